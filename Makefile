@@ -1,0 +1,55 @@
+# patchlab: `make serve` and `make test` set up everything they need first.
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+export CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null)
+WASM := --target wasm32-unknown-unknown
+
+.PHONY: help setup setup-browser serve dist test fmt-check clippy test-native test-browser test-e2e bench fmt
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-14s %s\n", $$1, $$2 }'
+
+setup: ## Install build tools (idempotent)
+	@scripts/setup.sh
+
+setup-browser: ## Install build tools, Chromium, chromedriver, e2e packages (idempotent)
+	@scripts/setup.sh --browser
+
+serve: setup ## Serve the playground at http://127.0.0.1:8080 (rebuilds on change)
+	trunk serve
+
+dist: setup ## Release build into dist/ with relative URLs; prints sizes
+	trunk build --release --public-url ./
+	@scripts/sizes.sh dist
+
+test: setup-browser ## Run every suite: fmt, clippy, native, browser, end-to-end
+	@$(MAKE) --no-print-directory fmt-check clippy test-native test-browser dist test-e2e
+	@echo "make test: all suites passed"
+
+fmt-check:
+	@echo "== cargo fmt --check"
+	cargo fmt --all -- --check
+
+clippy:
+	@echo "== clippy (native)"
+	cargo clippy --all-targets -- -D warnings
+	@echo "== clippy (wasm32)"
+	cargo clippy $(WASM) --all-targets -- -D warnings
+
+test-native:
+	@echo "== native tests"
+	cargo test
+
+test-browser:
+	@echo "== browser tests (headless Chromium)"
+	cargo test $(WASM) --tests
+
+test-e2e:
+	@echo "== end-to-end tests (Playwright + Chromium against dist/)"
+	npm test --prefix tests/e2e
+
+fmt: ## Format the code
+	cargo fmt --all

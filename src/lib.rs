@@ -1,0 +1,19 @@
+//! # patchlab
+//!
+//! Understand and produce conflict-narrow Kubernetes JSON Patches.
+//!
+//! The crate is the core of the patchlab playground and CLI. Data flows one
+//! way: pointer -> patch -> apply -> strategy -> sim. The browser UI lives in
+//! [`app`]; its components compile only for `wasm32`, its state is plain Rust.
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod gojson;
+pub mod patch;
+pub mod pointer;
+
+/// The crate version, shown in the playground footer and `patchlab --version`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Where the source code lives, linked from the playground footer.
+pub const SOURCE_URL: &str = env!("CARGO_PKG_REPOSITORY");

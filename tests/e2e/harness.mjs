@@ -1,0 +1,102 @@
+// Shared set-up for the end-to-end suite: a static server for dist/ on
+// 127.0.0.1 and Debian's Chromium driven by playwright-core.
+import { createServer } from 'node:http';
+import { readFile, mkdir, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const root = resolve(here, '..', '..');
+export const distDir = resolve(process.env.PATCHLAB_DIST ?? join(root, 'dist'));
+export const shotsDir = join(root, 'target', 'e2e');
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.yaml': 'text/yaml; charset=utf-8',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
+export async function serveDist(dir = distDir) {
+  await stat(join(dir, 'index.html')).catch(() => {
+    throw new Error(`${dir}/index.html is missing: build the release first (make dist)`);
+  });
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = normalize(join(dir, path.endsWith('/') ? path + 'index.html' : path));
+    if (!file.startsWith(dir)) {
+      res.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': types[extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((ok) => server.close(ok)),
+  };
+}
+
+/** Launches headless Chromium (CHROMIUM overrides /usr/bin/chromium). */
+export async function launch() {
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  await stat(executablePath).catch(() => {
+    throw new Error(
+      `Chromium not found at ${executablePath}. Install it (Debian: apt-get install chromium chromium-driver) or set CHROMIUM.`,
+    );
+  });
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+}
+
+/**
+ * Opens a page that records console errors and uncaught exceptions, so a
+ * test can assert the app ran cleanly.
+ */
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('pageerror', (err) => page.errors.push(`pageerror: ${err.message}`));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(`console: ${msg.text()}`);
+  });
+  return page;
+}
+
+/** Saves a full-page screenshot under target/e2e/ and returns its path. */
+export async function screenshot(page, name) {
+  await mkdir(shotsDir, { recursive: true });
+  const path = join(shotsDir, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
