@@ -41,6 +41,8 @@ clippy:
 
 test-native:
 	@echo "== native tests"
+	@[ -d ../shared/conformance/json-patch-tests ] || [ -n "$${PATCHLAB_CONFORMANCE_DIR:-}" ] || \
+	  echo "*** NOTICE: ../shared/conformance/json-patch-tests not found: the JSON Patch conformance suite is SKIPPED ***"
 	cargo test
 
 test-browser:

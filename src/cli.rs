@@ -1,10 +1,17 @@
 //! The native command-line interface. The library works on values; this
-//! module reads files, calls it, and maps errors to exit codes.
+//! module reads files, calls it, writes results and picks exit codes.
 
-use std::io::{self, Write};
+mod apply;
+
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+use patchlab::apply::Semantics;
+use patchlab::input::{self, Budget, Format};
 
 /// Understand and produce conflict-narrow Kubernetes JSON Patches.
 #[derive(Debug, Parser)]
@@ -16,32 +23,115 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print the version and the engines this build contains.
-    Version,
+    /// Apply a JSON Patch to a document, as kube-apiserver or strict RFC 6902 would.
+    ///
+    /// Prints the patched document as JSON. On failure, exits 1 and prints the
+    /// failing op's index, op, path and cause (in kube mode also the HTTP status
+    /// the server would answer). With --batch, reads JSON lines
+    /// {"doc": ..., "patch": ...} from stdin and writes one result line each.
+    Apply(apply::Args),
 }
 
-/// An error the CLI reports: a message and the exit code to use.
+/// A failure the CLI reports: the message and the exit code.
 #[derive(Debug)]
 pub struct Failure {
     code: u8,
     message: String,
+    broken_pipe: bool,
+}
+
+impl Failure {
+    /// A failure with exit code 1.
+    pub fn new(message: impl Into<String>) -> Failure {
+        Failure {
+            code: 1,
+            message: message.into(),
+            broken_pipe: false,
+        }
+    }
 }
 
 impl From<io::Error> for Failure {
     fn from(err: io::Error) -> Self {
         Failure {
-            code: 2,
+            code: 1,
+            broken_pipe: err.kind() == io::ErrorKind::BrokenPipe,
             message: format!("I/O error: {err}"),
         }
     }
 }
 
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Where an input comes from: a file, or standard input for `-`.
+#[derive(Clone, Debug)]
+pub struct Source(PathBuf);
+
+impl From<&std::ffi::OsStr> for Source {
+    fn from(s: &std::ffi::OsStr) -> Self {
+        Source(PathBuf::from(s))
+    }
+}
+
+impl Source {
+    fn is_stdin(&self) -> bool {
+        self.0.as_os_str() == "-"
+    }
+
+    fn name(&self) -> String {
+        if self.is_stdin() {
+            "<stdin>".to_owned()
+        } else {
+            self.0.display().to_string()
+        }
+    }
+
+    /// Reads the whole input within the CLI budget.
+    pub fn read(&self) -> Result<String, Failure> {
+        let limit = Budget::cli().max_bytes;
+        let mut bytes = Vec::new();
+        let read = if self.is_stdin() {
+            io::stdin()
+                .lock()
+                .take(limit as u64 + 1)
+                .read_to_end(&mut bytes)
+        } else {
+            std::fs::File::open(&self.0)
+                .and_then(|file| file.take(limit as u64 + 1).read_to_end(&mut bytes))
+        };
+        read.map_err(|err| Failure::new(format!("{}: {err}", self.name())))?;
+        if bytes.len() > limit {
+            return Err(Failure::new(format!(
+                "{}: larger than the limit of {limit} bytes",
+                self.name()
+            )));
+        }
+        input::utf8(&bytes)
+            .map(str::to_owned)
+            .map_err(|err| Failure::new(format!("{}: {err}", self.name())))
+    }
+
+    /// Reads and parses JSON or YAML.
+    pub fn parse(&self) -> Result<(String, serde_json::Value, Format), Failure> {
+        let text = self.read()?;
+        let (value, format) = input::parse(&text, &Budget::cli())
+            .map_err(|err| Failure::new(format!("{}: {err}", self.name())))?;
+        Ok((text, value, format))
+    }
+}
+
+/// `kube` or `rfc`, for clap.
+pub fn parse_semantics(s: &str) -> Result<Semantics, String> {
+    s.parse()
+}
+
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
-        Command::Version => {
-            writeln!(out, "patchlab {}", patchlab::VERSION)?;
-            Ok(())
-        }
+        Command::Apply(args) => apply::run(args, out),
     }
 }
 
@@ -53,9 +143,11 @@ pub fn main() -> ExitCode {
     let result = run(cli, &mut out).and_then(|()| out.flush().map_err(Failure::from));
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(failure) if failure.message.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(failure) if failure.broken_pipe => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("patchlab: {}", failure.message);
+            // Whatever was printed before the failure still goes out.
+            let _ = out.flush();
+            eprintln!("patchlab: {failure}");
             ExitCode::from(failure.code)
         }
     }

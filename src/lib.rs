@@ -8,7 +8,9 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod apply;
 pub mod gojson;
+pub mod input;
 pub mod patch;
 pub mod pointer;
 

@@ -428,9 +428,10 @@ impl PatchSet {
     /// ```
     pub fn parse(payload: &str) -> Result<PatchSet, PayloadError> {
         let decoded = decode(payload)?;
-        let mut ops = Vec::with_capacity(decoded.ops.len());
-        for (index, op) in decoded.ops.into_iter().enumerate() {
-            let op = op?;
+        if let Some(err) = decoded.malformed {
+            return Err(err);
+        }
+        for (index, op) in decoded.ops.iter().enumerate() {
             if op.op.takes_value() && op.value.is_none() {
                 return Err(PayloadError::op(
                     index,
@@ -438,9 +439,8 @@ impl PatchSet {
                     OpProblem::MissingValue(op.op),
                 ));
             }
-            ops.push(op);
         }
-        Ok(PatchSet { ops })
+        Ok(PatchSet { ops: decoded.ops })
     }
 }
 
@@ -491,6 +491,8 @@ pub enum OpProblem {
     UnknownOp(String),
     /// `add`, `replace` and `test` need a `value`.
     MissingValue(OpKind),
+    /// The object cannot be read as an op (a repeated field, ...).
+    Invalid(String),
 }
 
 /// Where a payload went wrong: the JSON syntax, the top-level shape, or
@@ -584,6 +586,7 @@ impl fmt::Display for PayloadError {
                     OpProblem::MissingValue(kind) => {
                         write!(f, "is missing ({kind} needs a value)")
                     }
+                    OpProblem::Invalid(message) => f.write_str(message),
                 }
             }
         }
@@ -603,14 +606,18 @@ pub(crate) fn json_type(value: &RawValue) -> &'static str {
     }
 }
 
-/// A payload decoded op by op, without judging the ops: each element is
-/// an [`Operation`] or the [`PayloadError`] that makes it unusable. The
-/// apply engine fails at the first bad op, after running the ops before it,
-/// as the API server does.
+/// A payload decoded op by op. The API server's engine runs the ops in
+/// order and fails at the first malformed one, so decoding keeps the ops
+/// before it and the error it makes.
 #[derive(Clone, Debug, Default)]
 pub struct Decoded {
-    /// One entry per element of the payload array, in order.
-    pub ops: Vec<Result<Operation, PayloadError>>,
+    /// The well-formed ops before the first malformed one (all of them when
+    /// none is malformed).
+    pub ops: Vec<Operation>,
+    /// The first malformed op's error (unknown `op`, missing `path`, ...).
+    pub malformed: Option<PayloadError>,
+    /// How many elements the payload array holds.
+    pub count: usize,
 }
 
 #[derive(Deserialize)]
@@ -651,9 +658,12 @@ fn syntax_error(err: &serde_json::Error) -> PayloadError {
 ///
 /// # Errors
 ///
-/// [`PayloadError::Syntax`] when the text is not JSON and
-/// [`PayloadError::NotAnArray`] when it is not an array. `null` decodes to
-/// no ops, as in the API server's engine.
+/// The body-level errors the API server answers with 400 before running
+/// anything: [`PayloadError::Syntax`] when the text is not JSON,
+/// [`PayloadError::NotAnArray`], and an element that is not an object.
+/// `null` decodes to no ops, as in the server's engine. A malformed op
+/// inside a well-formed array is not an error here: see
+/// [`Decoded::malformed`].
 pub fn decode(payload: &str) -> Result<Decoded, PayloadError> {
     let top: &RawValue = serde_json::from_str(payload).map_err(|e| syntax_error(&e))?;
     match top.get().trim_start().as_bytes().first() {
@@ -666,24 +676,39 @@ pub fn decode(payload: &str) -> Result<Decoded, PayloadError> {
         }
     }
     let elements: Vec<&RawValue> = serde_json::from_str(top.get()).map_err(|e| syntax_error(&e))?;
-    let ops = elements
-        .into_iter()
-        .enumerate()
-        .map(|(index, element)| decode_op(index, element))
-        .collect();
-    Ok(Decoded { ops })
+    let mut decoded = Decoded {
+        ops: Vec::with_capacity(elements.len()),
+        malformed: None,
+        count: elements.len(),
+    };
+    for (index, element) in elements.into_iter().enumerate() {
+        if !element.get().trim_start().starts_with('{') {
+            return Err(PayloadError::Op {
+                index,
+                field: None,
+                problem: OpProblem::NotAnObject,
+            });
+        }
+        if decoded.malformed.is_some() {
+            continue;
+        }
+        match decode_op(index, element) {
+            Ok(op) => decoded.ops.push(op),
+            Err(err) => decoded.malformed = Some(err),
+        }
+    }
+    Ok(decoded)
 }
 
 fn decode_op(index: usize, element: &RawValue) -> Result<Operation, PayloadError> {
-    let not_object = || PayloadError::Op {
+    let wire: WireOp<'_> = serde_json::from_str(element.get()).map_err(|e| PayloadError::Op {
         index,
         field: None,
-        problem: OpProblem::NotAnObject,
-    };
-    if !element.get().trim_start().starts_with('{') {
-        return Err(not_object());
-    }
-    let wire: WireOp<'_> = serde_json::from_str(element.get()).map_err(|_| not_object())?;
+        problem: OpProblem::Invalid(match syntax_error(&e) {
+            PayloadError::Syntax { message, .. } => message,
+            other => other.to_string(),
+        }),
+    })?;
     let string = |field: &'static str, raw: Option<&RawValue>| -> Result<String, PayloadError> {
         let raw = raw.ok_or(PayloadError::op(index, field, OpProblem::Missing))?;
         serde_json::from_str::<String>(raw.get())
@@ -854,16 +879,23 @@ mod tests {
     }
 
     #[test]
-    fn decode_is_lenient_per_op() {
-        let decoded = decode(r#"[{"op":"add","path":"/a"},{"op":"bogus"},"x"]"#).unwrap();
-        assert_eq!(decoded.ops.len(), 3);
-        let first = decoded.ops[0].as_ref().unwrap();
+    fn decode_keeps_the_ops_before_the_first_malformed_one() {
+        let decoded =
+            decode(r#"[{"op":"add","path":"/a"},{"op":"bogus"},{"op":"remove"}]"#).unwrap();
+        assert_eq!(decoded.count, 3);
+        assert_eq!(decoded.ops.len(), 1);
         assert_eq!(
-            first.value, None,
+            decoded.ops[0].value, None,
             "the engine decides what a missing value means"
         );
-        assert_eq!(decoded.ops[1].as_ref().unwrap_err().index(), Some(1));
-        assert!(decoded.ops[2].as_ref().unwrap_err().is_body_error());
+        assert_eq!(
+            decoded.malformed.as_ref().and_then(PayloadError::index),
+            Some(1)
+        );
+        // An element that is not an object spoils the whole body, wherever it is.
+        let err = decode(r#"[{"op":"bogus"},"x"]"#).unwrap_err();
+        assert!(err.is_body_error());
+        assert_eq!(err.index(), Some(1));
         assert!(decode("null").unwrap().ops.is_empty());
     }
 

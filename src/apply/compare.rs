@@ -1,0 +1,347 @@
+//! Equality for `test` ops: by value under RFC 6902, and as the API
+//! server's engine compares (structure, then scalars byte for byte).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use serde_json::{Number, Value};
+
+use crate::gojson;
+
+/// RFC 6902 equality: numbers by value (`1` equals `1.0`), objects by key
+/// set and values in any order, arrays in order.
+pub fn rfc_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => number_eq(x, y),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| rfc_eq(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, a)| y.get(key).is_some_and(|b| rfc_eq(a, b)))
+        }
+        _ => a == b,
+    }
+}
+
+fn number_eq(x: &Number, y: &Number) -> bool {
+    if let (Some(a), Some(b)) = (x.as_i64(), y.as_i64()) {
+        return a == b;
+    }
+    if let (Some(a), Some(b)) = (x.as_u64(), y.as_u64()) {
+        return a == b;
+    }
+    if x.is_f64() || y.is_f64() {
+        return x.as_f64() == y.as_f64();
+    }
+    // One is negative (i64 only), the other above i64::MAX (u64 only).
+    false
+}
+
+/// What the API server's comparison does with a pair of values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KubeCmp {
+    /// The test passes.
+    Equal,
+    /// The test fails (422).
+    NotEqual,
+    /// The Go engine dereferences a nil node (a `null` array element) and
+    /// panics: the server answers 500.
+    Panic,
+}
+
+/// Compares a stored value with the bytes of a `test` value as the
+/// evanphx/json-patch v4 engine does: objects by key set (a member holding
+/// `null` differs from an absent one), arrays in order and by length first,
+/// scalars as bytes, the stored side written as Go writes it.
+///
+/// `raw` must be valid JSON text (it was parsed before).
+pub fn kube_compare(stored: &Value, raw: &str) -> KubeCmp {
+    let raw = raw.trim_matches(is_ws);
+    match stored {
+        Value::Object(map) => {
+            if !raw.starts_with('{') {
+                return KubeCmp::NotEqual;
+            }
+            let members = object_members(raw);
+            if members.len() != map.len() {
+                return KubeCmp::NotEqual;
+            }
+            for (key, value) in map {
+                let Some(other) = members.get(key.as_str()) else {
+                    return KubeCmp::NotEqual;
+                };
+                let other_null = *other == "null";
+                if value.is_null() != other_null {
+                    return KubeCmp::NotEqual;
+                }
+                if other_null {
+                    continue;
+                }
+                match kube_compare(value, other) {
+                    KubeCmp::Equal => {}
+                    verdict => return verdict,
+                }
+            }
+            KubeCmp::Equal
+        }
+        Value::Array(items) => {
+            if !raw.starts_with('[') {
+                return KubeCmp::NotEqual;
+            }
+            let elements = array_elements(raw);
+            if elements.len() != items.len() {
+                return KubeCmp::NotEqual;
+            }
+            for (value, other) in items.iter().zip(elements) {
+                if value.is_null() || other == "null" {
+                    return KubeCmp::Panic;
+                }
+                match kube_compare(value, other) {
+                    KubeCmp::Equal => {}
+                    verdict => return verdict,
+                }
+            }
+            KubeCmp::Equal
+        }
+        scalar => {
+            if gojson::stored_scalar(scalar) == raw {
+                KubeCmp::Equal
+            } else {
+                KubeCmp::NotEqual
+            }
+        }
+    }
+}
+
+fn is_ws(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
+}
+
+/// A cursor over JSON text that is already known to be valid.
+struct Cursor<'a> {
+    text: &'a str,
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(text: &'a str) -> Self {
+        Cursor { text, at: 0 }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.at).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.at += 1;
+        }
+    }
+
+    /// Skips the string starting at the cursor (on its opening quote).
+    fn skip_string(&mut self) {
+        let bytes = self.text.as_bytes();
+        self.at += 1;
+        while self.at < bytes.len() {
+            match bytes[self.at] {
+                b'\\' => self.at += 2,
+                b'"' => {
+                    self.at += 1;
+                    return;
+                }
+                _ => self.at += 1,
+            }
+        }
+    }
+
+    /// Returns the text of the value at the cursor and moves past it.
+    /// Nesting is tracked with a counter, not recursion.
+    fn value(&mut self) -> &'a str {
+        self.skip_ws();
+        let start = self.at;
+        let bytes = self.text.as_bytes();
+        let mut depth = 0usize;
+        while self.at < bytes.len() {
+            match bytes[self.at] {
+                b'"' => {
+                    self.skip_string();
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.at += 1;
+                }
+                b'}' | b']' => {
+                    if depth == 0 {
+                        break;
+                    }
+                    depth -= 1;
+                    self.at += 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b',' | b':' if depth == 0 => break,
+                b' ' | b'\t' | b'\n' | b'\r' if depth == 0 => break,
+                _ => self.at += 1,
+            }
+        }
+        &self.text[start..self.at]
+    }
+
+    /// Skips whitespace and one expected byte, if present.
+    fn eat(&mut self, byte: u8) -> bool {
+        self.skip_ws();
+        if self.peek() == Some(byte) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+fn array_elements(raw: &str) -> Vec<&str> {
+    let mut cursor = Cursor::new(raw);
+    let mut out = Vec::new();
+    cursor.eat(b'[');
+    if cursor.eat(b']') {
+        return out;
+    }
+    loop {
+        out.push(cursor.value());
+        if !cursor.eat(b',') {
+            break;
+        }
+    }
+    out
+}
+
+/// Members of an object; a repeated key keeps its last value, as Go's
+/// decoder does.
+fn object_members(raw: &str) -> HashMap<Cow<'_, str>, &str> {
+    let mut cursor = Cursor::new(raw);
+    let mut out = HashMap::new();
+    cursor.eat(b'{');
+    if cursor.eat(b'}') {
+        return out;
+    }
+    loop {
+        let key = cursor.value();
+        cursor.eat(b':');
+        let value = cursor.value();
+        out.insert(decode_key(key), value);
+        if !cursor.eat(b',') {
+            break;
+        }
+    }
+    out
+}
+
+fn decode_key(quoted: &str) -> Cow<'_, str> {
+    let inner = quoted
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .unwrap_or(quoted);
+    if inner.contains('\\') {
+        Cow::Owned(serde_json::from_str::<String>(quoted).unwrap_or_else(|_| inner.to_owned()))
+    } else {
+        Cow::Borrowed(inner)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn rfc_numbers_compare_by_value() {
+        assert!(rfc_eq(&json!(1), &json!(1.0)));
+        assert!(rfc_eq(&json!({"a": [1, 2.0]}), &json!({"a": [1.0, 2]})));
+        assert!(!rfc_eq(&json!(1), &json!("1")));
+        assert!(!rfc_eq(&json!(-1), &json!(u64::MAX)));
+        assert!(rfc_eq(&json!({"a": 1, "b": 2}), &json!({"b": 2, "a": 1})));
+        assert!(!rfc_eq(&json!({"a": null}), &json!({})));
+        assert!(!rfc_eq(&json!([1, 2]), &json!([2, 1])));
+    }
+
+    #[test]
+    fn kube_scalars_compare_as_bytes() {
+        let cases = [
+            (json!(1), "1", KubeCmp::Equal),
+            (json!(1), "1.0", KubeCmp::NotEqual),
+            (json!(1.0), "1", KubeCmp::Equal),
+            (json!(100), "1e2", KubeCmp::NotEqual),
+            (json!("<b>"), r#""\u003cb\u003e""#, KubeCmp::Equal),
+            (json!("<b>"), r#""<b>""#, KubeCmp::NotEqual),
+            (json!("é"), r#""\u00e9""#, KubeCmp::NotEqual),
+            (json!("a"), r#"  "a"  "#, KubeCmp::Equal),
+            (json!(true), "true", KubeCmp::Equal),
+            (json!("x"), r#"["x"]"#, KubeCmp::NotEqual),
+        ];
+        for (stored, raw, verdict) in cases {
+            assert_eq!(kube_compare(&stored, raw), verdict, "{stored} vs {raw}");
+        }
+    }
+
+    #[test]
+    fn kube_structures() {
+        let stored = json!({"b": [1, {"c": "d"}], "a": null});
+        assert_eq!(
+            kube_compare(&stored, r#"{ "a" : null , "b" : [ 1 , { "c" : "d" } ] }"#),
+            KubeCmp::Equal
+        );
+        assert_eq!(
+            kube_compare(&stored, r#"{"b":[1,{"c":"d"}]}"#),
+            KubeCmp::NotEqual
+        );
+        assert_eq!(
+            kube_compare(&stored, r#"{"a":null,"b":[1,{"c":"d"}],"x":1}"#),
+            KubeCmp::NotEqual
+        );
+        assert_eq!(
+            kube_compare(&stored, r#"{"a":null,"b":[1,{"c":"e"}]}"#),
+            KubeCmp::NotEqual
+        );
+        // A repeated key keeps its last value, so the count matches.
+        assert_eq!(
+            kube_compare(&json!({"k": 2}), r#"{"k":1,"k":2}"#),
+            KubeCmp::Equal
+        );
+        assert_eq!(
+            kube_compare(&json!({"a/b": "x"}), r#"{"a\/b":"x"}"#),
+            KubeCmp::Equal
+        );
+        assert_eq!(kube_compare(&json!([]), "[]"), KubeCmp::Equal);
+        assert_eq!(kube_compare(&json!({}), "{ }"), KubeCmp::Equal);
+    }
+
+    #[test]
+    fn kube_null_array_elements_panic_the_go_engine() {
+        assert_eq!(kube_compare(&json!([null]), "[null]"), KubeCmp::Panic);
+        assert_eq!(kube_compare(&json!(["a"]), "[null]"), KubeCmp::Panic);
+        // A mismatch found first, or a length mismatch, returns before.
+        assert_eq!(
+            kube_compare(&json!(["a", null]), r#"["b",null]"#),
+            KubeCmp::NotEqual
+        );
+        assert_eq!(
+            kube_compare(&json!([null]), "[null,null]"),
+            KubeCmp::NotEqual
+        );
+    }
+
+    #[test]
+    fn cursor_handles_strings_with_brackets_and_escapes() {
+        let elements = array_elements(r#"["a,]", "\"}", {"x": ["]"]}, 12.5e3, -1]"#);
+        assert_eq!(
+            elements,
+            [r#""a,]""#, r#""\"}""#, r#"{"x": ["]"]}"#, "12.5e3", "-1"]
+        );
+    }
+}

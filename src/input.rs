@@ -1,0 +1,366 @@
+//! Reading objects that users type or paste: JSON or YAML 1.2, detected,
+//! within a size and depth budget, with errors that say where.
+//!
+//! ```
+//! use patchlab::input::{parse, Budget, Format};
+//!
+//! let (value, format) = parse("metadata:\n  labels:\n    app: web\n", &Budget::default()).unwrap();
+//! assert_eq!(format, Format::Yaml);
+//! assert_eq!(value["metadata"]["labels"]["app"], "web");
+//!
+//! let err = parse("{\"a\": 1,\n \"b\": }", &Budget::default()).unwrap_err();
+//! assert_eq!((err.line, err.column), (Some(2), Some(7)));
+//! ```
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// The text format of an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// JSON (RFC 8259).
+    Json,
+    /// YAML 1.2 (JSON is valid YAML, but is read as JSON).
+    Yaml,
+}
+
+impl Format {
+    /// Guesses the format: JSON when the first non-blank character opens
+    /// an object or array, YAML otherwise.
+    pub fn detect(text: &str) -> Format {
+        match text.trim_start().as_bytes().first() {
+            Some(b'{' | b'[') => Format::Json,
+            _ => Format::Yaml,
+        }
+    }
+
+    /// `json` or `yaml`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Yaml => "yaml",
+        }
+    }
+}
+
+/// Limits on what one input may cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Largest accepted input, in bytes.
+    pub max_bytes: usize,
+    /// Deepest accepted nesting of objects and arrays.
+    pub max_depth: usize,
+}
+
+impl Budget {
+    /// kube-apiserver refuses request bodies above 3 MiB and etcd objects
+    /// above 1.5 MiB; 4 MiB covers any real object.
+    pub const OBJECT_BYTES: usize = 4 * 1024 * 1024;
+    /// serde_json's own nesting limit; real objects stay far below it.
+    pub const DEPTH: usize = 128;
+
+    /// A budget for command-line tools processing files: 64 MiB.
+    pub fn cli() -> Budget {
+        Budget {
+            max_bytes: 64 * 1024 * 1024,
+            max_depth: Budget::DEPTH,
+        }
+    }
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_bytes: Budget::OBJECT_BYTES,
+            max_depth: Budget::DEPTH,
+        }
+    }
+}
+
+/// Why an input could not be read, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// What is wrong.
+    pub message: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// 1-based column, when known.
+    pub column: Option<usize>,
+}
+
+impl InputError {
+    fn plain(message: impl Into<String>) -> InputError {
+        InputError {
+            message: message.into(),
+            line: None,
+            column: None,
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => {
+                write!(f, "line {line}, column {column}: {}", self.message)
+            }
+            (Some(line), None) => write!(f, "line {line}: {}", self.message),
+            _ => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+/// Decodes bytes as UTF-8, naming the first bad byte.
+///
+/// # Errors
+///
+/// [`InputError`] with the line and column of the first invalid byte.
+pub fn utf8(bytes: &[u8]) -> Result<&str, InputError> {
+    std::str::from_utf8(bytes).map_err(|err| {
+        let valid = &bytes[..err.valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = valid.len() - valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        InputError {
+            message: format!(
+                "not valid UTF-8 (byte {} of the input)",
+                err.valid_up_to() + 1
+            ),
+            line: Some(line),
+            column: Some(column),
+        }
+    })
+}
+
+/// Parses JSON or YAML (detected) within `budget`.
+///
+/// # Errors
+///
+/// [`InputError`] for text over the size budget, nesting over the depth
+/// budget, or a syntax error (with line and column).
+pub fn parse(text: &str, budget: &Budget) -> Result<(Value, Format), InputError> {
+    let format = Format::detect(text);
+    parse_as(text, format, budget).map(|value| (value, format))
+}
+
+/// Parses `text` as the given format within `budget`.
+///
+/// # Errors
+///
+/// As [`parse`].
+pub fn parse_as(text: &str, format: Format, budget: &Budget) -> Result<Value, InputError> {
+    if text.len() > budget.max_bytes {
+        return Err(InputError::plain(format!(
+            "input is {} bytes, more than the limit of {} bytes",
+            text.len(),
+            budget.max_bytes
+        )));
+    }
+    if text.trim().is_empty() {
+        return Err(InputError::plain("input is empty"));
+    }
+    match format {
+        Format::Json => parse_json(text, budget),
+        Format::Yaml => parse_yaml(text, budget),
+    }
+}
+
+fn parse_json(text: &str, budget: &Budget) -> Result<Value, InputError> {
+    let value: Value = serde_json::from_str(text).map_err(|err| {
+        let message = err.to_string();
+        let message = match message.rfind(" at line ") {
+            Some(at) => message[..at].to_owned(),
+            None => message,
+        };
+        InputError {
+            message,
+            line: Some(err.line()),
+            column: Some(err.column()),
+        }
+    })?;
+    check_depth(&value, budget.max_depth)?;
+    Ok(value)
+}
+
+fn parse_yaml(text: &str, budget: &Budget) -> Result<Value, InputError> {
+    let mut options = serde_saphyr::Options::default();
+    // YAML 1.2 core schema: `yes`, `no`, `on`, `off` stay strings.
+    options.strict_booleans = true;
+    // JSON has no NaN or infinity; refuse `.nan` rather than lose it.
+    options.non_finite_float_policy = serde_saphyr::options::NonFiniteFloatPolicy::Reject;
+    options.with_snippet = false;
+    let mut limits = serde_saphyr::Budget::default();
+    limits.max_depth = budget.max_depth;
+    limits.max_documents = 1;
+    limits.max_total_scalar_bytes = budget.max_bytes;
+    options.budget = Some(limits);
+    let value: Value = serde_saphyr::from_str_with_options(text, options).map_err(|err| {
+        let location = err.location();
+        InputError {
+            message: first_line(&err.to_string()),
+            line: location.map(|l| l.line() as usize),
+            column: location.map(|l| l.column() as usize),
+        }
+    })?;
+    check_depth(&value, budget.max_depth)?;
+    Ok(value)
+}
+
+/// The first line of a (possibly multi-line, annotated) message, without a
+/// trailing location.
+fn first_line(message: &str) -> String {
+    let line = message.lines().next().unwrap_or(message).trim();
+    let line = line.strip_prefix("error: ").unwrap_or(line);
+    match line.rfind(" at line ") {
+        Some(at) => line[..at].to_owned(),
+        None => line.to_owned(),
+    }
+}
+
+/// Fails when `value` nests deeper than `max` (iteratively: no recursion).
+fn check_depth(value: &Value, max: usize) -> Result<(), InputError> {
+    let mut stack = vec![(value, 1usize)];
+    while let Some((value, depth)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Array(items) => Box::new(items.iter()),
+            Value::Object(map) => Box::new(map.values()),
+            _ => continue,
+        };
+        if depth > max {
+            return Err(InputError::plain(format!(
+                "nesting is deeper than the limit of {max} levels"
+            )));
+        }
+        stack.extend(children.map(|child| (child, depth + 1)));
+    }
+    Ok(())
+}
+
+/// Writes `value` as pretty JSON (two-space indent, document key order).
+pub fn to_json_pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_default()
+}
+
+/// Writes `value` as YAML.
+pub fn to_yaml(value: &Value) -> String {
+    serde_saphyr::to_string(value).unwrap_or_default()
+}
+
+/// Writes `value` in `format`.
+pub fn write(value: &Value, format: Format) -> String {
+    match format {
+        Format::Json => to_json_pretty(value),
+        Format::Yaml => to_yaml(value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn detects_and_parses_both_formats() {
+        let budget = Budget::default();
+        let (json_value, format) = parse(r#" {"a": [1, null, "x"]}"#, &budget).unwrap();
+        assert_eq!(format, Format::Json);
+        assert_eq!(json_value, json!({"a": [1, null, "x"]}));
+        let yaml = "a:\n  - 1\n  - null\n  - x\n";
+        let (yaml_value, format) = parse(yaml, &budget).unwrap();
+        assert_eq!(format, Format::Yaml);
+        assert_eq!(yaml_value, json_value);
+    }
+
+    #[test]
+    fn yaml_is_1_2_and_keeps_awkward_keys() {
+        let yaml = "metadata:\n  labels:\n    kubevirt.io/nodeName: node01\n    \"a~b\": \"yes\"\n    on: no\n    empty: {}\n    nothing: ~\n    ünï: \"✓\"\n";
+        let (value, _) = parse(yaml, &Budget::default()).unwrap();
+        let labels = &value["metadata"]["labels"];
+        assert_eq!(labels["kubevirt.io/nodeName"], "node01");
+        assert_eq!(labels["a~b"], "yes");
+        // YAML 1.2: `on` and `no` are strings, not booleans.
+        assert_eq!(labels["on"], "no");
+        assert_eq!(labels["empty"], json!({}));
+        assert_eq!(labels["nothing"], Value::Null);
+        assert!(parse("x: .nan\n", &Budget::default()).is_err());
+        assert_eq!(labels["ünï"], "✓");
+    }
+
+    #[test]
+    fn yaml_round_trip() {
+        let value = json!({
+            "metadata": {"labels": {"a/b": "1", "c~d": "", "n": null, "e": {}, "l": []}},
+            "spec": {"replicas": 3, "ratio": 0.5, "on": true, "text": "multi\nline", "num": "123"}
+        });
+        let yaml = to_yaml(&value);
+        let back = parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap();
+        assert_eq!(back, value, "{yaml}");
+    }
+
+    #[test]
+    fn errors_carry_line_and_column() {
+        let err = parse("{\n  \"a\": 1,\n  \"b\" 2\n}", &Budget::default()).unwrap_err();
+        assert_eq!(err.line, Some(3));
+        assert_eq!(err.column, Some(7));
+        assert!(
+            err.to_string()
+                .starts_with("line 3, column 7: expected `:`"),
+            "{err}"
+        );
+
+        let err = parse("a: 1\nb: [1, 2\nc: 3\n", &Budget::default()).unwrap_err();
+        assert!(err.line.is_some(), "{err:?}");
+        assert!(!err.message.contains('\n'), "{err:?}");
+    }
+
+    #[test]
+    fn budgets_are_enforced() {
+        let small = Budget {
+            max_bytes: 10,
+            max_depth: 3,
+        };
+        let err = parse(r#"{"aaaaaaaaaaaaaaa": 1}"#, &small).unwrap_err();
+        assert!(err.message.contains("more than the limit of 10 bytes"));
+        let err = parse("[[[[1]]]]", &small).unwrap_err();
+        assert!(err.message.contains("deeper than the limit of 3"), "{err}");
+        let err = parse(
+            "a:\n b:\n  c:\n   d: 1\n",
+            &Budget {
+                max_bytes: 100,
+                max_depth: 3,
+            },
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().contains("depth") || err.to_string().contains("deeper"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn hostile_nesting_is_an_error_not_a_crash() {
+        let budget = Budget::default();
+        let deep_json = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(parse(&deep_json, &budget).is_err());
+        let deep_yaml = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(parse_as(&deep_yaml, Format::Yaml, &budget).is_err());
+        let deep_block: String = (0..10_000)
+            .map(|i| format!("{}k:\n", " ".repeat(i)))
+            .collect();
+        assert!(parse(&deep_block, &budget).is_err());
+    }
+
+    #[test]
+    fn empty_and_non_utf8_inputs() {
+        assert_eq!(
+            parse("  \n", &Budget::default()).unwrap_err().message,
+            "input is empty"
+        );
+        let err = utf8(b"ok\nab\xffcd").unwrap_err();
+        assert_eq!((err.line, err.column), (Some(2), Some(3)));
+        assert!(err.message.contains("not valid UTF-8"));
+    }
+}
