@@ -35,7 +35,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub use compare::{kube_compare, rfc_eq, KubeCmp};
 
@@ -505,18 +505,12 @@ enum Loc {
 enum Undo {
     /// The whole document was replaced.
     Root(Value),
-    /// An object member was set; put back `old` (`None`: remove it).
-    Set {
+    /// An object member was set or removed; put back `old` (`None`: the
+    /// member did not exist).
+    Member {
         op: usize,
         loc: Loc,
         old: Option<Value>,
-    },
-    /// An object member was removed from `position`.
-    Removed {
-        op: usize,
-        loc: Loc,
-        position: usize,
-        value: Value,
     },
     /// An array element was inserted at `index`.
     Inserted { op: usize, loc: Loc, index: usize },
@@ -536,10 +530,34 @@ enum Undo {
     },
 }
 
-/// A parsed path: the whole document, or tokens (decoded).
+/// A path split for walking, without allocating: the escaped tokens after
+/// the leading `/`.
+#[derive(Clone, Copy)]
 enum Target<'p> {
+    /// `""`: the whole document.
     Root,
-    Tokens(Vec<Cow<'p, str>>),
+    /// Escaped tokens joined by `/` (the path without its first segment).
+    Tokens(&'p str),
+}
+
+impl<'p> Target<'p> {
+    /// The tokens before the last one, and the last one (both escaped).
+    fn split(rest: &'p str) -> (Option<&'p str>, &'p str) {
+        match rest.rsplit_once('/') {
+            Some((parent, last)) => (Some(parent), last),
+            None => (None, rest),
+        }
+    }
+}
+
+/// Decodes an escaped token: `~1` to `/`, then `~0` to `~`. For RFC mode
+/// the pointer was validated first; kube mode keeps bad escapes as written.
+fn decode(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
 }
 
 struct Engine {
@@ -562,65 +580,62 @@ impl Engine {
     }
 
     fn target<'p>(&self, path: &'p str, field: &'static str) -> Result<Target<'p>, Cause> {
-        let in_from = field == "from";
         if path.is_empty() {
             return Ok(Target::Root);
         }
         if self.kube() {
             // v4 splits on '/' and ignores whatever precedes the first one;
             // a path without '/' addresses nothing.
-            let Some((_, rest)) = path.split_once('/') else {
-                return Err(Cause::PathWithoutSlash { in_from });
+            return match path.split_once('/') {
+                Some((_, rest)) => Ok(Target::Tokens(rest)),
+                None => Err(Cause::PathWithoutSlash {
+                    in_from: field == "from",
+                }),
             };
-            Ok(Target::Tokens(rest.split('/').map(kube_unescape).collect()))
-        } else {
-            let pointer =
-                Pointer::parse(path).map_err(|error| Cause::InvalidPointer { field, error })?;
-            Ok(Target::Tokens(
-                pointer.tokens().map(|token| token.decoded()).collect(),
-            ))
         }
+        Pointer::parse(path).map_err(|error| Cause::InvalidPointer { field, error })?;
+        Ok(Target::Tokens(&path[1..]))
     }
 
-    /// The container holding the last token, walking the ones before it.
+    /// The container holding the last token, walking the tokens before it.
     fn parent<'d>(
         &self,
         doc: &'d mut Value,
-        tokens: &[Cow<'_, str>],
+        parent: Option<&str>,
         in_from: bool,
     ) -> Result<&'d mut Value, Cause> {
         let mut current = doc;
-        let walk = tokens.len().saturating_sub(1);
-        for (depth, token) in tokens[..walk].iter().enumerate() {
-            // `at(n, found)`: the first `n` tokens lead to `found`.
-            let at = |n: usize, found: &'static str| Cause::MissingPath {
-                at: prefix(tokens, n),
-                found,
-                in_from,
-            };
-            current = match current {
-                Value::Object(map) => match map.get_mut(token.as_ref()) {
-                    Some(Value::Null) if self.kube() => return Err(at(depth + 1, "null")),
-                    Some(next) => next,
-                    None => return Err(at(depth + 1, "absent")),
-                },
-                Value::Array(items) => {
-                    let len = items.len();
-                    let index = self
-                        .existing_index(token, len)
-                        .map_err(|_| at(depth + 1, "not an element of the array"))?;
-                    &mut items[index]
-                }
-                other => return Err(at(depth, describe(other))),
-            };
+        // `walked`: the escaped prefix of `parent` that leads to `current`.
+        let mut walked = 0;
+        if let Some(parent) = parent {
+            for token in parent.split('/') {
+                let end = walked + token.len() + usize::from(walked > 0);
+                let at = |upto: usize, found: &'static str| Cause::MissingPath {
+                    at: format!("/{}", &parent[..upto]),
+                    found,
+                    in_from,
+                };
+                current = match current {
+                    Value::Object(map) => match map.get_mut(decode(token).as_ref()) {
+                        Some(Value::Null) if self.kube() => return Err(at(end, "null")),
+                        Some(next) => next,
+                        None => return Err(at(end, "absent")),
+                    },
+                    Value::Array(items) => {
+                        let len = items.len();
+                        let index = self
+                            .existing_index(token, len)
+                            .map_err(|_| at(end, "not an element of the array"))?;
+                        &mut items[index]
+                    }
+                    other => return Err(not_container(parent, walked, other, in_from)),
+                };
+                walked = end;
+            }
         }
         match current {
             Value::Object(_) | Value::Array(_) => Ok(current),
-            other => Err(Cause::MissingPath {
-                at: prefix(tokens, walk),
-                found: describe(other),
-                in_from,
-            }),
+            other => Err(not_container(parent.unwrap_or(""), walked, other, in_from)),
         }
     }
 
@@ -695,7 +710,7 @@ impl Engine {
         match op.op {
             OpKind::Add => {
                 let value = op.value.clone().unwrap_or(Value::Null);
-                self.add(doc, index, Loc::Path, &op.path, value)
+                self.add(doc, index, &op.path, value)
             }
             OpKind::Remove => self
                 .remove(doc, index, Loc::Path, &op.path, false)
@@ -707,42 +722,29 @@ impl Engine {
         }
     }
 
-    /// Pushes an undo record that owns a removed value; returns a copy of
-    /// that value when `keep` is set.
-    fn record(&mut self, undo: Undo, keep: bool) -> Value {
-        let copy = match &undo {
-            Undo::Removed { value, .. } | Undo::Taken { value, .. } if keep => value.clone(),
-            _ => Value::Null,
-        };
-        self.undo.push(undo);
-        copy
-    }
-
     fn add(
         &mut self,
         doc: &mut Value,
         index: usize,
-        loc: Loc,
         path: &str,
         value: Value,
     ) -> Result<(), Cause> {
-        let in_from = matches!(loc, Loc::From);
-        let tokens = match self.target(path, "path")? {
+        let rest = match self.target(path, "path")? {
             Target::Root if self.kube() => return Err(Cause::WholeDocument),
             Target::Root => {
                 let old = std::mem::replace(doc, value);
                 self.undo.push(Undo::Root(old));
                 return Ok(());
             }
-            Target::Tokens(tokens) => tokens,
+            Target::Tokens(rest) => rest,
         };
-        let key = last(&tokens);
-        match self.parent(doc, &tokens, in_from)? {
+        let (parent, key) = Target::split(rest);
+        match self.parent(doc, parent, false)? {
             Value::Object(map) => {
-                let old = map.insert(key.to_owned(), value);
-                self.undo.push(Undo::Set {
+                let old = map.insert(decode(key).into_owned(), value);
+                self.undo.push(Undo::Member {
                     op: index,
-                    loc,
+                    loc: Loc::Path,
                     old,
                 });
             }
@@ -751,7 +753,7 @@ impl Engine {
                 items.insert(at, value);
                 self.undo.push(Undo::Inserted {
                     op: index,
-                    loc,
+                    loc: Loc::Path,
                     index: at,
                 });
             }
@@ -760,8 +762,8 @@ impl Engine {
         Ok(())
     }
 
-    /// Removes the value at `path`; returns a copy of it when `keep` is set
-    /// (for `move`), `null` otherwise. The undo record owns the original.
+    /// Removes the value at `path`. The undo record owns it; a copy comes
+    /// back when `keep` is set (for `move`), `null` otherwise.
     fn remove(
         &mut self,
         doc: &mut Value,
@@ -772,50 +774,54 @@ impl Engine {
     ) -> Result<Value, Cause> {
         let in_from = matches!(loc, Loc::From);
         let field = if in_from { "from" } else { "path" };
-        let tokens = match self.target(path, field)? {
-            Target::Root if self.kube() => return Err(Cause::WholeDocument),
+        let rest = match self.target(path, field)? {
             Target::Root => return Err(Cause::WholeDocument),
-            Target::Tokens(tokens) => tokens,
+            Target::Tokens(rest) => rest,
         };
-        let key = last(&tokens);
-        match self.parent(doc, &tokens, in_from)? {
+        let (parent, key) = Target::split(rest);
+        let record = match self.parent(doc, parent, in_from)? {
             Value::Object(map) => {
-                let Some(position) = map.keys().position(|k| k == key) else {
+                let key = decode(key);
+                let Some(value) = map.remove(key.as_ref()) else {
                     return Err(Cause::MissingMember {
-                        key: key.to_owned(),
+                        key: key.into_owned(),
                         in_from,
                     });
                 };
-                let value = map.shift_remove(key).unwrap_or(Value::Null);
-                Ok(self.record(
-                    Undo::Removed {
-                        op: index,
-                        loc,
-                        position,
-                        value,
-                    },
-                    keep,
-                ))
+                Undo::Member {
+                    op: index,
+                    loc,
+                    old: Some(value),
+                }
             }
             Value::Array(items) => {
                 let at = self.existing_index(key, items.len())?;
-                let value = items.remove(at);
-                Ok(self.record(
-                    Undo::Taken {
-                        op: index,
-                        loc,
-                        index: at,
-                        value,
-                    },
-                    keep,
-                ))
+                Undo::Taken {
+                    op: index,
+                    loc,
+                    index: at,
+                    value: items.remove(at),
+                }
             }
-            _ => Err(Cause::WholeDocument),
-        }
+            _ => return Err(Cause::WholeDocument),
+        };
+        let copy = match &record {
+            Undo::Member {
+                old: Some(value), ..
+            }
+            | Undo::Taken { value, .. }
+                if keep =>
+            {
+                value.clone()
+            }
+            _ => Value::Null,
+        };
+        self.undo.push(record);
+        Ok(copy)
     }
 
     fn replace(&mut self, doc: &mut Value, index: usize, op: &Operation) -> Result<(), Cause> {
-        let tokens = match self.target(&op.path, "path")? {
+        let rest = match self.target(&op.path, "path")? {
             Target::Root => {
                 if self.kube() {
                     // v4: a missing value dereferences nil; a value that is
@@ -834,154 +840,137 @@ impl Engine {
                 self.undo.push(Undo::Root(old));
                 return Ok(());
             }
-            Target::Tokens(tokens) => tokens,
+            Target::Tokens(rest) => rest,
         };
-        let key = last(&tokens);
-        let value = op.value.clone().unwrap_or(Value::Null);
+        let (parent, key) = Target::split(rest);
         let kube = self.kube();
-        match self.parent(doc, &tokens, false)? {
-            Value::Object(map) => match map.get_mut(key) {
-                Some(slot) => {
-                    let old = std::mem::replace(slot, value);
-                    self.undo.push(Undo::Set {
+        let record = match self.parent(doc, parent, false)? {
+            Value::Object(map) => {
+                let key = decode(key);
+                match map.get_mut(key.as_ref()) {
+                    Some(slot) => Undo::Member {
                         op: index,
                         loc: Loc::Path,
-                        old: Some(old),
-                    });
+                        old: Some(std::mem::replace(slot, value_of(op))),
+                    },
+                    // v4 only: replacing a missing member adds it.
+                    None if kube => {
+                        map.insert(key.into_owned(), value_of(op));
+                        Undo::Member {
+                            op: index,
+                            loc: Loc::Path,
+                            old: None,
+                        }
+                    }
+                    None => {
+                        return Err(Cause::MissingMember {
+                            key: key.into_owned(),
+                            in_from: false,
+                        })
+                    }
                 }
-                // v4 only: replacing a missing member adds it.
-                None if kube => {
-                    map.insert(key.to_owned(), value);
-                    self.undo.push(Undo::Set {
-                        op: index,
-                        loc: Loc::Path,
-                        old: None,
-                    });
-                }
-                None => {
-                    return Err(Cause::MissingMember {
-                        key: key.to_owned(),
-                        in_from: false,
-                    })
-                }
-            },
+            }
             Value::Array(items) => {
                 let at = self.existing_index(key, items.len())?;
-                let old = std::mem::replace(&mut items[at], value);
-                self.undo.push(Undo::Overwritten {
+                Undo::Overwritten {
                     op: index,
                     loc: Loc::Path,
                     index: at,
-                    old,
-                });
+                    old: std::mem::replace(&mut items[at], value_of(op)),
+                }
             }
             _ => return Err(Cause::WholeDocument),
-        }
+        };
+        self.undo.push(record);
         Ok(())
     }
 
+    /// The value at `rest` for reading (`test`, `copy`): `Ok(None)` when an
+    /// object member is absent.
+    fn read<'d>(
+        &self,
+        doc: &'d mut Value,
+        rest: &str,
+        in_from: bool,
+    ) -> Result<Option<&'d Value>, Cause> {
+        let (parent, key) = Target::split(rest);
+        match self.parent(doc, parent, in_from)? {
+            Value::Object(map) => Ok(map.get(decode(key).as_ref())),
+            Value::Array(items) => {
+                let at = self.existing_index(key, items.len())?;
+                Ok(items.get(at))
+            }
+            _ => Err(Cause::WholeDocument),
+        }
+    }
+
     fn test(&mut self, doc: &mut Value, op: &Operation) -> Result<(), Cause> {
-        let expected = op.value.clone().unwrap_or(Value::Null);
         let failed = |actual: Option<&Value>| Cause::TestFailed {
-            expected: Box::new(expected.clone()),
+            expected: Box::new(op.value.clone().unwrap_or(Value::Null)),
             actual: actual.map(|v| Box::new(v.clone())),
         };
-        if self.kube() {
-            let actual: Option<&Value> = match self.target(&op.path, "path")? {
-                Target::Root => {
-                    if op.value.is_none() {
-                        return Err(Cause::EnginePanic {
-                            what: "test of the whole document without a value",
-                        });
-                    }
-                    Some(doc)
-                }
-                Target::Tokens(tokens) => {
-                    let key = last(&tokens);
-                    match self.parent(doc, &tokens, false)? {
-                        Value::Object(map) => map.get(key),
-                        Value::Array(items) => {
-                            let at = self.existing_index(key, items.len())?;
-                            items.get(at)
-                        }
-                        _ => None,
-                    }
-                }
+        let target = self.target(&op.path, "path")?;
+        let actual = match target {
+            Target::Root => Some(&*doc),
+            Target::Tokens(rest) => self.read(doc, rest, false)?,
+        };
+        if !self.kube() {
+            let Some(actual) = actual else {
+                return Err(failed(None));
             };
-            // v4 reads a missing member and a null member alike.
-            let actual = actual.filter(|v| !v.is_null());
-            let Some(stored) = actual else {
-                return match &op.value {
-                    None => Err(Cause::EnginePanic {
-                        what: "test of a missing or null member without a value",
-                    }),
-                    Some(Value::Null) => Ok(()),
-                    Some(_) => Err(failed(None)),
-                };
-            };
-            let Some(value) = &op.value else {
-                return Err(failed(Some(stored)));
-            };
-            let sent: Cow<'_, str> = match op.raw_value() {
-                Some(raw) => Cow::Borrowed(raw),
-                None => Cow::Owned(gojson::to_string(value)),
-            };
-            return match kube_compare(stored, &sent) {
-                KubeCmp::Equal => Ok(()),
-                KubeCmp::NotEqual => Err(failed(Some(stored))),
-                KubeCmp::Panic => Err(Cause::EnginePanic {
-                    what: "comparing arrays that hold null",
-                }),
+            let expected = op.value.as_ref().unwrap_or(&Value::Null);
+            return if rfc_eq(actual, expected) {
+                Ok(())
+            } else {
+                Err(failed(Some(actual)))
             };
         }
-        let actual = match self.target(&op.path, "path")? {
-            Target::Root => doc,
-            Target::Tokens(tokens) => {
-                let key = last(&tokens);
-                match self.parent(doc, &tokens, false)? {
-                    Value::Object(map) => match map.get(key) {
-                        Some(v) => v,
-                        None => return Err(failed(None)),
-                    },
-                    Value::Array(items) => {
-                        let at = self.existing_index(key, items.len())?;
-                        &items[at]
-                    }
-                    _ => return Err(Cause::WholeDocument),
-                }
-            }
+        if matches!(target, Target::Root) && op.value.is_none() {
+            return Err(Cause::EnginePanic {
+                what: "test of the whole document without a value",
+            });
+        }
+        // v4 reads a missing member and a null member alike.
+        let Some(stored) = actual.filter(|v| !v.is_null()) else {
+            return match &op.value {
+                None => Err(Cause::EnginePanic {
+                    what: "test of a missing or null member without a value",
+                }),
+                Some(Value::Null) => Ok(()),
+                Some(_) => Err(failed(None)),
+            };
         };
-        if rfc_eq(actual, &expected) {
-            Ok(())
-        } else {
-            Err(failed(Some(actual)))
+        let Some(value) = &op.value else {
+            return Err(failed(Some(stored)));
+        };
+        let sent: Cow<'_, str> = match op.raw_value() {
+            Some(raw) => Cow::Borrowed(raw),
+            None => Cow::Owned(gojson::to_string(value)),
+        };
+        match kube_compare(stored, &sent) {
+            KubeCmp::Equal => Ok(()),
+            KubeCmp::NotEqual => Err(failed(Some(stored))),
+            KubeCmp::Panic => Err(Cause::EnginePanic {
+                what: "comparing arrays that hold null",
+            }),
         }
     }
 
     /// Reads the value at `from` for `copy` (kube: a missing member reads
     /// as `null`).
     fn read_from(&self, doc: &mut Value, from: &str) -> Result<Value, Cause> {
-        let tokens = match self.target(from, "from")? {
+        let rest = match self.target(from, "from")? {
             Target::Root if self.kube() => return Err(Cause::WholeDocument),
             Target::Root => return Ok(doc.clone()),
-            Target::Tokens(tokens) => tokens,
+            Target::Tokens(rest) => rest,
         };
-        let key = last(&tokens);
-        let kube = self.kube();
-        match self.parent(doc, &tokens, true)? {
-            Value::Object(map) => match map.get(key) {
-                Some(value) => Ok(value.clone()),
-                None if kube => Ok(Value::Null),
-                None => Err(Cause::MissingMember {
-                    key: key.to_owned(),
-                    in_from: true,
-                }),
-            },
-            Value::Array(items) => {
-                let at = self.existing_index(key, items.len())?;
-                Ok(items[at].clone())
-            }
-            _ => Err(Cause::WholeDocument),
+        match self.read(doc, rest, true)? {
+            Some(value) => Ok(value.clone()),
+            None if self.kube() => Ok(Value::Null),
+            None => Err(Cause::MissingMember {
+                key: decode(Target::split(rest).1).into_owned(),
+                in_from: true,
+            }),
         }
     }
 
@@ -997,7 +986,7 @@ impl Engine {
                 error,
             })?;
             if source == to {
-                // Still the source must exist.
+                // Nothing moves, but the source must exist.
                 self.read_from(doc, from)?;
                 return Ok(());
             }
@@ -1006,7 +995,7 @@ impl Engine {
             }
         }
         let value = self.remove(doc, index, Loc::From, from, true)?;
-        self.add(doc, index, Loc::Path, &op.path, value)
+        self.add(doc, index, &op.path, value)
     }
 
     fn copy(&mut self, doc: &mut Value, index: usize, op: &Operation) -> Result<(), Cause> {
@@ -1014,8 +1003,8 @@ impl Engine {
         let value = self.read_from(doc, from)?;
         if self.kube() {
             // v4 resolves the destination before it sizes the copy.
-            if let Target::Tokens(tokens) = self.target(&op.path, "path")? {
-                self.parent(doc, &tokens, false)?;
+            if let Target::Tokens(rest) = self.target(&op.path, "path")? {
+                self.parent(doc, Target::split(rest).0, false)?;
             }
             if !value.is_null() {
                 self.copied += gojson::to_string(&value).len();
@@ -1024,7 +1013,7 @@ impl Engine {
                 return Err(Cause::CopyLimit { size: self.copied });
             }
         }
-        self.add(doc, index, Loc::Path, &op.path, value)
+        self.add(doc, index, &op.path, value)
     }
 
     /// Puts the document back as it was before the first op, undoing the
@@ -1039,8 +1028,7 @@ impl Engine {
     fn undo_one(&self, doc: &mut Value, ops: &[Operation], record: Undo) -> bool {
         let (op, loc) = match &record {
             Undo::Root(_) => (0, Loc::Path),
-            Undo::Set { op, loc, .. }
-            | Undo::Removed { op, loc, .. }
+            Undo::Member { op, loc, .. }
             | Undo::Inserted { op, loc, .. }
             | Undo::Taken { op, loc, .. }
             | Undo::Overwritten { op, loc, .. } => (*op, *loc),
@@ -1052,36 +1040,23 @@ impl Engine {
         let Some(operation) = ops.get(op) else {
             return false;
         };
-        let path = match loc {
-            Loc::Path => operation.path.as_str(),
-            Loc::From => operation.from.as_deref().unwrap_or_default(),
+        let (path, field) = match loc {
+            Loc::Path => (operation.path.as_str(), "path"),
+            Loc::From => (operation.from.as_deref().unwrap_or_default(), "from"),
         };
-        let field = if matches!(loc, Loc::From) {
-            "from"
-        } else {
-            "path"
-        };
-        let Ok(Target::Tokens(tokens)) = self.target(path, field) else {
+        let Ok(Target::Tokens(rest)) = self.target(path, field) else {
             return false;
         };
-        let key = last(&tokens);
-        let Ok(container) = self.parent(doc, &tokens, false) else {
+        let (parent, key) = Target::split(rest);
+        let Ok(container) = self.parent(doc, parent, false) else {
             return false;
         };
         match (container, record) {
-            (Value::Object(map), Undo::Set { old: Some(old), .. }) => {
-                map.insert(key.to_owned(), old);
+            (Value::Object(map), Undo::Member { old: Some(old), .. }) => {
+                map.insert(decode(key).into_owned(), old);
             }
-            (Value::Object(map), Undo::Set { old: None, .. }) => {
-                map.shift_remove(key);
-            }
-            (
-                Value::Object(map),
-                Undo::Removed {
-                    position, value, ..
-                },
-            ) => {
-                shift_insert(map, position, key.to_owned(), value);
+            (Value::Object(map), Undo::Member { old: None, .. }) => {
+                map.remove(decode(key).as_ref());
             }
             (Value::Array(items), Undo::Inserted { index, .. }) if index < items.len() => {
                 items.remove(index);
@@ -1098,24 +1073,22 @@ impl Engine {
     }
 }
 
-fn shift_insert(map: &mut Map<String, Value>, position: usize, key: String, value: Value) {
-    let position = position.min(map.len());
-    map.shift_insert(position, key, value);
+fn value_of(op: &Operation) -> Value {
+    op.value.clone().unwrap_or(Value::Null)
 }
 
-/// The last token of a non-empty token list.
-fn last<'a>(tokens: &'a [Cow<'_, str>]) -> &'a str {
-    tokens.last().map(|t| t.as_ref()).unwrap_or_default()
-}
-
-/// The escaped pointer made of the first `n` tokens.
-fn prefix(tokens: &[Cow<'_, str>], n: usize) -> String {
-    let mut out = String::new();
-    for token in &tokens[..n.min(tokens.len())] {
-        out.push('/');
-        out.push_str(&pointer::escape(token));
+/// A walk reached `value`, which cannot hold members: after the tokens of
+/// `parent` up to byte `upto` (the document itself when `upto` is 0).
+fn not_container(parent: &str, upto: usize, value: &Value, in_from: bool) -> Cause {
+    Cause::MissingPath {
+        at: if upto == 0 {
+            String::new()
+        } else {
+            format!("/{}", &parent[..upto])
+        },
+        found: describe(value),
+        in_from,
     }
-    out
 }
 
 fn describe(value: &Value) -> &'static str {
@@ -1126,16 +1099,6 @@ fn describe(value: &Value) -> &'static str {
         Value::String(_) => "a string",
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
-    }
-}
-
-/// v4's token decoding: `~1` to `/`, then `~0` to `~`, with no validation
-/// (`~2` stays as written).
-fn kube_unescape(token: &str) -> Cow<'_, str> {
-    if token.contains('~') {
-        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
-    } else {
-        Cow::Borrowed(token)
     }
 }
 

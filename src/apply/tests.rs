@@ -603,3 +603,39 @@ fn go_atoi_matches_strconv() {
     assert_eq!(go_atoi("1_000"), None);
     assert_eq!(go_atoi("99999999999999999999"), None);
 }
+
+#[test]
+fn huge_and_odd_indices_are_clear_errors() {
+    let doc = json!({"l": [1, 2]});
+    let cases = [
+        (
+            "/l/99999999999999999999999",
+            "is not an array index",
+            "is not an array index",
+        ),
+        ("/l/9223372036854775807", "out of bounds", "out of bounds"),
+        (
+            "/l/-9223372036854775808",
+            "out of bounds",
+            "not an array index",
+        ),
+        ("/l/1e3", "is not an array index", "is not an array index"),
+        ("/l/", "is not an array index", "is not an array index"),
+        ("/l/ 1", "is not an array index", "is not an array index"),
+    ];
+    for (path, kube, rfc) in cases {
+        for (semantics, message) in [(Semantics::Kube, kube), (Semantics::Rfc, rfc)] {
+            for op in [
+                Operation::remove(path),
+                Operation::replace(path, 0),
+                Operation::test(path, 1),
+                Operation::add(path, 0),
+            ] {
+                let mut got = doc.clone();
+                let err = apply(&mut got, std::slice::from_ref(&op), semantics).unwrap_err();
+                assert!(err.to_string().contains(message), "{semantics} {op}: {err}");
+                assert_eq!(got, doc);
+            }
+        }
+    }
+}
