@@ -37,7 +37,7 @@ clippy:
 	@echo "== clippy (native)"
 	cargo clippy --all-targets -- -D warnings
 	@echo "== clippy (wasm32)"
-	cargo clippy $(WASM) --all-targets -- -D warnings
+	cargo clippy $(WASM) --lib --bins --tests -- -D warnings
 
 test-native:
 	@echo "== native tests"

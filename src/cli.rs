@@ -2,6 +2,7 @@
 //! module reads files, calls it, writes results and picks exit codes.
 
 mod apply;
+mod diff;
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -30,6 +31,12 @@ enum Command {
     /// the server would answer). With --batch, reads JSON lines
     /// {"doc": ..., "patch": ...} from stdin and writes one result line each.
     Apply(apply::Args),
+    /// Compute what a writer sends to turn OLD into NEW, under a preset and per-field strategies.
+    ///
+    /// Prints the payload (or body) by default; --format explain prints each op with
+    /// its reason, the changed fields, the conflict surface and what the patch would
+    /// overwrite. Exits 0 with "no changes" on stderr when OLD equals NEW.
+    Diff(diff::Args),
 }
 
 /// A failure the CLI reports: the message and the exit code.
@@ -132,6 +139,7 @@ pub fn parse_semantics(s: &str) -> Result<Semantics, String> {
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
         Command::Apply(args) => apply::run(args, out),
+        Command::Diff(args) => diff::run(args, out),
     }
 }
 

@@ -77,11 +77,10 @@ fn write_members<'a>(out: &mut String, members: impl Iterator<Item = (&'a String
 
 /// Appends a number as Go writes an `int64` (integers) or a `float64`.
 pub fn write_number(out: &mut String, n: &Number) {
-    use std::fmt::Write;
     if let Some(i) = n.as_i64() {
-        let _ = write!(out, "{i}");
+        out.push_str(itoa::Buffer::new().format(i));
     } else if let Some(u) = n.as_u64() {
-        let _ = write!(out, "{u}");
+        out.push_str(itoa::Buffer::new().format(u));
     } else if let Some(f) = n.as_f64() {
         write_float(out, f);
     }

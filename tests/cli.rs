@@ -1,4 +1,5 @@
 //! The `patchlab` binary, subcommand by subcommand, against fixtures.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
@@ -211,4 +212,202 @@ fn apply_batch_handles_100k_lines() {
     assert!(text
         .lines()
         .all(|l| l == r#"{"ok":{"metadata":{"labels":{"a":"1","b":"2"}}}}"#));
+}
+
+#[test]
+fn diff_seed_race_head_and_pr18139_payloads() {
+    let head = patchlab(
+        &[
+            "diff",
+            "tests/fixtures/vmi-race-old.json",
+            "tests/fixtures/vmi-race-new.json",
+            "--preset",
+            "kubevirt-head",
+        ],
+        "",
+    );
+    assert!(head.status.success(), "{}", stderr(&head));
+    assert_eq!(
+        stdout(&head),
+        "[{\"op\":\"test\",\"path\":\"/metadata/labels\",\"value\":{\"kubevirt.io/nodeName\":\"node01\"}},{\"op\":\"replace\",\"path\":\"/metadata/labels\",\"value\":{\"kubevirt.io/migrationTargetNodeName\":\"node02\",\"kubevirt.io/nodeName\":\"node01\"}}]\n"
+    );
+    let fixed = patchlab(
+        &[
+            "diff",
+            "tests/fixtures/vmi-race-old.json",
+            "tests/fixtures/vmi-race-new.json",
+            "--preset",
+            "kubevirt-pr18139",
+        ],
+        "",
+    );
+    assert_eq!(
+        stdout(&fixed),
+        "[{\"op\":\"add\",\"path\":\"/metadata/labels/kubevirt.io~1migrationTargetNodeName\",\"value\":\"node02\"}]\n"
+    );
+    // The default preset is kubevirt-pr18139.
+    let default = patchlab(
+        &[
+            "diff",
+            "tests/fixtures/vmi-race-old.json",
+            "tests/fixtures/vmi-race-new.json",
+        ],
+        "",
+    );
+    assert_eq!(stdout(&default), stdout(&fixed));
+}
+
+#[test]
+fn diff_formats() {
+    let args = |format: &'static str| {
+        vec![
+            "diff",
+            "tests/fixtures/vmi.yaml",
+            "tests/fixtures/vmi-migrating.yaml",
+            "--format",
+            format,
+        ]
+    };
+    let out = patchlab(&args("kubectl"), "");
+    assert!(
+        stdout(&out).starts_with(
+            "kubectl patch virtualmachineinstance testvmi -n default --type=json -p '[{"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = patchlab(&args("go"), "");
+    assert!(stdout(&out).contains("patch.WithAdd(\"/metadata/labels/\" + patch.EscapeJSONPointer(\"kubevirt.io/outdatedLauncherImage\"), \"\")"), "{}", stdout(&out));
+    let out = patchlab(&args("rust"), "");
+    assert!(
+        stdout(&out)
+            .contains(".add(\"/metadata/labels/kubevirt.io~1outdatedLauncherImage\", json!(\"\"))"),
+        "{}",
+        stdout(&out)
+    );
+    let out = patchlab(&args("explain"), "");
+    let text = stdout(&out);
+    assert!(text.contains("why: new key: add without test"), "{text}");
+    assert!(text.contains("conflict surface"), "{text}");
+    assert!(
+        text.contains("/status/interfaces: a concurrent change"),
+        "{text}"
+    );
+    // Applying the JSON output to the old object gives the new one.
+    let payload = stdout(&patchlab(&args("json"), ""));
+    let applied = patchlab(
+        &["apply", "--compact", "tests/fixtures/vmi.yaml", "-"],
+        &payload,
+    );
+    assert!(applied.status.success(), "{}", stderr(&applied));
+    let expected = stdout(&patchlab(
+        &[
+            "apply",
+            "--compact",
+            "tests/fixtures/vmi-migrating.yaml",
+            "-",
+        ],
+        "[]",
+    ));
+    assert_eq!(stdout(&applied), expected);
+}
+
+#[test]
+fn diff_overrides_presets_and_no_changes() {
+    let out = patchlab(
+        &[
+            "diff",
+            "tests/fixtures/vmi-race-old.json",
+            "tests/fixtures/vmi-race-new.json",
+            "--set",
+            "metadata.labels=whole-map",
+        ],
+        "",
+    );
+    assert!(
+        stdout(&out).starts_with("[{\"op\":\"test\",\"path\":\"/metadata/labels\""),
+        "{}",
+        stdout(&out)
+    );
+    let out = patchlab(
+        &[
+            "diff",
+            "tests/fixtures/vmi-race-old.json",
+            "tests/fixtures/vmi-race-new.json",
+            "--preset",
+            "merge",
+        ],
+        "",
+    );
+    assert_eq!(
+        stdout(&out),
+        "{\"metadata\":{\"labels\":{\"kubevirt.io/migrationTargetNodeName\":\"node02\"}}}\n"
+    );
+    let out = patchlab(
+        &[
+            "diff",
+            "tests/fixtures/vmi-race-old.json",
+            "tests/fixtures/vmi-race-new.json",
+            "--preset",
+            "ssa",
+            "--format",
+            "kubectl",
+        ],
+        "",
+    );
+    assert!(
+        stdout(&out).starts_with(
+            "kubectl apply --server-side --field-manager=patchlab -f - <<'PATCHLAB_EOF'\n"
+        ),
+        "{}",
+        stdout(&out)
+    );
+    let out = patchlab(
+        &["diff", "tests/fixtures/vmi.yaml", "tests/fixtures/vmi.yaml"],
+        "",
+    );
+    assert!(out.status.success());
+    assert!(stdout(&out).is_empty());
+    assert!(stderr(&out).contains("no changes"));
+    let out = patchlab(
+        &[
+            "diff",
+            "tests/fixtures/vmi.yaml",
+            "-",
+            "--set",
+            "/x=nonsense",
+        ],
+        "{}",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("unknown strategy"),
+        "{}",
+        stderr(&out)
+    );
+    let out = patchlab(&["diff", "tests/fixtures/vmi.yaml", "-"], "[1, 2]");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("new object must be a JSON object"),
+        "{}",
+        stderr(&out)
+    );
+    let out = patchlab(
+        &[
+            "diff",
+            "tests/fixtures/vmi.yaml",
+            "-",
+            "--format",
+            "go",
+            "--preset",
+            "merge",
+        ],
+        "{\"a\": 1}",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("Go export is for JSON patches"),
+        "{}",
+        stderr(&out)
+    );
 }

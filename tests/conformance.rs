@@ -2,6 +2,7 @@
 //! `../shared/conformance/json-patch-tests` (or `$PATCHLAB_CONFORMANCE_DIR`),
 //! run in RFC mode. Every non-disabled case must pass; failing cases must
 //! leave the document unchanged.
+#![cfg(not(target_arch = "wasm32"))]
 
 use std::path::PathBuf;
 

@@ -1,5 +1,6 @@
 //! Property tests of the patch core: pointer round trips, payload round
 //! trips, Go encoding, and atomic apply under both semantics.
+#![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
 use serde_json::{Map, Value};

@@ -1,0 +1,206 @@
+//! `patchlab diff`: old + new object -> what a writer sends, per strategy.
+
+use std::fmt::Write as _;
+use std::io::Write;
+
+use serde_json::Value;
+
+use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
+
+use super::{Failure, Source};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The payload (or body) as sent.
+    Json,
+    /// A kubectl command line.
+    Kubectl,
+    /// Go code using KubeVirt's patch builder.
+    Go,
+    /// Rust code using patchlab's builder.
+    Rust,
+    /// Each op with its reason, the fields, and the conflict surface.
+    Explain,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The old object: a JSON or YAML file, or - for stdin.
+    old: Source,
+    /// The new object: a JSON or YAML file, or - for stdin.
+    new: Source,
+    /// Strategy per field kind: kubevirt-head, kubevirt-pr18139, naive, optimistic, merge, ssa, update.
+    #[arg(long, default_value = "kubevirt-pr18139", value_parser = parse_preset)]
+    preset: Preset,
+    /// Override one field's strategy: PATH=STRATEGY (PATH as /json/pointer or dotted.path).
+    #[arg(long = "set", value_name = "PATH=STRATEGY", value_parser = parse_override)]
+    overrides: Vec<(patchlab::pointer::PointerBuf, Strategy)>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: Format,
+    /// The field manager of a server-side-apply configuration (preset ssa).
+    #[arg(long, default_value = "patchlab")]
+    field_manager: String,
+    /// Pin metadata.resourceVersion in a merge patch (preset merge).
+    #[arg(long)]
+    merge_resource_version: bool,
+}
+
+fn parse_preset(s: &str) -> Result<Preset, String> {
+    s.parse()
+}
+
+fn parse_override(s: &str) -> Result<(patchlab::pointer::PointerBuf, Strategy), String> {
+    let (path, strategy) = s
+        .rsplit_once('=')
+        .ok_or_else(|| format!("{s:?}: expected PATH=STRATEGY"))?;
+    let strategy: Strategy = strategy.parse()?;
+    if strategy.is_whole_object() {
+        return Err(format!(
+            "{strategy} applies to the whole object: use --preset instead"
+        ));
+    }
+    Ok((parse_path(path)?, strategy))
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
+    if args.old.is_stdin() && args.new.is_stdin() {
+        return Err(Failure::new("OLD and NEW cannot both be read from stdin"));
+    }
+    let (_, old, _) = args.old.parse()?;
+    let (_, new, _) = args.new.parse()?;
+    let mut options = Options::preset(args.preset);
+    options.field_manager = args.field_manager;
+    options.merge_resource_version = args.merge_resource_version;
+    for (path, strategy) in args.overrides {
+        options.policy.set_strategy(path, strategy);
+    }
+    let plan = strategy::diff(&old, &new, &options).map_err(|e| Failure::new(e.to_string()))?;
+    if plan.is_empty() {
+        eprintln!("patchlab: no changes: old and new are equal under this policy");
+        for note in &plan.notes {
+            eprintln!("note: {note}");
+        }
+        return Ok(());
+    }
+    let text = match args.format {
+        Format::Json => plan.body_text(),
+        Format::Kubectl => strategy::kubectl(&plan, &new),
+        Format::Go => strategy::go_code(&plan).ok_or_else(|| not_json_patch(&plan, "Go"))?,
+        Format::Rust => strategy::rust_code(&plan).ok_or_else(|| not_json_patch(&plan, "Rust"))?,
+        Format::Explain => explain(&plan),
+    };
+    out.write_all(text.as_bytes())?;
+    if !text.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+fn not_json_patch(plan: &Plan, language: &str) -> Failure {
+    Failure::new(format!(
+        "{language} export is for JSON patches; preset {} sends {}",
+        plan.preset,
+        plan.body.content_type()
+    ))
+}
+
+/// Every op with its reason, then the fields, conflict surface, overwrites
+/// and notes.
+pub fn explain(plan: &Plan) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "preset {}: {}", plan.preset, plan.preset.summary());
+    let body = plan.body_text();
+    let _ = writeln!(
+        out,
+        "sends {} ({} bytes)",
+        plan.body.content_type(),
+        body.len()
+    );
+    match &plan.body {
+        Body::JsonPatch(ops) => {
+            let _ = writeln!(out, "\nops:");
+            for (i, planned) in ops.iter().enumerate() {
+                let op = &planned.op;
+                let value = op
+                    .value
+                    .as_ref()
+                    .filter(|_| op.op.takes_value())
+                    .map(|v| format!(" {}", short(v)))
+                    .unwrap_or_default();
+                let _ = writeln!(out, "  {i:>2}  {:<7} {}{value}", op.op.as_str(), op.path);
+                let _ = writeln!(out, "      why: {}", planned.reason);
+            }
+        }
+        Body::MergePatch(_) | Body::Update(_) | Body::Apply { .. } => {
+            let _ = writeln!(out, "\nbody:\n{}", indent(&pretty_body(plan)));
+        }
+    }
+    let _ = writeln!(out, "\nfields:");
+    for field in &plan.fields {
+        let _ = writeln!(
+            out,
+            "  {:<40} {:<12} {:<14} {}",
+            field.path.as_str(),
+            field.kind.as_str(),
+            field.strategy.as_str(),
+            field.change.as_str()
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nconflict surface (a concurrent change here makes it fail):"
+    );
+    if plan.conflicts.is_empty() {
+        let _ = writeln!(
+            out,
+            "  none: nothing is tested, so no concurrent change makes it fail"
+        );
+    }
+    for conflict in &plan.conflicts {
+        let path = if conflict.path.is_empty() {
+            "(whole object)"
+        } else {
+            conflict.path.as_str()
+        };
+        let _ = writeln!(out, "  {path}: {}", conflict.reason);
+    }
+    let _ = writeln!(
+        out,
+        "\noverwrites (concurrent changes it would silently erase):"
+    );
+    if plan.overwrites.is_empty() {
+        let _ = writeln!(out, "  none");
+    }
+    for overwrite in &plan.overwrites {
+        let _ = writeln!(out, "  {}: {}", overwrite.path, overwrite.reason);
+    }
+    if !plan.notes.is_empty() {
+        let _ = writeln!(out, "\nnotes:");
+        for note in &plan.notes {
+            let _ = writeln!(out, "  - {note}");
+        }
+    }
+    out
+}
+
+fn pretty_body(plan: &Plan) -> String {
+    match &plan.body {
+        Body::Apply { config, .. } => patchlab::input::to_yaml(config),
+        Body::MergePatch(body) | Body::Update(body) => patchlab::input::to_json_pretty(body),
+        Body::JsonPatch(_) => plan.body_text(),
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines().map(|l| format!("  {l}\n")).collect()
+}
+
+fn short(value: &Value) -> String {
+    let text = serde_json::to_string(value).unwrap_or_default();
+    if text.chars().count() <= 80 {
+        return text;
+    }
+    let cut: String = text.chars().take(77).collect();
+    format!("{cut}...")
+}

@@ -1,0 +1,344 @@
+//! The strategy engine: from an old and a new object to what a writer
+//! sends, under each strategy KubeVirt uses and the alternatives, with a
+//! reason for every op and the patch's conflict surface.
+//!
+//! ```
+//! use patchlab::strategy::{diff, Options, Preset};
+//! use serde_json::json;
+//!
+//! // The seed's race: the migration controller adds the target node label.
+//! let old = json!({"metadata": {"labels": {"kubevirt.io/nodeName": "node01"}}});
+//! let new = json!({"metadata": {"labels": {"kubevirt.io/nodeName": "node01",
+//!                                          "kubevirt.io/migrationTargetNodeName": "node02"}}});
+//!
+//! let head = diff(&old, &new, &Options::preset(Preset::KubevirtHead)).unwrap();
+//! assert_eq!(
+//!     head.payload().unwrap(),
+//!     r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#
+//! );
+//! let per_key = diff(&old, &new, &Options::preset(Preset::KubevirtPr18139)).unwrap();
+//! assert_eq!(
+//!     per_key.payload().unwrap(),
+//!     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#
+//! );
+//! // Head's test makes any concurrent label change fail the patch; the
+//! // per-key add tests nothing.
+//! assert_eq!(head.conflicts[0].path, "/metadata/labels");
+//! assert!(per_key.conflicts.is_empty());
+//! ```
+
+mod diff;
+mod export;
+pub mod merge;
+mod policy;
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::patch::{Encoding, OpKind, Operation, PatchSet};
+use crate::pointer::{Pointer, PointerBuf};
+
+pub use export::{go_code, kubectl, rust_code, shell_quote};
+pub use policy::{parse_path, FieldKind, Policy, Preset, Strategy};
+
+/// What the diff needs besides the two objects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Kinds and strategies per path.
+    pub policy: Policy,
+    /// The field manager named by a server-side-apply configuration.
+    pub field_manager: String,
+    /// Put the old `metadata.resourceVersion` into a merge patch body, so
+    /// the server refuses it (409) if anyone wrote since.
+    pub merge_resource_version: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::preset(Preset::default())
+    }
+}
+
+impl Options {
+    /// The default policy with `preset`.
+    pub fn preset(preset: Preset) -> Options {
+        Options {
+            policy: Policy::new(preset),
+            field_manager: "patchlab".to_owned(),
+            merge_resource_version: false,
+        }
+    }
+}
+
+/// One op of a generated patch, with why it is there.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedOp {
+    /// The op.
+    pub op: Operation,
+    /// Why this op, in words a learner understands.
+    pub reason: String,
+    /// The field (unit) this op belongs to.
+    pub field: PointerBuf,
+    /// The strategy that produced it.
+    pub strategy: Strategy,
+}
+
+/// What a writer sends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// A JSON Patch (`application/json-patch+json`).
+    JsonPatch(Vec<PlannedOp>),
+    /// A JSON merge patch (`application/merge-patch+json`).
+    MergePatch(Value),
+    /// A server-side-apply configuration (`application/apply-patch+yaml`).
+    Apply {
+        /// The configuration: identity plus the fields this manager sets.
+        config: Value,
+        /// The `fieldManager` query parameter.
+        field_manager: String,
+    },
+    /// A full-object `Update()` (PUT) carrying `metadata.resourceVersion`.
+    Update(Value),
+}
+
+impl Body {
+    /// The HTTP content type of the body.
+    pub fn content_type(&self) -> &'static str {
+        match self {
+            Body::JsonPatch(_) => "application/json-patch+json",
+            Body::MergePatch(_) => "application/merge-patch+json",
+            Body::Apply { .. } => "application/apply-patch+yaml",
+            Body::Update(_) => "application/json",
+        }
+    }
+}
+
+/// How a changed field changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Absent (or null) in the old object.
+    Added,
+    /// Absent in the new object.
+    Removed,
+    /// Present in both, different.
+    Modified,
+}
+
+impl Change {
+    /// `added`, `removed` or `modified`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Change::Added => "added",
+            Change::Removed => "removed",
+            Change::Modified => "modified",
+        }
+    }
+}
+
+/// A changed field and how it is patched: a row of the playground's
+/// "Fields" table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// Where the field is.
+    pub path: PointerBuf,
+    /// What kind of field it is.
+    pub kind: FieldKind,
+    /// How it is patched.
+    pub strategy: Strategy,
+    /// How it changed.
+    pub change: Change,
+}
+
+/// A concurrent change that makes the patch fail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The path another writer must not touch (`""`: the whole object).
+    pub path: String,
+    /// What happens, in words.
+    pub reason: String,
+}
+
+/// A concurrent change the patch would silently overwrite or erase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Overwrite {
+    /// The path written without a guard.
+    pub path: String,
+    /// What would be lost, in words.
+    pub reason: String,
+}
+
+/// The result of a diff under one policy.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The preset the policy started from.
+    pub preset: Preset,
+    /// What is sent.
+    pub body: Body,
+    /// The changed fields with their kind and strategy.
+    pub fields: Vec<Field>,
+    /// Concurrent changes that make the patch fail (its conflict surface).
+    pub conflicts: Vec<Conflict>,
+    /// Concurrent changes the patch would silently overwrite.
+    pub overwrites: Vec<Overwrite>,
+    /// Caveats: fallbacks, ignored fields, where KubeVirt and a clean round
+    /// trip disagree.
+    pub notes: Vec<String>,
+}
+
+impl Plan {
+    /// True when nothing needs to be sent.
+    pub fn is_empty(&self) -> bool {
+        match &self.body {
+            Body::JsonPatch(ops) => ops.is_empty(),
+            Body::MergePatch(body) => body.as_object().is_some_and(|m| m.is_empty()),
+            Body::Apply { .. } | Body::Update(_) => self.fields.is_empty(),
+        }
+    }
+
+    /// The JSON Patch ops, for JSON Patch bodies.
+    pub fn ops(&self) -> Option<&[PlannedOp]> {
+        match &self.body {
+            Body::JsonPatch(ops) => Some(ops),
+            _ => None,
+        }
+    }
+
+    /// The ops as a patch set (empty for other bodies).
+    pub fn patch_set(&self) -> PatchSet {
+        self.ops()
+            .unwrap_or_default()
+            .iter()
+            .map(|planned| planned.op.clone())
+            .collect()
+    }
+
+    /// The JSON Patch payload as KubeVirt's builder writes it; `None` for
+    /// other bodies or an empty patch.
+    pub fn payload(&self) -> Option<String> {
+        self.ops()?;
+        self.patch_set().payload_with(Encoding::Go).ok()
+    }
+
+    /// The bytes on the wire: the JSON Patch payload, the merge patch or
+    /// update body as JSON, or the apply configuration as YAML.
+    pub fn body_text(&self) -> String {
+        match &self.body {
+            Body::JsonPatch(_) => self.payload().unwrap_or_else(|| "[]".to_owned()),
+            Body::MergePatch(body) | Body::Update(body) => crate::gojson::to_string(body),
+            Body::Apply { config, .. } => crate::input::to_yaml(config),
+        }
+    }
+}
+
+/// Why a diff could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiffError {
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for DiffError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for DiffError {}
+
+/// Computes what a writer sends to turn `old` into `new` under `options`.
+///
+/// # Errors
+///
+/// [`DiffError`] when either object is not a JSON object.
+pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffError> {
+    for (name, value) in [("old", old), ("new", new)] {
+        if !value.is_object() {
+            return Err(DiffError {
+                message: format!(
+                    "the {name} object must be a JSON object (a Kubernetes object), not {}",
+                    describe(value)
+                ),
+            });
+        }
+    }
+    Ok(diff::plan(old, new, options))
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Derives the conflict surface and the overwrites of a JSON patch: every
+/// `test` guards its path and what lies under it; a write outside every
+/// earlier guard overwrites concurrent changes.
+fn surface(ops: &[PlannedOp]) -> (Vec<Conflict>, Vec<Overwrite>) {
+    let mut conflicts = Vec::new();
+    let mut overwrites = Vec::new();
+    let mut guards: Vec<&str> = Vec::new();
+    for planned in ops {
+        let op = &planned.op;
+        let path = op.path.as_str();
+        if op.op == OpKind::Test {
+            let reason = if path == "/metadata/resourceVersion" {
+                "any write to the object since your read changes resourceVersion: the patch fails (422)".to_owned()
+            } else {
+                format!("a concurrent change to {path} (anything under it) fails the test: the whole patch is dropped (422)")
+            };
+            let path = if path == "/metadata/resourceVersion" {
+                ""
+            } else {
+                path
+            };
+            conflicts.push(Conflict {
+                path: path.to_owned(),
+                reason,
+            });
+            guards.push(path);
+            continue;
+        }
+        let guarded = guards.iter().any(|guard| covers(guard, path));
+        if op.op == OpKind::Remove && !guarded {
+            conflicts.push(Conflict {
+                path: path.to_owned(),
+                reason: format!(
+                    "fails (422) if another writer removed {path} first: remove needs the member"
+                ),
+            });
+        }
+        if !guarded {
+            let reason = match op.op {
+                OpKind::Remove => {
+                    format!("erases whatever another writer put at {path} since your read")
+                }
+                _ if planned.strategy == Strategy::PerKey => {
+                    format!("a new key: if another writer sets {path} too, the last write wins")
+                }
+                _ => format!("overwrites any concurrent change to {path} (last write wins)"),
+            };
+            overwrites.push(Overwrite {
+                path: path.to_owned(),
+                reason,
+            });
+        }
+    }
+    (conflicts, overwrites)
+}
+
+/// True when a `test` of `guard` protects a write to `path`.
+fn covers(guard: &str, path: &str) -> bool {
+    match (Pointer::parse(guard), Pointer::parse(path)) {
+        (Ok(guard), Ok(path)) => path.starts_with(guard),
+        _ => guard == path,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,529 @@
+//! Field policy: what kind of field lives at a path, and which strategy
+//! patches it.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use crate::pointer::{Pointer, PointerBuf};
+
+/// What a field is, for patching purposes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FieldKind {
+    /// A Go map (`map[string]string`): keys are independent entries.
+    Map,
+    /// A list whose elements are unique and unordered in meaning
+    /// (finalizers).
+    SetList,
+    /// A list replaced as a whole (conditions, interfaces, volumeStatus).
+    AtomicList,
+    /// A struct patched as one unit (migrationState).
+    Struct,
+    /// A string, number or boolean.
+    Scalar,
+    /// A plain object: patched field by field.
+    Object,
+    /// Written only by the server (`resourceVersion`, `managedFields`, ...):
+    /// never patched.
+    Ignored,
+}
+
+impl FieldKind {
+    /// A short lowercase name: `map`, `set-list`, ...
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FieldKind::Map => "map",
+            FieldKind::SetList => "set-list",
+            FieldKind::AtomicList => "atomic-list",
+            FieldKind::Struct => "struct",
+            FieldKind::Scalar => "scalar",
+            FieldKind::Object => "object",
+            FieldKind::Ignored => "ignored",
+        }
+    }
+}
+
+impl fmt::Display for FieldKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How one field is patched. The names are the ones the CLI and the UI use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Strategy {
+    /// Maps: `test` + `replace` of the whole map (`add` when absent).
+    WholeMap,
+    /// Maps: PR #18139's `GeneratePerKeyMapPatches`.
+    PerKey,
+    /// Maps: `SyncPodAnnotations`: `add` per differing key; no tests, no removes.
+    AddOnly,
+    /// Lists: `test` + `replace` of the whole list.
+    WholeSlice,
+    /// Lists: `test` of the old list + `add` of the new one.
+    TestAdd,
+    /// Lists: per-element ops in kube-runtime's finalizer style.
+    Element,
+    /// `test` + `replace`.
+    TestReplace,
+    /// `add` when the old value is absent or null, else `test` + `replace`.
+    AddIfAbsent,
+    /// `test(null)` + `add` when absent, else `test` + `replace`.
+    GuardedAdd,
+    /// Structs: field by field (skip equal, `add` over zero, else `test` + `replace`).
+    PerField,
+    /// `add`/`replace`/`remove` with no test at all.
+    Blind,
+    /// A full-object write carrying `metadata.resourceVersion` (not a JSON patch).
+    Update,
+    /// The ops (blind) plus a leading `test` of `/metadata/resourceVersion`.
+    RvTest,
+    /// An RFC 7386 JSON merge patch.
+    MergePatch,
+    /// A server-side-apply configuration.
+    Apply,
+}
+
+impl Strategy {
+    /// Every strategy, in the order the UI lists them.
+    pub const ALL: [Strategy; 15] = [
+        Strategy::WholeMap,
+        Strategy::PerKey,
+        Strategy::AddOnly,
+        Strategy::WholeSlice,
+        Strategy::TestAdd,
+        Strategy::Element,
+        Strategy::TestReplace,
+        Strategy::AddIfAbsent,
+        Strategy::GuardedAdd,
+        Strategy::PerField,
+        Strategy::Blind,
+        Strategy::Update,
+        Strategy::RvTest,
+        Strategy::MergePatch,
+        Strategy::Apply,
+    ];
+
+    /// The name used by the CLI and the UI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::WholeMap => "whole-map",
+            Strategy::PerKey => "per-key",
+            Strategy::AddOnly => "add-only",
+            Strategy::WholeSlice => "whole-slice",
+            Strategy::TestAdd => "test-add",
+            Strategy::Element => "element",
+            Strategy::TestReplace => "test-replace",
+            Strategy::AddIfAbsent => "add-if-absent",
+            Strategy::GuardedAdd => "guarded-add",
+            Strategy::PerField => "per-field",
+            Strategy::Blind => "blind",
+            Strategy::Update => "update",
+            Strategy::RvTest => "rv-test",
+            Strategy::MergePatch => "merge-patch",
+            Strategy::Apply => "apply",
+        }
+    }
+
+    /// One line on what the strategy sends.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Strategy::WholeMap => "test + replace of the whole map (add when absent)",
+            Strategy::PerKey => "per key: add new keys without test, test + replace changed ones, remove dropped ones (PR #18139)",
+            Strategy::AddOnly => "add each differing key; never tests, never removes (SyncPodAnnotations)",
+            Strategy::WholeSlice => "test + replace of the whole list",
+            Strategy::TestAdd => "test the old list, then add the new one (guarded upsert)",
+            Strategy::Element => "per element: test the list and append at '-'; test an element at its index and remove it",
+            Strategy::TestReplace => "test the old value, then replace it",
+            Strategy::AddIfAbsent => "add when the old value is absent or null, else test + replace",
+            Strategy::GuardedAdd => "test null + add when absent, else test + replace",
+            Strategy::PerField => "field by field: skip equal, add over a zero value, else test + replace",
+            Strategy::Blind => "add, replace or remove with no test at all",
+            Strategy::Update => "a full-object Update carrying metadata.resourceVersion",
+            Strategy::RvTest => "the ops plus a leading test of /metadata/resourceVersion",
+            Strategy::MergePatch => "an RFC 7386 JSON merge patch",
+            Strategy::Apply => "a server-side-apply configuration of the fields this writer manages",
+        }
+    }
+
+    /// True for strategies that apply to the whole object rather than one
+    /// field.
+    pub fn is_whole_object(self) -> bool {
+        matches!(
+            self,
+            Strategy::Update | Strategy::RvTest | Strategy::MergePatch | Strategy::Apply
+        )
+    }
+
+    /// The field kinds this strategy is meant for (empty for whole-object
+    /// strategies).
+    pub fn kinds(self) -> &'static [FieldKind] {
+        match self {
+            Strategy::WholeMap | Strategy::PerKey | Strategy::AddOnly => &[FieldKind::Map],
+            Strategy::WholeSlice | Strategy::TestAdd | Strategy::Element => {
+                &[FieldKind::SetList, FieldKind::AtomicList]
+            }
+            Strategy::PerField => &[FieldKind::Struct],
+            Strategy::TestReplace
+            | Strategy::AddIfAbsent
+            | Strategy::GuardedAdd
+            | Strategy::Blind => &[
+                FieldKind::Map,
+                FieldKind::SetList,
+                FieldKind::AtomicList,
+                FieldKind::Struct,
+                FieldKind::Scalar,
+            ],
+            Strategy::Update | Strategy::RvTest | Strategy::MergePatch | Strategy::Apply => &[],
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Strategy::ALL
+            .into_iter()
+            .find(|strategy| strategy.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Strategy::ALL.iter().map(|s| s.as_str()).collect();
+                format!(
+                    "unknown strategy {s:?}; expected one of {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// A named choice of strategy for every field kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Preset {
+    /// KubeVirt HEAD before PR #18139: whole-map, whole-slice, add-if-absent.
+    KubevirtHead,
+    /// KubeVirt with PR #18139: per-key maps, otherwise like head.
+    #[default]
+    KubevirtPr18139,
+    /// No tests anywhere.
+    Naive,
+    /// Blind ops guarded by one test of `metadata.resourceVersion`.
+    Optimistic,
+    /// An RFC 7386 merge patch.
+    Merge,
+    /// Server-side apply.
+    Ssa,
+    /// A full-object `Update()` (PUT) with `resourceVersion`.
+    Update,
+}
+
+impl Preset {
+    /// Every preset, in the order the UI lists them.
+    pub const ALL: [Preset; 7] = [
+        Preset::KubevirtHead,
+        Preset::KubevirtPr18139,
+        Preset::Naive,
+        Preset::Optimistic,
+        Preset::Merge,
+        Preset::Ssa,
+        Preset::Update,
+    ];
+
+    /// The name used by the CLI and the UI.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Preset::KubevirtHead => "kubevirt-head",
+            Preset::KubevirtPr18139 => "kubevirt-pr18139",
+            Preset::Naive => "naive",
+            Preset::Optimistic => "optimistic",
+            Preset::Merge => "merge",
+            Preset::Ssa => "ssa",
+            Preset::Update => "update",
+        }
+    }
+
+    /// One line on what the preset stands for.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Preset::KubevirtHead => {
+                "KubeVirt before PR #18139: whole-map test + replace for labels and annotations"
+            }
+            Preset::KubevirtPr18139 => {
+                "KubeVirt with PR #18139: per-key map ops, whole-slice lists, add-if-absent fields"
+            }
+            Preset::Naive => "no test ops: whatever is sent overwrites",
+            Preset::Optimistic => "blind ops behind one test of metadata.resourceVersion",
+            Preset::Merge => "a JSON merge patch (RFC 7386)",
+            Preset::Ssa => "server-side apply with a field manager",
+            Preset::Update => "a full Update() with resourceVersion",
+        }
+    }
+
+    /// The whole-object strategy this preset uses, if any.
+    pub fn whole_object(self) -> Option<Strategy> {
+        match self {
+            Preset::Optimistic => Some(Strategy::RvTest),
+            Preset::Merge => Some(Strategy::MergePatch),
+            Preset::Ssa => Some(Strategy::Apply),
+            Preset::Update => Some(Strategy::Update),
+            _ => None,
+        }
+    }
+
+    /// The strategy for a field of `kind`.
+    pub fn strategy_for(self, kind: FieldKind) -> Strategy {
+        let base = match self {
+            Preset::KubevirtHead => Strategy::WholeMap,
+            Preset::KubevirtPr18139 => Strategy::PerKey,
+            _ => Strategy::Blind,
+        };
+        match (self, kind) {
+            (Preset::KubevirtHead | Preset::KubevirtPr18139, FieldKind::Map) => base,
+            (
+                Preset::KubevirtHead | Preset::KubevirtPr18139,
+                FieldKind::SetList | FieldKind::AtomicList,
+            ) => Strategy::WholeSlice,
+            (Preset::KubevirtHead | Preset::KubevirtPr18139, _) => Strategy::AddIfAbsent,
+            _ => Strategy::Blind,
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Preset {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Preset::ALL
+            .into_iter()
+            .find(|preset| preset.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<_> = Preset::ALL.iter().map(|p| p.as_str()).collect();
+                format!("unknown preset {s:?}; expected one of {}", names.join(", "))
+            })
+    }
+}
+
+/// Field kinds KubeVirt objects (VMI, VM, migration) and pods share.
+const DEFAULT_KINDS: [(&str, FieldKind); 13] = [
+    ("/metadata/labels", FieldKind::Map),
+    ("/metadata/annotations", FieldKind::Map),
+    ("/metadata/finalizers", FieldKind::SetList),
+    ("/metadata/resourceVersion", FieldKind::Ignored),
+    ("/metadata/generation", FieldKind::Ignored),
+    ("/metadata/managedFields", FieldKind::Ignored),
+    ("/metadata/uid", FieldKind::Ignored),
+    ("/metadata/creationTimestamp", FieldKind::Ignored),
+    ("/status/activePods", FieldKind::Map),
+    ("/status/conditions", FieldKind::AtomicList),
+    ("/status/interfaces", FieldKind::AtomicList),
+    ("/status/volumeStatus", FieldKind::AtomicList),
+    ("/status/migrationState", FieldKind::Struct),
+];
+
+/// Which kind and strategy apply at each path: defaults for KubeVirt
+/// objects and pods, a preset, and per-path overrides.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// The preset naming a strategy per field kind.
+    pub preset: Preset,
+    kinds: BTreeMap<PointerBuf, FieldKind>,
+    overrides: BTreeMap<PointerBuf, Strategy>,
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy::new(Preset::default())
+    }
+}
+
+impl Policy {
+    /// The default field kinds with `preset`.
+    pub fn new(preset: Preset) -> Policy {
+        let kinds = DEFAULT_KINDS
+            .iter()
+            .filter_map(|(path, kind)| PointerBuf::parse(*path).ok().map(|p| (p, *kind)))
+            .collect();
+        Policy {
+            preset,
+            kinds,
+            overrides: BTreeMap::new(),
+        }
+    }
+
+    /// Sets the kind of the field at `path`.
+    pub fn set_kind(&mut self, path: PointerBuf, kind: FieldKind) {
+        self.kinds.insert(path, kind);
+    }
+
+    /// Patches the field at `path` with `strategy`, whatever the preset says.
+    pub fn set_strategy(&mut self, path: PointerBuf, strategy: Strategy) {
+        self.overrides.insert(path, strategy);
+    }
+
+    /// The per-path overrides.
+    pub fn overrides(&self) -> impl Iterator<Item = (&Pointer, Strategy)> {
+        self.overrides.iter().map(|(p, s)| (p.as_pointer(), *s))
+    }
+
+    /// The declared kind at `path`, if any (an override's strategy implies
+    /// its kind).
+    pub fn declared_kind(&self, path: &Pointer) -> Option<FieldKind> {
+        if let Some(kind) = self.kinds.get(path) {
+            return Some(*kind);
+        }
+        self.overrides.get(path).map(|strategy| match strategy {
+            Strategy::WholeMap | Strategy::PerKey | Strategy::AddOnly => FieldKind::Map,
+            Strategy::WholeSlice | Strategy::TestAdd | Strategy::Element => FieldKind::AtomicList,
+            Strategy::PerField => FieldKind::Struct,
+            _ => FieldKind::Struct,
+        })
+    }
+
+    /// The kind of the field at `path` holding `old` and `new`: declared, or
+    /// inferred (objects are patched field by field, lists whole, the rest
+    /// as scalars).
+    pub fn kind_at(&self, path: &Pointer, old: Option<&Value>, new: Option<&Value>) -> FieldKind {
+        if let Some(kind) = self.declared_kind(path) {
+            return kind;
+        }
+        let sample = new
+            .filter(|v| !v.is_null())
+            .or(old.filter(|v| !v.is_null()));
+        match sample {
+            Some(Value::Object(_)) => FieldKind::Object,
+            Some(Value::Array(_)) => FieldKind::AtomicList,
+            _ => FieldKind::Scalar,
+        }
+    }
+
+    /// The strategy for the field at `path` of `kind`.
+    pub fn strategy_at(&self, path: &Pointer, kind: FieldKind) -> Strategy {
+        self.overrides
+            .get(path)
+            .copied()
+            .unwrap_or_else(|| self.preset.strategy_for(kind))
+    }
+}
+
+/// Reads a path as a JSON Pointer (`/metadata/labels`) or dotted
+/// (`metadata.labels`).
+///
+/// # Errors
+///
+/// A message when the pointer is invalid.
+pub fn parse_path(s: &str) -> Result<PointerBuf, String> {
+    if s.is_empty() || s.starts_with('/') {
+        PointerBuf::parse(s).map_err(|e| format!("{s:?}: {e}"))
+    } else {
+        Ok(PointerBuf::from_tokens(s.split('.')))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for strategy in Strategy::ALL {
+            assert_eq!(strategy.as_str().parse::<Strategy>(), Ok(strategy));
+        }
+        for preset in Preset::ALL {
+            assert_eq!(preset.as_str().parse::<Preset>(), Ok(preset));
+        }
+        assert!("per_key"
+            .parse::<Strategy>()
+            .unwrap_err()
+            .contains("per-key"));
+    }
+
+    #[test]
+    fn presets_pick_a_strategy_per_kind() {
+        use FieldKind::*;
+        let table = [
+            (
+                Preset::KubevirtHead,
+                [
+                    Strategy::WholeMap,
+                    Strategy::WholeSlice,
+                    Strategy::WholeSlice,
+                    Strategy::AddIfAbsent,
+                    Strategy::AddIfAbsent,
+                ],
+            ),
+            (
+                Preset::KubevirtPr18139,
+                [
+                    Strategy::PerKey,
+                    Strategy::WholeSlice,
+                    Strategy::WholeSlice,
+                    Strategy::AddIfAbsent,
+                    Strategy::AddIfAbsent,
+                ],
+            ),
+            (Preset::Naive, [Strategy::Blind; 5]),
+        ];
+        for (preset, strategies) in table {
+            for (kind, strategy) in [Map, SetList, AtomicList, Struct, Scalar]
+                .into_iter()
+                .zip(strategies)
+            {
+                assert_eq!(preset.strategy_for(kind), strategy, "{preset} {kind}");
+            }
+        }
+        assert_eq!(Preset::Optimistic.whole_object(), Some(Strategy::RvTest));
+        assert_eq!(Preset::default(), Preset::KubevirtPr18139);
+    }
+
+    #[test]
+    fn default_kinds_and_overrides() {
+        let mut policy = Policy::default();
+        let labels = Pointer::parse("/metadata/labels").unwrap();
+        assert_eq!(policy.kind_at(labels, None, None), FieldKind::Map);
+        assert_eq!(policy.strategy_at(labels, FieldKind::Map), Strategy::PerKey);
+        policy.set_strategy(labels.to_buf(), Strategy::WholeMap);
+        assert_eq!(
+            policy.strategy_at(labels, FieldKind::Map),
+            Strategy::WholeMap
+        );
+
+        let spec = Pointer::parse("/spec/x").unwrap();
+        let obj = serde_json::json!({"a": 1});
+        assert_eq!(policy.kind_at(spec, Some(&obj), None), FieldKind::Object);
+        assert_eq!(
+            policy.kind_at(spec, None, Some(&serde_json::json!([1]))),
+            FieldKind::AtomicList
+        );
+        assert_eq!(
+            policy.kind_at(spec, Some(&Value::Null), Some(&serde_json::json!(1))),
+            FieldKind::Scalar
+        );
+        // Overriding with a map strategy makes the field a map.
+        policy.set_strategy(spec.to_buf(), Strategy::PerKey);
+        assert_eq!(policy.kind_at(spec, Some(&obj), None), FieldKind::Map);
+    }
+
+    #[test]
+    fn paths_parse_as_pointer_or_dotted() {
+        assert_eq!(
+            parse_path("/metadata/labels").unwrap().as_str(),
+            "/metadata/labels"
+        );
+        assert_eq!(
+            parse_path("status.activePods").unwrap().as_str(),
+            "/status/activePods"
+        );
+        assert!(parse_path("/bad~2").is_err());
+    }
+}
