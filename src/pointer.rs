@@ -249,6 +249,75 @@ impl Pointer {
     }
 }
 
+impl Pointer {
+    /// The pointer as a URI fragment (RFC 6901 section 6): `#` followed by
+    /// the pointer with every byte outside RFC 3986's unreserved and
+    /// sub-delimiter sets percent-encoded.
+    ///
+    /// ```
+    /// use patchlab::pointer::Pointer;
+    /// assert_eq!(Pointer::parse("/c%d").unwrap().to_uri_fragment(), "#/c%25d");
+    /// ```
+    pub fn to_uri_fragment(&self) -> String {
+        let mut out = String::with_capacity(self.0.len() + 1);
+        out.push('#');
+        for &b in self.0.as_bytes() {
+            let keep = b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'-' | b'.' | b'_' | b'~' | b'/' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')'
+                        | b'*' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'?'
+                );
+            if keep {
+                out.push(b as char);
+            } else {
+                out.push_str(&format!("%{b:02X}"));
+            }
+        }
+        out
+    }
+}
+
+impl PointerBuf {
+    /// Reads a URI fragment representation (RFC 6901 section 6): a leading
+    /// `#`, then a percent-encoded pointer.
+    ///
+    /// # Errors
+    ///
+    /// A message for a missing `#`, a bad percent escape, bytes that are not
+    /// UTF-8 once decoded, or an invalid pointer.
+    ///
+    /// ```
+    /// use patchlab::pointer::PointerBuf;
+    /// assert_eq!(PointerBuf::from_uri_fragment("#/a~1b").unwrap().as_str(), "/a~1b");
+    /// assert_eq!(PointerBuf::from_uri_fragment("#/%20").unwrap().as_str(), "/ ");
+    /// ```
+    pub fn from_uri_fragment(fragment: &str) -> Result<PointerBuf, String> {
+        let rest = fragment
+            .strip_prefix('#')
+            .ok_or_else(|| format!("{fragment:?}: a URI fragment starts with '#'"))?;
+        let bytes = rest.as_bytes();
+        let mut decoded = Vec::with_capacity(bytes.len());
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'%' {
+                let hex = rest
+                    .get(i + 1..i + 3)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .ok_or_else(|| format!("{fragment:?}: bad percent escape at byte {}", i + 1))?;
+                decoded.push(hex);
+                i += 3;
+            } else {
+                decoded.push(bytes[i]);
+                i += 1;
+            }
+        }
+        let text = String::from_utf8(decoded)
+            .map_err(|_| format!("{fragment:?}: the decoded pointer is not UTF-8"))?;
+        PointerBuf::parse(text).map_err(|e| format!("{fragment:?}: {e}"))
+    }
+}
+
 impl fmt::Debug for Pointer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.0, f)
@@ -596,6 +665,34 @@ mod tests {
             assert_eq!(p.count(), tokens.len());
             assert_eq!(PointerBuf::from_tokens(tokens).as_str(), s);
         }
+    }
+
+    /// RFC 6901 section 6: the same pointers as URI fragments.
+    #[test]
+    fn rfc6901_section6_uri_fragments() {
+        let cases = [
+            ("#", ""),
+            ("#/foo", "/foo"),
+            ("#/foo/0", "/foo/0"),
+            ("#/", "/"),
+            ("#/a~1b", "/a~1b"),
+            ("#/c%25d", "/c%d"),
+            ("#/e%5Ef", "/e^f"),
+            ("#/g%7Ch", "/g|h"),
+            ("#/i%5Cj", "/i\\j"),
+            ("#/k%22l", "/k\"l"),
+            ("#/%20", "/ "),
+            ("#/m~0n", "/m~0n"),
+        ];
+        for (fragment, pointer) in cases {
+            let parsed = PointerBuf::from_uri_fragment(fragment).unwrap();
+            assert_eq!(parsed.as_str(), pointer, "{fragment}");
+            assert_eq!(parsed.to_uri_fragment(), fragment, "{pointer:?}");
+        }
+        assert!(PointerBuf::from_uri_fragment("/foo").is_err());
+        assert!(PointerBuf::from_uri_fragment("#/%zz").is_err());
+        assert!(PointerBuf::from_uri_fragment("#/%ff").is_err());
+        assert!(PointerBuf::from_uri_fragment("#foo").is_err());
     }
 
     #[test]
