@@ -12,6 +12,8 @@
 //! assert_eq!((err.line, err.column), (Some(2), Some(7)));
 //! ```
 
+mod yaml;
+
 use std::fmt;
 
 use serde_json::Value;
@@ -186,38 +188,7 @@ fn parse_json(text: &str, budget: &Budget) -> Result<Value, InputError> {
 }
 
 fn parse_yaml(text: &str, budget: &Budget) -> Result<Value, InputError> {
-    let mut options = serde_saphyr::Options::default();
-    // YAML 1.2 core schema: `yes`, `no`, `on`, `off` stay strings.
-    options.strict_booleans = true;
-    // JSON has no NaN or infinity; refuse `.nan` rather than lose it.
-    options.non_finite_float_policy = serde_saphyr::options::NonFiniteFloatPolicy::Reject;
-    options.with_snippet = false;
-    let mut limits = serde_saphyr::Budget::default();
-    limits.max_depth = budget.max_depth;
-    limits.max_documents = 1;
-    limits.max_total_scalar_bytes = budget.max_bytes;
-    options.budget = Some(limits);
-    let value: Value = serde_saphyr::from_str_with_options(text, options).map_err(|err| {
-        let location = err.location();
-        InputError {
-            message: first_line(&err.to_string()),
-            line: location.map(|l| l.line() as usize),
-            column: location.map(|l| l.column() as usize),
-        }
-    })?;
-    check_depth(&value, budget.max_depth)?;
-    Ok(value)
-}
-
-/// The first line of a (possibly multi-line, annotated) message, without a
-/// trailing location.
-fn first_line(message: &str) -> String {
-    let line = message.lines().next().unwrap_or(message).trim();
-    let line = line.strip_prefix("error: ").unwrap_or(line);
-    match line.rfind(" at line ") {
-        Some(at) => line[..at].to_owned(),
-        None => line.to_owned(),
-    }
+    yaml::parse(text, budget)
 }
 
 /// Fails when `value` nests deeper than `max` (iteratively: no recursion).
@@ -244,9 +215,10 @@ pub fn to_json_pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
-/// Writes `value` as YAML.
+/// Writes `value` as block-style YAML (keys in order, strings quoted only
+/// when they would otherwise read back as something else).
 pub fn to_yaml(value: &Value) -> String {
-    serde_saphyr::to_string(value).unwrap_or_default()
+    yaml::emit(value)
 }
 
 /// Writes `value` in `format`.
@@ -351,6 +323,87 @@ mod tests {
             .map(|i| format!("{}k:\n", " ".repeat(i)))
             .collect();
         assert!(parse(&deep_block, &budget).is_err());
+    }
+
+    #[test]
+    fn yaml_core_schema_scalars() {
+        let yaml = "a: 0x1F\nb: 0o17\nc: -12\nd: 1.5e3\ne: .5\nf: '12'\ng: !!str 12\nh: 1_000\ni: +7\nj: 12:30\nk: TRUE\nl: yes\n";
+        let (v, _) = parse(yaml, &Budget::default()).unwrap();
+        assert_eq!(
+            v,
+            json!({"a": 31, "b": 15, "c": -12, "d": 1500.0, "e": 0.5, "f": "12", "g": "12",
+                   "h": "1_000", "i": 7, "j": "12:30", "k": true, "l": "yes"})
+        );
+        for bad in [
+            "x: .inf\n",
+            "x: -.Inf\n",
+            "x: .NaN\n",
+            "x: !!int abc\n",
+            "x: !custom 1\n",
+        ] {
+            let err = parse(bad, &Budget::default()).unwrap_err();
+            assert!(err.line.is_some(), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn yaml_documents_keys_and_aliases() {
+        let budget = Budget::default();
+        let err = parse("a: 1\na: 2\n", &budget).unwrap_err();
+        assert!(err.message.contains("duplicate key \"a\""), "{err}");
+        assert_eq!(err.line, Some(2));
+        let err = parse("a: 1\n---\nb: 2\n", &budget).unwrap_err();
+        assert!(err.message.contains("one YAML document"), "{err}");
+        assert!(parse("? [a]\n: 1\n", &budget)
+            .unwrap_err()
+            .message
+            .contains("key must be a scalar"));
+        let (v, _) = parse("base: &b {x: 1}\ncopy: *b\n", &budget).unwrap();
+        assert_eq!(v, json!({"base": {"x": 1}, "copy": {"x": 1}}));
+        // The "billion laughs": each level doubles; the node budget stops it.
+        let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..30 {
+            bomb.push_str(&format!(
+                "a{i}: &a{i} [*a{}, *a{}, *a{}, *a{}, *a{}, *a{}, *a{}, *a{}, *a{}, *a{}]\n",
+                i - 1,
+                i - 1,
+                i - 1,
+                i - 1,
+                i - 1,
+                i - 1,
+                i - 1,
+                i - 1,
+                i - 1,
+                i - 1
+            ));
+        }
+        let err = parse(&bomb, &budget).unwrap_err();
+        assert!(err.message.contains("too many nodes"), "{err}");
+        assert_eq!(
+            parse("# only a comment\n", &budget).unwrap_err().message,
+            "input is empty"
+        );
+    }
+
+    #[test]
+    fn yaml_emitter_quotes_only_what_needs_it() {
+        let value = json!({
+            "plain": "node01", "slash/key": "a/b", "looks-bool": "true", "looks-num": "012",
+            "looks-null": "~", "colon": "a: b", "hash": "a #b", "dash": "-x", "empty": "",
+            "multi": "line1\nline2\n", "multi-no-end": "a\n b", "tab": "a\tb", "n": null,
+            "l": [1, {"k": "v", "k2": [true]}, []], "m": {}
+        });
+        let yaml = to_yaml(&value);
+        assert!(yaml.contains("plain: node01\n"), "{yaml}");
+        assert!(yaml.contains("slash/key: a/b\n"), "{yaml}");
+        assert!(yaml.contains("looks-bool: \"true\"\n"), "{yaml}");
+        assert!(yaml.contains("multi: |\n  line1\n  line2\n"), "{yaml}");
+        assert!(yaml.contains("- k: v\n    k2:\n      - true\n"), "{yaml}");
+        assert_eq!(
+            parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(),
+            value,
+            "{yaml}"
+        );
     }
 
     #[test]

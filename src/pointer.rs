@@ -265,8 +265,24 @@ impl Pointer {
             let keep = b.is_ascii_alphanumeric()
                 || matches!(
                     b,
-                    b'-' | b'.' | b'_' | b'~' | b'/' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')'
-                        | b'*' | b'+' | b',' | b';' | b'=' | b':' | b'@' | b'?'
+                    b'-' | b'.'
+                        | b'_'
+                        | b'~'
+                        | b'/'
+                        | b'!'
+                        | b'$'
+                        | b'&'
+                        | b'\''
+                        | b'('
+                        | b')'
+                        | b'*'
+                        | b'+'
+                        | b','
+                        | b';'
+                        | b'='
+                        | b':'
+                        | b'@'
+                        | b'?'
                 );
             if keep {
                 out.push(b as char);

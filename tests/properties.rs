@@ -45,6 +45,39 @@ fn value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// Strings that stress YAML quoting: indicators, `: `, ` #`, quotes,
+/// newlines, tabs, look-alikes of other types, unicode.
+fn yaml_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z0-9 :#\\-?,\\[\\]{}&*!|>'\"%@`~./\n\t]{0,10}",
+        Just("true".to_owned()),
+        Just("012".to_owned()),
+        Just("1e3".to_owned()),
+        Just("null".to_owned()),
+        Just(".inf".to_owned()),
+        Just("- x".to_owned()),
+        Just("line\n  indented\n".to_owned()),
+        Just("ünï ✓".to_owned()),
+    ]
+}
+
+fn yaml_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-1e12f64..1e12).prop_map(Value::from),
+        yaml_text().prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 32, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map(yaml_text(), inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
 /// A path of 1 to 3 tokens, some of them array-like.
 fn path() -> impl Strategy<Value = String> {
     prop::collection::vec(
@@ -148,6 +181,15 @@ proptest! {
                 prop_assert!(err.index.is_some() || err.response().is_some());
             }
         }
+    }
+
+    #[test]
+    fn yaml_emit_parse_round_trip(v in yaml_value()) {
+        let yaml = patchlab::input::to_yaml(&v);
+        let back = patchlab::input::parse_as(&yaml, patchlab::input::Format::Yaml, &patchlab::input::Budget::default());
+        prop_assert!(back.is_ok(), "{:?}\n{}", back, yaml);
+        let back = back.unwrap();
+        prop_assert!(rfc_eq(&back, &v), "{}\n{}\n{}", v, yaml, back);
     }
 
     #[test]
