@@ -391,7 +391,7 @@ mod tests {
             "plain": "node01", "slash/key": "a/b", "looks-bool": "true", "looks-num": "012",
             "looks-null": "~", "colon": "a: b", "hash": "a #b", "dash": "-x", "empty": "",
             "multi": "line1\nline2\n", "multi-no-end": "a\n b", "tab": "a\tb", "n": null,
-            "l": [1, {"k": "v", "k2": [true]}, []], "m": {}
+            "l": [1, {"k": "v", "k2": [true]}, []], "m": {}, "dots": "...", "dashes": "--- x"
         });
         let yaml = to_yaml(&value);
         assert!(yaml.contains("plain: node01\n"), "{yaml}");
@@ -404,6 +404,14 @@ mod tests {
             value,
             "{yaml}"
         );
+    }
+
+    #[test]
+    fn fuzz_regression_document_markers_are_quoted() {
+        let (value, _) = parse(" ...", &Budget::default()).unwrap();
+        assert_eq!(value, json!("..."));
+        let yaml = to_yaml(&value);
+        assert_eq!(parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(), value, "{yaml}");
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod gojson;
 pub mod input;
 pub mod patch;
 pub mod pointer;
+pub mod sim;
 pub mod strategy;
 
 /// The crate version, shown in the playground footer and `patchlab --version`.

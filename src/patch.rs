@@ -233,6 +233,23 @@ fn write_plain<T: serde::Serialize + ?Sized>(out: &mut String, value: &T) {
     }
 }
 
+/// Serializes as the op's JSON object: `op`, `path`, `from`, `value`.
+impl serde::Serialize for Operation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("op", self.op.as_str())?;
+        map.serialize_entry("path", &self.path)?;
+        if let Some(from) = &self.from {
+            map.serialize_entry("from", from)?;
+        }
+        if self.op.takes_value() || self.value.is_some() {
+            map.serialize_entry("value", self.value.as_ref().unwrap_or(&Value::Null))?;
+        }
+        map.end()
+    }
+}
+
 impl fmt::Display for Operation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.to_json())

@@ -72,7 +72,7 @@ impl Options {
 }
 
 /// One op of a generated patch, with why it is there.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct PlannedOp {
     /// The op.
     pub op: Operation,

@@ -422,7 +422,8 @@ fn plain_safe(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
         return false;
     };
-    if s.starts_with(' ') || s.ends_with(' ') || s.ends_with(':') {
+    // Leading/trailing blanks, a trailing ':', and document markers.
+    if s.starts_with(' ') || s.ends_with(' ') || s.ends_with(':') || s.starts_with("---") || s.starts_with("...") {
         return false;
     }
     if "-?:,[]{}#&*!|>'\"%@`".contains(first) {

@@ -314,6 +314,45 @@ impl FromStr for Preset {
     }
 }
 
+macro_rules! serde_by_name {
+    ($ty:ty) => {
+        impl serde::Serialize for $ty {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let name = String::deserialize(deserializer)?;
+                name.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+serde_by_name!(Strategy);
+serde_by_name!(Preset);
+serde_by_name!(FieldKind);
+
+impl FromStr for FieldKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        [
+            FieldKind::Map,
+            FieldKind::SetList,
+            FieldKind::AtomicList,
+            FieldKind::Struct,
+            FieldKind::Scalar,
+            FieldKind::Object,
+            FieldKind::Ignored,
+        ]
+        .into_iter()
+        .find(|kind| kind.as_str() == s)
+        .ok_or_else(|| format!("unknown field kind {s:?}"))
+    }
+}
+
 /// Field kinds KubeVirt objects (VMI, VM, migration) and pods share.
 const DEFAULT_KINDS: [(&str, FieldKind); 13] = [
     ("/metadata/labels", FieldKind::Map),

@@ -1,0 +1,398 @@
+//! Writers: a name, an intent expressed as data, how they patch, and how
+//! often they retry.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::pointer::{Pointer, PointerBuf};
+use crate::strategy::{Options, Preset, Strategy};
+
+/// One change a writer means to make.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Intent {
+    /// `metadata.labels[key] = value`.
+    SetLabel {
+        /// The label key.
+        key: String,
+        /// The value.
+        value: String,
+    },
+    /// Delete `metadata.labels[key]`.
+    RemoveLabel {
+        /// The label key.
+        key: String,
+    },
+    /// `metadata.annotations[key] = value`.
+    SetAnnotation {
+        /// The annotation key.
+        key: String,
+        /// The value.
+        value: String,
+    },
+    /// Delete `metadata.annotations[key]`.
+    RemoveAnnotation {
+        /// The annotation key.
+        key: String,
+    },
+    /// `map[key] = value` for the map at a pointer (such as `/status/activePods`).
+    SetEntry {
+        /// The map's pointer.
+        map: PointerBuf,
+        /// The key.
+        key: String,
+        /// The value.
+        value: Value,
+    },
+    /// Delete `map[key]`.
+    RemoveEntry {
+        /// The map's pointer.
+        map: PointerBuf,
+        /// The key.
+        key: String,
+    },
+    /// Add a finalizer (once).
+    AddFinalizer {
+        /// The finalizer.
+        name: String,
+    },
+    /// Remove a finalizer.
+    RemoveFinalizer {
+        /// The finalizer.
+        name: String,
+    },
+    /// Set the field at a pointer (a status field, a list, a struct).
+    Set {
+        /// Where.
+        path: PointerBuf,
+        /// The value.
+        value: Value,
+    },
+    /// Delete the field at a pointer.
+    Remove {
+        /// Where.
+        path: PointerBuf,
+    },
+}
+
+/// What an intent looks at in an object: present or absent, and the value.
+pub type Observation = Option<Value>;
+
+impl Intent {
+    /// The field this intent is about, as a pointer (a finalizer intent
+    /// names the list).
+    pub fn location(&self) -> PointerBuf {
+        match self {
+            Intent::SetLabel { key, .. } | Intent::RemoveLabel { key } => {
+                Pointer::parse("/metadata/labels").map(|p| p.join(key)).unwrap_or_default()
+            }
+            Intent::SetAnnotation { key, .. } | Intent::RemoveAnnotation { key } => {
+                Pointer::parse("/metadata/annotations").map(|p| p.join(key)).unwrap_or_default()
+            }
+            Intent::SetEntry { map, key, .. } | Intent::RemoveEntry { map, key } => map.join(key),
+            Intent::AddFinalizer { .. } | Intent::RemoveFinalizer { .. } => {
+                PointerBuf::parse("/metadata/finalizers").unwrap_or_default()
+            }
+            Intent::Set { path, .. } | Intent::Remove { path } => path.clone(),
+        }
+    }
+
+    /// What the intent is about, finer than its location: a finalizer
+    /// intent is about one element of the list.
+    pub fn concern(&self) -> String {
+        match self {
+            Intent::AddFinalizer { name } | Intent::RemoveFinalizer { name } => {
+                format!("/metadata/finalizers[{name}]")
+            }
+            other => other.location().to_string(),
+        }
+    }
+
+    /// A short description: `label kubevirt.io/nodeName = node02`.
+    pub fn describe(&self) -> String {
+        match self {
+            Intent::SetLabel { key, value } => format!("label {key} = {value}"),
+            Intent::RemoveLabel { key } => format!("remove label {key}"),
+            Intent::SetAnnotation { key, value } => format!("annotation {key} = {value}"),
+            Intent::RemoveAnnotation { key } => format!("remove annotation {key}"),
+            Intent::SetEntry { map, key, value } => format!("{map}[{key}] = {}", compact(value)),
+            Intent::RemoveEntry { map, key } => format!("remove {map}[{key}]"),
+            Intent::AddFinalizer { name } => format!("add finalizer {name}"),
+            Intent::RemoveFinalizer { name } => format!("remove finalizer {name}"),
+            Intent::Set { path, value } => format!("{path} = {}", compact(value)),
+            Intent::Remove { path } => format!("remove {path}"),
+        }
+    }
+
+    /// What the object shows of this intent's field: the value at its
+    /// location, or for a finalizer intent whether the finalizer is there.
+    pub fn observe(&self, object: &Value) -> Observation {
+        match self {
+            Intent::AddFinalizer { name } | Intent::RemoveFinalizer { name } => {
+                let present = object
+                    .pointer("/metadata/finalizers")
+                    .and_then(Value::as_array)
+                    .is_some_and(|items| items.iter().any(|v| v.as_str() == Some(name)));
+                Some(Value::Bool(present))
+            }
+            _ => object.pointer(self.location().as_str()).cloned(),
+        }
+    }
+
+    /// True when `object` shows this intent done.
+    pub fn holds(&self, object: &Value) -> bool {
+        let seen = self.observe(object);
+        match self {
+            Intent::SetLabel { value, .. } | Intent::SetAnnotation { value, .. } => {
+                seen.as_ref().and_then(Value::as_str) == Some(value.as_str())
+            }
+            Intent::SetEntry { value, .. } | Intent::Set { value, .. } => {
+                seen.as_ref().is_some_and(|seen| contains(seen, value))
+            }
+            Intent::RemoveLabel { .. }
+            | Intent::RemoveAnnotation { .. }
+            | Intent::RemoveEntry { .. }
+            | Intent::Remove { .. } => seen.is_none(),
+            Intent::AddFinalizer { .. } => seen == Some(Value::Bool(true)),
+            Intent::RemoveFinalizer { .. } => seen == Some(Value::Bool(false)),
+        }
+    }
+
+    /// Makes the change in `object` (creating missing parent objects).
+    pub fn apply_to(&self, object: &mut Value) {
+        match self {
+            Intent::SetLabel { key, value } => set_entry(object, "/metadata/labels", key, Value::from(value.as_str())),
+            Intent::SetAnnotation { key, value } => {
+                set_entry(object, "/metadata/annotations", key, Value::from(value.as_str()))
+            }
+            Intent::SetEntry { map, key, value } => set_entry(object, map.as_str(), key, value.clone()),
+            Intent::RemoveLabel { key } => remove_at(object, &self.location(), key),
+            Intent::RemoveAnnotation { key } => remove_at(object, &self.location(), key),
+            Intent::RemoveEntry { key, .. } => remove_at(object, &self.location(), key),
+            Intent::AddFinalizer { name } => {
+                let slot = ensure(object, "/metadata/finalizers", || Value::Array(Vec::new()));
+                if let Some(items) = slot.as_array_mut() {
+                    if !items.iter().any(|v| v.as_str() == Some(name)) {
+                        items.push(Value::from(name.as_str()));
+                    }
+                }
+            }
+            Intent::RemoveFinalizer { name } => {
+                if let Some(items) = object.pointer_mut("/metadata/finalizers").and_then(Value::as_array_mut) {
+                    items.retain(|v| v.as_str() != Some(name));
+                }
+            }
+            Intent::Set { path, value } => {
+                if let Some((parent, key)) = path.split_back() {
+                    let key = key.decoded().into_owned();
+                    set_entry(object, parent.as_str(), &key, value.clone());
+                }
+            }
+            Intent::Remove { path } => {
+                if let Some(key) = path.last() {
+                    remove_at(object, path, &key.decoded());
+                }
+            }
+        }
+    }
+}
+
+/// True when `have` shows `want`: equal, or for objects, every member of
+/// `want` shown in `have` (a struct may have gained fields from others).
+fn contains(have: &Value, want: &Value) -> bool {
+    match (have, want) {
+        (Value::Object(have), Value::Object(want)) => want
+            .iter()
+            .all(|(k, w)| have.get(k).is_some_and(|h| contains(h, w))),
+        _ => have == want,
+    }
+}
+
+fn compact(value: &Value) -> String {
+    let text = serde_json::to_string(value).unwrap_or_default();
+    if text.chars().count() > 60 {
+        format!("{}...", text.chars().take(57).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// The value at `pointer`, created (with missing parents as objects) by
+/// `make` when absent or null.
+fn ensure<'a>(object: &'a mut Value, pointer: &str, make: impl FnOnce() -> Value) -> &'a mut Value {
+    let mut current = object;
+    let tokens: Vec<String> = Pointer::parse(pointer)
+        .map(|p| p.tokens().map(|t| t.decoded().into_owned()).collect())
+        .unwrap_or_default();
+    let count = tokens.len();
+    let mut make = Some(make);
+    for (i, token) in tokens.into_iter().enumerate() {
+        if !current.is_object() {
+            *current = Value::Object(Map::new());
+        }
+        let map = match current {
+            Value::Object(map) => map,
+            other => return other,
+        };
+        let slot = map.entry(token).or_insert(Value::Null);
+        if slot.is_null() {
+            *slot = if i + 1 == count {
+                make.take().map_or(Value::Null, |f| f())
+            } else {
+                Value::Object(Map::new())
+            };
+        }
+        current = slot;
+    }
+    current
+}
+
+fn set_entry(object: &mut Value, map: &str, key: &str, value: Value) {
+    let slot = ensure(object, map, || Value::Object(Map::new()));
+    if !slot.is_object() {
+        *slot = Value::Object(Map::new());
+    }
+    if let Value::Object(map) = slot {
+        map.insert(key.to_owned(), value);
+    }
+}
+
+fn remove_at(object: &mut Value, location: &Pointer, key: &str) {
+    if let Some(parent) = location.parent() {
+        if let Some(Value::Object(map)) = object.pointer_mut(parent.as_str()) {
+            map.remove(key);
+        }
+    }
+}
+
+/// A writer of a scenario.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WriterSpec {
+    /// Its name, also its field manager (`virt-controller`, `virt-handler`, ...).
+    pub name: String,
+    /// How it patches.
+    #[serde(default)]
+    pub preset: Preset,
+    /// Per-field strategy overrides (`/metadata/labels: whole-map`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub set: BTreeMap<String, Strategy>,
+    /// True when a command-line or UI preset must not replace this writer's
+    /// (virt-handler always calls `Update()`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fixed: bool,
+    /// Server-side apply only: take ownership of conflicting fields.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub force: bool,
+    /// How many writes it attempts in all before it gives up (requeue
+    /// bound).
+    #[serde(default = "default_attempts")]
+    pub attempts: u32,
+    /// The object it writes (`Kind/name`); the first object by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// What it means to change.
+    pub intents: Vec<Intent>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
+}
+
+fn default_attempts() -> u32 {
+    3
+}
+
+impl WriterSpec {
+    /// The diff options this writer patches with, `preset` replacing its
+    /// own unless it is fixed.
+    pub fn options(&self, preset: Option<Preset>) -> Result<Options, String> {
+        let preset = match preset {
+            Some(p) if !self.fixed => p,
+            _ => self.preset,
+        };
+        let mut options = Options::preset(preset);
+        options.field_manager = self.name.clone();
+        for (path, strategy) in &self.set {
+            let path = crate::strategy::parse_path(path)?;
+            options.policy.set_strategy(path, *strategy);
+        }
+        Ok(options)
+    }
+
+    /// What the writer wants the object to look like, starting from what it
+    /// last read.
+    pub fn desired(&self, read: &Value) -> Value {
+        let mut object = read.clone();
+        for intent in &self.intents {
+            intent.apply_to(&mut object);
+        }
+        object
+    }
+}
+
+impl fmt::Display for Intent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn intents_apply_observe_and_hold() {
+        let mut object = json!({"metadata": {"name": "x"}});
+        let intents = [
+            Intent::SetLabel { key: "kubevirt.io/nodeName".into(), value: "node02".into() },
+            Intent::AddFinalizer { name: "f".into() },
+            Intent::SetEntry { map: PointerBuf::parse("/status/activePods").unwrap(), key: "pod".into(), value: json!("node02") },
+            Intent::Set { path: PointerBuf::parse("/status/migrationState").unwrap(), value: json!({"targetNode": "node02"}) },
+        ];
+        for intent in &intents {
+            assert!(!intent.holds(&object), "{intent}");
+            intent.apply_to(&mut object);
+            assert!(intent.holds(&object), "{intent}");
+        }
+        assert_eq!(
+            object,
+            json!({"metadata": {"name": "x", "labels": {"kubevirt.io/nodeName": "node02"}, "finalizers": ["f"]},
+                   "status": {"activePods": {"pod": "node02"}, "migrationState": {"targetNode": "node02"}}})
+        );
+        let remove = Intent::RemoveLabel { key: "kubevirt.io/nodeName".into() };
+        assert_eq!(remove.location().as_str(), "/metadata/labels/kubevirt.io~1nodeName");
+        remove.apply_to(&mut object);
+        assert!(remove.holds(&object));
+        let unfinalize = Intent::RemoveFinalizer { name: "f".into() };
+        assert_eq!(unfinalize.observe(&object), Some(json!(true)));
+        unfinalize.apply_to(&mut object);
+        assert!(unfinalize.holds(&object));
+        assert_eq!(object["metadata"]["finalizers"], json!([]));
+    }
+
+    #[test]
+    fn intents_read_from_yaml() {
+        let yaml = "- set-label: {key: a/b, value: v}\n- add-finalizer: {name: f}\n- set: {path: /status/phase, value: Running}\n";
+        let value = crate::input::parse_as(yaml, crate::input::Format::Yaml, &Default::default()).unwrap();
+        let intents: Vec<Intent> = serde_json::from_value(value).unwrap();
+        assert_eq!(intents.len(), 3);
+        assert_eq!(intents[0], Intent::SetLabel { key: "a/b".into(), value: "v".into() });
+    }
+
+    #[test]
+    fn fixed_writers_keep_their_preset() {
+        let spec: WriterSpec = serde_json::from_value(json!({
+            "name": "virt-handler", "preset": "update", "fixed": true, "intents": []
+        }))
+        .unwrap();
+        assert_eq!(spec.options(Some(Preset::Naive)).unwrap().policy.preset, Preset::Update);
+        let spec = WriterSpec { fixed: false, ..spec };
+        assert_eq!(spec.options(Some(Preset::Naive)).unwrap().policy.preset, Preset::Naive);
+        assert_eq!(spec.attempts, 3);
+    }
+}
