@@ -415,6 +415,15 @@ mod tests {
     }
 
     #[test]
+    fn fuzz_regression_long_keys_are_explicit() {
+        let key = "\u{e}".repeat(1100);
+        for value in [json!({ key.clone(): 1 }), json!([{ key.clone(): {"a": [1]}, "b": 2 }])] {
+            let yaml = to_yaml(&value);
+            assert_eq!(parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(), value);
+        }
+    }
+
+    #[test]
     fn empty_and_non_utf8_inputs() {
         assert_eq!(
             parse("  \n", &Budget::default()).unwrap_err().message,

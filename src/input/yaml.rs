@@ -329,13 +329,36 @@ fn indent(out: &mut String, level: usize) {
     }
 }
 
+/// YAML limits an implicit key to 1024 characters; longer keys are
+/// written explicitly (`? key` then `: value`).
+const IMPLICIT_KEY_MAX: usize = 1000;
+
+fn key_text(key: &str, level: usize) -> String {
+    let mut text = String::new();
+    emit_string(&mut text, key, level, true);
+    text
+}
+
 fn emit_map(out: &mut String, map: &Map<String, Value>, level: usize) {
     for (key, value) in map {
         indent(out, level);
-        emit_string(out, key, level, true);
-        out.push(':');
-        emit_child(out, value, level);
+        emit_entry(out, key, value, level);
     }
+}
+
+/// `key: value` at the current position (already indented to `level`).
+fn emit_entry(out: &mut String, key: &str, value: &Value, level: usize) {
+    let text = key_text(key, level);
+    if text.chars().count() > IMPLICIT_KEY_MAX {
+        out.push_str("? ");
+        out.push_str(&text);
+        out.push('\n');
+        indent(out, level);
+    } else {
+        out.push_str(&text);
+    }
+    out.push(':');
+    emit_child(out, value, level);
 }
 
 fn emit_seq(out: &mut String, items: &[Value], level: usize) {
@@ -352,9 +375,7 @@ fn emit_seq(out: &mut String, items: &[Value], level: usize) {
                         indent(out, level + 1);
                     }
                     first = false;
-                    emit_string(out, key, level + 1, true);
-                    out.push(':');
-                    emit_child(out, value, level + 1);
+                    emit_entry(out, key, value, level + 1);
                 }
             }
             other => emit_child(out, other, level),
