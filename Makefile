@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: help setup setup-browser serve dist test fmt-check clippy test-native test-browser test-e2e bench fmt
+.PHONY: help setup setup-browser serve dist test fmt-check clippy test-native test-browser test-e2e bench-browser fmt
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-14s %s\n", $$1, $$2 }'
@@ -52,6 +52,9 @@ test-browser:
 test-e2e:
 	@echo "== end-to-end tests (Playwright + Chromium against dist/)"
 	npm test --prefix tests/e2e
+
+bench-browser: setup-browser ## Browser benchmarks (release wasm in headless Chromium); prints times
+	cargo test --release $(WASM) --test browser_bench -- --include-ignored --nocapture
 
 fmt: ## Format the code
 	cargo fmt --all

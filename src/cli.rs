@@ -3,6 +3,9 @@
 
 mod apply;
 mod diff;
+mod explore;
+mod migrate;
+mod simulate;
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -37,6 +40,19 @@ enum Command {
     /// its reason, the changed fields, the conflict surface and what the patch would
     /// overwrite. Exits 0 with "no changes" on stderr when OLD equals NEW.
     Diff(diff::Args),
+    /// Replay a scenario of concurrent writers against a simulated API server.
+    ///
+    /// Prints each step (request, response, the hidden cause of a 422) and the
+    /// outcomes: per writer the writes, 422s, 409s, retries, false and true
+    /// conflicts, lost updates, and whether every intent holds at the end.
+    Simulate(simulate::Args),
+    /// Simulate a mass live migration: N VMIs, each patched by the VMI and migration
+    /// controllers while virt-handler calls Update(), under each preset.
+    Migrate(migrate::Args),
+    /// Replay every interleaving of a small scenario (at most 3 writers, 8 events)
+    /// under each preset and count failures, false conflicts, lost updates and
+    /// unconverged endings.
+    Explore(explore::Args),
 }
 
 /// A failure the CLI reports: the message and the exit code.
@@ -140,6 +156,9 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
         Command::Apply(args) => apply::run(args, out),
         Command::Diff(args) => diff::run(args, out),
+        Command::Simulate(args) => simulate::run(args, out),
+        Command::Migrate(args) => migrate::run(args, out),
+        Command::Explore(args) => explore::run(args, out),
     }
 }
 

@@ -411,15 +411,41 @@ mod tests {
         let (value, _) = parse(" ...", &Budget::default()).unwrap();
         assert_eq!(value, json!("..."));
         let yaml = to_yaml(&value);
-        assert_eq!(parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(), value, "{yaml}");
+        assert_eq!(
+            parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(),
+            value,
+            "{yaml}"
+        );
     }
 
     #[test]
     fn fuzz_regression_long_keys_are_explicit() {
         let key = "\u{e}".repeat(1100);
-        for value in [json!({ key.clone(): 1 }), json!([{ key.clone(): {"a": [1]}, "b": 2 }])] {
+        for value in [
+            json!({ key.clone(): 1 }),
+            json!([{ key.clone(): {"a": [1]}, "b": 2 }]),
+        ] {
             let yaml = to_yaml(&value);
-            assert_eq!(parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(), value);
+            assert_eq!(
+                parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(),
+                value
+            );
+        }
+    }
+
+    #[test]
+    fn fuzz_regression_top_level_literal_blocks_are_indented() {
+        for value in [
+            json!("ap\n2\n..\n---\nx"),
+            json!("---\n"),
+            json!(["...\nb\n"]),
+        ] {
+            let yaml = to_yaml(&value);
+            assert_eq!(
+                parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(),
+                value,
+                "{yaml}"
+            );
         }
     }
 

@@ -334,6 +334,32 @@ impl PointerBuf {
     }
 }
 
+impl Pointer {
+    /// The value this pointer refers to in `doc` (RFC 6901 evaluation):
+    /// object members by key, array elements by index without leading
+    /// zeros; `None` when any step is missing.
+    ///
+    /// ```
+    /// use patchlab::pointer::Pointer;
+    /// let doc = serde_json::json!({"a/b": [10, 20]});
+    /// assert_eq!(Pointer::parse("/a~1b/1").unwrap().resolve(&doc), Some(&serde_json::json!(20)));
+    /// ```
+    pub fn resolve<'v>(&self, doc: &'v serde_json::Value) -> Option<&'v serde_json::Value> {
+        let mut current = doc;
+        for token in self.tokens() {
+            current = match current {
+                serde_json::Value::Object(map) => map.get(token.decoded().as_ref())?,
+                serde_json::Value::Array(items) => match token.to_index() {
+                    Ok(Index::Num(i)) => items.get(i)?,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+        }
+        Some(current)
+    }
+}
+
 impl fmt::Debug for Pointer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(&self.0, f)

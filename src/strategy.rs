@@ -32,6 +32,7 @@ mod export;
 pub mod merge;
 mod policy;
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::Value;
@@ -52,6 +53,9 @@ pub struct Options {
     /// Put the old `metadata.resourceVersion` into a merge patch body, so
     /// the server refuses it (409) if anyone wrote since.
     pub merge_resource_version: bool,
+    /// Compute reasons, the conflict surface, overwrites and notes (on by
+    /// default; the mass-migration simulator turns it off for speed).
+    pub explain: bool,
 }
 
 impl Default for Options {
@@ -67,6 +71,7 @@ impl Options {
             policy: Policy::new(preset),
             field_manager: "patchlab".to_owned(),
             merge_resource_version: false,
+            explain: true,
         }
     }
 }
@@ -76,8 +81,9 @@ impl Options {
 pub struct PlannedOp {
     /// The op.
     pub op: Operation,
-    /// Why this op, in words a learner understands.
-    pub reason: String,
+    /// Why this op, in words a learner understands (empty when the options
+    /// turn explanations off).
+    pub reason: Cow<'static, str>,
     /// The field (unit) this op belongs to.
     pub field: PointerBuf,
     /// The strategy that produced it.

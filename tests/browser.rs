@@ -64,3 +64,19 @@ async fn shell_renders_and_navigates_by_fragment() {
     assert!(text_of(&root, ".summary").contains("concurrent writers"));
     root.remove();
 }
+
+/// The mass migration gives the same numbers in wasm as natively: the golden
+/// file was written by the native CLI (`patchlab migrate --vms 50 --seed 3
+/// --format json`) and a native test checks it too.
+#[wasm_bindgen_test]
+fn migrate_is_deterministic_across_platforms() {
+    let golden: serde_json::Value =
+        serde_json::from_str(include_str!("golden/migrate-50-seed-3.json")).expect("golden JSON");
+    let options = patchlab::sim::migrate::MigrateOptions {
+        vms: 50,
+        seed: 3,
+        presets: Vec::new(),
+    };
+    let result = patchlab::sim::migrate::migrate(&options).expect("runs");
+    assert_eq!(serde_json::to_value(&result).expect("serializes"), golden);
+}

@@ -411,3 +411,135 @@ fn diff_overrides_presets_and_no_changes() {
         stderr(&out)
     );
 }
+
+#[test]
+fn simulate_prints_steps_and_outcomes() {
+    let out = patchlab(
+        &[
+            "simulate",
+            "www/scenarios/migration-race.yaml",
+            "--preset",
+            "kubevirt-head",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("3. virt-controller sends a JSON patch (6 ops): 422 Invalid at op 0 (test /metadata/labels): a false conflict"), "{text}");
+    assert!(
+        text.contains(
+            "response: 422 Invalid: the server rejected our request due to an error in our request"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("converged: yes"), "{text}");
+    let json = patchlab(
+        &[
+            "simulate",
+            "www/scenarios/migration-race.yaml",
+            "--preset",
+            "naive",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let replay: Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(replay["outcomes"]["converged"], false);
+    assert_eq!(
+        replay["outcomes"]["lost_updates"].as_array().unwrap().len(),
+        2
+    );
+    assert_eq!(replay["steps"][3]["response"]["code"], 200);
+    let bad = patchlab(&["simulate", "-"], "name: x\n");
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        stderr(&bad).contains("missing field `objects`"),
+        "{}",
+        stderr(&bad)
+    );
+}
+
+/// The JSON contract other tools depend on, and determinism.
+#[test]
+fn migrate_json_contract_and_determinism() {
+    let args = ["migrate", "--vms", "300", "--seed", "1", "--format", "json"];
+    let first = stdout(&patchlab(&args, ""));
+    let second = stdout(&patchlab(&args, ""));
+    assert_eq!(first, second, "two runs print identical numbers");
+    let result: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(result["vms"], 300);
+    assert_eq!(result["seed"], 1);
+    let presets = result["presets"].as_array().unwrap();
+    let names: Vec<&str> = presets
+        .iter()
+        .map(|p| p["preset"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "kubevirt-head",
+            "kubevirt-pr18139",
+            "naive",
+            "optimistic",
+            "merge",
+            "ssa",
+            "update"
+        ]
+    );
+    for p in presets {
+        for field in [
+            "requests",
+            "ok",
+            "status_422",
+            "status_409",
+            "false_conflicts",
+            "true_conflicts",
+            "lost_updates",
+            "retries",
+            "unconverged_vmis",
+        ] {
+            assert!(p[field].is_u64(), "{field} in {p}");
+        }
+    }
+    let by = |name: &str| presets.iter().find(|p| p["preset"] == name).unwrap();
+    assert_eq!(by("kubevirt-pr18139")["false_conflicts_on_maps"], 0);
+    assert!(
+        by("kubevirt-head")["false_conflicts_on_maps"]
+            .as_u64()
+            .unwrap()
+            > 50
+    );
+    let one = patchlab(
+        &[
+            "migrate", "--vms", "10", "--preset", "naive", "--preset", "merge", "--format", "json",
+        ],
+        "",
+    );
+    let one: Value = serde_json::from_str(&stdout(&one)).unwrap();
+    assert_eq!(one["presets"].as_array().unwrap().len(), 2);
+    let bad = patchlab(&["migrate", "--vms", "0"], "");
+    assert_eq!(bad.status.code(), Some(1));
+}
+
+#[test]
+fn explore_counts_interleavings() {
+    let out = patchlab(
+        &[
+            "explore",
+            "www/scenarios/migration-race.yaml",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(result["interleavings"].as_array().unwrap().len(), 10);
+    assert_eq!(result["presets"].as_array().unwrap().len(), 7);
+    let text = stdout(&patchlab(
+        &["explore", "www/scenarios/migration-race.yaml"],
+        "",
+    ));
+    assert!(text.contains("10 interleavings"), "{text}");
+}

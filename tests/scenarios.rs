@@ -17,30 +17,55 @@ fn run(name: &str, preset: Option<Preset>) -> Replay {
 }
 
 fn writer<'a>(replay: &'a Replay, name: &str) -> &'a patchlab::sim::timeline::WriterOutcome {
-    replay.outcomes.writers.iter().find(|w| w.name == name).unwrap()
+    replay
+        .outcomes
+        .writers
+        .iter()
+        .find(|w| w.name == name)
+        .unwrap()
 }
 
 #[test]
 fn race_head_fails_for_nothing_and_drops_the_interfaces_update() {
     let r = run("migration-race", Some(Preset::KubevirtHead));
     let step = &r.steps[3];
-    assert_eq!((step.writer.as_str(), step.event), ("virt-controller", "write"));
+    assert_eq!(
+        (step.writer.as_str(), step.event),
+        ("virt-controller", "write")
+    );
     let response = step.response.as_ref().unwrap();
     assert_eq!(response.code, 422);
-    assert_eq!(response.message, "the server rejected our request due to an error in our request");
+    assert_eq!(
+        response.message,
+        "the server rejected our request due to an error in our request"
+    );
     let cause = response.cause.as_ref().unwrap();
     assert_eq!(cause.path.as_deref(), Some("/metadata/labels"));
     assert_eq!(cause.op.as_deref(), Some("test"));
-    assert_eq!(step.conflict, Some(Conflict::False), "no label the controller changes was touched");
+    assert_eq!(
+        step.conflict,
+        Some(Conflict::False),
+        "no label the controller changes was touched"
+    );
     // The whole patch was dropped: the interfaces update did not land.
-    assert_eq!(step.object["status"]["interfaces"][0]["ipAddress"], "10.244.1.7");
+    assert_eq!(
+        step.object["status"]["interfaces"][0]["ipAddress"],
+        "10.244.1.7"
+    );
     assert!(step.object["status"]["activePods"].get("pod-b").is_none());
     let request = step.request.as_ref().unwrap();
     assert!(request.body.contains(r#""path":"/status/interfaces""#));
     // The retry re-reads and succeeds.
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
     let controller = writer(&r, "virt-controller");
-    assert_eq!((controller.status_422, controller.false_conflicts, controller.retries), (1, 1, 1));
+    assert_eq!(
+        (
+            controller.status_422,
+            controller.false_conflicts,
+            controller.retries
+        ),
+        (1, 1, 1)
+    );
     assert!(r.outcomes.converged);
 }
 
@@ -52,7 +77,10 @@ fn race_pr18139_succeeds_first_time() {
     let body = &step.request.as_ref().unwrap().body;
     assert!(body.contains(r#"{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}"#), "{body}");
     assert!(!body.contains(r#""path":"/metadata/labels","#), "{body}");
-    assert_eq!(step.object["status"]["interfaces"][0]["ipAddress"], "10.244.2.9");
+    assert_eq!(
+        step.object["status"]["interfaces"][0]["ipAddress"],
+        "10.244.2.9"
+    );
     assert_eq!(writer(&r, "virt-controller").status_422, 0);
     assert!(r.steps[4].summary.contains("nothing to retry"));
     assert!(r.outcomes.converged);
@@ -64,10 +92,19 @@ fn race_naive_erases_virt_handlers_label() {
     let r = run("migration-race", Some(Preset::Naive));
     let step = &r.steps[3];
     assert_eq!(step.response.as_ref().unwrap().code, 200);
-    assert_eq!(step.object["metadata"]["labels"]["kubevirt.io/nodeName"], "node01", "handler's node02 erased");
+    assert_eq!(
+        step.object["metadata"]["labels"]["kubevirt.io/nodeName"], "node01",
+        "handler's node02 erased"
+    );
     assert_eq!(step.lost.len(), 2, "{:?}", step.lost);
-    assert!(step.lost.iter().all(|l| l.victim == "virt-handler" && l.erased_by == "virt-controller"));
-    assert!(step.lost.iter().any(|l| l.path == "/metadata/labels/kubevirt.io~1nodeName"));
+    assert!(step
+        .lost
+        .iter()
+        .all(|l| l.victim == "virt-handler" && l.erased_by == "virt-controller"));
+    assert!(step
+        .lost
+        .iter()
+        .any(|l| l.path == "/metadata/labels/kubevirt.io~1nodeName"));
     assert_eq!(writer(&r, "virt-handler").lost_updates, 2);
     assert!(!writer(&r, "virt-handler").converged);
     assert!(!r.outcomes.converged);
@@ -78,7 +115,9 @@ fn race_update_writers_get_409() {
     let r = run("migration-race", Some(Preset::Update));
     let response = r.steps[3].response.as_ref().unwrap();
     assert_eq!(response.code, 409);
-    assert!(response.message.starts_with("Operation cannot be fulfilled on virtualmachineinstances.kubevirt.io \"testvmi\""));
+    assert!(response.message.starts_with(
+        "Operation cannot be fulfilled on virtualmachineinstances.kubevirt.io \"testvmi\""
+    ));
     assert_eq!(r.steps[3].conflict, Some(Conflict::False));
     assert_eq!(r.steps[3].request.as_ref().unwrap().kind, "update");
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
@@ -96,7 +135,10 @@ fn finalizer_race() {
     assert_eq!(r.steps[3].conflict, Some(Conflict::False));
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
     assert!(r.outcomes.converged);
-    assert_eq!(r.steps[4].object["metadata"]["finalizers"], json!(["backup.example.com/protect"]));
+    assert_eq!(
+        r.steps[4].object["metadata"]["finalizers"],
+        json!(["backup.example.com/protect"])
+    );
     let naive = run("finalizer-race", Some(Preset::Naive));
     assert_eq!(naive.outcomes.lost_updates.len(), 1);
     assert_eq!(naive.outcomes.lost_updates[0].victim, "backup-controller");
@@ -107,15 +149,25 @@ fn finalizer_race() {
 fn migration_state_first_write() {
     let head = run("migration-state-first-write", None);
     assert_eq!(head.steps[3].response.as_ref().unwrap().code, 200);
-    assert_eq!(head.outcomes.lost_updates.len(), 1, "the add without test erases the first write");
+    assert_eq!(
+        head.outcomes.lost_updates.len(),
+        1,
+        "the add without test erases the first write"
+    );
     assert!(!head.outcomes.converged);
     let mut guarded = scenario("migration-state-first-write");
     for w in &mut guarded.writers {
-        w.set.insert("/status/migrationState".into(), patchlab::strategy::Strategy::GuardedAdd);
+        w.set.insert(
+            "/status/migrationState".into(),
+            patchlab::strategy::Strategy::GuardedAdd,
+        );
     }
     let r = replay(&guarded, None).unwrap();
     let body = &r.steps[3].request.as_ref().unwrap().body;
-    assert!(body.starts_with(r#"[{"op":"test","path":"/status/migrationState","value":null}"#), "{body}");
+    assert!(
+        body.starts_with(r#"[{"op":"test","path":"/status/migrationState","value":null}"#),
+        "{body}"
+    );
     assert_eq!(r.steps[3].response.as_ref().unwrap().code, 422);
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
     assert!(r.outcomes.converged);
@@ -125,7 +177,12 @@ fn migration_state_first_write() {
 #[test]
 fn annotation_keys_are_escaped() {
     let r = run("annotation-keys", None);
-    let bodies: Vec<&str> = r.steps.iter().filter_map(|s| s.request.as_ref()).map(|s| s.body.as_str()).collect();
+    let bodies: Vec<&str> = r
+        .steps
+        .iter()
+        .filter_map(|s| s.request.as_ref())
+        .map(|s| s.body.as_str())
+        .collect();
     assert!(bodies[0].contains("/metadata/annotations/kubevirt.io~1domain"));
     assert!(bodies[1].contains("/metadata/annotations/example.com~1owner~0team"));
     assert!(r.outcomes.converged);
@@ -140,7 +197,10 @@ fn merge_patch_loses_a_concurrent_finalizer() {
     assert_eq!(r.steps[3].request.as_ref().unwrap().kind, "merge-patch");
     assert_eq!(r.steps[3].response.as_ref().unwrap().code, 200);
     assert_eq!(r.outcomes.lost_updates.len(), 1);
-    assert_eq!(r.outcomes.lost_updates[0].intent, "add finalizer backup.example.com/protect");
+    assert_eq!(
+        r.outcomes.lost_updates[0].intent,
+        "add finalizer backup.example.com/protect"
+    );
     assert!(!r.outcomes.converged);
 }
 
@@ -149,12 +209,18 @@ fn ssa_conflict_and_force() {
     let r = run("ssa-conflict", None);
     let conflict = r.steps[3].response.as_ref().unwrap();
     assert_eq!((conflict.code, conflict.reason.as_str()), (409, "Conflict"));
-    assert_eq!(conflict.conflicts, [".metadata.labels.kubevirt.io/nodeName"]);
+    assert_eq!(
+        conflict.conflicts,
+        [".metadata.labels.kubevirt.io/nodeName"]
+    );
     assert!(conflict.message.contains("conflict with \"virt-handler\""));
     assert_eq!(r.steps[3].conflict, Some(Conflict::True));
     let forced = r.steps[5].response.as_ref().unwrap();
     assert_eq!(forced.code, 200);
-    assert_eq!(r.steps[5].object["metadata"]["labels"]["kubevirt.io/nodeName"], "node03");
+    assert_eq!(
+        r.steps[5].object["metadata"]["labels"]["kubevirt.io/nodeName"],
+        "node03"
+    );
 }
 
 #[test]
@@ -178,4 +244,18 @@ fn bad_scenarios_are_clear_errors() {
     assert!(err.to_string().contains("unknown variant"), "{err}");
     let err = Scenario::parse("name: [").unwrap_err();
     assert!(err.to_string().starts_with("line "), "{err}");
+}
+
+/// The same golden numbers the browser test checks in wasm.
+#[test]
+fn migrate_matches_the_cross_platform_golden_file() {
+    let golden: serde_json::Value =
+        serde_json::from_str(include_str!("golden/migrate-50-seed-3.json")).unwrap();
+    let options = patchlab::sim::migrate::MigrateOptions {
+        vms: 50,
+        seed: 3,
+        presets: Vec::new(),
+    };
+    let result = patchlab::sim::migrate::migrate(&options).unwrap();
+    assert_eq!(serde_json::to_value(&result).unwrap(), golden);
 }

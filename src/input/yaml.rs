@@ -426,6 +426,9 @@ fn emit_string(out: &mut String, s: &str, level: usize, key: bool) {
     if !key && s.contains('\n') && printable && !s.starts_with([' ', '\n']) && !s.ends_with("\n\n")
     {
         out.push_str(if s.ends_with('\n') { "|" } else { "|-" });
+        // At least one level, so no content line sits at column 0, where
+        // `---` or `...` would end the document.
+        let level = level.max(1);
         for line in s.strip_suffix('\n').unwrap_or(s).split('\n') {
             out.push('\n');
             if !line.is_empty() {
@@ -444,7 +447,12 @@ fn plain_safe(s: &str) -> bool {
         return false;
     };
     // Leading/trailing blanks, a trailing ':', and document markers.
-    if s.starts_with(' ') || s.ends_with(' ') || s.ends_with(':') || s.starts_with("---") || s.starts_with("...") {
+    if s.starts_with(' ')
+        || s.ends_with(' ')
+        || s.ends_with(':')
+        || s.starts_with("---")
+        || s.starts_with("...")
+    {
         return false;
     }
     if "-?:,[]{}#&*!|>'\"%@`".contains(first) {

@@ -4,6 +4,7 @@
 //! server-side apply with field ownership.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -34,6 +35,15 @@ pub enum Request {
         key: String,
         /// The payload bytes.
         payload: String,
+    },
+    /// PATCH `application/json-patch+json` built with the patch builder:
+    /// the ops as KubeVirt's builder would encode them (Go's encoding), without
+    /// the round trip through text.
+    Ops {
+        /// `Kind/name`.
+        key: String,
+        /// The ops.
+        ops: Vec<crate::patch::Operation>,
     },
     /// PATCH `application/merge-patch+json`.
     MergePatch {
@@ -150,8 +160,9 @@ impl Response {
 /// One stored object and who owns which of its fields.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stored {
-    /// The object, with `metadata.resourceVersion`.
-    pub object: Value,
+    /// The object, with `metadata.resourceVersion`; shared with the
+    /// informer caches that read it (a write stores a new value).
+    pub object: Rc<Value>,
     /// Field manager -> the fields it owns (as field paths like
     /// `.metadata.labels.app`).
     pub managers: BTreeMap<String, BTreeSet<String>>,
@@ -162,12 +173,21 @@ pub struct Stored {
 pub struct Server {
     objects: BTreeMap<String, Stored>,
     revision: u64,
-    policy: Policy,
+    track: bool,
+}
+
+/// The field kinds server-side apply uses (KubeVirt's defaults), built once.
+fn policy() -> &'static Policy {
+    static POLICY: std::sync::OnceLock<Policy> = std::sync::OnceLock::new();
+    POLICY.get_or_init(Policy::default)
 }
 
 /// `Kind/name` for an object.
 pub fn key_of(object: &Value) -> String {
-    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("Object");
+    let kind = object
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("Object");
     let name = object
         .get("metadata")
         .and_then(|m| m.get("name"))
@@ -190,25 +210,37 @@ fn set_resource_version(object: &mut Value, rv: &str) {
     }
 }
 
-/// The object without its resourceVersion, to compare contents.
+/// True when two objects are equal but for `metadata.resourceVersion`.
 fn same_content(a: &Value, b: &Value) -> bool {
-    let strip = |v: &Value| {
-        let mut v = v.clone();
-        if let Some(Value::Object(metadata)) = v.get_mut("metadata") {
-            metadata.remove("resourceVersion");
-        }
-        v
+    let (Value::Object(a), Value::Object(b)) = (a, b) else {
+        return a == b;
     };
-    match (resource_version(a), resource_version(b)) {
-        (Some(x), Some(y)) if x == y => a == b,
-        _ => strip(a) == strip(b),
+    if a.len() != b.len() {
+        return false;
     }
+    a.iter().all(|(key, x)| match (key.as_str(), b.get(key)) {
+        ("metadata", Some(y)) => match (x, y) {
+            (Value::Object(x), Value::Object(y)) => {
+                let rv = |m: &Map<String, Value>| usize::from(m.contains_key("resourceVersion"));
+                x.len() - rv(x) == y.len() - rv(y)
+                    && x.iter()
+                        .filter(|(k, _)| k.as_str() != "resourceVersion")
+                        .all(|(k, v)| y.get(k) == Some(v))
+            }
+            _ => x == y,
+        },
+        (_, Some(y)) => x == y,
+        (_, None) => false,
+    })
 }
 
 /// `virtualmachineinstances.kubevirt.io` for kind VirtualMachineInstance in
 /// group kubevirt.io; `pods` for a core Pod.
 fn resource_name(object: &Value) -> String {
-    let kind = object.get("kind").and_then(Value::as_str).unwrap_or("object");
+    let kind = object
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("object");
     let plural = format!("{}s", kind.to_lowercase());
     match object
         .get("apiVersion")
@@ -244,12 +276,20 @@ impl Server {
         let mut server = Server {
             objects: BTreeMap::new(),
             revision: 1000,
-            policy: Policy::default(),
+            track: true,
         };
         for object in objects {
             server.create(object, None);
         }
         server
+    }
+
+    /// Stops recording which manager owns which field. Server-side apply
+    /// needs the records; a run with no apply does not (the mass migration
+    /// turns them off for speed).
+    pub fn without_ownership(mut self) -> Server {
+        self.track = false;
+        self
     }
 
     /// Stores `object` as created by `owner` (who then owns its fields).
@@ -266,7 +306,13 @@ impl Server {
         if let Some(owner) = owner {
             managers.insert(owner.to_owned(), self.fields(&object));
         }
-        self.objects.insert(key_of(&object), Stored { object, managers });
+        self.objects.insert(
+            key_of(&object),
+            Stored {
+                object: Rc::new(object),
+                managers,
+            },
+        );
     }
 
     fn next_revision(&mut self) -> String {
@@ -276,7 +322,12 @@ impl Server {
 
     /// The stored object at `key`.
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.objects.get(key).map(|s| &s.object)
+        self.objects.get(key).map(|s| &*s.object)
+    }
+
+    /// The stored object at `key`, shared (what an informer cache holds).
+    pub fn snapshot(&self, key: &str) -> Option<Rc<Value>> {
+        self.objects.get(key).map(|s| Rc::clone(&s.object))
     }
 
     /// The stored object and its field managers.
@@ -298,6 +349,7 @@ impl Server {
             },
             Request::Update { key, object } => self.update(key, object, manager),
             Request::JsonPatch { key, payload } => self.json_patch(key, payload, manager),
+            Request::Ops { key, ops } => self.ops(key, ops, manager),
             Request::MergePatch { key, body } => self.merge_patch(key, body, manager),
             Request::Apply {
                 key,
@@ -333,8 +385,24 @@ impl Server {
         let Some(stored) = self.objects.get(key) else {
             return not_found(key);
         };
-        let mut object = stored.object.clone();
+        let mut object = (*stored.object).clone();
         if let Err(err) = apply_payload(&mut object, payload, crate::apply::Semantics::Kube) {
+            let mut response = err
+                .response()
+                .map(Response::from_server)
+                .unwrap_or_else(|| Response::error(422, "Invalid", crate::apply::GENERIC_422));
+            response.cause = Some(HiddenCause::from_error(&err));
+            return response;
+        }
+        self.finish_patch(key, object, manager)
+    }
+
+    fn ops(&mut self, key: &str, ops: &[crate::patch::Operation], manager: &str) -> Response {
+        let Some(stored) = self.objects.get(key) else {
+            return not_found(key);
+        };
+        let mut object = (*stored.object).clone();
+        if let Err(err) = crate::apply::apply(&mut object, ops, crate::apply::Semantics::Kube) {
             let mut response = err
                 .response()
                 .map(Response::from_server)
@@ -350,9 +418,13 @@ impl Server {
             return not_found(key);
         };
         if !body.is_object() {
-            return Response::error(400, "BadRequest", "a merge patch body must be a JSON object");
+            return Response::error(
+                400,
+                "BadRequest",
+                "a merge patch body must be a JSON object",
+            );
         }
-        let mut object = stored.object.clone();
+        let mut object = (*stored.object).clone();
         merge::apply(&mut object, body);
         self.finish_patch(key, object, manager)
     }
@@ -379,7 +451,7 @@ impl Server {
     /// Writes `object` unless it equals what is stored; `manager` takes
     /// ownership of the fields it changed.
     fn commit(&mut self, key: &str, mut object: Value, manager: &str) -> Response {
-        let policy = self.policy.clone();
+        let policy = policy();
         let Some(stored) = self.objects.get(key) else {
             return not_found(key);
         };
@@ -388,8 +460,14 @@ impl Server {
         if same_content(&object, &stored.object) {
             return Response::ok(&current_rv, false);
         }
-        let before = leaf_fields(&policy, &stored.object);
-        let after = leaf_fields(&policy, &object);
+        let (before, after) = if self.track {
+            (
+                leaf_fields(policy, &stored.object),
+                leaf_fields(policy, &object),
+            )
+        } else {
+            (BTreeMap::new(), BTreeMap::new())
+        };
         let rv = self.next_revision();
         set_resource_version(&mut object, &rv);
         let Some(stored) = self.objects.get_mut(key) else {
@@ -415,12 +493,12 @@ impl Server {
             }
         }
         stored.managers.retain(|_, fields| !fields.is_empty());
-        stored.object = object;
+        stored.object = Rc::new(object);
         Response::ok(&rv, true)
     }
 
     fn apply(&mut self, key: &str, config: &Value, manager: &str, force: bool) -> Response {
-        let policy = self.policy.clone();
+        let policy = policy();
         let Some(stored) = self.objects.get(key) else {
             return not_found(key);
         };
@@ -431,8 +509,8 @@ impl Server {
                 "an apply configuration must name the object's kind and metadata.name",
             );
         }
-        let current = leaf_fields(&policy, &stored.object);
-        let wanted = leaf_fields(&policy, config);
+        let current = leaf_fields(policy, &stored.object);
+        let wanted = leaf_fields(policy, config);
         let mut conflicts = Vec::new();
         for (field, value) in &wanted {
             if current.get(field) == Some(value) {
@@ -474,7 +552,7 @@ impl Server {
         // Fields this manager applied before and now omits are released,
         // and deleted when nobody else owns them.
         let previous = stored.managers.get(manager).cloned().unwrap_or_default();
-        let mut object = stored.object.clone();
+        let mut object = (*stored.object).clone();
         for field in previous.iter().filter(|f| !wanted.contains_key(*f)) {
             let owned_elsewhere = stored
                 .managers
@@ -501,13 +579,13 @@ impl Server {
         }
         let rv = self.next_revision();
         set_resource_version(&mut object, &rv);
-        stored.object = object;
+        stored.object = Rc::new(object);
         self.objects.insert(key.to_owned(), stored);
         Response::ok(&rv, true)
     }
 
     fn fields(&self, object: &Value) -> BTreeSet<String> {
-        leaf_fields(&self.policy, object).into_keys().collect()
+        leaf_fields(policy(), object).into_keys().collect()
     }
 }
 
@@ -548,7 +626,12 @@ fn field_path(tokens: &[String]) -> String {
     out
 }
 
-fn collect(policy: &Policy, value: &Value, tokens: &mut Vec<String>, out: &mut BTreeMap<String, Leaf>) {
+fn collect(
+    policy: &Policy,
+    value: &Value,
+    tokens: &mut Vec<String>,
+    out: &mut BTreeMap<String, Leaf>,
+) {
     let pointer = crate::pointer::PointerBuf::from_tokens(tokens.iter());
     let skip = matches!(
         pointer.as_str(),
@@ -570,7 +653,9 @@ fn collect(policy: &Policy, value: &Value, tokens: &mut Vec<String>, out: &mut B
                 out.insert(name, Leaf::Element(tokens.clone(), item.clone()));
             }
         }
-        (FieldKind::Object | FieldKind::Map | FieldKind::Struct, Value::Object(map)) if !map.is_empty() => {
+        (FieldKind::Object | FieldKind::Map | FieldKind::Struct, Value::Object(map))
+            if !map.is_empty() =>
+        {
             for (key, child) in map {
                 tokens.push(key.clone());
                 collect(policy, child, tokens, out);
@@ -578,7 +663,10 @@ fn collect(policy: &Policy, value: &Value, tokens: &mut Vec<String>, out: &mut B
             }
         }
         _ => {
-            out.insert(field_path(tokens), Leaf::Value(tokens.clone(), value.clone()));
+            out.insert(
+                field_path(tokens),
+                Leaf::Value(tokens.clone(), value.clone()),
+            );
         }
     }
 }

@@ -93,7 +93,8 @@ impl Scenario {
     /// [`ScenarioError`] with the line and column of a syntax error, the
     /// field at fault, or the rule broken.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-        let (value, _) = input::parse(text, &Budget::default()).map_err(|e| ScenarioError(e.to_string()))?;
+        let (value, _) =
+            input::parse(text, &Budget::default()).map_err(|e| ScenarioError(e.to_string()))?;
         let scenario: Scenario =
             serde_json::from_value(value).map_err(|e| ScenarioError(format!("scenario: {e}")))?;
         scenario.validate()?;
@@ -111,17 +112,31 @@ impl Scenario {
             return fail("a scenario needs at least one object".into());
         }
         if self.objects.len() > MAX_OBJECTS {
-            return fail(format!("{} objects, more than the limit of {MAX_OBJECTS}", self.objects.len()));
+            return fail(format!(
+                "{} objects, more than the limit of {MAX_OBJECTS}",
+                self.objects.len()
+            ));
         }
         if self.writers.len() > MAX_WRITERS {
-            return fail(format!("{} writers, more than the limit of {MAX_WRITERS}", self.writers.len()));
+            return fail(format!(
+                "{} writers, more than the limit of {MAX_WRITERS}",
+                self.writers.len()
+            ));
         }
         if self.schedule.len() > MAX_EVENTS {
-            return fail(format!("{} events, more than the limit of {MAX_EVENTS}", self.schedule.len()));
+            return fail(format!(
+                "{} events, more than the limit of {MAX_EVENTS}",
+                self.schedule.len()
+            ));
         }
         let keys: BTreeSet<String> = self.objects.iter().map(key_of).collect();
         for (i, object) in self.objects.iter().enumerate() {
-            if !object.is_object() || object.pointer("/metadata/name").and_then(Value::as_str).is_none() {
+            if !object.is_object()
+                || object
+                    .pointer("/metadata/name")
+                    .and_then(Value::as_str)
+                    .is_none()
+            {
                 return fail(format!("object {i} needs kind and metadata.name"));
             }
         }
@@ -131,18 +146,30 @@ impl Scenario {
                 return fail(format!("two writers are named {:?}", writer.name));
             }
             if writer.intents.len() > MAX_INTENTS {
-                return fail(format!("writer {:?} has more than {MAX_INTENTS} intents", writer.name));
+                return fail(format!(
+                    "writer {:?} has more than {MAX_INTENTS} intents",
+                    writer.name
+                ));
             }
             if let Some(target) = &writer.target {
                 if !keys.contains(target) {
-                    return fail(format!("writer {:?} targets {target:?}, which is not among the objects", writer.name));
+                    return fail(format!(
+                        "writer {:?} targets {target:?}, which is not among the objects",
+                        writer.name
+                    ));
                 }
             }
-            writer.options(None).map_err(|e| ScenarioError(format!("writer {:?}: {e}", writer.name)))?;
+            writer
+                .options(None)
+                .map_err(|e| ScenarioError(format!("writer {:?}: {e}", writer.name)))?;
         }
         for (i, event) in self.schedule.iter().enumerate() {
             if !names.contains(event.writer()) {
-                return fail(format!("event {i} ({} {:?}) names no writer", event.kind(), event.writer()));
+                return fail(format!(
+                    "event {i} ({} {:?}) names no writer",
+                    event.kind(),
+                    event.writer()
+                ));
             }
         }
         Ok(())
@@ -289,7 +316,7 @@ pub struct Replay {
 }
 
 struct WriterState {
-    cache: Option<Value>,
+    cache: Option<std::rc::Rc<Value>>,
     attempts: u32,
     done: bool,
 }
@@ -306,7 +333,7 @@ struct Watched {
 pub(crate) struct Engine<'a> {
     scenario: &'a Scenario,
     preset: Option<Preset>,
-    options: Vec<strategy::Options>,
+    options: std::borrow::Cow<'a, [strategy::Options]>,
     targets: Vec<String>,
     pub(crate) server: Server,
     states: Vec<WriterState>,
@@ -317,21 +344,47 @@ pub(crate) struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    pub(crate) fn new(scenario: &'a Scenario, preset: Option<Preset>, record: bool) -> Result<Engine<'a>, ScenarioError> {
-        let mut server = Server::new([]);
-        for object in &scenario.objects {
-            server.create(object.clone(), scenario.owner.as_deref());
-        }
+    pub(crate) fn new(
+        scenario: &'a Scenario,
+        preset: Option<Preset>,
+        record: bool,
+    ) -> Result<Engine<'a>, ScenarioError> {
         let options = scenario
             .writers
             .iter()
             .map(|w| w.options(preset).map_err(ScenarioError))
             .collect::<Result<Vec<_>, _>>()?;
+        Ok(Engine::prepared(
+            scenario,
+            preset,
+            std::borrow::Cow::Owned(options),
+            record,
+        ))
+    }
+
+    /// An engine with the writers' options already built (one per writer,
+    /// in order). Without recording, the server keeps field ownership only
+    /// when some writer uses server-side apply.
+    pub(crate) fn prepared(
+        scenario: &'a Scenario,
+        preset: Option<Preset>,
+        options: std::borrow::Cow<'a, [strategy::Options]>,
+        record: bool,
+    ) -> Engine<'a> {
+        let applies =
+            options.iter().any(|o| o.policy.preset == Preset::Ssa) || scenario.owner.is_some();
+        let mut server = Server::new([]);
+        if !record && !applies {
+            server = server.without_ownership();
+        }
+        for object in &scenario.objects {
+            server.create(object.clone(), scenario.owner.as_deref());
+        }
         let outcomes = Outcomes {
             writers: scenario
                 .writers
                 .iter()
-                .zip(&options)
+                .zip(options.iter())
                 .map(|(w, o)| WriterOutcome {
                     name: w.name.clone(),
                     preset: o.policy.preset.to_string(),
@@ -341,10 +394,14 @@ impl<'a> Engine<'a> {
             lost_updates: Vec::new(),
             converged: false,
         };
-        Ok(Engine {
+        Engine {
             scenario,
             preset,
-            targets: scenario.writers.iter().map(|w| scenario.target_of(w)).collect(),
+            targets: scenario
+                .writers
+                .iter()
+                .map(|w| scenario.target_of(w))
+                .collect(),
             options,
             server,
             states: scenario
@@ -360,7 +417,7 @@ impl<'a> Engine<'a> {
             outcomes,
             record,
             steps: Vec::new(),
-        })
+        }
     }
 
     fn writer_index(&self, name: &str) -> Option<usize> {
@@ -369,8 +426,13 @@ impl<'a> Engine<'a> {
 
     /// Runs one event.
     pub(crate) fn step(&mut self, index: usize, event: &Event) {
+        self.step_outcome(index, event);
+    }
+
+    /// Runs one event; tells the failing test's path of a false conflict.
+    pub(crate) fn step_outcome(&mut self, index: usize, event: &Event) -> StepOutcome {
         let Some(w) = self.writer_index(event.writer()) else {
-            return;
+            return StepOutcome::default();
         };
         let name = self.scenario.writers[w].name.clone();
         let target = self.targets[w].clone();
@@ -397,6 +459,14 @@ impl<'a> Engine<'a> {
                 }
             }
         }
+        let outcome = StepOutcome {
+            false_conflict_path: match (step.conflict, &step.response) {
+                (Some(Conflict::False), Some(response)) => {
+                    response.cause.as_ref().and_then(|c| c.path.clone())
+                }
+                _ => None,
+            },
+        };
         if self.record {
             let object = self.server.get(&target).cloned().unwrap_or(Value::Null);
             self.steps.push(Step {
@@ -412,21 +482,22 @@ impl<'a> Engine<'a> {
                 object,
             });
         }
+        outcome
     }
 
     fn read(&mut self, w: usize, step: &mut StepDraft) {
         let target = &self.targets[w];
         let name = &self.scenario.writers[w].name;
-        match self.server.get(target) {
+        match self.server.snapshot(target) {
             Some(object) => {
-                let rv = object
-                    .pointer("/metadata/resourceVersion")
-                    .and_then(Value::as_str)
-                    .unwrap_or("?");
                 if self.record {
+                    let rv = object
+                        .pointer("/metadata/resourceVersion")
+                        .and_then(Value::as_str)
+                        .unwrap_or("?");
                     step.summary = format!("{name} reads {target} at resourceVersion {rv}");
                 }
-                self.states[w].cache = Some(object.clone());
+                self.states[w].cache = Some(object);
             }
             None => {
                 step.summary = format!("{name} finds no {target}");
@@ -466,13 +537,23 @@ impl<'a> Engine<'a> {
             step.summary = format!("{name}'s cache already shows its intent: nothing to send");
             return;
         }
+        let record = self.record;
         let (request, sent) = match &plan.body {
-            Body::JsonPatch(ops) => (
+            // Recorded steps send the payload text, as on the wire; the mass
+            // migration hands the same ops over without the text round trip.
+            Body::JsonPatch(ops) if record => (
                 Request::JsonPatch {
                     key: target.clone(),
                     payload: plan.body_text(),
                 },
                 ("json-patch", ops.clone()),
+            ),
+            Body::JsonPatch(ops) => (
+                Request::Ops {
+                    key: target.clone(),
+                    ops: ops.iter().map(|p| p.op.clone()).collect(),
+                },
+                ("json-patch", Vec::new()),
             ),
             Body::MergePatch(body) => (
                 Request::MergePatch {
@@ -498,7 +579,23 @@ impl<'a> Engine<'a> {
                 ("update", Vec::new()),
             ),
         };
-        let before = self.server.get(&target).cloned().unwrap_or(Value::Null);
+        // What the server holds just before this write: for classifying a
+        // failure and for spotting the changes a success erases.
+        let null = Value::Null;
+        let before = self.server.get(&target).unwrap_or(&null);
+        let changed_since_read = spec
+            .intents
+            .iter()
+            .any(|intent| intent.observe(&cache) != intent.observe(before));
+        let held_before: Vec<bool> = self
+            .watched
+            .iter()
+            .map(|watched| {
+                watched.target == target
+                    && watched.writer != w
+                    && self.scenario.writers[watched.writer].intents[watched.intent].holds(before)
+            })
+            .collect();
         let response = self.server.handle(&request, &name);
         self.states[w].attempts += 1;
         let outcome = &mut self.outcomes.writers[w];
@@ -506,15 +603,17 @@ impl<'a> Engine<'a> {
         if response.is_success() {
             outcome.successes += 1;
             self.states[w].done = true;
-            let after = self.server.get(&target).cloned().unwrap_or(Value::Null);
-            step.lost = self.watch(w, index, &target, &before, &after);
+            step.lost = self.watch(w, index, &target, &held_before);
             if self.record {
                 step.summary = format!(
                     "{name} sends {}: {} {}",
                     describe_request(sent.0, &sent.1),
                     response.code,
                     if response.changed {
-                        format!("OK, resourceVersion {}", response.resource_version.as_deref().unwrap_or("?"))
+                        format!(
+                            "OK, resourceVersion {}",
+                            response.resource_version.as_deref().unwrap_or("?")
+                        )
                     } else {
                         "OK, nothing changed (no new resourceVersion)".to_owned()
                     }
@@ -527,11 +626,11 @@ impl<'a> Engine<'a> {
                 _ => outcome.other_errors += 1,
             }
             if matches!(response.code, 409 | 422) {
-                let changed = spec
-                    .intents
-                    .iter()
-                    .any(|intent| intent.observe(&cache) != intent.observe(&before));
-                let conflict = if changed { Conflict::True } else { Conflict::False };
+                let conflict = if changed_since_read {
+                    Conflict::True
+                } else {
+                    Conflict::False
+                };
                 match conflict {
                     Conflict::True => outcome.true_conflicts += 1,
                     Conflict::False => outcome.false_conflicts += 1,
@@ -540,12 +639,21 @@ impl<'a> Engine<'a> {
             }
             if self.record {
                 let why = match (&response.cause, step.conflict) {
-                    (Some(cause), _) => format!(" ({})", cause.message),
+                    (Some(cause), _) => format!(
+                        " at op {} ({} {})",
+                        cause.index.map_or("-".to_owned(), |i| i.to_string()),
+                        cause.op.as_deref().unwrap_or("?"),
+                        cause.path.as_deref().unwrap_or("?")
+                    ),
                     _ => String::new(),
                 };
                 let class = match step.conflict {
-                    Some(Conflict::False) => ": a false conflict, nothing it meant to change was touched",
-                    Some(Conflict::True) => ": a true conflict, another writer changed what it meant to change",
+                    Some(Conflict::False) => {
+                        ": a false conflict, nothing it meant to change was touched"
+                    }
+                    Some(Conflict::True) => {
+                        ": a true conflict, another writer changed what it meant to change"
+                    }
                     None => "",
                 };
                 step.summary = format!(
@@ -570,18 +678,22 @@ impl<'a> Engine<'a> {
 
     /// After writer `w` wrote successfully: which watched effects of other
     /// writers it erased without meaning to, and which of its own to watch.
-    fn watch(&mut self, w: usize, index: usize, target: &str, before: &Value, after: &Value) -> Vec<LostUpdate> {
+    fn watch(
+        &mut self,
+        w: usize,
+        index: usize,
+        target: &str,
+        held_before: &[bool],
+    ) -> Vec<LostUpdate> {
         let writers = &self.scenario.writers;
         let mine = &writers[w].intents;
+        let null = Value::Null;
+        let after = self.server.get(target).unwrap_or(&null);
         let mut lost = Vec::new();
         let mut kept = Vec::with_capacity(self.watched.len());
-        for watched in self.watched.drain(..) {
-            if watched.writer == w || watched.target != target {
-                kept.push(watched);
-                continue;
-            }
+        for (i, watched) in self.watched.drain(..).enumerate() {
             let intent = &writers[watched.writer].intents[watched.intent];
-            if !intent.holds(before) || intent.holds(after) {
+            if !held_before.get(i).copied().unwrap_or(false) || intent.holds(after) {
                 kept.push(watched);
                 continue;
             }
@@ -617,13 +729,24 @@ impl<'a> Engine<'a> {
     pub(crate) fn finish(&mut self) {
         let mut all = true;
         for (w, spec) in self.scenario.writers.iter().enumerate() {
-            let object = self.server.get(&self.targets[w]).cloned().unwrap_or(Value::Null);
+            let object = self
+                .server
+                .get(&self.targets[w])
+                .cloned()
+                .unwrap_or(Value::Null);
             let converged = spec.intents.iter().all(|i| i.holds(&object));
             self.outcomes.writers[w].converged = converged;
             all &= converged;
         }
         self.outcomes.converged = all;
     }
+}
+
+/// What the mass migration needs to know of a step.
+#[derive(Default)]
+pub(crate) struct StepOutcome {
+    /// For a false conflict: the path of the failing `test`, if any.
+    pub(crate) false_conflict_path: Option<String>,
 }
 
 #[derive(Default)]
@@ -637,7 +760,11 @@ struct StepDraft {
 
 fn describe_request(kind: &str, ops: &[PlannedOp]) -> String {
     match kind {
-        "json-patch" => format!("a JSON patch ({} op{})", ops.len(), if ops.len() == 1 { "" } else { "s" }),
+        "json-patch" => format!(
+            "a JSON patch ({} op{})",
+            ops.len(),
+            if ops.len() == 1 { "" } else { "s" }
+        ),
         "merge-patch" => "a merge patch".to_owned(),
         "apply" => "a server-side apply".to_owned(),
         _ => "an Update".to_owned(),

@@ -78,8 +78,14 @@ pub enum Intent {
     },
 }
 
-/// What an intent looks at in an object: present or absent, and the value.
-pub type Observation = Option<Value>;
+/// What an intent looks at in an object.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Observation<'a> {
+    /// The value at the intent's location (`None`: absent).
+    Value(Option<&'a Value>),
+    /// Whether the finalizer is in the list.
+    Member(bool),
+}
 
 impl Intent {
     /// The field this intent is about, as a pointer (a finalizer intent
@@ -87,10 +93,14 @@ impl Intent {
     pub fn location(&self) -> PointerBuf {
         match self {
             Intent::SetLabel { key, .. } | Intent::RemoveLabel { key } => {
-                Pointer::parse("/metadata/labels").map(|p| p.join(key)).unwrap_or_default()
+                Pointer::parse("/metadata/labels")
+                    .map(|p| p.join(key))
+                    .unwrap_or_default()
             }
             Intent::SetAnnotation { key, .. } | Intent::RemoveAnnotation { key } => {
-                Pointer::parse("/metadata/annotations").map(|p| p.join(key)).unwrap_or_default()
+                Pointer::parse("/metadata/annotations")
+                    .map(|p| p.join(key))
+                    .unwrap_or_default()
             }
             Intent::SetEntry { map, key, .. } | Intent::RemoveEntry { map, key } => map.join(key),
             Intent::AddFinalizer { .. } | Intent::RemoveFinalizer { .. } => {
@@ -129,46 +139,67 @@ impl Intent {
 
     /// What the object shows of this intent's field: the value at its
     /// location, or for a finalizer intent whether the finalizer is there.
-    pub fn observe(&self, object: &Value) -> Observation {
+    pub fn observe<'a>(&self, object: &'a Value) -> Observation<'a> {
+        let member = |map: &str, key: &str| object.get("metadata")?.get(map)?.get(key);
         match self {
             Intent::AddFinalizer { name } | Intent::RemoveFinalizer { name } => {
-                let present = object
-                    .pointer("/metadata/finalizers")
-                    .and_then(Value::as_array)
-                    .is_some_and(|items| items.iter().any(|v| v.as_str() == Some(name)));
-                Some(Value::Bool(present))
+                Observation::Member(
+                    object
+                        .get("metadata")
+                        .and_then(|m| m.get("finalizers"))
+                        .and_then(Value::as_array)
+                        .is_some_and(|items| items.iter().any(|v| v.as_str() == Some(name))),
+                )
             }
-            _ => object.pointer(self.location().as_str()).cloned(),
+            Intent::SetLabel { key, .. } | Intent::RemoveLabel { key } => {
+                Observation::Value(member("labels", key))
+            }
+            Intent::SetAnnotation { key, .. } | Intent::RemoveAnnotation { key } => {
+                Observation::Value(member("annotations", key))
+            }
+            Intent::SetEntry { map, key, .. } | Intent::RemoveEntry { map, key } => {
+                Observation::Value(map.resolve(object).and_then(|m| m.get(key)))
+            }
+            Intent::Set { path, .. } | Intent::Remove { path } => {
+                Observation::Value(path.resolve(object))
+            }
         }
     }
 
     /// True when `object` shows this intent done.
     pub fn holds(&self, object: &Value) -> bool {
-        let seen = self.observe(object);
+        let seen = match self.observe(object) {
+            Observation::Member(present) => {
+                return matches!(self, Intent::AddFinalizer { .. }) == present;
+            }
+            Observation::Value(seen) => seen,
+        };
         match self {
             Intent::SetLabel { value, .. } | Intent::SetAnnotation { value, .. } => {
-                seen.as_ref().and_then(Value::as_str) == Some(value.as_str())
+                seen.and_then(Value::as_str) == Some(value.as_str())
             }
             Intent::SetEntry { value, .. } | Intent::Set { value, .. } => {
-                seen.as_ref().is_some_and(|seen| contains(seen, value))
+                seen.is_some_and(|seen| contains(seen, value))
             }
-            Intent::RemoveLabel { .. }
-            | Intent::RemoveAnnotation { .. }
-            | Intent::RemoveEntry { .. }
-            | Intent::Remove { .. } => seen.is_none(),
-            Intent::AddFinalizer { .. } => seen == Some(Value::Bool(true)),
-            Intent::RemoveFinalizer { .. } => seen == Some(Value::Bool(false)),
+            _ => seen.is_none(),
         }
     }
 
     /// Makes the change in `object` (creating missing parent objects).
     pub fn apply_to(&self, object: &mut Value) {
         match self {
-            Intent::SetLabel { key, value } => set_entry(object, "/metadata/labels", key, Value::from(value.as_str())),
-            Intent::SetAnnotation { key, value } => {
-                set_entry(object, "/metadata/annotations", key, Value::from(value.as_str()))
+            Intent::SetLabel { key, value } => {
+                set_entry(object, "/metadata/labels", key, Value::from(value.as_str()))
             }
-            Intent::SetEntry { map, key, value } => set_entry(object, map.as_str(), key, value.clone()),
+            Intent::SetAnnotation { key, value } => set_entry(
+                object,
+                "/metadata/annotations",
+                key,
+                Value::from(value.as_str()),
+            ),
+            Intent::SetEntry { map, key, value } => {
+                set_entry(object, map.as_str(), key, value.clone())
+            }
             Intent::RemoveLabel { key } => remove_at(object, &self.location(), key),
             Intent::RemoveAnnotation { key } => remove_at(object, &self.location(), key),
             Intent::RemoveEntry { key, .. } => remove_at(object, &self.location(), key),
@@ -181,7 +212,10 @@ impl Intent {
                 }
             }
             Intent::RemoveFinalizer { name } => {
-                if let Some(items) = object.pointer_mut("/metadata/finalizers").and_then(Value::as_array_mut) {
+                if let Some(items) = object
+                    .pointer_mut("/metadata/finalizers")
+                    .and_then(Value::as_array_mut)
+                {
                     items.retain(|v| v.as_str() != Some(name));
                 }
             }
@@ -349,10 +383,20 @@ mod tests {
     fn intents_apply_observe_and_hold() {
         let mut object = json!({"metadata": {"name": "x"}});
         let intents = [
-            Intent::SetLabel { key: "kubevirt.io/nodeName".into(), value: "node02".into() },
+            Intent::SetLabel {
+                key: "kubevirt.io/nodeName".into(),
+                value: "node02".into(),
+            },
             Intent::AddFinalizer { name: "f".into() },
-            Intent::SetEntry { map: PointerBuf::parse("/status/activePods").unwrap(), key: "pod".into(), value: json!("node02") },
-            Intent::Set { path: PointerBuf::parse("/status/migrationState").unwrap(), value: json!({"targetNode": "node02"}) },
+            Intent::SetEntry {
+                map: PointerBuf::parse("/status/activePods").unwrap(),
+                key: "pod".into(),
+                value: json!("node02"),
+            },
+            Intent::Set {
+                path: PointerBuf::parse("/status/migrationState").unwrap(),
+                value: json!({"targetNode": "node02"}),
+            },
         ];
         for intent in &intents {
             assert!(!intent.holds(&object), "{intent}");
@@ -364,12 +408,17 @@ mod tests {
             json!({"metadata": {"name": "x", "labels": {"kubevirt.io/nodeName": "node02"}, "finalizers": ["f"]},
                    "status": {"activePods": {"pod": "node02"}, "migrationState": {"targetNode": "node02"}}})
         );
-        let remove = Intent::RemoveLabel { key: "kubevirt.io/nodeName".into() };
-        assert_eq!(remove.location().as_str(), "/metadata/labels/kubevirt.io~1nodeName");
+        let remove = Intent::RemoveLabel {
+            key: "kubevirt.io/nodeName".into(),
+        };
+        assert_eq!(
+            remove.location().as_str(),
+            "/metadata/labels/kubevirt.io~1nodeName"
+        );
         remove.apply_to(&mut object);
         assert!(remove.holds(&object));
         let unfinalize = Intent::RemoveFinalizer { name: "f".into() };
-        assert_eq!(unfinalize.observe(&object), Some(json!(true)));
+        assert_eq!(unfinalize.observe(&object), Observation::Member(true));
         unfinalize.apply_to(&mut object);
         assert!(unfinalize.holds(&object));
         assert_eq!(object["metadata"]["finalizers"], json!([]));
@@ -378,10 +427,17 @@ mod tests {
     #[test]
     fn intents_read_from_yaml() {
         let yaml = "- set-label: {key: a/b, value: v}\n- add-finalizer: {name: f}\n- set: {path: /status/phase, value: Running}\n";
-        let value = crate::input::parse_as(yaml, crate::input::Format::Yaml, &Default::default()).unwrap();
+        let value =
+            crate::input::parse_as(yaml, crate::input::Format::Yaml, &Default::default()).unwrap();
         let intents: Vec<Intent> = serde_json::from_value(value).unwrap();
         assert_eq!(intents.len(), 3);
-        assert_eq!(intents[0], Intent::SetLabel { key: "a/b".into(), value: "v".into() });
+        assert_eq!(
+            intents[0],
+            Intent::SetLabel {
+                key: "a/b".into(),
+                value: "v".into()
+            }
+        );
     }
 
     #[test]
@@ -390,9 +446,18 @@ mod tests {
             "name": "virt-handler", "preset": "update", "fixed": true, "intents": []
         }))
         .unwrap();
-        assert_eq!(spec.options(Some(Preset::Naive)).unwrap().policy.preset, Preset::Update);
-        let spec = WriterSpec { fixed: false, ..spec };
-        assert_eq!(spec.options(Some(Preset::Naive)).unwrap().policy.preset, Preset::Naive);
+        assert_eq!(
+            spec.options(Some(Preset::Naive)).unwrap().policy.preset,
+            Preset::Update
+        );
+        let spec = WriterSpec {
+            fixed: false,
+            ..spec
+        };
+        assert_eq!(
+            spec.options(Some(Preset::Naive)).unwrap().policy.preset,
+            Preset::Naive
+        );
         assert_eq!(spec.attempts, 3);
     }
 }

@@ -1,6 +1,7 @@
 //! Walks old and new objects field by field and emits each field's ops by
 //! its strategy.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
@@ -48,9 +49,11 @@ pub(super) fn plan(old: &Value, new: &Value, options: &Options) -> Plan {
     }
     match whole {
         None => {
-            let (conflicts, overwrites) = surface(&ops);
-            plan.conflicts = conflicts;
-            plan.overwrites = overwrites;
+            if options.explain {
+                let (conflicts, overwrites) = surface(&ops);
+                plan.conflicts = conflicts;
+                plan.overwrites = overwrites;
+            }
             plan.body = Body::JsonPatch(ops);
         }
         Some(Strategy::RvTest) => rv_test(&mut plan, old, ops),
@@ -87,14 +90,19 @@ fn rv_test(plan: &mut Plan, old: &Value, ops: Vec<PlannedOp>) {
     }
     let mut all = vec![PlannedOp {
         op: Operation::test("/metadata/resourceVersion", rv),
-        reason:
-            "optimistic lock: the patch applies only if nobody wrote the object since your read"
-                .to_owned(),
+        reason: Cow::Borrowed(
+            "optimistic lock: the patch applies only if nobody wrote the object since your read",
+        ),
         field: PointerBuf::new(),
         strategy: Strategy::RvTest,
     }];
     all.extend(ops.into_iter().map(|mut planned| {
-        planned.reason = format!("{}; guarded by the resourceVersion test", planned.reason);
+        if !planned.reason.is_empty() {
+            planned.reason = Cow::Owned(format!(
+                "{}; guarded by the resourceVersion test",
+                planned.reason
+            ));
+        }
         planned.strategy = Strategy::RvTest;
         planned
     }));
@@ -176,16 +184,50 @@ fn apply_config(plan: &mut Plan, old: &Value, new: &Value, options: &Options) {
             .tokens()
             .map(|t| t.decoded().into_owned())
             .collect();
-        match lookup(new, &tokens) {
-            Some(value) if !value.is_null() => {
-                set_path(&mut config, &tokens, value.clone());
-                plan.conflicts.push(Conflict {
-                    path: field.path.to_string(),
-                    reason: format!(
-                        "409 Conflict (FieldManagerConflict) if another field manager owns {}, unless you force",
-                        field.path
-                    ),
-                });
+        let (before, after) = (lookup(old, &tokens), lookup(new, &tokens));
+        let mut applied = |path: String, tokens: &[String], value: Value| {
+            set_path(&mut config, tokens, value);
+            plan.conflicts.push(Conflict {
+                reason: format!(
+                    "409 Conflict (FieldManagerConflict) if another field manager owns {path} with another value, unless you force"
+                ),
+                path,
+            });
+        };
+        match (field.kind, before, after) {
+            // Maps are owned per key: only the keys this writer sets.
+            (FieldKind::Map, before, Some(Value::Object(map))) => {
+                let empty = Map::new();
+                let old_map = before.and_then(Value::as_object).unwrap_or(&empty);
+                for (key, value) in map {
+                    if old_map.get(key) != Some(value) {
+                        let mut key_tokens = tokens.clone();
+                        key_tokens.push(key.clone());
+                        applied(field.path.join(key).to_string(), &key_tokens, value.clone());
+                    }
+                }
+                for key in old_map.keys().filter(|k| !map.contains_key(*k)) {
+                    released.push(field.path.join(key).to_string());
+                }
+            }
+            // Set-like lists are owned per element: only the elements it adds.
+            (FieldKind::SetList, before, Some(Value::Array(items))) => {
+                let empty = Vec::new();
+                let old_items = before.and_then(Value::as_array).unwrap_or(&empty);
+                let added: Vec<Value> = items
+                    .iter()
+                    .filter(|v| !old_items.contains(v))
+                    .cloned()
+                    .collect();
+                if !added.is_empty() {
+                    applied(field.path.to_string(), &tokens, Value::Array(added));
+                }
+                for item in old_items.iter().filter(|v| !items.contains(v)) {
+                    released.push(format!("{}[{}]", field.path, item));
+                }
+            }
+            (_, _, Some(value)) if !value.is_null() => {
+                applied(field.path.to_string(), &tokens, value.clone());
             }
             _ => released.push(field.path.to_string()),
         }
@@ -196,7 +238,6 @@ fn apply_config(plan: &mut Plan, old: &Value, new: &Value, options: &Options) {
             released.join(", ")
         ));
     }
-    let _ = old;
     plan.body = Body::Apply {
         config,
         field_manager: options.field_manager.clone(),
@@ -311,17 +352,22 @@ impl Walker<'_> {
         }
     }
 
-    fn emit(&mut self, op: Operation, strategy: Strategy, reason: impl Into<String>) {
+    fn emit(&mut self, op: Operation, strategy: Strategy, reason: impl Into<Cow<'static, str>>) {
+        let reason = if self.options.explain {
+            reason.into()
+        } else {
+            Cow::Borrowed("")
+        };
         self.ops.push(PlannedOp {
             op,
-            reason: reason.into(),
+            reason,
             field: self.path.clone(),
             strategy,
         });
     }
 
     fn note(&mut self, note: String) {
-        if !self.notes.contains(&note) {
+        if self.options.explain && !self.notes.contains(&note) {
             self.notes.push(note);
         }
     }

@@ -428,7 +428,8 @@ fn apply_configuration_holds_only_managed_fields() {
             assert_eq!(
                 config,
                 &json!({"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance",
-                    "metadata": {"name": "vmi", "namespace": "default", "labels": {"a": "1", "b": "2", "x": "keep"}}})
+                    "metadata": {"name": "vmi", "namespace": "default", "labels": {"b": "2"}}}),
+                "labels are owned per key: only the key this writer sets"
             );
         }
         other => panic!("{other:?}"),

@@ -1,0 +1,365 @@
+//! Mass live migration: N VMIs, each written concurrently by the VMI
+//! controller, the migration controller and virt-handler (reference
+//! section 6), in a seeded random interleaving, under each preset.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::rng::SplitMix64;
+use super::timeline::{Engine, Event, Scenario};
+use super::writer::{Intent, WriterSpec};
+use crate::pointer::PointerBuf;
+use crate::strategy::Preset;
+
+/// The most VMIs one run simulates.
+pub const MAX_VMS: usize = 100_000;
+
+/// Counts for one preset.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PresetResult {
+    /// The preset the controllers used (virt-handler always calls Update).
+    pub preset: String,
+    /// Writes sent.
+    pub requests: u64,
+    /// Writes that succeeded.
+    pub ok: u64,
+    /// 422 answers.
+    pub status_422: u64,
+    /// 409 answers.
+    pub status_409: u64,
+    /// Failures where nothing the writer meant to change had changed.
+    pub false_conflicts: u64,
+    /// False conflicts whose failing `test` was on a map field (labels,
+    /// annotations, activePods) or inside one.
+    pub false_conflicts_on_maps: u64,
+    /// Failures where another writer changed what the writer meant to change.
+    pub true_conflicts: u64,
+    /// Changes erased by writes that did not mean to change them.
+    pub lost_updates: u64,
+    /// Retry events that sent a write.
+    pub retries: u64,
+    /// VMIs where some writer's intent does not hold at the end.
+    pub unconverged_vmis: u64,
+    /// Writers that gave up with attempts exhausted.
+    pub gave_up: u64,
+}
+
+/// The whole run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MigrateResult {
+    /// VMIs per preset.
+    pub vms: usize,
+    /// The seed.
+    pub seed: u64,
+    /// One entry per preset, in the order asked.
+    pub presets: Vec<PresetResult>,
+}
+
+/// What to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MigrateOptions {
+    /// How many VMIs.
+    pub vms: usize,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// The presets to compare (all when empty).
+    pub presets: Vec<Preset>,
+}
+
+impl Default for MigrateOptions {
+    fn default() -> Self {
+        MigrateOptions {
+            vms: 2000,
+            seed: 1,
+            presets: Vec::new(),
+        }
+    }
+}
+
+const MAPS: [&str; 3] = [
+    "/metadata/labels",
+    "/metadata/annotations",
+    "/status/activePods",
+];
+
+/// The VMI number `i` and its three writers, before migration to node02.
+fn vmi_scenario(i: usize) -> Scenario {
+    let name = format!("vmi-{i:05}");
+    let vmi = json!({
+        "apiVersion": "kubevirt.io/v1",
+        "kind": "VirtualMachineInstance",
+        "metadata": {
+            "name": name, "namespace": "default", "resourceVersion": "1",
+            "labels": {"kubevirt.io/nodeName": "node01", "kubevirt.io/outdatedLauncherImage": ""},
+            "annotations": {"kubevirt.io/evacuationNodeName": "node01"},
+            "finalizers": ["kubevirt.io/virtualMachineControllerFinalize"]
+        },
+        "status": {
+            "phase": "Running",
+            "activePods": {format!("{name}-source"): "node01"},
+            "interfaces": [{"name": "default", "ipAddress": "10.244.1.7"}]
+        }
+    });
+    let pointer = |p: &str| PointerBuf::parse(p).unwrap_or_default();
+    let writer = |name: &str, preset: Preset, fixed: bool, intents: Vec<Intent>| WriterSpec {
+        name: name.to_owned(),
+        preset,
+        set: Default::default(),
+        fixed,
+        force: false,
+        attempts: 3,
+        target: None,
+        intents,
+    };
+    Scenario {
+        name,
+        description: String::new(),
+        objects: vec![vmi],
+        owner: None,
+        writers: vec![
+            writer(
+                "virt-controller",
+                Preset::KubevirtPr18139,
+                false,
+                vec![
+                    Intent::SetLabel {
+                        key: "kubevirt.io/migrationTargetNodeName".into(),
+                        value: "node02".into(),
+                    },
+                    Intent::Set {
+                        path: pointer("/status/interfaces"),
+                        value: json!([{"name": "default", "ipAddress": format!("10.244.2.{}", i % 250 + 2)}]),
+                    },
+                    Intent::SetEntry {
+                        map: pointer("/status/activePods"),
+                        key: format!("vmi-{i:05}-target"),
+                        value: Value::from("node02"),
+                    },
+                ],
+            ),
+            writer(
+                "migration-controller",
+                Preset::KubevirtPr18139,
+                false,
+                vec![
+                    Intent::SetLabel {
+                        key: "kubevirt.io/migration-uid".into(),
+                        value: format!("mig-{i:05}"),
+                    },
+                    Intent::Set {
+                        path: pointer("/status/migrationState"),
+                        value: json!({"sourceNode": "node01", "targetNode": "node02", "migrationUid": format!("mig-{i:05}")}),
+                    },
+                ],
+            ),
+            writer(
+                "virt-handler",
+                Preset::Update,
+                true,
+                vec![
+                    Intent::SetLabel {
+                        key: "kubevirt.io/nodeName".into(),
+                        value: "node02".into(),
+                    },
+                    Intent::RemoveLabel {
+                        key: "kubevirt.io/outdatedLauncherImage".into(),
+                    },
+                    Intent::RemoveAnnotation {
+                        key: "kubevirt.io/evacuationNodeName".into(),
+                    },
+                ],
+            ),
+        ],
+        schedule: Vec::new(),
+    }
+}
+
+/// A random interleaving of each writer's events (read, write, then two
+/// retries), each writer's own order kept.
+fn schedule(rng: &mut SplitMix64, writers: &[&str]) -> Vec<Event> {
+    let mut queues: Vec<Vec<Event>> = writers
+        .iter()
+        .map(|w| {
+            vec![
+                Event::Retry((*w).to_owned()),
+                Event::Retry((*w).to_owned()),
+                Event::Write((*w).to_owned()),
+                Event::Read((*w).to_owned()),
+            ]
+        })
+        .collect();
+    let mut out = Vec::with_capacity(queues.len() * 4);
+    loop {
+        let open: Vec<usize> = (0..queues.len())
+            .filter(|&i| !queues[i].is_empty())
+            .collect();
+        if open.is_empty() {
+            return out;
+        }
+        let pick = open[rng.below(open.len() as u64) as usize];
+        if let Some(event) = queues[pick].pop() {
+            out.push(event);
+        }
+    }
+}
+
+/// Runs the mass migration under each preset. The same seed gives the same
+/// numbers, natively and in wasm.
+///
+/// # Errors
+///
+/// A message when `vms` is 0 or above [`MAX_VMS`].
+pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, String> {
+    if options.vms == 0 || options.vms > MAX_VMS {
+        return Err(format!("--vms must be between 1 and {MAX_VMS}"));
+    }
+    let presets = if options.presets.is_empty() {
+        Preset::ALL.to_vec()
+    } else {
+        options.presets.clone()
+    };
+    // One schedule per VMI, shared by every preset: the presets face the
+    // same interleavings.
+    let mut rng = SplitMix64::new(options.seed);
+    let names = ["virt-controller", "migration-controller", "virt-handler"];
+    let scenarios: Vec<Scenario> = (0..options.vms)
+        .map(|i| {
+            let mut scenario = vmi_scenario(i);
+            scenario.schedule = schedule(&mut rng, &names);
+            scenario
+        })
+        .collect();
+    let mut results = Vec::with_capacity(presets.len());
+    for preset in presets {
+        let mut result = PresetResult {
+            preset: preset.to_string(),
+            ..PresetResult::default()
+        };
+        // Every VMI has the same writers: build their options once.
+        let template = &scenarios[0];
+        let options = template
+            .writers
+            .iter()
+            .map(|w| {
+                w.options(Some(preset)).map(|mut o| {
+                    o.explain = false;
+                    o
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        for scenario in &scenarios {
+            run_one(scenario, preset, &options, &mut result);
+        }
+        results.push(result);
+    }
+    Ok(MigrateResult {
+        vms: options.vms,
+        seed: options.seed,
+        presets: results,
+    })
+}
+
+fn run_one(
+    scenario: &Scenario,
+    preset: Preset,
+    options: &[crate::strategy::Options],
+    result: &mut PresetResult,
+) {
+    let mut engine = Engine::prepared(
+        scenario,
+        Some(preset),
+        std::borrow::Cow::Borrowed(options),
+        false,
+    );
+    for (index, event) in scenario.schedule.iter().enumerate() {
+        let outcome = engine.step_outcome(index, event);
+        if let Some(path) = outcome.false_conflict_path {
+            if MAPS
+                .iter()
+                .any(|m| path == *m || path.starts_with(&format!("{m}/")))
+            {
+                result.false_conflicts_on_maps += 1;
+            }
+        }
+    }
+    engine.finish();
+    let outcomes = &engine.outcomes;
+    for w in &outcomes.writers {
+        result.requests += u64::from(w.attempts);
+        result.ok += u64::from(w.successes);
+        result.status_422 += u64::from(w.status_422);
+        result.status_409 += u64::from(w.status_409);
+        result.false_conflicts += u64::from(w.false_conflicts);
+        result.true_conflicts += u64::from(w.true_conflicts);
+        result.lost_updates += u64::from(w.lost_updates);
+        result.retries += u64::from(w.retries);
+        result.gave_up += u64::from(w.gave_up);
+    }
+    if !outcomes.converged {
+        result.unconverged_vmis += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn schedules_keep_each_writers_order() {
+        let mut rng = SplitMix64::new(42);
+        let events = schedule(&mut rng, &["a", "b"]);
+        assert_eq!(events.len(), 8);
+        for writer in ["a", "b"] {
+            let kinds: Vec<&str> = events
+                .iter()
+                .filter(|e| e.writer() == writer)
+                .map(Event::kind)
+                .collect();
+            assert_eq!(kinds, ["read", "write", "retry", "retry"]);
+        }
+    }
+
+    #[test]
+    fn per_key_has_no_false_conflicts_on_maps_whole_map_has_many() {
+        let options = MigrateOptions {
+            vms: 200,
+            seed: 7,
+            presets: vec![Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Naive],
+        };
+        let result = migrate(&options).unwrap();
+        let [head, per_key, naive] = &result.presets[..] else {
+            panic!("three presets");
+        };
+        assert!(head.false_conflicts_on_maps > 50, "{head:?}");
+        assert_eq!(per_key.false_conflicts_on_maps, 0, "{per_key:?}");
+        assert!(naive.lost_updates > 0, "{naive:?}");
+        assert_eq!(naive.status_422, 0, "{naive:?}");
+        assert!(
+            per_key.unconverged_vmis < head.unconverged_vmis || head.unconverged_vmis == 0,
+            "{per_key:?} {head:?}"
+        );
+        assert_eq!(
+            migrate(&options).unwrap(),
+            result,
+            "same seed, same numbers"
+        );
+        assert_ne!(
+            migrate(&MigrateOptions { seed: 8, ..options }).unwrap(),
+            result
+        );
+    }
+
+    #[test]
+    fn bounds() {
+        assert!(migrate(&MigrateOptions {
+            vms: 0,
+            ..MigrateOptions::default()
+        })
+        .is_err());
+        assert!(migrate(&MigrateOptions {
+            vms: MAX_VMS + 1,
+            ..MigrateOptions::default()
+        })
+        .is_err());
+    }
+}
