@@ -54,7 +54,7 @@ test-e2e:
 	npm test --prefix tests/e2e
 
 bench-browser: setup-browser ## Browser benchmarks (release wasm in headless Chromium); prints times
-	cargo test --release $(WASM) --test browser_bench -- --include-ignored --nocapture
+	WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --release $(WASM) --test browser_bench -- --include-ignored --nocapture
 
 fmt: ## Format the code
 	cargo fmt --all

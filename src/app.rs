@@ -3,8 +3,18 @@
 //! State and routing are plain Rust, compiled and unit-tested natively;
 //! the Yew components that render them compile only for `wasm32`.
 
+pub mod build;
+pub mod highlight;
 pub mod route;
+pub mod share;
+pub mod theme;
 
+#[cfg(target_arch = "wasm32")]
+mod browser;
+#[cfg(target_arch = "wasm32")]
+mod build_view;
+#[cfg(target_arch = "wasm32")]
+mod editor;
 #[cfg(target_arch = "wasm32")]
 mod shell;
 

@@ -80,3 +80,64 @@ fn migrate_is_deterministic_across_platforms() {
     let result = patchlab::sim::migrate::migrate(&options).expect("runs");
     assert_eq!(serde_json::to_value(&result).expect("serializes"), golden);
 }
+
+fn element<T: JsCast>(root: &Element, selector: &str) -> T {
+    root.query_selector(selector)
+        .expect("valid selector")
+        .unwrap_or_else(|| panic!("nothing matches {selector}"))
+        .dyn_into::<T>()
+        .unwrap_or_else(|_| panic!("{selector} has another type"))
+}
+
+fn texts(root: &Element, selector: &str) -> Vec<String> {
+    let list = root.query_selector_all(selector).expect("valid selector");
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .map(|n| n.text_content().unwrap_or_default())
+        .collect()
+}
+
+/// The Build view in a real browser: the first visit's columns, then a
+/// preset change and an edit that breaks the YAML.
+#[wasm_bindgen_test]
+async fn build_view_columns_react_to_presets_and_edits() {
+    if let Ok(Some(storage)) = gloo::utils::window().local_storage() {
+        let _ = storage.clear();
+    }
+    let root = mount_point("#/build");
+    yew::Renderer::<patchlab::app::App>::with_root(root.clone()).render();
+    settle().await;
+
+    assert_eq!(
+        texts(&root, "[aria-label^='Column 1'] .op-kind"),
+        ["test", "replace"]
+    );
+    assert_eq!(texts(&root, "[aria-label^='Column 2'] .op-kind"), ["add"]);
+
+    let select: web_sys::HtmlSelectElement =
+        element(&root, "select[aria-label='Preset for column 2']");
+    select.set_value("naive");
+    select
+        .dispatch_event(&web_sys::Event::new("change").expect("event"))
+        .expect("dispatch");
+    settle().await;
+    assert_eq!(
+        texts(&root, "[aria-label^='Column 2'] .op-kind"),
+        ["replace"]
+    );
+
+    let editor: web_sys::HtmlTextAreaElement = element(&root, "textarea[aria-label='New object']");
+    editor.set_value("metadata:\n  labels: [\n");
+    editor
+        .dispatch_event(&web_sys::InputEvent::new("input").expect("event"))
+        .expect("dispatch");
+    settle().await;
+    let error = text_of(&root, "#new-object-error");
+    assert!(error.starts_with("line "), "{error}");
+    assert_eq!(
+        texts(&root, "[aria-label^='Column 2'] .op-kind"),
+        ["replace"],
+        "the last good result stays"
+    );
+    root.remove();
+}

@@ -41,3 +41,68 @@ fn bench_migrate_2000_vmis_all_presets() {
         .into(),
     );
 }
+
+/// A VMI of about `kb` KB as YAML, and a copy with one label added.
+fn vmi_pair(kb: usize) -> (String, String) {
+    let labels = serde_json::json!({"kubevirt.io/nodeName": "node01"});
+    // Each annotation line is about 100 bytes of YAML.
+    let annotations: serde_json::Map<String, serde_json::Value> = (0..kb * 1024 / 100)
+        .map(|i| {
+            (
+                format!("example.com/annotation-{i:06}"),
+                "x".repeat(60).into(),
+            )
+        })
+        .collect();
+    let object = serde_json::json!({
+        "apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance",
+        "metadata": {"name": "testvmi", "namespace": "default", "labels": labels, "annotations": annotations},
+        "status": {"phase": "Running", "interfaces": [{"name": "default", "ipAddress": "10.244.1.7"}]}
+    });
+    let old = patchlab::input::to_yaml(&object);
+    let new = old.replace(
+        "    kubevirt.io/nodeName: node01\n",
+        "    kubevirt.io/nodeName: node01\n    kubevirt.io/migrationTargetNodeName: node02\n",
+    );
+    (old, new)
+}
+
+fn time_edit(kb: usize, runs: usize) -> (f64, f64) {
+    use patchlab::app::build::{BuildAction, BuildState};
+    let (old, new) = vmi_pair(kb);
+    let state = BuildState::default()
+        .reduce(BuildAction::EditOld(old))
+        .reduce(BuildAction::EditNew(new.clone()))
+        .reduce(BuildAction::Recompute);
+    assert!(!state.stale);
+    let mut times = Vec::with_capacity(runs);
+    for run in 0..runs {
+        // Each edit changes the text, as typing does.
+        let text = format!("{new}# edit {run}\n");
+        let start = now();
+        let next = state
+            .reduce(BuildAction::EditNew(text))
+            .reduce(BuildAction::Recompute);
+        times.push(now() - start);
+        assert!(!next.stale);
+    }
+    times.sort_by(f64::total_cmp);
+    (times[runs / 2], times[runs - 1])
+}
+
+/// Recomputing after an edit: parse both editors, diff for each column,
+/// check the round trip. Not the rendering.
+#[wasm_bindgen_test]
+#[ignore]
+fn bench_build_recompute() {
+    for (kb, runs) in [(10, 41), (1024, 5)] {
+        let (median, worst) = time_edit(kb, runs);
+        let bytes = vmi_pair(kb).0.len();
+        web_sys::console::log_1(
+            &format!(
+                "BENCH build recompute, {bytes} bytes of YAML per editor, 2 columns: median {median:.1} ms, worst {worst:.1} ms"
+            )
+            .into(),
+        );
+    }
+}

@@ -1,9 +1,16 @@
-//! The page frame: header, navigation among the views, footer.
+//! The page frame: header, navigation among the views, theme switch,
+//! keyboard help, footer.
 
 use gloo::events::EventListener;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::browser;
+use super::build_view::BuildView;
 use super::route::{Route, View};
+use super::theme::Theme;
+
+const THEME_KEY: &str = "patchlab.theme";
 
 fn current_route() -> Route {
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
@@ -14,6 +21,8 @@ fn current_route() -> Route {
 #[component]
 pub fn App() -> Html {
     let route = use_state(current_route);
+    let theme = use_state(|| Theme::parse(&browser::load(THEME_KEY).unwrap_or_default()));
+    let help = use_state(|| false);
     {
         let route = route.clone();
         use_effect_with((), move |_| {
@@ -23,7 +32,40 @@ pub fn App() -> Html {
             move || drop(listener)
         });
     }
+    use_effect_with(*theme, |theme| {
+        browser::apply_theme(theme.attribute());
+        let _ = browser::save(THEME_KEY, theme.as_str());
+    });
+    {
+        let help = help.clone();
+        let theme = theme.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::document(), "keydown", move |event| {
+                let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if event.key() == "Escape" {
+                    help.set(false);
+                } else if event.key() == "?" && !browser::typing() {
+                    event.prevent_default();
+                    help.set(!*help);
+                } else if event.alt_key() && event.code() == "KeyT" {
+                    event.prevent_default();
+                    theme.set(theme.next());
+                }
+            });
+            move || drop(listener)
+        });
+    }
     let view = route.view;
+    let cycle_theme = {
+        let theme = theme.clone();
+        Callback::from(move |_: MouseEvent| theme.set(theme.next()))
+    };
+    let toggle_help = {
+        let help = help.clone();
+        Callback::from(move |_: MouseEvent| help.set(!*help))
+    };
     html! {
         <div class="shell">
             <a class="skip-link" href="#main" onclick={skip_to_main()}>{ "Skip to content" }</a>
@@ -36,12 +78,22 @@ pub fn App() -> Html {
                     <p class="tagline">
                         { "Conflict-narrow Kubernetes JSON Patches: what each strategy sends, tests and risks." }
                     </p>
+                    <span class="spacer"></span>
+                    <button type="button" class="link" onclick={toggle_help} aria-expanded={help.to_string()} title="?">{ "Keyboard shortcuts" }</button>
+                    <button type="button" class="theme-switch" onclick={cycle_theme} title="Alt+T">{ theme.label() }</button>
                 </div>
                 <Nav current={view} />
             </header>
             <main id="main" class="main" tabindex="-1">
-                <Placeholder {view} />
+                if view == View::Build {
+                    <BuildView query={AttrValue::from(route.query.clone())} />
+                } else {
+                    <Placeholder {view} />
+                }
             </main>
+            if *help {
+                <Help onclose={{ let help = help.clone(); Callback::from(move |_| help.set(false)) }} />
+            }
             <footer class="site-footer">
                 <span>{ format!("patchlab v{}", crate::VERSION) }</span>
                 <span aria-hidden="true">{ " · " }</span>
@@ -58,7 +110,7 @@ fn skip_to_main() -> Callback<MouseEvent> {
     Callback::from(|event: MouseEvent| {
         event.prevent_default();
         if let Some(main) = gloo::utils::document().get_element_by_id("main") {
-            if let Ok(main) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(main) {
+            if let Ok(main) = main.dyn_into::<web_sys::HtmlElement>() {
                 let _ = main.focus();
             }
         }
@@ -103,6 +155,46 @@ fn Placeholder(props: &PlaceholderProps) -> Html {
             <p class="summary">{ view.summary() }</p>
             <p class="status">{ "This view is not built yet." }</p>
         </section>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct HelpProps {
+    onclose: Callback<()>,
+}
+
+const SHORTCUTS: [(&str, &str); 9] = [
+    ("?", "Show or hide this list"),
+    ("Esc", "Close this list"),
+    ("Alt+S", "Swap old and new"),
+    ("Alt+F", "Format both editors"),
+    ("Alt+Z", "Undo the last reset or example load"),
+    ("Alt+L", "Copy a link to this state"),
+    ("Alt+1 … Alt+6", "Copy the payload of column 1 … 6"),
+    ("Alt+T", "Switch theme: system, light, dark"),
+    (
+        "Tab in an editor",
+        "Insert two spaces (Esc first to move focus on)",
+    ),
+];
+
+#[component]
+fn Help(props: &HelpProps) -> Html {
+    let close = props.onclose.reform(|_: MouseEvent| ());
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title">
+            <div class="dialog">
+                <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
+                <table>
+                    <tbody>
+                        { for SHORTCUTS.iter().map(|(keys, what)| html! {
+                            <tr><th scope="row"><kbd>{ *keys }</kbd></th><td>{ *what }</td></tr>
+                        }) }
+                    </tbody>
+                </table>
+                <button type="button" class="primary" onclick={close}>{ "Close" }</button>
+            </div>
+        </div>
     }
 }
 

@@ -1,0 +1,194 @@
+// The Build view: the seed's race on first visit, editing, presets, parse
+// errors with line and column, share links, exports, light and dark.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openPage, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const column = (page, n) => page.getByRole('article', { name: new RegExp(`^Column ${n}:`) });
+const opsOf = async (page, n) =>
+  column(page, n).locator('.ops .op-line').evaluateAll((els) => els.map((e) => e.textContent.replace('only here', '').trim()));
+
+/** Replaces an editor's text the way a user would: select all, type. */
+async function setEditor(page, name, text) {
+  const editor = page.getByRole('textbox', { name });
+  await editor.click();
+  await editor.press('Control+A');
+  await editor.fill(text);
+}
+
+test('a first visit shows the race: head tests the whole map, PR #18139 adds one key', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await column(page, 1).waitFor();
+  assert.equal(await page.getByRole('combobox', { name: 'Preset', exact: true }).inputValue(), 'kubevirt-head');
+  assert.deepEqual(await opsOf(page, 1), ['test/metadata/labels', 'replace/metadata/labels']);
+  assert.deepEqual(await opsOf(page, 2), ['add/metadata/labels/kubevirt.io~1migrationTargetNodeName']);
+  const surface1 = await column(page, 1).locator('.surface').textContent();
+  assert.match(surface1, /a concurrent change to \/metadata\/labels/);
+  assert.match(await column(page, 2).locator('.surface').textContent(), /it tests nothing/);
+  assert.equal(await column(page, 1).locator('.chip.ok').count(), 1, 'round trip checked');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('typing into the editors changes the ops; a preset switch changes a column', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await column(page, 2).waitFor();
+  const newEditor = page.getByRole('textbox', { name: 'New object' });
+  await newEditor.click();
+  // Add an annotation at the end of the metadata block.
+  const text = await newEditor.inputValue();
+  await newEditor.fill(text.replace('  labels:\n', '  annotations:\n    kubevirt.io/latest-observed-api-version: v1\n  labels:\n'));
+  await page.waitForFunction(() => document.querySelectorAll('[aria-label^="Column 2"] .op').length === 3);
+  // Per-key: the annotations map was absent, so test that it still is, then add it.
+  assert.deepEqual(await opsOf(page, 2), [
+    'test/metadata/annotations',
+    'add/metadata/annotations',
+    'add/metadata/labels/kubevirt.io~1migrationTargetNodeName',
+  ]);
+  await page.getByRole('combobox', { name: 'Preset for column 2' }).selectOption('naive');
+  await page.waitForFunction(() => document.querySelector('[aria-label^="Column 2"] .op-kind')?.textContent === 'add');
+  assert.deepEqual(await opsOf(page, 2), ['add/metadata/annotations', 'replace/metadata/labels']);
+  assert.match(await column(page, 2).locator('.surface').textContent(), /overwrites any concurrent change/);
+  // The Fields table overrides one field in one column.
+  await page.getByRole('combobox', { name: 'Strategy for /metadata/labels in column 1' }).selectOption('per-key');
+  await page.waitForFunction(() => document.querySelector('[aria-label^="Column 1"] .op-kind')?.textContent === 'add');
+  assert.deepEqual(await opsOf(page, 1), [
+    'add/metadata/annotations',
+    'add/metadata/labels/kubevirt.io~1migrationTargetNodeName',
+  ]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a parse error shows line and column, keeps the last result marked stale', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await column(page, 1).waitFor();
+  await page.getByRole('button', { name: 'JSON', exact: true }).click();
+  const editor = page.getByRole('textbox', { name: 'Old object' });
+  await page.waitForFunction(() => document.querySelector('#old-object').value.trim().startsWith('{'));
+  const json = await editor.inputValue();
+  await editor.fill(json.replace('"kind": "VirtualMachineInstance",', '"kind": "VirtualMachineInstance"'));
+  const alert = page.locator('#old-object-error');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /^line 4, column \d+: /);
+  assert.equal(await editor.getAttribute('aria-invalid'), 'true');
+  assert.match(await page.getByRole('status').filter({ hasText: 'last result' }).textContent(), /Showing the last result/);
+  assert.deepEqual(await opsOf(page, 1), ['test/metadata/labels', 'replace/metadata/labels'], 'last good result stays');
+  await editor.fill(json);
+  await alert.waitFor({ state: 'detached' });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('share link round trip: copy, open in a new page, same state', async () => {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  await page.goto(`${server.url}#/build`);
+  await column(page, 1).waitFor();
+  await page.getByRole('combobox', { name: 'Example' }).selectOption('finalizers');
+  await page.waitForFunction(() => document.querySelector('[aria-label^="Column 2"] .op-path')?.textContent.includes('/metadata/finalizers/'));
+  const expected = await opsOf(page, 2);
+  await page.getByRole('button', { name: 'Share link' }).click();
+  await page.getByRole('button', { name: 'Link copied' }).waitFor();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(link, /#\/build\?s=1\./);
+  await context.close();
+
+  const fresh = await openPage(browser);
+  await fresh.goto(link);
+  await column(fresh, 2).waitFor();
+  assert.deepEqual(await opsOf(fresh, 2), expected);
+  assert.equal(await fresh.getByRole('combobox', { name: 'Example' }).inputValue(), 'finalizers');
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context().close();
+});
+
+test('a damaged or future link shows a message and changes nothing', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build?s=9.abcdef`);
+  await page.getByRole('alert').filter({ hasText: 'newer patchlab' }).waitFor();
+  assert.deepEqual(await opsOf(page, 2), ['add/metadata/labels/kubevirt.io~1migrationTargetNodeName']);
+  await page.goto(`${server.url}#/build?s=1.!!notbase64`);
+  await page.reload();
+  await page.getByRole('alert').filter({ hasText: 'damaged' }).waitFor();
+  await page.context().close();
+});
+
+test('exports: the kubectl line is copied and confirmed', async () => {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  await page.goto(`${server.url}#/build`);
+  await column(page, 2).waitFor();
+  await column(page, 2).getByRole('button', { name: 'Copy kubectl' }).click();
+  await column(page, 2).getByRole('button', { name: 'Copied' }).waitFor();
+  const line = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(
+    line,
+    `kubectl patch virtualmachineinstance testvmi -n default --type=json -p '[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]'`,
+  );
+  await context.close();
+});
+
+test('state survives a reload (saved in this browser)', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await column(page, 1).waitFor();
+  await page.getByRole('button', { name: '+ Add a column' }).click();
+  await column(page, 3).waitFor();
+  await page.waitForTimeout(400);
+  await page.goto(`${server.url}#/build`);
+  await page.reload();
+  await column(page, 3).waitFor();
+  assert.equal(await page.getByRole('combobox', { name: 'Preset for column 3' }).inputValue(), 'naive');
+  await page.context().close();
+});
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`Build view screenshot, ${colorScheme}`, async () => {
+    const page = await openPage(browser, { colorScheme, viewport: { width: 1366, height: 900 } });
+    await page.goto(`${server.url}#/build`);
+    await column(page, 2).waitFor();
+    await screenshot(page, `build-${colorScheme}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+test('Build view on a phone', async () => {
+  const page = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await page.goto(`${server.url}#/build`);
+  await column(page, 2).waitFor();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 390, `no horizontal scrolling: the page is ${width}px wide on a 390px screen`);
+  await screenshot(page, 'build-phone');
+  await page.context().close();
+});
+
+test('keyboard: ? opens the shortcut list, Alt+S swaps', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await column(page, 2).waitFor();
+  await page.locator('body').press('?');
+  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await page.keyboard.press('Alt+KeyS');
+  await page.waitForFunction(() => document.querySelector('[aria-label^="Column 2"] .op-kind')?.textContent === 'remove');
+  await page.context().close();
+});
