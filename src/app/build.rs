@@ -274,6 +274,8 @@ impl BuildState {
             format: link.format,
             columns: link.columns,
             example: link.example,
+            old: Parsed::default(),
+            new: Parsed::default(),
             ..BuildState::from_example(FIRST_EXAMPLE)
         };
         state.undo = None;
@@ -827,6 +829,14 @@ mod tests {
         ));
         assert_eq!(opened.link(), link);
         assert_eq!(opened.results, state.results);
+    }
+
+    #[test]
+    fn a_link_shows_its_own_objects_not_the_first_example() {
+        let finalizers = BuildState::from_example("finalizers");
+        let opened = BuildState::from_link(finalizers.link());
+        assert_eq!(opened.results, finalizers.results);
+        assert_ne!(opened.results, BuildState::default().results);
     }
 
     #[test]

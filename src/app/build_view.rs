@@ -184,12 +184,14 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
         })
     };
 
-    // Keyboard shortcuts (Alt+key; none while typing is needed for `?`).
+    // Keyboard shortcuts (Alt+key). The listener is registered again when
+    // the state changes, so it copies the current payload and link.
     {
+        let key = (state.edits, Rc::as_ptr(&state.results) as usize);
         let state = state.clone();
         let copy = copy.clone();
         let share_link = share_link.clone();
-        use_effect_with((), move |_| {
+        use_effect_with(key, move |_| {
             let listener = EventListener::new(&gloo::utils::document(), "keydown", move |event| {
                 let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
                     return;
