@@ -309,12 +309,12 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
             <div class="editors">
                 <div class="pane">
                     <h2 class="pane-title"><label for="old-object">{ "Old object" }</label><span class="hint">{ "what your cache shows" }</span></h2>
-                    <Editor id="old-object" label="Old object" text={state.old_text.clone()} format={format}
+                    <Editor id="old-object" label="Old object" text={state.old_text.clone()} format={Format::detect(&state.old_text)}
                         error={state.old.error.clone()} onchange={dispatch(BuildAction::EditOld)} />
                 </div>
                 <div class="pane">
                     <h2 class="pane-title"><label for="new-object">{ "New object" }</label><span class="hint">{ "what you want it to be" }</span></h2>
-                    <Editor id="new-object" label="New object" text={state.new_text.clone()} format={format}
+                    <Editor id="new-object" label="New object" text={state.new_text.clone()} format={Format::detect(&state.new_text)}
                         error={state.new.error.clone()} onchange={dispatch(BuildAction::EditNew)} />
                 </div>
             </div>

@@ -180,8 +180,8 @@ test('Build view on a phone', async () => {
   await page.context().close();
 });
 
-test('keyboard: ? opens the shortcut list, Alt+S swaps', async () => {
-  const page = await openPage(browser);
+test('keyboard: ? opens the shortcut list, Alt+S swaps, Alt+2 copies the current payload', async () => {
+  const page = await openPage(browser, { permissions: ['clipboard-read', 'clipboard-write'] });
   await page.goto(`${server.url}#/build`);
   await column(page, 2).waitFor();
   await page.locator('body').press('?');
@@ -190,5 +190,11 @@ test('keyboard: ? opens the shortcut list, Alt+S swaps', async () => {
   await page.getByRole('dialog').waitFor({ state: 'detached' });
   await page.keyboard.press('Alt+KeyS');
   await page.waitForFunction(() => document.querySelector('[aria-label^="Column 2"] .op-kind')?.textContent === 'remove');
+  await page.keyboard.press('Alt+Digit2');
+  await page.waitForFunction(async () => (await navigator.clipboard.readText()).includes('"op":"remove"'));
+  assert.equal(
+    await page.evaluate(() => navigator.clipboard.readText()),
+    '[{"op":"remove","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName"}]',
+  );
   await page.context().close();
 });
