@@ -5,6 +5,8 @@
 
 pub mod build;
 pub mod highlight;
+pub mod learn;
+pub mod race;
 pub mod route;
 pub mod share;
 pub mod theme;
@@ -15,6 +17,12 @@ mod browser;
 mod build_view;
 #[cfg(target_arch = "wasm32")]
 mod editor;
+#[cfg(target_arch = "wasm32")]
+mod learn_view;
+#[cfg(target_arch = "wasm32")]
+mod race_view;
+#[cfg(target_arch = "wasm32")]
+mod scale_view;
 #[cfg(target_arch = "wasm32")]
 mod shell;
 

@@ -88,7 +88,12 @@ impl std::error::Error for LinkError {}
 
 /// Encodes a link's state as the `s=` value.
 pub fn encode(link: &BuildLink) -> String {
-    let json = serde_json::to_vec(link).unwrap_or_default();
+    encode_value(link)
+}
+
+/// Encodes any serializable state as an `s=` value.
+pub fn encode_value<T: Serialize>(value: &T) -> String {
+    let json = serde_json::to_vec(value).unwrap_or_default();
     let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
     format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
 }
@@ -100,6 +105,18 @@ pub fn encode(link: &BuildLink) -> String {
 /// [`LinkError`] for an oversized, future-version, damaged or over-budget
 /// link. Decoding never panics.
 pub fn decode(value: &str) -> Result<BuildLink, LinkError> {
+    let link: BuildLink = decode_value(value)?;
+    check(&link)?;
+    Ok(link)
+}
+
+/// Decodes an `s=` value into any state, with the same version rules and
+/// size budgets as [`decode`] (the caller checks its own budgets).
+///
+/// # Errors
+///
+/// [`LinkError`]; never panics.
+pub fn decode_value<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, LinkError> {
     if value.len() > MAX_FRAGMENT {
         return Err(LinkError::TooLong(value.len()));
     }
@@ -116,7 +133,7 @@ pub fn decode(value: &str) -> Result<BuildLink, LinkError> {
     }
 }
 
-fn decode_v1(data: &str) -> Result<BuildLink, LinkError> {
+fn decode_v1<T: serde::de::DeserializeOwned>(data: &str) -> Result<T, LinkError> {
     let packed = URL_SAFE_NO_PAD
         .decode(data.trim_end_matches('='))
         .map_err(|e| LinkError::Malformed(format!("not base64url ({e})")))?;
@@ -128,10 +145,7 @@ fn decode_v1(data: &str) -> Result<BuildLink, LinkError> {
                 LinkError::Malformed("not compressed data".into())
             }
         })?;
-    let link: BuildLink =
-        serde_json::from_slice(&json).map_err(|e| LinkError::Malformed(e.to_string()))?;
-    check(&link)?;
-    Ok(link)
+    serde_json::from_slice(&json).map_err(|e| LinkError::Malformed(e.to_string()))
 }
 
 /// The budgets of a decoded link.

@@ -7,7 +7,10 @@ use yew::prelude::*;
 
 use super::browser;
 use super::build_view::BuildView;
+use super::learn_view::LearnView;
+use super::race_view::RaceView;
 use super::route::{Route, View};
+use super::scale_view::ScaleView;
 use super::theme::Theme;
 
 const THEME_KEY: &str = "patchlab.theme";
@@ -85,11 +88,12 @@ pub fn App() -> Html {
                 <Nav current={view} />
             </header>
             <main id="main" class="main" tabindex="-1">
-                if view == View::Build {
-                    <BuildView query={AttrValue::from(route.query.clone())} />
-                } else {
-                    <Placeholder {view} />
-                }
+                { match view {
+                    View::Build => html! { <BuildView query={AttrValue::from(route.query.clone())} /> },
+                    View::Race => html! { <RaceView query={AttrValue::from(route.query.clone())} /> },
+                    View::Scale => html! { <ScaleView /> },
+                    View::Learn => html! { <LearnView query={AttrValue::from(route.query.clone())} /> },
+                } }
             </main>
             if *help {
                 <Help onclose={{ let help = help.clone(); Callback::from(move |_| help.set(false)) }} />
@@ -137,24 +141,6 @@ fn Nav(props: &NavProps) -> Html {
                 }) }
             </ul>
         </nav>
-    }
-}
-
-#[derive(PartialEq, Properties)]
-struct PlaceholderProps {
-    view: View,
-}
-
-/// A view that is not built yet says, in one line, what it will do.
-#[component]
-fn Placeholder(props: &PlaceholderProps) -> Html {
-    let view = props.view;
-    html! {
-        <section class="view placeholder" aria-labelledby="view-title">
-            <h1 id="view-title">{ view.title() }</h1>
-            <p class="summary">{ view.summary() }</p>
-            <p class="status">{ "This view is not built yet." }</p>
-        </section>
     }
 }
 

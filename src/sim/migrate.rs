@@ -203,41 +203,69 @@ fn schedule(rng: &mut SplitMix64, writers: &[&str]) -> Vec<Event> {
     }
 }
 
-/// Runs the mass migration under each preset. The same seed gives the same
-/// numbers, natively and in wasm.
-///
-/// # Errors
-///
-/// A message when `vms` is 0 or above [`MAX_VMS`].
-pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, String> {
-    if options.vms == 0 || options.vms > MAX_VMS {
-        return Err(format!("--vms must be between 1 and {MAX_VMS}"));
-    }
-    let presets = if options.presets.is_empty() {
-        Preset::ALL.to_vec()
-    } else {
-        options.presets.clone()
-    };
-    // One schedule per VMI, shared by every preset: the presets face the
-    // same interleavings.
-    let mut rng = SplitMix64::new(options.seed);
-    let names = ["virt-controller", "migration-controller", "virt-handler"];
-    let scenarios: Vec<Scenario> = (0..options.vms)
-        .map(|i| {
-            let mut scenario = vmi_scenario(i);
-            scenario.schedule = schedule(&mut rng, &names);
-            scenario
-        })
-        .collect();
-    let mut results = Vec::with_capacity(presets.len());
-    for preset in presets {
-        let mut result = PresetResult {
-            preset: preset.to_string(),
-            ..PresetResult::default()
+/// A mass migration run in slices, so a page can show progress and stay
+/// responsive: [`Migration::advance`] simulates a bounded number of VMIs.
+pub struct Migration {
+    options: MigrateOptions,
+    presets: Vec<Preset>,
+    scenarios: Vec<Scenario>,
+    results: Vec<PresetResult>,
+    writer_options: Vec<crate::strategy::Options>,
+    preset: usize,
+    vmi: usize,
+}
+
+impl Migration {
+    /// Prepares a run (the VMIs and their seeded schedules).
+    ///
+    /// # Errors
+    ///
+    /// A message when `vms` is 0 or above [`MAX_VMS`].
+    pub fn new(options: &MigrateOptions) -> Result<Migration, String> {
+        if options.vms == 0 || options.vms > MAX_VMS {
+            return Err(format!("--vms must be between 1 and {MAX_VMS}"));
+        }
+        let presets = if options.presets.is_empty() {
+            Preset::ALL.to_vec()
+        } else {
+            options.presets.clone()
         };
-        // Every VMI has the same writers: build their options once.
-        let template = &scenarios[0];
-        let options = template
+        // One schedule per VMI, shared by every preset: the presets face the
+        // same interleavings.
+        let mut rng = SplitMix64::new(options.seed);
+        let names = ["virt-controller", "migration-controller", "virt-handler"];
+        let scenarios: Vec<Scenario> = (0..options.vms)
+            .map(|i| {
+                let mut scenario = vmi_scenario(i);
+                scenario.schedule = schedule(&mut rng, &names);
+                scenario
+            })
+            .collect();
+        let mut migration = Migration {
+            options: options.clone(),
+            results: presets
+                .iter()
+                .map(|p| PresetResult {
+                    preset: p.to_string(),
+                    ..PresetResult::default()
+                })
+                .collect(),
+            presets,
+            scenarios,
+            writer_options: Vec::new(),
+            preset: 0,
+            vmi: 0,
+        };
+        migration.prepare()?;
+        Ok(migration)
+    }
+
+    /// Every VMI has the same writers: their options are built once per preset.
+    fn prepare(&mut self) -> Result<(), String> {
+        let Some(preset) = self.presets.get(self.preset).copied() else {
+            return Ok(());
+        };
+        self.writer_options = self.scenarios[0]
             .writers
             .iter()
             .map(|w| {
@@ -247,16 +275,60 @@ pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, String> {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        for scenario in &scenarios {
-            run_one(scenario, preset, &options, &mut result);
-        }
-        results.push(result);
+        Ok(())
     }
-    Ok(MigrateResult {
-        vms: options.vms,
-        seed: options.seed,
-        presets: results,
-    })
+
+    /// Simulates up to `vms` more VMIs; true when the whole run is done.
+    pub fn advance(&mut self, vms: usize) -> bool {
+        let mut budget = vms;
+        while budget > 0 && self.preset < self.presets.len() {
+            let preset = self.presets[self.preset];
+            let scenario = &self.scenarios[self.vmi];
+            run_one(
+                scenario,
+                preset,
+                &self.writer_options,
+                &mut self.results[self.preset],
+            );
+            self.vmi += 1;
+            budget -= 1;
+            if self.vmi == self.scenarios.len() {
+                self.vmi = 0;
+                self.preset += 1;
+                if self.prepare().is_err() {
+                    self.preset = self.presets.len();
+                }
+            }
+        }
+        self.preset >= self.presets.len()
+    }
+
+    /// VMIs simulated so far and in all (over every preset).
+    pub fn progress(&self) -> (usize, usize) {
+        let total = self.scenarios.len() * self.presets.len();
+        (self.preset * self.scenarios.len() + self.vmi, total)
+    }
+
+    /// The counts so far (complete once [`Migration::advance`] returned true).
+    pub fn result(&self) -> MigrateResult {
+        MigrateResult {
+            vms: self.options.vms,
+            seed: self.options.seed,
+            presets: self.results.clone(),
+        }
+    }
+}
+
+/// Runs the mass migration under each preset. The same seed gives the same
+/// numbers, natively and in wasm.
+///
+/// # Errors
+///
+/// A message when `vms` is 0 or above [`MAX_VMS`].
+pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, String> {
+    let mut migration = Migration::new(options)?;
+    while !migration.advance(usize::MAX) {}
+    Ok(migration.result())
 }
 
 fn run_one(
@@ -347,6 +419,26 @@ mod tests {
             migrate(&MigrateOptions { seed: 8, ..options }).unwrap(),
             result
         );
+    }
+
+    #[test]
+    fn sliced_runs_give_the_same_numbers() {
+        let options = MigrateOptions {
+            vms: 30,
+            seed: 5,
+            presets: Vec::new(),
+        };
+        let whole = migrate(&options).unwrap();
+        let mut sliced = Migration::new(&options).unwrap();
+        let mut rounds = 0;
+        while !sliced.advance(7) {
+            rounds += 1;
+            let (done, total) = sliced.progress();
+            assert!(done < total);
+        }
+        assert!(rounds > 20);
+        assert_eq!(sliced.result(), whole);
+        assert_eq!(sliced.progress(), (30 * 7, 30 * 7));
     }
 
     #[test]

@@ -1,0 +1,143 @@
+// Race, Scale and Learn views: the lesson this project exists to teach.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, openPage, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function stepTo(page, n) {
+  await page.getByRole('button', { name: `Step ${n}:`, exact: false }).click();
+  await page.locator('.step-count').filter({ hasText: `step ${n} of` }).waitFor();
+}
+
+test('race: the controller gets 422 at /metadata/labels under head, 200 under PR #18139', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/race`);
+  await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('kubevirt-head');
+  await stepTo(page, 4);
+  const detail = page.getByRole('article', { name: 'Current step' });
+  assert.match(await detail.locator('h2').first().textContent(), /Step 4: virt-controller write/);
+  assert.equal(await detail.locator('.response h3').textContent(), 'Response: 422 Invalid');
+  assert.match(await detail.locator('.response q').textContent(), /the server rejected our request due to an error in our request/);
+  assert.equal(await detail.locator('.hidden-cause dd code').first().textContent(), '/metadata/labels');
+  assert.equal(await detail.locator('.op.failing .op-path').textContent(), '/metadata/labels');
+  assert.match(await detail.locator('.class-note').textContent(), /false conflict/);
+  await screenshot(page, 'race-head-422');
+
+  await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('kubevirt-pr18139');
+  await page.locator('.response h3').filter({ hasText: 'Response: 200 OK' }).waitFor();
+  assert.equal(await detail.locator('.op.failing').count(), 0);
+  // Compare mode: every preset on the same timeline.
+  await page.getByRole('button', { name: 'Compare presets' }).click();
+  const naive = page.locator('.compare tr').filter({ hasText: 'naive' });
+  assert.equal(await naive.locator('td').nth(5).textContent(), '2', 'naive loses two of virt-handler\'s changes');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('race: play, scrub, explore, and edit the timeline', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/race`);
+  await page.getByRole('combobox', { name: 'Speed' }).selectOption('350');
+  await page.getByRole('button', { name: 'Play' }).click();
+  await page.locator('.step-count').filter({ hasText: 'step 5 of 5' }).waitFor({ timeout: 10_000 });
+  await page.getByRole('button', { name: 'Play' }).waitFor();
+  await page.getByRole('slider', { name: 'Timeline position' }).fill('2');
+  await page.locator('.step-count').filter({ hasText: 'step 2 of 5' }).waitFor();
+  await page.getByRole('button', { name: 'Explore interleavings' }).click();
+  await page.getByRole('heading', { name: 'Every interleaving (10), per preset' }).waitFor();
+  await page.locator('.explorer tr').filter({ hasText: 'kubevirt-head' }).getByRole('button').first().click();
+  await page.locator('.step-count').filter({ hasText: 'step 0 of 5' }).waitFor();
+  await page.getByText('Edit the writers and the timeline').click();
+  await page.getByRole('button', { name: 'Remove event 5' }).click();
+  await page.locator('.step-count').filter({ hasText: 'of 4' }).waitFor();
+  assert.match(await page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked').textContent(), /edited/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('scale: 2000 VMIs under every preset, charted', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/scale`);
+  await page.getByRole('spinbutton', { name: 'VMIs' }).fill('2000');
+  await page.getByRole('button', { name: 'Run' }).click();
+  await page.locator('progress').waitFor();
+  await page.locator('.run-summary').waitFor({ timeout: 60_000 });
+  assert.equal(await page.locator('figure.chart').count(), 7);
+  const maps = await page.getByRole('img', { name: /^False conflicts on maps:/ }).getAttribute('aria-label');
+  assert.match(maps, /kubevirt-pr18139 0/);
+  assert.doesNotMatch(maps, /kubevirt-head 0,/);
+  const label = await page.getByRole('img', { name: /^False conflicts: / }).getAttribute('aria-label');
+  const counts = Object.fromEntries(label.replace('False conflicts: ', '').split(', ').map((pair) => pair.split(' ')));
+  assert.ok(Number(counts['kubevirt-head']) > 1000, label);
+  assert.ok(Number(counts['kubevirt-pr18139']) < Number(counts['kubevirt-head']), label);
+  const lost = await page.getByRole('img', { name: /^Lost updates:/ }).getAttribute('aria-label');
+  assert.match(lost, /naive [1-9]\d*/);
+  assert.match(lost, /kubevirt-pr18139 0/);
+  await screenshot(page, 'scale-2000');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('learn: walk the mass-migration race end to end, reach the failing test', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/learn`);
+  await page.getByRole('link', { name: /The mass-migration race/ }).click();
+  const titles = [];
+  for (;;) {
+    const title = await page.getByRole('heading', { level: 2 }).first().textContent();
+    titles.push(title);
+    if (title === 'The whole-map test fails for nothing') {
+      const live = page.getByLabel('Live example');
+      assert.match(await live.textContent(), /422 Invalid: the server rejected our request/);
+      assert.match(await live.textContent(), /test failed/);
+      await screenshot(page, 'learn-race-step');
+    }
+    const next = page.getByRole('link', { name: 'Next →' });
+    if ((await next.count()) === 0) break;
+    await next.click();
+    await page.waitForFunction((previous) => document.querySelector('#step-title')?.textContent !== previous, title);
+  }
+  assert.deepEqual(titles, [
+    'Three writers, one VMI',
+    'Each writer works from its informer cache',
+    'The whole-map test fails for nothing',
+    'And it takes the rest of the patch with it',
+    'At scale',
+  ]);
+  await page.getByRole('link', { name: 'Open in Scale' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Scale' }).waitFor();
+  // Every step has its own link.
+  await page.goto(`${server.url}#/learn?w=per-key&step=3`);
+  await page.getByRole('heading', { name: 'Hazard 2, removing a key someone already removed fails' }).waitFor();
+  await page.getByRole('link', { name: 'Open in Race' }).click();
+  await page.locator('.response h3').filter({ hasText: '422' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`race and learn screenshots, ${colorScheme}`, async () => {
+    const page = await openPage(browser, { colorScheme });
+    await page.goto(`${server.url}#/learn?w=migration-race&step=2`);
+    await page.getByRole('link', { name: 'Open in Race' }).click();
+    await page.locator('.response h3').waitFor();
+    await screenshot(page, `race-${colorScheme}`);
+    await page.goto(`${server.url}#/learn?w=migration-race&step=2`);
+    await page.getByRole('heading', { level: 2 }).first().waitFor();
+    await screenshot(page, `learn-${colorScheme}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
