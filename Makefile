@@ -21,8 +21,9 @@ setup-browser: ## Install build tools, Chromium, chromedriver, e2e packages (ide
 serve: setup ## Serve the playground at http://127.0.0.1:8080 (rebuilds on change)
 	trunk serve
 
-dist: setup ## Release build into dist/ with relative URLs; prints sizes
+dist: setup ## Release build into dist/ with relative URLs, CSP and offline cache; prints sizes
 	trunk build --release --public-url ./
+	node scripts/postbuild.mjs dist
 	@scripts/sizes.sh dist
 
 test: setup-browser ## Run every suite: fmt, clippy, native, browser, end-to-end

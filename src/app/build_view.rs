@@ -327,7 +327,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
                 if state.stale && (state.old.error.is_some() || state.new.error.is_some()) {
                     <p class="stale-note" role="status">{ "Showing the last result that parsed: fix the error above to update." }</p>
                 }
-                <div class="columns" style={format!("--columns: {}", state.results.len().max(1))}>
+                <div class="columns">
                     { for state.results.iter().enumerate().map(|(i, result)| {
                         let preset = state.columns.get(i).map(|c| c.preset).unwrap_or_default();
                         html! {

@@ -322,9 +322,8 @@ fn Lanes(props: &LanesProps) -> Html {
     let Ok(replay) = props.replay.as_ref() else {
         return html! {};
     };
-    let count = replay.steps.len();
     html! {
-        <div class="lanes" role="group" aria-label="Writers' timelines" style={format!("--events: {}", count.max(1))}>
+        <div class="lanes" role="group" aria-label="Writers' timelines">
             { for props.writers.iter().map(|writer| html! {
                 <div class="lane">
                     <div class="lane-name">{ writer.clone() }</div>

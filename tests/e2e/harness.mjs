@@ -84,6 +84,13 @@ export async function launch() {
  */
 export async function openPage(browser, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  // Any Content-Security-Policy violation is reported as a console error,
+  // which every test asserts it did not see.
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'} (${e.sample})`);
+    });
+  });
   const page = await context.newPage();
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(`pageerror: ${err.message}`));

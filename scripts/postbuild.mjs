@@ -1,0 +1,115 @@
+// Finishes a release build in dist/ (run by `make dist` after `trunk build`):
+//
+// 1. moves Trunk's inline loader into its own file, so the page needs no
+//    inline script;
+// 2. adds a strict Content-Security-Policy: scripts only from this origin,
+//    WebAssembly compilation allowed ('wasm-unsafe-eval'), no eval, no inline
+//    script or style, no remote origins;
+// 3. writes a service worker that caches every file of the build under a
+//    versioned name, so the playground works offline once loaded and a new
+//    release replaces the old cache.
+import { createHash } from 'node:crypto';
+import { readFile, writeFile, readdir, stat, unlink } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+const dist = process.argv[2] ?? 'dist';
+
+export const CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+].join('; ');
+
+const sha = (data, algorithm = 'sha256') => createHash(algorithm).update(data).digest();
+
+async function files(dir) {
+  const out = [];
+  for (const name of await readdir(dir)) {
+    const path = join(dir, name);
+    if ((await stat(path)).isDirectory()) out.push(...(await files(path)));
+    else out.push(path);
+  }
+  return out;
+}
+
+const indexPath = join(dist, 'index.html');
+let html = await readFile(indexPath, 'utf8');
+
+// Remove files an earlier postbuild of this dist left.
+for (const file of await readdir(dist)) {
+  if (/^boot-[0-9a-f]+\.js$/.test(file) || file === 'sw.js') await unlink(join(dist, file));
+}
+
+const inline = /<script type="module">([\s\S]*?)<\/script>/;
+const match = html.match(inline);
+if (!match) throw new Error(`${indexPath}: no inline module script to move (already post-processed?)`);
+const boot = `${match[1].trim()}
+
+// Offline: cache the build (see sw.js). Not on file:// pages.
+if ('serviceWorker' in navigator && location.protocol !== 'file:') {
+  navigator.serviceWorker.register('./sw.js').catch((error) => console.warn('offline cache unavailable:', error));
+}
+`;
+const bootName = `boot-${sha(boot).toString('hex').slice(0, 16)}.js`;
+await writeFile(join(dist, bootName), boot);
+const integrity = `sha384-${sha(boot, 'sha384').toString('base64')}`;
+html = html.replace(inline, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`);
+html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n    <meta http-equiv="Content-Security-Policy" content="${CSP}">`);
+if (!html.includes('Content-Security-Policy')) throw new Error('could not insert the CSP');
+await writeFile(indexPath, html);
+
+// The service worker: every file of the build, and the folder itself.
+const assets = (await files(dist))
+  .map((path) => relative(dist, path).split('\\').join('/'))
+  .filter((path) => path !== 'sw.js')
+  .sort();
+const version = sha(
+  (await Promise.all(assets.map(async (path) => sha(await readFile(join(dist, path))).toString('hex')))).join('\n'),
+)
+  .toString('hex')
+  .slice(0, 16);
+const sw = `// patchlab offline cache, written by scripts/postbuild.mjs.
+const VERSION = ${JSON.stringify(version)};
+const CACHE = 'patchlab-' + VERSION;
+const ASSETS = ${JSON.stringify(['./', ...assets.map((a) => './' + a)], null, 2)};
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(ASSETS)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith('patchlab-') && k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
+  event.respondWith(
+    caches.open(CACHE).then(async (cache) => {
+      const hit = await cache.match(request, { ignoreSearch: true });
+      if (hit) return hit;
+      try {
+        return await fetch(request);
+      } catch (error) {
+        if (request.mode === 'navigate') return (await cache.match('./')) ?? Response.error();
+        throw error;
+      }
+    }),
+  );
+});
+`;
+await writeFile(join(dist, 'sw.js'), sw);
+console.log(`postbuild: ${bootName}, CSP, sw.js caching ${assets.length + 1} entries (version ${version})`);
