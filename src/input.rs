@@ -450,6 +450,18 @@ mod tests {
     }
 
     #[test]
+    fn fuzz_regression_unicode_blanks_are_quoted() {
+        for value in [json!("\u{a0}"), json!({"\u{2003}k": "v\u{a0}"}), json!(["x\u{3000}"])] {
+            let yaml = to_yaml(&value);
+            assert_eq!(
+                parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(),
+                value,
+                "{yaml}"
+            );
+        }
+    }
+
+    #[test]
     fn empty_and_non_utf8_inputs() {
         assert_eq!(
             parse("  \n", &Budget::default()).unwrap_err().message,

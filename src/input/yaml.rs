@@ -446,9 +446,10 @@ fn plain_safe(s: &str) -> bool {
     let Some(first) = s.chars().next() else {
         return false;
     };
-    // Leading/trailing blanks, a trailing ':', and document markers.
-    if s.starts_with(' ')
-        || s.ends_with(' ')
+    // Leading/trailing blanks (any Unicode blank: the parser trims some,
+    // such as U+00A0), a trailing ':', and document markers.
+    if s.starts_with(char::is_whitespace)
+        || s.ends_with(char::is_whitespace)
         || s.ends_with(':')
         || s.starts_with("---")
         || s.starts_with("...")
