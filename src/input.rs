@@ -173,10 +173,17 @@ pub fn parse_as(text: &str, format: Format, budget: &Budget) -> Result<Value, In
 fn parse_json(text: &str, budget: &Budget) -> Result<Value, InputError> {
     let value: Value = serde_json::from_str(text).map_err(|err| {
         let message = err.to_string();
-        let message = match message.rfind(" at line ") {
+        let mut message = match message.rfind(" at line ") {
             Some(at) => message[..at].to_owned(),
             None => message,
         };
+        if message == "recursion limit exceeded" {
+            // serde_json's own guard, which stops at 128 levels.
+            message = format!(
+                "nesting is deeper than the limit of {} levels",
+                budget.max_depth.min(Budget::DEPTH)
+            );
+        }
         InputError {
             message,
             line: Some(err.line()),
@@ -315,14 +322,18 @@ mod tests {
     #[test]
     fn hostile_nesting_is_an_error_not_a_crash() {
         let budget = Budget::default();
+        let limit = "nesting is deeper than the limit of 128 levels";
         let deep_json = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert!(parse(&deep_json, &budget).is_err());
+        let err = parse(&deep_json, &budget).unwrap_err();
+        assert_eq!((err.message.as_str(), err.line), (limit, Some(1)));
         let deep_yaml = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert!(parse_as(&deep_yaml, Format::Yaml, &budget).is_err());
-        let deep_block: String = (0..10_000)
+        let err = parse_as(&deep_yaml, Format::Yaml, &budget).unwrap_err();
+        assert!(err.message.contains(limit), "{err}");
+        let deep_block: String = (0..1_000)
             .map(|i| format!("{}k:\n", " ".repeat(i)))
             .collect();
-        assert!(parse(&deep_block, &budget).is_err());
+        let err = parse(&deep_block, &budget).unwrap_err();
+        assert!(err.message.contains(limit), "{err}");
     }
 
     #[test]
@@ -451,7 +462,11 @@ mod tests {
 
     #[test]
     fn fuzz_regression_unicode_blanks_are_quoted() {
-        for value in [json!("\u{a0}"), json!({"\u{2003}k": "v\u{a0}"}), json!(["x\u{3000}"])] {
+        for value in [
+            json!("\u{a0}"),
+            json!({"\u{2003}k": "v\u{a0}"}),
+            json!(["x\u{3000}"]),
+        ] {
             let yaml = to_yaml(&value);
             assert_eq!(
                 parse_as(&yaml, Format::Yaml, &Budget::default()).unwrap(),

@@ -218,3 +218,77 @@ fn lookup<'a>(doc: &'a Value, pointer: &Pointer) -> Option<&'a Value> {
     }
     Some(current)
 }
+
+mod links {
+    use super::*;
+    use patchlab::app::race::{RaceLink, RaceState};
+    use patchlab::app::share::{self, BuildLink, Column};
+    use patchlab::input::Format;
+    use patchlab::strategy::{Preset, Strategy as PatchStrategy};
+
+    fn preset() -> impl Strategy<Value = Preset> {
+        prop::sample::select(Preset::ALL.to_vec())
+    }
+
+    fn link() -> impl Strategy<Value = BuildLink> {
+        (
+            ".{0,40}",
+            ".{0,40}",
+            prop::collection::vec(
+                (
+                    preset(),
+                    prop::collection::btree_map(
+                        "/[a-z]{1,3}",
+                        prop::sample::select(vec![PatchStrategy::PerKey, PatchStrategy::Blind]),
+                        0..3,
+                    ),
+                ),
+                1..4,
+            ),
+            prop::option::of("[a-z-]{1,12}"),
+        )
+            .prop_map(|(old, new, columns, example)| BuildLink {
+                old,
+                new,
+                format: Format::Yaml,
+                columns: columns
+                    .into_iter()
+                    .map(|(preset, overrides)| Column { preset, overrides })
+                    .collect(),
+                example,
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+        #[test]
+        fn any_fragment_decodes_or_fails_cleanly(fragment in ".{0,200}", digits in "[0-9]{0,3}\\.[A-Za-z0-9_-]{0,200}") {
+            for text in [fragment.as_str(), digits.as_str()] {
+                let _ = share::decode(text);
+                if let Ok(link) = share::decode_value::<RaceLink>(text) {
+                    let _ = RaceState::open(link);
+                }
+            }
+        }
+
+        #[test]
+        fn build_links_round_trip(link in link()) {
+            let encoded = share::encode(&link);
+            prop_assert_eq!(share::decode(&encoded).unwrap(), link);
+        }
+
+        #[test]
+        fn damaged_links_fail_cleanly(link in link(), cut in 0usize..400, flip in 0usize..400) {
+            let encoded = share::encode(&link);
+            let mut bytes = encoded.into_bytes();
+            if !bytes.is_empty() {
+                let i = flip % bytes.len();
+                bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
+                bytes.truncate(cut.max(2).min(bytes.len()));
+            }
+            let text = String::from_utf8(bytes).unwrap();
+            let _ = share::decode(&text);
+        }
+    }
+}

@@ -184,6 +184,11 @@ pub struct BuildState {
     pub undo: Option<Snapshot>,
     /// Bumped on every text edit (the view debounces recomputation on it).
     pub edits: u64,
+    /// Columns computed so far by a recomputation in pieces.
+    pending: Option<Vec<ColumnResult>>,
+    /// Bumped by every piece of a recomputation (the view schedules the
+    /// next piece on it).
+    pub pieces: u64,
 }
 
 /// What can happen in the Build view.
@@ -195,6 +200,8 @@ pub enum BuildAction {
     EditNew(String),
     /// Parse and diff the current text.
     Recompute,
+    /// Do the next piece of the recomputation (for big inputs).
+    RecomputeStep,
     /// Convert both editors to a format.
     SetFormat(Format),
     /// Pretty-print both editors.
@@ -255,6 +262,8 @@ impl BuildState {
             notice: None,
             undo: None,
             edits: 0,
+            pending: None,
+            pieces: 0,
         };
         if let Some(example) = example {
             state.old_text = example.old.clone();
@@ -331,6 +340,10 @@ impl BuildState {
                 next.stale = true;
             }
             BuildAction::Recompute => next.recompute(),
+            BuildAction::RecomputeStep => {
+                next.recompute_step();
+                next.pieces += 1;
+            }
             BuildAction::SetFormat(format) => next.convert(format),
             BuildAction::FormatText => next.convert(next.format),
             BuildAction::Swap => {
@@ -446,8 +459,17 @@ impl BuildState {
         }
     }
 
-    /// Parses the texts that changed and recomputes every column.
+    /// Parses the texts that changed and recomputes every column, at once.
     pub fn recompute(&mut self) {
+        // Columns may have changed since a piecewise recomputation began.
+        self.pending = None;
+        while self.recompute_step() {}
+    }
+
+    /// Does the next piece of a recomputation: parse one editor, or compute
+    /// one column. Returns true while work remains. Big inputs are
+    /// recomputed piece by piece, the page staying responsive in between.
+    pub fn recompute_step(&mut self) -> bool {
         let budget = Budget::default();
         for (text, parsed) in [
             (&self.old_text, &mut self.old),
@@ -457,6 +479,7 @@ impl BuildState {
                 continue;
             }
             parsed.dirty = false;
+            self.pending = None;
             match input::parse(text, &budget) {
                 Ok((value, _)) => {
                     parsed.value = Some(Rc::new(value));
@@ -464,22 +487,35 @@ impl BuildState {
                 }
                 Err(err) => parsed.error = Some(err),
             }
+            return true;
         }
         if self.old.error.is_some() || self.new.error.is_some() {
             self.stale = true;
-            return;
+            self.pending = None;
+            return false;
         }
-        let (Some(old), Some(new)) = (&self.old.value, &self.new.value) else {
-            return;
+        let (Some(old), Some(new)) = (self.old.value.clone(), self.new.value.clone()) else {
+            return false;
         };
-        let mut results: Vec<ColumnResult> = self
-            .columns
-            .iter()
-            .map(|column| column_result(old, new, column))
-            .collect();
-        mark_unique(&mut results);
-        self.results = Rc::new(results);
+        let mut pending = self.pending.take().unwrap_or_default();
+        if let Some(column) = self.columns.get(pending.len()) {
+            pending.push(column_result(&old, &new, column));
+        }
+        if pending.len() < self.columns.len() {
+            self.pending = Some(pending);
+            return true;
+        }
+        mark_unique(&mut pending);
+        self.results = Rc::new(pending);
         self.stale = false;
+        false
+    }
+
+    /// True while the results are behind the text and can be brought up to
+    /// date (no parse error stops it).
+    pub fn busy(&self) -> bool {
+        let dirty = self.old.dirty || self.new.dirty;
+        self.stale && (dirty || (self.old.error.is_none() && self.new.error.is_none()))
     }
 
     /// Rows of the Fields table: every changed path (in any column), with
@@ -519,6 +555,58 @@ pub struct FieldRow {
     pub change: &'static str,
     /// The strategy per column (`None` where the column sends a whole-object body).
     pub strategies: Vec<Option<Strategy>>,
+}
+
+/// Why inserting `inserted` bytes over the selection `start..end` (UTF-16
+/// offsets, as the browser reports them) of `text` is refused, if it is:
+/// an object above the input budget would only be refused after the
+/// browser spent seconds laying it out, so the paste is stopped before it
+/// happens and the editor keeps its text.
+pub fn refuse_insert(text: &str, start: usize, end: usize, inserted: usize) -> Option<String> {
+    let limit = Budget::OBJECT_BYTES;
+    let selected = utf16_range_bytes(text, start, end);
+    let total = text.len() - selected + inserted;
+    (total > limit).then(|| {
+        format!(
+            "Not pasted: the object would be at least {} bytes ({:.1} MiB), more than the limit \
+             of {} MiB (kube-apiserver refuses request bodies above 3 MiB). Your text is unchanged.",
+            thousands(total),
+            total as f64 / MIB,
+            limit as f64 / MIB
+        )
+    })
+}
+
+const MIB: f64 = 1024.0 * 1024.0;
+
+/// 1234567 as "1,234,567".
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() * 4 / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// Bytes of `text` between two UTF-16 offsets (clamped to the text).
+fn utf16_range_bytes(text: &str, start: usize, end: usize) -> usize {
+    let (mut units, mut from, mut to) = (0, None, None);
+    for (byte, c) in text.char_indices() {
+        if from.is_none() && units >= start {
+            from = Some(byte);
+        }
+        if units >= end {
+            to = Some(byte);
+            break;
+        }
+        units += c.len_utf16();
+    }
+    let from = from.unwrap_or(text.len());
+    to.unwrap_or(text.len()).saturating_sub(from)
 }
 
 fn column_result(old: &Value, new: &Value, column: &Column) -> ColumnResult {
@@ -837,6 +925,67 @@ mod tests {
         let opened = BuildState::from_link(finalizers.link());
         assert_eq!(opened.results, finalizers.results);
         assert_ne!(opened.results, BuildState::default().results);
+    }
+
+    #[test]
+    fn oversized_pastes_are_refused_before_they_happen() {
+        let limit = Budget::OBJECT_BYTES;
+        assert_eq!(refuse_insert("", 0, 0, limit), None);
+        let refusal = refuse_insert("", 0, 0, limit + 1).unwrap();
+        assert_eq!(
+            refusal,
+            "Not pasted: the object would be at least 4,194,305 bytes (4.0 MiB), more than the \
+             limit of 4 MiB (kube-apiserver refuses request bodies above 3 MiB). Your text is \
+             unchanged."
+        );
+        assert_eq!(
+            [0, 12, 123, 1234, 123_456, 1_234_567].map(thousands),
+            ["0", "12", "123", "1,234", "123,456", "1,234,567"]
+        );
+        // The selection is replaced, so it does not count.
+        let text = "é".repeat(1000); // 2000 bytes, 1000 UTF-16 units
+        assert_eq!(refuse_insert(&text, 0, 1000, limit), None);
+        assert!(refuse_insert(&text, 0, 999, limit).is_some());
+        assert_eq!(utf16_range_bytes(&text, 10, 20), 20);
+        assert_eq!(utf16_range_bytes("a😀b", 1, 3), 4);
+        assert_eq!(utf16_range_bytes("ab", 5, 9), 0);
+    }
+
+    #[test]
+    fn big_inputs_recompute_piece_by_piece() {
+        let state = BuildState::default();
+        let mut edited = state.reduce(BuildAction::EditNew(
+            state.new_text.replace("node02", "node03"),
+        ));
+        assert!(edited.busy());
+        let mut pieces = 0;
+        while edited.busy() {
+            edited = edited.reduce(BuildAction::RecomputeStep);
+            pieces += 1;
+        }
+        // The new editor, then one piece per column.
+        assert_eq!(pieces, 1 + state.columns.len());
+        let at_once = state
+            .reduce(BuildAction::EditNew(
+                state.new_text.replace("node02", "node03"),
+            ))
+            .reduce(BuildAction::Recompute);
+        assert_eq!(edited.results, at_once.results);
+        assert!(!edited.stale);
+        // An edit in the middle starts over from the parse.
+        let mut interrupted =
+            state.reduce(BuildAction::EditNew(state.new_text.replace("node02", "x")));
+        interrupted = interrupted
+            .reduce(BuildAction::RecomputeStep)
+            .reduce(BuildAction::RecomputeStep);
+        assert!(interrupted.busy());
+        interrupted = interrupted.reduce(BuildAction::EditNew(
+            state.new_text.replace("node02", "node03"),
+        ));
+        while interrupted.busy() {
+            interrupted = interrupted.reduce(BuildAction::RecomputeStep);
+        }
+        assert_eq!(interrupted.results, at_once.results);
     }
 
     #[test]

@@ -96,6 +96,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
     let state = use_reducer(move || initial(&query));
     let copied = use_state(|| None::<Copied>);
     let recompute_timer = use_mut_ref(|| None::<Timeout>);
+    let step_timer = use_mut_ref(|| None::<Timeout>);
     let save_timer = use_mut_ref(|| None::<Timeout>);
     let storage_failed = use_mut_ref(|| false);
 
@@ -117,22 +118,38 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
         });
     }
 
-    // Recompute after edits: at once for small texts, after a pause for big ones.
+    // Recompute after edits: at once for small texts; for big ones after a
+    // pause, then piece by piece so the page keeps responding.
+    let big = state.old_text.len() + state.new_text.len() > INSTANT_BYTES;
     {
         let state = state.clone();
         let timer = recompute_timer.clone();
+        let step = step_timer.clone();
         use_effect_with(state.edits, move |_| {
             if state.stale && state.edits > 0 {
-                let big = state.old_text.len() + state.new_text.len() > INSTANT_BYTES;
+                // A piece already scheduled waits for the pause too.
+                step.borrow_mut().take();
                 if big {
                     let dispatcher = state.dispatcher();
                     *timer.borrow_mut() = Some(Timeout::new(300, move || {
-                        dispatcher.dispatch(BuildAction::Recompute)
+                        dispatcher.dispatch(BuildAction::RecomputeStep)
                     }));
                 } else {
                     timer.borrow_mut().take();
                     state.dispatch(BuildAction::Recompute);
                 }
+            }
+        });
+    }
+    {
+        let state = state.clone();
+        let timer = step_timer.clone();
+        use_effect_with(state.pieces, move |pieces| {
+            if *pieces > 0 && state.busy() {
+                let dispatcher = state.dispatcher();
+                *timer.borrow_mut() = Some(Timeout::new(0, move || {
+                    dispatcher.dispatch(BuildAction::RecomputeStep)
+                }));
             }
         });
     }
@@ -326,6 +343,8 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
             <div class={classes!("results", state.stale.then_some("stale"))} aria-busy={state.stale.to_string()}>
                 if state.stale && (state.old.error.is_some() || state.new.error.is_some()) {
                     <p class="stale-note" role="status">{ "Showing the last result that parsed: fix the error above to update." }</p>
+                } else if big && state.busy() {
+                    <p class="stale-note" role="status">{ "Computing: large objects are parsed and compared piece by piece." }</p>
                 }
                 <div class="columns">
                     { for state.results.iter().enumerate().map(|(i, result)| {

@@ -40,7 +40,14 @@ pub(super) fn parse(text: &str, budget: &Budget) -> Result<Value, InputError> {
     let mut nodes = 0usize;
     for item in Parser::new_from_str(text) {
         let (event, span) = item.map_err(|err| InputError {
-            message: err.info().to_owned(),
+            message: match err.info() {
+                // The scanner's own guard on flow nesting.
+                "recursion limit exceeded" => format!(
+                    "nesting is deeper than the limit of {} levels",
+                    budget.max_depth
+                ),
+                info => info.to_owned(),
+            },
             line: Some(err.marker().line()),
             column: Some(err.marker().col() + 1),
         })?;
