@@ -267,7 +267,9 @@ mod links {
             for text in [fragment.as_str(), digits.as_str()] {
                 let _ = share::decode(text);
                 if let Ok(link) = share::decode_value::<RaceLink>(text) {
-                    let _ = RaceState::open(link);
+                    if let Ok(state) = RaceState::open(link) {
+                        let _ = state.link();
+                    }
                 }
             }
         }

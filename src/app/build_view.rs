@@ -309,7 +309,6 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
                 if let Some(undo) = &state.undo {
                     <button type="button" class="undo" onclick={on(BuildAction::Undo)} title="Alt+Z">{ undo.label.clone() }</button>
                 }
-                <span class="spacer"></span>
                 <button type="button" class="primary" onclick={share_link.reform(|_: MouseEvent| ())} title="Alt+L">
                     { copy_label(&copied_key, "share", "Share link", "Link copied") }
                 </button>

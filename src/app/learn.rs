@@ -192,8 +192,8 @@ mod tests {
                     .unwrap_or_else(|| panic!("{} step {i} opens nothing", walkthrough.id));
                 assert!(href.starts_with("#/"), "{href}");
                 if let Some(link) = race_link(&step.open) {
-                    let state = RaceState::open(link.clone());
-                    assert!(state.notice.is_none(), "{} step {i}", walkthrough.id);
+                    let state = RaceState::open(link.clone())
+                        .unwrap_or_else(|why| panic!("{} step {i}: {why}", walkthrough.id));
                     assert!(
                         link.step <= state.scenario.schedule.len(),
                         "{} step {i}: step out of range",
@@ -208,7 +208,7 @@ mod tests {
     fn the_race_walkthrough_reaches_the_failing_test() {
         let (walkthrough, step) = position("w=migration-race&step=2").unwrap();
         let open = &walkthrough.steps[step].open;
-        let state = RaceState::open(race_link(open).unwrap());
+        let state = RaceState::open(race_link(open).unwrap()).unwrap();
         let current = state.current().unwrap();
         let response = current.response.as_ref().unwrap();
         assert_eq!(response.code, 422);

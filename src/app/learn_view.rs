@@ -128,7 +128,12 @@ fn Live(props: &LiveProps) -> Html {
         };
     }
     if let Some(link) = race_link(open) {
-        let state = RaceState::open(link);
+        let state = match RaceState::open(link) {
+            Ok(state) => state,
+            Err(why) => {
+                return html! { <p class="bad">{ format!("This step's race cannot be shown: {why}.") }</p> }
+            }
+        };
         return html! {
             <div class="live" aria-label="Live example">
                 <div class="live-column">

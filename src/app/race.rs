@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+use super::build::Notice;
 use crate::input::{self, Budget, Format};
 use crate::sim::explore::{explore, Exploration};
 use crate::sim::timeline::{replay, Event, Outcomes, Replay, Scenario};
@@ -113,7 +114,9 @@ pub struct RaceState {
     /// The intents editor's text per writer, and its error.
     pub intents: Vec<(String, Option<String>)>,
     /// A message for the user.
-    pub notice: Option<String>,
+    pub notice: Option<Notice>,
+    /// The race before a scenario or link replaced an edited one.
+    pub undo: Option<Rc<RaceState>>,
 }
 
 /// What can happen in the Race view.
@@ -159,6 +162,10 @@ pub enum RaceAction {
     EditIntents(usize, String),
     /// Hide the message.
     DismissNotice,
+    /// Show a message.
+    Notify(Notice),
+    /// Bring back the race a load replaced.
+    Undo,
 }
 
 fn intents_text(intents: &[Intent]) -> String {
@@ -206,16 +213,17 @@ impl RaceState {
             compare: None,
             exploration: None,
             notice: None,
+            undo: None,
         };
         state.rerun();
         state.step = step.min(state.scenario.schedule.len());
         state
     }
 
-    /// A state from a link (unknown ids and invalid scenarios give a notice
-    /// and the default scenario).
-    pub fn open(link: RaceLink) -> RaceState {
-        let scenario = match (&link.scenario, &link.id) {
+    /// A state from a link, or why it cannot be opened (an unknown id, an
+    /// invalid scenario).
+    pub fn open(link: RaceLink) -> Result<RaceState, String> {
+        let (scenario, id) = match (&link.scenario, &link.id) {
             (Some(s), _) => s
                 .validate()
                 .map(|()| (s.clone(), None))
@@ -224,15 +232,41 @@ impl RaceState {
                 .map(|s| (s.clone(), Some(id.clone())))
                 .ok_or_else(|| format!("there is no scenario {id:?}")),
             (None, None) => Err("the link names no scenario".to_owned()),
-        };
-        match scenario {
-            Ok((scenario, id)) => RaceState::with(scenario, id, link.preset, link.step),
-            Err(why) => RaceState {
-                notice: Some(format!(
-                    "This link could not be opened: {why}. Nothing was changed."
-                )),
-                ..RaceState::default()
-            },
+        }?;
+        Ok(RaceState::with(scenario, id, link.preset, link.step))
+    }
+
+    /// `self` with an error message.
+    pub fn with_error(self, text: String) -> RaceState {
+        RaceState {
+            notice: Some(Notice { error: true, text }),
+            ..self
+        }
+    }
+
+    /// True when loading something else would lose work: the scenario is
+    /// not a shipped one as shipped, or an intents editor holds text that
+    /// did not parse.
+    pub fn edited(&self) -> bool {
+        self.id.is_none() || self.intents.iter().any(|(_, error)| error.is_some())
+    }
+
+    /// `next` replacing `self`, keeping `self` for an undo when it was edited.
+    fn replaced_by(&self, next: RaceState, what: &str) -> RaceState {
+        if !self.edited() {
+            return next;
+        }
+        let mut kept = self.clone();
+        kept.undo = None;
+        kept.notice = None;
+        kept.playing = false;
+        RaceState {
+            notice: Some(Notice {
+                error: false,
+                text: format!("{what} replaced your edited race; \"Undo loading\" brings it back."),
+            }),
+            undo: Some(Rc::new(kept)),
+            ..next
         }
     }
 
@@ -277,8 +311,9 @@ impl RaceState {
             .collect()
     }
 
-    fn edited(&mut self) {
+    fn edit(&mut self) {
         self.id = None;
+        self.undo = None;
         self.rerun();
     }
 
@@ -288,13 +323,22 @@ impl RaceState {
         let len = next.scenario.schedule.len();
         match action {
             RaceAction::Load(id) => {
-                next = RaceState {
+                let mut loaded = RaceState {
                     preset: self.preset,
                     ..RaceState::load(&id)
                 };
-                next.rerun();
+                loaded.rerun();
+                let name = loaded.scenario.name.clone();
+                next = self.replaced_by(loaded, &format!("Loading {name:?}"));
             }
-            RaceAction::Open(link) => next = RaceState::open(link),
+            RaceAction::Open(link) => {
+                next = match RaceState::open(link) {
+                    Ok(opened) => self.replaced_by(opened, "Opening the link"),
+                    Err(why) => next.with_error(format!(
+                        "This link could not be opened: {why}. Nothing was changed."
+                    )),
+                }
+            }
             RaceAction::SetPreset(preset) => {
                 next.preset = preset;
                 next.rerun();
@@ -302,7 +346,7 @@ impl RaceState {
             RaceAction::SetWriterPreset(w, preset) => {
                 if let Some(writer) = next.scenario.writers.get_mut(w) {
                     writer.preset = preset;
-                    next.edited();
+                    next.edit();
                 }
             }
             RaceAction::Goto(step) => {
@@ -343,29 +387,29 @@ impl RaceState {
                 next.scenario.schedule = schedule;
                 next.step = 0;
                 let exploration = next.exploration.clone();
-                next.edited();
+                next.edit();
                 next.exploration = exploration;
             }
             RaceAction::AddEvent(event) => {
                 next.scenario.schedule.push(event);
-                next.edited();
+                next.edit();
             }
             RaceAction::RemoveEvent(i) => {
                 if i < len {
                     next.scenario.schedule.remove(i);
-                    next.edited();
+                    next.edit();
                 }
             }
             RaceAction::MoveUp(i) => {
                 if i > 0 && i < len {
                     next.scenario.schedule.swap(i - 1, i);
-                    next.edited();
+                    next.edit();
                 }
             }
             RaceAction::MoveDown(i) => {
                 if i + 1 < len {
                     next.scenario.schedule.swap(i, i + 1);
-                    next.edited();
+                    next.edit();
                 }
             }
             RaceAction::EditIntents(w, text) => {
@@ -381,7 +425,7 @@ impl RaceState {
                             if let Some(writer) = next.scenario.writers.get_mut(w) {
                                 writer.intents = intents;
                             }
-                            next.edited();
+                            next.edit();
                         }
                         Ok(_) => next.intents[w] = (text, Some("too many intents".to_owned())),
                         Err(err) => next.intents[w] = (text, Some(err)),
@@ -389,6 +433,12 @@ impl RaceState {
                 }
             }
             RaceAction::DismissNotice => next.notice = None,
+            RaceAction::Notify(notice) => next.notice = Some(notice),
+            RaceAction::Undo => {
+                if let Some(undo) = &self.undo {
+                    next = RaceState::clone(undo);
+                }
+            }
         }
         next
     }
@@ -548,14 +598,73 @@ mod tests {
             .reduce(RaceAction::Goto(4));
         let link = state.link();
         assert_eq!(link.id.as_deref(), Some("migration-race"));
-        assert_eq!(RaceState::open(link).current(), state.current());
-        let bad = RaceState::open(RaceLink {
+        assert_eq!(RaceState::open(link).unwrap().current(), state.current());
+        let bad = RaceLink {
             id: Some("nope".into()),
             scenario: None,
             preset: None,
             step: 0,
-        });
-        assert!(bad.notice.unwrap().contains("no scenario"));
+        };
+        assert_eq!(
+            RaceState::open(bad.clone()).unwrap_err(),
+            "there is no scenario \"nope\""
+        );
+        // A bad link opened over a race leaves it as it was.
+        let edited = state.reduce(RaceAction::MoveDown(0));
+        let after = edited.reduce(RaceAction::Open(bad));
+        assert_eq!(after.scenario, edited.scenario);
+        assert_eq!(after.step, edited.step);
+        let notice = after.notice.unwrap();
+        assert!(notice.error);
+        assert_eq!(
+            notice.text,
+            "This link could not be opened: there is no scenario \"nope\". Nothing was changed."
+        );
+    }
+
+    #[test]
+    fn loading_over_an_edited_race_can_be_undone() {
+        let shipped = RaceState::default();
+        // A shipped scenario as shipped: nothing to lose, no undo.
+        let other = library()[1].0;
+        let loaded = shipped.reduce(RaceAction::Load(other.to_owned()));
+        assert_eq!(loaded.id.as_deref(), Some(other));
+        assert!(loaded.undo.is_none() && loaded.notice.is_none());
+        // An edited schedule is kept for an undo.
+        let edited = shipped
+            .reduce(RaceAction::MoveDown(0))
+            .reduce(RaceAction::Goto(3));
+        assert!(edited.edited());
+        let loaded = edited.reduce(RaceAction::Load(other.to_owned()));
+        assert_eq!(loaded.id.as_deref(), Some(other));
+        let notice = loaded.notice.clone().unwrap();
+        assert!(!notice.error);
+        assert!(
+            notice
+                .text
+                .ends_with("replaced your edited race; \"Undo loading\" brings it back."),
+            "{}",
+            notice.text
+        );
+        let undone = loaded.reduce(RaceAction::Undo);
+        assert_eq!(undone.scenario, edited.scenario);
+        assert_eq!(undone.step, 3);
+        assert_eq!(undone.replay, edited.replay);
+        assert!(undone.undo.is_none() && undone.notice.is_none());
+        // Intents text that did not parse counts as work too.
+        let typing = shipped.reduce(RaceAction::EditIntents(0, "- set-label: [".to_owned()));
+        assert!(typing.id.is_some() && typing.edited());
+        let loaded = typing.reduce(RaceAction::Load(other.to_owned()));
+        let undone = loaded.reduce(RaceAction::Undo);
+        assert_eq!(undone.intents[0].0, "- set-label: [");
+        // An edit after the load drops the undo.
+        let later = edited
+            .reduce(RaceAction::Load(other.to_owned()))
+            .reduce(RaceAction::MoveDown(0));
+        assert!(later.undo.is_none());
+        // Opening a link over edits is undoable the same way.
+        let opened = edited.reduce(RaceAction::Open(shipped.link()));
+        assert_eq!(opened.reduce(RaceAction::Undo).scenario, edited.scenario);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use super::browser;
+use super::build::Notice;
 use super::race::{library, line_diff, RaceAction, RaceLink, RaceState};
 use super::share;
 use crate::sim::timeline::{Conflict, Event as TimelineEvent, Outcomes, Replay, Step};
@@ -25,12 +26,14 @@ impl Reducible for RaceState {
 
 fn initial(query: &str) -> RaceState {
     if let Some(param) = share::state_param(query) {
-        return match share::decode_value::<RaceLink>(param) {
-            Ok(link) => RaceState::open(link),
-            Err(err) => RaceState {
-                notice: Some(format!("{err} Nothing was changed.")),
-                ..saved()
+        return match share::decode_value::<RaceLink>(param).map_err(|e| e.to_string()) {
+            Ok(link) => match RaceState::open(link) {
+                Ok(state) => state,
+                Err(why) => saved().with_error(format!(
+                    "This link could not be opened: {why}. Nothing was changed."
+                )),
             },
+            Err(err) => saved().with_error(format!("{err} Nothing was changed.")),
         };
     }
     saved()
@@ -38,12 +41,14 @@ fn initial(query: &str) -> RaceState {
 
 fn saved() -> RaceState {
     match browser::load(STORAGE_KEY) {
-        Some(text) => match serde_json::from_str::<RaceLink>(&text) {
-            Ok(link) => RaceState::open(link),
-            Err(_) => RaceState {
-                notice: Some("Your saved race could not be read and was ignored.".to_owned()),
-                ..RaceState::default()
-            },
+        Some(text) => match serde_json::from_str::<RaceLink>(&text)
+            .map_err(|e| e.to_string())
+            .and_then(RaceState::open)
+        {
+            Ok(state) => state,
+            Err(why) => RaceState::default().with_error(format!(
+                "Your saved race could not be read ({why}) and was ignored."
+            )),
         },
         None => RaceState::default(),
     }
@@ -68,14 +73,19 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
     let copied = use_state(|| false);
     let play_timer = use_mut_ref(|| None::<Timeout>);
     let save_timer = use_mut_ref(|| None::<Timeout>);
+    let storage_failed = use_mut_ref(|| false);
 
     {
         let state = state.clone();
         use_effect_with(props.query.clone(), move |query| {
             if let Some(param) = share::state_param(query) {
                 if share::encode_value(&state.link()) != param {
-                    if let Ok(link) = share::decode_value::<RaceLink>(param) {
-                        state.dispatch(RaceAction::Open(link));
+                    match share::decode_value::<RaceLink>(param) {
+                        Ok(link) => state.dispatch(RaceAction::Open(link)),
+                        Err(err) => state.dispatch(RaceAction::Notify(Notice {
+                            error: true,
+                            text: format!("{err} Nothing was changed."),
+                        })),
                     }
                 }
             }
@@ -103,14 +113,21 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
     {
         let link = state.link();
         let timer = save_timer.clone();
+        let failed = storage_failed.clone();
+        let dispatcher = state.dispatcher();
         use_effect_with(link, move |link| {
             let link = link.clone();
             *timer.borrow_mut() = Some(Timeout::new(250, move || {
                 browser::replace_fragment(&format!("#/race?s={}", share::encode_value(&link)));
-                let _ = browser::save(
-                    STORAGE_KEY,
-                    &serde_json::to_string(&link).unwrap_or_default(),
-                );
+                let json = serde_json::to_string(&link).unwrap_or_default();
+                if let Err(why) = browser::save(STORAGE_KEY, &json) {
+                    if !failed.replace(true) {
+                        dispatcher.dispatch(RaceAction::Notify(Notice {
+                            error: false,
+                            text: format!("Your race is not saved in this browser ({why}); it stays in this tab and in the page's link."),
+                        }));
+                    }
+                }
             }));
         });
     }
@@ -208,12 +225,14 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
                     title={if explorable { "Replay every interleaving under every preset" } else { "At most 3 writers and 8 events" }}>
                     { "Explore interleavings" }
                 </button>
-                <span class="spacer"></span>
+                if state.undo.is_some() {
+                    <button type="button" class="undo" onclick={send(RaceAction::Undo)}>{ "Undo loading" }</button>
+                }
                 <button type="button" class="primary" onclick={share_link}>{ if *copied { "Link copied" } else { "Share link" } }</button>
             </div>
             if let Some(notice) = &state.notice {
-                <div class="notice notice-error" role="alert">
-                    <span>{ notice.clone() }</span>
+                <div class={classes!("notice", notice.error.then_some("notice-error"))} role={if notice.error { "alert" } else { "status" }}>
+                    <span>{ notice.text.clone() }</span>
                     <button type="button" class="link" onclick={send(RaceAction::DismissNotice)}>{ "Dismiss" }</button>
                 </div>
             }
