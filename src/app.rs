@@ -4,6 +4,7 @@
 //! the Yew components that render them compile only for `wasm32`.
 
 pub mod build;
+pub mod crash;
 pub mod highlight;
 pub mod learn;
 pub mod race;

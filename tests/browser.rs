@@ -141,3 +141,49 @@ async fn build_view_columns_react_to_presets_and_edits() {
     );
     root.remove();
 }
+
+/// The banner the panic hook shows (a real panic cannot run here: it
+/// leaves the instance panicking; the e2e suite crashes the release build).
+#[wasm_bindgen_test]
+fn the_crash_banner_offers_a_way_back_to_the_work() {
+    mount_point("#/build?s=1.private-objects");
+    patchlab::app::crash::show(
+        "<img src=x id=injected> on purpose",
+        Some("src/app/x.rs:1:2"),
+    );
+    // Shown once, however many panics follow.
+    patchlab::app::crash::show("a second panic", None);
+
+    let document = gloo::utils::document();
+    assert_eq!(document.query_selector_all(".crash").unwrap().length(), 1);
+    let banner = document
+        .get_element_by_id("crash")
+        .expect("the crash banner");
+    assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
+    assert_eq!(text_of(&banner, "h2"), "patchlab hit a bug and stopped");
+    let reload: Element = element(&banner, "p a");
+    assert_eq!(
+        reload.get_attribute("href").as_deref(),
+        Some("?reload#/build?s=1.private-objects")
+    );
+    let report: web_sys::HtmlTextAreaElement = element(&banner, "textarea");
+    assert!(report.read_only());
+    let report = report.value();
+    assert!(
+        report.starts_with(&format!(
+            "patchlab {} panicked at src/app/x.rs:1:2:\n<img src=x id=injected> on purpose\n",
+            patchlab::VERSION
+        )),
+        "{report}"
+    );
+    assert!(report.contains("\nView: #/build\n"), "{report}");
+    assert!(
+        !report.contains("private-objects"),
+        "the report leaves the state out"
+    );
+    assert!(
+        document.get_element_by_id("injected").is_none(),
+        "the message stays text"
+    );
+    banner.remove();
+}

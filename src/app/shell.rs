@@ -185,8 +185,21 @@ fn Help(props: &HelpProps) -> Html {
 }
 
 /// Mounts the playground on the page. Installs a panic hook first, so a bug
-/// shows up in the console instead of a silent abort.
+/// shows a banner (with a way back to the work) instead of a dead page.
 pub fn start() {
-    console_error_panic_hook::set_once();
+    super::crash::install();
+    // `#/debug/panic` crashes the app on purpose, to see (and test) what a
+    // bug looks like to the user in the very build that ships.
+    let panic_on_purpose = || {
+        let hash = gloo::utils::window().location().hash().unwrap_or_default();
+        if hash == super::crash::PANIC_ROUTE {
+            panic!("a panic on purpose ({hash})");
+        }
+    };
+    EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+        panic_on_purpose()
+    })
+    .forget();
+    gloo::timers::callback::Timeout::new(0, panic_on_purpose).forget();
     yew::Renderer::<App>::new().render();
 }

@@ -124,9 +124,17 @@ test('a damaged or future link shows a message and changes nothing', async () =>
   await page.goto(`${server.url}#/build?s=9.abcdef`);
   await page.getByRole('alert').filter({ hasText: 'newer patchlab' }).waitFor();
   assert.deepEqual(await opsOf(page, 2), ['add/metadata/labels/kubevirt.io~1migrationTargetNodeName']);
+  // Pasted into the address bar of the open page...
   await page.goto(`${server.url}#/build?s=1.!!notbase64`);
-  await page.reload();
   await page.getByRole('alert').filter({ hasText: 'damaged' }).waitFor();
+  assert.deepEqual(await opsOf(page, 2), ['add/metadata/labels/kubevirt.io~1migrationTargetNodeName']);
+  // ...or opened in a new one.
+  const fresh = await openPage(browser);
+  await fresh.goto(`${server.url}#/build?s=1.!!notbase64`);
+  await fresh.getByRole('alert').filter({ hasText: 'damaged' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context().close();
   await page.context().close();
 });
 

@@ -78,3 +78,26 @@ test('race: refused storage is announced; loading over an edited race can be und
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a bug shows a banner with a bug report, and reloading brings the work back', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
+  const editor = page.locator('#new-object');
+  const before = await page.evaluate(() => location.hash);
+  await editor.fill((await editor.inputValue()).replace('node02', 'node09'));
+  await page.waitForFunction((before) => location.hash !== before, before);
+
+  await page.evaluate(() => { location.hash = '#/debug/panic'; });
+  const banner = page.getByRole('alert').filter({ hasText: 'patchlab hit a bug and stopped' });
+  await banner.waitFor();
+  const report = await banner.getByRole('textbox', { name: 'Bug report' }).inputValue();
+  assert.match(report, /^patchlab \d+\.\d+\.\d+\S* panicked at src\/app\/shell\.rs:\d+:\d+:\na panic on purpose \(#\/debug\/panic\)\n\nView: #\/debug\/panic\nBrowser: .*Chrome/);
+  assert.ok(page.errors.some((e) => e.includes('a panic on purpose')), 'the panic reaches the console too');
+  await banner.getByRole('link', { name: 'Reload the page' }).click();
+  await page.waitForURL(/\?reload#\/build$/);
+  await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
+  assert.match(await page.locator('#new-object').inputValue(), /node09/, 'the work is back');
+  assert.equal(await page.locator('#crash').count(), 0);
+  await page.context().close();
+});
