@@ -15,6 +15,7 @@
 mod yaml;
 
 use std::fmt;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -148,12 +149,69 @@ pub fn parse(text: &str, budget: &Budget) -> Result<(Value, Format), InputError>
     parse_as(text, format, budget).map(|value| (value, format))
 }
 
-/// Parses `text` as the given format within `budget`.
-///
-/// # Errors
-///
-/// As [`parse`].
-pub fn parse_as(text: &str, format: Format, budget: &Budget) -> Result<Value, InputError> {
+/// A parse done in pieces, so a page can stay responsive while a big YAML
+/// text is read: each [`ParseJob::step`] reads about as many characters as
+/// asked. JSON (fast) and small texts are parsed in one step.
+pub struct ParseJob {
+    format: Format,
+    state: JobState,
+}
+
+enum JobState {
+    Start(Rc<str>, Budget),
+    Yaml(yaml::Job),
+    Done,
+}
+
+impl ParseJob {
+    /// A job for `text` (its format detected) within `budget`.
+    pub fn new(text: Rc<str>, budget: Budget) -> ParseJob {
+        ParseJob {
+            format: Format::detect(&text),
+            state: JobState::Start(text, budget),
+        }
+    }
+
+    /// Does about `chars` characters of work; the outcome once finished
+    /// (then `None` if called again).
+    ///
+    /// # Errors
+    ///
+    /// As [`parse`].
+    pub fn step(&mut self, chars: usize) -> Option<Result<(Value, Format), InputError>> {
+        let format = self.format;
+        match std::mem::replace(&mut self.state, JobState::Done) {
+            JobState::Done => None,
+            JobState::Start(text, budget) => {
+                if format == Format::Json || text.len() <= chars {
+                    return Some(parse_as(&text, format, &budget).map(|v| (v, format)));
+                }
+                if let Err(err) = precheck(&text, &budget) {
+                    return Some(Err(err));
+                }
+                self.state = JobState::Yaml(yaml::Job::new(text, budget));
+                self.step(chars)
+            }
+            JobState::Yaml(mut job) => match job.step(chars) {
+                Some(outcome) => Some(outcome.map(|v| (v, format))),
+                None => {
+                    self.state = JobState::Yaml(job);
+                    None
+                }
+            },
+        }
+    }
+}
+
+impl fmt::Debug for ParseJob {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ParseJob")
+            .field("format", &self.format)
+            .finish_non_exhaustive()
+    }
+}
+
+fn precheck(text: &str, budget: &Budget) -> Result<(), InputError> {
     if text.len() > budget.max_bytes {
         return Err(InputError::plain(format!(
             "input is {} bytes, more than the limit of {} bytes",
@@ -164,6 +222,16 @@ pub fn parse_as(text: &str, format: Format, budget: &Budget) -> Result<Value, In
     if text.trim().is_empty() {
         return Err(InputError::plain("input is empty"));
     }
+    Ok(())
+}
+
+/// Parses `text` as the given format within `budget`.
+///
+/// # Errors
+///
+/// As [`parse`].
+pub fn parse_as(text: &str, format: Format, budget: &Budget) -> Result<Value, InputError> {
+    precheck(text, budget)?;
     match format {
         Format::Json => parse_json(text, budget),
         Format::Yaml => parse_yaml(text, budget),
@@ -317,6 +385,43 @@ mod tests {
             err.to_string().contains("depth") || err.to_string().contains("deeper"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_parse_in_pieces_equals_a_parse_at_once() {
+        let budget = Budget::default();
+        let big: String = (0..2000)
+            .map(|i| format!("k{i}: [a, {{b: {i}}}]\n"))
+            .collect();
+        let texts = [
+            "a: 1\nb: [x, y]\nc: {d: e}\n",
+            "a: &x {b: 1}\nc: *x\n",
+            "a: 1\na: 2\n",
+            "a: [1, 2\n",
+            "a: 1\n---\nb: 2\n",
+            "{\"json\": [1, 2, {\"x\": null}]}",
+            "{\"json\": [1, 2,}",
+            "   \n",
+            big.as_str(),
+        ];
+        for text in texts {
+            let at_once = parse(text, &budget);
+            for chars in [1, 7, 100, 10_000, usize::MAX] {
+                let mut job = ParseJob::new(Rc::from(text), budget);
+                let mut steps = 0;
+                let outcome = loop {
+                    steps += 1;
+                    if let Some(outcome) = job.step(chars) {
+                        break outcome;
+                    }
+                };
+                assert_eq!(outcome, at_once, "{text:?} in pieces of {chars}");
+                assert!(job.step(chars).is_none(), "finished jobs stay finished");
+                if text.len() > 10_000 && chars == 100 {
+                    assert!(steps > 100, "{steps} steps");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The Build view's state: two editors, result columns, per-field
 //! overrides. A pure reducer, tested natively; the components render it.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -9,7 +10,7 @@ use serde_json::Value;
 
 use super::share::BuildLink;
 use crate::apply::{apply, Semantics};
-use crate::input::{self, Budget, Format, InputError};
+use crate::input::{self, Budget, Format, InputError, ParseJob};
 use crate::patch::Operation;
 use crate::pointer::PointerBuf;
 use crate::strategy::{self, merge, Body, FieldKind, Options, Plan, Preset, Strategy};
@@ -109,7 +110,38 @@ pub struct Parsed {
     pub error: Option<InputError>,
     /// The text changed since it was parsed.
     pub dirty: bool,
+    /// A parse of a big text, under way.
+    job: Option<PendingParse>,
 }
+
+impl Parsed {
+    /// The text changed: parse it again (from the start).
+    fn touch(&mut self) {
+        self.dirty = true;
+        self.job = None;
+    }
+}
+
+/// A parse in pieces. Shared by the clones of a state; only the newest
+/// state steps it.
+#[derive(Clone)]
+struct PendingParse(Rc<RefCell<ParseJob>>);
+
+impl PartialEq for PendingParse {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for PendingParse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PendingParse")
+    }
+}
+
+/// Characters parsed per piece of a big text (about 40 ms of YAML in a
+/// browser).
+pub const PIECE_CHARS: usize = 512 * 1024;
 
 /// Does applying the ops to old (kube semantics) give new?
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -329,13 +361,13 @@ impl BuildState {
         match action {
             BuildAction::EditOld(text) => {
                 next.old_text = text;
-                next.old.dirty = true;
+                next.old.touch();
                 next.edits += 1;
                 next.stale = true;
             }
             BuildAction::EditNew(text) => {
                 next.new_text = text;
-                next.new.dirty = true;
+                next.new.touch();
                 next.edits += 1;
                 next.stale = true;
             }
@@ -383,8 +415,8 @@ impl BuildState {
                 if let Some(snapshot) = next.undo.take() {
                     next.old_text = snapshot.old_text;
                     next.new_text = snapshot.new_text;
-                    next.old.dirty = true;
-                    next.new.dirty = true;
+                    next.old.touch();
+                    next.new.touch();
                     next.format = snapshot.format;
                     next.columns = snapshot.columns;
                     next.example = snapshot.example;
@@ -478,14 +510,29 @@ impl BuildState {
             if !parsed.dirty && (parsed.value.is_some() || parsed.error.is_some()) {
                 continue;
             }
-            parsed.dirty = false;
             self.pending = None;
-            match input::parse(text, &budget) {
-                Ok((value, _)) => {
-                    parsed.value = Some(Rc::new(value));
-                    parsed.error = None;
+            let outcome = if text.len() <= PIECE_CHARS {
+                Some(input::parse(text, &budget))
+            } else {
+                let job = parsed.job.get_or_insert_with(|| {
+                    PendingParse(Rc::new(RefCell::new(ParseJob::new(
+                        Rc::from(text.as_str()),
+                        budget,
+                    ))))
+                });
+                let outcome = job.0.borrow_mut().step(PIECE_CHARS);
+                outcome
+            };
+            if let Some(outcome) = outcome {
+                parsed.dirty = false;
+                parsed.job = None;
+                match outcome {
+                    Ok((value, _)) => {
+                        parsed.value = Some(Rc::new(value));
+                        parsed.error = None;
+                    }
+                    Err(err) => parsed.error = Some(err),
                 }
-                Err(err) => parsed.error = Some(err),
             }
             return true;
         }
@@ -949,6 +996,53 @@ mod tests {
         assert_eq!(utf16_range_bytes(&text, 10, 20), 20);
         assert_eq!(utf16_range_bytes("a😀b", 1, 3), 4);
         assert_eq!(utf16_range_bytes("ab", 5, 9), 0);
+    }
+
+    #[test]
+    fn big_yaml_is_parsed_in_pieces() {
+        let entries: String = (0..30_000)
+            .map(|i| format!("  key-{i}: \"{}\"\n", "v".repeat(40)))
+            .collect();
+        let old =
+            format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n{entries}");
+        assert!(old.len() > 3 * PIECE_CHARS);
+        let new = old.replace("key-7: \"v", "key-7: \"w");
+        let state = BuildState::default();
+        let mut piecewise = state
+            .reduce(BuildAction::EditOld(old.clone()))
+            .reduce(BuildAction::EditNew(new.clone()));
+        let mut pieces = 0;
+        while piecewise.busy() {
+            piecewise = piecewise.reduce(BuildAction::RecomputeStep);
+            pieces += 1;
+        }
+        // Each text in at least 3 pieces, then one piece per column.
+        assert!(pieces >= 2 * 3 + state.columns.len(), "{pieces} pieces");
+        let at_once = state
+            .reduce(BuildAction::EditOld(old))
+            .reduce(BuildAction::EditNew(new.clone()))
+            .reduce(BuildAction::Recompute);
+        assert_eq!(piecewise.results, at_once.results);
+        assert_eq!(piecewise.new.value, at_once.new.value);
+        // An edit half-way through a parse starts that parse over.
+        let mut edited = piecewise.reduce(BuildAction::EditNew(
+            new.replace("key-9: \"v", "key-9: \"x"),
+        ));
+        edited = edited.reduce(BuildAction::RecomputeStep);
+        assert!(edited.new.job.is_some());
+        edited = edited.reduce(BuildAction::EditNew(
+            new.replace("key-8: \"v", "key-8: \"x"),
+        ));
+        assert!(edited.new.job.is_none());
+        while edited.busy() {
+            edited = edited.reduce(BuildAction::RecomputeStep);
+        }
+        let value = edited.new.value.as_deref().unwrap();
+        assert_eq!(
+            value["data"]["key-8"].as_str().unwrap(),
+            format!("x{}", "v".repeat(39))
+        );
+        assert_eq!(value["data"]["key-9"].as_str().unwrap(), "v".repeat(40));
     }
 
     #[test]

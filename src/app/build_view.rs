@@ -39,13 +39,18 @@ fn initial(query: &str) -> BuildState {
     let mut notices = Vec::new();
     let saved = || match browser::load(STORAGE_KEY) {
         None => None,
-        Some(text) => match serde_json::from_str::<BuildLink>(&text)
-            .map_err(|e| e.to_string())
-            .and_then(|link| {
-                share::check(&link)
-                    .map(|()| link)
-                    .map_err(|e| e.to_string())
-            }) {
+        // An encoded link; JSON from earlier versions.
+        Some(text) => match if text.starts_with('{') {
+            serde_json::from_str::<BuildLink>(&text)
+                .map_err(|e| e.to_string())
+                .and_then(|link| {
+                    share::check(&link)
+                        .map(|()| link)
+                        .map_err(|e| e.to_string())
+                })
+        } else {
+            share::decode_stored(&text).map_err(|e| e.to_string())
+        } {
             Ok(link) => Some(Ok(BuildState::from_link(link))),
             Err(_) => Some(Err(())),
         },
@@ -90,6 +95,15 @@ struct Copied {
     ok: bool,
 }
 
+fn too_big_for_a_link(bytes: usize) -> String {
+    format!(
+        "These objects are too big for a link ({} KiB packed; a link holds {} KiB), so the page's \
+         link no longer carries them and Share link is off: they are saved in this browser only.",
+        bytes.div_ceil(1024),
+        share::MAX_FRAGMENT / 1024
+    )
+}
+
 #[component]
 pub fn BuildView(props: &BuildViewProps) -> Html {
     let query = props.query.clone();
@@ -99,6 +113,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
     let step_timer = use_mut_ref(|| None::<Timeout>);
     let save_timer = use_mut_ref(|| None::<Timeout>);
     let storage_failed = use_mut_ref(|| false);
+    let link_too_big = use_mut_ref(|| false);
 
     // A new link pasted into the address bar of an open page.
     {
@@ -160,18 +175,38 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
         let state = state.clone();
         let timer = save_timer.clone();
         let failed = storage_failed.clone();
+        let too_big = link_too_big.clone();
         use_effect_with(link, move |link| {
             let link = link.clone();
             *timer.borrow_mut() = Some(Timeout::new(250, move || {
                 let encoded = share::encode(&link);
-                browser::replace_fragment(&format!("#/build?s={encoded}"));
-                let json = serde_json::to_string(&link).unwrap_or_default();
-                if let Err(why) = browser::save(STORAGE_KEY, &json) {
-                    if !*failed.borrow() {
-                        *failed.borrow_mut() = true;
+                if encoded.len() <= share::MAX_FRAGMENT {
+                    browser::replace_fragment(&format!("#/build?s={encoded}"));
+                } else {
+                    // An older state in the address bar would win over
+                    // storage on reload: take it out.
+                    browser::replace_fragment("#/build");
+                    if !too_big.replace(true) {
                         state.dispatch(BuildAction::Notify(Notice {
                             error: false,
-                            text: format!("Your work is not saved in this browser ({why}); it stays in this tab and in the page's link."),
+                            text: too_big_for_a_link(encoded.len()),
+                        }));
+                    }
+                }
+                if let Err(why) = browser::save(STORAGE_KEY, &encoded) {
+                    if !failed.replace(true) {
+                        // Still in the link: a status; in this tab only: an alert.
+                        let in_link = encoded.len() <= share::MAX_FRAGMENT;
+                        let kept = if in_link {
+                            "in this tab and in the page's link"
+                        } else {
+                            "in this tab only: keep it open, or save the objects to files"
+                        };
+                        state.dispatch(BuildAction::Notify(Notice {
+                            error: !in_link,
+                            text: format!(
+                                "Your work is not saved in this browser ({why}); it stays {kept}."
+                            ),
                         }));
                     }
                 }
@@ -196,7 +231,15 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
         let state = state.clone();
         let copy = copy.clone();
         Callback::from(move |_: ()| {
-            let fragment = format!("#/build?s={}", share::encode(&state.link()));
+            let encoded = share::encode(&state.link());
+            if encoded.len() > share::MAX_FRAGMENT {
+                state.dispatch(BuildAction::Notify(Notice {
+                    error: true,
+                    text: too_big_for_a_link(encoded.len()),
+                }));
+                return;
+            }
+            let fragment = format!("#/build?s={encoded}");
             copy.emit(("share".to_owned(), browser::url_with(&fragment)));
         })
     };

@@ -355,7 +355,9 @@ fn Lanes(props: &LanesProps) -> Html {
                             let happened = index < props.step;
                             let current = index + 1 == props.step;
                             let code = s.response.as_ref().map(|r| r.code.to_string()).unwrap_or_default();
-                            let label = format!("Step {}: {} {}{}", index + 1, writer, s.event, if code.is_empty() { String::new() } else { format!(", {code}") });
+                            // The accessible name ends with the visible text ("write 422").
+                            let shown_code = if happened && !code.is_empty() { format!(" {code}") } else { String::new() };
+                            let label = format!("Step {}: {} {}{}", index + 1, writer, s.event, shown_code);
                             let ongoto = props.ongoto.clone();
                             html! {
                                 <li>
@@ -366,6 +368,7 @@ fn Lanes(props: &LanesProps) -> Html {
                                         onclick={Callback::from(move |_: MouseEvent| ongoto.emit(index + 1))}>
                                         <span class="ev-kind">{ s.event }</span>
                                         if happened && !code.is_empty() {
+                                            { " " }
                                             <span class="ev-code">{ code }</span>
                                         }
                                     </button>

@@ -19,8 +19,12 @@ use crate::strategy::{Preset, Strategy};
 pub const VERSION: u32 = 1;
 /// The longest fragment accepted, in bytes.
 pub const MAX_FRAGMENT: usize = 512 * 1024;
-/// The most bytes a link may decompress to.
-pub const MAX_DECOMPRESSED: usize = 4 * 1024 * 1024;
+/// The most bytes a link may decompress to: two objects at the input
+/// budget, with room for JSON escapes.
+pub const MAX_DECOMPRESSED: usize = 10 * 1024 * 1024;
+/// The longest state kept in browser storage (the browser's quota, about
+/// 5 MiB per site, is the real limit).
+pub const MAX_STORED: usize = 8 * 1024 * 1024;
 /// The most result columns.
 pub const MAX_COLUMNS: usize = 6;
 /// The most per-field overrides.
@@ -57,8 +61,9 @@ pub struct BuildLink {
 /// Why a link cannot be opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkError {
-    /// Longer than [`MAX_FRAGMENT`].
-    TooLong(usize),
+    /// Longer than accepted: the length and the limit ([`MAX_FRAGMENT`]
+    /// for links).
+    TooLong(usize, usize),
     /// Made by a newer patchlab.
     FutureVersion(u32),
     /// Not a patchlab link, or damaged.
@@ -70,9 +75,9 @@ pub enum LinkError {
 impl fmt::Display for LinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LinkError::TooLong(n) => write!(
+            LinkError::TooLong(n, max) => write!(
                 f,
-                "This link is {n} bytes long, more than the {MAX_FRAGMENT} bytes patchlab accepts."
+                "This link is {n} bytes long, more than the {max} bytes patchlab accepts."
             ),
             LinkError::FutureVersion(v) => write!(
                 f,
@@ -94,7 +99,10 @@ pub fn encode(link: &BuildLink) -> String {
 /// Encodes any serializable state as an `s=` value.
 pub fn encode_value<T: Serialize>(value: &T) -> String {
     let json = serde_json::to_vec(value).unwrap_or_default();
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    // Best compression for link-sized states; fast for megabytes, which
+    // are encoded on every (debounced) edit.
+    let level = if json.len() > 256 * 1024 { 1 } else { 9 };
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, level);
     format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
 }
 
@@ -117,8 +125,24 @@ pub fn decode(value: &str) -> Result<BuildLink, LinkError> {
 ///
 /// [`LinkError`]; never panics.
 pub fn decode_value<T: serde::de::DeserializeOwned>(value: &str) -> Result<T, LinkError> {
-    if value.len() > MAX_FRAGMENT {
-        return Err(LinkError::TooLong(value.len()));
+    decode_within(value, MAX_FRAGMENT)
+}
+
+/// Decodes a state saved in browser storage: an encoded link, which may be
+/// longer than a link can be ([`MAX_STORED`]); the same budgets otherwise.
+///
+/// # Errors
+///
+/// [`LinkError`]; never panics.
+pub fn decode_stored(value: &str) -> Result<BuildLink, LinkError> {
+    let link: BuildLink = decode_within(value, MAX_STORED)?;
+    check(&link)?;
+    Ok(link)
+}
+
+fn decode_within<T: serde::de::DeserializeOwned>(value: &str, max: usize) -> Result<T, LinkError> {
+    if value.len() > max {
+        return Err(LinkError::TooLong(value.len(), max));
     }
     let (version, data) = value
         .split_once('.')
@@ -203,6 +227,45 @@ mod tests {
     }
 
     #[test]
+    fn objects_at_the_input_budget_fit_in_storage() {
+        // Two objects at the input budget, with little repetition.
+        let object = |seed: u64| -> String {
+            let mut x = seed;
+            let mut text = String::from("data:\n");
+            while text.len() < crate::input::Budget::OBJECT_BYTES - 64 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                text.push_str(&format!("  k{:016x}: \"{:016x}\"\n", x, x >> 7));
+            }
+            text
+        };
+        let link = BuildLink {
+            old: object(1),
+            new: object(2),
+            format: Format::Yaml,
+            columns: vec![Column::default()],
+            example: None,
+        };
+        let encoded = encode(&link);
+        assert!(
+            encoded.len() > MAX_FRAGMENT,
+            "too big for a link: {}",
+            encoded.len()
+        );
+        assert!(
+            encoded.len() < MAX_STORED,
+            "small enough to store: {}",
+            encoded.len()
+        );
+        assert_eq!(
+            decode(&encoded),
+            Err(LinkError::TooLong(encoded.len(), MAX_FRAGMENT))
+        );
+        assert_eq!(decode_stored(&encoded).unwrap(), link);
+    }
+
+    #[test]
     fn round_trip_and_compression() {
         let link = link();
         let encoded = encode(&link);
@@ -232,7 +295,7 @@ mod tests {
         assert!(matches!(decode("1.AAAA"), Err(LinkError::Malformed(_))));
         assert!(matches!(
             decode(&"1.".repeat(MAX_FRAGMENT)),
-            Err(LinkError::TooLong(_))
+            Err(LinkError::TooLong(_, MAX_FRAGMENT))
         ));
         // A zip bomb: 64 MB of zeros packs into a few KB.
         let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 64 * 1024 * 1024], 9);

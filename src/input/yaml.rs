@@ -6,8 +6,9 @@
 //! to the playground's wasm; the event parser and this file add a fraction.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, StrInput, Tag};
 use serde_json::{Map, Number, Value};
 
 use super::{Budget, InputError};
@@ -33,35 +34,128 @@ enum Frame {
 
 /// Parses one YAML document into a JSON value.
 pub(super) fn parse(text: &str, budget: &Budget) -> Result<Value, InputError> {
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: HashMap<usize, Value> = HashMap::new();
-    let mut result: Option<Value> = None;
-    let mut documents = 0;
-    let mut nodes = 0usize;
+    let mut folder = Folder::new(*budget);
     for item in Parser::new_from_str(text) {
-        let (event, span) = item.map_err(|err| InputError {
-            message: match err.info() {
-                // The scanner's own guard on flow nesting.
-                "recursion limit exceeded" => format!(
-                    "nesting is deeper than the limit of {} levels",
-                    budget.max_depth
-                ),
-                info => info.to_owned(),
-            },
-            line: Some(err.marker().line()),
-            column: Some(err.marker().col() + 1),
+        let (event, span) = item.map_err(|err| scan_error(&err, budget))?;
+        folder.feed(event, &span)?;
+    }
+    folder.finish()
+}
+
+type StrParser<'a> = Parser<'a, StrInput<'a>>;
+
+self_cell::self_cell!(
+    /// A parser over a text it owns, so a parse can stop and resume.
+    struct OwnedParser {
+        owner: Rc<str>,
+        #[not_covariant]
+        dependent: StrParser,
+    }
+);
+
+/// A YAML parse done in pieces.
+pub(super) struct Job {
+    parser: OwnedParser,
+    folder: Option<Folder>,
+}
+
+impl Job {
+    pub(super) fn new(text: Rc<str>, budget: Budget) -> Job {
+        Job {
+            parser: OwnedParser::new(text, |text| Parser::new_from_str(text)),
+            folder: Some(Folder::new(budget)),
+        }
+    }
+
+    /// Parses about `chars` more characters; the value (or the error)
+    /// once the text is done. Called again after that, it answers `None`.
+    pub(super) fn step(&mut self, chars: usize) -> Option<Result<Value, InputError>> {
+        let folder = self.folder.as_mut()?;
+        let done = self.parser.with_dependent_mut(|_, parser| {
+            let mut start = None;
+            for item in parser.by_ref() {
+                let (event, span) = match item {
+                    Ok(item) => item,
+                    Err(err) => return Some(Err(scan_error(&err, &folder.budget))),
+                };
+                let at = span.end.index();
+                if let Err(err) = folder.feed(event, &span) {
+                    return Some(Err(err));
+                }
+                if at >= *start.get_or_insert(at) + chars {
+                    return None;
+                }
+            }
+            Some(Ok(()))
         })?;
+        let folder = self.folder.take()?;
+        Some(done.and_then(|()| folder.finish()))
+    }
+}
+
+fn scan_error(err: &saphyr_parser::ScanError, budget: &Budget) -> InputError {
+    InputError {
+        message: match err.info() {
+            // The scanner's own guard on flow nesting.
+            "recursion limit exceeded" => format!(
+                "nesting is deeper than the limit of {} levels",
+                budget.max_depth
+            ),
+            info => info.to_owned(),
+        },
+        line: Some(err.marker().line()),
+        column: Some(err.marker().col() + 1),
+    }
+}
+
+/// Folds parser events into a value, within the budget.
+struct Folder {
+    budget: Budget,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, Value>,
+    result: Option<Value>,
+    documents: usize,
+    nodes: usize,
+}
+
+impl Folder {
+    fn new(budget: Budget) -> Folder {
+        Folder {
+            budget,
+            stack: Vec::new(),
+            anchors: HashMap::new(),
+            result: None,
+            documents: 0,
+            nodes: 0,
+        }
+    }
+
+    fn finish(self) -> Result<Value, InputError> {
+        self.result.ok_or_else(|| InputError {
+            message: "input is empty".to_owned(),
+            line: None,
+            column: None,
+        })
+    }
+
+    fn feed(&mut self, event: Event<'_>, span: &Span) -> Result<(), InputError> {
+        let budget = &self.budget;
+        let stack = &mut self.stack;
+        let anchors = &mut self.anchors;
+        let span = *span;
         let value = match event {
-            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => continue,
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {
+                return Ok(())
+            }
             Event::DocumentStart(_) => {
-                documents += 1;
-                if documents > 1 {
+                self.documents += 1;
+                if self.documents > 1 {
                     return Err(error_at(
                         &span,
                         "expected one YAML document, found another (---)",
                     ));
                 }
-                continue;
+                return Ok(());
             }
             Event::SequenceStart(anchor, tag) => {
                 check_tag(&span, tag.as_deref(), "seq")?;
@@ -75,7 +169,7 @@ pub(super) fn parse(text: &str, budget: &Budget) -> Result<Value, InputError> {
                         ),
                     ));
                 }
-                continue;
+                return Ok(());
             }
             Event::MappingStart(anchor, tag) => {
                 check_tag(&span, tag.as_deref(), "map")?;
@@ -89,28 +183,26 @@ pub(super) fn parse(text: &str, budget: &Budget) -> Result<Value, InputError> {
                         ),
                     ));
                 }
-                continue;
+                return Ok(());
             }
             Event::SequenceEnd => match stack.pop() {
-                Some(Frame::Seq(items, anchor)) => {
-                    remember(&mut anchors, anchor, Value::Array(items))
-                }
+                Some(Frame::Seq(items, anchor)) => remember(anchors, anchor, Value::Array(items)),
                 _ => return Err(error_at(&span, "unbalanced sequence end")),
             },
             Event::MappingEnd => match stack.pop() {
                 Some(Frame::Map(map, None, anchor)) => {
-                    remember(&mut anchors, anchor, Value::Object(map))
+                    remember(anchors, anchor, Value::Object(map))
                 }
                 _ => return Err(error_at(&span, "unbalanced mapping end")),
             },
             Event::Scalar(text, style, anchor, tag) => {
                 let value = scalar(&span, &text, style, tag.as_deref())?;
-                remember(&mut anchors, anchor, value)
+                remember(anchors, anchor, value)
             }
             Event::Alias(id) => match anchors.get(&id) {
                 Some(value) => {
-                    nodes += count_nodes(value);
-                    if nodes > MAX_NODES {
+                    self.nodes += count_nodes(value);
+                    if self.nodes > MAX_NODES {
                         return Err(error_at(&span, "aliases expand to too many nodes"));
                     }
                     value.clone()
@@ -118,12 +210,12 @@ pub(super) fn parse(text: &str, budget: &Budget) -> Result<Value, InputError> {
                 None => return Err(error_at(&span, "alias to an unknown anchor")),
             },
         };
-        nodes += 1;
-        if nodes > MAX_NODES {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
             return Err(error_at(&span, format!("more than {MAX_NODES} nodes")));
         }
         match stack.last_mut() {
-            None => result = Some(value),
+            None => self.result = Some(value),
             Some(Frame::Seq(items, _)) => items.push(value),
             Some(Frame::Map(map, pending, _)) => match pending.take() {
                 None => {
@@ -144,12 +236,8 @@ pub(super) fn parse(text: &str, budget: &Budget) -> Result<Value, InputError> {
                 }
             },
         }
+        Ok(())
     }
-    result.ok_or_else(|| InputError {
-        message: "input is empty".to_owned(),
-        line: None,
-        column: None,
-    })
 }
 
 fn remember(anchors: &mut HashMap<usize, Value>, anchor: usize, value: Value) -> Value {

@@ -147,3 +147,44 @@ test('a 1 MB object is computed piece by piece with a busy status', async () => 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('objects too big for a link are kept in storage, the link is emptied and the reason is said once', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
+  // Random values do not compress: about 700 KB packs to more than the
+  // 512 KiB a link may hold.
+  const old = await page.evaluate(() => {
+    const alphabet = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return alphabet[seed % alphabet.length];
+    };
+    const data = {};
+    for (let i = 0; i < 7000; i++) data[`key-${i}`] = Array.from({ length: 90 }, random).join('');
+    return JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'random' }, data }, null, 1);
+  });
+  await paste(page, 'old-object', old);
+  const edited = old.replace('"key-7": "', '"key-7": "changed-');
+  await paste(page, 'new-object', edited);
+  const notice = page.getByText(/These objects are too big for a link \(\d+ KiB packed; a link holds 512 KiB\)/);
+  await notice.waitFor({ timeout: 30_000 });
+  assert.equal(new URL(page.url()).hash, '#/build');
+  await page.waitForFunction(() => document.querySelector('.results')?.getAttribute('aria-busy') === 'false');
+  assert.match(await firstColumnOps(page), /\/data\/key-7/);
+
+  await page.getByRole('button', { name: 'Share link' }).click();
+  await page.getByText(/Share link is off/).first().waitFor();
+
+  // A reload brings the objects back from storage.
+  await page.reload();
+  await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
+  await page.waitForFunction(() => document.getElementById('new-object')?.value.includes('changed-'), null, {
+    timeout: 30_000,
+  });
+  assert.equal(await page.locator('#old-object').inputValue(), old);
+  assert.equal(await page.locator('#new-object').inputValue(), edited);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
