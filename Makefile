@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: help setup setup-browser serve dist test fmt-check clippy test-native test-browser test-e2e bench-browser fmt
+.PHONY: help setup setup-browser serve dist pkg bench-js test fmt-check clippy test-native test-browser test-e2e bench-browser fmt
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-14s %s\n", $$1, $$2 }'
@@ -23,8 +23,13 @@ serve: setup ## Serve the playground at http://127.0.0.1:8080 (rebuilds on chang
 
 dist: setup ## Release build into dist/ with relative URLs, CSP and offline cache; prints sizes
 	trunk build --release --public-url ./
+	scripts/pkg.sh dist/pkg
+	cp www/embed.html dist/embed.html
 	node scripts/postbuild.mjs dist
 	@scripts/sizes.sh dist
+
+pkg: setup ## The JavaScript API as an ES module with types into pkg/ (wasm-bindgen --target web)
+	scripts/pkg.sh pkg
 
 test: setup-browser ## Run every suite: fmt, clippy, native, browser, end-to-end
 	@$(MAKE) --no-print-directory fmt-check clippy test-native test-browser dist test-e2e
@@ -39,6 +44,7 @@ clippy:
 	cargo clippy --all-targets -- -D warnings
 	@echo "== clippy (wasm32)"
 	cargo clippy $(WASM) --lib --bins --tests -- -D warnings
+	cargo clippy $(WASM) --lib --tests --features js -- -D warnings
 
 test-native:
 	@echo "== native tests"
@@ -48,7 +54,7 @@ test-native:
 
 test-browser:
 	@echo "== browser tests (headless Chromium)"
-	cargo test $(WASM) --tests
+	cargo test $(WASM) --tests --features js
 
 test-e2e:
 	@echo "== end-to-end tests (Playwright + Chromium against dist/)"
@@ -56,6 +62,9 @@ test-e2e:
 
 bench-browser: setup-browser ## Browser benchmarks (release wasm in headless Chromium); prints times
 	WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --release $(WASM) --test browser_bench -- --include-ignored --nocapture
+
+bench-js: setup-browser dist ## JavaScript API vs fast-json-patch in headless Chromium; prints a table
+	node tests/e2e/bench-js.mjs
 
 fmt: ## Format the code
 	cargo fmt --all

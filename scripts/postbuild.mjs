@@ -66,10 +66,29 @@ html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n    <meta
 if (!html.includes('Content-Security-Policy')) throw new Error('could not insert the CSP');
 await writeFile(indexPath, html);
 
-// The service worker: every file of the build, and the folder itself.
+// The embed example keeps its inline script and style (it is meant to be
+// copied as one file); its CSP allows exactly those by hash.
+const embedPath = join(dist, 'embed.html');
+const embed = await readFile(embedPath, 'utf8').catch(() => null);
+if (embed !== null && !embed.includes('Content-Security-Policy')) {
+  const hashOf = (re) => {
+    const m = embed.match(re);
+    if (!m) throw new Error(`${embedPath}: no ${re}`);
+    return `'sha256-${sha(m[1]).toString('base64')}'`;
+  };
+  const embedCsp = CSP.replace("script-src 'self' 'wasm-unsafe-eval'", `script-src 'self' 'wasm-unsafe-eval' ${hashOf(/<script type="module">([\s\S]*?)<\/script>/)}`)
+    .replace("style-src 'self'", `style-src 'self' ${hashOf(/<style>([\s\S]*?)<\/style>/)}`);
+  await writeFile(
+    embedPath,
+    embed.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n    <meta http-equiv="Content-Security-Policy" content="${embedCsp}">`),
+  );
+}
+
+// The service worker: every file of the playground, and the folder itself
+// (not the embed example and its package: other pages load those).
 const assets = (await files(dist))
   .map((path) => relative(dist, path).split('\\').join('/'))
-  .filter((path) => path !== 'sw.js')
+  .filter((path) => path !== 'sw.js' && path !== 'embed.html' && !path.startsWith('pkg/'))
   .sort();
 const version = sha(
   (await Promise.all(assets.map(async (path) => sha(await readFile(join(dist, path))).toString('hex')))).join('\n'),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Prints the raw and gzip size of each wasm, js and css file in a build.
+# Prints the raw and gzip size of each wasm, js and css file of the playground
+# in a build (the embed package in pkg/ is reported by scripts/pkg.sh).
 set -euo pipefail
 dir=${1:-dist}
 printf '%-48s %10s %10s\n' file raw gzip
@@ -11,5 +12,5 @@ while IFS= read -r -d '' file; do
   total_raw=$((total_raw + raw))
   total_gz=$((total_gz + gz))
   printf '%-48s %10d %10d\n' "${file#"$dir"/}" "$raw" "$gz"
-done < <(find "$dir" -type f \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z)
+done < <(find "$dir" -type f -not -path "$dir/pkg/*" \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z)
 printf '%-48s %10d %10d\n' total "$total_raw" "$total_gz"

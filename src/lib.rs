@@ -11,6 +11,8 @@ pub mod app;
 pub mod apply;
 pub mod gojson;
 pub mod input;
+#[cfg(all(target_arch = "wasm32", feature = "js"))]
+pub mod js;
 pub mod patch;
 pub mod pointer;
 pub mod sim;

@@ -1,0 +1,107 @@
+// Browser benchmark of the JavaScript API against fast-json-patch (npm,
+// dev-only) in the same headless Chromium, on the same inputs: apply and
+// diff of VMI-shaped documents of 10 KB, 100 KB and 1 MB. Prints a table
+// (median time per call); the numbers go into docs/performance.md.
+// Run: make bench-js (needs `make dist` first).
+import { createRequire } from 'node:module';
+import { serveDist, launch, openPage } from './harness.mjs';
+
+const fjpPath = createRequire(import.meta.url).resolve('fast-json-patch/dist/fast-json-patch.min.js');
+const server = await serveDist();
+const browser = await launch();
+const page = await openPage(browser, { bypassCSP: true });
+await page.goto(`${server.url}embed.html`);
+await page.getByRole('region', { name: 'kubevirt-head' }).waitFor();
+await page.addScriptTag({ path: fjpPath });
+
+const rows = await page.evaluate(async () => {
+  const api = await import('./pkg/patchlab.js');
+  const fjp = window.jsonpatch;
+
+  /** A VMI padded with interfaces, volumes and annotations to about `bytes`. */
+  function vmi(bytes) {
+    const doc = {
+      apiVersion: 'kubevirt.io/v1',
+      kind: 'VirtualMachineInstance',
+      metadata: {
+        name: 'testvmi', namespace: 'default', resourceVersion: '1041',
+        labels: { 'kubevirt.io/nodeName': 'node01', 'kubevirt.io/size': 'small' },
+        annotations: {},
+        finalizers: ['kubevirt.io/virtualMachineControllerFinalize'],
+      },
+      spec: { domain: { cpu: { cores: 2 }, memory: { guest: '2Gi' } }, volumes: [] },
+      status: { phase: 'Running', nodeName: 'node01', interfaces: [], volumeStatus: [], activePods: {} },
+    };
+    for (let i = 0; JSON.stringify(doc).length < bytes; i++) {
+      doc.metadata.annotations[`example.com/note-${i}`] = `value ${i} `.repeat(4);
+      doc.spec.volumes.push({ name: `disk${i}`, persistentVolumeClaim: { claimName: `pvc-${i}` } });
+      doc.status.interfaces.push({ name: `net${i}`, ipAddress: `10.244.${i % 250}.${i % 200}`, mac: '52:54:00:00:00:01' });
+      doc.status.volumeStatus.push({ name: `disk${i}`, target: `vd${i}`, phase: 'Ready' });
+    }
+    return doc;
+  }
+  const patch = [
+    { op: 'test', path: '/metadata/labels/kubevirt.io~1nodeName', value: 'node01' },
+    { op: 'add', path: '/metadata/labels/kubevirt.io~1migrationTargetNodeName', value: 'node02' },
+    { op: 'replace', path: '/status/phase', value: 'Running' },
+    { op: 'add', path: '/status/activePods/pod-b', value: 'node02' },
+    { op: 'add', path: '/status/migrationState', value: { targetNode: 'node02', completed: false } },
+  ];
+  const patchText = JSON.stringify(patch);
+
+  /**
+   * Median milliseconds per call of `f`: samples of enough calls to last
+   * about 5 ms each (the page's clock ticks in 0.1 ms), for at least 0.5 s.
+   */
+  function time(f) {
+    let batch = 1;
+    for (;;) {
+      const t0 = performance.now();
+      for (let i = 0; i < batch; i++) f();
+      if (performance.now() - t0 >= 5) break;
+      batch *= 2;
+    }
+    const samples = [];
+    const start = performance.now();
+    while (samples.length < 11 || performance.now() - start < 500) {
+      const t0 = performance.now();
+      for (let i = 0; i < batch; i++) f();
+      samples.push((performance.now() - t0) / batch);
+    }
+    samples.sort((a, b) => a - b);
+    return samples[samples.length >> 1];
+  }
+
+  const out = [];
+  for (const size of [10_000, 100_000, 1_000_000]) {
+    const doc = vmi(size);
+    const text = JSON.stringify(doc);
+    const next = fjp.applyPatch(fjp.deepClone(doc), patch, false, true).newDocument;
+    // Same results first: both engines agree on the patched document.
+    const ours = api.applyPatch(doc, patch);
+    // (patchlab returns object keys sorted, as Go's encoding/json writes them)
+    const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+    if (canonical(ours) !== canonical(next)) throw new Error('apply results differ');
+    const inPlace = fjp.deepClone(doc);
+    const row = { size: text.length };
+    row['apply patchlab (objects)'] = time(() => api.applyPatch(doc, patch));
+    row['apply patchlab (JSON text)'] = time(() => api.applyPatchJson(text, patchText));
+    row['apply fjp (copy)'] = time(() => fjp.applyPatch(doc, patch, false, false));
+    row['apply fjp (in place)'] = time(() => fjp.applyPatch(inPlace, patch, false, true));
+    row['diff patchlab'] = time(() => api.diff(doc, next, { preset: 'kubevirt-pr18139' }));
+    row['diff patchlab (explain: false)'] = time(() => api.diff(doc, next, { preset: 'kubevirt-pr18139', explain: false }));
+    row['diff fjp compare'] = time(() => fjp.compare(doc, next));
+    out.push(row);
+  }
+  return out;
+});
+
+const columns = Object.keys(rows[0]).filter((k) => k !== 'size');
+console.log(`| case | ${rows.map((r) => `${Math.round(r.size / 1000)} KB`).join(' | ')} |`);
+console.log(`|---|${rows.map(() => '---:').join('|')}|`);
+for (const c of columns) {
+  console.log(`| ${c} | ${rows.map((r) => (r[c] >= 1 ? `${r[c].toFixed(2)} ms` : r[c] >= 0.001 ? `${(r[c] * 1000).toFixed(1)} µs` : `${(r[c] * 1e6).toFixed(0)} ns`)).join(' | ')} |`);
+}
+console.log(`BENCH ${JSON.stringify(rows)}`);
+await browser.close();
+await server.close();

@@ -1,0 +1,67 @@
+// Type check of the package's declarations (run by embed.test.mjs with tsc
+// --strict against dist/pkg/patchlab.d.ts): every export used as documented,
+// and wrong uses that must not compile.
+import init, {
+  applyPatch,
+  applyPatchJson,
+  buildPatch,
+  diff,
+  escapeJsonPointer,
+  migrate,
+  presets,
+  simulate,
+  version,
+  type DiffResult,
+  type Json,
+  type MigrateResult,
+  type Operation,
+  type PatchlabError,
+  type Replay,
+} from '../../../dist/pkg/patchlab.js';
+
+await init();
+
+const ops: Operation[] = [
+  { op: 'test', path: '/metadata/labels', value: { a: '1' } },
+  { op: 'add', path: `/metadata/labels/${escapeJsonPointer('kubevirt.io/size')}`, value: 'small' },
+  { op: 'move', from: '/a', path: '/b' },
+];
+const payload: string = buildPatch(ops);
+const plain: string = buildPatch(ops, { encoding: 'plain' });
+const doc: Json = applyPatch({ metadata: { labels: { a: '1' } } }, payload, { semantics: 'kube' });
+const text: string = applyPatchJson('{}', '[]');
+const result: DiffResult = diff({ metadata: {} }, 'metadata: {labels: {a: b}}', {
+  preset: 'kubevirt-head',
+  overrides: { 'metadata.labels': 'per-key' },
+  explain: false,
+});
+const firstReason: string | undefined = result.ops?.[0]?.reason;
+const surface: string[] = result.conflicts.map((c) => `${c.path}: ${c.reason}`);
+const replay: Replay = simulate('name: x', { preset: 'naive' });
+const code: number | undefined = replay.steps[0]?.response?.code;
+const run: MigrateResult = migrate({ vms: 10, seed: 2, presets: ['kubevirt-head'] });
+const falseConflicts: number = run.presets[0]!.false_conflicts;
+const names: string[] = presets().map((p) => `${p.name}: ${p.summary}`);
+const v: string = version();
+
+try {
+  applyPatch({}, [{ op: 'remove', path: '/x' }]);
+} catch (e) {
+  const err = e as PatchlabError;
+  const where: string = `${err.kind} at op ${err.index ?? '-'} (${err.path ?? ''}), HTTP ${err.status ?? '-'}`;
+  console.log(where);
+}
+
+// Wrong uses the declarations must refuse:
+// @ts-expect-error an unknown op name
+buildPatch([{ op: 'upsert', path: '/a' }]);
+// @ts-expect-error an unknown preset
+diff({}, {}, { preset: 'fastest' });
+// @ts-expect-error semantics is kube or rfc
+applyPatch({}, [], { semantics: 'strict' });
+// @ts-expect-error escapeJsonPointer takes a string
+escapeJsonPointer(5);
+// @ts-expect-error diff results are not strings
+const wrong: string = diff({}, {});
+
+console.log(payload, plain, doc, text, firstReason, surface, code, falseConflicts, names, v, wrong);

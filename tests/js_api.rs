@@ -1,0 +1,512 @@
+//! Browser tests of the JavaScript API (`src/js.rs`): every export with good
+//! input and bad input, checking the values and the documented errors.
+//! Run with `cargo test --target wasm32-unknown-unknown --features js`.
+#![cfg(all(target_arch = "wasm32", feature = "js"))]
+
+use js_sys::{Array, Object, Reflect, JSON};
+use patchlab::js as api;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A JS value from JSON text.
+fn js(text: &str) -> JsValue {
+    JSON::parse(text).expect("test JSON")
+}
+
+/// A JS value as compact JSON text, for comparisons.
+fn text(value: &JsValue) -> String {
+    JSON::stringify(value).expect("stringify").into()
+}
+
+fn get(value: &JsValue, key: &str) -> JsValue {
+    Reflect::get(value, &JsValue::from_str(key)).expect("get")
+}
+
+/// The thrown value: a JS `Error` named `PatchlabError` of `kind`.
+fn error_of(result: Result<JsValue, JsValue>, kind: &str) -> JsValue {
+    let err = match result {
+        Ok(value) => panic!("expected a {kind} error, got {}", text(&value)),
+        Err(err) => err,
+    };
+    let error = err.dyn_ref::<js_sys::Error>().expect("a JS Error");
+    assert_eq!(String::from(error.name()), "PatchlabError");
+    assert_eq!(
+        get(&err, "kind").as_string().as_deref(),
+        Some(kind),
+        "{}",
+        String::from(error.message())
+    );
+    err
+}
+
+fn message(err: &JsValue) -> String {
+    String::from(err.dyn_ref::<js_sys::Error>().unwrap().message())
+}
+
+fn num(value: &JsValue, key: &str) -> Option<f64> {
+    get(value, key).as_f64()
+}
+
+fn string(value: &JsValue, key: &str) -> Option<String> {
+    get(value, key).as_string()
+}
+
+fn opts(text: &str) -> Option<JsValue> {
+    Some(js(text))
+}
+
+#[wasm_bindgen_test]
+fn escape_json_pointer_escapes_tilde_first_then_slash() {
+    let escaped = api::escape_json_pointer("kubevirt.io/a~b".into()).unwrap();
+    assert_eq!(escaped.as_string().unwrap(), "kubevirt.io~1a~0b");
+    assert_eq!(
+        api::escape_json_pointer("~1".into())
+            .unwrap()
+            .as_string()
+            .unwrap(),
+        "~01",
+        "escaping ~ first keeps ~1 from turning into /"
+    );
+    let err = error_of(api::escape_json_pointer(JsValue::from(5)), "bad-argument");
+    assert_eq!(message(&err), "token must be a string, found a number");
+}
+
+#[wasm_bindgen_test]
+fn build_patch_writes_kubevirt_bytes() {
+    let ops = js(r#"[
+        {"op":"test","path":"/metadata/labels","value":{"z":"<b>","a":"1"}},
+        {"value":null,"path":"/status/migrationState","op":"add"},
+        {"op":"remove","path":"/metadata/finalizers/0"},
+        {"op":"move","from":"/a","path":"/b"}
+    ]"#);
+    let payload = api::build_patch(ops.clone(), None)
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert_eq!(
+        payload,
+        r#"[{"op":"test","path":"/metadata/labels","value":{"a":"1","z":"\u003cb\u003e"}},{"op":"add","path":"/status/migrationState","value":null},{"op":"remove","path":"/metadata/finalizers/0"},{"op":"move","path":"/b","from":"/a"}]"#
+    );
+    let plain = api::build_patch(ops, opts(r#"{"encoding":"plain"}"#))
+        .unwrap()
+        .as_string()
+        .unwrap();
+    assert!(plain.contains(r#""z":"<b>""#), "{plain}");
+}
+
+#[wasm_bindgen_test]
+fn build_patch_errors_name_the_op() {
+    let err = error_of(api::build_patch(js("[]"), None), "empty-patch");
+    assert_eq!(message(&err), "list of patches is empty");
+
+    let err = error_of(
+        api::build_patch(
+            js(r#"[{"op":"add","path":"/a","value":1},{"op":"add","path":"/b"}]"#),
+            None,
+        ),
+        "invalid-patch",
+    );
+    assert_eq!(num(&err, "index"), Some(1.0));
+    assert!(
+        message(&err).contains("op 1: field 'value' is missing"),
+        "{}",
+        message(&err)
+    );
+
+    let err = error_of(
+        api::build_patch(
+            js(
+                r#"[{"op":"add","path":"/a","value":1},{"op":"add","path":"metadata/labels","value":{}}]"#,
+            ),
+            None,
+        ),
+        "invalid-pointer",
+    );
+    assert_eq!(num(&err, "index"), Some(1.0));
+    assert_eq!(string(&err, "path").as_deref(), Some("metadata/labels"));
+
+    let err = error_of(
+        api::build_patch(js(r#"[{"op":"add","path":"/a~2","value":1}]"#), None),
+        "invalid-pointer",
+    );
+    assert_eq!(num(&err, "index"), Some(0.0));
+
+    let err = error_of(
+        api::build_patch(js(r#"{"op":"add"}"#), None),
+        "bad-argument",
+    );
+    assert_eq!(
+        message(&err),
+        "ops must be an array of operations, found object"
+    );
+    error_of(
+        api::build_patch(js("[]"), opts(r#"{"encoding":"yaml"}"#)),
+        "bad-argument",
+    );
+    error_of(
+        api::build_patch(js("[]"), opts(r#"{"encodign":"go"}"#)),
+        "bad-argument",
+    );
+}
+
+#[wasm_bindgen_test]
+fn apply_patch_follows_the_server_or_the_rfc() {
+    let doc = js(r#"{"metadata":{"labels":{"app":"web"}}}"#);
+    let patch = js(r#"[{"op":"replace","path":"/metadata/labels/tier","value":"db"}]"#);
+    // kube (the default): replace of a missing member adds it.
+    let out = api::apply_patch(doc.clone(), patch.clone(), None).unwrap();
+    assert_eq!(
+        text(&out),
+        r#"{"metadata":{"labels":{"app":"web","tier":"db"}}}"#
+    );
+    // The caller's object is never modified.
+    assert_eq!(text(&doc), r#"{"metadata":{"labels":{"app":"web"}}}"#);
+    // rfc: the same op fails, with where and why.
+    let err = error_of(
+        api::apply_patch(doc.clone(), patch, opts(r#"{"semantics":"rfc"}"#)),
+        "apply-failed",
+    );
+    assert_eq!(num(&err, "index"), Some(0.0));
+    assert_eq!(string(&err, "op").as_deref(), Some("replace"));
+    assert_eq!(
+        string(&err, "path").as_deref(),
+        Some("/metadata/labels/tier")
+    );
+    assert!(
+        get(&err, "status").is_undefined(),
+        "no HTTP status in RFC mode"
+    );
+    error_of(
+        api::apply_patch(doc, js("[]"), opts(r#"{"semantics":"strict"}"#)),
+        "bad-argument",
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_failed_test_names_its_op_and_the_values() {
+    let doc = js(r#"{"metadata":{"labels":{"a":"1","b":"2"}}}"#);
+    let patch = js(r#"[
+        {"op":"add","path":"/x","value":1},
+        {"op":"test","path":"/metadata/labels","value":{"a":"1"}}
+    ]"#);
+    let err = error_of(api::apply_patch(doc, patch, None), "test-failed");
+    assert_eq!(num(&err, "index"), Some(1.0));
+    assert_eq!(string(&err, "op").as_deref(), Some("test"));
+    assert_eq!(string(&err, "path").as_deref(), Some("/metadata/labels"));
+    assert_eq!(num(&err, "status"), Some(422.0));
+    assert_eq!(text(&get(&err, "expected")), r#"{"a":"1"}"#);
+    assert_eq!(text(&get(&err, "actual")), r#"{"a":"1","b":"2"}"#);
+    assert!(string(&err, "cause").unwrap().contains("test failed"));
+}
+
+#[wasm_bindgen_test]
+fn payload_text_keeps_its_bytes() {
+    // The server compares test scalars as sent: `<` raw does not match the
+    // `\u003c` it stores; the escaped form does.
+    let doc = js(r#"{"note":"<b>"}"#);
+    let raw = r#"[{"op":"test","path":"/note","value":"<b>"}]"#;
+    let escaped = r#"[{"op":"test","path":"/note","value":"\u003cb\u003e"}]"#;
+    error_of(
+        api::apply_patch(doc.clone(), raw.into(), None),
+        "test-failed",
+    );
+    assert!(api::apply_patch(doc.clone(), escaped.into(), None).is_ok());
+    // Under the RFC both pass.
+    assert!(api::apply_patch(doc, raw.into(), opts(r#"{"semantics":"rfc"}"#)).is_ok());
+}
+
+#[wasm_bindgen_test]
+fn bad_payloads_get_the_servers_status() {
+    let doc = js(r#"{"a":1}"#);
+    let err = error_of(
+        api::apply_patch(doc.clone(), "[{\"op\":".into(), None),
+        "syntax",
+    );
+    assert_eq!(num(&err, "status"), Some(400.0));
+    assert_eq!(num(&err, "line"), Some(1.0));
+    assert!(num(&err, "column").is_some());
+
+    let err = error_of(
+        api::apply_patch(doc.clone(), js(r#"{"op":"add"}"#), None),
+        "invalid-patch",
+    );
+    assert_eq!(num(&err, "status"), Some(400.0));
+
+    let err = error_of(
+        api::apply_patch(
+            doc.clone(),
+            js(r#"[{"op":"frobnicate","path":"/a"}]"#),
+            None,
+        ),
+        "invalid-patch",
+    );
+    assert_eq!(
+        (num(&err, "index"), num(&err, "status")),
+        (Some(0.0), Some(422.0))
+    );
+
+    let many: Array = (0..10_001)
+        .map(|_| js(r#"{"op":"test","path":"/a","value":1}"#))
+        .collect();
+    let err = error_of(api::apply_patch(doc, many.into(), None), "too-large");
+    assert_eq!(num(&err, "status"), Some(413.0));
+}
+
+#[wasm_bindgen_test]
+fn wrong_types_and_oversized_input_are_errors() {
+    let patch = js(r#"[{"op":"add","path":"/a","value":1}]"#);
+    let err = error_of(
+        api::apply_patch(JsValue::UNDEFINED, patch.clone(), None),
+        "bad-argument",
+    );
+    assert_eq!(message(&err), "doc is missing");
+    let function = js_sys::Function::new_no_args("return 1");
+    error_of(
+        api::apply_patch(function.into(), patch.clone(), None),
+        "bad-argument",
+    );
+    // A cycle cannot be written as JSON.
+    let cyclic = Object::new();
+    Reflect::set(&cyclic, &"self".into(), &cyclic).unwrap();
+    let err = error_of(
+        api::apply_patch(cyclic.into(), patch.clone(), None),
+        "bad-argument",
+    );
+    assert!(
+        message(&err).starts_with("doc cannot be written as JSON"),
+        "{}",
+        message(&err)
+    );
+    error_of(
+        api::apply_patch(js("{}"), patch.clone(), opts("[1]")),
+        "bad-argument",
+    );
+
+    // 5 MB of JSON is over the 4 MiB budget: refused before it is copied.
+    let big = Object::new();
+    Reflect::set(&big, &"blob".into(), &"x".repeat(5 << 20).into()).unwrap();
+    let err = error_of(
+        api::apply_patch(big.into(), patch.clone(), None),
+        "too-large",
+    );
+    assert_eq!(num(&err, "status"), Some(413.0));
+    assert!(
+        message(&err).contains("more than the limit"),
+        "{}",
+        message(&err)
+    );
+
+    // Deeper than the budget: an error with the limit, not a crash.
+    let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+    let err = error_of(
+        api::apply_patch_json(deep.into(), "[]".into(), None),
+        "syntax",
+    );
+    assert!(
+        message(&err).contains("nesting is deeper than the limit of 128"),
+        "{}",
+        message(&err)
+    );
+    error_of(
+        api::apply_patch_json(js("{}"), "[]".into(), None),
+        "bad-argument",
+    );
+}
+
+#[wasm_bindgen_test]
+fn apply_patch_json_works_on_text() {
+    let out = api::apply_patch_json(
+        r#"{"b":1,"a":[1,2]}"#.into(),
+        r#"[{"op":"add","path":"/a/-","value":3},{"op":"remove","path":"/b"}]"#.into(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(out.as_string().unwrap(), r#"{"a":[1,2,3]}"#);
+}
+
+const OLD: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstance","metadata":{"name":"testvmi","namespace":"default","labels":{"kubevirt.io/nodeName":"node01"}}}"#;
+const NEW: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstance","metadata":{"name":"testvmi","namespace":"default","labels":{"kubevirt.io/nodeName":"node01","kubevirt.io/migrationTargetNodeName":"node02"}}}"#;
+
+#[wasm_bindgen_test]
+fn diff_gives_ops_reasons_and_the_conflict_surface() {
+    let head = api::diff(js(OLD), js(NEW), opts(r#"{"preset":"kubevirt-head"}"#)).unwrap();
+    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-head"));
+    assert_eq!(
+        string(&head, "contentType").as_deref(),
+        Some("application/json-patch+json")
+    );
+    let ops: Array = get(&head, "ops").dyn_into().unwrap();
+    assert_eq!(ops.length(), 2);
+    assert_eq!(string(&ops.get(0), "op").as_deref(), Some("test"));
+    assert_eq!(
+        string(&ops.get(0), "path").as_deref(),
+        Some("/metadata/labels")
+    );
+    assert!(string(&ops.get(0), "reason").unwrap().contains("whole map"));
+    assert_eq!(string(&ops.get(1), "op").as_deref(), Some("replace"));
+    let conflicts: Array = get(&head, "conflicts").dyn_into().unwrap();
+    assert_eq!(
+        string(&conflicts.get(0), "path").as_deref(),
+        Some("/metadata/labels")
+    );
+    assert_eq!(
+        string(&head, "body").unwrap(),
+        r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#
+    );
+    let fields: Array = get(&head, "fields").dyn_into().unwrap();
+    assert_eq!(
+        text(&fields.get(0)),
+        r#"{"path":"/metadata/labels","kind":"map","strategy":"whole-map","change":"modified"}"#
+    );
+
+    // The default preset (PR #18139), from YAML text: one add per key.
+    let yaml_old = "metadata:\n  labels:\n    kubevirt.io/nodeName: node01\n";
+    let yaml_new = "metadata:\n  labels:\n    kubevirt.io/nodeName: node01\n    kubevirt.io/migrationTargetNodeName: node02\n";
+    let pr = api::diff(yaml_old.into(), yaml_new.into(), None).unwrap();
+    let ops: Array = get(&pr, "ops").dyn_into().unwrap();
+    assert_eq!(ops.length(), 1);
+    assert_eq!(
+        string(&ops.get(0), "path").as_deref(),
+        Some("/metadata/labels/kubevirt.io~1migrationTargetNodeName")
+    );
+    assert_eq!(
+        get(&pr, "conflicts").dyn_into::<Array>().unwrap().length(),
+        0
+    );
+
+    // An override turns the labels back into a whole-map test + replace.
+    let overridden = api::diff(
+        js(OLD),
+        js(NEW),
+        opts(r#"{"overrides":{"metadata.labels":"whole-map"}}"#),
+    )
+    .unwrap();
+    assert_eq!(
+        get(&overridden, "ops")
+            .dyn_into::<Array>()
+            .unwrap()
+            .length(),
+        2
+    );
+
+    // Merge patch: a body, no ops.
+    let merge = api::diff(js(OLD), js(NEW), opts(r#"{"preset":"merge"}"#)).unwrap();
+    assert!(get(&merge, "ops").is_null());
+    assert_eq!(
+        string(&merge, "contentType").as_deref(),
+        Some("application/merge-patch+json")
+    );
+}
+
+#[wasm_bindgen_test]
+fn diff_errors() {
+    let err = error_of(
+        api::diff(js(OLD), js(NEW), opts(r#"{"preset":"kubevirt-next"}"#)),
+        "bad-argument",
+    );
+    assert!(
+        message(&err).starts_with("options.preset:"),
+        "{}",
+        message(&err)
+    );
+    let err = error_of(
+        api::diff(
+            js(OLD),
+            js(NEW),
+            opts(r#"{"overrides":{"/a~9":"per-key"}}"#),
+        ),
+        "invalid-pointer",
+    );
+    assert_eq!(string(&err, "path").as_deref(), Some("/a~9"));
+    error_of(
+        api::diff(
+            js(OLD),
+            js(NEW),
+            opts(r#"{"overrides":{"/metadata/labels":"sideways"}}"#),
+        ),
+        "bad-argument",
+    );
+    let err = error_of(api::diff("a: [1, 2\n".into(), js(NEW), None), "syntax");
+    assert_eq!(num(&err, "line"), Some(2.0));
+    error_of(api::diff(js("[1]"), js(NEW), None), "diff-failed");
+}
+
+#[wasm_bindgen_test]
+fn simulate_replays_the_migration_race() {
+    let scenario = include_str!("../www/scenarios/migration-race.yaml");
+    let head = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-head"}"#)).unwrap();
+    let steps: Array = get(&head, "steps").dyn_into().unwrap();
+    let step = steps.get(3);
+    assert_eq!(string(&step, "writer").as_deref(), Some("virt-controller"));
+    let response = get(&step, "response");
+    assert_eq!(num(&response, "code"), Some(422.0));
+    assert_eq!(
+        string(&response, "message").as_deref(),
+        Some("the server rejected our request due to an error in our request")
+    );
+    let pr = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-pr18139"}"#)).unwrap();
+    let steps: Array = get(&pr, "steps").dyn_into().unwrap();
+    assert_eq!(num(&get(&steps.get(3), "response"), "code"), Some(200.0));
+
+    // The same scenario as an object.
+    let object = JSON::parse(&text(&get(&head, "initial"))).unwrap();
+    assert!(Array::is_array(&object));
+
+    let err = error_of(
+        api::simulate(js(r#"{"name":"x"}"#), None),
+        "invalid-scenario",
+    );
+    assert!(message(&err).contains("missing field"), "{}", message(&err));
+    error_of(
+        api::simulate(scenario.into(), opts(r#"{"preset":"nope"}"#)),
+        "bad-argument",
+    );
+}
+
+#[wasm_bindgen_test]
+fn migrate_counts_false_conflicts_per_preset() {
+    let result = api::migrate(opts(
+        r#"{"vms":40,"seed":3,"presets":["kubevirt-head","kubevirt-pr18139"]}"#,
+    ))
+    .unwrap();
+    assert_eq!(num(&result, "vms"), Some(40.0));
+    let presets: Array = get(&result, "presets").dyn_into().unwrap();
+    assert_eq!(presets.length(), 2);
+    let head = presets.get(0);
+    let pr = presets.get(1);
+    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-head"));
+    assert!(num(&head, "false_conflicts_on_maps").unwrap() > 0.0);
+    assert_eq!(num(&pr, "false_conflicts_on_maps"), Some(0.0));
+
+    let err = error_of(api::migrate(opts(r#"{"vms":20000}"#)), "too-large");
+    assert!(
+        message(&err).contains("between 1 and 10000"),
+        "{}",
+        message(&err)
+    );
+    error_of(api::migrate(opts(r#"{"vms":0}"#)), "too-large");
+    error_of(api::migrate(opts(r#"{"vms":2.5}"#)), "bad-argument");
+    error_of(api::migrate(opts(r#"{"vms":"ten"}"#)), "bad-argument");
+    error_of(
+        api::migrate(opts(r#"{"presets":["fast"]}"#)),
+        "bad-argument",
+    );
+}
+
+#[wasm_bindgen_test]
+fn presets_and_version() {
+    let list: Array = api::presets().unwrap().dyn_into().unwrap();
+    assert_eq!(list.length(), 7);
+    assert_eq!(
+        string(&list.get(0), "name").as_deref(),
+        Some("kubevirt-head")
+    );
+    assert!(!string(&list.get(0), "summary").unwrap().is_empty());
+    assert_eq!(
+        api::version().as_string().unwrap(),
+        env!("CARGO_PKG_VERSION")
+    );
+}
