@@ -245,5 +245,34 @@ fn payload_benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, apply_benches, rollback_benches, payload_benches);
+/// JSON text in, JSON text out (what the JavaScript API's applyPatchJson
+/// does): the partial-tree route against parse all, apply, write all.
+fn text_benches(c: &mut Criterion) {
+    use patchlab::apply::text::apply_to_text;
+    use patchlab::input::Budget;
+    let (doc, ops, _) = big_document();
+    let text = serde_json::to_string(&doc).unwrap();
+    let payload = PatchSet::of(ops).payload().unwrap();
+    let budget = Budget::cli();
+    let mut group = c.benchmark_group(format!("apply-text/{}KB", text.len() / 1000));
+    group.bench_function("patchlab-partial", |b| {
+        b.iter(|| apply_to_text(&text, &payload, Semantics::Kube, &budget).unwrap())
+    });
+    group.bench_function("patchlab-whole-tree", |b| {
+        b.iter(|| {
+            let mut value: Value = serde_json::from_str(&text).unwrap();
+            patchlab::apply::apply_payload(&mut value, &payload, Semantics::Kube).unwrap();
+            serde_json::to_string(&value).unwrap()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    apply_benches,
+    rollback_benches,
+    payload_benches,
+    text_benches
+);
 criterion_main!(benches);

@@ -30,6 +30,7 @@
 //! ```
 
 mod compare;
+pub mod text;
 
 use std::borrow::Cow;
 use std::fmt;

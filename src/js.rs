@@ -17,9 +17,10 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::apply::text::TextError;
 use crate::apply::{self, ApplyError, Cause, Semantics};
 use crate::input::{self, Budget, Format, InputError};
-use crate::patch::{self, Encoding, PatchSet, PayloadError};
+use crate::patch::{Encoding, PatchSet, PayloadError};
 use crate::pointer::{self, PointerBuf};
 use crate::sim::migrate::{migrate as run_migration, MigrateOptions};
 use crate::sim::timeline::{replay, Scenario};
@@ -514,12 +515,13 @@ fn semantics(options: &JsValue) -> Result<Semantics, JsValue> {
     }
 }
 
-fn apply_text(doc: &str, patch: &str, semantics: Semantics) -> Result<Value, JsValue> {
-    let mut document = parse_json(doc, "doc")?;
-    let decoded =
-        patch::decode(patch).map_err(|e| apply_error(&ApplyError::from_payload(e, semantics)))?;
-    apply::apply_decoded(&mut document, &decoded, semantics).map_err(|e| apply_error(&e))?;
-    Ok(document)
+/// Applies on JSON text, reading only what the patch touches (see
+/// [`apply::text`]); the result as compact JSON text.
+fn apply_text(doc: &str, patch: &str, semantics: Semantics) -> Result<String, JsValue> {
+    apply::text::apply_to_text(doc, patch, semantics, &Budget::default()).map_err(|e| match e {
+        TextError::Input(err) => input_error(&err, "doc"),
+        TextError::Apply(err) => apply_error(&err),
+    })
 }
 
 /// Applies a patch (an array of ops, or payload text as sent) to a copy of
@@ -535,7 +537,7 @@ pub fn apply_patch(
     let semantics = semantics(&options)?;
     let doc = json_text(&doc, "doc")?;
     let patch = patch_text(&patch)?;
-    value_to_js(&apply_text(&doc, &patch, semantics)?)
+    JSON::parse(&apply_text(&doc, &patch, semantics)?)
 }
 
 /// [`apply_patch`] on JSON text: the document and the patch as JSON text
@@ -550,10 +552,7 @@ pub fn apply_patch_json(
     let semantics = semantics(&options)?;
     let doc = string_arg(&doc, "doc")?;
     let patch = string_arg(&patch, "patch")?;
-    let result = apply_text(&doc, &patch, semantics)?;
-    Ok(JsValue::from_str(
-        &serde_json::to_string(&result).unwrap_or_default(),
-    ))
+    Ok(JsValue::from_str(&apply_text(&doc, &patch, semantics)?))
 }
 
 #[derive(Default, Deserialize)]

@@ -184,6 +184,25 @@ proptest! {
     }
 
     #[test]
+    fn applying_to_text_equals_applying_to_the_tree(
+        doc in value(),
+        ops in prop::collection::vec(operation(), 1..6),
+        pretty in any::<bool>(),
+    ) {
+        use patchlab::apply::{apply_payload, text::{apply_to_text, TextError}};
+        let budget = patchlab::input::Budget::default();
+        let text = if pretty { serde_json::to_string_pretty(&doc) } else { serde_json::to_string(&doc) }.unwrap();
+        let payload = PatchSet::of(ops).payload().unwrap();
+        for semantics in [Semantics::Kube, Semantics::Rfc] {
+            let lazy = apply_to_text(&text, &payload, semantics, &budget)
+                .map(|out| serde_json::from_str::<Value>(&out).expect("JSON out"));
+            let mut tree = doc.clone();
+            let plain = apply_payload(&mut tree, &payload, semantics).map(|()| tree).map_err(TextError::Apply);
+            prop_assert_eq!(lazy, plain, "{} {}", semantics, payload);
+        }
+    }
+
+    #[test]
     fn yaml_emit_parse_round_trip(v in yaml_value()) {
         let yaml = patchlab::input::to_yaml(&v);
         let back = patchlab::input::parse_as(&yaml, patchlab::input::Format::Yaml, &patchlab::input::Budget::default());

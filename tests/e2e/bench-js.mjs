@@ -87,6 +87,7 @@ const rows = await page.evaluate(async () => {
     row['apply patchlab (objects)'] = time(() => api.applyPatch(doc, patch));
     row['apply patchlab (JSON text)'] = time(() => api.applyPatchJson(text, patchText));
     row['apply fjp (copy)'] = time(() => fjp.applyPatch(doc, patch, false, false));
+    row['apply fjp (JSON text: parse, apply, stringify)'] = time(() => JSON.stringify(fjp.applyPatch(JSON.parse(text), patch, false, true).newDocument));
     row['apply fjp (in place)'] = time(() => fjp.applyPatch(inPlace, patch, false, true));
     row['diff patchlab'] = time(() => api.diff(doc, next, { preset: 'kubevirt-pr18139' }));
     row['diff patchlab (explain: false)'] = time(() => api.diff(doc, next, { preset: 'kubevirt-pr18139', explain: false }));
