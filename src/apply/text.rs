@@ -164,15 +164,12 @@ fn lazy(
     Some(Ok(out))
 }
 
-/// Checks nesting against `max_depth` and reports whether the text holds
-/// insignificant whitespace (`Some(true)`: none, copy slices as they are).
-/// `None` when too deep (the plain route then reports it).
-fn scan(text: &str, max_depth: usize) -> Option<bool> {
-    let mut depth = 0usize;
+/// Calls `f` with the index and byte of every byte of JSON `text` outside
+/// string literals (the quotes included).
+fn outside_strings(text: &str, mut f: impl FnMut(usize, u8) -> bool) {
     let mut in_string = false;
     let mut escaped = false;
-    let mut compact = true;
-    for &b in text.as_bytes() {
+    for (i, &b) in text.as_bytes().iter().enumerate() {
         if in_string {
             if escaped {
                 escaped = false;
@@ -181,22 +178,35 @@ fn scan(text: &str, max_depth: usize) -> Option<bool> {
             } else if b == b'"' {
                 in_string = false;
             }
-            continue;
+        } else {
+            in_string = b == b'"';
+            if !f(i, b) {
+                return;
+            }
         }
+    }
+}
+
+/// Checks nesting against `max_depth` and reports whether the text holds
+/// insignificant whitespace (`Some(true)`: none, copy slices as they are).
+/// `None` when too deep (the plain route then reports it).
+fn scan(text: &str, max_depth: usize) -> Option<bool> {
+    let mut depth = 0usize;
+    let mut compact = true;
+    let mut too_deep = false;
+    outside_strings(text, |_, b| {
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
-                if depth > max_depth {
-                    return None;
-                }
+                too_deep = depth > max_depth;
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
             b' ' | b'\n' | b'\r' | b'\t' => compact = false,
             _ => {}
         }
-    }
-    Some(compact)
+        !too_deep
+    });
+    (!too_deep).then_some(compact)
 }
 
 /// The partial tree of `raw` for `node`; `None` on anything unexpected.
@@ -268,30 +278,14 @@ fn write(value: &Value, lazies: &[&RawValue], compact: bool, out: &mut String) {
 
 /// Copies JSON text without insignificant whitespace.
 fn minify(text: &str, out: &mut String) {
-    let mut in_string = false;
-    let mut escaped = false;
     let mut start = 0;
-    let bytes = text.as_bytes();
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
+    outside_strings(text, |i, b| {
+        if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            out.push_str(&text[start..i]);
+            start = i + 1;
         }
-        match b {
-            b'"' => in_string = true,
-            b' ' | b'\n' | b'\r' | b'\t' => {
-                out.push_str(&text[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
+        true
+    });
     out.push_str(&text[start..]);
 }
 

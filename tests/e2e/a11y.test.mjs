@@ -2,25 +2,14 @@
 // light and the dark theme. Serious and critical violations fail the test
 // (with the rule, the elements and axe's advice); minor and moderate ones
 // are printed.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { serveDist, launch, openPage } from './harness.mjs';
+import { openPage, server, browser, useServerAndBrowser } from './harness.mjs';
 
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 /** Runs axe on the page; returns the violations as readable lines. */
 async function audit(page) {

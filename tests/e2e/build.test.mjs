@@ -1,21 +1,10 @@
 // The Build view: the seed's race on first visit, editing, presets, parse
 // errors with line and column, share links, exports, light and dark.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot } from './harness.mjs';
+import { openPage, screenshot, server, browser, useServerAndBrowser } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 const column = (page, n) => page.getByRole('article', { name: new RegExp(`^Column ${n}:`) });
 const opsOf = async (page, n) =>

@@ -1,25 +1,14 @@
 // The JavaScript package and its embed example (dist/embed.html, dist/pkg/):
 // the example renders live ops for two presets, the module throws the
 // documented errors in a real page, and its TypeScript declarations compile.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { join } from 'node:path';
-import { serveDist, launch, openPage, screenshot, root } from './harness.mjs';
+import { openPage, screenshot, root, server, browser, useServerAndBrowser } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 test('embed.html shows the ops of two presets and follows edits', async () => {
   const page = await openPage(browser);

@@ -1,22 +1,11 @@
 // Protections of the release build: CSP, hostile links, offline use.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { serveDist, launch, openPage, distDir } from './harness.mjs';
+import { openPage, distDir, server, browser, useServerAndBrowser } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 test('dist/index.html carries a strict CSP and no inline script', async () => {
   const html = await readFile(join(distDir, 'index.html'), 'utf8');

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { readFile, mkdir, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -106,4 +107,23 @@ export async function screenshot(page, name) {
   const path = join(shotsDir, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** This test file's static server for dist/ and its Chromium (see below). */
+export let server;
+export let browser;
+
+/**
+ * Starts the server and Chromium before the calling file's tests and stops
+ * them after; `server` and `browser` above are then set (live bindings).
+ */
+export function useServerAndBrowser() {
+  before(async () => {
+    server = await serveDist();
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }

@@ -1,22 +1,11 @@
 // Hostile sizes: the page answers with a clear error, keeps the last good
 // result, and never freezes. The worst main-thread block is printed (not
 // asserted: speed goals live in benchmarks).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage } from './harness.mjs';
+import { openPage, server, browser, useServerAndBrowser } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 /** Records long tasks (main-thread blocks over 50 ms) from page start. */
 async function watchLongTasks(page) {

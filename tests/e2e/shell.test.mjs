@@ -1,21 +1,10 @@
 // The app shell: loads from dist/, navigates between views by fragment,
 // supports back/forward and deep links, renders in light and dark.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot } from './harness.mjs';
+import { openPage, screenshot, server, browser, useServerAndBrowser } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 test('loads the release build and navigates between the four views', async () => {
   const page = await openPage(browser);

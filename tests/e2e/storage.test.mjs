@@ -1,21 +1,10 @@
 // Nothing is lost: a browser that refuses storage gets a notice (the work
 // stays in the tab and the link), and loading over edits can be undone.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage } from './harness.mjs';
+import { openPage, server, browser, useServerAndBrowser } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 /** A page whose localStorage refuses every write, as when the quota is full. */
 async function pageWithoutStorage() {

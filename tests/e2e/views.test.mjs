@@ -1,20 +1,9 @@
 // Race, Scale and Learn views: the lesson this project exists to teach.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, openPage, screenshot } from './harness.mjs';
+import { openPage, screenshot, server, browser, useServerAndBrowser } from './harness.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser();
 
 async function stepTo(page, n) {
   await page.getByRole('button', { name: `Step ${n}:`, exact: false }).click();
