@@ -67,6 +67,10 @@ const states = {
     await page.goto(`${server.url}#/learn`);
     await page.getByRole('link', { name: /The mass-migration race/ }).waitFor();
   },
+  'embed example (dist/embed.html)': async (page) => {
+    await page.goto(`${server.url}embed.html`);
+    await page.getByRole('region', { name: 'kubevirt-head' }).waitFor();
+  },
   'learn, a step with its live example': async (page) => {
     await page.goto(`${server.url}#/learn?w=migration-race&step=3`);
     await page.getByLabel('Live example').waitFor();
