@@ -17,10 +17,10 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::apply::text::TextError;
+use crate::apply::text::{PathTrie, TextError};
 use crate::apply::{self, ApplyError, Cause, Semantics};
 use crate::input::{self, Budget, Format, InputError};
-use crate::patch::{Encoding, PatchSet, PayloadError};
+use crate::patch::{self, Encoding, PatchSet, PayloadError};
 use crate::pointer::{self, PointerBuf};
 use crate::sim::migrate::{migrate as run_migration, MigrateOptions};
 use crate::sim::timeline::{replay, Scenario};
@@ -524,9 +524,11 @@ fn apply_text(doc: &str, patch: &str, semantics: Semantics) -> Result<String, Js
     })
 }
 
-/// Applies a patch (an array of ops, or payload text as sent) to a copy of
-/// `doc` and returns the result; `doc` is never modified. Atomic: any
-/// failing op throws and nothing is returned.
+/// Applies a patch (an array of ops, or payload text as sent) to `doc` and
+/// returns the result; `doc` is never modified. Atomic: any failing op
+/// throws and nothing is returned. Copy-on-write: only the objects on the
+/// ops' paths are new, every untouched subtree of the result is `doc`'s
+/// own (treat both as immutable, or `structuredClone` before mutating).
 #[wasm_bindgen(js_name = applyPatch, unchecked_return_type = "Json")]
 pub fn apply_patch(
     #[wasm_bindgen(unchecked_param_type = "Json")] doc: JsValue,
@@ -535,9 +537,126 @@ pub fn apply_patch(
 ) -> Result<JsValue, JsValue> {
     let options = options.unwrap_or_default();
     let semantics = semantics(&options)?;
-    let doc = json_text(&doc, "doc")?;
     let patch = patch_text(&patch)?;
+    if let Some(result) = apply_shared(&doc, &patch, semantics)? {
+        return Ok(result);
+    }
+    let doc = json_text(&doc, "doc")?;
     JSON::parse(&apply_text(&doc, &patch, semantics)?)
+}
+
+/// A plain JS object (not null, an array or a function).
+fn is_record(value: &JsValue) -> bool {
+    value.is_object() && !js_sys::Array::is_array(value)
+}
+
+/// An object on the ops' paths: the caller's object and the members read
+/// from it (with their own shape when read member by member).
+struct Shape {
+    original: js_sys::Object,
+    read: Vec<(String, Option<Shape>)>,
+}
+
+/// Reads from `object` only the members the ops' paths go through: objects
+/// on a path member by member, targets (and arrays) whole through JSON.
+/// `None` sends the patch down the whole-document route (an odd key or a
+/// member that cannot be read as JSON: that route reports it).
+fn read_shape(object: &JsValue, trie: &PathTrie) -> Result<Option<(Value, Shape)>, JsValue> {
+    let proto = JsValue::from_str("__proto__");
+    let original: &js_sys::Object = object.unchecked_ref();
+    if js_sys::Object::has_own(original, &proto) {
+        return Ok(None);
+    }
+    let mut map = serde_json::Map::new();
+    let mut read = Vec::new();
+    for (key, child) in trie.children() {
+        let js_key = JsValue::from_str(key);
+        if key == "__proto__" {
+            return Ok(None);
+        }
+        if !js_sys::Object::has_own(original, &js_key) {
+            continue;
+        }
+        let value = Reflect::get(object, &js_key)?;
+        if value.is_undefined() || value.is_function() || value.is_symbol() {
+            // JSON leaves such members out: absent, as on the other route.
+            continue;
+        }
+        if !child.whole() && is_record(&value) {
+            let Some((member, shape)) = read_shape(&value, child)? else {
+                return Ok(None);
+            };
+            map.insert(key.to_owned(), member);
+            read.push((key.to_owned(), Some(shape)));
+        } else {
+            let Ok(member) = json_text(&value, "doc").and_then(|text| parse_json(&text, "doc"))
+            else {
+                return Ok(None);
+            };
+            map.insert(key.to_owned(), member);
+            read.push((key.to_owned(), None));
+        }
+    }
+    Ok(Some((
+        Value::Object(map),
+        Shape {
+            original: original.clone(),
+            read,
+        },
+    )))
+}
+
+/// The result object: a shallow copy of each object on a path with the
+/// members the ops wrote; everything else is shared with the caller's
+/// document.
+fn rebuild(value: &Value, shape: &Shape) -> Result<JsValue, JsValue> {
+    let Value::Object(map) = value else {
+        return value_to_js(value);
+    };
+    let out = js_sys::Object::assign(&js_sys::Object::new(), &shape.original);
+    for (key, _) in &shape.read {
+        if !map.contains_key(key) {
+            Reflect::delete_property(&out, &JsValue::from_str(key))?;
+        }
+    }
+    for (key, member) in map {
+        let below = shape
+            .read
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, shape)| shape.as_ref());
+        let js = match below {
+            Some(shape) => rebuild(member, shape)?,
+            None => value_to_js(member)?,
+        };
+        Reflect::set(&out, &JsValue::from_str(key), &js)?;
+    }
+    Ok(out.into())
+}
+
+/// [`apply_patch`] on a JS object without copying it: reads what the ops
+/// touch, applies, and returns a new object that shares every untouched
+/// subtree with `doc` (copy-on-write along the ops' paths). `None` when
+/// the whole-document route must serve the patch.
+fn apply_shared(
+    doc: &JsValue,
+    payload: &str,
+    semantics: Semantics,
+) -> Result<Option<JsValue>, JsValue> {
+    if !is_record(doc) {
+        return Ok(None);
+    }
+    let Ok(decoded) = patch::decode(payload) else {
+        return Ok(None);
+    };
+    let Some(trie) = PathTrie::of(&decoded) else {
+        return Ok(None);
+    };
+    let Some((mut tree, shape)) = read_shape(doc, &trie)? else {
+        return Ok(None);
+    };
+    apply::apply_decoded(&mut tree, &decoded, semantics).map_err(|e| apply_error(&e))?;
+    rebuild(&tree, &shape).map(Some)
 }
 
 /// [`apply_patch`] on JSON text: the document and the patch as JSON text

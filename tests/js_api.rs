@@ -268,11 +268,12 @@ fn wrong_types_and_oversized_input_are_errors() {
         api::apply_patch(function.into(), patch.clone(), None),
         "bad-argument",
     );
-    // A cycle cannot be written as JSON.
+    // A cycle the patch reads cannot be written as JSON.
     let cyclic = Object::new();
     Reflect::set(&cyclic, &"self".into(), &cyclic).unwrap();
+    let reads_the_cycle = js(r#"[{"op":"test","path":"/self","value":{}}]"#);
     let err = error_of(
-        api::apply_patch(cyclic.into(), patch.clone(), None),
+        api::apply_patch(cyclic.clone().into(), reads_the_cycle, None),
         "bad-argument",
     );
     assert!(
@@ -285,11 +286,17 @@ fn wrong_types_and_oversized_input_are_errors() {
         "bad-argument",
     );
 
+    // What the patch does not read is never converted: a cycle elsewhere
+    // does not matter.
+    let out = api::apply_patch(cyclic.into(), patch.clone(), None).unwrap();
+    assert_eq!(get(&out, "a").as_f64(), Some(1.0));
+
     // 5 MB of JSON is over the 4 MiB budget: refused before it is copied.
     let big = Object::new();
     Reflect::set(&big, &"blob".into(), &"x".repeat(5 << 20).into()).unwrap();
+    let reads_the_blob = js(r#"[{"op":"test","path":"/blob","value":"x"}]"#);
     let err = error_of(
-        api::apply_patch(big.into(), patch.clone(), None),
+        api::apply_patch(big.into(), reads_the_blob, None),
         "too-large",
     );
     assert_eq!(num(&err, "status"), Some(413.0));
@@ -508,5 +515,157 @@ fn presets_and_version() {
     assert_eq!(
         api::version().as_string().unwrap(),
         env!("CARGO_PKG_VERSION")
+    );
+}
+
+/// A tiny deterministic generator for the equivalence test below.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+
+    fn key(&mut self) -> &'static str {
+        ["a", "b", "c", "a/b", "~", "0", "1"][self.next(7) as usize]
+    }
+
+    fn value(&mut self, depth: u32) -> serde_json::Value {
+        use serde_json::{json, Value};
+        match self.next(if depth > 2 { 4 } else { 7 }) {
+            0 => Value::Null,
+            1 => json!(self.next(3)),
+            2 => json!(["x", "y", "z"][self.next(3) as usize]),
+            3 => json!(self.next(2) == 0),
+            4 | 5 => {
+                let mut map = serde_json::Map::new();
+                for _ in 0..self.next(4) {
+                    let key = self.key().to_owned();
+                    map.insert(key, self.value(depth + 1));
+                }
+                Value::Object(map)
+            }
+            _ => Value::Array((0..self.next(3)).map(|_| self.value(depth + 1)).collect()),
+        }
+    }
+
+    fn path(&mut self) -> String {
+        let tokens: Vec<String> = (0..1 + self.next(3))
+            .map(|_| patchlab::pointer::escape(self.key()).into_owned())
+            .collect();
+        format!("/{}", tokens.join("/"))
+    }
+
+    fn op(&mut self) -> serde_json::Value {
+        use serde_json::json;
+        let path = self.path();
+        match self.next(6) {
+            0 => json!({"op": "add", "path": path, "value": self.value(1)}),
+            1 => json!({"op": "remove", "path": path}),
+            2 => json!({"op": "replace", "path": path, "value": self.value(2)}),
+            3 => json!({"op": "test", "path": path, "value": self.value(2)}),
+            4 => json!({"op": "move", "from": self.path(), "path": path}),
+            _ => json!({"op": "copy", "from": self.path(), "path": path}),
+        }
+    }
+}
+
+/// A JS value with object keys sorted, as JSON text, for comparisons.
+fn canonical(value: &JsValue) -> String {
+    let text: String = JSON::stringify(value).unwrap().into();
+    let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
+    parsed.to_string()
+}
+
+#[wasm_bindgen_test]
+fn objects_and_text_give_the_same_results_and_errors() {
+    let mut rng = Lcg(7);
+    let mut shared_route = 0;
+    for case in 0..1500 {
+        let doc = serde_json::Value::Object(match rng.value(0) {
+            serde_json::Value::Object(map) => map,
+            _ => serde_json::Map::new(),
+        });
+        let ops: Vec<serde_json::Value> = (0..1 + rng.next(4)).map(|_| rng.op()).collect();
+        let payload = serde_json::Value::Array(ops).to_string();
+        let doc_text = doc.to_string();
+        for semantics in [r#"{"semantics":"kube"}"#, r#"{"semantics":"rfc"}"#] {
+            let object = js(&doc_text);
+            let from_object =
+                api::apply_patch(object.clone(), payload.as_str().into(), opts(semantics));
+            let from_text = api::apply_patch_json(
+                doc_text.as_str().into(),
+                payload.as_str().into(),
+                opts(semantics),
+            );
+            assert_eq!(text(&object), doc_text, "the caller's object is unchanged");
+            match (from_object, from_text) {
+                (Ok(a), Ok(b)) => {
+                    let b = JSON::parse(&b.as_string().unwrap()).unwrap();
+                    assert_eq!(
+                        canonical(&a),
+                        canonical(&b),
+                        "case {case}: {doc_text} {payload}"
+                    );
+                    shared_route += 1;
+                }
+                (Err(a), Err(b)) => {
+                    for key in ["kind", "index", "path", "status", "cause"] {
+                        assert_eq!(
+                            get(&a, key)
+                                .as_string()
+                                .or(get(&a, key).as_f64().map(|n| n.to_string())),
+                            get(&b, key)
+                                .as_string()
+                                .or(get(&b, key).as_f64().map(|n| n.to_string())),
+                            "case {case} {key}: {doc_text} {payload}: {} / {}",
+                            message(&a),
+                            message(&b)
+                        );
+                    }
+                }
+                (a, b) => panic!(
+                    "case {case}: {doc_text} {payload}: {:?} vs {:?}",
+                    a.map(|v| text(&v)),
+                    b.map(|v| text(&v))
+                ),
+            }
+        }
+    }
+    assert!(shared_route > 50, "only {shared_route} cases succeeded");
+}
+
+#[wasm_bindgen_test]
+fn apply_patch_shares_what_it_does_not_touch() {
+    let doc =
+        js(r#"{"metadata":{"labels":{"a":"1"},"annotations":{"x":"y"}},"spec":{"big":[1,2,3]}}"#);
+    let patch = js(r#"[{"op":"add","path":"/metadata/labels/b","value":"2"}]"#);
+    let out = api::apply_patch(doc.clone(), patch, None).unwrap();
+    assert_eq!(
+        text(&out),
+        r#"{"metadata":{"labels":{"a":"1","b":"2"},"annotations":{"x":"y"}},"spec":{"big":[1,2,3]}}"#,
+        "document order kept, the new key last"
+    );
+    assert!(
+        js_sys::Object::is(&get(&out, "spec"), &get(&doc, "spec")),
+        "untouched: shared"
+    );
+    let (out_meta, doc_meta) = (get(&out, "metadata"), get(&doc, "metadata"));
+    assert!(
+        !js_sys::Object::is(&out_meta, &doc_meta),
+        "on the path: a new object"
+    );
+    assert!(js_sys::Object::is(
+        &get(&out_meta, "annotations"),
+        &get(&doc_meta, "annotations")
+    ));
+    assert_eq!(
+        text(&get(&doc_meta, "labels")),
+        r#"{"a":"1"}"#,
+        "the caller's object is unchanged"
     );
 }

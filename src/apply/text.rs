@@ -4,22 +4,26 @@
 //! A controller patch changes a handful of fields of an object that may be
 //! megabytes long. Parsing the whole object into a tree and writing it all
 //! back costs far more than the ops. Here the document is read as a tree
-//! only along the ops' paths: every container on a path is parsed one level
-//! deep (arrays whole), every op's target is parsed whole, and every other subtree stays a
-//! slice of the input text, copied to the output as written (minus
-//! insignificant whitespace). The ops run on that partial tree with the
+//! only along the ops' paths, in one pass: every object on a path is read
+//! member by member, every op's target (and every array on a path) whole,
+//! and every other member stays a slice of the input text, copied to the
+//! output as written (minus insignificant whitespace). The ops run on that partial tree with the
 //! same engine, so results and errors are those of [`super::apply_decoded`]
-//! on the whole tree; only key order and number spelling inside untouched
-//! subtrees differ (they are kept as written).
+//! on the whole tree. The output keeps the document's member order (new
+//! members last) and the spelling of numbers in untouched parts, where the
+//! whole-tree route sorts keys and rewrites numbers.
 //!
 //! Anything unusual (a path that is not a JSON Pointer, a malformed op, a
 //! syntax error or too deep a document) takes the plain route: parse all,
 //! apply, write all. So every error is exactly the plain route's.
 
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
 
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use super::{apply_decoded, ApplyError, Semantics};
 use crate::input::{self, Budget, Format, InputError};
@@ -62,7 +66,7 @@ impl std::error::Error for TextError {}
 /// let doc = r#"{"metadata": {"labels": {"a": "1"}}, "spec": {"z": 1, "y": [1.0, 2]}}"#;
 /// let payload = r#"[{"op":"add","path":"/metadata/labels/b","value":"2"}]"#;
 /// let out = apply_to_text(doc, payload, Semantics::Kube, &Budget::default()).unwrap();
-/// // Untouched `spec` is copied as written.
+/// // Document order kept, the new key last; untouched `spec` as written.
 /// assert_eq!(out, r#"{"metadata":{"labels":{"a":"1","b":"2"}},"spec":{"z":1,"y":[1.0,2]}}"#);
 /// ```
 pub fn apply_to_text(
@@ -89,29 +93,48 @@ fn plain(
     Ok(serde_json::to_string(&value).unwrap_or_default())
 }
 
-/// Marks a lazy subtree in the partial tree: a string starting with this
-/// private-use character, then the subtree's number. Inputs that contain
-/// the character (raw or escaped) take the plain route.
-const MARK: char = '\u{F8FF}';
-
-fn mentions_mark(text: &str) -> bool {
-    text.contains(MARK)
-        || text
-            .as_bytes()
-            .windows(6)
-            .any(|w| w[0] == b'\\' && w[1..].eq_ignore_ascii_case(b"uf8ff"))
-}
-
-/// A path trie: what to parse.
+/// The paths a patch reads and writes, as a trie: what a partial route
+/// must read (see [`PathTrie::of`]).
 #[derive(Default, Debug)]
-struct Node {
+pub struct PathTrie {
     /// Parse this subtree whole (an op reads or replaces it).
     whole: bool,
     /// Children on some op's path, by decoded token.
-    children: BTreeMap<String, Node>,
+    children: BTreeMap<String, PathTrie>,
 }
 
-impl Node {
+impl PathTrie {
+    /// The trie of a decoded patch's paths (and `from`s); `None` when a
+    /// partial route cannot serve it: a malformed op, a path that is not a
+    /// JSON Pointer, the whole document as a target, or no op at all.
+    pub fn of(decoded: &Decoded) -> Option<PathTrie> {
+        if decoded.malformed.is_some() {
+            return None;
+        }
+        let mut trie = PathTrie::default();
+        for op in &decoded.ops {
+            for path in std::iter::once(&op.path).chain(op.from.as_ref()) {
+                let pointer = Pointer::parse(path).ok()?;
+                if pointer.is_root() {
+                    return None;
+                }
+                trie.insert(pointer);
+            }
+        }
+        (!trie.children.is_empty()).then_some(trie)
+    }
+
+    /// True when the whole subtree here is read (an op targets it); every
+    /// array on a path is read whole too, by the caller.
+    pub fn whole(&self) -> bool {
+        self.whole || self.children.is_empty()
+    }
+
+    /// The keys below that some path goes through.
+    pub fn children(&self) -> impl Iterator<Item = (&str, &PathTrie)> {
+        self.children.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
     fn insert(&mut self, pointer: &Pointer) {
         let mut node = self;
         for token in pointer.tokens() {
@@ -135,33 +158,21 @@ fn lazy(
     semantics: Semantics,
     budget: &Budget,
 ) -> Option<Result<String, TextError>> {
-    if doc.len() > budget.max_bytes || mentions_mark(doc) || mentions_mark(payload) {
+    if doc.len() > budget.max_bytes {
         return None;
     }
     let compact = scan(doc, budget.max_depth.min(Budget::DEPTH))?;
     let decoded: Decoded = patch::decode(payload).ok()?;
-    if decoded.malformed.is_some() {
-        return None;
-    }
-    let mut trie = Node::default();
-    for op in &decoded.ops {
-        for path in std::iter::once(&op.path).chain(op.from.as_ref()) {
-            let pointer = Pointer::parse(path).ok()?;
-            if pointer.is_root() {
-                return None;
-            }
-            trie.insert(pointer);
-        }
-    }
-    let root: &RawValue = serde_json::from_str(doc).ok()?;
-    let mut lazies = Vec::new();
-    let mut tree = build(root, &trie, &mut lazies)?;
+    let trie = PathTrie::of(&decoded)?;
+    let mut de = serde_json::Deserializer::from_str(doc);
+    let (mut tree, rest) = Guided(&trie).deserialize(&mut de).ok()?;
+    de.end().ok()?;
     if let Err(err) = apply_decoded(&mut tree, &decoded, semantics) {
         return Some(Err(TextError::Apply(err)));
     }
-    let mut out = String::with_capacity(doc.len() + payload.len());
-    write(&tree, &lazies, compact, &mut out);
-    Some(Ok(out))
+    let mut out = Vec::with_capacity(doc.len() + payload.len());
+    write(&tree, Some(&rest), compact, &mut out);
+    String::from_utf8(out).ok().map(Ok)
 }
 
 /// Calls `f` with the index and byte of every byte of JSON `text` outside
@@ -209,84 +220,192 @@ fn scan(text: &str, max_depth: usize) -> Option<bool> {
     (!too_deep).then_some(compact)
 }
 
-/// The partial tree of `raw` for `node`; `None` on anything unexpected.
-fn build<'a>(raw: &'a RawValue, node: &Node, lazies: &mut Vec<&'a RawValue>) -> Option<Value> {
-    let text = raw.get();
-    if node.whole || node.children.is_empty() {
-        return serde_json::from_str(text).ok();
-    }
-    match text.as_bytes().first()? {
-        b'{' => {
-            let members: BTreeMap<String, &RawValue> = serde_json::from_str(text).ok()?;
-            let mut map = Map::new();
-            for (key, value) in members {
-                let built = match node.children.get(&key) {
-                    Some(child) => build(value, child, lazies)?,
-                    None => mark(value, lazies),
-                };
-                map.insert(key, built);
-            }
-            Some(Value::Object(map))
-        }
-        // Arrays on a path are read whole: an op that adds or removes an
-        // element shifts the positions later ops refer to.
-        _ => serde_json::from_str(text).ok(),
+/// The members of an object on a path that no op reaches (kept as text),
+/// and the document order of all its members.
+#[derive(Default, Debug)]
+struct Unread<'a> {
+    /// Keys and values as written, in document order.
+    members: Vec<(Cow<'a, str>, &'a RawValue)>,
+    /// Every member in document order.
+    order: Vec<Slot<'a>>,
+    /// The same for the objects below on a path, by key.
+    children: BTreeMap<String, Unread<'a>>,
+}
+
+/// A member's place in its object.
+#[derive(Debug)]
+enum Slot<'a> {
+    /// Read into the tree under this key.
+    Read(Cow<'a, str>),
+    /// Kept as text: `members[i]`.
+    Unread(usize),
+}
+
+/// Reads a value for a trie node that is not read whole: objects member by
+/// member (members off every path stay text), anything else whole.
+struct Guided<'t>(&'t PathTrie);
+
+impl<'de> DeserializeSeed<'de> for Guided<'_> {
+    type Value = (Value, Unread<'de>);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
     }
 }
 
-fn mark<'a>(raw: &'a RawValue, lazies: &mut Vec<&'a RawValue>) -> Value {
-    lazies.push(raw);
-    Value::String(format!("{MARK}{}", lazies.len() - 1))
+impl<'de> Visitor<'de> for Guided<'_> {
+    type Value = (Value, Unread<'de>);
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+        let mut map = Map::new();
+        let mut unread = Unread::default();
+        while let Some(Key(key)) = access.next_key()? {
+            match self.0.children.get(key.as_ref()) {
+                None => {
+                    let raw: &'de RawValue = access.next_value()?;
+                    unread.order.push(Slot::Unread(unread.members.len()));
+                    unread.members.push((key, raw));
+                }
+                Some(child) if child.whole() => {
+                    let value: Value = access.next_value()?;
+                    unread.children.remove(key.as_ref());
+                    map.insert(key.to_string(), value);
+                    unread.order.push(Slot::Read(key));
+                }
+                Some(child) => {
+                    let (value, below) = access.next_value_seed(Guided(child))?;
+                    unread.children.insert(key.to_string(), below);
+                    map.insert(key.to_string(), value);
+                    unread.order.push(Slot::Read(key));
+                }
+            }
+        }
+        Ok((Value::Object(map), unread))
+    }
+
+    // Arrays on a path are read whole: an op that adds or removes an
+    // element shifts the positions later ops refer to.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = access.next_element::<Value>()? {
+            items.push(item);
+        }
+        Ok((Value::Array(items), Unread::default()))
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok((Value::Bool(v), Unread::default()))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok((Value::from(v), Unread::default()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok((Value::from(v), Unread::default()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok((
+            Number::from_f64(v).map_or(Value::Null, Value::Number),
+            Unread::default(),
+        ))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok((Value::String(v.to_owned()), Unread::default()))
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok((Value::Null, Unread::default()))
+    }
 }
 
-/// Writes `value` as compact JSON, lazy subtrees as their text.
-fn write(value: &Value, lazies: &[&RawValue], compact: bool, out: &mut String) {
-    match value {
-        Value::String(s) if s.starts_with(MARK) => {
-            let index: usize = s[MARK.len_utf8()..].parse().unwrap_or(usize::MAX);
-            match lazies.get(index) {
-                Some(raw) if compact => out.push_str(raw.get()),
-                Some(raw) => minify(raw.get(), out),
-                None => out.push_str(&serde_json::to_string(value).unwrap_or_default()),
+/// An object key, borrowed from the text when it holds no escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
             }
         }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, value)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                out.push_str(&serde_json::to_string(key).unwrap_or_default());
-                out.push(':');
-                write(value, lazies, compact, out);
-            }
-            out.push('}');
-        }
-        Value::Array(items) => {
-            out.push('[');
-            for (i, value) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write(value, lazies, compact, out);
-            }
-            out.push(']');
-        }
-        leaf => out.push_str(&serde_json::to_string(leaf).unwrap_or_default()),
+        deserializer.deserialize_str(KeyVisitor)
     }
+}
+
+/// Writes `value` as compact JSON; `unread` holds what an object on a path
+/// kept as text. Members keep their document order; members the ops added
+/// follow, sorted.
+fn write(value: &Value, unread: Option<&Unread<'_>>, compact: bool, out: &mut Vec<u8>) {
+    let (Value::Object(map), Some(unread)) = (value, unread) else {
+        let _ = serde_json::to_writer(&mut *out, value);
+        return;
+    };
+    out.push(b'{');
+    let mut first = true;
+    let mut member = |out: &mut Vec<u8>, key: &str| {
+        if !std::mem::take(&mut first) {
+            out.push(b',');
+        }
+        let _ = serde_json::to_writer(&mut *out, key);
+        out.push(b':');
+    };
+    let mut written = BTreeSet::new();
+    for slot in &unread.order {
+        match slot {
+            Slot::Read(key) => {
+                if let Some(value) = map.get(key.as_ref()) {
+                    if written.insert(key.as_ref()) {
+                        member(out, key);
+                        write(value, unread.children.get(key.as_ref()), compact, out);
+                    }
+                }
+            }
+            Slot::Unread(i) => {
+                let (key, raw) = &unread.members[*i];
+                member(out, key);
+                if compact {
+                    out.extend_from_slice(raw.get().as_bytes());
+                } else {
+                    minify(raw.get(), out);
+                }
+            }
+        }
+    }
+    for (key, value) in map {
+        if !written.contains(key.as_str()) {
+            member(out, key);
+            write(value, unread.children.get(key), compact, out);
+        }
+    }
+    out.push(b'}');
 }
 
 /// Copies JSON text without insignificant whitespace.
-fn minify(text: &str, out: &mut String) {
+fn minify(text: &str, out: &mut Vec<u8>) {
     let mut start = 0;
     outside_strings(text, |i, b| {
         if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
-            out.push_str(&text[start..i]);
+            out.extend_from_slice(&text.as_bytes()[start..i]);
             start = i + 1;
         }
         true
     });
-    out.push_str(&text[start..]);
+    out.extend_from_slice(&text.as_bytes()[start..]);
 }
 
 #[cfg(test)]
@@ -348,6 +467,22 @@ mod tests {
     }
 
     #[test]
+    fn repeated_keys_mean_the_last_one_on_both_routes() {
+        let doc = r#"{"a": 1, "a": {"b": 2, "x": [1]}, "c": 3, "c": {"d": 4}}"#;
+        for payload in [
+            r#"[{"op":"replace","path":"/a/b","value":5}]"#,
+            r#"[{"op":"test","path":"/c","value":{"d":4}}]"#,
+            r#"[{"op":"add","path":"/e","value":1}]"#,
+        ] {
+            for semantics in [Semantics::Kube, Semantics::Rfc] {
+                let (lazy, plain) = both(doc, payload, semantics);
+                assert_eq!(lazy, plain, "{payload} under {semantics}");
+                assert!(lazy.is_ok(), "{payload}");
+            }
+        }
+    }
+
+    #[test]
     fn untouched_parts_are_copied_as_written_without_whitespace() {
         let doc = "{ \"a\" : { \"z\" : 1 , \"y\" : \"two words\" } ,\n \"b\" : [ 1 ] }";
         let out = apply_to_text(
@@ -381,7 +516,7 @@ mod tests {
     }
 
     #[test]
-    fn the_marker_in_input_takes_the_plain_route() {
+    fn private_use_characters_are_plain_data() {
         let doc = json!({"a": "\u{F8FF}0", "b": {"c": 1}}).to_string();
         let out = apply_to_text(
             &doc,
