@@ -223,6 +223,13 @@ pub enum Cause {
         /// Bytes added so far, this op included.
         size: usize,
     },
+    /// `copy` ops added more than [`COPY_LIMIT`] bytes (RFC mode: the RFC
+    /// sets no limit, but a patch of a few copies can double a document
+    /// each time and exhaust memory; patchlab applies the server's budget).
+    CopyBudget {
+        /// Bytes added so far, this op included.
+        size: usize,
+    },
     /// The Go engine dereferences a nil node here and panics (kube).
     EnginePanic {
         /// What triggers it.
@@ -279,6 +286,11 @@ impl fmt::Display for Cause {
             Cause::CopyLimit { size } => write!(
                 f,
                 "copy ops would add {size} bytes, more than the server's limit of {COPY_LIMIT}"
+            ),
+            Cause::CopyBudget { size } => write!(
+                f,
+                "copy ops would add {size} bytes, more than patchlab's budget of {COPY_LIMIT} \
+                 (RFC 6902 sets no limit; kube-apiserver has the same one)"
             ),
             Cause::EnginePanic { what } => {
                 write!(f, "the server's JSON patch engine panics here: {what}")
@@ -1012,6 +1024,12 @@ impl Engine {
             }
             if self.copied > COPY_LIMIT {
                 return Err(Cause::CopyLimit { size: self.copied });
+            }
+        } else {
+            // A budget, not RFC semantics: each copy may double the document.
+            self.copied += serde_json::to_string(&value).map_or(0, |text| text.len());
+            if self.copied > COPY_LIMIT {
+                return Err(Cause::CopyBudget { size: self.copied });
             }
         }
         self.add(doc, index, &op.path, value)

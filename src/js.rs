@@ -405,7 +405,9 @@ fn apply_error(err: &ApplyError) -> JsValue {
     let kind = match &err.cause {
         Cause::TestFailed { .. } => "test-failed",
         Cause::InvalidPointer { .. } | Cause::PathWithoutSlash { .. } => "invalid-pointer",
-        Cause::TooManyOps { .. } | Cause::CopyLimit { .. } => "too-large",
+        Cause::TooManyOps { .. } | Cause::CopyLimit { .. } | Cause::CopyBudget { .. } => {
+            "too-large"
+        }
         _ => "apply-failed",
     };
     let mut builder = ErrorBuilder::new(kind, &err.to_string())

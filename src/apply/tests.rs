@@ -394,7 +394,28 @@ fn copy_growth_is_capped_in_kube() {
     assert_eq!(err.index, Some(2));
     assert!(matches!(err.cause, Cause::CopyLimit { size } if size > COPY_LIMIT));
     assert_eq!(doc, before);
-    apply(&mut doc, &four, Semantics::Rfc).unwrap();
+    // RFC 6902 sets no limit; patchlab keeps the same budget there.
+    let err = apply(&mut doc, &four, Semantics::Rfc).unwrap_err();
+    assert_eq!(err.index, Some(2));
+    assert!(matches!(err.cause, Cause::CopyBudget { size } if size > COPY_LIMIT));
+    assert_eq!(doc, before);
+}
+
+#[test]
+fn doubling_copies_stop_at_the_budget_not_at_memory() {
+    // Each copy puts the document inside itself: 40 of them would need a
+    // terabyte.
+    let mut doc = json!({ "a": { "x": "0123456789" } });
+    let ops: Vec<_> = (0..40)
+        .map(|i| Operation::copy_from("/a", format!("/a/c{i}")))
+        .collect();
+    for semantics in [Semantics::Rfc, Semantics::Kube] {
+        let before = doc.clone();
+        let err = apply(&mut doc, &ops, semantics).unwrap_err();
+        assert!(err.index.unwrap() < 25, "{err}");
+        assert!(err.to_string().contains("copy ops would add"), "{err}");
+        assert_eq!(doc, before);
+    }
 }
 
 #[test]

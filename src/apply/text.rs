@@ -115,7 +115,11 @@ impl PathTrie {
         for op in &decoded.ops {
             for path in std::iter::once(&op.path).chain(op.from.as_ref()) {
                 let pointer = Pointer::parse(path).ok()?;
-                if pointer.is_root() {
+                // No document within budget is deeper than this; a longer
+                // path (hostile, or a typo) is the plain route's to refuse,
+                // and the trie stays shallow enough to drop without deep
+                // recursion.
+                if pointer.is_root() || pointer.count() > Budget::DEPTH {
                     return None;
                 }
                 trie.insert(pointer);
@@ -513,6 +517,17 @@ mod tests {
         let err =
             apply_to_text(r#"{"a": "0123456789"}"#, "[]", Semantics::Kube, &small).unwrap_err();
         assert!(err.to_string().contains("more than the limit"), "{err}");
+    }
+
+    #[test]
+    fn very_long_paths_take_the_plain_route() {
+        let path = "/a".repeat(200_000);
+        let payload = format!(r#"[{{"op":"add","path":"{path}","value":1}}]"#);
+        let decoded = patch::decode(&payload).unwrap();
+        assert!(PathTrie::of(&decoded).is_none());
+        let (lazy, plain) = both(r#"{"a":{}}"#, &payload, Semantics::Kube);
+        assert!(lazy.is_err());
+        assert_eq!(lazy, plain);
     }
 
     #[test]
