@@ -1110,7 +1110,8 @@ fn not_container(parent: &str, upto: usize, value: &Value, in_from: bool) -> Cau
     }
 }
 
-fn describe(value: &Value) -> &'static str {
+/// `null`, `a boolean`, `a number`, `a string`, `an array` or `an object`.
+pub(crate) fn describe(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

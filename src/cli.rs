@@ -152,6 +152,11 @@ pub fn parse_semantics(s: &str) -> Result<Semantics, String> {
     s.parse()
 }
 
+/// A preset name (`kubevirt-head`, ...), for clap.
+pub fn parse_preset(s: &str) -> Result<patchlab::strategy::Preset, String> {
+    s.parse()
+}
+
 fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     match cli.command {
         Command::Apply(args) => apply::run(args, out),

@@ -263,23 +263,12 @@ pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffErr
             return Err(DiffError {
                 message: format!(
                     "the {name} object must be a JSON object (a Kubernetes object), not {}",
-                    describe(value)
+                    crate::apply::describe(value)
                 ),
             });
         }
     }
     Ok(diff::plan(old, new, options))
-}
-
-fn describe(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Derives the conflict surface and the overwrites of a JSON patch: every

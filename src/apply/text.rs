@@ -224,12 +224,10 @@ fn scan(text: &str, max_depth: usize) -> Option<bool> {
     (!too_deep).then_some(compact)
 }
 
-/// The members of an object on a path that no op reaches (kept as text),
-/// and the document order of all its members.
+/// An object on a path: its members in document order, those no op
+/// reaches kept as text.
 #[derive(Default, Debug)]
 struct Unread<'a> {
-    /// Keys and values as written, in document order.
-    members: Vec<(Cow<'a, str>, &'a RawValue)>,
     /// Every member in document order.
     order: Vec<Slot<'a>>,
     /// The same for the objects below on a path, by key.
@@ -241,8 +239,8 @@ struct Unread<'a> {
 enum Slot<'a> {
     /// Read into the tree under this key.
     Read(Cow<'a, str>),
-    /// Kept as text: `members[i]`.
-    Unread(usize),
+    /// Kept as text, as written.
+    Unread(Cow<'a, str>, &'a RawValue),
 }
 
 /// Reads a value for a trie node that is not read whole: objects member by
@@ -271,8 +269,7 @@ impl<'de> Visitor<'de> for Guided<'_> {
             match self.0.children.get(key.as_ref()) {
                 None => {
                     let raw: &'de RawValue = access.next_value()?;
-                    unread.order.push(Slot::Unread(unread.members.len()));
-                    unread.members.push((key, raw));
+                    unread.order.push(Slot::Unread(key, raw));
                 }
                 Some(child) if child.whole() => {
                     let value: Value = access.next_value()?;
@@ -379,8 +376,7 @@ fn write(value: &Value, unread: Option<&Unread<'_>>, compact: bool, out: &mut Ve
                     }
                 }
             }
-            Slot::Unread(i) => {
-                let (key, raw) = &unread.members[*i];
+            Slot::Unread(key, raw) => {
                 member(out, key);
                 if compact {
                     out.extend_from_slice(raw.get().as_bytes());

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
 
-use super::{Failure, Source};
+use super::{parse_preset, Failure, Source};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -44,10 +44,6 @@ pub struct Args {
     /// Pin metadata.resourceVersion in a merge patch (preset merge).
     #[arg(long)]
     merge_resource_version: bool,
-}
-
-fn parse_preset(s: &str) -> Result<Preset, String> {
-    s.parse()
 }
 
 fn parse_override(s: &str) -> Result<(patchlab::pointer::PointerBuf, Strategy), String> {

@@ -6,7 +6,7 @@ use std::io::Write;
 use patchlab::sim::timeline::{replay, Conflict, Replay, Scenario};
 use patchlab::strategy::Preset;
 
-use super::{Failure, Source};
+use super::{parse_preset, Failure, Source};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -26,10 +26,6 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-}
-
-fn parse_preset(s: &str) -> Result<Preset, String> {
-    s.parse()
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {

@@ -32,6 +32,26 @@ enum Frame {
     Map(Map<String, Value>, Option<String>, usize),
 }
 
+/// Starts a collection, within the nesting budget.
+fn open(
+    stack: &mut Vec<Frame>,
+    frame: Frame,
+    span: &Span,
+    budget: &Budget,
+) -> Result<(), InputError> {
+    stack.push(frame);
+    if stack.len() > budget.max_depth {
+        return Err(error_at(
+            span,
+            format!(
+                "nesting is deeper than the limit of {} levels",
+                budget.max_depth
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Parses one YAML document into a JSON value.
 pub(super) fn parse(text: &str, budget: &Budget) -> Result<Value, InputError> {
     let mut folder = Folder::new(*budget);
@@ -159,31 +179,11 @@ impl Folder {
             }
             Event::SequenceStart(anchor, tag) => {
                 check_tag(&span, tag.as_deref(), "seq")?;
-                stack.push(Frame::Seq(Vec::new(), anchor));
-                if stack.len() > budget.max_depth {
-                    return Err(error_at(
-                        &span,
-                        format!(
-                            "nesting is deeper than the limit of {} levels",
-                            budget.max_depth
-                        ),
-                    ));
-                }
-                return Ok(());
+                return open(stack, Frame::Seq(Vec::new(), anchor), &span, budget);
             }
             Event::MappingStart(anchor, tag) => {
                 check_tag(&span, tag.as_deref(), "map")?;
-                stack.push(Frame::Map(Map::new(), None, anchor));
-                if stack.len() > budget.max_depth {
-                    return Err(error_at(
-                        &span,
-                        format!(
-                            "nesting is deeper than the limit of {} levels",
-                            budget.max_depth
-                        ),
-                    ));
-                }
-                return Ok(());
+                return open(stack, Frame::Map(Map::new(), None, anchor), &span, budget);
             }
             Event::SequenceEnd => match stack.pop() {
                 Some(Frame::Seq(items, anchor)) => remember(anchors, anchor, Value::Array(items)),

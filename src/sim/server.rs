@@ -382,27 +382,31 @@ impl Server {
     }
 
     fn json_patch(&mut self, key: &str, payload: &str, manager: &str) -> Response {
-        let Some(stored) = self.objects.get(key) else {
-            return not_found(key);
-        };
-        let mut object = (*stored.object).clone();
-        if let Err(err) = apply_payload(&mut object, payload, crate::apply::Semantics::Kube) {
-            let mut response = err
-                .response()
-                .map(Response::from_server)
-                .unwrap_or_else(|| Response::error(422, "Invalid", crate::apply::GENERIC_422));
-            response.cause = Some(HiddenCause::from_error(&err));
-            return response;
-        }
-        self.finish_patch(key, object, manager)
+        self.patch_with(key, manager, |object| {
+            apply_payload(object, payload, crate::apply::Semantics::Kube)
+        })
     }
 
     fn ops(&mut self, key: &str, ops: &[crate::patch::Operation], manager: &str) -> Response {
+        self.patch_with(key, manager, |object| {
+            crate::apply::apply(object, ops, crate::apply::Semantics::Kube)
+        })
+    }
+
+    /// A JSON patch (as a payload or as ops) run by `apply` on a copy of the
+    /// stored object: an engine error is the server's answer with its
+    /// hidden cause recorded.
+    fn patch_with(
+        &mut self,
+        key: &str,
+        manager: &str,
+        apply: impl FnOnce(&mut Value) -> Result<(), crate::apply::ApplyError>,
+    ) -> Response {
         let Some(stored) = self.objects.get(key) else {
             return not_found(key);
         };
         let mut object = (*stored.object).clone();
-        if let Err(err) = crate::apply::apply(&mut object, ops, crate::apply::Semantics::Kube) {
+        if let Err(err) = apply(&mut object) {
             let mut response = err
                 .response()
                 .map(Response::from_server)
