@@ -11,6 +11,7 @@ pub mod app;
 pub mod apply;
 pub mod gojson;
 pub mod input;
+pub mod lint;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 pub mod patch;
