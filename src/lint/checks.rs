@@ -501,19 +501,16 @@ impl Ctx<'_> {
         match value {
             Value::Object(map) if !map.is_empty() && is_string_map(self.policy(), pointer) => {
                 let fix = self.respell(&group, pointer, Some(value), Strategy::PerKey);
-                let changed = match &fix {
-                    Some(_) => String::new(),
-                    None => String::new(),
-                };
                 self.push(
                     Finding::new(
                         Rule::WholeMapTest,
                         Some(index),
                         Some(&op.path),
                         format!(
-                            "op {index} tests the whole map {} ({} keys) to change it in op {}: a concurrent change to any key of it, even one this patch leaves alone, fails the whole patch (422){changed}",
+                            "op {index} tests the whole map {} ({} {}) to change it in op {}: a concurrent change to any key of it, even one this patch leaves alone, fails the whole patch (422)",
                             op.path,
                             map.len(),
+                            if map.len() == 1 { "key" } else { "keys" },
                             later.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
                         ),
                     )
@@ -532,9 +529,10 @@ impl Ctx<'_> {
                         Some(index),
                         Some(&op.path),
                         format!(
-                            "op {index} tests the whole list {} ({} elements) to change it: any concurrent change to the list (another controller's finalizer, say) fails the patch (422); safe to retry, but {}",
+                            "op {index} tests the whole list {} ({} {}) to change it: any concurrent change to the list (another controller's finalizer, say) fails the patch (422); safe to retry, but {}",
                             op.path,
                             items.len(),
+                            if items.len() == 1 { "element" } else { "elements" },
                             if fix.is_some() { "per-element ops narrow it to the elements you touch" } else { "JSON Patch has no narrower way for this change" }
                         ),
                     )
