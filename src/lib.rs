@@ -11,9 +11,9 @@ pub mod app;
 pub mod apply;
 pub mod gojson;
 pub mod input;
-pub mod lint;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
+pub mod lint;
 pub mod patch;
 pub mod pointer;
 pub mod sim;

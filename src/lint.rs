@@ -203,9 +203,7 @@ impl Report {
 
     /// The findings about op `index`.
     pub fn on_op(&self, index: usize) -> impl Iterator<Item = &Finding> {
-        self.findings
-            .iter()
-            .filter(move |f| f.index == Some(index))
+        self.findings.iter().filter(move |f| f.index == Some(index))
     }
 }
 

@@ -39,11 +39,18 @@ fn check_examples_find_exactly_what_they_promise() {
     for path in examples {
         let example = yaml(&path);
         let name = path.display().to_string();
-        assert!(example["title"].is_string() && example["description"].is_string(), "{name}");
+        assert!(
+            example["title"].is_string() && example["description"].is_string(),
+            "{name}"
+        );
         let object = example["object"]
             .as_str()
             .map(|text| lint::read_object(text, &lint::budget()).unwrap());
-        let semantics = example["semantics"].as_str().unwrap_or("kube").parse().unwrap();
+        let semantics = example["semantics"]
+            .as_str()
+            .unwrap_or("kube")
+            .parse()
+            .unwrap();
         let options = Options {
             semantics,
             object,
@@ -54,7 +61,13 @@ fn check_examples_find_exactly_what_they_promise() {
         let found: BTreeSet<(String, Option<u64>, Option<String>)> = report
             .findings
             .iter()
-            .map(|f| (f.rule.to_string(), f.index.map(|i| i as u64), f.path.clone()))
+            .map(|f| {
+                (
+                    f.rule.to_string(),
+                    f.index.map(|i| i as u64),
+                    f.path.clone(),
+                )
+            })
             .collect();
         let expected: BTreeSet<(String, Option<u64>, Option<String>)> = example["expect"]
             .as_array()
@@ -71,7 +84,13 @@ fn check_examples_find_exactly_what_they_promise() {
         assert_eq!(found, expected, "{name}: {:#?}", report.findings);
         seen.extend(found.into_iter().map(|(rule, _, _)| rule));
     }
-    for rule in ["whole-map-test", "unescaped-slash", "test-never-matches", "index-without-test", "merge-replaces-list"] {
+    for rule in [
+        "whole-map-test",
+        "unescaped-slash",
+        "test-never-matches",
+        "index-without-test",
+        "merge-replaces-list",
+    ] {
         assert!(seen.contains(rule), "no example shows {rule}");
     }
 }
@@ -85,8 +104,12 @@ fn lint_reads_every_payload_diff_produces() {
     let mut count = 0;
     for path in files("www/examples", "yaml") {
         let example = yaml(&path);
-        let old = input::parse(example["old"].as_str().unwrap(), &Budget::default()).unwrap().0;
-        let new = input::parse(example["new"].as_str().unwrap(), &Budget::default()).unwrap().0;
+        let old = input::parse(example["old"].as_str().unwrap(), &Budget::default())
+            .unwrap()
+            .0;
+        let new = input::parse(example["new"].as_str().unwrap(), &Budget::default())
+            .unwrap()
+            .0;
         for preset in Preset::ALL {
             let plan = strategy::diff(&old, &new, &strategy::Options::preset(preset)).unwrap();
             if plan.is_empty() {
@@ -97,8 +120,13 @@ fn lint_reads_every_payload_diff_produces() {
                 ..Options::default()
             };
             let what = format!("{} {preset}", path.display());
-            let report = lint::lint(&plan.body_text(), &options).unwrap_or_else(|e| panic!("{what}: {e}"));
-            let errors: Vec<_> = report.findings.iter().filter(|f| f.severity == Severity::Error).collect();
+            let report =
+                lint::lint(&plan.body_text(), &options).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let errors: Vec<_> = report
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+                .collect();
             if matches!(plan.body, Body::JsonPatch(_)) {
                 assert!(errors.is_empty(), "{what}: {errors:#?}");
                 assert!(report.outcome.as_ref().unwrap().applies, "{what}");
@@ -106,13 +134,18 @@ fn lint_reads_every_payload_diff_produces() {
             let command = strategy::kubectl(&plan, &new);
             match plan.body {
                 Body::JsonPatch(_) | Body::MergePatch(_) => {
-                    let again = lint::lint(&command, &options).unwrap_or_else(|e| panic!("{what}: {command}: {e}"));
+                    let again = lint::lint(&command, &options)
+                        .unwrap_or_else(|e| panic!("{what}: {command}: {e}"));
                     assert_eq!(again.kind, report.kind, "{what}");
                     assert_eq!(again.op_count, report.op_count, "{what}");
                 }
                 _ => {
                     let err = lint::lint(&command, &options).unwrap_err();
-                    assert!(err.to_string().contains("lint reads `kubectl patch` commands"), "{what}: {err}");
+                    assert!(
+                        err.to_string()
+                            .contains("lint reads `kubectl patch` commands"),
+                        "{what}: {err}"
+                    );
                 }
             }
             count += 1;
@@ -131,13 +164,18 @@ fn key() -> impl Strategy<Value = String> {
 }
 
 fn text() -> impl Strategy<Value = String> {
-    prop_oneof!["[a-z0-9]{0,6}", Just("<é>".to_owned()), Just("a\"b\\c".to_owned())]
+    prop_oneof![
+        "[a-z0-9]{0,6}",
+        Just("<é>".to_owned()),
+        Just("a\"b\\c".to_owned())
+    ]
 }
 
 fn map() -> impl Strategy<Value = Option<Map<String, Value>>> {
-    proptest::option::of(proptest::collection::btree_map(key(), text(), 0..4).prop_map(|m| {
-        m.into_iter().map(|(k, v)| (k, Value::String(v))).collect()
-    }))
+    proptest::option::of(
+        proptest::collection::btree_map(key(), text(), 0..4)
+            .prop_map(|m| m.into_iter().map(|(k, v)| (k, Value::String(v))).collect()),
+    )
 }
 
 /// A VMI with some labels, annotations, activePods, finalizers and status.
@@ -179,7 +217,11 @@ fn vmi() -> impl Strategy<Value = Value> {
 /// finalizer, or change the phase.
 #[derive(Clone, Debug)]
 enum Change {
-    Key { map: usize, key: String, value: Option<String> },
+    Key {
+        map: usize,
+        key: String,
+        value: Option<String>,
+    },
     Finalizer(String),
     Phase(String),
 }
@@ -196,8 +238,16 @@ fn changed(old: &Value, change: &Change) -> Value {
     let mut new = old.clone();
     match change {
         Change::Key { map, key, value } => {
-            let (parent, member) = [("metadata", "labels"), ("metadata", "annotations"), ("status", "activePods")][*map];
-            let slot = new[parent].as_object_mut().unwrap().entry(member).or_insert_with(|| json!({}));
+            let (parent, member) = [
+                ("metadata", "labels"),
+                ("metadata", "annotations"),
+                ("status", "activePods"),
+            ][*map];
+            let slot = new[parent]
+                .as_object_mut()
+                .unwrap()
+                .entry(member)
+                .or_insert_with(|| json!({}));
             let entries = slot.as_object_mut().unwrap();
             match value {
                 Some(v) => {
@@ -209,7 +259,11 @@ fn changed(old: &Value, change: &Change) -> Value {
             }
         }
         Change::Finalizer(name) => {
-            let list = new["metadata"].as_object_mut().unwrap().entry("finalizers").or_insert_with(|| json!([]));
+            let list = new["metadata"]
+                .as_object_mut()
+                .unwrap()
+                .entry("finalizers")
+                .or_insert_with(|| json!([]));
             let items = list.as_array_mut().unwrap();
             match items.iter().position(|f| f == name) {
                 Some(at) => {

@@ -42,7 +42,9 @@ fn unreadable(message: impl Into<String>) -> Failure {
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     if args.patch.is_stdin() && args.object.as_ref().is_some_and(Source::is_stdin) {
-        return Err(unreadable("PATCH and --object cannot both be read from stdin"));
+        return Err(unreadable(
+            "PATCH and --object cannot both be read from stdin",
+        ));
     }
     let text = args.patch.read().map_err(|f| unreadable(f.to_string()))?;
     let object = match &args.object {
@@ -56,13 +58,15 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         None => None,
     };
     let name = args.patch.name();
-    let input = lint::read(&text, &lint::budget()).map_err(|err| unreadable(format!("{name}: {err}")))?;
+    let input =
+        lint::read(&text, &lint::budget()).map_err(|err| unreadable(format!("{name}: {err}")))?;
     let options = Options {
         semantics: args.semantics,
         object,
         ..Options::default()
     };
-    let report = lint::lint_input(&input, &options).map_err(|err| unreadable(format!("{name}: {err}")))?;
+    let report =
+        lint::lint_input(&input, &options).map_err(|err| unreadable(format!("{name}: {err}")))?;
     // Lines and columns point into the file only when it holds the payload
     // as sent (not YAML, not a command line).
     let as_written = (input.origin == Origin::Json).then_some(input.payload.as_str());
@@ -70,16 +74,22 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     match args.format {
         Format::Text => {
             if let Origin::Kubectl { target } = &input.origin {
-                writeln!(out, "kubectl patch {target}: {} ({} bytes as sent)", input.kind.content_type(), input.payload.len())?;
+                writeln!(
+                    out,
+                    "kubectl patch {target}: {} ({} bytes as sent)",
+                    input.kind.content_type(),
+                    input.payload.len()
+                )?;
             }
             out.write_all(report::text(&report, &source).as_bytes())?;
         }
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &report::json(&report)).map_err(std::io::Error::from)?;
+            serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
         Format::Sarif => {
-            serde_json::to_writer_pretty(&mut *out, &report::sarif(&report, &source)).map_err(std::io::Error::from)?;
+            serde_json::to_writer_pretty(&mut *out, &report::sarif(&report, &source))
+                .map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
     }

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{bad_argument, checked_string, document, json_text, to_js, type_name, value_to_js, ErrorBuilder};
+use super::{
+    bad_argument, checked_string, document, json_text, to_js, type_name, value_to_js, ErrorBuilder,
+};
 use crate::input::Budget;
 use crate::lint::{self, report, AppliesTo, LintError, Options, RULES};
 

@@ -252,7 +252,10 @@ impl Ctx<'_> {
                 .with_fix(Some(fix)),
             );
         }
-        for path in [Some(op.path.as_str()), op.from.as_deref()].into_iter().flatten() {
+        for path in [Some(op.path.as_str()), op.from.as_deref()]
+            .into_iter()
+            .flatten()
+        {
             if path.is_empty() {
                 self.whole_document(index);
                 break;
@@ -311,7 +314,10 @@ impl Ctx<'_> {
                 Rule::InvalidPointer,
                 Some(index),
                 Some(path),
-                format!("op {index} ({}): {field} {path:?} is not a JSON Pointer: {why}{hint}", op.op),
+                format!(
+                    "op {index} ({}): {field} {path:?} is not a JSON Pointer: {why}{hint}",
+                    op.op
+                ),
             )
             .with_fix(fix),
         );
@@ -339,15 +345,20 @@ impl Ctx<'_> {
             return;
         };
         let tokens = tokens(pointer);
-        let state = self.options.object.as_ref().and_then(|_| self.state_before(index));
+        let state = self
+            .options
+            .object
+            .as_ref()
+            .and_then(|_| self.state_before(index));
         for split in 1..tokens.len().saturating_sub(1) {
             let prefix = PointerBuf::from_tokens(&tokens[..split]);
             let key = tokens[split..].join("/");
             let known_map = is_string_map(self.policy(), &prefix);
             let in_object = state.as_ref().is_some_and(|doc| {
-                prefix.resolve(doc).and_then(Value::as_object).is_some_and(|map| {
-                    map.contains_key(&key) && !map.contains_key(&tokens[split])
-                })
+                prefix
+                    .resolve(doc)
+                    .and_then(Value::as_object)
+                    .is_some_and(|map| map.contains_key(&key) && !map.contains_key(&tokens[split]))
             });
             if !(known_map || in_object) {
                 continue;
@@ -402,7 +413,10 @@ impl Ctx<'_> {
                 .map(|value| self.replace_op(index, Operation::test(op.path.clone(), value))),
             Mismatch::NullElement => None,
         };
-        self.push(Finding::new(Rule::TestNeverMatches, Some(index), Some(&op.path), message).with_fix(fix));
+        self.push(
+            Finding::new(Rule::TestNeverMatches, Some(index), Some(&op.path), message)
+                .with_fix(fix),
+        );
     }
 
     fn test_after_write(&mut self, index: usize) {
@@ -443,7 +457,11 @@ impl Ctx<'_> {
                     op.path,
                     writer.op,
                     writer.path,
-                    if writer.path == op.path { "the same path" } else { "an enclosing path" }
+                    if writer.path == op.path {
+                        "the same path"
+                    } else {
+                        "an enclosing path"
+                    }
                 ),
             )
             .with_fix(Some(fix)),
@@ -458,7 +476,9 @@ impl Ctx<'_> {
         }
         let state = self.state_before(index);
         if let Some(doc) = &state {
-            let Ok(pointer) = Pointer::parse(&op.path) else { return };
+            let Ok(pointer) = Pointer::parse(&op.path) else {
+                return;
+            };
             if pointer.resolve(doc).is_some() {
                 // Present (holding null or not): both engines agree.
                 return;
@@ -644,7 +664,9 @@ impl Ctx<'_> {
         let current = state.as_ref().and_then(|doc| pointer.resolve(doc).cloned());
         let fix = match (op.op, current) {
             (OpKind::Add, _) => None,
-            (_, Some(value)) => Some(self.insert_before(index, Operation::test(op.path.clone(), value))),
+            (_, Some(value)) => {
+                Some(self.insert_before(index, Operation::test(op.path.clone(), value)))
+            }
             _ => None,
         };
         let effect = match op.op {
@@ -674,7 +696,9 @@ impl Ctx<'_> {
         let Ok(pointer) = Pointer::parse(&op.path) else {
             return;
         };
-        let Some(parent) = pointer.parent() else { return };
+        let Some(parent) = pointer.parent() else {
+            return;
+        };
         if !is_string_map(self.policy(), parent) || self.guarded(index, &op.path) {
             return;
         }
@@ -737,7 +761,9 @@ impl Ctx<'_> {
         let Ok(pointer) = Pointer::parse(&op.path) else {
             return;
         };
-        let Some(parent) = pointer.parent() else { return };
+        let Some(parent) = pointer.parent() else {
+            return;
+        };
         if pointer.resolve(&doc).is_some() || !parent.resolve(&doc).is_some_and(Value::is_object) {
             return;
         }
@@ -764,10 +790,9 @@ impl Ctx<'_> {
             return;
         };
         let tokens: Vec<String> = tokens(pointer);
-        let Some(at) = tokens
-            .iter()
-            .position(|t| t.len() > 1 && t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit()))
-        else {
+        let Some(at) = tokens.iter().position(|t| {
+            t.len() > 1 && t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit())
+        }) else {
             return;
         };
         let state = self.state_before(index);
@@ -916,11 +941,23 @@ mod tests {
         else {
             panic!("a raw < is a mismatch");
         };
-        assert_eq!((at.as_str(), written.as_str(), stored.as_str()), ("/x/b/c", r#""<b>""#, r#""\u003cb\u003e""#));
+        assert_eq!(
+            (at.as_str(), written.as_str(), stored.as_str()),
+            ("/x/b/c", r#""<b>""#, r#""\u003cb\u003e""#)
+        );
         for raw in ["1.0", "1e2", r#""\u00e9""#, "1E2", r#""\/""#] {
             assert!(mismatch(raw, &mut String::new(), 0).is_some(), "{raw}");
         }
-        for raw in ["1", "100", r#""é""#, "1.5", "true", "null", r#""\u003c""#, r#""\n""#] {
+        for raw in [
+            "1",
+            "100",
+            r#""é""#,
+            "1.5",
+            "true",
+            "null",
+            r#""\u003c""#,
+            r#""\n""#,
+        ] {
             assert!(mismatch(raw, &mut String::new(), 0).is_none(), "{raw}");
         }
         assert!(matches!(

@@ -135,12 +135,7 @@ pub(super) fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
             Some(value) => Some(value),
             None if takes_value => match rest.next() {
                 Some((value, _)) => Some(value.clone()),
-                None => {
-                    return Err(command_error(
-                        format!("{flag} needs a value"),
-                        Some(*line),
-                    ))
-                }
+                None => return Err(command_error(format!("{flag} needs a value"), Some(*line))),
             },
             None => None,
         };
@@ -157,7 +152,10 @@ pub(super) fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
         }
     }
     let Some(verb) = positional.first() else {
-        return Err(command_error("no kubectl subcommand (expected `kubectl patch ...`)", None));
+        return Err(command_error(
+            "no kubectl subcommand (expected `kubectl patch ...`)",
+            None,
+        ));
     };
     if verb != "patch" {
         return Err(command_error(
@@ -206,10 +204,13 @@ pub(super) fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
             BodyKind::MergePatch => "an object",
         };
         return Err(command_error(
-            format!("--type={} but the -p argument is {found}: the server would answer 400", match kind {
-                BodyKind::JsonPatch => "json",
-                BodyKind::MergePatch => "merge",
-            }),
+            format!(
+                "--type={} but the -p argument is {found}: the server would answer 400",
+                match kind {
+                    BodyKind::JsonPatch => "json",
+                    BodyKind::MergePatch => "merge",
+                }
+            ),
             Some(patch_line),
         ));
     }
@@ -234,7 +235,10 @@ mod tests {
         )
         .unwrap();
         assert_eq!(input.kind, BodyKind::JsonPatch);
-        assert_eq!(input.payload, r#"[{"op":"remove","path":"/metadata/labels/a"}]"#);
+        assert_eq!(
+            input.payload,
+            r#"[{"op":"remove","path":"/metadata/labels/a"}]"#
+        );
         assert_eq!(
             input.origin,
             Origin::Kubectl {
@@ -248,8 +252,10 @@ mod tests {
         .unwrap();
         assert_eq!(input.kind, BodyKind::MergePatch);
         assert_eq!(input.payload, r#"{"metadata":{"labels":{"it's":null}}}"#);
-        let input =
-            read(r#"kubectl patch vmi a --type=json -p='[{"op":"add","path":"/a","value":"it'\''s"}]'"#).unwrap();
+        let input = read(
+            r#"kubectl patch vmi a --type=json -p='[{"op":"add","path":"/a","value":"it'\''s"}]'"#,
+        )
+        .unwrap();
         assert!(input.payload.contains("it's"));
     }
 
@@ -273,7 +279,10 @@ mod tests {
             ("kubectl patch vmi a --type=json -p '[", "never closed"),
             ("kubectl patch vmi a --type=json -p '{}'", "--type=json but"),
             ("kubectl patch vmi a --type=yaml -p '{}'", "--type must be"),
-            ("kubectl patch vmi a --type=json --patch-file p.json", "--patch-file"),
+            (
+                "kubectl patch vmi a --type=json --patch-file p.json",
+                "--patch-file",
+            ),
             ("kubectl patch vmi a --type=json -p", "-p needs a value"),
         ];
         for (text, expected) in cases {
@@ -281,7 +290,10 @@ mod tests {
             assert!(err.to_string().contains(expected), "{text}: {err}");
         }
         let err = read("kubectl patch vmi a \\\n --type=json \\\n -p '[{'").unwrap_err();
-        assert!(err.to_string().starts_with("patch: line 1, column 2"), "{err}");
+        assert!(
+            err.to_string().starts_with("patch: line 1, column 2"),
+            "{err}"
+        );
         assert!(err.to_string().contains("from line 3"), "{err}");
     }
 }

@@ -27,7 +27,8 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
         .ok()?;
         Some(plan.patch_set().ops().to_vec())
     });
-    walk(body, &mut String::new(), &mut |path, value| match value {
+    walk(body, &mut String::new(), &mut |path, value| {
+        match value {
         Value::Array(items) => findings.push(
             Finding::new(
                 Rule::MergeReplacesList,
@@ -50,6 +51,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
             .with_fix(rewrite.clone()),
         ),
         _ => {}
+    }
     });
     let outcome = options.object.as_ref().map(|object| {
         let mut new = object.clone();

@@ -16,7 +16,9 @@ pub fn op_locations(payload: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::with_capacity(elements.len());
     let (mut line, mut line_start, mut scanned) = (1, 0, 0);
     for element in elements {
-        let offset = (element.get().as_ptr() as usize).saturating_sub(base).min(payload.len());
+        let offset = (element.get().as_ptr() as usize)
+            .saturating_sub(base)
+            .min(payload.len());
         for (i, b) in payload.as_bytes()[scanned..offset].iter().enumerate() {
             if *b == b'\n' {
                 line += 1;
@@ -63,7 +65,11 @@ pub fn text(report: &Report, source: &Source) -> String {
     let mut out = String::new();
     for finding in &report.findings {
         let info = finding.rule.info();
-        let _ = writeln!(out, "{}[{}]: {}", finding.severity, finding.rule, finding.message);
+        let _ = writeln!(
+            out,
+            "{}[{}]: {}",
+            finding.severity, finding.rule, finding.message
+        );
         let mut at = source.name.clone();
         if let Some((line, column)) = source.at(finding) {
             let _ = write!(at, ":{line}:{column}");
@@ -97,7 +103,11 @@ pub fn text(report: &Report, source: &Source) -> String {
             } else {
                 ""
             };
-            let _ = writeln!(out, "applies to the current object ({} semantics){unchanged}", report.semantics);
+            let _ = writeln!(
+                out,
+                "applies to the current object ({} semantics){unchanged}",
+                report.semantics
+            );
         } else {
             let _ = writeln!(
                 out,
@@ -110,15 +120,25 @@ pub fn text(report: &Report, source: &Source) -> String {
             }
         }
     }
-    let _ = writeln!(out, "conflict surface (a concurrent change here makes it fail):");
+    let _ = writeln!(
+        out,
+        "conflict surface (a concurrent change here makes it fail):"
+    );
     if report.conflicts.is_empty() {
         let _ = writeln!(out, "  none: nothing is tested");
     }
     for conflict in &report.conflicts {
-        let path = if conflict.path.is_empty() { "(whole object)" } else { &conflict.path };
+        let path = if conflict.path.is_empty() {
+            "(whole object)"
+        } else {
+            &conflict.path
+        };
         let _ = writeln!(out, "  {path}: {}", conflict.reason);
     }
-    let _ = writeln!(out, "overwrites (concurrent changes it would silently erase):");
+    let _ = writeln!(
+        out,
+        "overwrites (concurrent changes it would silently erase):"
+    );
     if report.overwrites.is_empty() {
         let _ = writeln!(out, "  none");
     }
@@ -137,7 +157,11 @@ pub fn count(report: &Report) -> String {
         (super::Severity::Warning, "warning", "warnings"),
         (super::Severity::Note, "note", "notes"),
     ] {
-        let n = report.findings.iter().filter(|f| f.severity == severity).count();
+        let n = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count();
         if n > 0 {
             parts.push(format!("{n} {}", if n == 1 { one } else { many }));
         }
@@ -175,7 +199,11 @@ pub fn sarif(report: &Report, source: &Source) -> Value {
             })
         })
         .collect();
-    let uri = if source.name.starts_with('<') { "stdin".to_owned() } else { source.name.clone() };
+    let uri = if source.name.starts_with('<') {
+        "stdin".to_owned()
+    } else {
+        source.name.clone()
+    };
     let results: Vec<Value> = report
         .findings
         .iter()
@@ -186,7 +214,9 @@ pub fn sarif(report: &Report, source: &Source) -> Value {
             }
             let mut logical = Vec::new();
             if let Some(index) = finding.index {
-                logical.push(json!({"name": format!("op {index}"), "kind": "element", "index": index}));
+                logical.push(
+                    json!({"name": format!("op {index}"), "kind": "element", "index": index}),
+                );
             }
             if let Some(path) = &finding.path {
                 logical.push(json!({"fullyQualifiedName": path, "kind": "member"}));
@@ -247,7 +277,11 @@ pub fn markdown() -> String {
     out.push_str("Sources for the server's behaviour: kubernetes `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go` (10,000-op limit, 413; 422 for a failed op), evanphx/json-patch `patch.go` at v4.12.0, v4.13.0 and v5.6.0 (the engines Kubernetes has shipped), KubeVirt `pkg/apimachinery/patch/patch.go` and PR #18139 (per-key map patches).\n\n");
     out.push_str("| rule | severity | finds |\n|---|---|---|\n");
     for info in &RULES {
-        let _ = writeln!(out, "| [`{}`](#{}) | {} | {} |", info.name, info.name, info.severity, info.summary);
+        let _ = writeln!(
+            out,
+            "| [`{}`](#{}) | {} | {} |",
+            info.name, info.name, info.severity, info.summary
+        );
     }
     for info in &RULES {
         let example = info.rule.example();

@@ -258,7 +258,7 @@ impl Rule {
             ),
             Rule::MergeNullDeletes => text(
                 r#"{"metadata":{"annotations":{"kubevirt.io/evacuationNodeName":null}}}"#,
-                r#"{"metadata":{"annotations":{"kubevirt.io/evacuationNodeName":"node02"}}}"#,
+                r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
             ),
         }
     }

@@ -50,7 +50,8 @@ fn each_rule_fires_on_its_example_and_not_on_the_fix() {
         assert_eq!(finding.severity, rule.severity(), "{rule}");
         if let (Some(index), Some(path)) = (finding.index, &finding.path) {
             assert!(
-                finding.message.contains(&format!("op {index}")) && finding.message.contains(path.as_str()),
+                finding.message.contains(&format!("op {index}"))
+                    && finding.message.contains(path.as_str()),
                 "{rule}: the message names op {index} and {path}: {}",
                 finding.message
             );
@@ -170,7 +171,11 @@ fn unescaped_keys_found_from_the_object_too() {
         },
     )
     .unwrap();
-    assert!(rules(&report).contains(&Rule::UnescapedSlash), "{:?}", report.findings);
+    assert!(
+        rules(&report).contains(&Rule::UnescapedSlash),
+        "{:?}",
+        report.findings
+    );
     let finding = &report.findings[0];
     assert_eq!(
         finding.fix.as_ref().unwrap().payload(),
@@ -185,37 +190,73 @@ fn test_after_write_that_repeats_the_value_is_dropped() {
         &Options::default(),
     )
     .unwrap();
-    let finding = report.findings.iter().find(|f| f.rule == Rule::TestAfterWrite).unwrap();
-    assert_eq!(finding.fix.as_ref().unwrap().payload(), r#"[{"op":"add","path":"/a","value":1}]"#);
-    assert!(finding.message.contains("always passes"), "{}", finding.message);
+    let finding = report
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::TestAfterWrite)
+        .unwrap();
+    assert_eq!(
+        finding.fix.as_ref().unwrap().payload(),
+        r#"[{"op":"add","path":"/a","value":1}]"#
+    );
+    assert!(
+        finding.message.contains("always passes"),
+        "{}",
+        finding.message
+    );
 }
 
 #[test]
 fn unreadable_input_is_an_error_with_a_place() {
-    let cases: [(&str, &str, (Option<usize>, Option<usize>), Option<usize>); 4] = [
-        ("[{\"op\":\"add\",\n \"path\": }]", "patch: line 2, column 10", (Some(2), Some(10)), None),
-        ("[1]", "patch: op 0: is not a JSON object", (None, None), Some(0)),
+    type Place = (Option<usize>, Option<usize>);
+    let cases: [(&str, &str, Place, Option<usize>); 4] = [
+        (
+            "[{\"op\":\"add\",\n \"path\": }]",
+            "patch: line 2, column 10",
+            (Some(2), Some(10)),
+            None,
+        ),
+        (
+            "[1]",
+            "patch: op 0: is not a JSON object",
+            (None, None),
+            Some(0),
+        ),
         ("\"hello\"", "found a string", (None, None), None),
         ("a: [1,\n", "patch: line", (Some(2), Some(1)), None),
     ];
     for (text, message, location, index) in cases {
         let err = lint(text, &Options::default()).unwrap_err();
-        assert!(err.to_string().starts_with(message) || err.to_string().contains(message), "{text}: {err}");
+        assert!(
+            err.to_string().starts_with(message) || err.to_string().contains(message),
+            "{text}: {err}"
+        );
         assert_eq!(err.location(), location, "{text}: {err}");
         assert_eq!(err.index(), index, "{text}");
     }
     // A malformed op inside a good array is a finding, not an error.
-    let report = lint(r#"[{"op":"upsert","path":"/a","value":1}]"#, &Options::default()).unwrap();
+    let report = lint(
+        r#"[{"op":"upsert","path":"/a","value":1}]"#,
+        &Options::default(),
+    )
+    .unwrap();
     assert_eq!(rules(&report), [Rule::MalformedOp]);
 }
 
 #[test]
 fn yaml_is_sent_as_go_encodes_it() {
     // In YAML, 1.0 is a number; the JSON Go writes for it is 1: no finding.
-    let report = lint("- op: test\n  path: /spec/replicas\n  value: 1.0\n", &Options::default()).unwrap();
+    let report = lint(
+        "- op: test\n  path: /spec/replicas\n  value: 1.0\n",
+        &Options::default(),
+    )
+    .unwrap();
     assert!(report.findings.is_empty(), "{:?}", report.findings);
     let input = read("- op: test\n  path: /a\n  value: \"<b>\"\n", &budget()).unwrap();
-    assert_eq!(input.payload, r#"[{"op":"test","path":"/a","value":"\u003cb\u003e"}]"#);
+    assert_eq!(
+        input.payload,
+        r#"[{"op":"test","path":"/a","value":"\u003cb\u003e"}]"#
+    );
     assert_eq!(input.origin, Origin::Yaml);
 }
 
@@ -236,7 +277,10 @@ fn merge_patches_report_lists_and_nulls() {
             (Rule::MergeNullDeletes, Some("/metadata/labels/a")),
         ]
     );
-    assert!(report.findings.iter().all(|f| f.fix.is_none()), "no fix without the object");
+    assert!(
+        report.findings.iter().all(|f| f.fix.is_none()),
+        "no fix without the object"
+    );
     // With the object, the fix is the JSON patch PR #18139 would send.
     let object = json!({"metadata": {"labels": {"a": "1"}, "finalizers": ["x", "y"]}});
     let report = lint(
@@ -290,7 +334,8 @@ fn sarif_has_the_required_shape() {
     assert_eq!(rules.len(), RULES.len());
     for rule in rules {
         assert!(rule["id"].is_string() && rule["shortDescription"]["text"].is_string());
-        assert!(["error", "warning", "note"].contains(&rule["defaultConfiguration"]["level"].as_str().unwrap()));
+        assert!(["error", "warning", "note"]
+            .contains(&rule["defaultConfiguration"]["level"].as_str().unwrap()));
     }
     let results = run["results"].as_array().unwrap();
     assert_eq!(results.len(), report.findings.len());
@@ -304,7 +349,10 @@ fn sarif_has_the_required_shape() {
         assert_eq!(location["artifactLocation"]["uri"], "patch.json");
         assert!(location["region"]["startLine"].as_u64().unwrap() >= 2);
     }
-    assert_eq!(results[0]["locations"][0]["physicalLocation"]["region"], json!({"startLine": 2, "startColumn": 3}));
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["region"],
+        json!({"startLine": 2, "startColumn": 3})
+    );
 }
 
 #[test]
@@ -319,8 +367,16 @@ fn text_output_reads_like_a_compiler() {
     let example = Rule::UnescapedSlash.example();
     let report = lint(&example.patch, &Options::default()).unwrap();
     let text = report::text(&report, &Source::new("p.json", Some(&example.patch)));
-    assert!(text.starts_with("error[unescaped-slash]: op 0 (add /metadata/labels/kubevirt.io/nodeName)"), "{text}");
-    assert!(text.contains("  --> p.json:1:2 (op 0 /metadata/labels/kubevirt.io/nodeName)"), "{text}");
+    assert!(
+        text.starts_with(
+            "error[unescaped-slash]: op 0 (add /metadata/labels/kubevirt.io/nodeName)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("  --> p.json:1:2 (op 0 /metadata/labels/kubevirt.io/nodeName)"),
+        "{text}"
+    );
     assert!(text.contains("   = fix: "), "{text}");
     assert!(text.trim_end().ends_with("1 error"), "{text}");
 }
@@ -339,6 +395,10 @@ fn docs_match_the_rule_table() {
         "docs/lint.md differs from the rule table: run PATCHLAB_BLESS=1 cargo test --lib lint::"
     );
     for info in &RULES {
-        assert!(actual.contains(&format!("\n## {}\n", info.name)), "{}", info.name);
+        assert!(
+            actual.contains(&format!("\n## {}\n", info.name)),
+            "{}",
+            info.name
+        );
     }
 }
