@@ -169,7 +169,9 @@ pub fn parse_semantics(s: &str) -> Result<Semantics, String> {
 }
 
 /// A preset name (`kubevirt-head`, ...), for clap.
-pub fn parse_preset(s: &str) -> Result<patchlab::strategy::Preset, String> {
+pub fn parse_preset(
+    s: &str,
+) -> Result<patchlab::strategy::Preset, patchlab::strategy::UnknownName> {
     s.parse()
 }
 

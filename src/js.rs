@@ -159,19 +159,41 @@ export interface MigrateOptions {
   presets?: Preset[];
 }
 
-export interface PresetResult {
-  preset: Preset;
-  requests: number;
+/** Counts; each field is a term of patchlab's vocabulary (see `patchlab explain` / the glossary). */
+export interface Counts {
+  writes: number;
   ok: number;
-  status_422: number;
-  status_409: number;
+  /** 422 answers: a JSON patch op failed (a failed test), the whole patch dropped. */
+  invalid: number;
+  /** 409 answers: a stale resourceVersion, or an apply conflict. */
+  conflict: number;
+  other_errors: number;
+  retries: number;
+  /** Failures although nothing the writer meant to change had changed. */
   false_conflicts: number;
+  /** False conflicts whose failing test was on a map (labels, annotations, activePods). */
   false_conflicts_on_maps: number;
   true_conflicts: number;
+  /** Changes of this writer that others erased. */
   lost_updates: number;
-  retries: number;
-  unconverged_vmis: number;
   gave_up: number;
+}
+
+export interface WriterTotals extends Counts {
+  name: string;
+  preset: Preset;
+  /** VMIs where this writer's intent does not hold at the end. */
+  intent_not_held: number;
+}
+
+export interface PresetResult {
+  preset: Preset;
+  /** Every writer's counts added up. */
+  total: Counts;
+  /** VMIs where some writer's intent does not hold at the end. */
+  vmis_intent_not_held: number;
+  /** virt-controller, migration-controller, virt-handler. */
+  writers: WriterTotals[];
 }
 
 export interface MigrateResult {
@@ -690,7 +712,7 @@ struct DiffOptions {
 
 fn preset(name: &str, what: &str) -> Result<Preset, JsValue> {
     name.parse()
-        .map_err(|e: String| bad_argument(format!("{what}: {e}")))
+        .map_err(|e: crate::strategy::UnknownName| bad_argument(format!("{what}: {e}")))
 }
 
 fn diff_options(value: &JsValue) -> Result<Options, JsValue> {
@@ -719,7 +741,7 @@ fn diff_options(value: &JsValue) -> Result<Options, JsValue> {
         let what = format!("options.overrides[{path:?}]");
         let strategy: Strategy = strategy
             .parse()
-            .map_err(|e: String| bad_argument(format!("{what}: {e}")))?;
+            .map_err(|e: crate::strategy::UnknownName| bad_argument(format!("{what}: {e}")))?;
         if strategy.is_whole_object() {
             return Err(bad_argument(format!(
                 "{what}: {strategy} applies to the whole object: use options.preset"
@@ -933,7 +955,7 @@ pub fn migrate(
         seed: seed as u64,
         presets,
     })
-    .map_err(bad_argument)?;
+    .map_err(|e| bad_argument(e.to_string()))?;
     to_js(&result)
 }
 

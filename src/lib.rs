@@ -18,6 +18,7 @@ pub mod patch;
 pub mod pointer;
 pub mod sim;
 pub mod strategy;
+pub mod vocabulary;
 
 /// The crate version, shown in the playground footer and `patchlab --version`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

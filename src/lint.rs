@@ -42,7 +42,7 @@ pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
 use crate::apply::{self, Semantics, ServerResponse};
 use crate::patch::{self, Encoding, Operation, PatchSet};
-use crate::strategy::{self, Conflict, Overwrite, Policy};
+use crate::strategy::{self, Overwrite, Policy, Precondition};
 
 /// kube-apiserver refuses request bodies above this many bytes (413).
 pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
@@ -160,7 +160,7 @@ pub struct Report {
     pub outcome: Option<Outcome>,
     /// Concurrent changes that make the patch fail (its conflict surface).
     #[serde(serialize_with = "conflicts")]
-    pub conflicts: Vec<Conflict>,
+    pub conflicts: Vec<Precondition>,
     /// Concurrent changes it would silently overwrite.
     #[serde(serialize_with = "overwrites")]
     pub overwrites: Vec<Overwrite>,
@@ -176,7 +176,7 @@ struct PathReason<'a> {
     reason: &'a str,
 }
 
-fn conflicts<S: serde::Serializer>(list: &[Conflict], ser: S) -> Result<S::Ok, S::Error> {
+fn conflicts<S: serde::Serializer>(list: &[Precondition], ser: S) -> Result<S::Ok, S::Error> {
     ser.collect_seq(list.iter().map(|c| PathReason {
         path: &c.path,
         reason: &c.reason,
@@ -239,6 +239,7 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
             })?;
             merge::merge_patch(&body, options)
         }
+        kind @ (BodyKind::Apply | BodyKind::Update) => return Err(LintError::Unsupported(kind)),
     };
     if input.payload.len() > MAX_BODY_BYTES {
         report.findings.push(Finding::new(
@@ -296,7 +297,7 @@ fn outcome(object: &Value, decoded: &patch::Decoded, semantics: Semantics) -> Ou
 
 /// The conflict surface and overwrites of plain ops (see
 /// [`strategy::surface_of`]).
-fn surface(ops: &[Operation]) -> (Vec<Conflict>, Vec<Overwrite>) {
+fn surface(ops: &[Operation]) -> (Vec<Precondition>, Vec<Overwrite>) {
     strategy::surface_of(ops)
 }
 

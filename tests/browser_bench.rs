@@ -25,7 +25,7 @@ fn bench_migrate_2000_vmis_all_presets() {
     };
     // Warm up once, then take the best of three.
     let warm = patchlab::sim::migrate::migrate(&options).expect("runs");
-    let requests: u64 = warm.presets.iter().map(|p| p.requests).sum();
+    let requests: u64 = warm.presets.iter().map(|p| p.total.writes).sum();
     let mut best = f64::MAX;
     for _ in 0..3 {
         let start = now();

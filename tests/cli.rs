@@ -432,7 +432,13 @@ fn simulate_prints_steps_and_outcomes() {
         ),
         "{text}"
     );
-    assert!(text.contains("converged: yes"), "{text}");
+    assert!(text.contains("every intent holds: yes"), "{text}");
+    assert!(
+        text.contains(
+            "false: A write failed (422 or 409) although nothing the writer meant to change"
+        ),
+        "the legend defines the columns: {text}"
+    );
     let json = patchlab(
         &[
             "simulate",
@@ -445,7 +451,12 @@ fn simulate_prints_steps_and_outcomes() {
         "",
     );
     let replay: Value = serde_json::from_str(&stdout(&json)).unwrap();
-    assert_eq!(replay["outcomes"]["converged"], false);
+    assert_eq!(replay["outcomes"]["intents_hold"], false);
+    assert_eq!(replay["outcomes"]["writers"][1]["lost_updates"], 2);
+    assert_eq!(
+        replay["outcomes"]["writers"][1]["end"]["state"],
+        "succeeded"
+    );
     assert_eq!(
         replay["outcomes"]["lost_updates"].as_array().unwrap().len(),
         2
@@ -487,29 +498,53 @@ fn migrate_json_contract_and_determinism() {
             "update"
         ]
     );
+    let fields = [
+        "writes",
+        "ok",
+        "invalid",
+        "conflict",
+        "false_conflicts",
+        "false_conflicts_on_maps",
+        "true_conflicts",
+        "lost_updates",
+        "retries",
+        "gave_up",
+    ];
     for p in presets {
-        for field in [
-            "requests",
-            "ok",
-            "status_422",
-            "status_409",
-            "false_conflicts",
-            "true_conflicts",
-            "lost_updates",
-            "retries",
-            "unconverged_vmis",
-        ] {
-            assert!(p[field].is_u64(), "{field} in {p}");
+        assert!(p["vmis_intent_not_held"].is_u64(), "{p}");
+        let writers = p["writers"].as_array().unwrap();
+        let names: Vec<&str> = writers
+            .iter()
+            .map(|w| w["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            names,
+            ["virt-controller", "migration-controller", "virt-handler"]
+        );
+        for field in fields {
+            // The total is the sum of the writers' counts.
+            let sum: u64 = writers.iter().map(|w| w[field].as_u64().unwrap()).sum();
+            assert_eq!(p["total"][field].as_u64(), Some(sum), "{field} in {p}");
         }
     }
     let by = |name: &str| presets.iter().find(|p| p["preset"] == name).unwrap();
-    assert_eq!(by("kubevirt-pr18139")["false_conflicts_on_maps"], 0);
+    assert_eq!(
+        by("kubevirt-pr18139")["total"]["false_conflicts_on_maps"],
+        0
+    );
     assert!(
-        by("kubevirt-head")["false_conflicts_on_maps"]
+        by("kubevirt-head")["total"]["false_conflicts_on_maps"]
             .as_u64()
             .unwrap()
             > 50
     );
+    // virt-handler always sends Update: whatever the preset, it gets 409s
+    // and never a 422.
+    for p in presets {
+        let handler = &p["writers"][2];
+        assert_eq!(handler["preset"], "update", "{p}");
+        assert_eq!(handler["invalid"], 0, "{p}");
+    }
     let one = patchlab(
         &[
             "migrate", "--vms", "10", "--preset", "naive", "--preset", "merge", "--format", "json",

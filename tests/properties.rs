@@ -122,6 +122,23 @@ proptest! {
     }
 
     #[test]
+    fn assign_then_resolve_then_delete(tokens in prop::collection::vec(key(), 1..5), doc in value(), v in value()) {
+        // Only objects on the way: assign creates what is missing.
+        let mut doc = if doc.is_object() { doc } else { serde_json::json!({}) };
+        let buf = PointerBuf::from_tokens(&tokens);
+        let before = doc.clone();
+        match buf.assign(&mut doc, v.clone()) {
+            Ok(_) => {
+                prop_assert_eq!(buf.resolve(&doc), Some(&v));
+                prop_assert_eq!(buf.delete(&mut doc), Some(v));
+                prop_assert!(buf.resolve(&doc).is_none());
+            }
+            // A scalar or array on the way: nothing changed.
+            Err(_) => prop_assert_eq!(doc, before),
+        }
+    }
+
+    #[test]
     fn escape_unescape_round_trip(s in "[a-z~/01]{0,12}") {
         let escaped = escape(&s).into_owned();
         let back = unescape(&escaped).unwrap().into_owned();

@@ -9,11 +9,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::share::BuildLink;
-use crate::apply::{apply, Semantics};
 use crate::input::{self, Budget, Format, InputError, ParseJob};
-use crate::patch::Operation;
 use crate::pointer::PointerBuf;
-use crate::strategy::{self, merge, Body, FieldKind, Options, Plan, Preset, Strategy};
+use crate::strategy::{self, FieldKind, Options, Plan, Preset, Strategy};
 
 pub use super::share::Column;
 
@@ -657,9 +655,17 @@ fn utf16_range_bytes(text: &str, start: usize, end: usize) -> usize {
 }
 
 fn column_result(old: &Value, new: &Value, column: &Column) -> ColumnResult {
-    let plan = strategy::diff(old, new, &column.options()).map_err(|e| e.to_string());
+    let options = column.options();
+    let plan = strategy::diff(old, new, &options).map_err(|e| e.to_string());
     let (payload_bytes, round_trip) = match &plan {
-        Ok(plan) => (plan.body_text().len(), round_trip(old, new, plan)),
+        Ok(plan) => (
+            plan.body_text().len(),
+            match strategy::round_trip(old, new, plan, &options.policy) {
+                strategy::RoundTrip::Exact => RoundTrip::Exact,
+                strategy::RoundTrip::NotApplicable => RoundTrip::NotApplicable,
+                other => RoundTrip::Differs(other.to_string()),
+            },
+        ),
         Err(_) => (0, RoundTrip::NotApplicable),
     };
     ColumnResult {
@@ -667,84 +673,6 @@ fn column_result(old: &Value, new: &Value, column: &Column) -> ColumnResult {
         payload_bytes,
         round_trip,
         unique: Vec::new(),
-    }
-}
-
-fn round_trip(old: &Value, new: &Value, plan: &Plan) -> RoundTrip {
-    let mut doc = old.clone();
-    match &plan.body {
-        Body::JsonPatch(ops) => {
-            let ops: Vec<Operation> = ops.iter().map(|p| p.op.clone()).collect();
-            if let Err(err) = apply(&mut doc, &ops, Semantics::Kube) {
-                return RoundTrip::Differs(format!("the server would refuse it: {err}"));
-            }
-        }
-        Body::MergePatch(body) => merge::apply(&mut doc, body),
-        Body::Update(body) => doc = body.clone(),
-        Body::Apply { .. } => return RoundTrip::NotApplicable,
-    }
-    // resourceVersion and other server-written fields are not patched.
-    let strip = |v: &Value| {
-        let mut v = v.clone();
-        if let Some(Value::Object(m)) = v.get_mut("metadata") {
-            for key in [
-                "resourceVersion",
-                "generation",
-                "managedFields",
-                "uid",
-                "creationTimestamp",
-            ] {
-                m.remove(key);
-            }
-        }
-        v
-    };
-    if strip(&doc) == strip(new) {
-        RoundTrip::Exact
-    } else {
-        RoundTrip::Differs(differences(&strip(&doc), &strip(new)))
-    }
-}
-
-/// The first few pointers where two values differ.
-fn differences(got: &Value, want: &Value) -> String {
-    let mut out = Vec::new();
-    let mut path = PointerBuf::new();
-    walk_differences(got, want, &mut path, &mut out);
-    let more = out.len().saturating_sub(3);
-    out.truncate(3);
-    let mut text = format!("the result differs from new at {}", out.join(", "));
-    if more > 0 {
-        text.push_str(&format!(" and {more} more"));
-    }
-    text
-}
-
-fn walk_differences(got: &Value, want: &Value, path: &mut PointerBuf, out: &mut Vec<String>) {
-    if out.len() > 10 || got == want {
-        return;
-    }
-    match (got, want) {
-        (Value::Object(a), Value::Object(b)) => {
-            let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
-            for key in keys {
-                path.push_back(key);
-                match (a.get(key.as_str()), b.get(key.as_str())) {
-                    (Some(x), Some(y)) => walk_differences(x, y, path, out),
-                    _ => out.push(display(path)),
-                }
-                path.pop_back();
-            }
-        }
-        _ => out.push(display(path)),
-    }
-}
-
-fn display(path: &PointerBuf) -> String {
-    if path.is_root() {
-        "the root".to_owned()
-    } else {
-        path.to_string()
     }
 }
 
@@ -939,7 +867,7 @@ mod tests {
         let preset = state.reduce(BuildAction::SetPreset(0, Preset::Merge));
         assert!(matches!(
             preset.results[0].plan.as_ref().unwrap().body,
-            Body::MergePatch(_)
+            strategy::Body::MergePatch(_)
         ));
     }
 

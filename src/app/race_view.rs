@@ -12,7 +12,9 @@ use super::browser;
 use super::build::Notice;
 use super::race::{library, line_diff, RaceAction, RaceLink, RaceState};
 use super::share;
-use crate::sim::timeline::{Conflict, Event as TimelineEvent, Outcomes, Replay, Step};
+use crate::sim::timeline::{
+    ConflictKind as Conflict, Event as TimelineEvent, Outcomes, Replay, Step,
+};
 use crate::strategy::Preset;
 
 const STORAGE_KEY: &str = "patchlab.race";
@@ -283,17 +285,17 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
                             <tbody>
                                 { for rows.iter().map(|row| match &row.outcomes {
                                     Ok(o) => {
-                                        let sum = |f: fn(&crate::sim::timeline::WriterOutcome) -> u32| o.writers.iter().map(f).sum::<u32>();
+                                        let sum = |f: fn(&crate::sim::timeline::WriterOutcome) -> u64| o.writers.iter().map(f).sum::<u64>();
                                         html! {
                                             <tr>
                                                 <th scope="row">{ row.preset.as_str() }</th>
-                                                <td>{ sum(|w| w.attempts) }</td>
-                                                <td>{ sum(|w| w.status_422) }</td>
-                                                <td>{ sum(|w| w.status_409) }</td>
-                                                <td>{ sum(|w| w.false_conflicts) }</td>
-                                                <td>{ sum(|w| w.true_conflicts) }</td>
+                                                <td>{ sum(|w| w.counts.writes) }</td>
+                                                <td>{ sum(|w| w.counts.invalid) }</td>
+                                                <td>{ sum(|w| w.counts.conflict) }</td>
+                                                <td>{ sum(|w| w.counts.false_conflicts) }</td>
+                                                <td>{ sum(|w| w.counts.true_conflicts) }</td>
                                                 <td class={classes!((!o.lost_updates.is_empty()).then_some("bad"))}>{ o.lost_updates.len() }</td>
-                                                <td class={if o.converged { "ok" } else { "bad" }}>{ if o.converged { "yes" } else { "no" } }</td>
+                                                <td class={if o.intents_hold { "ok" } else { "bad" }}>{ if o.intents_hold { "yes" } else { "no" } }</td>
                                             </tr>
                                         }
                                     }
@@ -366,7 +368,7 @@ fn Lanes(props: &LanesProps) -> Html {
                                         aria-label={label}
                                         aria-current={current.then_some("step")}
                                         onclick={Callback::from(move |_: MouseEvent| ongoto.emit(index + 1))}>
-                                        <span class="ev-kind">{ s.event }</span>
+                                        <span class="ev-kind">{ s.event.as_str() }</span>
                                         if happened && !code.is_empty() {
                                             { " " }
                                             <span class="ev-code">{ code }</span>
@@ -542,23 +544,23 @@ fn OutcomesTable(props: &OutcomesProps) -> Html {
                         { for o.writers.iter().map(|w| html! {
                             <tr>
                                 <th scope="row">{ w.name.clone() }</th>
-                                <td>{ w.preset.clone() }</td>
-                                <td>{ w.attempts }</td>
-                                <td>{ w.successes }</td>
-                                <td>{ w.status_422 }</td>
-                                <td>{ w.status_409 }</td>
-                                <td>{ w.retries }</td>
-                                <td>{ w.false_conflicts }</td>
-                                <td>{ w.true_conflicts }</td>
-                                <td class={classes!((w.lost_updates > 0).then_some("bad"))}>{ w.lost_updates }</td>
-                                <td class={if w.converged { "ok" } else { "bad" }}>{ if w.converged { "yes" } else { "no" } }</td>
+                                <td>{ w.preset.as_str() }</td>
+                                <td>{ w.counts.writes }</td>
+                                <td>{ w.counts.ok }</td>
+                                <td>{ w.counts.invalid }</td>
+                                <td>{ w.counts.conflict }</td>
+                                <td>{ w.counts.retries }</td>
+                                <td>{ w.counts.false_conflicts }</td>
+                                <td>{ w.counts.true_conflicts }</td>
+                                <td class={classes!((w.counts.lost_updates > 0).then_some("bad"))}>{ w.counts.lost_updates }</td>
+                                <td class={if w.intent_holds { "ok" } else { "bad" }}>{ if w.intent_holds { "yes" } else { "no" } }</td>
                             </tr>
                         }) }
                     </tbody>
                 </table>
             </div>
-            <p class={if o.converged { "ok" } else { "bad" }}>
-                { if o.converged { "Every writer's intent holds at the end." } else { "Not every writer's intent holds at the end." } }
+            <p class={if o.intents_hold { "ok" } else { "bad" }}>
+                { if o.intents_hold { "Every writer's intent holds at the end." } else { "Not every writer's intent holds at the end." } }
             </p>
         </section>
     }
@@ -601,11 +603,11 @@ fn explorer(
                     <tbody>
                         { for result.presets.iter().map(|row| html! {
                             <tr>
-                                <th scope="row">{ row.preset.clone() }</th>
-                                <td>{ row.failed }{ " " }{ open(row.first_failed, "first") }</td>
-                                <td>{ row.false_conflicts }{ " " }{ open(row.first_false_conflict, "first") }</td>
-                                <td>{ row.lost_updates }{ " " }{ open(row.first_lost_update, "first") }</td>
-                                <td>{ row.unconverged }{ " " }{ open(row.first_unconverged, "first") }</td>
+                                <th scope="row">{ row.preset.as_str() }</th>
+                                <td>{ row.failed.count }{ " " }{ open(row.failed.first, "first") }</td>
+                                <td>{ row.false_conflicts.count }{ " " }{ open(row.false_conflicts.first, "first") }</td>
+                                <td>{ row.lost_updates.count }{ " " }{ open(row.lost_updates.first, "first") }</td>
+                                <td>{ row.intent_not_held.count }{ " " }{ open(row.intent_not_held.first, "first") }</td>
                             </tr>
                         }) }
                     </tbody>

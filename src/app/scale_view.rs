@@ -89,7 +89,7 @@ pub fn ScaleView() -> Html {
                     run.set(Run::Running { done: 0, total });
                     pump(migration.clone(), run.clone(), now());
                 }
-                Err(e) => run.set(Run::Failed(e)),
+                Err(e) => run.set(Run::Failed(e.to_string())),
             }
         })
     };
@@ -149,19 +149,19 @@ struct ChartsProps {
 type Metric = (&'static str, &'static str, fn(&PresetResult) -> u64);
 
 const METRICS: [Metric; 7] = [
-    ("False conflicts on maps", "A failed test of labels, annotations or activePods although the writer's own keys were untouched.", |p| p.false_conflicts_on_maps),
-    ("422 responses", "A failed test: the whole patch was dropped.", |p| p.status_422),
-    ("False conflicts", "All failures where nothing the writer meant to change had changed (virt-handler's 409s included).", |p| p.false_conflicts),
-    ("409 responses", "A stale resourceVersion (Update) or an apply conflict.", |p| p.status_409),
-    ("Retries", "Requeues that re-read and wrote again.", |p| p.retries),
-    ("Lost updates", "Changes erased by a write that did not mean to change them.", |p| p.lost_updates),
-    ("Unconverged VMIs", "VMIs where some writer's intent does not hold at the end.", |p| p.unconverged_vmis),
+    ("False conflicts on maps", "A failed test of labels, annotations or activePods although the writer's own keys were untouched.", |p| p.total.false_conflicts_on_maps),
+    ("422 responses", "A failed test: the whole patch was dropped.", |p| p.total.invalid),
+    ("False conflicts", "All failures where nothing the writer meant to change had changed (virt-handler's 409s included).", |p| p.total.false_conflicts),
+    ("409 responses", "A stale resourceVersion (Update) or an apply conflict.", |p| p.total.conflict),
+    ("Retries", "Requeues that re-read and wrote again.", |p| p.total.retries),
+    ("Lost updates", "Changes erased by a write that did not mean to change them.", |p| p.total.lost_updates),
+    ("Unconverged VMIs", "VMIs where some writer's intent does not hold at the end.", |p| p.vmis_intent_not_held),
 ];
 
 #[component]
 fn Charts(props: &ChartsProps) -> Html {
     let result = &props.result;
-    let requests: u64 = result.presets.iter().map(|p| p.requests).sum();
+    let requests: u64 = result.presets.iter().map(|p| p.total.writes).sum();
     html! {
         <>
             <p class="run-summary" role="status">
@@ -169,7 +169,7 @@ fn Charts(props: &ChartsProps) -> Html {
             </p>
             <div class="charts">
                 { for METRICS.iter().map(|(title, help, metric)| {
-                    let values: Vec<(String, u64)> = result.presets.iter().map(|p| (p.preset.clone(), metric(p))).collect();
+                    let values: Vec<(String, u64)> = result.presets.iter().map(|p| (p.preset.to_string(), metric(p))).collect();
                     html! { <Chart title={*title} help={*help} {values} /> }
                 }) }
             </div>

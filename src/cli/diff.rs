@@ -50,13 +50,15 @@ fn parse_override(s: &str) -> Result<(patchlab::pointer::PointerBuf, Strategy), 
     let (path, strategy) = s
         .rsplit_once('=')
         .ok_or_else(|| format!("{s:?}: expected PATH=STRATEGY"))?;
-    let strategy: Strategy = strategy.parse()?;
+    let strategy: Strategy = strategy
+        .parse()
+        .map_err(|e: patchlab::strategy::UnknownName| e.to_string())?;
     if strategy.is_whole_object() {
         return Err(format!(
             "{strategy} applies to the whole object: use --preset instead"
         ));
     }
-    Ok((parse_path(path)?, strategy))
+    Ok((parse_path(path).map_err(|e| e.to_string())?, strategy))
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {

@@ -94,7 +94,9 @@ fn lint_error(err: &LintError) -> JsValue {
         LintError::Syntax(_) | LintError::Object(_) => "syntax",
         LintError::Payload(crate::patch::PayloadError::Syntax { .. }) => "syntax",
         LintError::Payload(_) | LintError::NotAPatch { .. } => "invalid-patch",
-        LintError::Command { .. } | LintError::ObjectNotAnObject { .. } => "bad-argument",
+        LintError::Command { .. }
+        | LintError::ObjectNotAnObject { .. }
+        | LintError::Unsupported(_) => "bad-argument",
     };
     let status = match err {
         LintError::Payload(p) if p.is_body_error() => Some(400u16),

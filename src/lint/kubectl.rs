@@ -199,16 +199,18 @@ pub(super) fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
         other => other,
     })?;
     if input.kind != kind {
-        let found = match input.kind {
-            BodyKind::JsonPatch => "a list of ops",
-            BodyKind::MergePatch => "an object",
+        let found = if input.kind == BodyKind::JsonPatch {
+            "a list of ops"
+        } else {
+            "an object"
         };
         return Err(command_error(
             format!(
                 "--type={} but the -p argument is {found}: the server would answer 400",
-                match kind {
-                    BodyKind::JsonPatch => "json",
-                    BodyKind::MergePatch => "merge",
+                if kind == BodyKind::JsonPatch {
+                    "json"
+                } else {
+                    "merge"
                 }
             ),
             Some(patch_line),

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::{BodyKind, Finding, Options, Outcome, Report, Rule};
 use crate::pointer::{escape, Pointer};
-use crate::strategy::{self, merge, Conflict, Overwrite, Preset};
+use crate::strategy::{self, merge, Overwrite, Precondition, Preset};
 
 pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
     let mut findings = Vec::new();
@@ -102,7 +102,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
     }
     let mut conflicts = Vec::new();
     if body.pointer("/metadata/resourceVersion").is_some() {
-        conflicts.push(Conflict {
+        conflicts.push(Precondition {
             path: String::new(),
             reason: "the body pins metadata.resourceVersion: any write to the object since your read fails it (409)".to_owned(),
         });

@@ -9,38 +9,7 @@ use crate::gojson;
 use crate::input::{self, Budget, Format, InputError};
 use crate::patch::PayloadError;
 
-/// The kind of body lint found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BodyKind {
-    /// An RFC 6902 JSON patch (`application/json-patch+json`).
-    JsonPatch,
-    /// An RFC 7386 JSON merge patch (`application/merge-patch+json`).
-    MergePatch,
-}
-
-impl BodyKind {
-    /// `json-patch` or `merge-patch`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            BodyKind::JsonPatch => "json-patch",
-            BodyKind::MergePatch => "merge-patch",
-        }
-    }
-
-    /// The HTTP content type.
-    pub fn content_type(self) -> &'static str {
-        match self {
-            BodyKind::JsonPatch => "application/json-patch+json",
-            BodyKind::MergePatch => "application/merge-patch+json",
-        }
-    }
-}
-
-impl serde::Serialize for BodyKind {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
+pub use crate::strategy::BodyKind;
 
 /// Where the body came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,6 +71,8 @@ pub enum LintError {
     },
     /// The current object could not be read.
     Object(InputError),
+    /// A body kind lint does not read (server-side apply, Update).
+    Unsupported(BodyKind),
     /// The current object is not a JSON object.
     ObjectNotAnObject {
         /// What was found.
@@ -145,6 +116,12 @@ impl fmt::Display for LintError {
                 None => write!(f, "command: {message}"),
             },
             LintError::Object(err) => write!(f, "object: {err}"),
+            LintError::Unsupported(kind) => write!(
+                f,
+                "lint reads JSON patches and merge patches, not {} bodies ({})",
+                kind,
+                kind.content_type()
+            ),
             LintError::ObjectNotAnObject { found } => {
                 write!(f, "object: expected a Kubernetes object (a JSON object), found {found}")
             }

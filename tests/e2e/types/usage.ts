@@ -43,7 +43,8 @@ const surface: string[] = result.conflicts.map((c) => `${c.path}: ${c.reason}`);
 const replay: Replay = simulate('name: x', { preset: 'naive' });
 const code: number | undefined = replay.steps[0]?.response?.code;
 const run: MigrateResult = migrate({ vms: 10, seed: 2, presets: ['kubevirt-head'] });
-const falseConflicts: number = run.presets[0]!.false_conflicts;
+const falseConflicts: number = run.presets[0]!.total.false_conflicts;
+const handler: string = run.presets[0]!.writers[2]!.name;
 const names: string[] = presets().map((p) => `${p.name}: ${p.summary}`);
 const v: string = version();
 const checked: LintResult = lint(ops, { object: { metadata: {} }, semantics: 'rfc' });
@@ -75,4 +76,4 @@ const sev: 'fatal' = lint('[]').findings[0]!.severity;
 // @ts-expect-error diff results are not strings
 const wrong: string = diff({}, {});
 
-console.log(payload, plain, doc, text, firstReason, surface, code, falseConflicts, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);
+console.log(payload, plain, doc, text, firstReason, surface, code, falseConflicts, handler, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);
