@@ -12,9 +12,8 @@ use crate::patch::{self, Decoded, OpKind, OpProblem, Operation, PayloadError};
 use crate::pointer::{escape, Pointer, PointerBuf};
 use crate::strategy::{self, FieldKind, Policy, Preset, Strategy};
 
-/// Above this many ops, fixes that need the object's state before each op
-/// are skipped (each costs a partial apply).
-const STATE_FIXES_UP_TO: usize = 2_000;
+/// The most ops all fixes of one report copy together.
+const FIX_OPS: usize = 200_000;
 
 /// Lints a decoded JSON patch. `payload` (the text as sent) lets a
 /// malformed op's fix re-read the ops after it.
@@ -24,6 +23,11 @@ pub(super) fn json_patch(decoded: &Decoded, payload: Option<&str>, options: &Opt
         ops,
         options,
         findings: Vec::new(),
+        state: options.object.clone(),
+        fix_budget: std::cell::Cell::new(FIX_OPS),
+        tests: (0..ops.len())
+            .filter(|&i| ops[i].op == OpKind::Test)
+            .collect(),
     };
     if decoded.count > apply::MAX_OPS {
         ctx.findings.push(Finding::new(
@@ -87,6 +91,14 @@ struct Ctx<'a> {
     ops: &'a [Operation],
     options: &'a Options,
     findings: Vec<Finding>,
+    /// The object as it is when the op being checked runs (the ops before
+    /// it applied, one at a time); `None` without an object or once an op
+    /// failed on it.
+    state: Option<Value>,
+    /// The indices of the `test` ops, in order.
+    tests: Vec<usize>,
+    /// How many more ops fixes may copy (see [`Ctx::copy_ops`]).
+    fix_budget: std::cell::Cell<usize>,
 }
 
 /// Writes of an op: the paths whose value it changes.
@@ -173,38 +185,39 @@ impl Ctx<'_> {
         &self.options.policy
     }
 
-    /// The object as it is when op `index` runs (the ops before it
-    /// applied), when the object is known and the ops before it apply.
-    fn state_before(&self, index: usize) -> Option<Value> {
-        let object = self.options.object.as_ref()?;
-        if self.ops.len() > STATE_FIXES_UP_TO {
+    /// The ops with `op` inserted before `index`.
+    /// A copy of the ops for a fix, while the fix budget lasts (a fix is
+    /// the whole patch: without a budget, a finding on each of 10,000 ops
+    /// would hold 10,000 copies of it).
+    fn copy_ops(&self) -> Option<Vec<Operation>> {
+        let left = self.fix_budget.get();
+        if left < self.ops.len() {
             return None;
         }
-        let mut doc = object.clone();
-        apply::apply(&mut doc, &self.ops[..index], self.options.semantics).ok()?;
-        Some(doc)
+        self.fix_budget.set(left - self.ops.len());
+        Some(self.ops.to_vec())
     }
 
-    /// The ops with `op` inserted before `index`.
-    fn insert_before(&self, index: usize, op: Operation) -> Vec<Operation> {
-        let mut ops = self.ops.to_vec();
+    fn insert_before(&self, index: usize, op: Operation) -> Option<Vec<Operation>> {
+        let mut ops = self.copy_ops()?;
         ops.insert(index, op);
-        ops
+        Some(ops)
     }
 
     /// The ops with op `index` replaced by `op`.
-    fn replace_op(&self, index: usize, op: Operation) -> Vec<Operation> {
-        let mut ops = self.ops.to_vec();
+    fn replace_op(&self, index: usize, op: Operation) -> Option<Vec<Operation>> {
+        let mut ops = self.copy_ops()?;
         ops[index] = op;
-        ops
+        Some(ops)
     }
 
     /// True when a `test` before op `index` covers `path` (tests it or an
     /// enclosing path).
     fn guarded(&self, index: usize, path: &str) -> bool {
-        self.ops[..index]
+        self.tests
             .iter()
-            .any(|op| op.op == OpKind::Test && encloses(&op.path, path))
+            .take_while(|&&i| i < index)
+            .any(|&i| encloses(&self.ops[i].path, path))
     }
 
     fn malformed(&mut self, err: &PayloadError, payload: Option<&str>) {
@@ -226,6 +239,16 @@ impl Ctx<'_> {
     }
 
     fn op(&mut self, index: usize) {
+        let state = self.state.take();
+        self.check(index, state.as_ref());
+        self.state = state.and_then(|mut doc| {
+            apply::apply(&mut doc, &self.ops[index..=index], self.options.semantics)
+                .ok()
+                .map(|()| doc)
+        });
+    }
+
+    fn check(&mut self, index: usize, state: Option<&Value>) {
         let op = &self.ops[index];
         let mut valid = true;
         for (field, path) in [("path", Some(&op.path)), ("from", op.from.as_ref())] {
@@ -249,7 +272,7 @@ impl Ctx<'_> {
                         op.op, op.path
                     ),
                 )
-                .with_fix(Some(fix)),
+                .with_fix(fix),
             );
         }
         for path in [Some(op.path.as_str()), op.from.as_deref()]
@@ -264,11 +287,11 @@ impl Ctx<'_> {
         if !valid {
             return;
         }
-        self.unescaped_slash(index);
+        self.unescaped_slash(index, state);
         if op.op == OpKind::Test {
             self.test_never_matches(index);
             self.test_after_write(index);
-            self.test_null(index);
+            self.test_null(index, state);
             if op.path == "/metadata/resourceVersion" {
                 self.push(Finding::new(
                     Rule::RvTest,
@@ -280,11 +303,11 @@ impl Ctx<'_> {
             self.whole_tests(index);
         } else {
             self.duplicate_path(index);
-            self.index_without_test(index);
-            self.map_key_without_test(index);
-            self.replace_missing(index);
+            self.index_without_test(index, state);
+            self.map_key_without_test(index, state);
+            self.replace_missing(index, state);
         }
-        self.negative_index(index);
+        self.negative_index(index, state);
     }
 
     fn invalid_pointer(&mut self, index: usize, field: &str, path: &str, why: &str) {
@@ -295,7 +318,8 @@ impl Ctx<'_> {
             format!("/{path}")
         };
         fixed = fix_tildes(&fixed);
-        let fix = Pointer::parse(&fixed).ok().map(|_| {
+        let valid = Pointer::parse(&fixed).is_ok();
+        let fix = valid.then(|| {
             let mut new = op.clone();
             if field == "path" {
                 new.path = fixed.clone();
@@ -304,7 +328,8 @@ impl Ctx<'_> {
             }
             self.replace_op(index, new)
         });
-        let hint = if fix.is_some() {
+        let fix = fix.flatten();
+        let hint = if valid {
             format!("; did you mean {fixed:?}?")
         } else {
             String::new()
@@ -339,17 +364,12 @@ impl Ctx<'_> {
     }
 
     /// A path that walks through a key holding `/` of a string map.
-    fn unescaped_slash(&mut self, index: usize) {
+    fn unescaped_slash(&mut self, index: usize, state: Option<&Value>) {
         let op = &self.ops[index];
         let Ok(pointer) = Pointer::parse(&op.path) else {
             return;
         };
         let tokens = tokens(pointer);
-        let state = self
-            .options
-            .object
-            .as_ref()
-            .and_then(|_| self.state_before(index));
         for split in 1..tokens.len().saturating_sub(1) {
             let prefix = PointerBuf::from_tokens(&tokens[..split]);
             let key = tokens[split..].join("/");
@@ -382,7 +402,7 @@ impl Ctx<'_> {
                         op.op, op.path, tokens[split]
                     ),
                 )
-                .with_fix(Some(fix)),
+                .with_fix(fix),
             );
             return;
         }
@@ -410,7 +430,7 @@ impl Ctx<'_> {
             Mismatch::Bytes { .. } => op
                 .value
                 .clone()
-                .map(|value| self.replace_op(index, Operation::test(op.path.clone(), value))),
+                .and_then(|value| self.replace_op(index, Operation::test(op.path.clone(), value))),
             Mismatch::NullElement => None,
         };
         self.push(
@@ -432,16 +452,13 @@ impl Ctx<'_> {
             .iter()
             .rposition(|w| w.op != OpKind::Test && w.path == op.path && w.op.takes_value());
         let repeats = last_same.is_some_and(|j| self.ops[j].value == op.value);
-        let fix = if repeats {
-            let mut ops = self.ops.to_vec();
-            ops.remove(index);
-            ops
-        } else {
-            let mut ops = self.ops.to_vec();
+        let fix = self.copy_ops().map(|mut ops| {
             let test = ops.remove(index);
-            ops.insert(first, test);
+            if !repeats {
+                ops.insert(first, test);
+            }
             ops
-        };
+        });
         let effect = if repeats {
             "it repeats the value just written, so it always passes and guards nothing"
         } else {
@@ -464,17 +481,16 @@ impl Ctx<'_> {
                     }
                 ),
             )
-            .with_fix(Some(fix)),
+            .with_fix(fix),
         );
     }
 
     /// `test` of null: passes on a missing member only on kube-apiserver.
-    fn test_null(&mut self, index: usize) {
+    fn test_null(&mut self, index: usize, state: Option<&Value>) {
         let op = &self.ops[index];
         if !op.value.as_ref().is_some_and(Value::is_null) || op.path.is_empty() {
             return;
         }
-        let state = self.state_before(index);
         if let Some(doc) = &state {
             let Ok(pointer) = Pointer::parse(&op.path) else {
                 return;
@@ -587,6 +603,7 @@ impl Ctx<'_> {
         if planned.iter().any(|p| p.strategy != strategy) || !plan.notes.is_empty() {
             return None;
         }
+        self.copy_ops()?;
         let mut out = Vec::with_capacity(self.ops.len());
         for (i, op) in self.ops.iter().enumerate() {
             if i == group[0] {
@@ -626,8 +643,10 @@ impl Ctx<'_> {
             (OpKind::Remove, _) | (OpKind::Move, _) | (OpKind::Copy, _) => return,
             _ => (earlier, "the later write replaces what the earlier one wrote, so the earlier one only costs"),
         };
-        let mut ops = self.ops.to_vec();
-        ops.remove(drop);
+        let fix = self.copy_ops().map(|mut ops| {
+            ops.remove(drop);
+            ops
+        });
         self.push(
             Finding::new(
                 Rule::DuplicatePath,
@@ -638,11 +657,11 @@ impl Ctx<'_> {
                     op.op, op.path, first.op
                 ),
             )
-            .with_fix(Some(ops)),
+            .with_fix(fix),
         );
     }
 
-    fn index_without_test(&mut self, index: usize) {
+    fn index_without_test(&mut self, index: usize, state: Option<&Value>) {
         let op = &self.ops[index];
         let Ok(pointer) = Pointer::parse(&op.path) else {
             return;
@@ -653,7 +672,6 @@ impl Ctx<'_> {
         if last.encoded() == "-" || !last.encoded().bytes().all(|b| b.is_ascii_digit()) {
             return;
         }
-        let state = self.state_before(index);
         let is_array = match &state {
             Some(doc) => parent.resolve(doc).is_some_and(Value::is_array),
             None => is_list_field(self.policy(), parent) || !is_string_map(self.policy(), parent),
@@ -664,9 +682,7 @@ impl Ctx<'_> {
         let current = state.as_ref().and_then(|doc| pointer.resolve(doc).cloned());
         let fix = match (op.op, current) {
             (OpKind::Add, _) => None,
-            (_, Some(value)) => {
-                Some(self.insert_before(index, Operation::test(op.path.clone(), value)))
-            }
+            (_, Some(value)) => self.insert_before(index, Operation::test(op.path.clone(), value)),
             _ => None,
         };
         let effect = match op.op {
@@ -688,7 +704,7 @@ impl Ctx<'_> {
         );
     }
 
-    fn map_key_without_test(&mut self, index: usize) {
+    fn map_key_without_test(&mut self, index: usize, state: Option<&Value>) {
         let op = &self.ops[index];
         if !matches!(op.op, OpKind::Add | OpKind::Remove) {
             return;
@@ -702,12 +718,11 @@ impl Ctx<'_> {
         if !is_string_map(self.policy(), parent) || self.guarded(index, &op.path) {
             return;
         }
-        let state = self.state_before(index);
         let current = state.as_ref().map(|doc| pointer.resolve(doc).cloned());
         if op.op == OpKind::Remove {
             let fix = match current {
                 Some(Some(value)) => {
-                    Some(self.insert_before(index, Operation::test(op.path.clone(), value)))
+                    self.insert_before(index, Operation::test(op.path.clone(), value))
                 }
                 _ => None,
             };
@@ -726,10 +741,10 @@ impl Ctx<'_> {
         } else {
             let fix = match current {
                 Some(Some(value)) => {
-                    Some(self.insert_before(index, Operation::test(op.path.clone(), value)))
+                    self.insert_before(index, Operation::test(op.path.clone(), value))
                 }
                 Some(None) if self.options.semantics == Semantics::Kube => {
-                    Some(self.insert_before(index, Operation::test(op.path.clone(), Value::Null)))
+                    self.insert_before(index, Operation::test(op.path.clone(), Value::Null))
                 }
                 _ => None,
             };
@@ -750,12 +765,12 @@ impl Ctx<'_> {
     }
 
     /// `replace` of a member missing on the current object.
-    fn replace_missing(&mut self, index: usize) {
+    fn replace_missing(&mut self, index: usize, state: Option<&Value>) {
         let op = &self.ops[index];
         if op.op != OpKind::Replace || op.path.is_empty() {
             return;
         }
-        let Some(doc) = self.state_before(index) else {
+        let Some(doc) = state else {
             return;
         };
         let Ok(pointer) = Pointer::parse(&op.path) else {
@@ -780,11 +795,11 @@ impl Ctx<'_> {
                     op.path
                 ),
             )
-            .with_fix(Some(fix)),
+            .with_fix(fix),
         );
     }
 
-    fn negative_index(&mut self, index: usize) {
+    fn negative_index(&mut self, index: usize, state: Option<&Value>) {
         let op = &self.ops[index];
         let Ok(pointer) = Pointer::parse(&op.path) else {
             return;
@@ -795,7 +810,6 @@ impl Ctx<'_> {
         }) else {
             return;
         };
-        let state = self.state_before(index);
         let fix = state.as_ref().and_then(|doc| {
             let parent = PointerBuf::from_tokens(&tokens[..at]);
             let len = parent.resolve(doc)?.as_array()?.len() as i64;
@@ -807,7 +821,7 @@ impl Ctx<'_> {
             let mut fixed = tokens.clone();
             fixed[at] = resolved.to_string();
             let path = PointerBuf::from_tokens(&fixed).into_string();
-            let mut ops = self.ops.to_vec();
+            let mut ops = self.copy_ops()?;
             for op in ops.iter_mut().skip(index) {
                 if op.path == self.ops[index].path {
                     op.path = path.clone();

@@ -402,3 +402,29 @@ fn docs_match_the_rule_table() {
         );
     }
 }
+
+/// A fix is the whole patch: on a big patch, the fixes stop at a budget
+/// instead of holding a copy of the patch per finding.
+#[test]
+fn fixes_of_a_big_patch_stay_within_budget() {
+    let ops: Vec<String> = (0..2000)
+        .map(|i| format!(r#"{{"op":"add","path":"/metadata/labels/k{i}","value":"v"}}"#))
+        .collect();
+    let payload = format!("[{}]", ops.join(","));
+    let report = lint(
+        &payload,
+        &Options {
+            object: Some(json!({"metadata": {"labels": {}}})),
+            ..Options::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(report.findings.len(), 2000);
+    assert!(report
+        .findings
+        .iter()
+        .all(|f| f.rule == Rule::AddWithoutTest));
+    let with_fix = report.findings.iter().filter(|f| f.fix.is_some()).count();
+    assert_eq!(with_fix, 100, "200,000 ops of fixes, 2,000 copied for each");
+    assert!(report.outcome.unwrap().applies);
+}
