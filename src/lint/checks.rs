@@ -779,7 +779,7 @@ impl Ctx<'_> {
         let Some(parent) = pointer.parent() else {
             return;
         };
-        if pointer.resolve(&doc).is_some() || !parent.resolve(&doc).is_some_and(Value::is_object) {
+        if pointer.resolve(doc).is_some() || !parent.resolve(doc).is_some_and(Value::is_object) {
             return;
         }
         let mut add = op.clone();
