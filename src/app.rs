@@ -3,11 +3,12 @@
 //! Everything that decides what the page shows is plain Rust, compiled and
 //! unit-tested natively: the routes ([`route`]), links and saved state
 //! ([`link`]), notices, shortcuts, and one pure state module per view
-//! ([`build`], [`race`], [`scale`], [`learn`]). The Yew components that
+//! ([`build`], [`check`], [`race`], [`scale`], [`learn`]). The Yew components that
 //! render them, and the hooks that talk to the browser, compile only for
 //! `wasm32`.
 
 pub mod build;
+pub mod check;
 pub mod crash;
 pub mod highlight;
 pub mod learn;

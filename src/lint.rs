@@ -37,6 +37,7 @@ pub mod rules;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use kubectl::is_command;
 pub use read::{budget, read, read_object, BodyKind, Input, LintError, Origin};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 

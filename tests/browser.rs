@@ -187,3 +187,65 @@ fn the_crash_banner_offers_a_way_back_to_the_work() {
     );
     banner.remove();
 }
+
+/// The Check view in a real browser: the first visit's finding on op 0,
+/// its fix beside the patch, then an edit that is checked at once. The
+/// Build view's kubevirt-head column carries the same warning.
+#[wasm_bindgen_test]
+async fn check_view_shows_findings_on_the_ops_and_the_fix() {
+    if let Ok(Some(storage)) = gloo::utils::window().local_storage() {
+        let _ = storage.clear();
+    }
+    let root = mount_point("#/check");
+    yew::Renderer::<patchlab::app::App>::with_root(root.clone()).render();
+    settle().await;
+
+    assert_eq!(text_of(&root, "h1"), "Check");
+    assert_eq!(text_of(&root, "nav a[aria-current='page']"), "Check");
+    assert_eq!(texts(&root, ".check-ops .op-index"), ["op 0", "op 1"]);
+    assert_eq!(
+        texts(&root, ".check-ops .op .rule"),
+        ["whole-map-test"],
+        "one finding, on op 0"
+    );
+    assert_eq!(text_of(&root, ".counts strong"), "1 warning");
+
+    let use_fix: HtmlElement = element(&root, "button.use-fix");
+    use_fix.click();
+    settle().await;
+    assert!(text_of(&root, "#fix-title").contains("whole-map-test"));
+    assert_eq!(
+        texts(&root, ".fix-panel .side:last-child .diff-add").len(),
+        1,
+        "the per-key add"
+    );
+    assert_eq!(
+        gloo::utils::document()
+            .active_element()
+            .and_then(|e| e.get_attribute("id"))
+            .as_deref(),
+        Some("fix-title"),
+        "focus moves to the fix"
+    );
+
+    let editor: web_sys::HtmlTextAreaElement = element(&root, "textarea#check-patch");
+    editor.set_value(r#"[{"op":"remove","path":"/metadata/finalizers/1"}]"#);
+    editor
+        .dispatch_event(&web_sys::InputEvent::new("input").expect("event"))
+        .expect("dispatch");
+    settle().await;
+    assert_eq!(texts(&root, ".check-ops .op .rule"), ["index-without-test"]);
+    assert!(
+        root.query_selector(".fix-panel").unwrap().is_none(),
+        "the fix shown was for a finding that is gone"
+    );
+
+    let build: HtmlElement = element(&root, "nav a[href='#/build']");
+    build.click();
+    settle().await;
+    assert_eq!(
+        texts(&root, "[aria-label^='Column 1'] .rule"),
+        ["whole-map-test"]
+    );
+    root.remove();
+}

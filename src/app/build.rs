@@ -14,6 +14,8 @@ mod fields;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
+#[cfg(target_arch = "wasm32")]
+pub(crate) use column::surface;
 pub use examples::{example, examples, Example, FIRST_EXAMPLE};
 pub use recompute::{Computed, RecomputeJob, PIECE_CHARS};
 pub use state::{

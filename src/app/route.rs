@@ -4,6 +4,7 @@
 //! | fragment | route |
 //! |---|---|
 //! | `#/build`, `#/build?s=1.…` | [`Route::Build`] with its link payload |
+//! | `#/check`, `#/check?s=1.…` | [`Route::Check`] |
 //! | `#/race?s=1.…` | [`Route::Race`] |
 //! | `#/scale?s=1.…` | [`Route::Scale`] |
 //! | `#/learn`, `#/learn/<walkthrough>/<step>` | [`Route::Learn`], steps counted from 1 |
@@ -19,6 +20,8 @@ use std::fmt;
 pub enum View {
     /// Edit old and new objects and compare strategies side by side.
     Build,
+    /// Paste a patch and see its hazards, why, and the safer rewrite.
+    Check,
     /// Replay concurrent writers step by step.
     Race,
     /// Mass migration of thousands of VMIs under each strategy.
@@ -29,12 +32,19 @@ pub enum View {
 
 impl View {
     /// Every view, in navigation order.
-    pub const ALL: [View; 4] = [View::Build, View::Race, View::Scale, View::Learn];
+    pub const ALL: [View; 5] = [
+        View::Build,
+        View::Check,
+        View::Race,
+        View::Scale,
+        View::Learn,
+    ];
 
     /// The path segment used in the fragment: `build` for `#/build`.
     pub fn slug(self) -> &'static str {
         match self {
             View::Build => "build",
+            View::Check => "check",
             View::Race => "race",
             View::Scale => "scale",
             View::Learn => "learn",
@@ -45,6 +55,7 @@ impl View {
     pub fn title(self) -> &'static str {
         match self {
             View::Build => "Build",
+            View::Check => "Check",
             View::Race => "Race",
             View::Scale => "Scale",
             View::Learn => "Learn",
@@ -56,6 +67,9 @@ impl View {
         match self {
             View::Build => {
                 "Edit an old and a new object; see what each strategy sends, what it tests and what it risks."
+            }
+            View::Check => {
+                "Paste a JSON patch, a merge patch or a kubectl command: see its hazards on each op, why they matter, and the safer rewrite."
             }
             View::Race => {
                 "Replay concurrent writers step by step: which test fails, which fails for nothing, which write erases another."
@@ -73,6 +87,7 @@ impl View {
     pub fn href(self) -> String {
         match self {
             View::Build => Route::Build(None),
+            View::Check => Route::Check(None),
             View::Race => Route::Race(None),
             View::Scale => Route::Scale(None),
             View::Learn => Route::Learn(None),
@@ -99,6 +114,8 @@ pub struct LearnAt {
 pub enum Route {
     /// The Build view, with a link payload when opened from a link.
     Build(Option<Packed>),
+    /// The Check view.
+    Check(Option<Packed>),
     /// The Race view.
     Race(Option<Packed>),
     /// The Scale view.
@@ -120,6 +137,7 @@ impl Route {
         match (first.as_deref(), &segments[segments.len().min(1)..]) {
             (None, _) => Route::Build(state()),
             (Some("build"), []) => Route::Build(state()),
+            (Some("check"), []) => Route::Check(state()),
             (Some("race"), []) => Route::Race(state()),
             (Some("scale"), []) => Route::Scale(state()),
             (Some("learn"), []) => Route::Learn(legacy_learn(query)),
@@ -142,6 +160,7 @@ impl Route {
     pub fn view(&self) -> Option<View> {
         match self {
             Route::Build(_) => Some(View::Build),
+            Route::Check(_) => Some(View::Check),
             Route::Race(_) => Some(View::Race),
             Route::Scale(_) => Some(View::Scale),
             Route::Learn(_) => Some(View::Learn),
@@ -149,10 +168,10 @@ impl Route {
         }
     }
 
-    /// The link payload of a Build, Race or Scale route.
+    /// The link payload of a Build, Check, Race or Scale route.
     pub fn packed(&self) -> Option<&str> {
         match self {
-            Route::Build(p) | Route::Race(p) | Route::Scale(p) => p.as_deref(),
+            Route::Build(p) | Route::Check(p) | Route::Race(p) | Route::Scale(p) => p.as_deref(),
             _ => None,
         }
     }
@@ -161,6 +180,7 @@ impl Route {
     pub fn with_state(view: View, packed: Option<Packed>) -> Route {
         match view {
             View::Build => Route::Build(packed),
+            View::Check => Route::Check(packed),
             View::Race => Route::Race(packed),
             View::Scale => Route::Scale(packed),
             View::Learn => Route::Learn(None),
@@ -182,6 +202,7 @@ impl fmt::Display for Route {
             };
         match self {
             Route::Build(p) => with_state(f, "build", p),
+            Route::Check(p) => with_state(f, "check", p),
             Route::Race(p) => with_state(f, "race", p),
             Route::Scale(p) => with_state(f, "scale", p),
             Route::Learn(None) => f.write_str("#/learn"),
@@ -230,6 +251,9 @@ mod tests {
             ("#/", Route::Build(None)),
             ("#/build", Route::Build(None)),
             ("#/build?s=1.abc", Route::Build(Some("1.abc".into()))),
+            ("#/check", Route::Check(None)),
+            ("#/Check?s=1.xyz", Route::Check(Some("1.xyz".into()))),
+            ("#/check/extra", Route::NotFound("#/check/extra".into())),
             ("#/race?x=1&s=1.a?b", Route::Race(Some("1.a?b".into()))),
             ("#/scale/", Route::Scale(None)),
             ("#/LEARN", Route::Learn(None)),
@@ -256,6 +280,8 @@ mod tests {
             Route::Build(None),
             Route::Build(Some("1.abc-_".into())),
             Route::Race(Some("1.x".into())),
+            Route::Check(None),
+            Route::Check(Some("1.c-_".into())),
             Route::Scale(None),
             Route::Learn(None),
             at("escaping", 2),
@@ -264,6 +290,11 @@ mod tests {
             assert_eq!(Route::parse(&route.to_fragment()), route, "{route}");
         }
         assert_eq!(at("escaping", 2).to_fragment(), "#/learn/escaping/2");
+        assert_eq!(
+            Route::with_state(View::Check, Some("1.abc".into())).to_fragment(),
+            "#/check?s=1.abc"
+        );
+        assert_eq!(Route::Check(Some("1.abc".into())).packed(), Some("1.abc"));
         for view in View::ALL {
             assert_eq!(Route::parse(&view.href()).view(), Some(view));
         }
@@ -271,6 +302,8 @@ mod tests {
 
     #[test]
     fn every_view_has_a_distinct_slug_and_a_summary() {
+        // Check comes right after Build: it reads what Build writes.
+        assert_eq!(View::ALL[..2], [View::Build, View::Check]);
         for (i, a) in View::ALL.iter().enumerate() {
             assert!(a.summary().ends_with('.'));
             for b in &View::ALL[i + 1..] {

@@ -7,6 +7,7 @@ use yew::prelude::*;
 
 use super::browser;
 use super::build::BuildView;
+use super::check::CheckView;
 use super::components::{Dialog, GlossaryContext, GlossaryDialog};
 use super::hooks::{use_shortcuts, ShortcutSettings};
 use super::learn::LearnView;
@@ -123,6 +124,7 @@ pub fn App() -> Html {
             <main id="main" class="main" tabindex="-1">
                 { match &*route {
                     Route::Build(packed) => html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> },
+                    Route::Check(packed) => html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> },
                     Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
                     Route::Scale(packed) => html! { <ScaleView packed={packed.clone().map(AttrValue::from)} /> },
                     Route::Learn(at) => html! { <LearnView at={at.clone()} /> },
@@ -235,7 +237,7 @@ fn Help(props: &HelpProps) -> Html {
                     }) }
                 </tbody>
             </table>
-            if props.view == Some(View::Build) {
+            if matches!(props.view, Some(View::Build | View::Check)) {
                 <h3>{ "In a code editor" }</h3>
                 <table class="shortcuts">
                     <tbody>

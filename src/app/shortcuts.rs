@@ -37,6 +37,8 @@ pub enum Shortcut {
     Last,
     /// Play or pause.
     PlayPause,
+    /// Show the fix of the first finding that has one, beside the patch.
+    UseFix,
     /// Compare presets on or off.
     Compare,
     /// Explore every interleaving.
@@ -98,6 +100,7 @@ impl Shortcut {
             Shortcut::First => "Home",
             Shortcut::Last => "End",
             Shortcut::PlayPause => "p",
+            Shortcut::UseFix => "f",
             Shortcut::Compare => "c",
             Shortcut::Explore => "e",
             Shortcut::Run => "r",
@@ -121,6 +124,7 @@ impl Shortcut {
             Shortcut::First => "To the start",
             Shortcut::Last => "To the end",
             Shortcut::PlayPause => "Play or pause",
+            Shortcut::UseFix => "Use the fix of the first finding that has one",
             Shortcut::Compare => "Compare presets on or off",
             Shortcut::Explore => "Explore every interleaving",
             Shortcut::Run => "Run the simulation",
@@ -140,6 +144,7 @@ impl Shortcut {
                 Shortcut::Share,
                 Shortcut::CopyPayload(1),
             ],
+            Some(View::Check) => vec![Shortcut::UseFix, Shortcut::Undo, Shortcut::Share],
             Some(View::Race) => vec![
                 Shortcut::Back,
                 Shortcut::Forward,
@@ -228,6 +233,22 @@ mod tests {
         assert_eq!(
             Shortcut::from_key(Some(View::Learn), press("ArrowLeft")),
             Some(Shortcut::PreviousStep)
+        );
+        let check = Some(View::Check);
+        assert_eq!(
+            Shortcut::from_key(check, press("f")),
+            Some(Shortcut::UseFix)
+        );
+        assert_eq!(Shortcut::from_key(check, press("l")), Some(Shortcut::Share));
+        assert_eq!(
+            Shortcut::from_key(check, press("s")),
+            None,
+            "no swap in Check"
+        );
+        assert_eq!(
+            Shortcut::from_key(build, press("f")),
+            Some(Shortcut::Format),
+            "f formats in Build"
         );
         assert_eq!(Shortcut::from_key(None, press("t")), Some(Shortcut::Theme));
         // With a modifier, the key belongs to the browser or the system.

@@ -396,7 +396,7 @@ fn write(value: &Value, unread: Option<&Unread<'_>>, compact: bool, out: &mut Ve
 }
 
 /// Copies JSON text without insignificant whitespace.
-fn minify(text: &str, out: &mut Vec<u8>) {
+pub(crate) fn minify(text: &str, out: &mut Vec<u8>) {
     let mut start = 0;
     outside_strings(text, |i, b| {
         if matches!(b, b' ' | b'\n' | b'\r' | b'\t') {

@@ -56,7 +56,7 @@ fn is_kubectl(word: &str) -> bool {
 
 /// True when `text` starts with a `kubectl` (or `oc`) command, optionally
 /// after a `$ ` prompt.
-pub(super) fn is_command(text: &str) -> bool {
+pub fn is_command(text: &str) -> bool {
     let text = strip_prompt(text);
     let first = text.split_whitespace().next().unwrap_or("");
     is_kubectl(first)
@@ -74,10 +74,52 @@ fn command_error(message: impl Into<String>, line: Option<usize>) -> LintError {
     }
 }
 
+/// The shell's line continuations (a backslash before a newline, outside
+/// single quotes) taken out before splitting, as POSIX does: shlex would
+/// make each one an empty word, so `-p \` at the end of a line took an
+/// empty patch. Between words the newline stays (line numbers stay right);
+/// inside a word both go. Double-quoted ones are left to shlex, which
+/// removes them.
+fn join_continuations(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("\\\n") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let (mut single, mut double) = (false, false);
+    let mut chars = text.chars().peekable();
+    while let Some(mut c) = chars.next() {
+        match c {
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '\\' if !single => match chars.peek() {
+                Some('\n') if !double => {
+                    chars.next();
+                    if out.ends_with(char::is_whitespace) || out.is_empty() {
+                        out.push('\n');
+                    }
+                    continue;
+                }
+                Some(_) => {
+                    out.push(c);
+                    c = match chars.next() {
+                        Some(next) => next,
+                        None => continue,
+                    };
+                }
+                None => {}
+            },
+            _ => {}
+        }
+        out.push(c);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Splits the command into words; stops at the first `|`, `;`, `&&` or
 /// `||` (only the first command of a pipeline matters).
 fn words(text: &str) -> Result<Vec<(String, usize)>, LintError> {
-    let mut lexer = shlex::Shlex::new(text);
+    let text = join_continuations(text);
+    let mut lexer = shlex::Shlex::new(&text);
     let mut out = Vec::new();
     loop {
         let line = lexer.line_no;
@@ -259,6 +301,33 @@ mod tests {
         )
         .unwrap();
         assert!(input.payload.contains("it's"));
+    }
+
+    #[test]
+    fn line_continuations_join_lines_as_the_shell_does() {
+        // The patch on the line after `-p \`, as runbooks write it.
+        let input = read(
+            "kubectl patch vmi testvmi \\\n  -n default \\\n  --type=json -p \\\n  '[{\"op\":\"remove\",\"path\":\"/a\"}]'",
+        )
+        .unwrap();
+        assert_eq!(input.payload, r#"[{"op":"remove","path":"/a"}]"#);
+        assert_eq!(
+            input.origin,
+            Origin::Kubectl {
+                target: "vmi testvmi".to_owned()
+            }
+        );
+        // Inside a word both characters go; inside single quotes both stay;
+        // an escaped backslash is no continuation.
+        assert_eq!(
+            join_continuations("kubectl pat\\\nch -p 'a\\\nb' \\\n x\\\\\ny"),
+            "kubectl patch -p 'a\\\nb' \n x\\\\\ny"
+        );
+        let input = read("kubectl pat\\\nch vmi a --type=json -p '[]'").unwrap();
+        assert_eq!(input.payload, "[]");
+        // In double quotes shlex removes them itself.
+        let input = read("kubectl patch vmi a --type=merge -p \"{\\\"a\\\":\\\n1}\"").unwrap();
+        assert_eq!(input.payload, r#"{"a":1}"#);
     }
 
     #[test]

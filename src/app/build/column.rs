@@ -7,10 +7,12 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::state::{Column, ColumnResult, MAX_COLUMNS};
+use crate::app::check::{plan_findings, Diagnostics};
 use crate::app::components::{CopyButton, TermHelp, UseCopy};
 use crate::input;
+use crate::lint::Report;
 use crate::patch::OpKind;
-use crate::strategy::{self, Body, Plan, Preset, RoundTrip};
+use crate::strategy::{self, Body, Overwrite, Plan, Precondition, Preset, RoundTrip};
 use crate::vocabulary::Term;
 
 #[derive(PartialEq, Properties)]
@@ -77,6 +79,10 @@ struct ResultColumnProps {
 #[component]
 fn ResultColumn(props: &ResultColumnProps) -> Html {
     let n = props.index + 1;
+    // What lint finds in the ops sent (the Check view's rules).
+    let findings = use_memo(props.result.plan.clone(), |plan| {
+        plan.as_ref().ok().and_then(plan_findings)
+    });
     let header = html! {
         <ColumnHead index={props.index} count={props.count} preset={props.preset}
             onpreset={props.onpreset.clone()} onremove={props.onremove.clone()} />
@@ -116,8 +122,8 @@ fn ResultColumn(props: &ResultColumnProps) -> Html {
             if plan.is_empty() {
                 <p class="muted">{ "Nothing to send: the objects are equal under this policy." }</p>
             } else {
-                { body_view(plan, &props.result.unique) }
-                { surface(plan) }
+                { body_view(plan, &props.result.unique, (*findings).as_ref()) }
+                { surface(&plan.conflicts, &plan.overwrites) }
             }
             if !plan.notes.is_empty() {
                 <ul class="notes" aria-label="Notes">
@@ -236,7 +242,7 @@ fn round_trip(round_trip: &RoundTrip) -> Html {
     }
 }
 
-fn body_view(plan: &Plan, unique: &[bool]) -> Html {
+fn body_view(plan: &Plan, unique: &[bool], findings: Option<&Report>) -> Html {
     match &plan.body {
         Body::JsonPatch(ops) => html! {
             <ol class="ops" aria-label="Operations">
@@ -256,6 +262,9 @@ fn body_view(plan: &Plan, unique: &[bool]) -> Html {
                                 <code class="op-value">{ input::elide(value, 120) }</code>
                             }
                             <p class="op-reason">{ planned.reason.to_string() }</p>
+                            if let Some(report) = findings {
+                                <Diagnostics findings={report.on_op(k).cloned().enumerate().collect::<Vec<_>>()} at={AttrValue::from(op.path.clone())} />
+                            }
                         </li>
                     }
                 }) }
@@ -276,25 +285,27 @@ fn body_view(plan: &Plan, unique: &[bool]) -> Html {
     }
 }
 
-fn surface(plan: &Plan) -> Html {
+/// The conflict surface and the silent overwrites of a patch (shared with
+/// the Check view).
+pub(crate) fn surface(conflicts: &[Precondition], overwrites: &[Overwrite]) -> Html {
     html! {
         <div class="surface">
             <h4>{ Term::ConflictSurface.label() }<TermHelp term={Term::ConflictSurface} /></h4>
-            if plan.conflicts.is_empty() {
+            if conflicts.is_empty() {
                 <p class="muted">{ "Nothing: it tests nothing, so no concurrent change makes it fail." }</p>
             } else {
                 <ul>
-                    { for plan.conflicts.iter().map(|c| html! {
+                    { for conflicts.iter().map(|c| html! {
                         <li><code>{ if c.path.is_empty() { "(the whole object)".to_owned() } else { c.path.clone() } }</code>{ " " }<span class="muted">{ c.reason.clone() }</span></li>
                     }) }
                 </ul>
             }
             <h4>{ Term::SilentOverwrite.label() }<TermHelp term={Term::SilentOverwrite} /></h4>
-            if plan.overwrites.is_empty() {
+            if overwrites.is_empty() {
                 <p class="muted">{ "Nothing it writes goes unchecked." }</p>
             } else {
                 <ul>
-                    { for plan.overwrites.iter().map(|o| html! {
+                    { for overwrites.iter().map(|o| html! {
                         <li><code>{ o.path.clone() }</code>{ " " }<span class="muted">{ o.reason.clone() }</span></li>
                     }) }
                 </ul>

@@ -1,0 +1,503 @@
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use super::*;
+use crate::app::link::{self, LinkError, Shareable, Start};
+use crate::app::route::{Route, View};
+use crate::app::text_diff::LineTag;
+use crate::apply::Semantics;
+use crate::lint::{Origin, Rule, Severity};
+
+fn state_of(id: &str) -> CheckState {
+    CheckState::from_link(CheckLink::example(id).unwrap())
+}
+
+fn findings(state: &CheckState) -> BTreeSet<(String, Option<usize>, Option<String>)> {
+    state
+        .checked
+        .ok()
+        .unwrap()
+        .report
+        .findings
+        .iter()
+        .map(|f| (f.rule.to_string(), f.index, f.path.clone()))
+        .collect()
+}
+
+fn edit(state: &CheckState, text: &str) -> CheckState {
+    state
+        .reduce(CheckAction::EditPatch(text.to_owned()))
+        .reduce(CheckAction::Check)
+}
+
+#[test]
+fn every_example_shows_exactly_the_findings_it_promises() {
+    assert_eq!(examples().len(), 5);
+    for example in examples() {
+        let state = state_of(example.id);
+        assert!(!state.stale(), "{}", example.id);
+        let expected: BTreeSet<_> = example
+            .expect
+            .iter()
+            .map(|e| (e.rule.clone(), e.index, e.path.clone()))
+            .collect();
+        assert_eq!(findings(&state), expected, "{}", example.id);
+        assert_eq!(state.title().0, example.title);
+        assert_eq!(state.patch_error(), None, "{}", example.id);
+        assert_eq!(state.object_error(), None, "{}", example.id);
+        let object = if example.object.is_some() {
+            ObjectRead::Read
+        } else {
+            ObjectRead::Blank
+        };
+        assert_eq!(state.checked.object, object, "{}", example.id);
+    }
+}
+
+#[test]
+fn a_first_visit_shows_the_seed_whole_map_test_and_its_per_key_fix() {
+    let state = CheckState::default();
+    assert_eq!(state.example.as_deref(), Some(FIRST_EXAMPLE));
+    let patch = state.checked.ok().unwrap();
+    let (rows, left_out) = patch.rows();
+    assert_eq!((rows.len(), left_out), (2, 0));
+    assert_eq!(rows[0].line, Some(2), "ops start on lines 2 and 3");
+    assert_eq!(rows[1].line, Some(3));
+    assert_eq!(rows[0].findings.len(), 1);
+    assert_eq!(rows[0].findings[0].rule, Rule::WholeMapTest);
+    assert!(rows[1].findings.is_empty());
+    assert_eq!(
+        patch.counts(),
+        Counts {
+            errors: 0,
+            warnings: 1,
+            notes: 0
+        }
+    );
+    assert_eq!(patch.counts().summary(), "1 warning");
+    assert_eq!(
+        patch.read_as(),
+        format!(
+            "Read a JSON patch of 2 ops: {} bytes, sent as written.",
+            state.patch.len()
+        )
+    );
+
+    assert_eq!(state.comparison(), None, "no fix shown yet");
+    let shown = state.reduce(CheckAction::ShowFirstFix);
+    assert_eq!(
+        shown.fix,
+        Some(FixKey {
+            rule: "whole-map-test".into(),
+            index: Some(0),
+            path: Some("/metadata/labels".into())
+        })
+    );
+    let comparison = shown.comparison().unwrap();
+    assert_eq!(
+        comparison.payload,
+        r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#
+    );
+    // Both ops of the original go, the per-key add comes.
+    assert_eq!(
+        comparison
+            .original
+            .iter()
+            .map(|(t, _)| *t)
+            .collect::<Vec<_>>(),
+        [LineTag::Removed, LineTag::Removed]
+    );
+    assert_eq!(
+        comparison.original[0].1,
+        r#"{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}}"#,
+        "as written, without whitespace"
+    );
+    assert_eq!(comparison.fixed.len(), 1);
+    assert_eq!(comparison.fixed[0].0, LineTag::Added);
+    // The link carries the fix shown.
+    let reopened = CheckState::from_link(link::decode(&link::encode(&shown.link())).unwrap());
+    assert_eq!(reopened.comparison(), Some(comparison));
+    assert_eq!(shown.reduce(CheckAction::HideFix).comparison(), None);
+}
+
+#[test]
+fn adopting_a_fix_puts_it_in_the_editor_clears_the_warning_and_can_be_undone() {
+    let state = state_of("float-test").reduce(CheckAction::ShowFirstFix);
+    let comparison = state.comparison().unwrap();
+    assert_eq!(comparison.finding.rule, Rule::TestNeverMatches);
+    // Only the test op changes: the replace stays.
+    assert_eq!(
+        comparison.original,
+        [
+            (
+                LineTag::Removed,
+                r#"{"op":"test","path":"/spec/replicas","value":1.0}"#.to_owned()
+            ),
+            (
+                LineTag::Same,
+                r#"{"op":"replace","path":"/spec/replicas","value":2}"#.to_owned()
+            ),
+        ]
+    );
+    let adopted = state.reduce(CheckAction::AdoptFix);
+    assert_eq!(
+        &*adopted.patch,
+        "[\n  {\"op\":\"test\",\"path\":\"/spec/replicas\",\"value\":1},\n  {\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":2}\n]\n"
+    );
+    assert_eq!(adopted.fix, None);
+    assert!(!adopted.stale());
+    assert_eq!(
+        findings(&adopted),
+        BTreeSet::new(),
+        "the fix applies cleanly"
+    );
+    let outcome = adopted
+        .checked
+        .ok()
+        .unwrap()
+        .report
+        .outcome
+        .clone()
+        .unwrap();
+    assert!(outcome.applies);
+    assert_eq!(adopted.title().0, "Your patch");
+    let notice = adopted.notice.clone().unwrap();
+    assert!(
+        notice.text.contains("test-never-matches"),
+        "{}",
+        notice.text
+    );
+    assert_eq!(notice.undo.as_deref(), Some("Undo"));
+    let undone = adopted.reduce(CheckAction::Undo);
+    assert_eq!(undone.patch, state.patch);
+    assert_eq!(undone.fix, state.fix, "the fix is shown again");
+    assert_eq!(undone.title().0, "A test of 1.0");
+}
+
+#[test]
+fn the_fix_in_the_editor_sends_the_same_ops_as_the_copied_payload() {
+    for example in examples() {
+        let state = state_of(example.id).reduce(CheckAction::ShowFirstFix);
+        let Some(comparison) = state.comparison() else {
+            continue;
+        };
+        let fix = comparison.finding.fix.as_ref().unwrap();
+        let text = fix_text(fix);
+        let from_editor = crate::patch::decode(&text).unwrap().ops;
+        let copied = crate::patch::decode(&comparison.payload).unwrap().ops;
+        assert_eq!(from_editor, copied, "{}", example.id);
+    }
+}
+
+#[test]
+fn edits_wait_for_a_check_then_update_and_keep_the_fix_while_its_finding_lasts() {
+    let state = CheckState::default().reduce(CheckAction::ShowFirstFix);
+    let typed = state.reduce(CheckAction::EditPatch(
+        r#"[{"op":"test","path":"/metadata/labels","value":{"a":"1"}},{"op":"replace","path":"/metadata/labels","value":{"a":"1","b":"2"}}]"#.into(),
+    ));
+    assert!(typed.stale());
+    assert_eq!(
+        typed.checked, state.checked,
+        "the last findings stay meanwhile"
+    );
+    let checked = typed.reduce(CheckAction::Check);
+    assert!(!checked.stale());
+    assert_eq!(checked.checked.ok().unwrap().lines, [1, 1]);
+    let comparison = checked.comparison().unwrap();
+    assert_eq!(
+        comparison.payload,
+        r#"[{"op":"add","path":"/metadata/labels/b","value":"2"}]"#
+    );
+    // A patch without the finding shows no fix (the key stays, harmless).
+    let clean = edit(
+        &checked,
+        r#"[{"op":"add","path":"/metadata/labels/b","value":"2"}]"#,
+    );
+    assert_eq!(clean.comparison(), None);
+    assert_eq!(clean.title().0, "Your patch");
+    assert_eq!(
+        clean.title().1.as_deref(),
+        Some("Started from the example “The seed's whole-map test”.")
+    );
+}
+
+#[test]
+fn a_kubectl_command_is_read_from_its_quoting() {
+    let state = state_of("unescaped-label");
+    let patch = state.checked.ok().unwrap();
+    assert_eq!(
+        patch.input.origin,
+        Origin::Kubectl {
+            target: "vmi testvmi".into()
+        }
+    );
+    assert!(patch.lines.is_empty(), "the editor holds a command line");
+    assert!(patch.read_as().contains("`kubectl patch vmi testvmi`"));
+    let fixed = state
+        .reduce(CheckAction::ShowFirstFix)
+        .comparison()
+        .unwrap();
+    assert_eq!(
+        fixed.payload,
+        r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1nodeName","value":"node02"}]"#
+    );
+    // A command lint cannot use says what and on which line.
+    let broken = edit(
+        &state,
+        "kubectl patch vmi testvmi \\\n  --type=strategic -p '{}'",
+    );
+    let error = broken.patch_error().unwrap();
+    assert_eq!(error.line, Some(2));
+    assert!(error.message.contains("strategic"), "{error}");
+    // A syntax error inside -p names the argument, not a line of the editor.
+    let broken = edit(&state, "kubectl patch vmi a \\\n --type=json \\\n -p '[{'");
+    let error = broken.patch_error().unwrap();
+    assert_eq!(error.line, None);
+    assert!(error.to_string().contains("from line 3"), "{error}");
+}
+
+#[test]
+fn unreadable_text_says_where_and_a_bad_object_does_not_stop_the_patch() {
+    let state = edit(
+        &CheckState::default(),
+        "[\n  {\"op\": \"add\", \"path\": \"/a\" \"value\": 1}\n]",
+    );
+    let error = state.patch_error().unwrap();
+    assert_eq!(error.line, Some(2));
+    assert!(error.to_string().starts_with("line 2, column"), "{error}");
+    let yaml = edit(&CheckState::default(), "- op: add\n  path: [\n");
+    assert!(yaml.patch_error().unwrap().line.is_some());
+    let scalar = edit(&CheckState::default(), "42");
+    assert!(scalar
+        .patch_error()
+        .unwrap()
+        .message
+        .contains("found a number"));
+    let blank = edit(&CheckState::default(), "  \n");
+    assert_eq!(blank.checked.patch, None);
+    assert_eq!(blank.patch_error(), None);
+
+    let bad_object = state_of("finalizer-by-index")
+        .reduce(CheckAction::EditObject("metadata: [".into()))
+        .reduce(CheckAction::Check);
+    assert!(bad_object.object_error().is_some());
+    let patch = bad_object.checked.ok().unwrap();
+    assert_eq!(patch.report.outcome, None, "checked without the object");
+    assert!(findings(&bad_object).contains(&(
+        "index-without-test".to_owned(),
+        Some(0),
+        Some("/metadata/finalizers/0".to_owned())
+    )));
+    let not_an_object = bad_object
+        .reduce(CheckAction::EditObject("[1, 2]".into()))
+        .reduce(CheckAction::Check);
+    assert!(not_an_object
+        .object_error()
+        .unwrap()
+        .message
+        .contains("found an array"));
+}
+
+#[test]
+fn the_engine_switch_rechecks_at_once() {
+    let state = state_of("float-test");
+    assert_eq!(
+        state.checked.ok().unwrap().report.semantics,
+        Semantics::Kube
+    );
+    let rfc = state.reduce(CheckAction::SetSemantics(Semantics::Rfc));
+    assert!(!rfc.stale());
+    let report = &rfc.checked.ok().unwrap().report;
+    assert_eq!(report.semantics, Semantics::Rfc);
+    assert!(
+        report.outcome.as_ref().unwrap().applies,
+        "1.0 == 1 by value"
+    );
+    assert_eq!(rfc.title().0, "Your patch", "the example is kube");
+    // The same engine again changes nothing.
+    assert_eq!(rfc.reduce(CheckAction::SetSemantics(Semantics::Rfc)), rfc);
+}
+
+#[test]
+fn a_merge_patch_fix_is_shown_beside_the_body() {
+    let state = state_of("merge-drops-finalizer").reduce(CheckAction::ShowFirstFix);
+    let patch = state.checked.ok().unwrap();
+    assert_eq!(patch.rows(), (Vec::new(), 0), "no ops in a merge patch");
+    assert_eq!(patch.body_findings().count(), 1);
+    let comparison = state.comparison().unwrap();
+    assert_eq!(comparison.finding.rule, Rule::MergeReplacesList);
+    assert!(comparison.original.iter().all(|(t, _)| *t == LineTag::Same));
+    assert_eq!(comparison.original[0].1, "{");
+    assert!(comparison.fixed.iter().all(|(t, _)| *t == LineTag::Added));
+    assert_eq!(comparison.fixed.len(), 2, "test, then replace");
+}
+
+#[test]
+fn long_patches_list_only_the_ops_with_findings() {
+    let ops: Vec<String> = (0..MAX_SHOWN_OPS + 50)
+        .map(|i| format!(r#"{{"op":"test","path":"/spec/k{i}","value":"v"}}"#))
+        .chain([r#"{"op":"remove","path":"/metadata/finalizers/0"}"#.to_owned()])
+        .collect();
+    let state = edit(&CheckState::default(), &format!("[{}]", ops.join(",")));
+    let patch = state.checked.ok().unwrap();
+    let (rows, left_out) = patch.rows();
+    let with_findings: Vec<usize> = rows.iter().map(|r| r.index).collect();
+    assert_eq!(with_findings, [MAX_SHOWN_OPS + 50]);
+    assert_eq!(left_out, MAX_SHOWN_OPS + 50);
+    assert_eq!(rows[0].findings[0].severity, Severity::Warning);
+    assert_eq!(
+        rows[0].written,
+        Some(r#"{"op":"remove","path":"/metadata/finalizers/0"}"#)
+    );
+}
+
+#[test]
+fn a_malformed_op_is_listed_with_its_finding() {
+    let state = edit(
+        &CheckState::default(),
+        r#"[{"op":"add","path":"/a","value":1},{"op":"upsert","path":"/b","value":2}]"#,
+    );
+    let patch = state.checked.ok().unwrap();
+    let (rows, _) = patch.rows();
+    assert_eq!(rows.len(), 2);
+    assert!(rows[1].op.is_none(), "not an op the server can read");
+    assert_eq!(
+        rows[1].written,
+        Some(r#"{"op":"upsert","path":"/b","value":2}"#)
+    );
+    assert_eq!(rows[1].findings[0].rule, Rule::MalformedOp);
+}
+
+#[test]
+fn loading_over_work_keeps_it_for_undo_and_clear_empties_both_editors() {
+    let fresh = CheckState::default();
+    let other = fresh.reduce(CheckAction::LoadExample("float-test".into()));
+    assert_eq!(
+        other.notice, None,
+        "an example as bundled is no work to keep"
+    );
+    assert_eq!(other.undo, None);
+    let typed = edit(&other, "[]");
+    let loaded = typed.reduce(CheckAction::LoadExample("seed-whole-map".into()));
+    assert!(loaded.undo.is_some());
+    assert!(loaded
+        .notice
+        .as_ref()
+        .unwrap()
+        .text
+        .starts_with("Loaded the example “The seed's whole-map test”."));
+    assert_eq!(&*loaded.reduce(CheckAction::Undo).patch, "[]");
+    let missing = fresh.reduce(CheckAction::LoadExample("nope".into()));
+    assert_eq!(
+        missing.notice.unwrap().text,
+        "There is no example \"nope\"."
+    );
+
+    let cleared = other.reduce(CheckAction::Clear);
+    assert_eq!((&*cleared.patch, &*cleared.object), ("", ""));
+    assert_eq!(cleared.checked.patch, None);
+    assert_eq!(cleared.checked.object, ObjectRead::Blank);
+    assert_eq!(cleared.title(), ("Your patch".to_owned(), None));
+    let nothing = cleared.reduce(CheckAction::ShowFirstFix);
+    assert_eq!(nothing.fix, None);
+    assert_eq!(
+        nothing.notice.unwrap().text,
+        "No finding here comes with a fix to use."
+    );
+}
+
+#[test]
+fn links_round_trip_are_budgeted_and_start_like_every_view() {
+    let link = CheckState::default()
+        .reduce(CheckAction::SetSemantics(Semantics::Rfc))
+        .reduce(CheckAction::ShowFirstFix)
+        .link();
+    let json = serde_json::to_value(&link).unwrap();
+    assert_eq!(json["semantics"], "rfc");
+    assert_eq!(json["fix"]["rule"], "whole-map-test");
+    assert!(json.get("object").is_none(), "an empty object is left out");
+    assert_eq!(
+        link::decode::<CheckLink>(&link::encode(&link)),
+        Ok(link.clone())
+    );
+    assert!(Route::parse(&link.route().to_fragment()).packed().is_some());
+    assert_eq!(link.route().view(), Some(View::Check));
+    // Kube is the default and stays out of links.
+    let kube = CheckLink::example(FIRST_EXAMPLE).unwrap();
+    assert!(serde_json::to_value(&kube)
+        .unwrap()
+        .get("semantics")
+        .is_none());
+
+    let huge = CheckLink {
+        patch: Rc::from("[]"),
+        object: Rc::from(" ".repeat(MAX_TEXT + 1)),
+        ..kube.clone()
+    };
+    assert!(matches!(
+        link::decode::<CheckLink>(&link::encode(&huge)),
+        Err(LinkError::OverBudget(why)) if why == format!("an object of {} bytes (at most {MAX_TEXT})", MAX_TEXT + 1)
+    ));
+    let foreign = link::encode(&serde_json::json!({"patch": "[]", "old": "{}"}));
+    assert!(matches!(
+        link::decode::<CheckLink>(&foreign),
+        Err(LinkError::NotPatchlab(_))
+    ));
+    let bad_engine = link::encode(&serde_json::json!({"patch": "[]", "semantics": "etcd"}));
+    assert!(matches!(
+        link::decode::<CheckLink>(&bad_engine),
+        Err(LinkError::NotPatchlab(why)) if why.contains("neither")
+    ));
+
+    // A link over saved work keeps the work for Undo.
+    let saved = CheckLink {
+        patch: Rc::from("[]"),
+        ..kube.clone()
+    };
+    let opened = CheckState::start(Start::Link {
+        link: link.clone(),
+        saved: Some(saved.clone()),
+    });
+    assert_eq!(opened.link(), link);
+    assert!(opened.undo.is_some());
+    assert_eq!(&*opened.reduce(CheckAction::Undo).patch, "[]");
+    // ...but not a bundled example as bundled.
+    let over_example = CheckState::start(Start::Link {
+        link: link.clone(),
+        saved: Some(kube.clone()),
+    });
+    assert_eq!(over_example.undo, None);
+    // A broken link keeps the saved work and says why.
+    let broken = CheckState::start(Start::new(Some("1.!!"), Some(&link::encode(&saved))));
+    assert_eq!(&*broken.patch, "[]");
+    assert!(broken.notice.unwrap().text.contains("cut off or damaged"));
+    let unreadable = CheckState::start(Start::new(None, Some("1.!!")));
+    assert_eq!(unreadable.example.as_deref(), Some(FIRST_EXAMPLE));
+    assert!(unreadable
+        .notice
+        .unwrap()
+        .text
+        .starts_with("Your saved patch could not be read"));
+    assert_eq!(CheckState::start(Start::Fresh), CheckState::default());
+}
+
+#[test]
+fn build_columns_carry_the_findings_of_the_ops_they_send() {
+    use crate::app::build::BuildState;
+    let build = BuildState::default();
+    let rules = |column: usize| -> Vec<(Rule, Option<usize>)> {
+        let plan = build.results[column].plan.as_ref().unwrap();
+        plan_findings(plan)
+            .unwrap()
+            .findings
+            .iter()
+            .map(|f| (f.rule, f.index))
+            .collect()
+    };
+    // kubevirt-head tests the whole label map; PR #18139 adds one key.
+    assert_eq!(rules(0), [(Rule::WholeMapTest, Some(0))]);
+    assert_eq!(rules(1), [(Rule::AddWithoutTest, Some(0))]);
+    let head = plan_findings(build.results[0].plan.as_ref().unwrap()).unwrap();
+    assert!(head.on_op(0).all(|f| f.severity == Severity::Warning));
+    assert_eq!(head.on_op(1).count(), 0);
+}
