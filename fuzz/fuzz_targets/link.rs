@@ -1,9 +1,11 @@
 //! Links on arbitrary fragments: decoding never panics, and whatever
-//! decodes opens in the Build, Race and Scale views without panicking.
+//! decodes opens in the Build, Check, Race and Scale views without
+//! panicking.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use patchlab::app::build::{BuildLink, BuildState};
+use patchlab::app::check::{CheckAction, CheckLink, CheckState};
 use patchlab::app::link::{self, Shareable, Start};
 use patchlab::app::race::{RaceLink, RaceState};
 use patchlab::app::route::Route;
@@ -18,6 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = BuildState::start(Start::<BuildLink>::new(packed, Some(text)));
     let _ = RaceState::start(Start::<RaceLink>::new(packed, Some(text)));
     let _ = ScaleState::start(Start::<ScaleLink>::new(packed, Some(text)));
+    let _ = CheckState::start(Start::<CheckLink>::new(packed, Some(text)));
     if let Ok(link) = link::decode::<BuildLink>(text) {
         let state = BuildState::from_link(link);
         let _ = link::encode(&state.link());
@@ -26,6 +29,13 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(link) = serde_json::from_slice::<BuildLink>(data) {
         if link.check().is_ok() {
             let _ = BuildState::from_link(link);
+        }
+    }
+    if let Ok(link) = serde_json::from_slice::<CheckLink>(data) {
+        if link.check().is_ok() {
+            let state = CheckState::from_link(link).reduce(CheckAction::ShowFirstFix);
+            let _ = state.comparison();
+            let _ = state.reduce(CheckAction::AdoptFix);
         }
     }
     if let Ok(link) = serde_json::from_slice::<RaceLink>(data) {

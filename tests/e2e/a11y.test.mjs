@@ -44,6 +44,24 @@ const states = {
     await page.getByRole('textbox', { name: 'New object' }).fill('metadata:\n  labels: [1, 2\n');
     await page.locator('.parse-error').first().waitFor();
   },
+  'check, findings with the fix shown': async (page) => {
+    await page.goto(`${server.url}#/check`);
+    await page.getByRole('button', { name: 'Use the fix' }).first().click();
+    await page.locator('.fix-panel').waitFor();
+    await page.locator('.why summary').first().click();
+  },
+  'check, an object, the outcome and a parse error': async (page) => {
+    await page.goto(`${server.url}#/check`);
+    await page.getByRole('combobox', { name: 'Example' }).selectOption('float-test');
+    await page.getByRole('region', { name: 'Does it apply now?' }).waitFor();
+    await page.getByRole('textbox', { name: 'Current object', exact: true }).fill('metadata: [');
+    await page.locator('#check-object-error').waitFor();
+  },
+  'check, a merge patch': async (page) => {
+    await page.goto(`${server.url}#/check`);
+    await page.getByRole('combobox', { name: 'Example' }).selectOption('merge-drops-finalizer');
+    await page.locator('.body-findings').waitFor();
+  },
   'race, failing test and compare': async (page) => {
     await page.goto(`${server.url}#/race`);
     await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('kubevirt-head');

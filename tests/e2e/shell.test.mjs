@@ -6,7 +6,7 @@ import { openPage, screenshot, server, browser, useServerAndBrowser } from './ha
 
 useServerAndBrowser();
 
-test('loads the release build and navigates between the four views', async () => {
+test('loads the release build and navigates between the five views', async () => {
   const page = await openPage(browser);
   await page.goto(server.url);
   await page.getByRole('link', { name: 'patchlab' }).waitFor();
@@ -14,9 +14,9 @@ test('loads the release build and navigates between the four views', async () =>
 
   const nav = page.getByRole('navigation', { name: 'Views' });
   const names = await nav.getByRole('link').allTextContents();
-  assert.deepEqual(names, ['Build', 'Race', 'Scale', 'Learn']);
+  assert.deepEqual(names, ['Build', 'Check', 'Race', 'Scale', 'Learn']);
 
-  for (const view of ['Race', 'Scale', 'Learn', 'Build']) {
+  for (const view of ['Check', 'Race', 'Scale', 'Learn', 'Build']) {
     await nav.getByRole('link', { name: view }).click();
     await page.waitForURL(`**/#/${view.toLowerCase()}`);
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), view);

@@ -29,8 +29,9 @@ fn severity_icon(severity: Severity) -> &'static str {
     }
 }
 
-/// Text with `code` spans (the rule table writes them in backticks).
-pub(super) fn with_code(text: &str) -> Html {
+/// Text with `code` spans (the rule table, the messages and the examples
+/// write them in backticks).
+pub(crate) fn with_code(text: &str) -> Html {
     html! {
         { for text.split('`').enumerate().map(|(i, piece)| if i % 2 == 1 {
             html! { <code>{ piece.to_owned() }</code> }
@@ -116,7 +117,7 @@ fn Diagnostic(props: &DiagnosticProps) -> Html {
                     <span class="finding-path">{ "at " }<code>{ path.clone() }</code></span>
                 }
             </div>
-            <p class="diagnostic-message">{ finding.message.clone() }</p>
+            <p class="diagnostic-message">{ with_code(&finding.message) }</p>
             <details class="why">
                 <summary>{ "Why it matters" }</summary>
                 <p>{ with_code(info.explanation) }</p>

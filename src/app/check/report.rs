@@ -44,7 +44,7 @@ pub fn Summary(props: &SummaryProps) -> Html {
                         <strong>{ counts.summary() }</strong>
                         { if worst.is_none() { " at note level or above: no hazard lint knows of." } else { "" } }
                     </p>
-                    <p class="muted read-as">{ patch.read_as() }</p>
+                    <p class="muted read-as">{ super::findings::with_code(&patch.read_as()) }</p>
                 </div>
             }
         }

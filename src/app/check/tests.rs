@@ -501,3 +501,44 @@ fn build_columns_carry_the_findings_of_the_ops_they_send() {
     assert!(head.on_op(0).all(|f| f.severity == Severity::Warning));
     assert_eq!(head.on_op(1).count(), 0);
 }
+
+#[test]
+fn hostile_texts_and_links_never_panic() {
+    let deep = "[".repeat(10_000);
+    let texts = [
+        "",
+        "[",
+        "kubectl",
+        "kubectl patch",
+        "$ kubectl patch x --type=json -p '",
+        "kubectl patch x --type=json -p \\",
+        "[{}]",
+        "[null, 1, \"x\"]",
+        r#"{"a":null}"#,
+        "~",
+        "- op: test\n  path: ~\n",
+        deep.as_str(),
+        r#"[{"op":"move","from":"/a","path":"/a/b"},{"op":"copy","from":"","path":"/x"}]"#,
+        r#"[{"op":"test","path":"","value":{}},{"op":"replace","path":"/a/-1","value":1}]"#,
+    ];
+    for text in texts {
+        for object in ["", text, "{}", "metadata: {labels: {a: b}}"] {
+            let state = CheckState::default()
+                .reduce(CheckAction::EditObject(object.to_owned()))
+                .reduce(CheckAction::EditPatch(text.to_owned()))
+                .reduce(CheckAction::Check)
+                .reduce(CheckAction::ShowFirstFix)
+                .reduce(CheckAction::AdoptFix)
+                .reduce(CheckAction::Undo);
+            let _ = (
+                state.comparison(),
+                state.patch_error(),
+                state.object_error(),
+            );
+            if let Some(patch) = state.checked.ok() {
+                let _ = (patch.rows(), patch.read_as(), patch.counts());
+            }
+        }
+        let _ = CheckState::start(Start::new(Some(text), Some(text)));
+    }
+}

@@ -146,14 +146,14 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
             <div class="subject">
                 <h2 class="subject-title">{ title }</h2>
                 if let Some(description) = description {
-                    <p class="subject-note">{ description }</p>
+                    <p class="subject-note">{ super::findings::with_code(&description) }</p>
                 }
             </div>
             <div class="workspace check-workspace">
                 <Editors patch={AttrValue::from(Rc::clone(&state.patch))} object={AttrValue::from(Rc::clone(&state.object))}
                     patch_error={state.patch_error()} object_error={state.object_error()} {tab_mode} ontabmode={on_tab_mode}
                     onpatch={send.reform(CheckAction::EditPatch)} onobject={send.reform(CheckAction::EditObject)} />
-                <Results checked={Rc::clone(&state.checked)} stale={state.stale()} comparison={(*comparison).clone()}
+                <Results checked={Rc::clone(&state.checked)} checking={state.stale() && state.text_bytes() > INSTANT_BYTES} comparison={(*comparison).clone()}
                     shown={state.fix.clone()} copy={copy.clone()}
                     onfix={send.reform(CheckAction::ShowFix)} onadopt={on(CheckAction::AdoptFix)} onclose={on(CheckAction::HideFix)} />
             </div>
@@ -195,7 +195,8 @@ fn Editors(props: &EditorsProps) -> Html {
 #[derive(PartialEq, Properties)]
 struct ResultsProps {
     checked: Rc<Checked>,
-    stale: bool,
+    /// Big texts changed and wait for a pause in typing.
+    checking: bool,
     comparison: Option<Comparison>,
     shown: Option<FixKey>,
     copy: UseCopy,
@@ -213,8 +214,8 @@ fn Results(props: &ResultsProps) -> Html {
         Some(AttrValue::from(fix_button_id(n)))
     });
     html! {
-        <div class={classes!("results", "check-results", props.stale.then_some("stale"))} aria-busy={props.stale.to_string()}>
-            if props.stale {
+        <div class={classes!("results", "check-results", props.checking.then_some("stale"))} aria-busy={props.checking.to_string()}>
+            if props.checking {
                 <p class="stale-note" role="status">{ "Checking: large texts are checked after a pause in typing." }</p>
             }
             <Summary checked={Rc::clone(&props.checked)} />
