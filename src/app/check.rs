@@ -18,7 +18,7 @@ mod view;
 
 pub use examples::{example, examples, Example, Expected, FIRST_EXAMPLE};
 #[cfg(target_arch = "wasm32")]
-pub(crate) use findings::Diagnostics;
+pub(crate) use findings::{Diag, Diagnostics};
 pub use state::{
     editor_error, fix_text, plan_findings, CheckAction, CheckLink, CheckState, Checked,
     CheckedPatch, Comparison, Counts, FixKey, ObjectRead, OpRow, Snapshot, MAX_SHOWN_OPS, MAX_TEXT,

@@ -7,7 +7,7 @@ use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 use super::state::{Column, ColumnResult, MAX_COLUMNS};
-use crate::app::check::{plan_findings, Diagnostics};
+use crate::app::check::{plan_findings, Diag, Diagnostics};
 use crate::app::components::{CopyButton, TermHelp, UseCopy};
 use crate::input;
 use crate::lint::Report;
@@ -263,7 +263,7 @@ fn body_view(plan: &Plan, unique: &[bool], findings: Option<&Report>) -> Html {
                             }
                             <p class="op-reason">{ planned.reason.to_string() }</p>
                             if let Some(report) = findings {
-                                <Diagnostics findings={report.on_op(k).cloned().enumerate().collect::<Vec<_>>()} at={AttrValue::from(op.path.clone())} />
+                                <Diagnostics findings={report.on_op(k).enumerate().map(|(n, f)| Diag::of(n, f)).collect::<Vec<_>>()} at={AttrValue::from(op.path.clone())} />
                             }
                         </li>
                     }

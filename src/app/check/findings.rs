@@ -47,11 +47,37 @@ pub(super) fn fix_button_id(n: usize) -> String {
     format!("use-fix-{n}")
 }
 
+/// A finding as shown: without its fix (a whole rewritten op list, which
+/// props would copy and compare on every render), with its position in
+/// the report (for the ids of its buttons).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diag {
+    /// Its position in the report.
+    pub n: usize,
+    /// The finding, its fix left out.
+    pub finding: Finding,
+    /// It has a fix.
+    pub has_fix: bool,
+}
+
+impl Diag {
+    /// The `n`th finding of a report, as shown.
+    pub fn of(n: usize, finding: &Finding) -> Diag {
+        Diag {
+            n,
+            finding: Finding {
+                fix: None,
+                ..finding.clone()
+            },
+            has_fix: finding.fix.is_some(),
+        }
+    }
+}
+
 #[derive(PartialEq, Properties)]
 pub struct DiagnosticsProps {
-    /// The findings, worst first, each with its position in the report
-    /// (for the ids of its buttons).
-    pub findings: Vec<(usize, Finding)>,
+    /// The findings, worst first.
+    pub findings: Vec<Diag>,
     /// Shows a finding's fix; `None`: no fix buttons (the Build view).
     #[prop_or_default]
     pub onfix: Option<Callback<FixKey>>,
@@ -72,10 +98,10 @@ pub fn Diagnostics(props: &DiagnosticsProps) -> Html {
     }
     html! {
         <ul class="diagnostics" aria-label="Findings">
-            { for props.findings.iter().map(|(n, finding)| {
-                let shown = props.shown.as_ref().is_some_and(|k| k.names(finding));
-                let path = finding.path.clone().filter(|p| Some(p.as_str()) != props.at.as_deref());
-                html! { <Diagnostic n={*n} finding={finding.clone()} {shown} {path} onfix={props.onfix.clone()} /> }
+            { for props.findings.iter().map(|diag| {
+                let shown = props.shown.as_ref().is_some_and(|k| k.names(&diag.finding));
+                let path = diag.finding.path.clone().filter(|p| Some(p.as_str()) != props.at.as_deref());
+                html! { <Diagnostic diag={diag.clone()} {shown} {path} onfix={props.onfix.clone()} /> }
             }) }
         </ul>
     }
@@ -83,8 +109,7 @@ pub fn Diagnostics(props: &DiagnosticsProps) -> Html {
 
 #[derive(PartialEq, Properties)]
 struct DiagnosticProps {
-    n: usize,
-    finding: Finding,
+    diag: Diag,
     shown: bool,
     path: Option<String>,
     onfix: Option<Callback<FixKey>>,
@@ -92,14 +117,14 @@ struct DiagnosticProps {
 
 #[component]
 fn Diagnostic(props: &DiagnosticProps) -> Html {
-    let finding = &props.finding;
+    let finding = &props.diag.finding;
     let info = finding.rule.info();
-    let fix = match (&props.onfix, &finding.fix) {
-        (Some(onfix), Some(_)) => {
+    let fix = match &props.onfix {
+        Some(onfix) if props.diag.has_fix => {
             let key = FixKey::of(finding);
             let onclick = onfix.reform(move |_: MouseEvent| key.clone());
             html! {
-                <button type="button" id={fix_button_id(props.n)} class="use-fix" aria-pressed={props.shown.to_string()} {onclick}>
+                <button type="button" id={fix_button_id(props.diag.n)} class="use-fix" aria-pressed={props.shown.to_string()} {onclick}>
                     { if props.shown { "Fix shown" } else { "Use the fix" } }
                 </button>
             }
@@ -156,16 +181,16 @@ pub fn OpList(props: &OpListProps) -> Html {
     let Some(patch) = props.checked.ok() else {
         return html! {};
     };
-    let numbered = |finding: &Finding| -> (usize, Finding) {
+    let numbered = |finding: &Finding| -> Diag {
         let n = patch
             .report
             .findings
             .iter()
             .position(|f| std::ptr::eq(f, finding))
             .unwrap_or_default();
-        (n, finding.clone())
+        Diag::of(n, finding)
     };
-    let body: Vec<(usize, Finding)> = patch.body_findings().map(numbered).collect();
+    let body: Vec<Diag> = patch.body_findings().map(numbered).collect();
     let (rows, left_out) = patch.rows();
     let body_label = match patch.input.kind {
         crate::lint::BodyKind::JsonPatch => "The whole patch",
@@ -193,7 +218,7 @@ pub fn OpList(props: &OpListProps) -> Html {
 
 fn op_row(
     row: &OpRow<'_>,
-    numbered: &dyn Fn(&Finding) -> (usize, Finding),
+    numbered: &dyn Fn(&Finding) -> Diag,
     onfix: &Callback<FixKey>,
     shown: &Option<FixKey>,
 ) -> Html {
