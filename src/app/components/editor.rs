@@ -118,7 +118,13 @@ pub fn Editor(props: &EditorProps) -> Html {
                     // A text from code (a format, an example, a swap) is
                     // an undo step like any other change.
                     if shown.borrow().is_some() && area.value() != **text {
-                        history.borrow_mut().record(snapshot_of(&area), Change::Other, 0, now(), false);
+                        history.borrow_mut().record(
+                            snapshot_of(&area),
+                            Change::Other,
+                            0,
+                            now(),
+                            false,
+                        );
                     }
                     area.set_value(text);
                     let _ = area.set_selection_range(0, 0);
@@ -165,8 +171,12 @@ pub fn Editor(props: &EditorProps) -> Html {
     });
 
     let oninput = {
-        let (onchange, shown, refused, history) =
-            (props.onchange.clone(), shown.clone(), refused.clone(), history.clone());
+        let (onchange, shown, refused, history) = (
+            props.onchange.clone(),
+            shown.clone(),
+            refused.clone(),
+            history.clone(),
+        );
         Callback::from(move |event: InputEvent| {
             if refused.is_some() {
                 refused.set(None);
@@ -177,9 +187,10 @@ pub fn Editor(props: &EditorProps) -> Html {
                 let at = first_difference(&before, &text);
                 let kind = event.input_type();
                 let change = match kind.as_str() {
-                    "insertText" | "insertLineBreak" | "deleteContentBackward" | "deleteContentForward" => {
-                        Change::Typing
-                    }
+                    "insertText"
+                    | "insertLineBreak"
+                    | "deleteContentBackward"
+                    | "deleteContentForward" => Change::Typing,
                     _ => Change::Other,
                 };
                 history.borrow_mut().record(
@@ -223,8 +234,12 @@ pub fn Editor(props: &EditorProps) -> Html {
         })
     };
     let onkeydown = {
-        let (mode, ontabmode, escaped, history) =
-            (props.tab_mode, props.ontabmode.clone(), escaped.clone(), history.clone());
+        let (mode, ontabmode, escaped, history) = (
+            props.tab_mode,
+            props.ontabmode.clone(),
+            escaped.clone(),
+            history.clone(),
+        );
         Callback::from(move |event: KeyboardEvent| {
             let key = event.key();
             let command = (event.ctrl_key() || event.meta_key()) && !event.alt_key();
@@ -262,7 +277,13 @@ pub fn Editor(props: &EditorProps) -> Html {
             }
             event.prevent_default();
             let before = snapshot_of(&area);
-            history.borrow_mut().record(before.clone(), Change::Other, before.selection.0, now(), false);
+            history.borrow_mut().record(
+                before.clone(),
+                Change::Other,
+                before.selection.0,
+                now(),
+                false,
+            );
             let text = &before.text;
             let (start, end) = (
                 browser::utf16_to_byte(text, before.selection.0 as usize),
@@ -272,7 +293,11 @@ pub fn Editor(props: &EditorProps) -> Html {
             apply(
                 &area,
                 Snapshot {
-                    text: std::rc::Rc::from(format!("{}  {}", &text[..start], &text[end.max(start)..])),
+                    text: std::rc::Rc::from(format!(
+                        "{}  {}",
+                        &text[..start],
+                        &text[end.max(start)..]
+                    )),
                     selection: (caret, caret),
                 },
             );

@@ -285,6 +285,7 @@ fn empty() -> Scenario {
         owner: None,
         writers: Vec::new(),
         schedule: Vec::new(),
+        claims: Default::default(),
     }
 }
 
