@@ -10,6 +10,7 @@
 pub mod build;
 pub mod check;
 pub mod crash;
+pub mod edit_history;
 pub mod highlight;
 pub mod learn;
 pub mod link;
