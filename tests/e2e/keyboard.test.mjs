@@ -140,6 +140,19 @@ test('every shortcut of every view works, and none warns in the console', async 
   await p.waitForFunction(() => location.hash === '#/learn/per-key/2');
   await p.keyboard.press('ArrowLeft');
   await p.waitForFunction(() => location.hash === '#/learn/per-key/1');
+  // Check: f, l, z.
+  await p.goto(`${server.url}#/check`);
+  await p.locator('.check-summary .counts').waitFor();
+  await p.locator('body').click({ position: { x: 5, y: 5 } });
+  await p.keyboard.press('f');
+  await p.locator('.fix-panel').waitFor();
+  await p.keyboard.press('l');
+  await p.waitForFunction(async () => (await navigator.clipboard.readText()).includes('#/check?s=1.'));
+  await p.getByRole('button', { name: 'Put it in the editor' }).click();
+  await p.getByRole('status').filter({ hasText: 'Undo brings it back' }).waitFor();
+  await p.locator('body').click({ position: { x: 5, y: 5 } });
+  await p.keyboard.press('z');
+  await p.waitForFunction(() => document.querySelector('#check-patch').value.includes('"op": "test"'));
   assert.deepEqual(p.warnings, [], 'no "Unable to preventDefault inside passive event listener"');
   await p.context().close();
 });

@@ -25,7 +25,7 @@ test('1280x720: the first result column is on screen without scrolling', async (
 
 test('375 px: no view is wider than the phone', async () => {
   const page = await openPage(browser, { viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
-  const views = ['#/build', '#/race', '#/scale', '#/learn', '#/learn/migration-race/3', '#/nope'];
+  const views = ['#/build', '#/check', '#/race', '#/scale', '#/learn', '#/learn/migration-race/3', '#/nope'];
   for (const hash of views) {
     await page.goto(`${server.url}${hash}`);
     await page.locator('h1').first().waitFor();

@@ -788,3 +788,24 @@ impl CheckState {
         next
     }
 }
+
+impl crate::app::link::ViewState for CheckState {
+    type Link = CheckLink;
+    type Action = CheckAction;
+
+    fn start(start: Start<CheckLink>) -> Self {
+        CheckState::start(start)
+    }
+
+    fn link(&self) -> CheckLink {
+        CheckState::link(self)
+    }
+
+    fn open(link: CheckLink) -> CheckAction {
+        CheckAction::OpenLink(link)
+    }
+
+    fn notify(notice: Notice) -> CheckAction {
+        CheckAction::Notify(notice)
+    }
+}

@@ -11,12 +11,9 @@ use yew::prelude::*;
 use super::findings::{fix_button_id, OpList};
 use super::fix::FixPanel;
 use super::report::{engine, ApplyOutcome, Summary};
-use super::state::{CheckAction, CheckLink, CheckState, Checked, Comparison, FixKey};
-use crate::app::browser;
+use super::state::{CheckAction, CheckState, Checked, Comparison, FixKey};
 use crate::app::components::{use_copy, CopyFallback, Editor, NoticeBar, TabMode, UseCopy};
-use crate::app::hooks::{use_link_sync, use_shortcuts, use_tab_mode, INSTANT_BYTES};
-use crate::app::link::{self, Shareable, Start};
-use crate::app::notice::Notice;
+use crate::app::hooks::{use_share, use_shortcuts, use_tab_mode, use_view_state, INSTANT_BYTES};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::apply::Semantics;
@@ -58,17 +55,6 @@ fn use_lint(state: &CheckState, dispatcher: UseReducerDispatcher<CheckState>) {
     });
 }
 
-/// The address of a link to this state, or why there is none.
-fn share_url(state: &CheckState) -> Result<String, Notice> {
-    let placed = link::place(&state.link());
-    if placed.too_big_for_a_link {
-        return Err(Notice::warning(link::too_big_for_a_link(
-            placed.stored.len(),
-        )));
-    }
-    Ok(browser::url_with(&placed.fragment))
-}
-
 #[derive(PartialEq, Properties)]
 pub struct CheckViewProps {
     /// The link payload of the route, when opened from a link.
@@ -78,13 +64,7 @@ pub struct CheckViewProps {
 /// The Check view.
 #[component]
 pub fn CheckView(props: &CheckViewProps) -> Html {
-    let state = {
-        let packed = props.packed.clone();
-        use_reducer(move || {
-            let stored = browser::load(CheckLink::STORAGE_KEY);
-            CheckState::start(Start::new(packed.as_deref(), stored.as_deref()))
-        })
-    };
+    let state = use_view_state::<CheckState>(props.packed.clone());
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
     let send = {
@@ -93,25 +73,7 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
     };
     let notify = send.reform(CheckAction::Notify);
     use_lint(&state, state.dispatcher());
-    use_link_sync(
-        state.link(),
-        props.packed.clone(),
-        {
-            let (send, notify) = (send.clone(), notify.clone());
-            Callback::from(move |opened: Result<CheckLink, _>| match opened {
-                Ok(link) => send.emit(CheckAction::OpenLink(link)),
-                Err(error) => notify.emit(Notice::broken_link(&error)),
-            })
-        },
-        notify.clone(),
-    );
-    let share = {
-        let (state, copy, notify) = (state.clone(), copy.clone(), notify.clone());
-        Callback::from(move |()| match share_url(&state) {
-            Ok(url) => copy.copy.emit((AttrValue::from("share"), url)),
-            Err(notice) => notify.emit(notice),
-        })
-    };
+    let share = use_share(state.link(), &copy, notify);
     {
         let (send, share) = (send.clone(), share.clone());
         use_shortcuts(
