@@ -263,7 +263,7 @@ fn body_view(plan: &Plan, unique: &[bool], findings: Option<&Report>) -> Html {
                             }
                             <p class="op-reason">{ planned.reason.to_string() }</p>
                             if let Some(report) = findings {
-                                <Diagnostics findings={report.on_op(k).enumerate().map(|(n, f)| Diag::of(n, f)).collect::<Vec<_>>()} at={AttrValue::from(op.path.clone())} />
+                                <Diagnostics findings={report.on_op(k).enumerate().map(|(n, f)| Diag::of(n, f)).collect::<Vec<_>>()} at={AttrValue::from(op.path.clone())} compact=true />
                             }
                         </li>
                     }

@@ -88,6 +88,10 @@ pub struct DiagnosticsProps {
     /// when it is another).
     #[prop_or_default]
     pub at: Option<AttrValue>,
+    /// One line each (severity and rule), the message and why inside a
+    /// disclosure: the Build view's columns, where the op comes first.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 /// The findings about one op (or about the whole body).
@@ -101,7 +105,7 @@ pub fn Diagnostics(props: &DiagnosticsProps) -> Html {
             { for props.findings.iter().map(|diag| {
                 let shown = props.shown.as_ref().is_some_and(|k| k.names(&diag.finding));
                 let path = diag.finding.path.clone().filter(|p| Some(p.as_str()) != props.at.as_deref());
-                html! { <Diagnostic diag={diag.clone()} {shown} {path} onfix={props.onfix.clone()} /> }
+                html! { <Diagnostic diag={diag.clone()} {shown} {path} onfix={props.onfix.clone()} compact={props.compact} /> }
             }) }
         </ul>
     }
@@ -112,6 +116,7 @@ struct DiagnosticProps {
     diag: Diag,
     shown: bool,
     path: Option<String>,
+    compact: bool,
     onfix: Option<Callback<FixKey>>,
 }
 
@@ -131,22 +136,42 @@ fn Diagnostic(props: &DiagnosticProps) -> Html {
         }
         _ => html! {},
     };
+    let head = html! {
+        <>
+            <span class="severity">
+                <span aria-hidden="true">{ severity_icon(finding.severity) }</span>{ " " }{ finding.severity.as_str() }
+            </span>
+            { " " }<code class="rule">{ finding.rule.as_str() }</code>
+            if let Some(path) = &props.path {
+                { " " }<span class="finding-path">{ "at " }<code>{ path.clone() }</code></span>
+            }
+        </>
+    };
+    let message = html! { <p class="diagnostic-message">{ with_code(&finding.message) }</p> };
+    let why = html! {
+        <>
+            <p>{ with_code(info.explanation) }</p>
+            <p class="muted">{ "The fix: " }{ with_code(info.fix) }</p>
+        </>
+    };
+    if props.compact {
+        return html! {
+            <li class={classes!("diagnostic", "compact", severity_class(finding.severity))}>
+                <details class="why">
+                    <summary>{ head }</summary>
+                    { message }
+                    { why }
+                </details>
+            </li>
+        };
+    }
     html! {
         <li class={classes!("diagnostic", severity_class(finding.severity))}>
-            <div class="diagnostic-head">
-                <span class="severity">
-                    <span aria-hidden="true">{ severity_icon(finding.severity) }</span>{ " " }{ finding.severity.as_str() }
-                </span>
-                <code class="rule">{ finding.rule.as_str() }</code>
-                if let Some(path) = &props.path {
-                    <span class="finding-path">{ "at " }<code>{ path.clone() }</code></span>
-                }
-            </div>
-            <p class="diagnostic-message">{ with_code(&finding.message) }</p>
+            <div class="diagnostic-head">{ head }</div>
+            { message }
             <details class="why">
                 <summary>{ "Why it matters" }</summary>
-                <p>{ with_code(info.explanation) }</p>
-                <p class="muted">{ "The fix: " }{ with_code(info.fix) }</p>
+                { why }
             </details>
             { fix }
         </li>
