@@ -13,9 +13,11 @@ pub mod gojson;
 pub mod input;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
+pub mod kube;
 pub mod patch;
 pub mod pointer;
 pub mod sim;
+pub mod status;
 pub mod strategy;
 
 /// The crate version, shown in the playground footer and `patchlab --version`.

@@ -450,6 +450,8 @@ fn empty() -> Scenario {
         description: String::new(),
         objects: Vec::new(),
         owner: None,
+        kubernetes: None,
+        engine: None,
         writers: Vec::new(),
         schedule: Vec::new(),
     }

@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use super::server::{key_of, Request, Response, Server};
 use super::writer::WriterSpec;
+use crate::apply::Evanphx;
 use crate::input::{self, Budget};
+use crate::kube::{Cluster, KubeVersion};
 use crate::strategy::{self, Body, PlannedOp, Preset};
 
 /// Limits on what one scenario may hold (scenarios also come from links).
@@ -67,6 +69,13 @@ pub struct Scenario {
     /// server-side apply); none by default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// The Kubernetes release the server runs (default: the newest
+    /// modelled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes: Option<KubeVersion>,
+    /// The JSON patch engine, when not the release's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Evanphx>,
     /// The writers.
     pub writers: Vec<WriterSpec>,
     /// The events, in time order.
@@ -173,6 +182,11 @@ impl Scenario {
             }
         }
         Ok(())
+    }
+
+    /// The release and engine the server runs.
+    pub fn cluster(&self) -> Cluster {
+        Cluster::from_options(self.kubernetes, self.engine)
     }
 
     fn target_of(&self, writer: &WriterSpec) -> String {
@@ -373,7 +387,7 @@ impl<'a> Engine<'a> {
     ) -> Engine<'a> {
         let applies =
             options.iter().any(|o| o.policy.preset == Preset::Ssa) || scenario.owner.is_some();
-        let mut server = Server::new([]);
+        let mut server = Server::new([]).with_cluster(scenario.cluster());
         if !record && !applies {
             server = server.without_ownership();
         }
@@ -439,7 +453,7 @@ impl<'a> Engine<'a> {
         let mut step = StepDraft::default();
         match event {
             Event::Read(_) => self.read(w, &mut step),
-            Event::Write(_) => self.write(w, index, &mut step),
+            Event::Write(_) => self.write(w, index, false, &mut step),
             Event::Retry(_) => {
                 let state = &self.states[w];
                 let spec = &self.scenario.writers[w];
@@ -454,7 +468,7 @@ impl<'a> Engine<'a> {
                     self.outcomes.writers[w].retries += 1;
                     let mut read = StepDraft::default();
                     self.read(w, &mut read);
-                    self.write(w, index, &mut step);
+                    self.write(w, index, true, &mut step);
                     step.summary = format!("{name} re-reads and retries: {}", step.summary);
                 }
             }
@@ -506,11 +520,14 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn write(&mut self, w: usize, index: usize, step: &mut StepDraft) {
+    fn write(&mut self, w: usize, index: usize, retry: bool, step: &mut StepDraft) {
         let spec = &self.scenario.writers[w];
         let name = spec.name.clone();
         let target = self.targets[w].clone();
-        if self.states[w].done {
+        // An applier sends its whole configuration on every write, so it
+        // may apply again after a success.
+        let applier = self.options[w].policy.preset == Preset::Ssa;
+        if self.states[w].done && !applier {
             step.summary = format!("{name} has nothing to write: its write succeeded");
             return;
         }
@@ -525,14 +542,21 @@ impl<'a> Engine<'a> {
         };
         let desired = spec.desired(&cache);
         let preset = self.options[w].policy.preset;
-        let plan = match strategy::diff(&cache, &desired, &self.options[w]) {
+        let mut plan = match strategy::diff(&cache, &desired, &self.options[w]) {
             Ok(plan) => plan,
             Err(err) => {
                 step.summary = format!("{name} cannot build its write: {err}");
                 return;
             }
         };
-        if plan.is_empty() {
+        if applier {
+            // A controller's apply configuration holds every field it
+            // manages, not only what changed since its read.
+            plan.body = Body::Apply {
+                config: spec.apply_configuration(&cache),
+                field_manager: name.clone(),
+            };
+        } else if plan.is_empty() {
             self.states[w].done = true;
             step.summary = format!("{name}'s cache already shows its intent: nothing to send");
             return;
@@ -567,7 +591,7 @@ impl<'a> Engine<'a> {
                     key: target.clone(),
                     config: config.clone(),
                     manager: name.clone(),
-                    force: spec.force,
+                    force: spec.force || (retry && spec.force_on_retry),
                 },
                 ("apply", Vec::new()),
             ),
