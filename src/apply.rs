@@ -215,6 +215,9 @@ pub enum Cause {
         /// The name the request was sent to (before the patch).
         url: String,
     },
+    /// A merge patch body of `null`: evanphx's `MergePatch` refuses it with
+    /// `ErrBadJSONPatch` (kube: 400 `Invalid JSON Patch`).
+    NullMergePatch,
     /// The patched object is in another namespace (kube: 400).
     NamespaceMismatch {
         /// `metadata.namespace` after the patch.
@@ -233,7 +236,9 @@ impl Cause {
             Cause::Payload(PayloadError::Syntax { .. }) | Cause::Decode(DecodeError::Syntax(_)) => {
                 "syntax"
             }
-            Cause::Payload(_) | Cause::Decode(_) | Cause::Unsupported(_) => "invalid-patch",
+            Cause::Payload(_) | Cause::Decode(_) | Cause::Unsupported(_) | Cause::NullMergePatch => {
+                "invalid-patch"
+            }
             Cause::BodyTooLarge { .. }
             | Cause::TooManyOps { .. }
             | Cause::CopyLimit { .. }
@@ -321,6 +326,9 @@ impl fmt::Display for Cause {
                 f,
                 "the patch changes metadata.name from {url:?} to {object:?}"
             ),
+            Cause::NullMergePatch => {
+                f.write_str("a merge patch of null (evanphx's MergePatch refuses it)")
+            }
             Cause::NamespaceMismatch { object, request } => write!(
                 f,
                 "the patch changes metadata.namespace from {request:?} to {object:?}"
@@ -395,6 +403,7 @@ impl ApplyError {
             Cause::EnginePanic { .. } => Status::panicked(None),
             Cause::NameMismatch { object, url } => Status::name_mismatch(object, url),
             Cause::NamespaceMismatch { .. } => Status::namespace_mismatch(),
+            Cause::NullMergePatch => Status::invalid_merge_patch(),
             _ => Status::json_patch_failed(),
         })
     }
@@ -615,6 +624,65 @@ pub fn apply_decoded(
         decoded.malformed.as_ref(),
         engine.into(),
     )
+}
+
+/// Applies a merge patch body (`application/merge-patch+json`) as the
+/// engine would. In kube mode this is the PATCH handler's path: the body
+/// limit (413), the strict decode into `map[string]interface{}` (400
+/// `error decoding patch: ...`; duplicate keys are warnings), evanphx's
+/// `MergePatch` (a `null` body is 400 `Invalid JSON Patch`; nulls of
+/// objects inside stored arrays are pruned, see
+/// [`crate::strategy::merge::merge_patch`]), then the name and namespace
+/// checks. Under RFC 7386 any JSON value is a patch.
+///
+/// Returns the warnings the server sends back.
+///
+/// # Errors
+///
+/// [`ApplyError`] (without an op index); `doc` is then unchanged.
+///
+/// ```
+/// use patchlab::apply::{apply_merge, Semantics};
+/// use serde_json::json;
+///
+/// let mut doc = json!({"metadata": {"name": "x", "labels": {"a": "1"}}});
+/// apply_merge(&mut doc, r#"{"metadata":{"labels":{"a":null,"b":"2"}}}"#, Semantics::Kube).unwrap();
+/// assert_eq!(doc, json!({"metadata": {"name": "x", "labels": {"b": "2"}}}));
+/// let err = apply_merge(&mut doc, "[1]", Semantics::Kube).unwrap_err();
+/// assert_eq!(
+///     err.response().unwrap().message,
+///     "error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"
+/// );
+/// ```
+pub fn apply_merge(
+    doc: &mut Value,
+    body: &str,
+    engine: impl Into<Engine>,
+) -> Result<Vec<String>, ApplyError> {
+    let engine = engine.into();
+    let whole = |cause| ApplyError::whole(cause, engine);
+    if !engine.is_kube() {
+        let patch: Value = serde_json::from_str(body)
+            .map_err(|e| whole(Cause::Payload(patch::syntax_error(&e))))?;
+        crate::strategy::merge::apply(doc, &patch);
+        return Ok(Vec::new());
+    }
+    if body.len() > MAX_BODY_BYTES {
+        return Err(whole(Cause::BodyTooLarge { size: body.len() }));
+    }
+    let warnings = gojson::check_merge_patch(body).map_err(|e| whole(Cause::Decode(e)))?;
+    let patch: Value = serde_json::from_str(body)
+        .map_err(|e| whole(Cause::Unsupported(patch::syntax_error(&e))))?;
+    if patch.is_null() {
+        return Err(whole(Cause::NullMergePatch));
+    }
+    let (url_name, url_namespace) = identity(doc);
+    let mut merged = doc.clone();
+    crate::strategy::merge::merge_patch(&mut merged, &patch);
+    check_identity(&mut merged, url_name.as_deref(), url_namespace.as_deref())
+        .map_err(whole)?;
+    *doc = merged;
+    Ok(warnings)
 }
 
 /// `metadata.name` and `metadata.namespace` of an object, when strings.

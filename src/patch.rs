@@ -700,7 +700,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for WireOp<'a> {
     }
 }
 
-fn syntax_error(err: &serde_json::Error) -> PayloadError {
+pub(crate) fn syntax_error(err: &serde_json::Error) -> PayloadError {
     let message = err.to_string();
     // serde_json appends " at line L column C"; keep the message alone.
     let message = match message.rfind(" at line ") {

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
 
-use super::{parse_preset, Failure, Source};
+use super::{parse_preset, ClusterArgs, Failure, Source};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -44,6 +44,10 @@ pub struct Args {
     /// Pin metadata.resourceVersion in a merge patch (preset merge).
     #[arg(long)]
     merge_resource_version: bool,
+    /// The server the round-trip check runs on (`--format explain`; a patch the
+    /// server would refuse is a note on stderr in every format).
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 fn parse_override(s: &str) -> Result<(patchlab::pointer::PointerBuf, Strategy), String> {
@@ -79,13 +83,20 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         }
         return Ok(());
     }
+    let engine = args.cluster.cluster().patch_engine();
+    let check = round_trip(&old, &new, &plan, engine);
     let text = match args.format {
         Format::Json => plan.body_text(),
         Format::Kubectl => strategy::kubectl(&plan, &new),
         Format::Go => strategy::go_code(&plan).ok_or_else(|| not_json_patch(&plan, "Go"))?,
         Format::Rust => strategy::rust_code(&plan).ok_or_else(|| not_json_patch(&plan, "Rust"))?,
-        Format::Explain => explain(&plan),
+        Format::Explain => format!("{}\nround trip on {engine}: {check}\n", explain(&plan)),
     };
+    if let RoundTrip::Refused(why) = &check {
+        if args.format != Format::Explain {
+            eprintln!("note: on {engine} the server would refuse it: {why}");
+        }
+    }
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
         out.write_all(b"\n")?;
@@ -178,6 +189,64 @@ pub fn explain(plan: &Plan) -> String {
         }
     }
     out
+}
+
+/// What applying the plan to OLD on the server gives.
+enum RoundTrip {
+    Exact,
+    Refused(String),
+    Differs,
+    NotApplicable,
+}
+
+impl std::fmt::Display for RoundTrip {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RoundTrip::Exact => f.write_str("old + patch = new"),
+            RoundTrip::Refused(why) => write!(f, "the server would refuse it: {why}"),
+            RoundTrip::Differs => f.write_str("the result differs from new"),
+            RoundTrip::NotApplicable => {
+                f.write_str("a server-side apply result depends on who owns which field")
+            }
+        }
+    }
+}
+
+fn round_trip(old: &Value, new: &Value, plan: &Plan, engine: patchlab::apply::Engine) -> RoundTrip {
+    let mut doc = old.clone();
+    let refused = |err: patchlab::apply::ApplyError| match err.response() {
+        Some(status) => RoundTrip::Refused(format!("{status} ({err})")),
+        None => RoundTrip::Refused(err.to_string()),
+    };
+    match &plan.body {
+        Body::JsonPatch(ops) => {
+            let ops: Vec<patchlab::patch::Operation> = ops.iter().map(|p| p.op.clone()).collect();
+            if let Err(err) = patchlab::apply::apply(&mut doc, &ops, engine) {
+                return refused(err);
+            }
+        }
+        Body::MergePatch(body) => {
+            if let Err(err) =
+                patchlab::apply::apply_merge(&mut doc, &patchlab::gojson::to_string(body), engine)
+            {
+                return refused(err);
+            }
+        }
+        Body::Update(body) => doc = body.clone(),
+        Body::Apply { .. } => return RoundTrip::NotApplicable,
+    }
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        if let Some(Value::Object(m)) = v.get_mut("metadata") {
+            m.remove("resourceVersion");
+        }
+        v
+    };
+    if strip(&doc) == strip(new) {
+        RoundTrip::Exact
+    } else {
+        RoundTrip::Differs
+    }
 }
 
 fn pretty_body(plan: &Plan) -> String {

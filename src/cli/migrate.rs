@@ -3,10 +3,10 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use patchlab::sim::migrate::{migrate, MigrateOptions, MigrateResult};
+use patchlab::sim::migrate::{migrate_on, MigrateOptions, MigrateResult};
 use patchlab::strategy::Preset;
 
-use super::{parse_preset, Failure};
+use super::{parse_preset, ClusterArgs, Failure};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -30,6 +30,8 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
@@ -38,7 +40,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         seed: args.seed,
         presets: args.presets,
     };
-    let result = migrate(&options).map_err(Failure::new)?;
+    let result = migrate_on(&options, args.cluster.cluster()).map_err(Failure::new)?;
     let text = match args.format {
         Format::Json => serde_json::to_string(&result).unwrap_or_default(),
         Format::Text => render(&result),

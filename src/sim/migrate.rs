@@ -107,7 +107,10 @@ fn vmi_scenario(i: usize) -> Scenario {
         set: Default::default(),
         fixed,
         force: false,
-        force_on_retry: false,
+        // Server-side appliers take over on retry: the VMIs have no field
+        // owners but before-first-apply, so a first apply that changes an
+        // existing field conflicts.
+        force_on_retry: !fixed,
         attempts: 3,
         target: None,
         intents,

@@ -19,7 +19,6 @@ use crate::apply::{self, ApplyError, Cause, ErrorReport};
 use crate::gojson;
 use crate::kube::Cluster;
 use crate::status::{ApplyConflict, Reason, Resource, Status};
-use crate::strategy::merge;
 use crate::strategy::{FieldKind, Policy};
 
 /// A request to the server.
@@ -522,31 +521,18 @@ impl Server {
         let Some(stored) = self.objects.get(key) else {
             return self.not_found(key);
         };
-        // The handler's strict decode into map[string]interface{}, then
-        // evanphx's MergePatch, which refuses a null body.
-        match body {
-            Value::Object(_) => {}
-            Value::Null => return Response::from_status(Status::invalid_merge_patch()),
-            other => {
-                let text = gojson::to_string(other);
-                let err = gojson::check_merge_patch(&text)
-                    .err()
-                    .map_or_else(|| "unknown".to_owned(), |e| e.to_string());
-                return Response::from_status(Status::decoding_patch(err));
-            }
-        }
+        // The body as a Go client encodes it, through the handler's path.
         let mut object = (*stored.object).clone();
-        let (url_name, url_namespace) = apply::identity(&object);
-        merge::merge_patch(&mut object, body);
-        if let Err(cause) =
-            apply::check_identity(&mut object, url_name.as_deref(), url_namespace.as_deref())
-        {
-            return Response::from_status(match cause {
-                Cause::NameMismatch { object, url } => Status::name_mismatch(&object, &url),
-                _ => Status::namespace_mismatch(),
-            });
+        let engine = self.cluster.patch_engine();
+        let warnings = match apply::apply_merge(&mut object, &gojson::to_string(body), engine) {
+            Ok(warnings) => warnings,
+            Err(err) => return self.refused(key, &err),
+        };
+        let mut response = self.finish_patch(key, object, manager);
+        if response.is_success() {
+            response.warnings = warnings;
         }
-        self.finish_patch(key, object, manager)
+        response
     }
 
     /// After a patch: the object must stay an object of the same kind; a

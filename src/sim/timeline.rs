@@ -321,6 +321,8 @@ pub struct Replay {
     pub scenario: String,
     /// The preset that replaced the writers' own (fixed writers excepted).
     pub preset: Option<Preset>,
+    /// The Kubernetes release and JSON patch engine of the server.
+    pub cluster: Cluster,
     /// The objects before the first step.
     pub initial: Vec<Value>,
     /// One per event.
@@ -531,7 +533,7 @@ impl<'a> Engine<'a> {
             step.summary = format!("{name} has nothing to write: its write succeeded");
             return;
         }
-        if self.states[w].attempts >= spec.attempts {
+        if !self.states[w].done && self.states[w].attempts >= spec.attempts {
             self.outcomes.writers[w].gave_up = true;
             step.summary = format!("{name} gives up: {} attempts used", self.states[w].attempts);
             return;
@@ -811,6 +813,7 @@ pub fn replay(scenario: &Scenario, preset: Option<Preset>) -> Result<Replay, Sce
     Ok(Replay {
         scenario: scenario.name.clone(),
         preset: engine.preset,
+        cluster: scenario.cluster(),
         initial: scenario.objects.clone(),
         steps: std::mem::take(&mut engine.steps),
         outcomes: engine.outcomes,
