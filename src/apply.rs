@@ -236,9 +236,10 @@ impl Cause {
             Cause::Payload(PayloadError::Syntax { .. }) | Cause::Decode(DecodeError::Syntax(_)) => {
                 "syntax"
             }
-            Cause::Payload(_) | Cause::Decode(_) | Cause::Unsupported(_) | Cause::NullMergePatch => {
-                "invalid-patch"
-            }
+            Cause::Payload(_)
+            | Cause::Decode(_)
+            | Cause::Unsupported(_)
+            | Cause::NullMergePatch => "invalid-patch",
             Cause::BodyTooLarge { .. }
             | Cause::TooManyOps { .. }
             | Cause::CopyLimit { .. }
@@ -679,8 +680,7 @@ pub fn apply_merge(
     let (url_name, url_namespace) = identity(doc);
     let mut merged = doc.clone();
     crate::strategy::merge::merge_patch(&mut merged, &patch);
-    check_identity(&mut merged, url_name.as_deref(), url_namespace.as_deref())
-        .map_err(whole)?;
+    check_identity(&mut merged, url_name.as_deref(), url_namespace.as_deref()).map_err(whole)?;
     *doc = merged;
     Ok(warnings)
 }
@@ -858,6 +858,9 @@ fn unescape(token: &str) -> Cow<'_, str> {
     }
 }
 
+/// Marks under some node, relative to it.
+type Marks = Vec<(Vec<Seg>, Mark)>;
+
 /// Why a walk to an op's container stopped.
 enum Walk {
     /// An error of the op.
@@ -893,7 +896,7 @@ struct Run {
     copied: usize,
     /// Track marks at all: some op adds or replaces with an explicit null.
     tracking: bool,
-    marks: Vec<(Vec<Seg>, Mark)>,
+    marks: Marks,
 }
 
 impl Run {
@@ -947,7 +950,7 @@ impl Run {
     }
 
     /// Removes the marks at and under `path`; returns them relative to it.
-    fn take_marks(&mut self, path: &[Seg]) -> Vec<(Vec<Seg>, Mark)> {
+    fn take_marks(&mut self, path: &[Seg]) -> Marks {
         if self.marks.is_empty() {
             return Vec::new();
         }
@@ -977,7 +980,7 @@ impl Run {
     }
 
     /// Puts marks (relative to `path`) under `path`.
-    fn graft(&mut self, path: &[Seg], marks: Vec<(Vec<Seg>, Mark)>) {
+    fn graft(&mut self, path: &[Seg], marks: Marks) {
         for (rel, mark) in marks {
             let mut at = path.to_vec();
             at.extend(rel);
@@ -986,7 +989,7 @@ impl Run {
     }
 
     /// The marks under `path`, relative to it (for comparing a subtree).
-    fn marks_under(&self, path: &[Seg]) -> Vec<(Vec<Seg>, Mark)> {
+    fn marks_under(&self, path: &[Seg]) -> Marks {
         self.marks
             .iter()
             .filter(|(at, _)| at.starts_with(path))
@@ -1170,7 +1173,7 @@ impl Run {
         index: usize,
         path: &str,
         value: Value,
-        marks: Vec<(Vec<Seg>, Mark)>,
+        marks: Marks,
     ) -> Result<(), Cause> {
         let rest = match self.target(path, "path")? {
             Target::Root if self.kube() => return Err(Cause::WholeDocument),
@@ -1230,7 +1233,7 @@ impl Run {
         loc: Loc,
         path: &str,
         keep: bool,
-    ) -> Result<(Value, Vec<(Vec<Seg>, Mark)>), Cause> {
+    ) -> Result<(Value, Marks), Cause> {
         let in_from = matches!(loc, Loc::From);
         let field = if in_from { "from" } else { "path" };
         let rest = match self.target(path, field)? {
@@ -1667,7 +1670,7 @@ impl Run {
 
 /// The marks an `add` or `replace` value carries: a mark at the value
 /// itself when the op sent an explicit `null`.
-fn explicit_null(op: &Operation) -> Vec<(Vec<Seg>, Mark)> {
+fn explicit_null(op: &Operation) -> Marks {
     if op.value == Some(Value::Null) {
         vec![(Vec::new(), Mark::RawNull)]
     } else {

@@ -155,12 +155,14 @@ pub fn parse_semantics(s: &str) -> Result<Semantics, String> {
 
 /// `1.30`, `1.28.1`, ..., for clap: the error lists the accepted values.
 pub fn parse_kube_version(s: &str) -> Result<KubeVersion, String> {
-    s.parse().map_err(|e: patchlab::kube::UnknownVersion| e.to_string())
+    s.parse()
+        .map_err(|e: patchlab::kube::UnknownVersion| e.to_string())
 }
 
 /// `evanphx-v4.12.0`, ..., for clap: the error lists the accepted values.
 pub fn parse_engine(s: &str) -> Result<Evanphx, String> {
-    s.parse().map_err(|e: patchlab::apply::UnknownEngine| e.to_string())
+    s.parse()
+        .map_err(|e: patchlab::apply::UnknownEngine| e.to_string())
 }
 
 /// Which kube-apiserver is modelled: `--kube-version` and `--engine`.

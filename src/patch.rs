@@ -756,7 +756,7 @@ pub fn decode_as(payload: &str, dialect: Dialect) -> Result<Decoded, PayloadErro
     for (index, element) in elements.into_iter().enumerate() {
         let text = element.get().trim_start();
         let null = text.starts_with('n');
-        if !text.starts_with('{') && !(null && dialect == Dialect::Go) {
+        if !(text.starts_with('{') || null && dialect == Dialect::Go) {
             return Err(PayloadError::Op {
                 index,
                 field: None,

@@ -104,7 +104,10 @@ fn every_status_of_a_json_patch() {
 
 #[test]
 fn syntax_errors_give_the_location_and_the_servers_words() {
-    let out = patchlab(&["apply", VMI, "-"], "[{\"op\":\"add\",\n \"path\":\"/a\",}]");
+    let out = patchlab(
+        &["apply", VMI, "-"],
+        "[{\"op\":\"add\",\n \"path\":\"/a\",}]",
+    );
     let err = stderr(&out);
     // The patch file is read as YAML when it is not JSON; this one is
     // neither, so it is refused before anything is sent.
@@ -155,10 +158,22 @@ fn whole_document_ops_by_release() {
     // 1.28.0 and 1.28.1 ran the root of v5.6.0: no whole-document ops.
     let out = run(&["--kube-version", "1.28.0"], test_root);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("cannot target the whole document"), "{}", stderr(&out));
-    assert!(stderr(&out).contains("HTTP 422 Invalid"), "{}", stderr(&out));
-    assert!(run(&["--kube-version", "1.28.2"], test_root).status.success());
-    assert!(run(&["--engine", "evanphx-v4.12.0"], test_root).status.success());
+    assert!(
+        stderr(&out).contains("cannot target the whole document"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("HTTP 422 Invalid"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(run(&["--kube-version", "1.28.2"], test_root)
+        .status
+        .success());
+    assert!(run(&["--engine", "evanphx-v4.12.0"], test_root)
+        .status
+        .success());
     // replace "" with a scalar: ignored by v4.12.0, refused by v4.13.0.
     let scalar = r#"[{"op":"replace","path":"","value":"x"}]"#;
     let out = run(&["--kube-version", "1.30"], scalar);
@@ -167,7 +182,10 @@ fn whole_document_ops_by_release() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("%!w(<nil>)"), "{}", stderr(&out));
     // --engine overrides the release's own engine.
-    let out = run(&["--kube-version", "1.36", "--engine", "evanphx-v4.12.0"], scalar);
+    let out = run(
+        &["--kube-version", "1.36", "--engine", "evanphx-v4.12.0"],
+        scalar,
+    );
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
@@ -220,7 +238,15 @@ fn merge_patches_as_the_server_runs_them() {
     assert_eq!(doc["status"]["conditions"], json!([{"type": "Ready"}]));
     // RFC 7386 keeps them.
     let out = patchlab(
-        &["apply", "--merge", "--semantics", "rfc", "--compact", VMI, "-"],
+        &[
+            "apply",
+            "--merge",
+            "--semantics",
+            "rfc",
+            "--compact",
+            VMI,
+            "-",
+        ],
         body,
     );
     let doc: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -307,7 +333,12 @@ fn simulate_names_the_release_and_hidden_causes() {
         "{text}"
     );
     let out = patchlab(
-        &["simulate", "www/scenarios/ssa-conflict.yaml", "--format", "json"],
+        &[
+            "simulate",
+            "www/scenarios/ssa-conflict.yaml",
+            "--format",
+            "json",
+        ],
         "",
     );
     let replay: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -346,7 +377,14 @@ fn diff_round_trip_runs_on_the_chosen_engine() {
 fn migrate_and_explore_take_the_release() {
     let out = patchlab(
         &[
-            "migrate", "--vms", "5", "--preset", "ssa", "--kube-version", "1.28.1", "--format",
+            "migrate",
+            "--vms",
+            "5",
+            "--preset",
+            "ssa",
+            "--kube-version",
+            "1.28.1",
+            "--format",
             "json",
         ],
         "",

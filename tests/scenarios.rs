@@ -288,11 +288,17 @@ schedule:
     let after = &r.steps[3].object;
     // applier-2 applies b and c (sharing them) and omits a: a stays, owned
     // by applier; nothing of applier's is deleted.
-    assert_eq!(after["metadata"]["labels"], serde_json::json!({"a": "1", "b": "2"}));
+    assert_eq!(
+        after["metadata"]["labels"],
+        serde_json::json!({"a": "1", "b": "2"})
+    );
     assert_eq!(after["metadata"]["annotations"]["c"], "3");
     assert_eq!(r.outcomes.lost_updates.len(), 0);
     assert!(r.outcomes.writers[0].converged);
-    assert!(!r.outcomes.writers[1].converged, "an applier cannot remove a field another owns");
+    assert!(
+        !r.outcomes.writers[1].converged,
+        "an applier cannot remove a field another owns"
+    );
 }
 
 #[test]
