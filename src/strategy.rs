@@ -40,7 +40,7 @@ use serde_json::Value;
 use crate::patch::{Encoding, OpKind, Operation, PatchSet};
 use crate::pointer::{Pointer, PointerBuf};
 
-pub use export::{go_code, kubectl, rust_code, shell_quote};
+pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_quote};
 pub use policy::{parse_path, FieldKind, Policy, Preset, Strategy};
 
 /// What the diff needs besides the two objects.
