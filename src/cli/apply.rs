@@ -5,7 +5,7 @@ use std::io::{self, BufRead, Write};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use patchlab::apply::{self, apply_decoded, ApplyError, Cause, Engine, Semantics};
 use patchlab::gojson;
@@ -146,9 +146,22 @@ pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, engine: Engine) -> Re
                 out.write_all(b"}\n")?;
             }
             Err(error) => {
-                serde_json::to_writer(&mut *out, &json!({ "error": error }))
-                    .map_err(io::Error::from)?;
-                out.write_all(b"\n")?;
+                out.write_all(b"{\"error\":")?;
+                match error {
+                    LineError::Protocol(message) => serde_json::to_writer(
+                        &mut *out,
+                        &BadLine {
+                            index: None,
+                            op: None,
+                            path: None,
+                            kind: "bad-line",
+                            message,
+                        },
+                    ),
+                    LineError::Apply(err) => serde_json::to_writer(&mut *out, &*err),
+                }
+                .map_err(io::Error::from)?;
+                out.write_all(b"}\n")?;
             }
         }
     }
@@ -185,12 +198,29 @@ fn read_line(
     }
 }
 
-/// A line the batch protocol cannot read (not an apply error).
-fn protocol_error(message: String) -> Value {
-    json!({ "index": null, "op": null, "path": null, "kind": "bad-line", "message": message })
+/// A line the protocol cannot read, in the shape of an error report.
+#[derive(serde::Serialize)]
+struct BadLine {
+    index: Option<usize>,
+    op: Option<&'static str>,
+    path: Option<&'static str>,
+    kind: &'static str,
+    message: String,
 }
 
-fn run_line(line: &[u8], engine: Engine) -> Result<(Value, Vec<String>), Value> {
+/// Why a batch line has no result document.
+enum LineError {
+    /// The line cannot be read (not an apply error).
+    Protocol(String),
+    /// The patch failed.
+    Apply(Box<ApplyError>),
+}
+
+fn protocol_error(message: String) -> LineError {
+    LineError::Protocol(message)
+}
+
+fn run_line(line: &[u8], engine: Engine) -> Result<(Value, Vec<String>), LineError> {
     let text = std::str::from_utf8(line)
         .map_err(|_| protocol_error("line is not valid UTF-8".to_owned()))?;
     let text = text.trim_end_matches(['\n', '\r']);
@@ -235,6 +265,6 @@ fn run_line(line: &[u8], engine: Engine) -> Result<(Value, Vec<String>), Value> 
     };
     match result {
         Ok(warnings) => Ok((document, warnings)),
-        Err(err) => Err(serde_json::to_value(&err).unwrap_or(Value::Null)),
+        Err(err) => Err(LineError::Apply(Box::new(err))),
     }
 }

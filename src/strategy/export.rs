@@ -98,14 +98,15 @@ pub fn kubectl(plan: &Plan, object: &Value) -> String {
 }
 
 /// The payload as `kubectl patch -p` must be given it so that the server
-/// receives it byte for byte. kubectl passes a `-p` that starts with `{`
-/// as it is, but sends anything else through sigs.k8s.io/yaml's `ToJSON`
-/// (YAML decode, then Go's JSON encode). YAML refuses raw U+007F to U+009F
-/// and U+FEFF, U+FFFE, U+FFFF ("control characters are not allowed"),
-/// folds U+0085 (a YAML line break) to a space, and reads `-0` as the
-/// integer 0. So those characters are written as `\uXXXX` escapes (YAML
-/// decodes them back) and `-0` as `-0.0` (a float that Go encodes as
-/// `-0`); the rest already is what Go's encoder writes.
+/// receives it byte for byte. kubectl (`k8s.io/apimachinery/pkg/util/yaml.
+/// ToJSON`) passes a `-p` that starts with `{` as it is, but sends anything
+/// else through sigs.k8s.io/yaml (yaml.v2, then Go's JSON encoder). yaml.v2
+/// refuses raw U+007F to U+009F but U+0085, and U+FFFE, U+FFFF ("control
+/// characters are not allowed"), folds U+0085 (a YAML line break) to a
+/// space, and reads `-0` as the integer 0. So those characters (and
+/// U+FEFF) are written as `\uXXXX` escapes, which YAML decodes back, and
+/// `-0` as `-0.0` (a float that Go encodes as `-0`); the rest already is
+/// what Go's encoder writes.
 ///
 /// ```
 /// use patchlab::strategy::kubectl_safe;
