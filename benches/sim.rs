@@ -20,7 +20,7 @@ fn benches(c: &mut Criterion) {
         .unwrap()
         .presets
         .iter()
-        .map(|p| p.requests)
+        .map(|p| p.total.writes)
         .sum();
     let mut group = c.benchmark_group("migrate");
     group.sample_size(10);

@@ -25,6 +25,8 @@ mod info;
 mod sim;
 mod types;
 
+pub mod lint;
+
 pub use apply::{apply_merge_patch, apply_patch, apply_patch_json};
 pub use build::{build_patch, escape_json_pointer};
 pub use diff::diff;
@@ -32,6 +34,12 @@ pub use info::{kube_versions, presets, version};
 pub use sim::{migrate, simulate};
 
 use crate::input::Budget;
+
+// What the lint module (`js/lint.rs`) reads from its parent.
+use convert::{
+    bad_argument, checked_string, document, json_text, options, to_js, type_name, value_to_js,
+    ErrorBuilder,
+};
 
 /// The largest document, patch or scenario accepted, in UTF-16 code units
 /// of its JSON text (kube-apiserver refuses request bodies above 3 MiB).

@@ -14,11 +14,13 @@ pub mod input;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 pub mod kube;
+pub mod lint;
 pub mod patch;
 pub mod pointer;
 pub mod sim;
 pub mod status;
 pub mod strategy;
+pub mod vocabulary;
 
 /// The crate version, shown in the playground footer and `patchlab --version`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -358,7 +358,176 @@ impl Pointer {
         }
         Some(current)
     }
+
+    /// The value this pointer refers to in `doc`, mutable; `None` when any
+    /// step is missing (the same evaluation as [`Pointer::resolve`]).
+    ///
+    /// ```
+    /// use patchlab::pointer::Pointer;
+    /// let mut doc = serde_json::json!({"a": [1, 2]});
+    /// *Pointer::parse("/a/1").unwrap().resolve_mut(&mut doc).unwrap() = 3.into();
+    /// assert_eq!(doc, serde_json::json!({"a": [1, 3]}));
+    /// ```
+    pub fn resolve_mut<'v>(
+        &self,
+        doc: &'v mut serde_json::Value,
+    ) -> Option<&'v mut serde_json::Value> {
+        let mut current = doc;
+        for token in self.tokens() {
+            current = match current {
+                serde_json::Value::Object(map) => map.get_mut(token.decoded().as_ref())?,
+                serde_json::Value::Array(items) => match token.to_index() {
+                    Ok(Index::Num(i)) => items.get_mut(i)?,
+                    _ => return None,
+                },
+                _ => return None,
+            };
+        }
+        Some(current)
+    }
+
+    /// Sets the value at this pointer, the way a writer sets a field of a
+    /// Kubernetes object: parents that are missing or `null` become
+    /// objects; an existing array element is replaced, and `-` (or the
+    /// length) appends. Returns the value it replaced, if any.
+    ///
+    /// # Errors
+    ///
+    /// [`AssignError`] naming the parent that cannot hold a child: a
+    /// scalar, or an array with no such position.
+    ///
+    /// ```
+    /// use patchlab::pointer::Pointer;
+    /// let mut doc = serde_json::json!({"metadata": {}});
+    /// let key = Pointer::parse("/metadata/labels/kubevirt.io~1nodeName").unwrap();
+    /// assert_eq!(key.assign(&mut doc, "node02".into()), Ok(None));
+    /// assert_eq!(doc["metadata"]["labels"]["kubevirt.io/nodeName"], "node02");
+    /// assert_eq!(key.assign(&mut doc, "node03".into()), Ok(Some("node02".into())));
+    /// ```
+    pub fn assign(
+        &self,
+        doc: &mut serde_json::Value,
+        value: serde_json::Value,
+    ) -> Result<Option<serde_json::Value>, AssignError> {
+        let Some((parent, last)) = self.split_back() else {
+            return Ok(Some(std::mem::replace(doc, value)));
+        };
+        let mut current = doc;
+        // `self.0[..offset]` points at `current`.
+        let mut offset = 0;
+        for token in parent.tokens() {
+            if current.is_null() {
+                *current = serde_json::Value::Object(serde_json::Map::new());
+            }
+            let here = offset;
+            offset += 1 + token.encoded().len();
+            current = match current {
+                serde_json::Value::Object(map) => map
+                    .entry(token.decoded().into_owned())
+                    .or_insert(serde_json::Value::Null),
+                serde_json::Value::Array(items) => match token.to_index() {
+                    Ok(Index::Num(i)) if i < items.len() => &mut items[i],
+                    _ => {
+                        return Err(AssignError::new(
+                            &self.0[..here],
+                            "an array without that position",
+                        ))
+                    }
+                },
+                other => return Err(AssignError::new(&self.0[..here], kind_of(other))),
+            };
+        }
+        if current.is_null() {
+            *current = serde_json::Value::Object(serde_json::Map::new());
+        }
+        match current {
+            serde_json::Value::Object(map) => Ok(map.insert(last.decoded().into_owned(), value)),
+            serde_json::Value::Array(items) => match last.to_index() {
+                Ok(Index::Num(i)) if i < items.len() => {
+                    Ok(Some(std::mem::replace(&mut items[i], value)))
+                }
+                Ok(Index::Num(i)) if i == items.len() => {
+                    items.push(value);
+                    Ok(None)
+                }
+                Ok(Index::Next) => {
+                    items.push(value);
+                    Ok(None)
+                }
+                _ => Err(AssignError::new(
+                    parent.as_str(),
+                    "an array without that position",
+                )),
+            },
+            other => Err(AssignError::new(parent.as_str(), kind_of(other))),
+        }
+    }
+
+    /// Removes the value at this pointer and returns it; `None` (and `doc`
+    /// unchanged) when there is nothing there. The root cannot be removed.
+    ///
+    /// ```
+    /// use patchlab::pointer::Pointer;
+    /// let mut doc = serde_json::json!({"metadata": {"labels": {"a": "1", "b": "2"}}});
+    /// let a = Pointer::parse("/metadata/labels/a").unwrap();
+    /// assert_eq!(a.delete(&mut doc), Some("1".into()));
+    /// assert_eq!(a.delete(&mut doc), None);
+    /// assert_eq!(doc, serde_json::json!({"metadata": {"labels": {"b": "2"}}}));
+    /// ```
+    pub fn delete(&self, doc: &mut serde_json::Value) -> Option<serde_json::Value> {
+        let (parent, last) = self.split_back()?;
+        match parent.resolve_mut(doc)? {
+            serde_json::Value::Object(map) => map.remove(last.decoded().as_ref()),
+            serde_json::Value::Array(items) => match last.to_index() {
+                Ok(Index::Num(i)) if i < items.len() => Some(items.remove(i)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
 }
+
+fn kind_of(value: &serde_json::Value) -> &'static str {
+    match value {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// Why [`Pointer::assign`] could not set a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AssignError {
+    /// The parent that cannot hold the child (`""`: the document).
+    pub parent: String,
+    /// What it is.
+    pub found: &'static str,
+}
+
+impl AssignError {
+    fn new(parent: &str, found: &'static str) -> AssignError {
+        AssignError {
+            parent: parent.to_owned(),
+            found,
+        }
+    }
+}
+
+impl fmt::Display for AssignError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let parent = if self.parent.is_empty() {
+            "the document"
+        } else {
+            &self.parent
+        };
+        write!(f, "cannot set a value under {parent}: it is {}", self.found)
+    }
+}
+
+impl std::error::Error for AssignError {}
 
 impl fmt::Debug for Pointer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -827,5 +996,112 @@ mod tests {
         let p: PointerBuf = serde_json::from_str("\"/a~1b\"").unwrap();
         assert_eq!(serde_json::to_string(&p).unwrap(), "\"/a~1b\"");
         assert!(serde_json::from_str::<PointerBuf>("\"a\"").is_err());
+    }
+
+    #[test]
+    fn assign_and_delete() {
+        use serde_json::json;
+        type Case = (
+            &'static str,
+            serde_json::Value,
+            &'static str,
+            serde_json::Value,
+            Result<Option<serde_json::Value>, &'static str>,
+        );
+        let cases: [Case; 9] = [
+            // doc, pointer, value -> doc after, result
+            ("", json!({}), "/a", json!({"a": 1}), Ok(None)),
+            (
+                "",
+                json!({"a": null}),
+                "/a/b/c",
+                json!({"a": {"b": {"c": 1}}}),
+                Ok(None),
+            ),
+            (
+                "",
+                json!({"a": 2}),
+                "/a",
+                json!({"a": 1}),
+                Ok(Some(json!(2))),
+            ),
+            (
+                "",
+                json!({"l": [0, 2]}),
+                "/l/1",
+                json!({"l": [0, 1]}),
+                Ok(Some(json!(2))),
+            ),
+            (
+                "",
+                json!({"l": [0]}),
+                "/l/-",
+                json!({"l": [0, 1]}),
+                Ok(None),
+            ),
+            (
+                "",
+                json!({"l": [0]}),
+                "/l/1",
+                json!({"l": [0, 1]}),
+                Ok(None),
+            ),
+            (
+                "",
+                json!({"l": [0]}),
+                "/l/5",
+                json!({"l": [0]}),
+                Err("cannot set a value under /l: it is an array without that position"),
+            ),
+            (
+                "",
+                json!({"a": "s"}),
+                "/a/b",
+                json!({"a": "s"}),
+                Err("cannot set a value under /a: it is a string"),
+            ),
+            (
+                "",
+                json!({"a": 3}),
+                "/a/b/c",
+                json!({"a": 3}),
+                Err("cannot set a value under /a: it is a number"),
+            ),
+        ];
+        for (_, mut doc, pointer, after, result) in cases {
+            let p = Pointer::parse(pointer).unwrap();
+            let got = p.assign(&mut doc, json!(1)).map_err(|e| e.to_string());
+            assert_eq!(got, result.map_err(str::to_owned), "{pointer}");
+            assert_eq!(doc, after, "{pointer}");
+        }
+        let mut doc = json!({"a": 1});
+        assert_eq!(
+            Pointer::root().assign(&mut doc, json!([])),
+            Ok(Some(json!({"a": 1})))
+        );
+        assert_eq!(doc, json!([]));
+        let mut doc = json!({"l": [1, 2, 3], "m": {"k~/": null}});
+        assert_eq!(
+            Pointer::parse("/l/0").unwrap().delete(&mut doc),
+            Some(json!(1))
+        );
+        assert_eq!(Pointer::parse("/l/-").unwrap().delete(&mut doc), None);
+        assert_eq!(
+            Pointer::parse("/m/k~0~1").unwrap().delete(&mut doc),
+            Some(json!(null))
+        );
+        assert_eq!(Pointer::parse("/x/y").unwrap().delete(&mut doc), None);
+        assert_eq!(Pointer::root().delete(&mut doc), None);
+        assert_eq!(doc, json!({"l": [2, 3], "m": {}}));
+        let mut doc = json!({"a": {"b": 1}});
+        *Pointer::parse("/a/b")
+            .unwrap()
+            .resolve_mut(&mut doc)
+            .unwrap() = json!(2);
+        assert_eq!(doc, json!({"a": {"b": 2}}));
+        assert!(Pointer::parse("/a/b/c")
+            .unwrap()
+            .resolve_mut(&mut doc)
+            .is_none());
     }
 }

@@ -24,6 +24,7 @@
 
 pub mod explore;
 pub mod migrate;
+pub mod outcome;
 pub mod rng;
 pub mod server;
 pub mod timeline;

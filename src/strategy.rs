@@ -31,6 +31,7 @@ mod diff;
 mod export;
 pub mod merge;
 mod policy;
+mod round_trip;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -41,7 +42,8 @@ use crate::patch::{Encoding, OpKind, Operation, PatchSet};
 use crate::pointer::{Pointer, PointerBuf};
 
 pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_quote};
-pub use policy::{parse_path, FieldKind, Policy, Preset, Strategy};
+pub use policy::{parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName};
+pub use round_trip::{round_trip, round_trip_on, RoundTrip};
 
 /// What the diff needs besides the two objects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,14 +111,73 @@ pub enum Body {
 }
 
 impl Body {
+    /// Which kind of request carries the body.
+    pub fn kind(&self) -> BodyKind {
+        match self {
+            Body::JsonPatch(_) => BodyKind::JsonPatch,
+            Body::MergePatch(_) => BodyKind::MergePatch,
+            Body::Apply { .. } => BodyKind::Apply,
+            Body::Update(_) => BodyKind::Update,
+        }
+    }
+
     /// The HTTP content type of the body.
     pub fn content_type(&self) -> &'static str {
+        self.kind().content_type()
+    }
+}
+
+/// The kind of request a [`Body`] is sent as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BodyKind {
+    /// PATCH with `application/json-patch+json`.
+    JsonPatch,
+    /// PATCH with `application/merge-patch+json`.
+    MergePatch,
+    /// PATCH with `application/apply-patch+yaml` (server-side apply).
+    Apply,
+    /// PUT of the whole object (`Update()`).
+    Update,
+}
+
+impl BodyKind {
+    /// `json-patch`, `merge-patch`, `apply` or `update`.
+    pub fn as_str(self) -> &'static str {
         match self {
-            Body::JsonPatch(_) => "application/json-patch+json",
-            Body::MergePatch(_) => "application/merge-patch+json",
-            Body::Apply { .. } => "application/apply-patch+yaml",
-            Body::Update(_) => "application/json",
+            BodyKind::JsonPatch => "json-patch",
+            BodyKind::MergePatch => "merge-patch",
+            BodyKind::Apply => "apply",
+            BodyKind::Update => "update",
         }
+    }
+
+    /// The HTTP content type.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            BodyKind::JsonPatch => "application/json-patch+json",
+            BodyKind::MergePatch => "application/merge-patch+json",
+            BodyKind::Apply => "application/apply-patch+yaml",
+            BodyKind::Update => "application/json",
+        }
+    }
+
+    /// The request in words: "a JSON patch (3 ops)", "an Update".
+    pub fn describe(self, ops: usize) -> String {
+        match self {
+            BodyKind::JsonPatch => {
+                format!("a JSON patch ({ops} op{})", if ops == 1 { "" } else { "s" })
+            }
+            BodyKind::MergePatch => "a merge patch".to_owned(),
+            BodyKind::Apply => "a server-side apply".to_owned(),
+            BodyKind::Update => "an Update".to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for BodyKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -156,9 +217,11 @@ pub struct Field {
     pub change: Change,
 }
 
-/// A concurrent change that makes the patch fail.
+/// A concurrent change that makes the patch fail: one entry of the
+/// patch's conflict surface (a `test`, a `remove` that needs its member,
+/// a pinned `resourceVersion`, a field another manager owns).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Conflict {
+pub struct Precondition {
     /// The path another writer must not touch (`""`: the whole object).
     pub path: String,
     /// What happens, in words.
@@ -184,7 +247,7 @@ pub struct Plan {
     /// The changed fields with their kind and strategy.
     pub fields: Vec<Field>,
     /// Concurrent changes that make the patch fail (its conflict surface).
-    pub conflicts: Vec<Conflict>,
+    pub conflicts: Vec<Precondition>,
     /// Concurrent changes the patch would silently overwrite.
     pub overwrites: Vec<Overwrite>,
     /// Caveats: fallbacks, ignored fields, where KubeVirt and a clean round
@@ -237,16 +300,46 @@ impl Plan {
     }
 }
 
+/// Which of the two objects of a diff.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The object as the writer read it.
+    Old,
+    /// The object the writer wants.
+    New,
+}
+
+impl Side {
+    /// `old` or `new`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Old => "old",
+            Side::New => "new",
+        }
+    }
+}
+
 /// Why a diff could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DiffError {
-    /// What is wrong.
-    pub message: String,
+pub enum DiffError {
+    /// One of the objects is not a JSON object.
+    NotAnObject {
+        /// Which one.
+        side: Side,
+        /// What it is instead (`an array`, `a string`, ...).
+        found: &'static str,
+    },
 }
 
 impl fmt::Display for DiffError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        match self {
+            DiffError::NotAnObject { side, found } => write!(
+                f,
+                "the {} object must be a JSON object (a Kubernetes object), not {found}",
+                side.as_str()
+            ),
+        }
     }
 }
 
@@ -258,13 +351,11 @@ impl std::error::Error for DiffError {}
 ///
 /// [`DiffError`] when either object is not a JSON object.
 pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffError> {
-    for (name, value) in [("old", old), ("new", new)] {
+    for (side, value) in [(Side::Old, old), (Side::New, new)] {
         if !value.is_object() {
-            return Err(DiffError {
-                message: format!(
-                    "the {name} object must be a JSON object (a Kubernetes object), not {}",
-                    crate::apply::describe(value)
-                ),
+            return Err(DiffError::NotAnObject {
+                side,
+                found: crate::apply::describe(value),
             });
         }
     }
@@ -274,12 +365,43 @@ pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffErr
 /// Derives the conflict surface and the overwrites of a JSON patch: every
 /// `test` guards its path and what lies under it; a write outside every
 /// earlier guard overwrites concurrent changes.
-fn surface(ops: &[PlannedOp]) -> (Vec<Conflict>, Vec<Overwrite>) {
+fn surface(ops: &[PlannedOp]) -> (Vec<Precondition>, Vec<Overwrite>) {
+    surface_with(
+        ops.iter()
+            .map(|planned| (&planned.op, planned.strategy == Strategy::PerKey)),
+    )
+}
+
+/// The conflict surface and the overwrites of any list of ops (a patch
+/// read from a log line, say): every `test` guards its path and what lies
+/// under it; a write outside every earlier guard overwrites concurrent
+/// changes.
+///
+/// ```
+/// use patchlab::patch::Operation;
+/// use patchlab::strategy::surface_of;
+///
+/// let ops = [
+///     Operation::test("/metadata/labels", serde_json::json!({"a": "1"})),
+///     Operation::replace("/metadata/labels", serde_json::json!({"a": "1", "b": "2"})),
+///     Operation::add("/status/phase", "Running"),
+/// ];
+/// let (conflicts, overwrites) = surface_of(&ops);
+/// assert_eq!(conflicts[0].path, "/metadata/labels");
+/// assert_eq!(overwrites[0].path, "/status/phase");
+/// ```
+pub fn surface_of(ops: &[Operation]) -> (Vec<Precondition>, Vec<Overwrite>) {
+    surface_with(ops.iter().map(|op| (op, false)))
+}
+
+/// [`surface_of`] over ops paired with "a per-key add" (for the wording).
+fn surface_with<'a>(
+    ops: impl Iterator<Item = (&'a Operation, bool)>,
+) -> (Vec<Precondition>, Vec<Overwrite>) {
     let mut conflicts = Vec::new();
     let mut overwrites = Vec::new();
     let mut guards: Vec<&str> = Vec::new();
-    for planned in ops {
-        let op = &planned.op;
+    for (op, per_key) in ops {
         let path = op.path.as_str();
         if op.op == OpKind::Test {
             let reason = if path == "/metadata/resourceVersion" {
@@ -292,7 +414,7 @@ fn surface(ops: &[PlannedOp]) -> (Vec<Conflict>, Vec<Overwrite>) {
             } else {
                 path
             };
-            conflicts.push(Conflict {
+            conflicts.push(Precondition {
                 path: path.to_owned(),
                 reason,
             });
@@ -301,7 +423,7 @@ fn surface(ops: &[PlannedOp]) -> (Vec<Conflict>, Vec<Overwrite>) {
         }
         let guarded = guards.iter().any(|guard| covers(guard, path));
         if op.op == OpKind::Remove && !guarded {
-            conflicts.push(Conflict {
+            conflicts.push(Precondition {
                 path: path.to_owned(),
                 reason: format!(
                     "fails (422) if another writer removed {path} first: remove needs the member"
@@ -313,7 +435,7 @@ fn surface(ops: &[PlannedOp]) -> (Vec<Conflict>, Vec<Overwrite>) {
                 OpKind::Remove => {
                     format!("erases whatever another writer put at {path} since your read")
                 }
-                _ if planned.strategy == Strategy::PerKey => {
+                _ if per_key => {
                     format!("a new key: if another writer sets {path} too, the last write wins")
                 }
                 _ => format!("overwrites any concurrent change to {path} (last write wins)"),

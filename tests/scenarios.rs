@@ -2,7 +2,8 @@
 //! what the issue promises they show.
 #![cfg(not(target_arch = "wasm32"))]
 
-use patchlab::sim::timeline::{replay, Conflict, Replay, Scenario};
+use patchlab::sim::timeline::{replay, ConflictKind, EventKind, Replay, Scenario};
+use patchlab::strategy::BodyKind;
 use patchlab::strategy::Preset;
 use serde_json::json;
 
@@ -31,7 +32,7 @@ fn race_head_fails_for_nothing_and_drops_the_interfaces_update() {
     let step = &r.steps[3];
     assert_eq!(
         (step.writer.as_str(), step.event),
-        ("virt-controller", "write")
+        ("virt-controller", EventKind::Write)
     );
     let response = step.response.as_ref().unwrap();
     assert_eq!(response.code, 422);
@@ -44,7 +45,7 @@ fn race_head_fails_for_nothing_and_drops_the_interfaces_update() {
     assert_eq!(cause.op.as_deref(), Some("test"));
     assert_eq!(
         step.conflict,
-        Some(Conflict::False),
+        Some(ConflictKind::False),
         "no label the controller changes was touched"
     );
     // The whole patch was dropped: the interfaces update did not land.
@@ -60,13 +61,13 @@ fn race_head_fails_for_nothing_and_drops_the_interfaces_update() {
     let controller = writer(&r, "virt-controller");
     assert_eq!(
         (
-            controller.status_422,
-            controller.false_conflicts,
-            controller.retries
+            controller.counts.invalid,
+            controller.counts.false_conflicts,
+            controller.counts.retries
         ),
         (1, 1, 1)
     );
-    assert!(r.outcomes.converged);
+    assert!(r.outcomes.intents_hold);
 }
 
 #[test]
@@ -81,9 +82,9 @@ fn race_pr18139_succeeds_first_time() {
         step.object["status"]["interfaces"][0]["ipAddress"],
         "10.244.2.9"
     );
-    assert_eq!(writer(&r, "virt-controller").status_422, 0);
+    assert_eq!(writer(&r, "virt-controller").counts.invalid, 0);
     assert!(r.steps[4].summary.contains("nothing to retry"));
-    assert!(r.outcomes.converged);
+    assert!(r.outcomes.intents_hold);
     assert!(r.outcomes.lost_updates.is_empty());
 }
 
@@ -105,9 +106,9 @@ fn race_naive_erases_virt_handlers_label() {
         .lost
         .iter()
         .any(|l| l.path == "/metadata/labels/kubevirt.io~1nodeName"));
-    assert_eq!(writer(&r, "virt-handler").lost_updates, 2);
-    assert!(!writer(&r, "virt-handler").converged);
-    assert!(!r.outcomes.converged);
+    assert_eq!(writer(&r, "virt-handler").counts.lost_updates, 2);
+    assert!(!writer(&r, "virt-handler").intent_holds);
+    assert!(!r.outcomes.intents_hold);
 }
 
 #[test]
@@ -118,23 +119,23 @@ fn race_update_writers_get_409() {
     assert!(response.message.starts_with(
         "Operation cannot be fulfilled on virtualmachineinstances.kubevirt.io \"testvmi\""
     ));
-    assert_eq!(r.steps[3].conflict, Some(Conflict::False));
-    assert_eq!(r.steps[3].request.as_ref().unwrap().kind, "update");
+    assert_eq!(r.steps[3].conflict, Some(ConflictKind::False));
+    assert_eq!(r.steps[3].request.as_ref().unwrap().kind, BodyKind::Update);
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
-    assert!(r.outcomes.converged);
+    assert!(r.outcomes.intents_hold);
     // Without --preset, each writer keeps its own (the file says head).
     let own = run("migration-race", None);
-    assert_eq!(own.outcomes.writers[0].preset, "kubevirt-head");
-    assert_eq!(own.outcomes.writers[1].preset, "update");
+    assert_eq!(own.outcomes.writers[0].preset, Preset::KubevirtHead);
+    assert_eq!(own.outcomes.writers[1].preset, Preset::Update);
 }
 
 #[test]
 fn finalizer_race() {
     let r = run("finalizer-race", None);
     assert_eq!(r.steps[3].response.as_ref().unwrap().code, 422);
-    assert_eq!(r.steps[3].conflict, Some(Conflict::False));
+    assert_eq!(r.steps[3].conflict, Some(ConflictKind::False));
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
-    assert!(r.outcomes.converged);
+    assert!(r.outcomes.intents_hold);
     assert_eq!(
         r.steps[4].object["metadata"]["finalizers"],
         json!(["backup.example.com/protect"])
@@ -142,7 +143,7 @@ fn finalizer_race() {
     let naive = run("finalizer-race", Some(Preset::Naive));
     assert_eq!(naive.outcomes.lost_updates.len(), 1);
     assert_eq!(naive.outcomes.lost_updates[0].victim, "backup-controller");
-    assert!(!naive.outcomes.converged);
+    assert!(!naive.outcomes.intents_hold);
 }
 
 #[test]
@@ -154,7 +155,7 @@ fn migration_state_first_write() {
         1,
         "the add without test erases the first write"
     );
-    assert!(!head.outcomes.converged);
+    assert!(!head.outcomes.intents_hold);
     let mut guarded = scenario("migration-state-first-write");
     for w in &mut guarded.writers {
         w.set.insert(
@@ -170,7 +171,7 @@ fn migration_state_first_write() {
     );
     assert_eq!(r.steps[3].response.as_ref().unwrap().code, 422);
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
-    assert!(r.outcomes.converged);
+    assert!(r.outcomes.intents_hold);
     assert!(r.outcomes.lost_updates.is_empty());
 }
 
@@ -185,23 +186,26 @@ fn annotation_keys_are_escaped() {
         .collect();
     assert!(bodies[0].contains("/metadata/annotations/kubevirt.io~1domain"));
     assert!(bodies[1].contains("/metadata/annotations/example.com~1owner~0team"));
-    assert!(r.outcomes.converged);
+    assert!(r.outcomes.intents_hold);
     assert_eq!(r.outcomes.requests(), 2);
     let head = run("annotation-keys", Some(Preset::KubevirtHead));
-    assert_eq!(head.outcomes.writers[1].false_conflicts, 1);
+    assert_eq!(head.outcomes.writers[1].counts.false_conflicts, 1);
 }
 
 #[test]
 fn merge_patch_loses_a_concurrent_finalizer() {
     let r = run("merge-patch-loses-finalizer", None);
-    assert_eq!(r.steps[3].request.as_ref().unwrap().kind, "merge-patch");
+    assert_eq!(
+        r.steps[3].request.as_ref().unwrap().kind,
+        BodyKind::MergePatch
+    );
     assert_eq!(r.steps[3].response.as_ref().unwrap().code, 200);
     assert_eq!(r.outcomes.lost_updates.len(), 1);
     assert_eq!(
         r.outcomes.lost_updates[0].intent,
         "add finalizer backup.example.com/protect"
     );
-    assert!(!r.outcomes.converged);
+    assert!(!r.outcomes.intents_hold);
 }
 
 #[test]
@@ -217,7 +221,7 @@ fn ssa_conflict_and_force() {
         conflict.message,
         r#"Apply failed with 1 conflict: conflict with "virt-handler" using kubevirt.io/v1: .metadata.labels.kubevirt.io/nodeName"#
     );
-    assert_eq!(r.steps[3].conflict, Some(Conflict::True));
+    assert_eq!(r.steps[3].conflict, Some(ConflictKind::True));
     let forced = r.steps[5].response.as_ref().unwrap();
     assert_eq!(forced.code, 200);
     assert_eq!(
@@ -238,7 +242,7 @@ fn ssa_conflict_and_force() {
     );
     // An applier applies again: its whole configuration, with force.
     let again = r.steps[9].request.as_ref().unwrap();
-    assert_eq!(again.kind, "apply");
+    assert_eq!(again.kind, patchlab::strategy::BodyKind::Apply);
     assert!(again.body.contains("node03"), "{}", again.body);
     assert_eq!(r.steps[9].response.as_ref().unwrap().code, 200);
     assert_eq!(
@@ -294,9 +298,9 @@ schedule:
     );
     assert_eq!(after["metadata"]["annotations"]["c"], "3");
     assert_eq!(r.outcomes.lost_updates.len(), 0);
-    assert!(r.outcomes.writers[0].converged);
+    assert!(r.outcomes.writers[0].intent_holds);
     assert!(
-        !r.outcomes.writers[1].converged,
+        !r.outcomes.writers[1].intent_holds,
         "an applier cannot remove a field another owns"
     );
 }

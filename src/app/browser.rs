@@ -73,6 +73,81 @@ pub fn apply_theme(theme: Option<&str>) {
     }
 }
 
+/// Replaces the text of the focused textarea `area` through the browser's
+/// editing commands, so Ctrl+Z undoes it like typing. Falls back to
+/// setting the value (not undoable in the editor) when the browser refuses
+/// or the area is not focused. With `all`, the whole text is replaced;
+/// otherwise the selection.
+pub fn insert_text(area: &web_sys::HtmlTextAreaElement, text: &str, all: bool) -> bool {
+    let focused = gloo::utils::document()
+        .active_element()
+        .is_some_and(|el| el == ***area);
+    if focused {
+        if all {
+            area.select();
+        }
+        let done = gloo::utils::document()
+            .dyn_into::<web_sys::HtmlDocument>()
+            .ok()
+            .and_then(|doc| {
+                doc.exec_command_with_show_ui_and_value("insertText", false, text)
+                    .ok()
+            })
+            .unwrap_or(false);
+        if done {
+            return true;
+        }
+    }
+    if all {
+        area.set_value(text);
+    } else {
+        let value = area.value();
+        let start = area.selection_start().ok().flatten().unwrap_or(0) as usize;
+        let end = area.selection_end().ok().flatten().unwrap_or(0) as usize;
+        let (start, end) = (utf16_to_byte(&value, start), utf16_to_byte(&value, end));
+        area.set_value(&format!("{}{text}{}", &value[..start], &value[end..]));
+        let caret = (value[..start].encode_utf16().count() + text.encode_utf16().count()) as u32;
+        let _ = area.set_selection_range(caret, caret);
+    }
+    false
+}
+
+/// The byte offset of a UTF-16 offset in `text` (clamped).
+pub fn utf16_to_byte(text: &str, units: usize) -> usize {
+    let mut count = 0;
+    for (byte, c) in text.char_indices() {
+        if count >= units {
+            return byte;
+        }
+        count += c.len_utf16();
+    }
+    text.len()
+}
+
+/// Scrolls the element with `id` into view, if it is not visible.
+pub fn reveal(id: &str) {
+    if let Some(el) = gloo::utils::document().get_element_by_id(id) {
+        let rect = el.get_bounding_client_rect();
+        let height = gloo::utils::window()
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(0.0);
+        if rect.top() < 0.0 || rect.top() > height - 80.0 {
+            el.scroll_into_view();
+        }
+    }
+}
+
+/// True while a modal dialog is open.
+pub fn dialog_open() -> bool {
+    gloo::utils::document()
+        .query_selector("dialog[open]")
+        .ok()
+        .flatten()
+        .is_some()
+}
+
 /// True when keyboard focus is in a text field (shortcuts stay out of it).
 pub fn typing() -> bool {
     gloo::utils::document()
@@ -80,7 +155,11 @@ pub fn typing() -> bool {
         .map(|el| {
             let tag = el.tag_name().to_ascii_lowercase();
             tag == "textarea"
-                || tag == "input"
+                || (tag == "input"
+                    && !matches!(
+                        el.get_attribute("type").as_deref(),
+                        Some("button" | "checkbox" | "radio" | "submit" | "reset")
+                    ))
                 || tag == "select"
                 || el
                     .dyn_ref::<web_sys::HtmlElement>()

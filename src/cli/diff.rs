@@ -3,8 +3,6 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use serde_json::Value;
-
 use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
 
 use super::{parse_preset, ClusterArgs, Failure, Source};
@@ -54,13 +52,15 @@ fn parse_override(s: &str) -> Result<(patchlab::pointer::PointerBuf, Strategy), 
     let (path, strategy) = s
         .rsplit_once('=')
         .ok_or_else(|| format!("{s:?}: expected PATH=STRATEGY"))?;
-    let strategy: Strategy = strategy.parse()?;
+    let strategy: Strategy = strategy
+        .parse()
+        .map_err(|e: patchlab::strategy::UnknownName| e.to_string())?;
     if strategy.is_whole_object() {
         return Err(format!(
             "{strategy} applies to the whole object: use --preset instead"
         ));
     }
-    Ok((parse_path(path)?, strategy))
+    Ok((parse_path(path).map_err(|e| e.to_string())?, strategy))
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
@@ -84,18 +84,23 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         return Ok(());
     }
     let engine = args.cluster.cluster().patch_engine();
-    let check = round_trip(&old, &new, &plan, engine);
+    let check = strategy::round_trip_on(&old, &new, &plan, &options.policy, engine);
+    let verdict = match &check {
+        strategy::RoundTrip::Refused(err) => match err.response() {
+            Some(status) => format!("the server would refuse it: {status} ({err})"),
+            None => check.to_string(),
+        },
+        _ => check.to_string(),
+    };
     let text = match args.format {
         Format::Json => plan.body_text(),
         Format::Kubectl => strategy::kubectl(&plan, &new),
         Format::Go => strategy::go_code(&plan).ok_or_else(|| not_json_patch(&plan, "Go"))?,
         Format::Rust => strategy::rust_code(&plan).ok_or_else(|| not_json_patch(&plan, "Rust"))?,
-        Format::Explain => format!("{}\nround trip on {engine}: {check}\n", explain(&plan)),
+        Format::Explain => format!("{}\nround trip on {engine}: {verdict}\n", explain(&plan)),
     };
-    if let RoundTrip::Refused(why) = &check {
-        if args.format != Format::Explain {
-            eprintln!("note: on {engine} the server would refuse it: {why}");
-        }
+    if matches!(check, strategy::RoundTrip::Refused(_)) && args.format != Format::Explain {
+        eprintln!("note: on {engine}, {verdict}");
     }
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
@@ -133,7 +138,7 @@ pub fn explain(plan: &Plan) -> String {
                     .value
                     .as_ref()
                     .filter(|_| op.op.takes_value())
-                    .map(|v| format!(" {}", short(v)))
+                    .map(|v| format!(" {}", patchlab::input::elide(v, 80)))
                     .unwrap_or_default();
                 let _ = writeln!(out, "  {i:>2}  {:<7} {}{value}", op.op.as_str(), op.path);
                 let _ = writeln!(out, "      why: {}", planned.reason);
@@ -191,64 +196,6 @@ pub fn explain(plan: &Plan) -> String {
     out
 }
 
-/// What applying the plan to OLD on the server gives.
-enum RoundTrip {
-    Exact,
-    Refused(String),
-    Differs,
-    NotApplicable,
-}
-
-impl std::fmt::Display for RoundTrip {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RoundTrip::Exact => f.write_str("old + patch = new"),
-            RoundTrip::Refused(why) => write!(f, "the server would refuse it: {why}"),
-            RoundTrip::Differs => f.write_str("the result differs from new"),
-            RoundTrip::NotApplicable => {
-                f.write_str("a server-side apply result depends on who owns which field")
-            }
-        }
-    }
-}
-
-fn round_trip(old: &Value, new: &Value, plan: &Plan, engine: patchlab::apply::Engine) -> RoundTrip {
-    let mut doc = old.clone();
-    let refused = |err: patchlab::apply::ApplyError| match err.response() {
-        Some(status) => RoundTrip::Refused(format!("{status} ({err})")),
-        None => RoundTrip::Refused(err.to_string()),
-    };
-    match &plan.body {
-        Body::JsonPatch(ops) => {
-            let ops: Vec<patchlab::patch::Operation> = ops.iter().map(|p| p.op.clone()).collect();
-            if let Err(err) = patchlab::apply::apply(&mut doc, &ops, engine) {
-                return refused(err);
-            }
-        }
-        Body::MergePatch(body) => {
-            if let Err(err) =
-                patchlab::apply::apply_merge(&mut doc, &patchlab::gojson::to_string(body), engine)
-            {
-                return refused(err);
-            }
-        }
-        Body::Update(body) => doc = body.clone(),
-        Body::Apply { .. } => return RoundTrip::NotApplicable,
-    }
-    let strip = |v: &Value| {
-        let mut v = v.clone();
-        if let Some(Value::Object(m)) = v.get_mut("metadata") {
-            m.remove("resourceVersion");
-        }
-        v
-    };
-    if strip(&doc) == strip(new) {
-        RoundTrip::Exact
-    } else {
-        RoundTrip::Differs
-    }
-}
-
 fn pretty_body(plan: &Plan) -> String {
     match &plan.body {
         Body::Apply { config, .. } => patchlab::input::to_yaml(config),
@@ -259,13 +206,4 @@ fn pretty_body(plan: &Plan) -> String {
 
 fn indent(text: &str) -> String {
     text.lines().map(|l| format!("  {l}\n")).collect()
-}
-
-fn short(value: &Value) -> String {
-    let text = serde_json::to_string(value).unwrap_or_default();
-    if text.chars().count() <= 80 {
-        return text;
-    }
-    let cut: String = text.chars().take(77).collect();
-    format!("{cut}...")
 }

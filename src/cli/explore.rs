@@ -5,6 +5,7 @@ use std::io::Write;
 
 use patchlab::sim::explore::{explore, Exploration};
 use patchlab::sim::timeline::Scenario;
+use patchlab::vocabulary::Term;
 
 use super::{ClusterArgs, Failure, Source};
 
@@ -46,26 +47,47 @@ fn render(result: &Exploration) -> String {
     let n = result.interleavings.len();
     let _ = writeln!(
         out,
-        "{}: {n} interleavings (every order that keeps each writer's own)\n",
+        "{}: {n} interleavings (every order that keeps each writer's own)",
         result.scenario
     );
-    let _ = writeln!(
-        out,
-        "{:<17} {:>14} {:>16} {:>14} {:>12}",
-        "preset", "422/409", "false conflict", "lost update", "unconverged"
-    );
-    let share = |k: usize| format!("{k} ({}%)", (k * 100).checked_div(n).unwrap_or(0));
     for row in &result.presets {
         let _ = writeln!(
             out,
-            "{:<17} {:>14} {:>16} {:>14} {:>12}",
-            row.preset,
-            share(row.failed),
-            share(row.false_conflicts),
-            share(row.lost_updates),
-            share(row.unconverged)
+            "\n{} (every writer but the fixed ones uses it):",
+            row.preset
         );
+        for (label, cell) in [
+            ("a 422 or 409", &row.failed),
+            ("a false conflict", &row.false_conflicts),
+            ("a lost update", &row.lost_updates),
+            ("an intent that does not hold", &row.intent_not_held),
+        ] {
+            let whose = cell
+                .writers
+                .iter()
+                .map(|(name, k)| format!("{name} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let first = match (cell.first, cell.first_step) {
+                (Some(i), Some(step)) => format!("; first: interleaving {} at step {step}", i + 1),
+                _ => String::new(),
+            };
+            let _ = writeln!(
+                out,
+                "  {label:<29} {:>3} of {n}{}{first}",
+                cell.count,
+                if whose.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({whose})")
+                },
+            );
+        }
     }
-    out.push_str("\ncounts are interleavings in which it happens at least once");
+    let _ = write!(
+        out,
+        "\ncounts are interleavings in which it happens at least once; in brackets, to whom\n{}",
+        Term::legend(&[Term::FalseConflict, Term::LostUpdate, Term::IntentNotHeld])
+    );
     out
 }

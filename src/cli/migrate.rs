@@ -5,6 +5,7 @@ use std::io::Write;
 
 use patchlab::sim::migrate::{migrate_on, MigrateOptions, MigrateResult};
 use patchlab::strategy::Preset;
+use patchlab::vocabulary::Term;
 
 use super::{parse_preset, ClusterArgs, Failure};
 
@@ -40,7 +41,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         seed: args.seed,
         presets: args.presets,
     };
-    let result = migrate_on(&options, args.cluster.cluster()).map_err(Failure::new)?;
+    let result =
+        migrate_on(&options, args.cluster.cluster()).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Format::Json => serde_json::to_string(&result).unwrap_or_default(),
         Format::Text => render(&result),
@@ -56,38 +58,44 @@ fn render(result: &MigrateResult) -> String {
         "{} VMIs migrating, seed {}; per VMI: VMI controller and migration controller patch (preset), virt-handler calls Update()\n",
         result.vms, result.seed
     );
-    let _ = writeln!(
-        out,
-        "{:<17} {:>8} {:>8} {:>7} {:>7} {:>7} {:>9} {:>6} {:>6} {:>8} {:>11}",
-        "preset",
-        "requests",
-        "ok",
-        "422",
-        "409",
-        "false",
-        "on maps",
-        "true",
-        "lost",
-        "retries",
-        "unconverged"
-    );
-    for p in &result.presets {
-        let _ = writeln!(
-            out,
-            "{:<17} {:>8} {:>8} {:>7} {:>7} {:>7} {:>9} {:>6} {:>6} {:>8} {:>11}",
-            p.preset,
-            p.requests,
-            p.ok,
-            p.status_422,
-            p.status_409,
-            p.false_conflicts,
-            p.false_conflicts_on_maps,
-            p.true_conflicts,
-            p.lost_updates,
-            p.retries,
-            p.unconverged_vmis
-        );
+    let _ = write!(out, "{:<24}", "preset / writer");
+    for term in COLUMNS {
+        let _ = write!(out, " {:>8}", term.short());
     }
-    out.push_str("\nfalse: failures where nothing the writer meant to change had changed; on maps: of those, a failed test of labels, annotations or activePods; lost: changes erased by writes that did not mean to change them");
+    let _ = writeln!(out, " {:>9}", Term::IntentNotHeld.short());
+    for p in &result.presets {
+        let _ = write!(out, "{:<24}", p.preset.as_str());
+        for term in COLUMNS {
+            let _ = write!(out, " {:>8}", p.total.get(*term).unwrap_or_default());
+        }
+        let _ = writeln!(out, " {:>9}", p.vmis_intent_not_held);
+        for w in &p.writers {
+            let _ = write!(out, "  {:<22}", w.name);
+            for term in COLUMNS {
+                let _ = write!(out, " {:>8}", w.counts.get(*term).unwrap_or_default());
+            }
+            let _ = writeln!(out, " {:>9}", w.intent_not_held);
+        }
+    }
+    let mut terms = COLUMNS.to_vec();
+    terms.push(Term::IntentNotHeld);
+    let _ = write!(
+        out,
+        "\n{}\nA preset's row adds up its writers (not held: VMIs where some writer's intent does not hold).",
+        Term::legend(&terms)
+    );
     out
 }
+
+/// The counts of the table, in order.
+const COLUMNS: &[Term] = &[
+    Term::Writes,
+    Term::Ok,
+    Term::Invalid,
+    Term::Conflict,
+    Term::FalseConflict,
+    Term::FalseConflictOnMap,
+    Term::TrueConflict,
+    Term::LostUpdate,
+    Term::Retries,
+];

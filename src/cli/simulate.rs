@@ -3,8 +3,9 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use patchlab::sim::timeline::{replay, Conflict, Replay, Scenario};
+use patchlab::sim::timeline::{replay, Replay, Scenario, WriterEnd};
 use patchlab::strategy::Preset;
+use patchlab::vocabulary::Term;
 
 use super::{parse_preset, ClusterArgs, Failure, Source};
 
@@ -103,17 +104,14 @@ pub fn render(replay: &Replay) -> String {
                 );
             }
         }
-        match step.conflict {
-            Some(Conflict::False) => {
-                let _ = writeln!(out, "    false conflict: nothing this writer meant to change was changed by others since its read");
-            }
-            Some(Conflict::True) => {
-                let _ = writeln!(
-                    out,
-                    "    true conflict: another writer changed what this writer meant to change"
-                );
-            }
-            None => {}
+        if let Some(conflict) = step.conflict {
+            let term = conflict.term();
+            let _ = writeln!(
+                out,
+                "    {}: {}",
+                term.label().to_lowercase(),
+                term.definition()
+            );
         }
         for lost in &step.lost {
             let _ = writeln!(
@@ -124,43 +122,63 @@ pub fn render(replay: &Replay) -> String {
         }
     }
     let _ = writeln!(out, "\noutcomes:");
-    let _ = writeln!(
-        out,
-        "  {:<26} {:<17} {:>5} {:>3} {:>4} {:>4} {:>7} {:>5} {:>4} {:>4}  converged",
-        "writer", "preset", "sent", "ok", "422", "409", "retries", "false", "true", "lost"
-    );
+    let _ = write!(out, "  {:<26} {:<17}", "writer", "preset");
+    for term in COLUMNS {
+        let _ = write!(out, " {:>w$}", term.short(), w = width(*term));
+    }
+    let _ = writeln!(out, "  {}", Term::IntentHolds.short());
     for w in &replay.outcomes.writers {
-        let _ = writeln!(
-            out,
-            "  {:<26} {:<17} {:>5} {:>3} {:>4} {:>4} {:>7} {:>5} {:>4} {:>4}  {}{}",
-            w.name,
-            w.preset,
-            w.attempts,
-            w.successes,
-            w.status_422,
-            w.status_409,
-            w.retries,
-            w.false_conflicts,
-            w.true_conflicts,
-            w.lost_updates,
-            yes(w.converged),
-            if w.gave_up { " (gave up)" } else { "" }
-        );
+        let _ = write!(out, "  {:<26} {:<17}", w.name, w.preset.as_str());
+        for term in COLUMNS {
+            let _ = write!(
+                out,
+                " {:>w$}",
+                w.counts.get(*term).unwrap_or_default(),
+                w = width(*term)
+            );
+        }
+        let _ = writeln!(out, "  {}", yes(w.intent_holds));
+    }
+    for w in &replay.outcomes.writers {
+        if !matches!(w.end, WriterEnd::Succeeded) {
+            let _ = writeln!(out, "  {}", w.end.describe(&w.name));
+        }
     }
     let _ = writeln!(
         out,
-        "  lost updates: {}",
+        "  {}: {}",
+        Term::LostUpdate.label().to_lowercase(),
         replay.outcomes.lost_updates.len()
     );
-    let _ = write!(out, "  converged: {}", yes(replay.outcomes.converged));
+    let _ = writeln!(
+        out,
+        "  every intent holds: {}",
+        yes(replay.outcomes.intents_hold)
+    );
+    let mut terms = COLUMNS.to_vec();
+    terms.push(Term::IntentHolds);
+    let _ = write!(out, "\n{}", Term::legend(&terms));
     out
+}
+
+/// The counts of the outcomes table, in order.
+const COLUMNS: &[Term] = &[
+    Term::Writes,
+    Term::Ok,
+    Term::Invalid,
+    Term::Conflict,
+    Term::Retries,
+    Term::FalseConflict,
+    Term::TrueConflict,
+    Term::LostUpdate,
+    Term::GaveUp,
+];
+
+fn width(term: Term) -> usize {
+    term.short().len().max(3)
 }
 
 fn one_line(body: &str) -> String {
     let flat: String = body.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > 300 {
-        format!("{}...", flat.chars().take(297).collect::<String>())
-    } else {
-        flat
-    }
+    patchlab::input::elide_text(&flat, 300)
 }

@@ -19,7 +19,7 @@ struct DiffOptions {
 
 pub(super) fn preset(name: &str, what: &str) -> Result<Preset, JsValue> {
     name.parse()
-        .map_err(|e: String| bad_argument(format!("{what}: {e}")))
+        .map_err(|e: crate::strategy::UnknownName| bad_argument(format!("{what}: {e}")))
 }
 
 fn diff_options(value: &JsValue) -> Result<Options, JsValue> {
@@ -48,7 +48,7 @@ fn diff_options(value: &JsValue) -> Result<Options, JsValue> {
         let what = format!("options.overrides[{path:?}]");
         let strategy: Strategy = strategy
             .parse()
-            .map_err(|e: String| bad_argument(format!("{what}: {e}")))?;
+            .map_err(|e: crate::strategy::UnknownName| bad_argument(format!("{what}: {e}")))?;
         if strategy.is_whole_object() {
             return Err(bad_argument(format!(
                 "{what}: {strategy} applies to the whole object: use options.preset"

@@ -114,6 +114,6 @@ pub fn migrate(
         },
         cluster,
     )
-    .map_err(bad_argument)?;
+    .map_err(|e| bad_argument(e.to_string()))?;
     to_js(&result)
 }

@@ -147,19 +147,41 @@ export interface MigrateOptions extends ClusterOptions {
   presets?: Preset[];
 }
 
-export interface PresetResult {
-  preset: Preset;
-  requests: number;
+/** Counts; each field is a term of patchlab's vocabulary (see `patchlab explain` / the glossary). */
+export interface Counts {
+  writes: number;
   ok: number;
-  status_422: number;
-  status_409: number;
+  /** 422 answers: a JSON patch op failed (a failed test), the whole patch dropped. */
+  invalid: number;
+  /** 409 answers: a stale resourceVersion, or an apply conflict. */
+  conflict: number;
+  other_errors: number;
+  retries: number;
+  /** Failures although nothing the writer meant to change had changed. */
   false_conflicts: number;
+  /** False conflicts whose failing test was on a map (labels, annotations, activePods). */
   false_conflicts_on_maps: number;
   true_conflicts: number;
+  /** Changes of this writer that others erased. */
   lost_updates: number;
-  retries: number;
-  unconverged_vmis: number;
   gave_up: number;
+}
+
+export interface WriterTotals extends Counts {
+  name: string;
+  preset: Preset;
+  /** VMIs where this writer's intent does not hold at the end. */
+  intent_not_held: number;
+}
+
+export interface PresetResult {
+  preset: Preset;
+  /** Every writer's counts added up. */
+  total: Counts;
+  /** VMIs where some writer's intent does not hold at the end. */
+  vmis_intent_not_held: number;
+  /** virt-controller, migration-controller, virt-handler. */
+  writers: WriterTotals[];
 }
 
 export interface MigrateResult {

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::timeline::{Engine, Event, Scenario, ScenarioError};
+use super::timeline::{ConflictKind, Event, Scenario, ScenarioError, World};
 use crate::strategy::Preset;
 
 /// The explorer handles at most this many writers...
@@ -11,30 +11,65 @@ pub const MAX_WRITERS: usize = 3;
 /// ...and this many events.
 pub const MAX_EVENTS: usize = 8;
 
-/// Counts for one preset over every interleaving.
+/// One outcome over every interleaving: in how many it happens, whose it
+/// is, and where it first shows.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ExploreCell {
+    /// Interleavings where it happens at least once.
+    pub count: usize,
+    /// Per writer: interleavings where it happens to that writer (the
+    /// writer that failed, whose change was lost, whose intent does not
+    /// hold), in scenario order; writers it never happens to are left out.
+    pub writers: Vec<(String, usize)>,
+    /// The first interleaving where it happens (an index into
+    /// [`Exploration::interleavings`]) ...
+    pub first: Option<usize>,
+    /// ... and how many events of it have happened when it shows (the
+    /// step to open the Race view at: the failing or erasing write, or the
+    /// end for an intent that does not hold).
+    pub first_step: Option<usize>,
+}
+
+impl ExploreCell {
+    fn mark(&mut self, interleaving: usize, step: usize, writers: &[bool], names: &[String]) {
+        if !writers.iter().any(|w| *w) {
+            return;
+        }
+        self.count += 1;
+        if self.first.is_none() {
+            self.first = Some(interleaving);
+            self.first_step = Some(step);
+        }
+        for (w, hit) in writers.iter().enumerate() {
+            if !*hit {
+                continue;
+            }
+            match self.writers.iter_mut().find(|(name, _)| *name == names[w]) {
+                Some((_, n)) => *n += 1,
+                None => self.writers.push((names[w].clone(), 1)),
+            }
+        }
+        self.writers
+            .sort_by_key(|(name, _)| names.iter().position(|n| n == name));
+    }
+}
+
+/// Counts for one preset over every interleaving.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ExploreRow {
-    /// The preset (fixed writers keep their own).
-    pub preset: String,
+    /// The preset every writer uses (fixed writers keep their own).
+    pub preset: Preset,
     /// Interleavings replayed.
     pub interleavings: usize,
-    /// Interleavings where some write got a 422 or 409.
-    pub failed: usize,
-    /// Interleavings with at least one false conflict.
-    pub false_conflicts: usize,
-    /// Interleavings with at least one lost update.
-    pub lost_updates: usize,
-    /// Interleavings that end with some writer's intent not holding.
-    pub unconverged: usize,
-    /// The first interleaving (index into [`Exploration::interleavings`])
-    /// of each kind, to open in the Race view.
-    pub first_failed: Option<usize>,
-    /// See `first_failed`.
-    pub first_false_conflict: Option<usize>,
-    /// See `first_failed`.
-    pub first_lost_update: Option<usize>,
-    /// See `first_failed`.
-    pub first_unconverged: Option<usize>,
+    /// Some write got a 422 or a 409.
+    pub failed: ExploreCell,
+    /// Some write failed although nothing its writer meant to change had
+    /// been changed.
+    pub false_conflicts: ExploreCell,
+    /// A write erased another writer's change without meaning to.
+    pub lost_updates: ExploreCell,
+    /// At the end, some writer's intent does not hold.
+    pub intent_not_held: ExploreCell,
 }
 
 /// The explorer's result.
@@ -111,10 +146,10 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
     scenario.validate()?;
     let writers = scenario.writers.len();
     if writers > MAX_WRITERS || scenario.schedule.len() > MAX_EVENTS {
-        return Err(ScenarioError(format!(
-            "the explorer takes at most {MAX_WRITERS} writers and {MAX_EVENTS} events; this scenario has {writers} and {}",
-            scenario.schedule.len()
-        )));
+        return Err(ScenarioError::TooBigToExplore {
+            writers,
+            events: scenario.schedule.len(),
+        });
     }
     let orders = interleavings(scenario);
     let presets = if presets.is_empty() {
@@ -122,62 +157,74 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
     } else {
         presets.to_vec()
     };
+    let names: Vec<String> = scenario.writers.iter().map(|w| w.name.clone()).collect();
     let mut rows = Vec::with_capacity(presets.len());
     for preset in presets {
         let mut row = ExploreRow {
-            preset: preset.to_string(),
+            preset,
             interleavings: orders.len(),
-            ..ExploreRow::default()
+            failed: ExploreCell::default(),
+            false_conflicts: ExploreCell::default(),
+            lost_updates: ExploreCell::default(),
+            intent_not_held: ExploreCell::default(),
         };
         let options = scenario
             .writers
             .iter()
             .map(|w| {
-                w.options(Some(preset)).map(|mut o| {
-                    o.explain = false;
-                    o
-                })
+                w.options(Some(preset))
+                    .map(|mut o| {
+                        o.explain = false;
+                        o
+                    })
+                    .map_err(|error| ScenarioError::BadOverride {
+                        writer: w.name.clone(),
+                        error,
+                    })
             })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(ScenarioError)?;
+            .collect::<Result<Vec<_>, _>>()?;
         for (i, order) in orders.iter().enumerate() {
-            let mut engine = Engine::prepared(
+            let mut world = World::prepared(
                 scenario,
                 Some(preset),
                 std::borrow::Cow::Borrowed(&options),
                 false,
             );
+            // Per writer: did it happen, and after how many events first.
+            let mut failed = vec![false; writers];
+            let mut false_conflict = vec![false; writers];
+            let mut lost = vec![false; writers];
+            let (mut failed_at, mut false_at, mut lost_at) = (None, None, None);
             for (index, event) in order.iter().enumerate() {
-                engine.step(index, event);
-            }
-            engine.finish();
-            let o = &engine.outcomes;
-            let mark = |count: &mut usize, first: &mut Option<usize>, hit: bool| {
-                if hit {
-                    *count += 1;
-                    first.get_or_insert(i);
+                let outcome = world.step_outcome(index, event);
+                if matches!(outcome.code, Some(409 | 422)) {
+                    failed[outcome.writer] = true;
+                    failed_at.get_or_insert(index + 1);
                 }
-            };
-            mark(
-                &mut row.failed,
-                &mut row.first_failed,
-                o.writers.iter().any(|w| w.status_422 + w.status_409 > 0),
-            );
-            mark(
-                &mut row.false_conflicts,
-                &mut row.first_false_conflict,
-                o.writers.iter().any(|w| w.false_conflicts > 0),
-            );
-            mark(
-                &mut row.lost_updates,
-                &mut row.first_lost_update,
-                !o.lost_updates.is_empty(),
-            );
-            mark(
-                &mut row.unconverged,
-                &mut row.first_unconverged,
-                !o.converged,
-            );
+                if outcome.conflict == Some(ConflictKind::False) {
+                    false_conflict[outcome.writer] = true;
+                    false_at.get_or_insert(index + 1);
+                }
+                for victim in outcome.lost {
+                    lost[victim] = true;
+                    lost_at.get_or_insert(index + 1);
+                }
+            }
+            world.finish();
+            let not_held: Vec<bool> = world
+                .outcomes
+                .writers
+                .iter()
+                .map(|w| !w.intent_holds)
+                .collect();
+            let end = order.len();
+            row.failed
+                .mark(i, failed_at.unwrap_or(end), &failed, &names);
+            row.false_conflicts
+                .mark(i, false_at.unwrap_or(end), &false_conflict, &names);
+            row.lost_updates
+                .mark(i, lost_at.unwrap_or(end), &lost, &names);
+            row.intent_not_held.mark(i, end, &not_held, &names);
         }
         rows.push(row);
     }
@@ -191,6 +238,7 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::timeline::EventKind;
 
     fn race() -> Scenario {
         let text = include_str!("../../www/scenarios/migration-race.yaml");
@@ -204,12 +252,12 @@ mod tests {
         let orders = interleavings(&scenario);
         assert_eq!(orders.len(), 10, "5! / (3! 2!)");
         for order in &orders {
-            let kinds: Vec<&str> = order
+            let kinds: Vec<EventKind> = order
                 .iter()
                 .filter(|e| e.writer() == "virt-controller")
                 .map(Event::kind)
                 .collect();
-            assert_eq!(kinds, ["read", "write", "retry"]);
+            assert_eq!(kinds, EventKind::ALL);
         }
         let mut unique = orders.clone();
         unique.dedup();
@@ -227,13 +275,13 @@ mod tests {
             panic!("three rows");
         };
         assert!(
-            head.false_conflicts > per_key.false_conflicts,
+            head.false_conflicts.count > per_key.false_conflicts.count,
             "{head:?} {per_key:?}"
         );
-        assert!(naive.lost_updates > 0, "{naive:?}");
+        assert!(naive.lost_updates.count > 0, "{naive:?}");
         // Under per-key, the only false conflicts left are virt-handler's
         // Update() getting 409 when the controller wrote first.
-        let first = per_key.first_false_conflict.unwrap();
+        let first = per_key.false_conflicts.first.unwrap();
         let replayed = super::super::timeline::replay(
             &Scenario {
                 schedule: result.interleavings[first].clone(),
@@ -244,11 +292,11 @@ mod tests {
         .unwrap();
         let controller = &replayed.outcomes.writers[0];
         assert_eq!(
-            (controller.name.as_str(), controller.false_conflicts),
+            (controller.name.as_str(), controller.counts.false_conflicts),
             ("virt-controller", 0)
         );
-        assert_eq!(replayed.outcomes.writers[1].status_409, 1);
-        let first = head.first_false_conflict.unwrap();
+        assert_eq!(replayed.outcomes.writers[1].counts.conflict, 1);
+        let first = head.false_conflicts.first.unwrap();
         let replayed = super::super::timeline::replay(
             &Scenario {
                 schedule: result.interleavings[first].clone(),
@@ -261,7 +309,7 @@ mod tests {
             .outcomes
             .writers
             .iter()
-            .any(|w| w.false_conflicts > 0));
+            .any(|w| w.counts.false_conflicts > 0));
     }
 
     #[test]

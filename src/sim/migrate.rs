@@ -5,8 +5,9 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::outcome::Counts;
 use super::rng::SplitMix64;
-use super::timeline::{Engine, Event, Scenario};
+use super::timeline::{Event, Scenario, ScenarioError, World};
 use super::writer::{Intent, WriterSpec};
 use crate::pointer::PointerBuf;
 use crate::strategy::Preset;
@@ -14,34 +15,32 @@ use crate::strategy::Preset;
 /// The most VMIs one run simulates.
 pub const MAX_VMS: usize = 100_000;
 
-/// Counts for one preset.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// Counts for one preset: all writers together and each writer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PresetResult {
     /// The preset the controllers used (virt-handler always calls Update).
-    pub preset: String,
-    /// Writes sent.
-    pub requests: u64,
-    /// Writes that succeeded.
-    pub ok: u64,
-    /// 422 answers.
-    pub status_422: u64,
-    /// 409 answers.
-    pub status_409: u64,
-    /// Failures where nothing the writer meant to change had changed.
-    pub false_conflicts: u64,
-    /// False conflicts whose failing `test` was on a map field (labels,
-    /// annotations, activePods) or inside one.
-    pub false_conflicts_on_maps: u64,
-    /// Failures where another writer changed what the writer meant to change.
-    pub true_conflicts: u64,
-    /// Changes erased by writes that did not mean to change them.
-    pub lost_updates: u64,
-    /// Retry events that sent a write.
-    pub retries: u64,
-    /// VMIs where some writer's intent does not hold at the end.
-    pub unconverged_vmis: u64,
-    /// Writers that gave up with attempts exhausted.
-    pub gave_up: u64,
+    pub preset: Preset,
+    /// Every writer's counts added up.
+    pub total: Counts,
+    /// VMIs where some writer's intent does not hold at the end
+    /// ([`Term::IntentNotHeld`](crate::vocabulary::Term::IntentNotHeld)).
+    pub vmis_intent_not_held: u64,
+    /// Per writer (the same three on every VMI), in order.
+    pub writers: Vec<WriterTotals>,
+}
+
+/// One writer's counts over every VMI.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WriterTotals {
+    /// The writer.
+    pub name: String,
+    /// The preset it used.
+    pub preset: Preset,
+    /// Its counts.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// VMIs where its intent does not hold at the end.
+    pub intent_not_held: u64,
 }
 
 /// The whole run.
@@ -54,6 +53,31 @@ pub struct MigrateResult {
     /// One entry per preset, in the order asked.
     pub presets: Vec<PresetResult>,
 }
+
+/// Why a mass migration cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MigrateError {
+    /// `vms` is 0 or above [`MAX_VMS`].
+    VmCount(usize),
+    /// The writers' options could not be built (a bug in the scenario).
+    Scenario(ScenarioError),
+}
+
+impl std::fmt::Display for MigrateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MigrateError::VmCount(n) => {
+                write!(
+                    f,
+                    "the number of VMIs must be between 1 and {MAX_VMS}, not {n}"
+                )
+            }
+            MigrateError::Scenario(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for MigrateError {}
 
 /// What to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -75,12 +99,6 @@ impl Default for MigrateOptions {
         }
     }
 }
-
-const MAPS: [&str; 3] = [
-    "/metadata/labels",
-    "/metadata/annotations",
-    "/status/activePods",
-];
 
 /// The VMI number `i` and its three writers, before migration to node02.
 fn vmi_scenario(i: usize) -> Scenario {
@@ -227,9 +245,9 @@ impl Migration {
     /// # Errors
     ///
     /// A message when `vms` is 0 or above [`MAX_VMS`].
-    pub fn new(options: &MigrateOptions) -> Result<Migration, String> {
+    pub fn new(options: &MigrateOptions) -> Result<Migration, MigrateError> {
         if options.vms == 0 || options.vms > MAX_VMS {
-            return Err(format!("--vms must be between 1 and {MAX_VMS}"));
+            return Err(MigrateError::VmCount(options.vms));
         }
         let presets = if options.presets.is_empty() {
             Preset::ALL.to_vec()
@@ -251,9 +269,20 @@ impl Migration {
             options: options.clone(),
             results: presets
                 .iter()
-                .map(|p| PresetResult {
-                    preset: p.to_string(),
-                    ..PresetResult::default()
+                .map(|preset| PresetResult {
+                    preset: *preset,
+                    total: Counts::default(),
+                    vmis_intent_not_held: 0,
+                    writers: scenarios[0]
+                        .writers
+                        .iter()
+                        .map(|w| WriterTotals {
+                            name: w.name.clone(),
+                            preset: if w.fixed { w.preset } else { *preset },
+                            counts: Counts::default(),
+                            intent_not_held: 0,
+                        })
+                        .collect(),
                 })
                 .collect(),
             presets,
@@ -276,7 +305,7 @@ impl Migration {
     }
 
     /// Every VMI has the same writers: their options are built once per preset.
-    fn prepare(&mut self) -> Result<(), String> {
+    fn prepare(&mut self) -> Result<(), MigrateError> {
         let Some(preset) = self.presets.get(self.preset).copied() else {
             return Ok(());
         };
@@ -284,10 +313,17 @@ impl Migration {
             .writers
             .iter()
             .map(|w| {
-                w.options(Some(preset)).map(|mut o| {
-                    o.explain = false;
-                    o
-                })
+                w.options(Some(preset))
+                    .map(|mut o| {
+                        o.explain = false;
+                        o
+                    })
+                    .map_err(|error| {
+                        MigrateError::Scenario(ScenarioError::BadOverride {
+                            writer: w.name.clone(),
+                            error,
+                        })
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(())
@@ -340,7 +376,7 @@ impl Migration {
 /// # Errors
 ///
 /// A message when `vms` is 0 or above [`MAX_VMS`].
-pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, String> {
+pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, MigrateError> {
     migrate_on(options, crate::kube::Cluster::default())
 }
 
@@ -348,11 +384,11 @@ pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, String> {
 ///
 /// # Errors
 ///
-/// A message when `vms` is 0 or above [`MAX_VMS`].
+/// [`MigrateError`] when `vms` is 0 or above [`MAX_VMS`].
 pub fn migrate_on(
     options: &MigrateOptions,
     cluster: crate::kube::Cluster,
-) -> Result<MigrateResult, String> {
+) -> Result<MigrateResult, MigrateError> {
     let mut migration = Migration::new(options)?.on_cluster(cluster);
     while !migration.advance(usize::MAX) {}
     Ok(migration.result())
@@ -364,44 +400,29 @@ fn run_one(
     options: &[crate::strategy::Options],
     result: &mut PresetResult,
 ) {
-    let mut engine = Engine::prepared(
+    let mut world = World::prepared(
         scenario,
         Some(preset),
         std::borrow::Cow::Borrowed(options),
         false,
     );
     for (index, event) in scenario.schedule.iter().enumerate() {
-        let outcome = engine.step_outcome(index, event);
-        if let Some(path) = outcome.false_conflict_path {
-            if MAPS
-                .iter()
-                .any(|m| path == *m || path.starts_with(&format!("{m}/")))
-            {
-                result.false_conflicts_on_maps += 1;
-            }
-        }
+        world.step(index, event);
     }
-    engine.finish();
-    let outcomes = &engine.outcomes;
-    for w in &outcomes.writers {
-        result.requests += u64::from(w.attempts);
-        result.ok += u64::from(w.successes);
-        result.status_422 += u64::from(w.status_422);
-        result.status_409 += u64::from(w.status_409);
-        result.false_conflicts += u64::from(w.false_conflicts);
-        result.true_conflicts += u64::from(w.true_conflicts);
-        result.lost_updates += u64::from(w.lost_updates);
-        result.retries += u64::from(w.retries);
-        result.gave_up += u64::from(w.gave_up);
+    world.finish();
+    let outcomes = &world.outcomes;
+    for (totals, writer) in result.writers.iter_mut().zip(&outcomes.writers) {
+        totals.counts += &writer.counts;
+        result.total += &writer.counts;
+        totals.intent_not_held += u64::from(!writer.intent_holds);
     }
-    if !outcomes.converged {
-        result.unconverged_vmis += 1;
-    }
+    result.vmis_intent_not_held += u64::from(!outcomes.intents_hold);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::timeline::EventKind;
 
     #[test]
     fn schedules_keep_each_writers_order() {
@@ -409,12 +430,20 @@ mod tests {
         let events = schedule(&mut rng, &["a", "b"]);
         assert_eq!(events.len(), 8);
         for writer in ["a", "b"] {
-            let kinds: Vec<&str> = events
+            let kinds: Vec<EventKind> = events
                 .iter()
                 .filter(|e| e.writer() == writer)
                 .map(Event::kind)
                 .collect();
-            assert_eq!(kinds, ["read", "write", "retry", "retry"]);
+            assert_eq!(
+                kinds,
+                [
+                    EventKind::Read,
+                    EventKind::Write,
+                    EventKind::Retry,
+                    EventKind::Retry
+                ]
+            );
         }
     }
 
@@ -429,12 +458,13 @@ mod tests {
         let [head, per_key, naive] = &result.presets[..] else {
             panic!("three presets");
         };
-        assert!(head.false_conflicts_on_maps > 50, "{head:?}");
-        assert_eq!(per_key.false_conflicts_on_maps, 0, "{per_key:?}");
-        assert!(naive.lost_updates > 0, "{naive:?}");
-        assert_eq!(naive.status_422, 0, "{naive:?}");
+        assert!(head.total.false_conflicts_on_maps > 50, "{head:?}");
+        assert_eq!(per_key.total.false_conflicts_on_maps, 0, "{per_key:?}");
+        assert!(naive.total.lost_updates > 0, "{naive:?}");
+        assert_eq!(naive.total.invalid, 0, "{naive:?}");
         assert!(
-            per_key.unconverged_vmis < head.unconverged_vmis || head.unconverged_vmis == 0,
+            per_key.vmis_intent_not_held < head.vmis_intent_not_held
+                || head.vmis_intent_not_held == 0,
             "{per_key:?} {head:?}"
         );
         assert_eq!(

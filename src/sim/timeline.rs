@@ -7,12 +7,13 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+pub use super::outcome::{ConflictKind, Counts, LostUpdate, Outcomes, WriterEnd, WriterOutcome};
 use super::server::{key_of, Request, Response, Server};
 use super::writer::WriterSpec;
 use crate::apply::Evanphx;
 use crate::input::{self, Budget};
 use crate::kube::{Cluster, KubeVersion};
-use crate::strategy::{self, Body, PlannedOp, Preset};
+use crate::strategy::{self, Body, BodyKind, FieldKind, PlannedOp, Preset};
 
 /// Limits on what one scenario may hold (scenarios also come from links).
 pub const MAX_WRITERS: usize = 16;
@@ -37,6 +38,16 @@ pub enum Event {
 }
 
 impl Event {
+    /// An event of `kind` for `writer`.
+    pub fn new(kind: EventKind, writer: impl Into<String>) -> Event {
+        let writer = writer.into();
+        match kind {
+            EventKind::Read => Event::Read(writer),
+            EventKind::Write => Event::Write(writer),
+            EventKind::Retry => Event::Retry(writer),
+        }
+    }
+
     /// The writer the event belongs to.
     pub fn writer(&self) -> &str {
         match self {
@@ -44,13 +55,59 @@ impl Event {
         }
     }
 
-    /// `read`, `write` or `retry`.
-    pub fn kind(&self) -> &'static str {
+    /// What kind of event it is.
+    pub fn kind(&self) -> EventKind {
         match self {
-            Event::Read(_) => "read",
-            Event::Write(_) => "write",
-            Event::Retry(_) => "retry",
+            Event::Read(_) => EventKind::Read,
+            Event::Write(_) => EventKind::Write,
+            Event::Retry(_) => EventKind::Retry,
         }
+    }
+}
+
+/// The kinds of [`Event`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EventKind {
+    /// The writer's informer cache refreshes.
+    Read,
+    /// The writer sends its write.
+    Write,
+    /// Re-read, then write again.
+    Retry,
+}
+
+impl EventKind {
+    /// Every kind, in the order a writer's events usually come.
+    pub const ALL: [EventKind; 3] = [EventKind::Read, EventKind::Write, EventKind::Retry];
+
+    /// `read`, `write` or `retry`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Read => "read",
+            EventKind::Write => "write",
+            EventKind::Retry => "retry",
+        }
+    }
+}
+
+impl fmt::Display for EventKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for EventKind {
+    type Err = crate::strategy::UnknownName;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        EventKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| crate::strategy::UnknownName {
+                what: "event kind",
+                given: s.to_owned(),
+                accepted: EventKind::ALL.map(EventKind::as_str).to_vec(),
+            })
     }
 }
 
@@ -84,11 +141,114 @@ pub struct Scenario {
 
 /// Why a scenario cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError(pub String);
+pub enum ScenarioError {
+    /// The text does not parse (with its line and column).
+    Syntax(input::InputError),
+    /// It parses but is not a scenario: a missing or unknown field, a value
+    /// of the wrong type (serde's words).
+    Shape(String),
+    /// No objects to write.
+    NoObjects,
+    /// More of something than a scenario may hold.
+    TooMany {
+        /// What: `objects`, `writers`, `events`.
+        what: &'static str,
+        /// How many it has.
+        count: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// An object without `metadata.name`.
+    ObjectWithoutName {
+        /// Its position among the objects.
+        index: usize,
+    },
+    /// Two writers with one name.
+    DuplicateWriter {
+        /// The name.
+        name: String,
+    },
+    /// A writer with more than [`MAX_INTENTS`] intents.
+    TooManyIntents {
+        /// The writer.
+        writer: String,
+    },
+    /// A writer targets an object the scenario does not have.
+    UnknownTarget {
+        /// The writer.
+        writer: String,
+        /// The `Kind/name` it names.
+        target: String,
+    },
+    /// A writer's per-field strategy names an invalid path.
+    BadOverride {
+        /// The writer.
+        writer: String,
+        /// What is wrong with the path.
+        error: crate::strategy::PathError,
+    },
+    /// An intent that sets or removes the whole object.
+    WholeObjectIntent {
+        /// The writer.
+        writer: String,
+        /// The intent's position in its list.
+        index: usize,
+    },
+    /// An event names a writer the scenario does not have.
+    UnknownWriter {
+        /// The event's position in the schedule.
+        index: usize,
+        /// Its kind.
+        kind: EventKind,
+        /// The name it gives.
+        writer: String,
+    },
+    /// Too big for the interleaving explorer.
+    TooBigToExplore {
+        /// Writers in the scenario.
+        writers: usize,
+        /// Events in its schedule.
+        events: usize,
+    },
+}
 
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            ScenarioError::Syntax(error) => write!(f, "{error}"),
+            ScenarioError::Shape(message) => write!(f, "scenario: {message}"),
+            ScenarioError::NoObjects => f.write_str("a scenario needs at least one object"),
+            ScenarioError::TooMany { what, count, limit } => {
+                write!(f, "{count} {what}, more than the limit of {limit}")
+            }
+            ScenarioError::ObjectWithoutName { index } => {
+                write!(f, "object {index} needs kind and metadata.name")
+            }
+            ScenarioError::DuplicateWriter { name } => write!(f, "two writers are named {name:?}"),
+            ScenarioError::TooManyIntents { writer } => {
+                write!(f, "writer {writer:?} has more than {MAX_INTENTS} intents")
+            }
+            ScenarioError::UnknownTarget { writer, target } => write!(
+                f,
+                "writer {writer:?} targets {target:?}, which is not among the objects"
+            ),
+            ScenarioError::BadOverride { writer, error } => write!(f, "writer {writer:?}: {error}"),
+            ScenarioError::WholeObjectIntent { writer, index } => write!(
+                f,
+                "writer {writer:?}, intent {index}: an intent sets or removes a field, not the whole object (path \"\")"
+            ),
+            ScenarioError::UnknownWriter {
+                index,
+                kind,
+                writer,
+            } => write!(f, "event {index} ({kind} {writer:?}) names no writer"),
+            ScenarioError::TooBigToExplore { writers, events } => write!(
+                f,
+                "the explorer takes at most {} writers and {} events; this scenario has {writers} and {events}",
+                super::explore::MAX_WRITERS,
+                super::explore::MAX_EVENTS
+            ),
+        }
     }
 }
 
@@ -102,10 +262,9 @@ impl Scenario {
     /// [`ScenarioError`] with the line and column of a syntax error, the
     /// field at fault, or the rule broken.
     pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-        let (value, _) =
-            input::parse(text, &Budget::default()).map_err(|e| ScenarioError(e.to_string()))?;
+        let (value, _) = input::parse(text, &Budget::default()).map_err(ScenarioError::Syntax)?;
         let scenario: Scenario =
-            serde_json::from_value(value).map_err(|e| ScenarioError(format!("scenario: {e}")))?;
+            serde_json::from_value(value).map_err(|e| ScenarioError::Shape(e.to_string()))?;
         scenario.validate()?;
         Ok(scenario)
     }
@@ -116,69 +275,66 @@ impl Scenario {
     ///
     /// [`ScenarioError`] naming what is wrong.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        let fail = |m: String| Err(ScenarioError(m));
         if self.objects.is_empty() {
-            return fail("a scenario needs at least one object".into());
+            return Err(ScenarioError::NoObjects);
         }
-        if self.objects.len() > MAX_OBJECTS {
-            return fail(format!(
-                "{} objects, more than the limit of {MAX_OBJECTS}",
-                self.objects.len()
-            ));
-        }
-        if self.writers.len() > MAX_WRITERS {
-            return fail(format!(
-                "{} writers, more than the limit of {MAX_WRITERS}",
-                self.writers.len()
-            ));
-        }
-        if self.schedule.len() > MAX_EVENTS {
-            return fail(format!(
-                "{} events, more than the limit of {MAX_EVENTS}",
-                self.schedule.len()
-            ));
+        for (what, count, limit) in [
+            ("objects", self.objects.len(), MAX_OBJECTS),
+            ("writers", self.writers.len(), MAX_WRITERS),
+            ("events", self.schedule.len(), MAX_EVENTS),
+        ] {
+            if count > limit {
+                return Err(ScenarioError::TooMany { what, count, limit });
+            }
         }
         let keys: BTreeSet<String> = self.objects.iter().map(key_of).collect();
-        for (i, object) in self.objects.iter().enumerate() {
+        for (index, object) in self.objects.iter().enumerate() {
             if !object.is_object()
                 || object
                     .pointer("/metadata/name")
                     .and_then(Value::as_str)
                     .is_none()
             {
-                return fail(format!("object {i} needs kind and metadata.name"));
+                return Err(ScenarioError::ObjectWithoutName { index });
             }
         }
         let mut names = BTreeSet::new();
         for writer in &self.writers {
+            let name = || writer.name.clone();
             if !names.insert(writer.name.as_str()) {
-                return fail(format!("two writers are named {:?}", writer.name));
+                return Err(ScenarioError::DuplicateWriter { name: name() });
             }
             if writer.intents.len() > MAX_INTENTS {
-                return fail(format!(
-                    "writer {:?} has more than {MAX_INTENTS} intents",
-                    writer.name
-                ));
+                return Err(ScenarioError::TooManyIntents { writer: name() });
+            }
+            if let Some(index) = writer.intents.iter().position(|i| i.location().is_root()) {
+                return Err(ScenarioError::WholeObjectIntent {
+                    writer: name(),
+                    index,
+                });
             }
             if let Some(target) = &writer.target {
                 if !keys.contains(target) {
-                    return fail(format!(
-                        "writer {:?} targets {target:?}, which is not among the objects",
-                        writer.name
-                    ));
+                    return Err(ScenarioError::UnknownTarget {
+                        writer: name(),
+                        target: target.clone(),
+                    });
                 }
             }
             writer
                 .options(None)
-                .map_err(|e| ScenarioError(format!("writer {:?}: {e}", writer.name)))?;
+                .map_err(|error| ScenarioError::BadOverride {
+                    writer: name(),
+                    error,
+                })?;
         }
-        for (i, event) in self.schedule.iter().enumerate() {
+        for (index, event) in self.schedule.iter().enumerate() {
             if !names.contains(event.writer()) {
-                return fail(format!(
-                    "event {i} ({} {:?}) names no writer",
-                    event.kind(),
-                    event.writer()
-                ));
+                return Err(ScenarioError::UnknownWriter {
+                    index,
+                    kind: event.kind(),
+                    writer: event.writer().to_owned(),
+                });
             }
         }
         Ok(())
@@ -197,38 +353,11 @@ impl Scenario {
     }
 }
 
-/// How a failed write is classified.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Conflict {
-    /// Nothing the writer meant to change was changed by others since its
-    /// read: the failure was for nothing.
-    False,
-    /// Another writer changed a field this writer meant to change.
-    True,
-}
-
-/// A value a writer set successfully that a later write erased, although
-/// that write did not mean to change it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LostUpdate {
-    /// The writer whose change was lost.
-    pub victim: String,
-    /// The intent, in words.
-    pub intent: String,
-    /// The field.
-    pub path: String,
-    /// The writer whose write erased it.
-    pub erased_by: String,
-    /// The step that erased it.
-    pub step: usize,
-}
-
 /// The request a write sent.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Sent {
-    /// `json-patch`, `merge-patch`, `apply` or `update`.
-    pub kind: &'static str,
+    /// Which kind of request.
+    pub kind: BodyKind,
     /// The HTTP content type.
     pub content_type: &'static str,
     /// The body as sent.
@@ -247,8 +376,8 @@ pub struct Step {
     pub index: usize,
     /// The writer.
     pub writer: String,
-    /// `read`, `write` or `retry`.
-    pub event: &'static str,
+    /// The kind of event.
+    pub event: EventKind,
     /// What happened, in one line.
     pub summary: String,
     /// The request, when one was sent.
@@ -256,62 +385,13 @@ pub struct Step {
     /// The response, when a request was sent.
     pub response: Option<Response>,
     /// For a failed write: false or true conflict.
-    pub conflict: Option<Conflict>,
+    pub conflict: Option<ConflictKind>,
     /// Changes of other writers this step erased.
     pub lost: Vec<LostUpdate>,
     /// The written object (`Kind/name`).
     pub target: String,
     /// The object after the step.
     pub object: Value,
-}
-
-/// Per-writer counts.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct WriterOutcome {
-    /// The writer.
-    pub name: String,
-    /// The preset it patched with.
-    pub preset: String,
-    /// Writes sent.
-    pub attempts: u32,
-    /// Writes that succeeded.
-    pub successes: u32,
-    /// 422 answers.
-    pub status_422: u32,
-    /// 409 answers.
-    pub status_409: u32,
-    /// Other failures (400, 404, 413, 500).
-    pub other_errors: u32,
-    /// Retry events that sent a write.
-    pub retries: u32,
-    /// Failures with nothing of its own changed by others.
-    pub false_conflicts: u32,
-    /// Failures where another writer changed what it meant to change.
-    pub true_conflicts: u32,
-    /// Its changes that later writes erased.
-    pub lost_updates: u32,
-    /// It gave up with attempts exhausted.
-    pub gave_up: bool,
-    /// Its intent holds in the final object.
-    pub converged: bool,
-}
-
-/// The outcome of a replay.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Outcomes {
-    /// Per writer, in scenario order.
-    pub writers: Vec<WriterOutcome>,
-    /// Every lost update.
-    pub lost_updates: Vec<LostUpdate>,
-    /// Every writer's intent holds at the end.
-    pub converged: bool,
-}
-
-impl Outcomes {
-    /// Writes sent by all writers.
-    pub fn requests(&self) -> u32 {
-        self.writers.iter().map(|w| w.attempts).sum()
-    }
 }
 
 /// A replayed scenario.
@@ -335,6 +415,8 @@ struct WriterState {
     cache: Option<std::rc::Rc<Value>>,
     attempts: u32,
     done: bool,
+    /// The status of its last failed write, while it has not succeeded.
+    failed: Option<u16>,
 }
 
 /// An effect a successful write established, watched for later erasure.
@@ -344,9 +426,10 @@ struct Watched {
     target: String,
 }
 
-/// The replay engine; `record` keeps a full step log (the mass migration
-/// turns it off and keeps counts only).
-pub(crate) struct Engine<'a> {
+/// The world a replay runs in: the server, the writers' caches and what
+/// is watched for lost updates; `record` keeps a full step log (the mass
+/// migration turns it off and keeps counts only).
+pub(crate) struct World<'a> {
     scenario: &'a Scenario,
     preset: Option<Preset>,
     options: std::borrow::Cow<'a, [strategy::Options]>,
@@ -359,18 +442,24 @@ pub(crate) struct Engine<'a> {
     pub(crate) steps: Vec<Step>,
 }
 
-impl<'a> Engine<'a> {
+impl<'a> World<'a> {
     pub(crate) fn new(
         scenario: &'a Scenario,
         preset: Option<Preset>,
         record: bool,
-    ) -> Result<Engine<'a>, ScenarioError> {
+    ) -> Result<World<'a>, ScenarioError> {
         let options = scenario
             .writers
             .iter()
-            .map(|w| w.options(preset).map_err(ScenarioError))
+            .map(|w| {
+                w.options(preset)
+                    .map_err(|error| ScenarioError::BadOverride {
+                        writer: w.name.clone(),
+                        error,
+                    })
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Engine::prepared(
+        Ok(World::prepared(
             scenario,
             preset,
             std::borrow::Cow::Owned(options),
@@ -386,7 +475,7 @@ impl<'a> Engine<'a> {
         preset: Option<Preset>,
         options: std::borrow::Cow<'a, [strategy::Options]>,
         record: bool,
-    ) -> Engine<'a> {
+    ) -> World<'a> {
         let applies =
             options.iter().any(|o| o.policy.preset == Preset::Ssa) || scenario.owner.is_some();
         let mut server = Server::new([]).with_cluster(scenario.cluster());
@@ -403,14 +492,16 @@ impl<'a> Engine<'a> {
                 .zip(options.iter())
                 .map(|(w, o)| WriterOutcome {
                     name: w.name.clone(),
-                    preset: o.policy.preset.to_string(),
-                    ..WriterOutcome::default()
+                    preset: o.policy.preset,
+                    counts: Counts::default(),
+                    intent_holds: false,
+                    end: WriterEnd::NeverWrote,
                 })
                 .collect(),
             lost_updates: Vec::new(),
-            converged: false,
+            intents_hold: false,
         };
-        Engine {
+        World {
             scenario,
             preset,
             targets: scenario
@@ -427,6 +518,7 @@ impl<'a> Engine<'a> {
                     cache: None,
                     attempts: 0,
                     done: false,
+                    failed: None,
                 })
                 .collect(),
             watched: Vec::new(),
@@ -445,7 +537,7 @@ impl<'a> Engine<'a> {
         self.step_outcome(index, event);
     }
 
-    /// Runs one event; tells the failing test's path of a false conflict.
+    /// Runs one event and tells what happened in it.
     pub(crate) fn step_outcome(&mut self, index: usize, event: &Event) -> StepOutcome {
         let Some(w) = self.writer_index(event.writer()) else {
             return StepOutcome::default();
@@ -464,10 +556,10 @@ impl<'a> Engine<'a> {
                 } else if state.attempts == 0 {
                     step.summary = format!("{name} has nothing to retry: it has not written yet");
                 } else if state.attempts >= spec.attempts {
-                    self.outcomes.writers[w].gave_up = true;
+                    self.outcomes.writers[w].counts.gave_up = 1;
                     step.summary = format!("{name} gives up: {} attempts used", state.attempts);
                 } else {
-                    self.outcomes.writers[w].retries += 1;
+                    self.outcomes.writers[w].counts.retries += 1;
                     let mut read = StepDraft::default();
                     self.read(w, &mut read);
                     self.write(w, index, true, &mut step);
@@ -476,12 +568,10 @@ impl<'a> Engine<'a> {
             }
         }
         let outcome = StepOutcome {
-            false_conflict_path: match (step.conflict, &step.response) {
-                (Some(Conflict::False), Some(response)) => {
-                    response.cause.as_ref().and_then(|c| c.path.clone())
-                }
-                _ => None,
-            },
+            writer: w,
+            code: step.response.as_ref().map(|r| r.code),
+            conflict: step.conflict,
+            lost: step.lost.iter().map(|l| l.victim_index).collect(),
         };
         if self.record {
             let object = self.server.get(&target).cloned().unwrap_or(Value::Null);
@@ -534,7 +624,7 @@ impl<'a> Engine<'a> {
             return;
         }
         if !self.states[w].done && self.states[w].attempts >= spec.attempts {
-            self.outcomes.writers[w].gave_up = true;
+            self.outcomes.writers[w].counts.gave_up = 1;
             step.summary = format!("{name} gives up: {} attempts used", self.states[w].attempts);
             return;
         }
@@ -542,7 +632,13 @@ impl<'a> Engine<'a> {
             step.summary = format!("{name} has not read {target} yet: nothing to base a write on");
             return;
         };
-        let desired = spec.desired(&cache);
+        let desired = match spec.desired(&cache) {
+            Ok(desired) => desired,
+            Err(err) => {
+                step.summary = format!("{name} cannot build its write: {err}");
+                return;
+            }
+        };
         let preset = self.options[w].policy.preset;
         let mut plan = match strategy::diff(&cache, &desired, &self.options[w]) {
             Ok(plan) => plan,
@@ -554,8 +650,15 @@ impl<'a> Engine<'a> {
         if applier {
             // A controller's apply configuration holds every field it
             // manages, not only what changed since its read.
+            let config = match spec.apply_configuration(&cache) {
+                Ok(config) => config,
+                Err(err) => {
+                    step.summary = format!("{name} cannot build its write: {err}");
+                    return;
+                }
+            };
             plan.body = Body::Apply {
-                config: spec.apply_configuration(&cache),
+                config,
                 field_manager: name.clone(),
             };
         } else if plan.is_empty() {
@@ -572,21 +675,21 @@ impl<'a> Engine<'a> {
                     key: target.clone(),
                     payload: plan.body_text(),
                 },
-                ("json-patch", ops.clone()),
+                (BodyKind::JsonPatch, ops.clone()),
             ),
             Body::JsonPatch(ops) => (
                 Request::Ops {
                     key: target.clone(),
                     ops: ops.iter().map(|p| p.op.clone()).collect(),
                 },
-                ("json-patch", Vec::new()),
+                (BodyKind::JsonPatch, Vec::new()),
             ),
             Body::MergePatch(body) => (
                 Request::MergePatch {
                     key: target.clone(),
                     body: body.clone(),
                 },
-                ("merge-patch", Vec::new()),
+                (BodyKind::MergePatch, Vec::new()),
             ),
             Body::Apply { config, .. } => (
                 Request::Apply {
@@ -595,14 +698,14 @@ impl<'a> Engine<'a> {
                     manager: name.clone(),
                     force: spec.force || (retry && spec.force_on_retry),
                 },
-                ("apply", Vec::new()),
+                (BodyKind::Apply, Vec::new()),
             ),
             Body::Update(object) => (
                 Request::Update {
                     key: target.clone(),
                     object: object.clone(),
                 },
-                ("update", Vec::new()),
+                (BodyKind::Update, Vec::new()),
             ),
         };
         // What the server holds just before this write: for classifying a
@@ -624,16 +727,17 @@ impl<'a> Engine<'a> {
             .collect();
         let response = self.server.handle(&request, &name);
         self.states[w].attempts += 1;
-        let outcome = &mut self.outcomes.writers[w];
-        outcome.attempts += 1;
+        let outcome = &mut self.outcomes.writers[w].counts;
+        outcome.writes += 1;
         if response.is_success() {
-            outcome.successes += 1;
+            outcome.ok += 1;
             self.states[w].done = true;
+            self.states[w].failed = None;
             step.lost = self.watch(w, index, &target, &held_before);
             if self.record {
                 step.summary = format!(
                     "{name} sends {}: {} {}",
-                    describe_request(sent.0, &sent.1),
+                    sent.0.describe(sent.1.len()),
                     response.code,
                     if response.changed {
                         format!(
@@ -646,20 +750,32 @@ impl<'a> Engine<'a> {
                 );
             }
         } else {
+            self.states[w].failed = Some(response.code);
             match response.code {
-                422 => outcome.status_422 += 1,
-                409 => outcome.status_409 += 1,
+                422 => outcome.invalid += 1,
+                409 => outcome.conflict += 1,
                 _ => outcome.other_errors += 1,
             }
             if matches!(response.code, 409 | 422) {
                 let conflict = if changed_since_read {
-                    Conflict::True
+                    ConflictKind::True
                 } else {
-                    Conflict::False
+                    ConflictKind::False
                 };
                 match conflict {
-                    Conflict::True => outcome.true_conflicts += 1,
-                    Conflict::False => outcome.false_conflicts += 1,
+                    ConflictKind::True => outcome.true_conflicts += 1,
+                    ConflictKind::False => {
+                        outcome.false_conflicts += 1;
+                        let policy = &self.options[w].policy;
+                        if response
+                            .cause
+                            .as_ref()
+                            .and_then(|c| c.path.as_deref())
+                            .is_some_and(|path| on_a_map(policy, path))
+                        {
+                            outcome.false_conflicts_on_maps += 1;
+                        }
+                    }
                 }
                 step.conflict = Some(conflict);
             }
@@ -674,17 +790,17 @@ impl<'a> Engine<'a> {
                     _ => String::new(),
                 };
                 let class = match step.conflict {
-                    Some(Conflict::False) => {
+                    Some(ConflictKind::False) => {
                         ": a false conflict, nothing it meant to change was touched"
                     }
-                    Some(Conflict::True) => {
+                    Some(ConflictKind::True) => {
                         ": a true conflict, another writer changed what it meant to change"
                     }
                     None => "",
                 };
                 step.summary = format!(
                     "{name} sends {}: {} {}{why}{class}",
-                    describe_request(sent.0, &sent.1),
+                    sent.0.describe(sent.1.len()),
                     response.code,
                     response.reason
                 );
@@ -727,9 +843,10 @@ impl<'a> Engine<'a> {
             let meant = mine.iter().any(|m| m.concern() == intent.concern());
             if !meant {
                 let victim = writers[watched.writer].name.clone();
-                self.outcomes.writers[watched.writer].lost_updates += 1;
+                self.outcomes.writers[watched.writer].counts.lost_updates += 1;
                 let record = LostUpdate {
                     victim,
+                    victim_index: watched.writer,
                     intent: intent.describe(),
                     path: intent.location().to_string(),
                     erased_by: writers[w].name.clone(),
@@ -761,18 +878,48 @@ impl<'a> Engine<'a> {
                 .cloned()
                 .unwrap_or(Value::Null);
             let converged = spec.intents.iter().all(|i| i.holds(&object));
-            self.outcomes.writers[w].converged = converged;
+            let state = &self.states[w];
+            let outcome = &mut self.outcomes.writers[w];
+            outcome.intent_holds = converged;
+            let exhausted = state.failed.is_some() && state.attempts >= spec.attempts;
+            outcome.end = if outcome.counts.gave_up > 0 || exhausted {
+                WriterEnd::GaveUp
+            } else if let Some(code) = state.failed {
+                WriterEnd::NotRetried { code }
+            } else if state.done && outcome.counts.ok > 0 {
+                WriterEnd::Succeeded
+            } else if state.done {
+                WriterEnd::NothingToDo
+            } else {
+                WriterEnd::NeverWrote
+            };
             all &= converged;
         }
-        self.outcomes.converged = all;
+        self.outcomes.intents_hold = all;
     }
 }
 
-/// What the mass migration needs to know of a step.
+/// True when a failing `test` at `path` is on a map field (or a key of
+/// one) under `policy`: the false conflicts per-key patches remove.
+fn on_a_map(policy: &crate::strategy::Policy, path: &str) -> bool {
+    let Ok(path) = crate::pointer::Pointer::parse(path) else {
+        return false;
+    };
+    let is_map = |p: &crate::pointer::Pointer| policy.declared_kind(p) == Some(FieldKind::Map);
+    is_map(path) || path.parent().is_some_and(is_map)
+}
+
+/// What the mass migration and the explorer need to know of a step.
 #[derive(Default)]
 pub(crate) struct StepOutcome {
-    /// For a false conflict: the path of the failing `test`, if any.
-    pub(crate) false_conflict_path: Option<String>,
+    /// The writer's index.
+    pub(crate) writer: usize,
+    /// The response's status, when a request was sent.
+    pub(crate) code: Option<u16>,
+    /// For a failed write: false or true conflict.
+    pub(crate) conflict: Option<ConflictKind>,
+    /// The writers (indices) whose changes this step erased.
+    pub(crate) lost: Vec<usize>,
 }
 
 #[derive(Default)]
@@ -780,21 +927,8 @@ struct StepDraft {
     summary: String,
     request: Option<Sent>,
     response: Option<Response>,
-    conflict: Option<Conflict>,
+    conflict: Option<ConflictKind>,
     lost: Vec<LostUpdate>,
-}
-
-fn describe_request(kind: &str, ops: &[PlannedOp]) -> String {
-    match kind {
-        "json-patch" => format!(
-            "a JSON patch ({} op{})",
-            ops.len(),
-            if ops.len() == 1 { "" } else { "s" }
-        ),
-        "merge-patch" => "a merge patch".to_owned(),
-        "apply" => "a server-side apply".to_owned(),
-        _ => "an Update".to_owned(),
-    }
 }
 
 /// Replays `scenario`, with `preset` replacing every writer's own preset
@@ -805,7 +939,7 @@ fn describe_request(kind: &str, ops: &[PlannedOp]) -> String {
 /// [`ScenarioError`] when a writer's strategy overrides are invalid.
 pub fn replay(scenario: &Scenario, preset: Option<Preset>) -> Result<Replay, ScenarioError> {
     scenario.validate()?;
-    let mut engine = Engine::new(scenario, preset, true)?;
+    let mut engine = World::new(scenario, preset, true)?;
     for (index, event) in scenario.schedule.iter().enumerate() {
         engine.step(index, event);
     }

@@ -7,7 +7,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::pointer::{Pointer, PointerBuf};
+use crate::pointer::{AssignError, Pointer, PointerBuf};
 use crate::strategy::{Options, Preset, Strategy};
 
 /// One change a writer means to make.
@@ -128,11 +128,13 @@ impl Intent {
             Intent::RemoveLabel { key } => format!("remove label {key}"),
             Intent::SetAnnotation { key, value } => format!("annotation {key} = {value}"),
             Intent::RemoveAnnotation { key } => format!("remove annotation {key}"),
-            Intent::SetEntry { map, key, value } => format!("{map}[{key}] = {}", compact(value)),
+            Intent::SetEntry { map, key, value } => {
+                format!("{map}[{key}] = {}", crate::input::elide(value, 60))
+            }
             Intent::RemoveEntry { map, key } => format!("remove {map}[{key}]"),
             Intent::AddFinalizer { name } => format!("add finalizer {name}"),
             Intent::RemoveFinalizer { name } => format!("remove finalizer {name}"),
-            Intent::Set { path, value } => format!("{path} = {}", compact(value)),
+            Intent::Set { path, value } => format!("{path} = {}", crate::input::elide(value, 60)),
             Intent::Remove { path } => format!("remove {path}"),
         }
     }
@@ -197,53 +199,53 @@ impl Intent {
         }
     }
 
-    /// Makes the change in `object` (creating missing parent objects).
-    pub fn apply_to(&self, object: &mut Value) {
+    /// Makes the change in `object` (missing or null parents become
+    /// objects).
+    ///
+    /// # Errors
+    ///
+    /// [`AssignError`] when a parent on the way is not an object (a label
+    /// set on an object whose `metadata.labels` is a string).
+    pub fn apply_to(&self, object: &mut Value) -> Result<(), AssignError> {
         match self {
-            Intent::SetLabel { key, value } => {
-                set_entry(object, "/metadata/labels", key, Value::from(value.as_str()))
+            Intent::SetLabel { value, .. } | Intent::SetAnnotation { value, .. } => {
+                self.location()
+                    .assign(object, Value::from(value.as_str()))?;
             }
-            Intent::SetAnnotation { key, value } => set_entry(
-                object,
-                "/metadata/annotations",
-                key,
-                Value::from(value.as_str()),
-            ),
-            Intent::SetEntry { map, key, value } => {
-                set_entry(object, map.as_str(), key, value.clone())
+            Intent::SetEntry { value, .. } | Intent::Set { value, .. } => {
+                self.location().assign(object, value.clone())?;
             }
-            Intent::RemoveLabel { key } => remove_at(object, &self.location(), key),
-            Intent::RemoveAnnotation { key } => remove_at(object, &self.location(), key),
-            Intent::RemoveEntry { key, .. } => remove_at(object, &self.location(), key),
+            Intent::RemoveLabel { .. }
+            | Intent::RemoveAnnotation { .. }
+            | Intent::RemoveEntry { .. }
+            | Intent::Remove { .. } => {
+                self.location().delete(object);
+            }
             Intent::AddFinalizer { name } => {
-                let slot = ensure(object, "/metadata/finalizers", || Value::Array(Vec::new()));
-                if let Some(items) = slot.as_array_mut() {
-                    if !items.iter().any(|v| v.as_str() == Some(name)) {
-                        items.push(Value::from(name.as_str()));
+                let list = finalizers();
+                match list.resolve_mut(object) {
+                    Some(Value::Array(items)) => {
+                        if !items.iter().any(|v| v.as_str() == Some(name)) {
+                            items.push(Value::from(name.as_str()));
+                        }
+                    }
+                    _ => {
+                        list.assign(object, Value::Array(vec![Value::from(name.as_str())]))?;
                     }
                 }
             }
             Intent::RemoveFinalizer { name } => {
-                if let Some(items) = object
-                    .pointer_mut("/metadata/finalizers")
-                    .and_then(Value::as_array_mut)
-                {
+                if let Some(Value::Array(items)) = finalizers().resolve_mut(object) {
                     items.retain(|v| v.as_str() != Some(name));
                 }
             }
-            Intent::Set { path, value } => {
-                if let Some((parent, key)) = path.split_back() {
-                    let key = key.decoded().into_owned();
-                    set_entry(object, parent.as_str(), &key, value.clone());
-                }
-            }
-            Intent::Remove { path } => {
-                if let Some(key) = path.last() {
-                    remove_at(object, path, &key.decoded());
-                }
-            }
         }
+        Ok(())
     }
+}
+
+fn finalizers() -> &'static Pointer {
+    Pointer::parse("/metadata/finalizers").unwrap_or(Pointer::root())
 }
 
 /// True when `have` shows `want`: equal, or for objects, every member of
@@ -254,63 +256,6 @@ fn contains(have: &Value, want: &Value) -> bool {
             .iter()
             .all(|(k, w)| have.get(k).is_some_and(|h| contains(h, w))),
         _ => have == want,
-    }
-}
-
-fn compact(value: &Value) -> String {
-    let text = serde_json::to_string(value).unwrap_or_default();
-    if text.chars().count() > 60 {
-        format!("{}...", text.chars().take(57).collect::<String>())
-    } else {
-        text
-    }
-}
-
-/// The value at `pointer`, created (with missing parents as objects) by
-/// `make` when absent or null.
-fn ensure<'a>(object: &'a mut Value, pointer: &str, make: impl FnOnce() -> Value) -> &'a mut Value {
-    let mut current = object;
-    let tokens: Vec<String> = Pointer::parse(pointer)
-        .map(|p| p.tokens().map(|t| t.decoded().into_owned()).collect())
-        .unwrap_or_default();
-    let count = tokens.len();
-    let mut make = Some(make);
-    for (i, token) in tokens.into_iter().enumerate() {
-        if !current.is_object() {
-            *current = Value::Object(Map::new());
-        }
-        let map = match current {
-            Value::Object(map) => map,
-            other => return other,
-        };
-        let slot = map.entry(token).or_insert(Value::Null);
-        if slot.is_null() {
-            *slot = if i + 1 == count {
-                make.take().map_or(Value::Null, |f| f())
-            } else {
-                Value::Object(Map::new())
-            };
-        }
-        current = slot;
-    }
-    current
-}
-
-fn set_entry(object: &mut Value, map: &str, key: &str, value: Value) {
-    let slot = ensure(object, map, || Value::Object(Map::new()));
-    if !slot.is_object() {
-        *slot = Value::Object(Map::new());
-    }
-    if let Value::Object(map) = slot {
-        map.insert(key.to_owned(), value);
-    }
-}
-
-fn remove_at(object: &mut Value, location: &Pointer, key: &str) {
-    if let Some(parent) = location.parent() {
-        if let Some(Value::Object(map)) = object.pointer_mut(parent.as_str()) {
-            map.remove(key);
-        }
     }
 }
 
@@ -359,7 +304,7 @@ fn default_attempts() -> u32 {
 impl WriterSpec {
     /// The diff options this writer patches with, `preset` replacing its
     /// own unless it is fixed.
-    pub fn options(&self, preset: Option<Preset>) -> Result<Options, String> {
+    pub fn options(&self, preset: Option<Preset>) -> Result<Options, crate::strategy::PathError> {
         let preset = match preset {
             Some(p) if !self.fixed => p,
             _ => self.preset,
@@ -375,12 +320,16 @@ impl WriterSpec {
 
     /// What the writer wants the object to look like, starting from what it
     /// last read.
-    pub fn desired(&self, read: &Value) -> Value {
+    ///
+    /// # Errors
+    ///
+    /// [`AssignError`] when an intent cannot be applied to what it read.
+    pub fn desired(&self, read: &Value) -> Result<Value, AssignError> {
         let mut object = read.clone();
         for intent in &self.intents {
-            intent.apply_to(&mut object);
+            intent.apply_to(&mut object)?;
         }
-        object
+        Ok(object)
     }
 }
 
@@ -389,7 +338,11 @@ impl WriterSpec {
     /// `object` (apiVersion, kind, name, namespace) and every field its
     /// intents set. Fields it means to remove are left out (an applier
     /// removes a field by no longer applying it).
-    pub fn apply_configuration(&self, object: &Value) -> Value {
+    ///
+    /// # Errors
+    ///
+    /// [`AssignError`] when an intent's location cannot be set.
+    pub fn apply_configuration(&self, object: &Value) -> Result<Value, AssignError> {
         let mut config = Map::new();
         for key in ["apiVersion", "kind"] {
             if let Some(value) = object.get(key) {
@@ -406,10 +359,10 @@ impl WriterSpec {
         let mut config = Value::Object(config);
         for intent in &self.intents {
             if !intent.removes() {
-                intent.apply_to(&mut config);
+                intent.apply_to(&mut config)?;
             }
         }
-        config
+        Ok(config)
     }
 }
 
@@ -445,7 +398,7 @@ mod tests {
         ];
         for intent in &intents {
             assert!(!intent.holds(&object), "{intent}");
-            intent.apply_to(&mut object);
+            intent.apply_to(&mut object).unwrap();
             assert!(intent.holds(&object), "{intent}");
         }
         assert_eq!(
@@ -460,11 +413,11 @@ mod tests {
             remove.location().as_str(),
             "/metadata/labels/kubevirt.io~1nodeName"
         );
-        remove.apply_to(&mut object);
+        remove.apply_to(&mut object).unwrap();
         assert!(remove.holds(&object));
         let unfinalize = Intent::RemoveFinalizer { name: "f".into() };
         assert_eq!(unfinalize.observe(&object), Observation::Member(true));
-        unfinalize.apply_to(&mut object);
+        unfinalize.apply_to(&mut object).unwrap();
         assert!(unfinalize.holds(&object));
         assert_eq!(object["metadata"]["finalizers"], json!([]));
     }

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::{merge, policy, surface, Body, Change, Conflict, Field, Options, Plan, PlannedOp};
+use super::{merge, policy, surface, Body, Change, Field, Options, Plan, PlannedOp, Precondition};
 use crate::patch::{OpKind, Operation};
 use crate::pointer::{escape, PointerBuf};
 use policy::{FieldKind, Strategy};
@@ -124,7 +124,7 @@ fn update(plan: &mut Plan, old: &Value, new: &Value) {
             "the old object has no metadata.resourceVersion: the server refuses an Update of a custom resource without one (422)".to_owned(),
         ),
     }
-    plan.conflicts.push(Conflict {
+    plan.conflicts.push(Precondition {
         path: String::new(),
         reason: "any write to the object since your read changes resourceVersion: the Update gets 409 Conflict".to_owned(),
     });
@@ -150,7 +150,7 @@ fn merge_patch(plan: &mut Plan, old: &Value, new: &Value, options: &Options) {
             if let Some(Value::Object(metadata)) = metadata {
                 metadata.insert("resourceVersion".to_owned(), rv.clone());
             }
-            plan.conflicts.push(Conflict {
+            plan.conflicts.push(Precondition {
                 path: String::new(),
                 reason: "the body pins metadata.resourceVersion: any write since your read gets 409 Conflict".to_owned(),
             });
@@ -187,7 +187,7 @@ fn apply_config(plan: &mut Plan, old: &Value, new: &Value, options: &Options) {
         let (before, after) = (lookup(old, &tokens), lookup(new, &tokens));
         let mut applied = |path: String, tokens: &[String], value: Value| {
             set_path(&mut config, tokens, value);
-            plan.conflicts.push(Conflict {
+            plan.conflicts.push(Precondition {
                 reason: format!(
                     "409 Conflict (FieldManagerConflict) if another field manager owns {path} with another value, unless you force"
                 ),

@@ -188,18 +188,12 @@ impl fmt::Display for Strategy {
 }
 
 impl FromStr for Strategy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
         Strategy::ALL
             .into_iter()
             .find(|strategy| strategy.as_str() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Strategy::ALL.iter().map(|s| s.as_str()).collect();
-                format!(
-                    "unknown strategy {s:?}; expected one of {}",
-                    names.join(", ")
-                )
-            })
+            .ok_or_else(|| UnknownName::new("strategy", s, Strategy::ALL.map(Strategy::as_str)))
     }
 }
 
@@ -302,17 +296,54 @@ impl fmt::Display for Preset {
 }
 
 impl FromStr for Preset {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
         Preset::ALL
             .into_iter()
             .find(|preset| preset.as_str() == s)
-            .ok_or_else(|| {
-                let names: Vec<_> = Preset::ALL.iter().map(|p| p.as_str()).collect();
-                format!("unknown preset {s:?}; expected one of {}", names.join(", "))
-            })
+            .ok_or_else(|| UnknownName::new("preset", s, Preset::ALL.map(Preset::as_str)))
     }
 }
+
+/// A name that is not one of a closed set (a preset, a strategy, a field
+/// kind), with the names that are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    /// What was being named: `preset`, `strategy`, `field kind`.
+    pub what: &'static str,
+    /// The name given.
+    pub given: String,
+    /// Every accepted name.
+    pub accepted: Vec<&'static str>,
+}
+
+impl UnknownName {
+    fn new(
+        what: &'static str,
+        given: &str,
+        accepted: impl IntoIterator<Item = &'static str>,
+    ) -> UnknownName {
+        UnknownName {
+            what,
+            given: given.to_owned(),
+            accepted: accepted.into_iter().collect(),
+        }
+    }
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown {} {:?}; expected one of {}",
+            self.what,
+            self.given,
+            self.accepted.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownName {}
 
 macro_rules! serde_by_name {
     ($ty:ty) => {
@@ -336,9 +367,9 @@ serde_by_name!(Preset);
 serde_by_name!(FieldKind);
 
 impl FromStr for FieldKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        [
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        const ALL: [FieldKind; 7] = [
             FieldKind::Map,
             FieldKind::SetList,
             FieldKind::AtomicList,
@@ -346,10 +377,10 @@ impl FromStr for FieldKind {
             FieldKind::Scalar,
             FieldKind::Object,
             FieldKind::Ignored,
-        ]
-        .into_iter()
-        .find(|kind| kind.as_str() == s)
-        .ok_or_else(|| format!("unknown field kind {s:?}"))
+        ];
+        ALL.into_iter()
+            .find(|kind| kind.as_str() == s)
+            .ok_or_else(|| UnknownName::new("field kind", s, ALL.map(FieldKind::as_str)))
     }
 }
 
@@ -410,6 +441,15 @@ impl Policy {
         self.overrides.insert(path, strategy);
     }
 
+    /// The fields only the server writes (`resourceVersion`, `uid`,
+    /// `managedFields`, ...): never patched, and not part of a round trip.
+    pub fn server_written(&self) -> impl Iterator<Item = &Pointer> {
+        self.kinds
+            .iter()
+            .filter(|(_, kind)| **kind == FieldKind::Ignored)
+            .map(|(path, _)| path.as_pointer())
+    }
+
     /// The per-path overrides.
     pub fn overrides(&self) -> impl Iterator<Item = (&Pointer, Strategy)> {
         self.overrides.iter().map(|(p, s)| (p.as_pointer(), *s))
@@ -460,14 +500,34 @@ impl Policy {
 ///
 /// # Errors
 ///
-/// A message when the pointer is invalid.
-pub fn parse_path(s: &str) -> Result<PointerBuf, String> {
+/// [`PathError`] when the pointer is invalid.
+pub fn parse_path(s: &str) -> Result<PointerBuf, PathError> {
     if s.is_empty() || s.starts_with('/') {
-        PointerBuf::parse(s).map_err(|e| format!("{s:?}: {e}"))
+        PointerBuf::parse(s).map_err(|error| PathError {
+            given: s.to_owned(),
+            error,
+        })
     } else {
         Ok(PointerBuf::from_tokens(s.split('.')))
     }
 }
+
+/// A path that is not a valid JSON Pointer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathError {
+    /// The path as given.
+    pub given: String,
+    /// What is wrong with it.
+    pub error: crate::pointer::ParseError,
+}
+
+impl fmt::Display for PathError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: {}", self.given, self.error)
+    }
+}
+
+impl std::error::Error for PathError {}
 
 #[cfg(test)]
 mod tests {
@@ -481,10 +541,13 @@ mod tests {
         for preset in Preset::ALL {
             assert_eq!(preset.as_str().parse::<Preset>(), Ok(preset));
         }
-        assert!("per_key"
-            .parse::<Strategy>()
-            .unwrap_err()
-            .contains("per-key"));
+        let err = "per_key".parse::<Strategy>().unwrap_err();
+        assert_eq!((err.what, err.given.as_str()), ("strategy", "per_key"));
+        assert!(
+            err.to_string()
+                .contains("expected one of whole-map, per-key"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -1,0 +1,199 @@
+//! What happened to the writes of a replay: counts per writer, how each
+//! failure is classed, which changes were lost, where each writer ended.
+//! Every count is one [`Term`] of the vocabulary.
+
+use std::ops::AddAssign;
+
+use serde::Serialize;
+
+use crate::strategy::Preset;
+use crate::vocabulary::Term;
+
+/// How a failed write (422 or 409) is classed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConflictKind {
+    /// Nothing the writer meant to change was changed by others since its
+    /// read: the failure was for nothing ([`Term::FalseConflict`]).
+    False,
+    /// Another writer changed a field this writer meant to change
+    /// ([`Term::TrueConflict`]).
+    True,
+}
+
+impl ConflictKind {
+    /// The vocabulary term.
+    pub fn term(self) -> Term {
+        match self {
+            ConflictKind::False => Term::FalseConflict,
+            ConflictKind::True => Term::TrueConflict,
+        }
+    }
+}
+
+/// A value a writer set successfully that a later write erased, although
+/// that write did not mean to change it ([`Term::LostUpdate`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LostUpdate {
+    /// The writer whose change was lost.
+    pub victim: String,
+    /// Its position among the scenario's writers.
+    #[serde(skip)]
+    pub victim_index: usize,
+    /// The intent, in words.
+    pub intent: String,
+    /// The field.
+    pub path: String,
+    /// The writer whose write erased it.
+    pub erased_by: String,
+    /// The step that erased it (zero-based event index).
+    pub step: usize,
+}
+
+/// The counts of a writer, a VMI or a whole run; each field is one term
+/// of the vocabulary ([`Counts::get`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// [`Term::Writes`].
+    pub writes: u64,
+    /// [`Term::Ok`].
+    pub ok: u64,
+    /// [`Term::Invalid`]: 422 answers.
+    pub invalid: u64,
+    /// [`Term::Conflict`]: 409 answers.
+    pub conflict: u64,
+    /// [`Term::OtherErrors`].
+    pub other_errors: u64,
+    /// [`Term::Retries`].
+    pub retries: u64,
+    /// [`Term::FalseConflict`].
+    pub false_conflicts: u64,
+    /// [`Term::FalseConflictOnMap`] (also counted in `false_conflicts`).
+    pub false_conflicts_on_maps: u64,
+    /// [`Term::TrueConflict`].
+    pub true_conflicts: u64,
+    /// [`Term::LostUpdate`]: changes of this writer that others erased.
+    pub lost_updates: u64,
+    /// [`Term::GaveUp`].
+    pub gave_up: u64,
+}
+
+impl Counts {
+    /// The count a term names, for the terms that are counts.
+    pub fn get(&self, term: Term) -> Option<u64> {
+        Some(match term {
+            Term::Writes => self.writes,
+            Term::Ok => self.ok,
+            Term::Invalid => self.invalid,
+            Term::Conflict => self.conflict,
+            Term::OtherErrors => self.other_errors,
+            Term::Retries => self.retries,
+            Term::FalseConflict => self.false_conflicts,
+            Term::FalseConflictOnMap => self.false_conflicts_on_maps,
+            Term::TrueConflict => self.true_conflicts,
+            Term::LostUpdate => self.lost_updates,
+            Term::GaveUp => self.gave_up,
+            _ => return None,
+        })
+    }
+}
+
+impl AddAssign<&Counts> for Counts {
+    fn add_assign(&mut self, other: &Counts) {
+        self.writes += other.writes;
+        self.ok += other.ok;
+        self.invalid += other.invalid;
+        self.conflict += other.conflict;
+        self.other_errors += other.other_errors;
+        self.retries += other.retries;
+        self.false_conflicts += other.false_conflicts;
+        self.false_conflicts_on_maps += other.false_conflicts_on_maps;
+        self.true_conflicts += other.true_conflicts;
+        self.lost_updates += other.lost_updates;
+        self.gave_up += other.gave_up;
+    }
+}
+
+/// One writer's outcome in a replay.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WriterOutcome {
+    /// The writer.
+    pub name: String,
+    /// The preset it patched with.
+    pub preset: Preset,
+    /// What happened to its writes.
+    #[serde(flatten)]
+    pub counts: Counts,
+    /// [`Term::IntentHolds`]: the final object shows its intent.
+    pub intent_holds: bool,
+    /// Where its writing stood when the timeline ended.
+    pub end: WriterEnd,
+}
+
+/// Where a writer's writing stands when the timeline ends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "kebab-case")]
+pub enum WriterEnd {
+    /// Its last write succeeded.
+    Succeeded,
+    /// Its cache already showed its intent: it had nothing to send.
+    NothingToDo,
+    /// It used up its attempts ([`Term::GaveUp`]).
+    GaveUp,
+    /// Its last write failed and the timeline ends before it retried
+    /// ([`Term::NotRetried`]).
+    NotRetried {
+        /// The status of its last write.
+        code: u16,
+    },
+    /// It never sent a write.
+    #[default]
+    NeverWrote,
+}
+
+impl WriterEnd {
+    /// In words, for the writer named `name`.
+    pub fn describe(self, name: &str) -> String {
+        match self {
+            WriterEnd::Succeeded => format!("{name}'s last write succeeded"),
+            WriterEnd::NothingToDo => format!("{name} had nothing to send"),
+            WriterEnd::GaveUp => format!("{name} gave up: its attempts were used up"),
+            WriterEnd::NotRetried { code } => {
+                format!("{name}'s last write got {code} and the timeline ends before it retries")
+            }
+            WriterEnd::NeverWrote => format!("{name} never sent a write"),
+        }
+    }
+}
+
+/// The outcome of a replay.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Outcomes {
+    /// Per writer, in scenario order.
+    pub writers: Vec<WriterOutcome>,
+    /// Every lost update.
+    pub lost_updates: Vec<LostUpdate>,
+    /// [`Term::IntentHolds`] for every writer.
+    pub intents_hold: bool,
+}
+
+impl Outcomes {
+    /// The counts of all writers together.
+    pub fn total(&self) -> Counts {
+        let mut total = Counts::default();
+        for writer in &self.writers {
+            total += &writer.counts;
+        }
+        total
+    }
+
+    /// The writers whose intent does not hold at the end.
+    pub fn intent_not_held(&self) -> impl Iterator<Item = &WriterOutcome> {
+        self.writers.iter().filter(|w| !w.intent_holds)
+    }
+
+    /// Writes sent by all writers.
+    pub fn requests(&self) -> u64 {
+        self.total().writes
+    }
+}

@@ -1,0 +1,204 @@
+//! The words patchlab uses for what happens to a write, defined once.
+//!
+//! Every view of the playground, every CLI output and the JS API name
+//! outcomes with these terms and explain them with these definitions, so
+//! "false conflict" means the same thing in the Race table, the Scale
+//! charts, a walkthrough and `patchlab migrate`.
+//!
+//! ```
+//! use patchlab::vocabulary::Term;
+//!
+//! assert_eq!(Term::FalseConflict.label(), "False conflicts");
+//! assert!(Term::FalseConflict.definition().contains("nothing the writer meant to change"));
+//! assert_eq!(Term::parse("lost-update"), Some(Term::LostUpdate));
+//! ```
+
+use serde::Serialize;
+
+/// One term of the vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Term {
+    /// Requests sent.
+    Writes,
+    /// Writes the server accepted.
+    Ok,
+    /// 422 answers.
+    Invalid,
+    /// 409 answers.
+    Conflict,
+    /// Other failures.
+    OtherErrors,
+    /// Re-read and wrote again.
+    Retries,
+    /// Failed for nothing.
+    FalseConflict,
+    /// False conflicts on a map.
+    FalseConflictOnMap,
+    /// Failed because someone changed what the writer meant to change.
+    TrueConflict,
+    /// A change erased by a write that did not mean to change it.
+    LostUpdate,
+    /// Attempts used up.
+    GaveUp,
+    /// Last write failed, not retried before the end.
+    NotRetried,
+    /// The writer's intent holds at the end.
+    IntentHolds,
+    /// Some intent does not hold at the end.
+    IntentNotHeld,
+    /// What makes a patch fail.
+    ConflictSurface,
+    /// What a patch writes without a guard.
+    SilentOverwrite,
+}
+
+impl Term {
+    /// Every term, in the order the glossary lists them.
+    pub const ALL: [Term; 16] = [
+        Term::Writes,
+        Term::Ok,
+        Term::Invalid,
+        Term::Conflict,
+        Term::OtherErrors,
+        Term::Retries,
+        Term::FalseConflict,
+        Term::FalseConflictOnMap,
+        Term::TrueConflict,
+        Term::LostUpdate,
+        Term::GaveUp,
+        Term::NotRetried,
+        Term::IntentHolds,
+        Term::IntentNotHeld,
+        Term::ConflictSurface,
+        Term::SilentOverwrite,
+    ];
+
+    /// The stable id, for links (`#/glossary/false-conflict`) and JSON.
+    pub fn id(self) -> &'static str {
+        match self {
+            Term::Writes => "writes",
+            Term::Ok => "ok",
+            Term::Invalid => "invalid",
+            Term::Conflict => "conflict",
+            Term::OtherErrors => "other-errors",
+            Term::Retries => "retries",
+            Term::FalseConflict => "false-conflict",
+            Term::FalseConflictOnMap => "false-conflict-on-map",
+            Term::TrueConflict => "true-conflict",
+            Term::LostUpdate => "lost-update",
+            Term::GaveUp => "gave-up",
+            Term::NotRetried => "not-retried",
+            Term::IntentHolds => "intent-holds",
+            Term::IntentNotHeld => "intent-not-held",
+            Term::ConflictSurface => "conflict-surface",
+            Term::SilentOverwrite => "silent-overwrite",
+        }
+    }
+
+    /// The term by its id.
+    pub fn parse(id: &str) -> Option<Term> {
+        Term::ALL.into_iter().find(|t| t.id() == id)
+    }
+
+    /// The name shown where a count is shown (a table header, a chart
+    /// title, a CLI column).
+    pub fn label(self) -> &'static str {
+        match self {
+            Term::Writes => "Writes",
+            Term::Ok => "OK",
+            Term::Invalid => "422 Invalid",
+            Term::Conflict => "409 Conflict",
+            Term::OtherErrors => "Other errors",
+            Term::Retries => "Retries",
+            Term::FalseConflict => "False conflicts",
+            Term::FalseConflictOnMap => "False conflicts on maps",
+            Term::TrueConflict => "True conflicts",
+            Term::LostUpdate => "Lost updates",
+            Term::GaveUp => "Gave up",
+            Term::NotRetried => "Not retried",
+            Term::IntentHolds => "Intent holds",
+            Term::IntentNotHeld => "Intent does not hold",
+            Term::ConflictSurface => "Fails if another writer changed",
+            Term::SilentOverwrite => "Silently overwrites",
+        }
+    }
+
+    /// A short column name for tables in a terminal (`422`, `false`).
+    pub fn short(self) -> &'static str {
+        match self {
+            Term::Writes => "writes",
+            Term::Ok => "ok",
+            Term::Invalid => "422",
+            Term::Conflict => "409",
+            Term::OtherErrors => "other",
+            Term::Retries => "retries",
+            Term::FalseConflict => "false",
+            Term::FalseConflictOnMap => "on maps",
+            Term::TrueConflict => "true",
+            Term::LostUpdate => "lost",
+            Term::GaveUp => "gave up",
+            Term::NotRetried => "not retried",
+            Term::IntentHolds => "intent holds",
+            Term::IntentNotHeld => "not held",
+            Term::ConflictSurface => "fails if",
+            Term::SilentOverwrite => "overwrites",
+        }
+    }
+
+    /// A legend for the terms a table used: one `short: definition` line
+    /// each.
+    pub fn legend(terms: &[Term]) -> String {
+        terms
+            .iter()
+            .map(|t| format!("{}: {}", t.short(), t.definition()))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// A one-line definition a newcomer understands.
+    pub fn definition(self) -> &'static str {
+        match self {
+            Term::Writes => "Requests a writer sent: JSON patches, merge patches, server-side applies and Updates.",
+            Term::Ok => "Writes the server accepted (200), including those that changed nothing.",
+            Term::Invalid => "The server refused a JSON patch because one of its ops failed (a failed test, a remove of a missing member): the whole patch is dropped. Clients cannot tell it from a validation error, and client-go's RetryOnConflict does not retry it.",
+            Term::Conflict => "The write carried a stale resourceVersion (an Update, or a merge patch that pins it), or a server-side apply changed a field another manager owns.",
+            Term::OtherErrors => "Any other failure: 400, 404, 413, 500.",
+            Term::Retries => "After a failure, the writer re-read the object, recomputed its write and sent it again.",
+            Term::FalseConflict => "A write failed (422 or 409) although nothing the writer meant to change had been changed by anyone since its read: it failed for nothing.",
+            Term::FalseConflictOnMap => "A false conflict whose failing test was on a map (labels, annotations, activePods) or a key inside one: what per-key patches remove.",
+            Term::TrueConflict => "A write failed because another writer had changed a field this writer meant to change: the failure protected that change.",
+            Term::LostUpdate => "A successful write erased a change another writer had made, although it did not mean to change that field.",
+            Term::GaveUp => "The writer used up its attempts without a successful write.",
+            Term::NotRetried => "The writer's last write failed and the timeline ends before it retries (a real controller requeues and writes again later).",
+            Term::IntentHolds => "At the end, the object shows everything the writer meant to change.",
+            Term::IntentNotHeld => "At the end, the object lacks something a writer meant to change: a failed write not retried, a lost update, or a writer that gave up.",
+            Term::ConflictSurface => "The concurrent changes that make this patch fail: every test guards its path and what lies under it, and a remove needs its member.",
+            Term::SilentOverwrite => "What this patch writes without a test first: a concurrent change there is overwritten or erased, and nobody is told.",
+        }
+    }
+}
+
+impl std::fmt::Display for Term {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_parse_back() {
+        for (i, a) in Term::ALL.iter().enumerate() {
+            assert_eq!(Term::parse(a.id()), Some(*a));
+            assert!(a.definition().ends_with('.'), "{a:?}");
+            for b in &Term::ALL[i + 1..] {
+                assert_ne!(a.id(), b.id());
+                assert_ne!(a.label(), b.label());
+            }
+        }
+        assert_eq!(Term::parse("nope"), None);
+    }
+}
