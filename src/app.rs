@@ -9,6 +9,7 @@
 
 pub mod build;
 pub mod crash;
+pub mod edit_history;
 pub mod highlight;
 pub mod learn;
 pub mod link;

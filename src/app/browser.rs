@@ -73,45 +73,6 @@ pub fn apply_theme(theme: Option<&str>) {
     }
 }
 
-/// Replaces the text of the focused textarea `area` through the browser's
-/// editing commands, so Ctrl+Z undoes it like typing. Falls back to
-/// setting the value (not undoable in the editor) when the browser refuses
-/// or the area is not focused. With `all`, the whole text is replaced;
-/// otherwise the selection.
-pub fn insert_text(area: &web_sys::HtmlTextAreaElement, text: &str, all: bool) -> bool {
-    let focused = gloo::utils::document()
-        .active_element()
-        .is_some_and(|el| el == ***area);
-    if focused {
-        if all {
-            area.select();
-        }
-        let done = gloo::utils::document()
-            .dyn_into::<web_sys::HtmlDocument>()
-            .ok()
-            .and_then(|doc| {
-                doc.exec_command_with_show_ui_and_value("insertText", false, text)
-                    .ok()
-            })
-            .unwrap_or(false);
-        if done {
-            return true;
-        }
-    }
-    if all {
-        area.set_value(text);
-    } else {
-        let value = area.value();
-        let start = area.selection_start().ok().flatten().unwrap_or(0) as usize;
-        let end = area.selection_end().ok().flatten().unwrap_or(0) as usize;
-        let (start, end) = (utf16_to_byte(&value, start), utf16_to_byte(&value, end));
-        area.set_value(&format!("{}{text}{}", &value[..start], &value[end..]));
-        let caret = (value[..start].encode_utf16().count() + text.encode_utf16().count()) as u32;
-        let _ = area.set_selection_range(caret, caret);
-    }
-    false
-}
-
 /// The byte offset of a UTF-16 offset in `text` (clamped).
 pub fn utf16_to_byte(text: &str, units: usize) -> usize {
     let mut count = 0;

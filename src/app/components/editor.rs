@@ -3,15 +3,16 @@
 //! ever built from what the user types.
 //!
 //! It never traps the keyboard: Tab indents, but Esc then Tab leaves, and
-//! Ctrl+M (or the button above the editor) makes Tab move focus. Every
-//! change made from code goes through the browser's editing commands where
-//! it can, so Ctrl+Z undoes indenting and formatting like typing.
+//! Ctrl+M (or the button above the editor) makes Tab move focus. It keeps
+//! its own undo history ([`EditHistory`]), so Ctrl+Z undoes typing in
+//! steps, and indenting, formatting and loads from code too.
 
 use wasm_bindgen::JsCast;
 use web_sys::{ClipboardEvent, DataTransfer, DragEvent, Element, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::app::browser;
+use crate::app::edit_history::{first_difference, Change, EditHistory, Snapshot};
 use crate::app::highlight::{highlight, Kind, MAX_HIGHLIGHT};
 use crate::app::paste_guard::refuse_insert;
 use crate::input::{Budget, Format, InputError};
@@ -53,10 +54,28 @@ impl TabMode {
     }
 }
 
-/// Texts up to this size are replaced through the browser's editing
-/// commands (undoable); bigger ones are set directly (undo would cost the
-/// browser a copy of megabytes per step).
-const UNDOABLE_BYTES: usize = 1024 * 1024;
+fn now() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_default()
+}
+
+/// The textarea's text and selection.
+fn snapshot_of(area: &HtmlTextAreaElement) -> Snapshot {
+    let start = area.selection_start().ok().flatten().unwrap_or(0);
+    let end = area.selection_end().ok().flatten().unwrap_or(start);
+    Snapshot {
+        text: std::rc::Rc::from(area.value()),
+        selection: (start, end),
+    }
+}
+
+/// Shows `snapshot` in the textarea.
+fn restore(area: &HtmlTextAreaElement, snapshot: &Snapshot) {
+    area.set_value(&snapshot.text);
+    let _ = area.set_selection_range(snapshot.selection.0, snapshot.selection.1);
+}
 
 #[derive(PartialEq, Properties)]
 pub struct EditorProps {
@@ -89,13 +108,21 @@ pub fn Editor(props: &EditorProps) -> Html {
     let shown = use_mut_ref(|| None::<AttrValue>);
     // Esc was pressed: the next Tab leaves the editor.
     let escaped = use_mut_ref(|| false);
+    let history = use_mut_ref(EditHistory::default);
 
     {
-        let (textarea, shown) = (textarea.clone(), shown.clone());
+        let (textarea, shown, history) = (textarea.clone(), shown.clone(), history.clone());
         use_effect_with(props.text.clone(), move |text| {
             if shown.borrow().as_ref() != Some(text) {
                 if let Some(area) = textarea.cast::<HtmlTextAreaElement>() {
-                    replace_all(&area, text);
+                    // A text from code (a format, an example, a swap) is
+                    // an undo step like any other change.
+                    if shown.borrow().is_some() && area.value() != **text {
+                        history.borrow_mut().record(snapshot_of(&area), Change::Other, 0, now(), false);
+                    }
+                    area.set_value(text);
+                    let _ = area.set_selection_range(0, 0);
+                    area.set_scroll_top(0);
                 }
                 *shown.borrow_mut() = Some(text.clone());
             }
@@ -138,17 +165,46 @@ pub fn Editor(props: &EditorProps) -> Html {
     });
 
     let oninput = {
-        let (onchange, shown, refused) = (props.onchange.clone(), shown.clone(), refused.clone());
+        let (onchange, shown, refused, history) =
+            (props.onchange.clone(), shown.clone(), refused.clone(), history.clone());
         Callback::from(move |event: InputEvent| {
             if refused.is_some() {
                 refused.set(None);
             }
             if let Some(area) = event.target_dyn_into::<HtmlTextAreaElement>() {
                 let text = area.value();
+                let before = shown.borrow().clone().unwrap_or_default();
+                let at = first_difference(&before, &text);
+                let kind = event.input_type();
+                let change = match kind.as_str() {
+                    "insertText" | "insertLineBreak" | "deleteContentBackward" | "deleteContentForward" => {
+                        Change::Typing
+                    }
+                    _ => Change::Other,
+                };
+                history.borrow_mut().record(
+                    Snapshot {
+                        text: std::rc::Rc::from(before.as_str()),
+                        selection: (at, at),
+                    },
+                    change,
+                    at,
+                    now(),
+                    kind == "insertLineBreak",
+                );
                 *shown.borrow_mut() = Some(AttrValue::from(text.clone()));
                 onchange.emit(text);
             }
         })
+    };
+    // Puts a snapshot from the history in place, as an edit.
+    let apply = {
+        let (onchange, shown) = (props.onchange.clone(), shown.clone());
+        move |area: &HtmlTextAreaElement, snapshot: Snapshot| {
+            restore(area, &snapshot);
+            *shown.borrow_mut() = Some(AttrValue::from(snapshot.text.to_string()));
+            onchange.emit(snapshot.text.to_string());
+        }
     };
     let onscroll = {
         let (textarea, backdrop, gutter) = (textarea.clone(), backdrop.clone(), gutter.clone());
@@ -167,16 +223,36 @@ pub fn Editor(props: &EditorProps) -> Html {
         })
     };
     let onkeydown = {
-        let (mode, ontabmode, escaped) = (props.tab_mode, props.ontabmode.clone(), escaped.clone());
+        let (mode, ontabmode, escaped, history) =
+            (props.tab_mode, props.ontabmode.clone(), escaped.clone(), history.clone());
         Callback::from(move |event: KeyboardEvent| {
             let key = event.key();
+            let command = (event.ctrl_key() || event.meta_key()) && !event.alt_key();
             let plain = !event.alt_key() && !event.ctrl_key() && !event.meta_key();
             if key == "Escape" {
                 *escaped.borrow_mut() = true;
                 return;
             }
             let leave = std::mem::take(&mut *escaped.borrow_mut());
-            if event.ctrl_key() && !event.alt_key() && !event.meta_key() && event.code() == "KeyM" {
+            let Some(area) = event.target_dyn_into::<HtmlTextAreaElement>() else {
+                return;
+            };
+            let code = event.code();
+            if command && (code == "KeyZ" || code == "KeyY") {
+                event.prevent_default();
+                let redo = code == "KeyY" || event.shift_key();
+                let current = snapshot_of(&area);
+                let target = if redo {
+                    history.borrow_mut().redo(current)
+                } else {
+                    history.borrow_mut().undo(current)
+                };
+                if let Some(snapshot) = target {
+                    apply(&area, snapshot);
+                }
+                return;
+            }
+            if event.ctrl_key() && !event.alt_key() && !event.meta_key() && code == "KeyM" {
                 event.prevent_default();
                 ontabmode.emit(mode.toggled());
                 return;
@@ -184,11 +260,22 @@ pub fn Editor(props: &EditorProps) -> Html {
             if key != "Tab" || !plain || event.shift_key() || leave || mode == TabMode::MoveFocus {
                 return;
             }
-            let Some(area) = event.target_dyn_into::<HtmlTextAreaElement>() else {
-                return;
-            };
             event.prevent_default();
-            browser::insert_text(&area, "  ", false);
+            let before = snapshot_of(&area);
+            history.borrow_mut().record(before.clone(), Change::Other, before.selection.0, now(), false);
+            let text = &before.text;
+            let (start, end) = (
+                browser::utf16_to_byte(text, before.selection.0 as usize),
+                browser::utf16_to_byte(text, before.selection.1 as usize),
+            );
+            let caret = before.selection.0 + 2;
+            apply(
+                &area,
+                Snapshot {
+                    text: std::rc::Rc::from(format!("{}  {}", &text[..start], &text[end.max(start)..])),
+                    selection: (caret, caret),
+                },
+            );
         })
     };
 
@@ -267,40 +354,6 @@ pub fn Editor(props: &EditorProps) -> Html {
                 <p class="parse-error" id={error_id} role="alert">{ error.to_string() }</p>
             }
         </div>
-    }
-}
-
-/// Replaces the whole text, undoably where the size allows: through the
-/// browser's editing commands, focusing the editor for the moment it
-/// takes and giving focus back.
-fn replace_all(area: &HtmlTextAreaElement, text: &str) {
-    if area.value() == text {
-        return;
-    }
-    if text.len() > UNDOABLE_BYTES || area.value().len() > UNDOABLE_BYTES {
-        area.set_value(text);
-        return;
-    }
-    let document = gloo::utils::document();
-    let previous = document
-        .active_element()
-        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
-    let was_here = previous.as_ref().is_some_and(|p| ***area == **p);
-    if !was_here {
-        let options = web_sys::FocusOptions::new();
-        options.set_prevent_scroll(true);
-        let _ = area.focus_with_options(&options);
-    }
-    browser::insert_text(area, text, true);
-    let _ = area.set_selection_range(0, 0);
-    area.set_scroll_top(0);
-    if !was_here {
-        let _ = area.blur();
-        if let Some(previous) = previous {
-            let options = web_sys::FocusOptions::new();
-            options.set_prevent_scroll(true);
-            let _ = previous.focus_with_options(&options);
-        }
     }
 }
 
