@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod apply;
+pub mod claims;
 pub mod gojson;
 pub mod input;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]

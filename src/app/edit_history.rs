@@ -130,7 +130,13 @@ mod tests {
         let mut current = start.to_owned();
         for (i, c) in text.chars().enumerate() {
             let at = current.encode_utf16().count() as u32;
-            history.record(snap(&current), Change::Typing, at, t0 + 100.0 * i as f64, c == '\n');
+            history.record(
+                snap(&current),
+                Change::Typing,
+                at,
+                t0 + 100.0 * i as f64,
+                c == '\n',
+            );
             current.push(c);
         }
         current
@@ -163,7 +169,10 @@ mod tests {
         let back = h.undo(snap(formatted)).unwrap();
         assert_eq!(&*back.text, "xyz", "the format undone alone");
         h.record(back.clone(), Change::Typing, 3, 200.0, false);
-        assert!(h.redo(snap("xyzw")).is_none(), "a new change drops what could be redone");
+        assert!(
+            h.redo(snap("xyzw")).is_none(),
+            "a new change drops what could be redone"
+        );
     }
 
     #[test]

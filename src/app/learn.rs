@@ -2,6 +2,7 @@
 //! live state computed by the real engine and a link that opens it in
 //! Build, Race or Scale. The data lives in `www/learn/`.
 
+pub mod facts;
 mod walkthroughs;
 
 #[cfg(target_arch = "wasm32")]
@@ -9,4 +10,4 @@ mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub use view::LearnView;
-pub use walkthroughs::{walkthrough, walkthroughs, LessonStep, Open, Walkthrough};
+pub use walkthroughs::{walkthrough, walkthroughs, Aspect, LessonStep, Open, Walkthrough};

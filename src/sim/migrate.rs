@@ -195,6 +195,7 @@ fn vmi_scenario(i: usize) -> Scenario {
             ),
         ],
         schedule: Vec::new(),
+        claims: Default::default(),
     }
 }
 

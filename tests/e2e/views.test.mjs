@@ -123,10 +123,11 @@ test('learn: walk the mass-migration race end to end, reach the failing test', a
     await page.waitForFunction((previous) => document.querySelector('#step-title')?.textContent !== previous, title);
   }
   assert.deepEqual(titles, [
-    'Three writers, one VMI',
+    'Two writers, one VMI',
     'Each writer works from its informer cache',
     'The whole-map test fails for nothing',
     'And it takes the rest of the patch with it',
+    'The retry lands later',
     'At scale',
   ]);
   await page.getByRole('link', { name: 'Open in Scale' }).click();

@@ -6,7 +6,7 @@ use super::Column;
 use crate::input::{self, Budget, Format};
 
 /// A bundled example.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Example {
     /// Its id (the file name).
@@ -22,9 +22,13 @@ pub struct Example {
     pub old: String,
     /// The new object (YAML).
     pub new: String,
+    /// What the description says the columns show, checked by a test
+    /// (see `app::learn::facts::build`).
+    #[serde(default)]
+    pub claims: crate::claims::Claims,
 }
 
-const FILES: [(&str, &str); 6] = [
+const FILES: [(&str, &str); 9] = [
     (
         "migration-race",
         include_str!("../../../www/examples/migration-race.yaml"),
@@ -32,6 +36,14 @@ const FILES: [(&str, &str); 6] = [
     (
         "finalizers",
         include_str!("../../../www/examples/finalizers.yaml"),
+    ),
+    (
+        "last-finalizer",
+        include_str!("../../../www/examples/last-finalizer.yaml"),
+    ),
+    (
+        "first-finalizer",
+        include_str!("../../../www/examples/first-finalizer.yaml"),
     ),
     (
         "migration-state",
@@ -48,6 +60,10 @@ const FILES: [(&str, &str); 6] = [
     (
         "pod-annotations",
         include_str!("../../../www/examples/pod-annotations.yaml"),
+    ),
+    (
+        "html-annotations",
+        include_str!("../../../www/examples/html-annotations.yaml"),
     ),
 ];
 

@@ -36,7 +36,7 @@ fn in_pieces(state: &BuildState, piece: usize) -> (BuildState, usize) {
 #[test]
 fn every_example_loads_and_round_trips() {
     let all = examples();
-    assert_eq!(all.len(), 6);
+    assert_eq!(all.len(), 9);
     for example in all.iter() {
         let state = BuildState::from_link(BuildLink::example(example.id, None).unwrap());
         assert!(!state.stale(), "{}", example.id);

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::walkthroughs::{walkthrough, walkthroughs, LessonStep, Walkthrough};
+use super::walkthroughs::{walkthrough, walkthroughs, Aspect, LessonStep, Walkthrough};
 use crate::app::build::{BuildState, Column};
 use crate::app::hooks::use_shortcuts;
 use crate::app::race::RaceState;
@@ -78,6 +78,7 @@ fn List() -> Html {
                 <li class="walkthrough-card">
                     <a href={w.route(1).to_fragment()}><span class="number">{ i + 1 }</span>{ w.title.clone() }</a>
                     <p class="muted">{ w.summary.clone() }</p>
+                    <p class="goal small">{ w.goal.clone() }</p>
                     <p class="muted small">{ format!("{} steps", w.steps.len()) }</p>
                 </li>
             }) }
@@ -105,6 +106,7 @@ fn StepPage(props: &StepPageProps) -> Html {
         <section class="view learn" aria-labelledby="view-title">
             <nav class="crumbs" aria-label="Breadcrumb"><a href="#/learn">{ "Learn" }</a>{ " / " }<span>{ w.title.clone() }</span></nav>
             <h1 id="view-title">{ w.title.clone() }</h1>
+            <p class="goal"><strong>{ "What you will learn: " }</strong>{ w.goal.trim_start_matches("You will ").to_owned() }</p>
             <ol class="step-tabs" aria-label="Steps">
                 { for w.steps.iter().enumerate().map(|(i, s)| html! {
                     <li>
@@ -173,26 +175,7 @@ fn Live(props: &LiveProps) -> Html {
                 return html! { <p class="bad">{ format!("This step's race cannot be shown: {why}.") }</p> }
             }
         };
-        return html! {
-            <div class="live" aria-label="Live example">
-                <div class="live-column">
-                    <h3>{ format!("{} at step {}", state.scenario.name, state.step) }</h3>
-                    if let Some(current) = state.current() {
-                        <p>{ current.summary.clone() }</p>
-                        if let Some(response) = &current.response {
-                            <p class={if response.is_success() { "ok" } else { "bad" }}>
-                                { format!("{} {}", response.code, if response.is_success() { "OK".to_owned() } else { format!("{}: {}", response.reason, response.message) }) }
-                            </p>
-                            if let Some(cause) = &response.cause {
-                                <p class="muted">{ format!("Why it failed (the server discards this): {}", cause.message) }</p>
-                            }
-                        }
-                    } else {
-                        <p class="muted">{ "Before the first event." }</p>
-                    }
-                </div>
-            </div>
-        };
+        return html! { <LiveRace state={Rc::new(state)} show={open.show.clone()} /> };
     }
     if let Some(link) = open.scale_link() {
         return html! {
@@ -202,6 +185,69 @@ fn Live(props: &LiveProps) -> Html {
         };
     }
     html! {}
+}
+
+#[derive(PartialEq, Properties)]
+struct LiveRaceProps {
+    state: Rc<RaceState>,
+    show: Vec<Aspect>,
+}
+
+/// A Race step, showing what the lesson points at.
+#[component]
+fn LiveRace(props: &LiveRaceProps) -> Html {
+    let state = &props.state;
+    let shows = |a: Aspect| props.show.contains(&a);
+    let current = state.current();
+    let outcomes = state
+        .replay
+        .as_ref()
+        .as_ref()
+        .ok()
+        .map(|r| r.outcomes.clone());
+    html! {
+        <div class="live" aria-label="Live example">
+            <div class="live-column">
+                <h3>{ format!("{} at step {} of {}", state.scenario.name, state.step, state.scenario.schedule.len()) }</h3>
+                if let Some(current) = current {
+                    <p>{ current.summary.clone() }</p>
+                    if shows(Aspect::Request) {
+                        if let Some(sent) = &current.request {
+                            <ol class="ops compact" aria-label="Sent">
+                                { for sent.ops.iter().map(|p| html! {
+                                    <li class="op"><span class="op-kind">{ p.op.op.as_str() }</span>{ " " }<code class="op-path">{ p.op.path.clone() }</code></li>
+                                }) }
+                                if sent.ops.is_empty() {
+                                    <li class="op">{ format!("{} ({})", sent.kind.describe(0), sent.content_type) }</li>
+                                }
+                            </ol>
+                        }
+                    }
+                    if let Some(response) = current.response.as_ref().filter(|_| shows(Aspect::Response)) {
+                        <p class={if response.is_success() { "ok" } else { "bad" }}>
+                            { format!("{} {}", response.code, if response.is_success() { "OK".to_owned() } else { format!("{}: {}", response.reason, response.message) }) }
+                        </p>
+                    }
+                    if let Some(cause) = current.response.as_ref().and_then(|r| r.cause.as_ref()).filter(|_| shows(Aspect::Cause)) {
+                        <p class="muted">{ format!("Why it failed (patchlab's explanation; the server discards it): {}", cause.message) }</p>
+                    }
+                    if shows(Aspect::Object) {
+                        <pre class="body live-object"><code>{ crate::input::to_yaml(&current.object) }</code></pre>
+                    }
+                } else {
+                    <p class="muted">{ "Before the first event." }</p>
+                }
+                if let Some(outcomes) = outcomes.filter(|_| shows(Aspect::Outcomes)) {
+                    <ul class="live-outcomes">
+                        { for outcomes.writers.iter().map(|w| html! {
+                            <li>{ format!("{} ({}): {} writes, {} OK; intent {}", w.name, w.preset, w.counts.writes, w.counts.ok,
+                                if w.intent_holds { "holds" } else { "does not hold" }) }</li>
+                        }) }
+                    </ul>
+                }
+            </div>
+        </div>
+    }
 }
 
 fn live_column(result: &crate::app::build::ColumnResult, column: &Column) -> Html {
@@ -214,6 +260,7 @@ fn live_column(result: &crate::app::build::ColumnResult, column: &Column) -> Htm
     html! {
         <div class="live-column">
             <h3>{ column.preset.as_str() }{ if column.overrides.is_empty() { "" } else { " + overrides" } }</h3>
+            <p class="muted small">{ column.preset.summary() }</p>
             if ops.is_empty() {
                 <pre class="body"><code>{ result.plan.as_ref().map(|p| p.body_text()).unwrap_or_default() }</code></pre>
             } else {

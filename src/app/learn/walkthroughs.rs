@@ -8,11 +8,12 @@ use crate::app::link::Shareable;
 use crate::app::race::{scenario, RaceLink};
 use crate::app::route::{LearnAt, Route};
 use crate::app::scale::ScaleLink;
+use crate::claims::Claims;
 use crate::input::{self, Budget, Format};
 use crate::strategy::Preset;
 
 /// Where a step's live state opens.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Open {
     /// A Build example by id.
@@ -33,6 +34,32 @@ pub struct Open {
     /// The Scale view with these many VMIs, run on open.
     #[serde(default)]
     pub scale: Option<usize>,
+    /// What the live card of a Race step shows (default: the response and
+    /// why it failed).
+    #[serde(default = "Aspect::defaults")]
+    pub show: Vec<Aspect>,
+}
+
+/// A part of a Race step the live card shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Aspect {
+    /// The ops sent.
+    Request,
+    /// The status and message.
+    Response,
+    /// Why the server refused (patchlab's explanation).
+    Cause,
+    /// The object after the step.
+    Object,
+    /// Every writer's outcome at the end.
+    Outcomes,
+}
+
+impl Aspect {
+    fn defaults() -> Vec<Aspect> {
+        vec![Aspect::Response, Aspect::Cause]
+    }
 }
 
 impl Open {
@@ -78,7 +105,7 @@ impl Open {
 }
 
 /// One step of a walkthrough.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LessonStep {
     /// Its title.
@@ -87,10 +114,14 @@ pub struct LessonStep {
     pub text: String,
     /// The live state.
     pub open: Open,
+    /// What the text says the live state shows, checked by a test against
+    /// the engine ([`super::facts`]).
+    #[serde(default)]
+    pub claims: Claims,
 }
 
 /// A walkthrough.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Walkthrough {
     /// Its id (the file name).
@@ -100,6 +131,8 @@ pub struct Walkthrough {
     pub title: String,
     /// One line on what it teaches.
     pub summary: String,
+    /// "What you will learn", in a sentence.
+    pub goal: String,
     /// The steps.
     pub steps: Vec<LessonStep>,
 }

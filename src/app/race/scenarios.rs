@@ -2,7 +2,7 @@
 
 use crate::sim::timeline::Scenario;
 
-const FILES: [(&str, &str); 7] = [
+const FILES: [(&str, &str); 9] = [
     (
         "migration-race",
         include_str!("../../../www/scenarios/migration-race.yaml"),
@@ -16,6 +16,10 @@ const FILES: [(&str, &str); 7] = [
         include_str!("../../../www/scenarios/migration-state-first-write.yaml"),
     ),
     (
+        "migration-state-guarded",
+        include_str!("../../../www/scenarios/migration-state-guarded.yaml"),
+    ),
+    (
         "annotation-keys",
         include_str!("../../../www/scenarios/annotation-keys.yaml"),
     ),
@@ -26,6 +30,10 @@ const FILES: [(&str, &str); 7] = [
     (
         "ssa-conflict",
         include_str!("../../../www/scenarios/ssa-conflict.yaml"),
+    ),
+    (
+        "per-key-last-writer",
+        include_str!("../../../www/scenarios/per-key-last-writer.yaml"),
     ),
     (
         "per-key-limits",

@@ -287,6 +287,7 @@ fn empty() -> Scenario {
         engine: None,
         writers: Vec::new(),
         schedule: Vec::new(),
+        claims: Default::default(),
     }
 }
 
@@ -701,4 +702,25 @@ fn parse_intents(text: &str) -> Result<Vec<Intent>, IntentsError> {
         return Err(IntentsError::TooMany(intents.len()));
     }
     Ok(intents)
+}
+
+impl crate::app::link::ViewState for RaceState {
+    type Link = RaceLink;
+    type Action = RaceAction;
+
+    fn start(start: Start<RaceLink>) -> Self {
+        RaceState::start(start)
+    }
+
+    fn link(&self) -> RaceLink {
+        RaceState::link(self)
+    }
+
+    fn open(link: RaceLink) -> RaceAction {
+        RaceAction::Open(link)
+    }
+
+    fn notify(notice: Notice) -> RaceAction {
+        RaceAction::Notify(notice)
+    }
 }

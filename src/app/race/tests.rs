@@ -5,7 +5,7 @@ use crate::strategy::Preset;
 
 #[test]
 fn the_library_loads_and_the_race_replays() {
-    assert_eq!(library().len(), 7);
+    assert_eq!(library().len(), 9);
     let state = RaceState::default();
     assert_eq!(state.source, Source::Shipped("migration-race".into()));
     assert_eq!(state.step, 0);
