@@ -15,8 +15,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use patchlab::apply::Semantics;
+use patchlab::apply::{Engine, Evanphx, Semantics};
 use patchlab::input::{self, Budget, Format};
+use patchlab::kube::{Cluster, KubeVersion};
 
 /// Understand and produce conflict-narrow Kubernetes JSON Patches.
 #[derive(Debug, Parser)]
@@ -166,6 +167,60 @@ impl Source {
 /// `kube` or `rfc`, for clap.
 pub fn parse_semantics(s: &str) -> Result<Semantics, String> {
     s.parse()
+}
+
+/// `1.30`, `1.28.1`, ..., for clap: the error lists the accepted values.
+pub fn parse_kube_version(s: &str) -> Result<KubeVersion, String> {
+    s.parse()
+        .map_err(|e: patchlab::kube::UnknownVersion| e.to_string())
+}
+
+/// `evanphx-v4.12.0`, ..., for clap: the error lists the accepted values.
+pub fn parse_engine(s: &str) -> Result<Evanphx, String> {
+    s.parse()
+        .map_err(|e: patchlab::apply::UnknownEngine| e.to_string())
+}
+
+/// Which kube-apiserver is modelled: `--kube-version` and `--engine`.
+#[derive(Clone, Copy, Debug, Default, clap::Args)]
+pub struct ClusterArgs {
+    /// The Kubernetes release of the modelled kube-apiserver (its JSON patch
+    /// engine and answers): 1.25 to 1.36, or 1.X.Y (1.28.0 and 1.28.1 ran
+    /// evanphx/json-patch v5.6.0). Default: 1.36.
+    #[arg(long = "kube-version", value_name = "X.Y", value_parser = parse_kube_version)]
+    kube_version: Option<KubeVersion>,
+    /// The JSON patch engine, overriding the release's own:
+    /// evanphx-v5.6.0, evanphx-v4.12.0 or evanphx-v4.13.0.
+    #[arg(long, value_name = "ENGINE", value_parser = parse_engine)]
+    engine: Option<Evanphx>,
+}
+
+impl ClusterArgs {
+    /// The release and engine chosen.
+    pub fn cluster(&self) -> Cluster {
+        Cluster::from_options(self.kube_version, self.engine)
+    }
+
+    /// Overrides what a scenario says of its server, for the flags given.
+    pub fn override_scenario(&self, scenario: &mut patchlab::sim::timeline::Scenario) {
+        if let Some(version) = self.kube_version {
+            scenario.kubernetes = Some(version);
+            if self.engine.is_none() {
+                scenario.engine = None;
+            }
+        }
+        if let Some(engine) = self.engine {
+            scenario.engine = Some(engine);
+        }
+    }
+
+    /// The engine under `semantics`: the cluster's in kube mode.
+    pub fn engine(&self, semantics: Semantics) -> Engine {
+        match semantics {
+            Semantics::Rfc => Engine::Rfc,
+            Semantics::Kube => self.cluster().patch_engine(),
+        }
+    }
 }
 
 /// A preset name (`kubevirt-head`, ...), for clap.

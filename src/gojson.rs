@@ -1,4 +1,9 @@
-//! JSON text exactly as Go's `encoding/json` writes it.
+//! Go's JSON and string formatting, exactly: `encoding/json`'s encoder
+//! (this file), its syntax check ([`check_valid`]), kube-apiserver's strict
+//! decode of patch bodies ([`check_json_patch`], [`check_merge_patch`]) and
+//! `strconv.Quote` ([`quote`]).
+//!
+//! ## The encoder
 //!
 //! The API server compares `test` scalars byte for byte, and it stores
 //! objects as Go encodes them, so the bytes matter:
@@ -22,6 +27,16 @@
 //! ```
 
 use serde_json::{Number, Value};
+
+mod decode;
+mod isprint;
+mod quote;
+mod scanner;
+
+pub use decode::{check_json_patch, check_merge_patch, DecodeError};
+pub use isprint::is_print;
+pub use quote::{prints_as_is, quote};
+pub use scanner::{check_valid, SyntaxError};
 
 /// Go's encoding of `value`.
 pub fn to_string(value: &Value) -> String {

@@ -14,10 +14,12 @@ pub mod gojson;
 pub mod input;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
+pub mod kube;
 pub mod lint;
 pub mod patch;
 pub mod pointer;
 pub mod sim;
+pub mod status;
 pub mod strategy;
 pub mod vocabulary;
 

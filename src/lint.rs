@@ -265,6 +265,7 @@ pub fn lint_ops(ops: &[Operation], options: &Options) -> Report {
         ops: ops.to_vec(),
         malformed: None,
         count: ops.len(),
+        warnings: Vec::new(),
     };
     let mut report = checks::json_patch(&decoded, None, options);
     report

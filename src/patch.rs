@@ -636,29 +636,71 @@ pub struct Decoded {
     pub malformed: Option<PayloadError>,
     /// How many elements the payload array holds.
     pub count: usize,
+    /// What the API server warns about a body it accepts (unknown and
+    /// duplicate fields), in its words; empty under RFC 6902.
+    pub warnings: Vec<String>,
 }
 
-#[derive(Deserialize)]
+/// How duplicate members and `null` elements are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// RFC 6902 (section 4 and Appendix A.13): a repeated member makes the
+    /// op malformed; every element must be an object.
+    Rfc,
+    /// Go's decoder into evanphx's `Operation` (a `map[string]*RawMessage`):
+    /// the last of repeated members wins, and a `null` element decodes to an
+    /// op with no members (the engine then fails at it).
+    Go,
+}
+
+/// The members of one op object, the last of repeated ones kept.
+#[derive(Default)]
 struct WireOp<'a> {
-    #[serde(default, borrow, deserialize_with = "present")]
     op: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     path: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     from: Option<&'a RawValue>,
-    #[serde(default, borrow, deserialize_with = "present")]
     value: Option<&'a RawValue>,
+    /// The first repeated member of the four.
+    duplicate: Option<&'static str>,
 }
 
-/// Keeps a field that is present, even when it holds `null`.
-fn present<'de, D>(deserializer: D) -> Result<Option<&'de RawValue>, D::Error>
-where
-    D: serde::Deserializer<'de>,
-{
-    <&RawValue>::deserialize(deserializer).map(Some)
+impl<'de: 'a, 'a> Deserialize<'de> for WireOp<'a> {
+    fn deserialize<D>(deserializer: D) -> Result<Self, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        struct Members<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Members<'a> {
+            type Value = WireOp<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<WireOp<'a>, M::Error> {
+                let mut wire = WireOp::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    let value: &'de RawValue = map.next_value()?;
+                    let (slot, name) = match key.as_ref() {
+                        "op" => (&mut wire.op, "op"),
+                        "path" => (&mut wire.path, "path"),
+                        "from" => (&mut wire.from, "from"),
+                        "value" => (&mut wire.value, "value"),
+                        _ => continue,
+                    };
+                    if slot.replace(value).is_some() && wire.duplicate.is_none() {
+                        wire.duplicate = Some(name);
+                    }
+                }
+                Ok(wire)
+            }
+        }
+        deserializer.deserialize_map(Members(std::marker::PhantomData))
+    }
 }
 
-fn syntax_error(err: &serde_json::Error) -> PayloadError {
+pub(crate) fn syntax_error(err: &serde_json::Error) -> PayloadError {
     let message = err.to_string();
     // serde_json appends " at line L column C"; keep the message alone.
     let message = match message.rfind(" at line ") {
@@ -672,7 +714,8 @@ fn syntax_error(err: &serde_json::Error) -> PayloadError {
     }
 }
 
-/// Decodes a payload into ops, keeping the bytes of every `test` value.
+/// Decodes a payload into ops as RFC 6902 reads it ([`Dialect::Rfc`]),
+/// keeping the bytes of every `test` value.
 ///
 /// # Errors
 ///
@@ -683,6 +726,16 @@ fn syntax_error(err: &serde_json::Error) -> PayloadError {
 /// inside a well-formed array is not an error here: see
 /// [`Decoded::malformed`].
 pub fn decode(payload: &str) -> Result<Decoded, PayloadError> {
+    decode_as(payload, Dialect::Rfc)
+}
+
+/// Decodes a payload in a [`Dialect`].
+///
+/// # Errors
+///
+/// As [`decode`]; in the Go dialect a `null` element is a malformed op
+/// (the engine fails at it), not a body error.
+pub fn decode_as(payload: &str, dialect: Dialect) -> Result<Decoded, PayloadError> {
     let top: &RawValue = serde_json::from_str(payload).map_err(|e| syntax_error(&e))?;
     match top.get().trim_start().as_bytes().first() {
         Some(b'[') => {}
@@ -698,9 +751,12 @@ pub fn decode(payload: &str) -> Result<Decoded, PayloadError> {
         ops: Vec::with_capacity(elements.len()),
         malformed: None,
         count: elements.len(),
+        warnings: Vec::new(),
     };
     for (index, element) in elements.into_iter().enumerate() {
-        if !element.get().trim_start().starts_with('{') {
+        let text = element.get().trim_start();
+        let null = text.starts_with('n');
+        if !(text.starts_with('{') || null && dialect == Dialect::Go) {
             return Err(PayloadError::Op {
                 index,
                 field: None,
@@ -710,7 +766,12 @@ pub fn decode(payload: &str) -> Result<Decoded, PayloadError> {
         if decoded.malformed.is_some() {
             continue;
         }
-        match decode_op(index, element) {
+        let op = if null {
+            Err(PayloadError::op(index, "op", OpProblem::Missing))
+        } else {
+            decode_op(index, element, dialect)
+        };
+        match op {
             Ok(op) => decoded.ops.push(op),
             Err(err) => decoded.malformed = Some(err),
         }
@@ -718,7 +779,11 @@ pub fn decode(payload: &str) -> Result<Decoded, PayloadError> {
     Ok(decoded)
 }
 
-fn decode_op(index: usize, element: &RawValue) -> Result<Operation, PayloadError> {
+fn decode_op(
+    index: usize,
+    element: &RawValue,
+    dialect: Dialect,
+) -> Result<Operation, PayloadError> {
     let wire: WireOp<'_> = serde_json::from_str(element.get()).map_err(|e| PayloadError::Op {
         index,
         field: None,
@@ -727,6 +792,13 @@ fn decode_op(index: usize, element: &RawValue) -> Result<Operation, PayloadError
             other => other.to_string(),
         }),
     })?;
+    if let (Some(field), Dialect::Rfc) = (wire.duplicate, dialect) {
+        return Err(PayloadError::Op {
+            index,
+            field: None,
+            problem: OpProblem::Invalid(format!("duplicate field `{field}`")),
+        });
+    }
     let string = |field: &'static str, raw: Option<&RawValue>| -> Result<String, PayloadError> {
         let raw = raw.ok_or(PayloadError::op(index, field, OpProblem::Missing))?;
         serde_json::from_str::<String>(raw.get())

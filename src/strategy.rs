@@ -41,9 +41,9 @@ use serde_json::Value;
 use crate::patch::{Encoding, OpKind, Operation, PatchSet};
 use crate::pointer::{Pointer, PointerBuf};
 
-pub use export::{go_code, kubectl, rust_code, shell_quote};
+pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_quote};
 pub use policy::{parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName};
-pub use round_trip::{round_trip, RoundTrip};
+pub use round_trip::{round_trip, round_trip_on, RoundTrip};
 
 /// What the diff needs besides the two objects.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -169,7 +169,10 @@ fn apply_batch_follows_the_contract() {
     assert_eq!(results[0], json!({"ok": {"a": 2}}));
     assert_eq!(
         results[1],
-        json!({"error": {"index": 0, "op": "test", "path": "/a", "message": "test failed: expected 1.0, found 1", "status": 422}})
+        json!({"error": {"index": 0, "op": "test", "path": "/a", "kind": "test-failed",
+                         "message": "test failed: expected 1.0, found 1", "expected": 1.0, "actual": 1,
+                         "engine": "evanphx-v4.13.0", "status": 422, "reason": "Invalid",
+                         "response": "the server rejected our request due to an error in our request"}})
     );
     assert_eq!(results[2], json!({"ok": {"a": 1, "b": 2}}));
     assert_eq!(results[3]["error"]["index"], Value::Null);
@@ -182,6 +185,10 @@ fn apply_batch_follows_the_contract() {
         .unwrap()
         .contains("lacks"));
     assert_eq!(results[5]["error"]["status"], 400);
+    assert_eq!(
+        results[5]["error"]["response"],
+        "error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp"
+    );
     assert_eq!(results[6], json!({"ok": {"a": {"b": 1}}}));
 
     let out = patchlab(&["apply", "--batch", "--semantics", "rfc"], &input);

@@ -217,13 +217,91 @@ fn ssa_conflict_and_force() {
         conflict.conflicts,
         [".metadata.labels.kubevirt.io/nodeName"]
     );
-    assert!(conflict.message.contains("conflict with \"virt-handler\""));
+    assert_eq!(
+        conflict.message,
+        r#"Apply failed with 1 conflict: conflict with "virt-handler" using kubevirt.io/v1: .metadata.labels.kubevirt.io/nodeName"#
+    );
     assert_eq!(r.steps[3].conflict, Some(ConflictKind::True));
     let forced = r.steps[5].response.as_ref().unwrap();
     assert_eq!(forced.code, 200);
     assert_eq!(
         r.steps[5].object["metadata"]["labels"]["kubevirt.io/nodeName"],
         "node03"
+    );
+    // Force on retry: the first apply conflicts with the applier that took
+    // the field over, the retry forces.
+    let first = r.steps[7].response.as_ref().unwrap();
+    assert_eq!(
+        first.message,
+        r#"Apply failed with 1 conflict: conflict with "placement-controller-force": .metadata.labels.kubevirt.io/nodeName"#
+    );
+    assert_eq!(r.steps[8].response.as_ref().unwrap().code, 200);
+    assert_eq!(
+        r.steps[8].object["metadata"]["labels"]["kubevirt.io/nodeName"],
+        "node04"
+    );
+    // An applier applies again: its whole configuration, with force.
+    let again = r.steps[9].request.as_ref().unwrap();
+    assert_eq!(again.kind, patchlab::strategy::BodyKind::Apply);
+    assert!(again.body.contains("node03"), "{}", again.body);
+    assert_eq!(r.steps[9].response.as_ref().unwrap().code, 200);
+    assert_eq!(
+        r.steps[9].object["metadata"]["labels"]["kubevirt.io/nodeName"],
+        "node03"
+    );
+}
+
+/// The applier sends every field it manages: dropping one of its labels
+/// deletes only that one, and releasing fields another writer needs is a
+/// lost update.
+#[test]
+fn an_applier_sends_its_whole_configuration() {
+    let scenario = Scenario::parse(
+        r#"
+name: whole configuration
+owner: virt-controller
+objects:
+  - apiVersion: kubevirt.io/v1
+    kind: VirtualMachineInstance
+    metadata: {name: v, resourceVersion: "1", labels: {a: "1"}}
+writers:
+  - name: applier
+    preset: ssa
+    fixed: true
+    intents:
+      - set-label: {key: a, value: "1"}
+      - set-label: {key: b, value: "2"}
+      - set-annotation: {key: c, value: "3"}
+  - name: applier-2
+    preset: ssa
+    fixed: true
+    intents:
+      - remove-label: {key: a}
+      - set-label: {key: b, value: "2"}
+      - set-annotation: {key: c, value: "3"}
+schedule:
+  - read: applier
+  - write: applier
+  - read: applier-2
+  - write: applier-2
+"#,
+    )
+    .unwrap();
+    let r = replay(&scenario, None).unwrap();
+    assert_eq!(r.steps[1].response.as_ref().unwrap().code, 200);
+    let after = &r.steps[3].object;
+    // applier-2 applies b and c (sharing them) and omits a: a stays, owned
+    // by applier; nothing of applier's is deleted.
+    assert_eq!(
+        after["metadata"]["labels"],
+        serde_json::json!({"a": "1", "b": "2"})
+    );
+    assert_eq!(after["metadata"]["annotations"]["c"], "3");
+    assert_eq!(r.outcomes.lost_updates.len(), 0);
+    assert!(r.outcomes.writers[0].intent_holds);
+    assert!(
+        !r.outcomes.writers[1].intent_holds,
+        "an applier cannot remove a field another owns"
     );
 }
 

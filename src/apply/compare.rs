@@ -8,6 +8,28 @@ use serde_json::{Number, Value};
 
 use crate::gojson;
 
+/// One resolved step of a path: an object member or an array element.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Seg {
+    /// An object member (decoded key).
+    Key(String),
+    /// An array element (resolved index).
+    Index(usize),
+}
+
+/// A `null` an op of the running patch put in, which evanphx holds
+/// differently from a `null` read from the document (a nil node).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// An `add` or `replace` with `"value": null`: a node without bytes.
+    /// Walking through it dereferences nil before v4.13.0; it equals only a
+    /// top-level test of `null`.
+    RawNull,
+    /// A `copy` of such a node: a node holding the bytes `null`, which
+    /// decodes into a nil map (an empty object that cannot be written).
+    NullText,
+}
+
 /// RFC 6902 equality: numbers by value (`1` equals `1.0`), objects by key
 /// set and values in any order, arrays in order.
 pub fn rfc_eq(a: &Value, b: &Value) -> bool {
@@ -112,6 +134,89 @@ pub fn kube_compare(stored: &Value, raw: &str) -> KubeCmp {
                 KubeCmp::NotEqual
             }
         }
+    }
+}
+
+/// [`kube_compare`] of a subtree that holds nulls the running patch put in
+/// (`marks`, relative to `stored`): a marked member equals no test value
+/// (`RawNull`) or only `{}` (`NullText`); a marked array element panics
+/// only against a test `null`.
+pub(crate) fn compare_marked(stored: &Value, raw: &str, marks: &[(Vec<Seg>, Mark)]) -> KubeCmp {
+    let mut path = Vec::new();
+    marked(stored, raw, marks, &mut path)
+}
+
+fn mark_of(marks: &[(Vec<Seg>, Mark)], path: &[Seg]) -> Option<Mark> {
+    marks
+        .iter()
+        .find(|(at, _)| at.as_slice() == path)
+        .map(|(_, mark)| *mark)
+}
+
+/// A marked null compared with the bytes `other` (not `null`).
+fn marked_equal(mark: Mark, other: &str) -> KubeCmp {
+    match mark {
+        Mark::RawNull => KubeCmp::NotEqual,
+        Mark::NullText => kube_compare(&Value::Object(serde_json::Map::new()), other),
+    }
+}
+
+fn marked(stored: &Value, raw: &str, marks: &[(Vec<Seg>, Mark)], path: &mut Vec<Seg>) -> KubeCmp {
+    let raw = raw.trim_matches(is_ws);
+    match stored {
+        Value::Object(map) => {
+            if !raw.starts_with('{') {
+                return KubeCmp::NotEqual;
+            }
+            let members = object_members(raw);
+            if members.len() != map.len() {
+                return KubeCmp::NotEqual;
+            }
+            for (key, value) in map {
+                let Some(other) = members.get(key.as_str()) else {
+                    return KubeCmp::NotEqual;
+                };
+                let other_null = *other == "null";
+                path.push(Seg::Key(key.clone()));
+                let verdict = match (value.is_null(), mark_of(marks, path)) {
+                    // A node against nil, or a raw node against anything.
+                    (true, Some(_)) if other_null => KubeCmp::NotEqual,
+                    (true, Some(mark)) => marked_equal(mark, other),
+                    (true, None) if other_null => KubeCmp::Equal,
+                    (null, _) if null || other_null => KubeCmp::NotEqual,
+                    _ => marked(value, other, marks, path),
+                };
+                path.pop();
+                if verdict != KubeCmp::Equal {
+                    return verdict;
+                }
+            }
+            KubeCmp::Equal
+        }
+        Value::Array(items) => {
+            if !raw.starts_with('[') {
+                return KubeCmp::NotEqual;
+            }
+            let elements = array_elements(raw);
+            if elements.len() != items.len() {
+                return KubeCmp::NotEqual;
+            }
+            for (i, (value, other)) in items.iter().zip(elements).enumerate() {
+                path.push(Seg::Index(i));
+                let verdict = match (value.is_null(), mark_of(marks, path)) {
+                    _ if other == "null" => KubeCmp::Panic,
+                    (true, Some(mark)) => marked_equal(mark, other),
+                    (true, None) => KubeCmp::Panic,
+                    _ => marked(value, other, marks, path),
+                };
+                path.pop();
+                if verdict != KubeCmp::Equal {
+                    return verdict;
+                }
+            }
+            KubeCmp::Equal
+        }
+        scalar => kube_compare(scalar, raw),
     }
 }
 

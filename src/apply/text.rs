@@ -25,9 +25,9 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Number, Value};
 
-use super::{apply_decoded, ApplyError, Semantics};
+use super::{apply_decoded, ApplyError, Engine};
 use crate::input::{self, Budget, Format, InputError};
-use crate::patch::{self, Decoded};
+use crate::patch::Decoded;
 use crate::pointer::Pointer;
 
 /// Why a text apply failed: the document could not be read, or the patch
@@ -72,24 +72,20 @@ impl std::error::Error for TextError {}
 pub fn apply_to_text(
     doc: &str,
     payload: &str,
-    semantics: Semantics,
+    engine: impl Into<Engine>,
     budget: &Budget,
 ) -> Result<String, TextError> {
-    match lazy(doc, payload, semantics, budget) {
+    let engine = engine.into();
+    match lazy(doc, payload, engine, budget) {
         Some(result) => result,
-        None => plain(doc, payload, semantics, budget),
+        None => plain(doc, payload, engine, budget),
     }
 }
 
 /// Parse all, apply, write all.
-fn plain(
-    doc: &str,
-    payload: &str,
-    semantics: Semantics,
-    budget: &Budget,
-) -> Result<String, TextError> {
+fn plain(doc: &str, payload: &str, engine: Engine, budget: &Budget) -> Result<String, TextError> {
     let mut value = input::parse_as(doc, Format::Json, budget).map_err(TextError::Input)?;
-    super::apply_payload(&mut value, payload, semantics).map_err(TextError::Apply)?;
+    super::apply_payload(&mut value, payload, engine).map_err(TextError::Apply)?;
     Ok(serde_json::to_string(&value).unwrap_or_default())
 }
 
@@ -159,19 +155,19 @@ impl PathTrie {
 fn lazy(
     doc: &str,
     payload: &str,
-    semantics: Semantics,
+    engine: Engine,
     budget: &Budget,
 ) -> Option<Result<String, TextError>> {
     if doc.len() > budget.max_bytes {
         return None;
     }
     let compact = scan(doc, budget.max_depth.min(Budget::DEPTH))?;
-    let decoded: Decoded = patch::decode(payload).ok()?;
+    let decoded: Decoded = super::decode(payload, engine).ok()?;
     let trie = PathTrie::of(&decoded)?;
     let mut de = serde_json::Deserializer::from_str(doc);
     let (mut tree, rest) = Guided(&trie).deserialize(&mut de).ok()?;
     de.end().ok()?;
-    if let Err(err) = apply_decoded(&mut tree, &decoded, semantics) {
+    if let Err(err) = apply_decoded(&mut tree, &decoded, engine) {
         return Some(Err(TextError::Apply(err)));
     }
     let mut out = Vec::with_capacity(doc.len() + payload.len());
@@ -411,6 +407,7 @@ pub(crate) fn minify(text: &str, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::apply::Semantics;
     use serde_json::json;
 
     fn both(
@@ -421,7 +418,7 @@ mod tests {
         let budget = Budget::default();
         let lazy = apply_to_text(doc, payload, semantics, &budget)
             .map(|text| serde_json::from_str(&text).expect("valid JSON out"));
-        let plain = plain(doc, payload, semantics, &budget)
+        let plain = plain(doc, payload, semantics.into(), &budget)
             .map(|text| serde_json::from_str(&text).expect("valid JSON out"));
         (lazy, plain)
     }
@@ -456,7 +453,7 @@ mod tests {
         for (i, payload) in payloads.iter().enumerate() {
             if i < 6 {
                 // Well-formed ops on real pointers: the partial route runs.
-                let route = lazy(doc, payload, Semantics::Kube, &Budget::default());
+                let route = lazy(doc, payload, Semantics::Kube.into(), &Budget::default());
                 assert!(route.is_some(), "{payload} took the plain route");
             }
             for semantics in [Semantics::Kube, Semantics::Rfc] {
@@ -502,7 +499,7 @@ mod tests {
         let payload = r#"[{"op":"add","path":"/0","value":1}]"#;
         for doc in [deep.as_str(), "{\"a\": [1, 2", "", "{\"a\":1} x"] {
             let lazy = apply_to_text(doc, payload, Semantics::Kube, &budget);
-            let plain = plain(doc, payload, Semantics::Kube, &budget);
+            let plain = plain(doc, payload, Semantics::Kube.into(), &budget);
             assert!(lazy.is_err(), "{doc:?}");
             assert_eq!(lazy, plain, "{doc:?}");
         }
@@ -519,7 +516,7 @@ mod tests {
     fn very_long_paths_take_the_plain_route() {
         let path = "/a".repeat(200_000);
         let payload = format!(r#"[{{"op":"add","path":"{path}","value":1}}]"#);
-        let decoded = patch::decode(&payload).unwrap();
+        let decoded = crate::patch::decode(&payload).unwrap();
         assert!(PathTrie::of(&decoded).is_none());
         let (lazy, plain) = both(r#"{"a":{}}"#, &payload, Semantics::Kube);
         assert!(lazy.is_err());

@@ -1,26 +1,32 @@
-//! `patchlab apply`: one document and one patch, or a batch of JSON lines.
+//! `patchlab apply`: one document and one patch (or merge patch), or a
+//! batch of JSON lines.
 
 use std::io::{self, BufRead, Write};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use patchlab::apply::{apply_decoded, ApplyError, Semantics};
+use patchlab::apply::{self, apply_decoded, ApplyError, Cause, Engine, Semantics};
 use patchlab::gojson;
 use patchlab::input::{Budget, Format};
-use patchlab::patch;
 
-use super::{parse_semantics, Failure, Source};
+use super::{parse_semantics, ClusterArgs, Failure, Source};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Which engine's rules: kube (kube-apiserver, evanphx/json-patch v4) or rfc (strict RFC 6902).
+    /// Which rules: kube (kube-apiserver: the PATCH handler and its evanphx/json-patch
+    /// engine) or rfc (strict RFC 6902, and RFC 7386 for --merge).
     #[arg(long, default_value = "kube", value_parser = parse_semantics)]
     semantics: Semantics,
-    /// Read JSON lines {"doc": ..., "patch": ...} from stdin; write one line per input:
-    /// {"ok": DOC} or {"error": {"index", "op", "path", "message", "status"}}.
-    #[arg(long, conflicts_with_all = ["doc", "patch"])]
+    #[command(flatten)]
+    cluster: ClusterArgs,
+    /// PATCH is a JSON merge patch (application/merge-patch+json), not a JSON Patch.
+    #[arg(long)]
+    merge: bool,
+    /// Read JSON lines {"doc": ..., "patch": ...} (or "merge": BODY instead of "patch")
+    /// from stdin; write one line per input: {"ok": DOC} or {"error": {...}}.
+    #[arg(long, conflicts_with_all = ["doc", "patch", "merge"])]
     batch: bool,
     /// Print the document on one line.
     #[arg(long)]
@@ -28,15 +34,17 @@ pub struct Args {
     /// The document: a JSON or YAML file, or - for stdin.
     #[arg(required_unless_present = "batch")]
     doc: Option<Source>,
-    /// The patch: a JSON or YAML file holding a list of ops, or - for stdin.
+    /// The patch: a JSON or YAML file holding a list of ops (or, with --merge, a
+    /// merge patch), or - for stdin.
     #[arg(required_unless_present = "batch")]
     patch: Option<Source>,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
+    let engine = args.cluster.engine(args.semantics);
     if args.batch {
         let stdin = io::stdin();
-        return batch(&mut stdin.lock(), out, args.semantics);
+        return batch(&mut stdin.lock(), out, engine);
     }
     let (Some(doc), Some(patch)) = (args.doc, args.patch) else {
         return Err(Failure::new("apply needs DOC and PATCH (or --batch)"));
@@ -52,10 +60,20 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         Format::Json => text,
         Format::Yaml => gojson::to_string(&value),
     };
-    let decoded =
-        patch::decode(&payload).map_err(|err| Failure::new(format!("{}: {err}", patch.name())))?;
-    apply_decoded(&mut document, &decoded, args.semantics)
-        .map_err(|err| Failure::new(describe(&err)))?;
+    let warnings = if args.merge {
+        apply::apply_merge(&mut document, &payload, engine)
+            .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?
+    } else {
+        let decoded = apply::decode(&payload, engine)
+            .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?;
+        apply_decoded(&mut document, &decoded, engine)
+            .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?;
+        decoded.warnings
+    };
+    for warning in warnings {
+        // kubectl prints the server's Warning headers so.
+        eprintln!("Warning: {warning}");
+    }
     let text = if args.compact {
         serde_json::to_string(&document)
     } else {
@@ -66,11 +84,30 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
 }
 
 /// The error as the CLI prints it: location and cause, then the response.
-fn describe(err: &ApplyError) -> String {
-    match err.response() {
-        Some(response) => format!("{err}\nthe server would answer: {response}"),
-        None => err.to_string(),
+/// A body the server cannot decode also gets its line and column (Go's
+/// message names none).
+fn describe(err: &ApplyError, source: &Source, payload: &str) -> String {
+    let mut text = match &err.cause {
+        Cause::Decode(gojson::DecodeError::Syntax(syntax)) => {
+            match serde_json::from_str::<&RawValue>(payload) {
+                Err(at) => format!(
+                    "{}: line {}, column {}: {syntax}",
+                    source.name(),
+                    at.line(),
+                    at.column()
+                ),
+                Ok(_) => format!("{}: {syntax}", source.name()),
+            }
+        }
+        Cause::Payload(_) | Cause::Decode(_) | Cause::Unsupported(_) if err.index.is_none() => {
+            format!("{}: {err}", source.name())
+        }
+        _ => err.to_string(),
+    };
+    if let Some(response) = err.response() {
+        text.push_str(&format!("\nthe server would answer: {response}"));
     }
+    text
 }
 
 #[derive(Deserialize)]
@@ -79,14 +116,12 @@ struct Line<'a> {
     doc: Option<&'a RawValue>,
     #[serde(borrow)]
     patch: Option<&'a RawValue>,
+    #[serde(borrow)]
+    merge: Option<&'a RawValue>,
 }
 
 /// Reads JSON lines and writes one result line per input line, in order.
-pub fn batch(
-    input: &mut dyn BufRead,
-    out: &mut dyn Write,
-    semantics: Semantics,
-) -> Result<(), Failure> {
+pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, engine: Engine) -> Result<(), Failure> {
     let limit = Budget::cli().max_bytes;
     let mut line = Vec::new();
     loop {
@@ -98,18 +133,35 @@ pub fn batch(
         let result = if too_long {
             Err(protocol_error(format!("line longer than {limit} bytes")))
         } else {
-            run_line(&line, semantics)
+            run_line(&line, engine)
         };
         match result {
-            Ok(doc) => {
+            Ok((doc, warnings)) => {
                 out.write_all(b"{\"ok\":")?;
                 serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+                if !warnings.is_empty() {
+                    out.write_all(b",\"warnings\":")?;
+                    serde_json::to_writer(&mut *out, &warnings).map_err(io::Error::from)?;
+                }
                 out.write_all(b"}\n")?;
             }
             Err(error) => {
-                serde_json::to_writer(&mut *out, &json!({ "error": error }))
-                    .map_err(io::Error::from)?;
-                out.write_all(b"\n")?;
+                out.write_all(b"{\"error\":")?;
+                match error {
+                    LineError::Protocol(message) => serde_json::to_writer(
+                        &mut *out,
+                        &BadLine {
+                            index: None,
+                            op: None,
+                            path: None,
+                            kind: "bad-line",
+                            message,
+                        },
+                    ),
+                    LineError::Apply(err) => serde_json::to_writer(&mut *out, &*err),
+                }
+                .map_err(io::Error::from)?;
+                out.write_all(b"}\n")?;
             }
         }
     }
@@ -146,11 +198,29 @@ fn read_line(
     }
 }
 
-fn protocol_error(message: String) -> Value {
-    json!({ "index": null, "op": null, "path": null, "message": message })
+/// A line the protocol cannot read, in the shape of an error report.
+#[derive(serde::Serialize)]
+struct BadLine {
+    index: Option<usize>,
+    op: Option<&'static str>,
+    path: Option<&'static str>,
+    kind: &'static str,
+    message: String,
 }
 
-fn run_line(line: &[u8], semantics: Semantics) -> Result<Value, Value> {
+/// Why a batch line has no result document.
+enum LineError {
+    /// The line cannot be read (not an apply error).
+    Protocol(String),
+    /// The patch failed.
+    Apply(Box<ApplyError>),
+}
+
+fn protocol_error(message: String) -> LineError {
+    LineError::Protocol(message)
+}
+
+fn run_line(line: &[u8], engine: Engine) -> Result<(Value, Vec<String>), LineError> {
     let text = std::str::from_utf8(line)
         .map_err(|_| protocol_error("line is not valid UTF-8".to_owned()))?;
     let text = text.trim_end_matches(['\n', '\r']);
@@ -159,38 +229,42 @@ fn run_line(line: &[u8], semantics: Semantics) -> Result<Value, Value> {
     }
     let parsed: Line<'_> = serde_json::from_str(text)
         .map_err(|err| protocol_error(format!("line is not a JSON object: {err}")))?;
-    let (Some(doc), Some(patch)) = (parsed.doc, parsed.patch) else {
-        return Err(protocol_error("line lacks \"doc\" or \"patch\"".to_owned()));
+    let (doc, body, merge) = match (parsed.doc, parsed.patch, parsed.merge) {
+        (Some(doc), Some(patch), None) => (doc, patch, false),
+        (Some(doc), None, Some(merge)) => (doc, merge, true),
+        (_, Some(_), Some(_)) => {
+            return Err(protocol_error(
+                "line has both \"patch\" and \"merge\"".to_owned(),
+            ))
+        }
+        _ => {
+            return Err(protocol_error(
+                "line lacks \"doc\", or \"patch\" or \"merge\"".to_owned(),
+            ))
+        }
     };
     let mut document: Value =
         serde_json::from_str(doc.get()).map_err(|err| protocol_error(format!("doc: {err}")))?;
-    // The patch is the bytes as written; a JSON string holds the payload text.
+    // The body is the bytes as written; a JSON string holds the payload
+    // text. A merge patch that is itself a string is not expressible so
+    // (write it as "\"text\"" inside a string).
     let owned;
-    let payload = if patch.get().starts_with('"') {
-        owned = serde_json::from_str::<String>(patch.get())
+    let payload = if body.get().starts_with('"') {
+        owned = serde_json::from_str::<String>(body.get())
             .map_err(|err| protocol_error(format!("patch: {err}")))?;
         owned.as_str()
     } else {
-        patch.get()
+        body.get()
     };
-    let result = patch::decode(payload)
-        .map_err(|err| ApplyError::from_payload(err, semantics))
-        .and_then(|decoded| apply_decoded(&mut document, &decoded, semantics));
+    let result = if merge {
+        apply::apply_merge(&mut document, payload, engine)
+    } else {
+        apply::decode(payload, engine).and_then(|decoded| {
+            apply_decoded(&mut document, &decoded, engine).map(|()| decoded.warnings)
+        })
+    };
     match result {
-        Ok(()) => Ok(document),
-        Err(err) => Err(error_json(&err)),
+        Ok(warnings) => Ok((document, warnings)),
+        Err(err) => Err(LineError::Apply(Box::new(err))),
     }
-}
-
-fn error_json(err: &ApplyError) -> Value {
-    let mut error = json!({
-        "index": err.index,
-        "op": err.op.map(|op| op.as_str()),
-        "path": err.path,
-        "message": err.cause.to_string(),
-    });
-    if let Some(response) = err.response() {
-        error["status"] = json!(response.code);
-    }
-    error
 }

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
 
-use super::{parse_preset, Failure, Source};
+use super::{parse_preset, ClusterArgs, Failure, Source};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -42,6 +42,10 @@ pub struct Args {
     /// Pin metadata.resourceVersion in a merge patch (preset merge).
     #[arg(long)]
     merge_resource_version: bool,
+    /// The server the round-trip check runs on (`--format explain`; a patch the
+    /// server would refuse is a note on stderr in every format).
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 fn parse_override(s: &str) -> Result<(patchlab::pointer::PointerBuf, Strategy), String> {
@@ -79,13 +83,25 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         }
         return Ok(());
     }
+    let engine = args.cluster.cluster().patch_engine();
+    let check = strategy::round_trip_on(&old, &new, &plan, &options.policy, engine);
+    let verdict = match &check {
+        strategy::RoundTrip::Refused(err) => match err.response() {
+            Some(status) => format!("the server would refuse it: {status} ({err})"),
+            None => check.to_string(),
+        },
+        _ => check.to_string(),
+    };
     let text = match args.format {
         Format::Json => plan.body_text(),
         Format::Kubectl => strategy::kubectl(&plan, &new),
         Format::Go => strategy::go_code(&plan).ok_or_else(|| not_json_patch(&plan, "Go"))?,
         Format::Rust => strategy::rust_code(&plan).ok_or_else(|| not_json_patch(&plan, "Rust"))?,
-        Format::Explain => explain(&plan),
+        Format::Explain => format!("{}\nround trip on {engine}: {verdict}\n", explain(&plan)),
     };
+    if matches!(check, strategy::RoundTrip::Refused(_)) && args.format != Format::Explain {
+        eprintln!("note: on {engine}, {verdict}");
+    }
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
         out.write_all(b"\n")?;

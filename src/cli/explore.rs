@@ -7,7 +7,7 @@ use patchlab::sim::explore::{explore, Exploration};
 use patchlab::sim::timeline::Scenario;
 use patchlab::vocabulary::Term;
 
-use super::{Failure, Source};
+use super::{ClusterArgs, Failure, Source};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -24,12 +24,15 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let text = args.scenario.read()?;
-    let scenario = Scenario::parse(&text)
+    let mut scenario = Scenario::parse(&text)
         .map_err(|e| Failure::new(format!("{}: {e}", args.scenario.name())))?;
+    args.cluster.override_scenario(&mut scenario);
     let result = explore(&scenario, &[]).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),

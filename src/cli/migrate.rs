@@ -3,11 +3,11 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use patchlab::sim::migrate::{migrate, MigrateOptions, MigrateResult};
+use patchlab::sim::migrate::{migrate_on, MigrateOptions, MigrateResult};
 use patchlab::strategy::Preset;
 use patchlab::vocabulary::Term;
 
-use super::{parse_preset, Failure};
+use super::{parse_preset, ClusterArgs, Failure};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -31,6 +31,8 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
@@ -39,7 +41,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         seed: args.seed,
         presets: args.presets,
     };
-    let result = migrate(&options).map_err(|e| Failure::new(e.to_string()))?;
+    let result =
+        migrate_on(&options, args.cluster.cluster()).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Format::Json => serde_json::to_string(&result).unwrap_or_default(),
         Format::Text => render(&result),

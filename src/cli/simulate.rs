@@ -7,7 +7,7 @@ use patchlab::sim::timeline::{replay, Replay, Scenario, WriterEnd};
 use patchlab::strategy::Preset;
 use patchlab::vocabulary::Term;
 
-use super::{parse_preset, Failure, Source};
+use super::{parse_preset, ClusterArgs, Failure, Source};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -27,12 +27,15 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
+    #[command(flatten)]
+    cluster: ClusterArgs,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let text = args.scenario.read()?;
-    let scenario = Scenario::parse(&text)
+    let mut scenario = Scenario::parse(&text)
         .map_err(|e| Failure::new(format!("{}: {e}", args.scenario.name())))?;
+    args.cluster.override_scenario(&mut scenario);
     let result = replay(&scenario, args.preset).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Format::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
@@ -55,6 +58,11 @@ fn yes(b: bool) -> &'static str {
 pub fn render(replay: &Replay) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "scenario: {}", replay.scenario);
+    let _ = writeln!(
+        out,
+        "kube-apiserver: Kubernetes {} with {}",
+        replay.cluster.version, replay.cluster.engine
+    );
     match replay.preset {
         Some(p) => {
             let _ = writeln!(out, "preset: {p} (fixed writers keep their own)");
@@ -82,10 +90,13 @@ pub fn render(replay: &Replay) -> String {
                     response.code, response.reason, response.message
                 );
             }
+            for warning in &response.warnings {
+                let _ = writeln!(out, "    Warning: {warning}");
+            }
             if let Some(cause) = &response.cause {
                 let _ = writeln!(
                     out,
-                    "    hidden cause (the server logs it, the client never sees it): op {} {} {}: {}",
+                    "    hidden cause (patchlab's explanation; the server discards it): op {} {} {}: {}",
                     cause.index.map_or("-".to_owned(), |i| i.to_string()),
                     cause.op.as_deref().unwrap_or("?"),
                     cause.path.as_deref().unwrap_or("?"),

@@ -351,8 +351,8 @@ impl Ctx<'_> {
     fn whole_document(&mut self, index: usize) {
         let op = &self.ops[index];
         let what = match op.op {
-            OpKind::Test => "`test \"\"` fails on Kubernetes 1.28's engine (evanphx v5.6.0: doc is missing path) and compares the whole document on later ones (v4.12.0, v4.13.0)",
-            OpKind::Replace => "`replace \"\"` fails on Kubernetes 1.28's engine (evanphx v5.6.0), replaces the document on later ones, and with a scalar value does nothing on v4.12.0 but fails on v4.13.0",
+            OpKind::Test => "`test \"\"` fails on the engine of Kubernetes 1.28.0 and 1.28.1 (evanphx v5.6.0: doc is missing path) and compares the whole document on the others (v4.12.0, v4.13.0)",
+            OpKind::Replace => "`replace \"\"` fails on the engine of Kubernetes 1.28.0 and 1.28.1 (evanphx v5.6.0), replaces the document on the others, and with a scalar value does nothing on v4.12.0 (1.25 to 1.34) but fails on v4.13.0 (1.35 and later)",
             _ => "ops on the whole document (path \"\") behave differently across the engines Kubernetes has shipped (and `add`/`remove` of \"\" fail on all of them)",
         };
         self.push(Finding::new(
@@ -422,7 +422,7 @@ impl Ctx<'_> {
                 if at == op.path { "the value".to_owned() } else { at.clone() },
             ),
             Mismatch::NullElement => format!(
-                "op {index} (test {}): {at} is null inside an array: kube-apiserver's engine dereferences it and panics (HTTP 500 on releases with evanphx v4.12.0)",
+                "op {index} (test {}): {at} is null inside an array: kube-apiserver's engine dereferences it and panics (HTTP 500 on every release: v5.6.0, v4.12.0 and v4.13.0)",
                 op.path
             ),
         };

@@ -72,11 +72,13 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
                         .map(crate::gojson::to_string)
                         .unwrap_or_else(|| "none".to_owned())
                 )),
-                response: Some(crate::apply::ServerResponse {
-                    code: 409,
-                    reason: "Conflict",
-                    message: "the object has been modified; please apply your changes to the latest version and try again".to_owned(),
-                }),
+                response: Some(crate::status::Status::stale(
+                    &crate::status::Resource::of(object),
+                    object
+                        .pointer("/metadata/name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                )),
                 unchanged: true,
             },
             None => Outcome {

@@ -424,7 +424,7 @@ pub static RULES: [RuleInfo; 19] = [
         name: "release-dependent",
         severity: Severity::Warning,
         summary: "an op whose outcome differs between Kubernetes releases",
-        explanation: "Kubernetes has shipped three versions of its JSON patch engine. Whole-document ops (path `\"\"`) are refused by the one in 1.28 (evanphx v5.6.0: `doc is missing path`), compare or replace the document in later ones (v4.12.0, v4.13.0), and `replace \"\"` with a scalar silently does nothing on v4.12.0 but fails on v4.13.0. A patch that works on your test cluster may fail on the production one.",
+        explanation: "Kubernetes has shipped three versions of its JSON patch engine. Whole-document ops (path `\"\"`) are refused by the one in 1.28.0 and 1.28.1 (evanphx v5.6.0: `doc is missing path`), compare or replace the document in the others (v4.12.0 in 1.25 to 1.34, v4.13.0 from 1.35), and `replace \"\"` with a scalar silently does nothing on v4.12.0 but fails on v4.13.0 (docs/fidelity.md). A patch that works on your test cluster may fail on the production one.",
         fix: "Ops on the fields themselves instead of the whole document.",
         applies_to: AppliesTo::JsonPatch,
     },

@@ -125,6 +125,10 @@ fn vmi_scenario(i: usize) -> Scenario {
         set: Default::default(),
         fixed,
         force: false,
+        // Server-side appliers take over on retry: the VMIs have no field
+        // owners but before-first-apply, so a first apply that changes an
+        // existing field conflicts.
+        force_on_retry: !fixed,
         attempts: 3,
         target: None,
         intents,
@@ -134,6 +138,8 @@ fn vmi_scenario(i: usize) -> Scenario {
         description: String::new(),
         objects: vec![vmi],
         owner: None,
+        kubernetes: None,
+        engine: None,
         writers: vec![
             writer(
                 "virt-controller",
@@ -290,6 +296,15 @@ impl Migration {
         Ok(migration)
     }
 
+    /// The same run on another cluster: its release and JSON patch engine.
+    pub fn on_cluster(mut self, cluster: crate::kube::Cluster) -> Migration {
+        for scenario in &mut self.scenarios {
+            scenario.kubernetes = Some(cluster.version);
+            scenario.engine = Some(cluster.engine);
+        }
+        self
+    }
+
     /// Every VMI has the same writers: their options are built once per preset.
     fn prepare(&mut self) -> Result<(), MigrateError> {
         let Some(preset) = self.presets.get(self.preset).copied() else {
@@ -363,7 +378,19 @@ impl Migration {
 ///
 /// A message when `vms` is 0 or above [`MAX_VMS`].
 pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, MigrateError> {
-    let mut migration = Migration::new(options)?;
+    migrate_on(options, crate::kube::Cluster::default())
+}
+
+/// [`migrate`] on a cluster of a given release and JSON patch engine.
+///
+/// # Errors
+///
+/// [`MigrateError`] when `vms` is 0 or above [`MAX_VMS`].
+pub fn migrate_on(
+    options: &MigrateOptions,
+    cluster: crate::kube::Cluster,
+) -> Result<MigrateResult, MigrateError> {
+    let mut migration = Migration::new(options)?.on_cluster(cluster);
     while !migration.advance(usize::MAX) {}
     Ok(migration.result())
 }

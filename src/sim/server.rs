@@ -1,16 +1,24 @@
 //! A model of kube-apiserver's write path for one resource type: objects
 //! by kind and name with a monotonically increasing `resourceVersion`,
-//! Update, JSON patch (the real engine, kube semantics), merge patch and
-//! server-side apply with field ownership.
+//! Update, JSON patch (the handler's checks and the engine of the modelled
+//! release), merge patch (evanphx's `MergePatch`) and server-side apply
+//! with field ownership as structured-merge-diff keeps it.
+//!
+//! Every answer comes from [`crate::status`]; where patchlab explains more
+//! than the server says (the hidden cause of a 422), it is in
+//! [`Response::cause`], never in the message.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use std::rc::Rc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::apply::{apply_payload, ApplyError, Cause, ServerResponse};
-use crate::strategy::merge;
+use crate::apply::{self, ApplyError, Cause, ErrorReport};
+use crate::gojson;
+use crate::kube::Cluster;
+use crate::status::{ApplyConflict, Reason, Resource, Status};
 use crate::strategy::{FieldKind, Policy};
 
 /// A request to the server.
@@ -65,43 +73,10 @@ pub enum Request {
     },
 }
 
-/// Why a JSON patch failed, as only the server's logs would tell: the
-/// response itself carries the generic 422 message.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct HiddenCause {
-    /// The failing op's index.
-    pub index: Option<usize>,
-    /// The failing op's name.
-    pub op: Option<String>,
-    /// The failing op's path.
-    pub path: Option<String>,
-    /// For a failed `test`: the value it expected.
-    pub expected: Option<Value>,
-    /// For a failed `test`: what the object held (`None`: absent).
-    pub actual: Option<Value>,
-    /// The engine's explanation.
-    pub message: String,
-}
-
-impl HiddenCause {
-    fn from_error(err: &ApplyError) -> HiddenCause {
-        let (expected, actual) = match &err.cause {
-            Cause::TestFailed { expected, actual } => (
-                Some((**expected).clone()),
-                actual.as_ref().map(|a| (**a).clone()),
-            ),
-            _ => (None, None),
-        };
-        HiddenCause {
-            index: err.index,
-            op: err.op.map(|op| op.as_str().to_owned()),
-            path: err.path.clone(),
-            expected,
-            actual,
-            message: err.cause.to_string(),
-        }
-    }
-}
+/// Why a JSON patch failed, as the server never tells (it discards the
+/// engine's error): patchlab's explanation, in the shape every part of
+/// patchlab shares ([`ErrorReport`]).
+pub type HiddenCause = ErrorReport;
 
 /// What the server answered.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -116,10 +91,15 @@ pub struct Response {
     pub resource_version: Option<String>,
     /// True when the write changed the stored object (a new resourceVersion).
     pub changed: bool,
-    /// For a failed JSON patch: the engine's own reason.
+    /// For a failed JSON patch: the engine's own reason (patchlab's
+    /// explanation; the server discards it).
     pub cause: Option<HiddenCause>,
-    /// For an apply conflict: the conflicting fields and their managers.
+    /// For an apply conflict: the conflicting fields.
     pub conflicts: Vec<String>,
+    /// `Warning` headers of an accepted request (unknown or duplicate
+    /// fields of the body), as kubectl prints them after `Warning: `.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl Response {
@@ -132,23 +112,33 @@ impl Response {
             changed,
             cause: None,
             conflicts: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
-    fn error(code: u16, reason: &str, message: impl Into<String>) -> Response {
+    /// The response carrying a Status.
+    pub fn from_status(status: Status) -> Response {
         Response {
-            code,
-            reason: reason.to_owned(),
-            message: message.into(),
+            code: status.code,
+            reason: status.reason.as_str().to_owned(),
+            message: status.message,
             resource_version: None,
             changed: false,
             cause: None,
             conflicts: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 
-    fn from_server(response: ServerResponse) -> Response {
-        Response::error(response.code, response.reason, response.message)
+    /// A refusal that is patchlab's, not the server's: a case patchlab does
+    /// not model exactly. The message says so.
+    fn patchlab(code: u16, reason: Reason, why: &str) -> Response {
+        Response::from_status(Status {
+            code,
+            reason,
+            message: format!("patchlab: {why}"),
+            causes: Vec::new(),
+        })
     }
 
     /// True for 2xx.
@@ -157,6 +147,67 @@ impl Response {
     }
 }
 
+/// How a manager last wrote (the `operation` of a managedFields entry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub enum Operation {
+    /// Server-side apply.
+    Apply,
+    /// Create, Update or any patch but apply.
+    Update,
+}
+
+/// A field manager as structured-merge-diff tells them apart: the name,
+/// the operation and, for updaters, the API version they wrote.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Manager {
+    /// `fieldManager` (or the writer's name).
+    pub name: String,
+    /// Apply or Update.
+    pub operation: Operation,
+    /// The API version written (updaters only; appliers keep none, as in
+    /// `BuildManagerIdentifier`).
+    pub api_version: String,
+}
+
+impl Manager {
+    fn applier(name: &str) -> Manager {
+        Manager {
+            name: name.to_owned(),
+            operation: Operation::Apply,
+            api_version: String::new(),
+        }
+    }
+
+    fn updater(name: &str, object: &Value) -> Manager {
+        Manager {
+            name: name.to_owned(),
+            operation: Operation::Update,
+            api_version: object
+                .get("apiVersion")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+        }
+    }
+}
+
+impl fmt::Display for Manager {
+    /// As conflict messages print it (`printManager` of
+    /// managedfields/internal/conflict.go): `"name"` for an applier,
+    /// `"name" using apiVersion` for an updater.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&gojson::quote(&self.name))?;
+        if self.operation == Operation::Update {
+            write!(f, " using {}", self.api_version)?;
+        }
+        Ok(())
+    }
+}
+
+/// The manager kube-apiserver gives the fields of an object that has no
+/// managed fields when it is first applied (`skipnonapplied.go`).
+pub const BEFORE_FIRST_APPLY: &str = "before-first-apply";
+
 /// One stored object and who owns which of its fields.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Stored {
@@ -164,8 +215,21 @@ pub struct Stored {
     /// informer caches that read it (a write stores a new value).
     pub object: Rc<Value>,
     /// Field manager -> the fields it owns (as field paths like
-    /// `.metadata.labels.app`).
-    pub managers: BTreeMap<String, BTreeSet<String>>,
+    /// `.metadata.labels.app`). Empty: nobody's fields are tracked (an
+    /// object with no managed fields; updates do not start tracking, the
+    /// first apply does).
+    pub managers: BTreeMap<Manager, BTreeSet<String>>,
+}
+
+impl Stored {
+    /// The fields `name` owns, whatever its operation.
+    pub fn owned_by(&self, name: &str) -> BTreeSet<String> {
+        self.managers
+            .iter()
+            .filter(|(m, _)| m.name == name)
+            .flat_map(|(_, fields)| fields.iter().cloned())
+            .collect()
+    }
 }
 
 /// The server: stored objects and the resourceVersion counter.
@@ -174,6 +238,7 @@ pub struct Server {
     objects: BTreeMap<String, Stored>,
     revision: u64,
     track: bool,
+    cluster: Cluster,
 }
 
 /// The field kinds server-side apply uses (KubeVirt's defaults), built once.
@@ -234,54 +299,37 @@ fn same_content(a: &Value, b: &Value) -> bool {
     })
 }
 
-/// `virtualmachineinstances.kubevirt.io` for kind VirtualMachineInstance in
-/// group kubevirt.io; `pods` for a core Pod.
-fn resource_name(object: &Value) -> String {
-    let kind = object
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or("object");
-    let plural = format!("{}s", kind.to_lowercase());
-    match object
-        .get("apiVersion")
-        .and_then(Value::as_str)
-        .and_then(|v| v.split_once('/'))
-    {
-        Some((group, _)) => format!("{plural}.{group}"),
-        None => plural,
-    }
-}
-
-/// The 409 an Update (or a patch setting a stale resourceVersion) gets.
-fn conflict(object: &Value) -> Response {
-    let name = object
-        .get("metadata")
-        .and_then(|m| m.get("name"))
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    Response::error(
-        409,
-        "Conflict",
-        format!(
-            "Operation cannot be fulfilled on {} \"{name}\": the object has been modified; please apply your changes to the latest version and try again",
-            resource_name(object)
-        ),
-    )
+fn name_of(key: &str) -> &str {
+    key.split_once('/').map_or(key, |(_, name)| name)
 }
 
 impl Server {
-    /// A server holding `objects`, whose fields KubeVirt's defaults describe
-    /// (for server-side apply's per-key and per-element ownership).
+    /// A server holding `objects` (created by nobody: no managed fields),
+    /// running the newest release modelled; KubeVirt's defaults describe
+    /// the fields (for server-side apply's per-key and per-element
+    /// ownership).
     pub fn new(objects: impl IntoIterator<Item = Value>) -> Server {
         let mut server = Server {
             objects: BTreeMap::new(),
             revision: 1000,
             track: true,
+            cluster: Cluster::default(),
         };
         for object in objects {
             server.create(object, None);
         }
         server
+    }
+
+    /// The same server running `cluster`'s release and engine.
+    pub fn with_cluster(mut self, cluster: Cluster) -> Server {
+        self.cluster = cluster;
+        self
+    }
+
+    /// The release and engine modelled.
+    pub fn cluster(&self) -> Cluster {
+        self.cluster
     }
 
     /// Stops recording which manager owns which field. Server-side apply
@@ -292,7 +340,8 @@ impl Server {
         self
     }
 
-    /// Stores `object` as created by `owner` (who then owns its fields).
+    /// Stores `object` as created by `owner` (an updater that then owns its
+    /// fields); with no owner, the object has no managed fields.
     pub fn create(&mut self, mut object: Value, owner: Option<&str>) {
         let rv = match resource_version(&object).and_then(|rv| rv.parse::<u64>().ok()) {
             Some(rv) => {
@@ -304,7 +353,10 @@ impl Server {
         set_resource_version(&mut object, &rv);
         let mut managers = BTreeMap::new();
         if let Some(owner) = owner {
-            managers.insert(owner.to_owned(), self.fields(&object));
+            let fields = self.fields(&object);
+            if !fields.is_empty() {
+                managers.insert(Manager::updater(owner, &object), fields);
+            }
         }
         self.objects.insert(
             key_of(&object),
@@ -340,12 +392,30 @@ impl Server {
         self.objects.iter().map(|(k, s)| (k.as_str(), s))
     }
 
+    /// The resource of `key`: from a stored object of that kind (its
+    /// apiVersion gives the group), else from the kind alone.
+    fn resource(&self, key: &str) -> Resource {
+        let kind = key.split_once('/').map_or("Object", |(kind, _)| kind);
+        let api_version = self
+            .objects
+            .values()
+            .map(|s| &*s.object)
+            .find(|o| o.get("kind").and_then(Value::as_str) == Some(kind))
+            .and_then(|o| o.get("apiVersion").cloned())
+            .unwrap_or(Value::Null);
+        Resource::of(&serde_json::json!({"kind": kind, "apiVersion": api_version}))
+    }
+
+    fn not_found(&self, key: &str) -> Response {
+        Response::from_status(Status::not_found(&self.resource(key), name_of(key)))
+    }
+
     /// Handles one request from `manager`.
     pub fn handle(&mut self, request: &Request, manager: &str) -> Response {
         match request {
             Request::Get { key } => match self.objects.get(key) {
                 Some(stored) => Response::ok(resource_version(&stored.object).unwrap_or(""), false),
-                None => not_found(key),
+                None => self.not_found(key),
             },
             Request::Update { key, object } => self.update(key, object, manager),
             Request::JsonPatch { key, payload } => self.json_patch(key, payload, manager),
@@ -362,35 +432,70 @@ impl Server {
 
     fn update(&mut self, key: &str, object: &Value, manager: &str) -> Response {
         let Some(stored) = self.objects.get(key) else {
-            return not_found(key);
+            return self.not_found(key);
         };
+        let resource = self.resource(key);
+        let name = name_of(key);
+        let (object_name, _) = apply::identity(object);
+        let object_name = object_name.unwrap_or_default();
+        if object_name != name {
+            return Response::from_status(Status::name_mismatch(&object_name, name));
+        }
         let Some(rv) = resource_version(object) else {
-            return Response::error(
-                422,
-                "Invalid",
-                format!(
-                    "{} \"{}\" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update",
-                    stored.object.get("kind").and_then(Value::as_str).unwrap_or("Object"),
-                    key.split_once('/').map_or(key, |(_, n)| n)
-                ),
-            );
+            // The core group's built-in types allow unconditional updates;
+            // custom resources do not.
+            if resource.group.is_empty() {
+                return self.commit(key, object.clone(), manager);
+            }
+            return Response::from_status(Status::missing_resource_version(
+                &resource,
+                name,
+                self.cluster.version.json_field_values(),
+            ));
         };
         if Some(rv) != resource_version(&stored.object) {
-            return conflict(&stored.object);
+            return Response::from_status(Status::stale(&resource, name));
         }
         self.commit(key, object.clone(), manager)
     }
 
     fn json_patch(&mut self, key: &str, payload: &str, manager: &str) -> Response {
-        self.patch_with(key, manager, |object| {
-            apply_payload(object, payload, crate::apply::Semantics::Kube)
-        })
+        let engine = self.cluster.patch_engine();
+        if !self.objects.contains_key(key) {
+            return self.not_found(key);
+        }
+        let decoded = match apply::decode(payload, engine) {
+            Ok(decoded) => decoded,
+            Err(err) => return self.refused(key, &err),
+        };
+        let mut response = self.patch_with(key, manager, |object| {
+            apply::apply_decoded(object, &decoded, engine)
+        });
+        if response.is_success() {
+            response.warnings = decoded.warnings;
+        }
+        response
     }
 
     fn ops(&mut self, key: &str, ops: &[crate::patch::Operation], manager: &str) -> Response {
-        self.patch_with(key, manager, |object| {
-            crate::apply::apply(object, ops, crate::apply::Semantics::Kube)
-        })
+        let engine = self.cluster.patch_engine();
+        self.patch_with(key, manager, |object| apply::apply(object, ops, engine))
+    }
+
+    /// The answer to a JSON patch the engine (or the handler) refused, with
+    /// patchlab's explanation as the hidden cause.
+    fn refused(&self, key: &str, err: &ApplyError) -> Response {
+        let mut response = match (&err.cause, err.response()) {
+            (Cause::EnginePanic { .. }, _) => Response::from_status(Status::panicked(Some((
+                "PATCH",
+                &self.resource(key),
+                name_of(key),
+            )))),
+            (_, Some(status)) => Response::from_status(status),
+            (_, None) => Response::patchlab(400, Reason::BadRequest, &err.to_string()),
+        };
+        response.cause = Some(err.report());
+        response
     }
 
     /// A JSON patch (as a payload or as ops) run by `apply` on a copy of the
@@ -400,71 +505,80 @@ impl Server {
         &mut self,
         key: &str,
         manager: &str,
-        apply: impl FnOnce(&mut Value) -> Result<(), crate::apply::ApplyError>,
+        apply: impl FnOnce(&mut Value) -> Result<(), ApplyError>,
     ) -> Response {
         let Some(stored) = self.objects.get(key) else {
-            return not_found(key);
+            return self.not_found(key);
         };
         let mut object = (*stored.object).clone();
         if let Err(err) = apply(&mut object) {
-            let mut response = err
-                .response()
-                .map(Response::from_server)
-                .unwrap_or_else(|| Response::error(422, "Invalid", crate::apply::GENERIC_422));
-            response.cause = Some(HiddenCause::from_error(&err));
-            return response;
+            return self.refused(key, &err);
         }
         self.finish_patch(key, object, manager)
     }
 
     fn merge_patch(&mut self, key: &str, body: &Value, manager: &str) -> Response {
         let Some(stored) = self.objects.get(key) else {
-            return not_found(key);
+            return self.not_found(key);
         };
-        if !body.is_object() {
-            return Response::error(
-                400,
-                "BadRequest",
-                "a merge patch body must be a JSON object",
-            );
-        }
+        // The body as a Go client encodes it, through the handler's path.
         let mut object = (*stored.object).clone();
-        merge::apply(&mut object, body);
-        self.finish_patch(key, object, manager)
+        let engine = self.cluster.patch_engine();
+        let warnings = match apply::apply_merge(&mut object, &gojson::to_string(body), engine) {
+            Ok(warnings) => warnings,
+            Err(err) => return self.refused(key, &err),
+        };
+        let mut response = self.finish_patch(key, object, manager);
+        if response.is_success() {
+            response.warnings = warnings;
+        }
+        response
     }
 
-    /// After a patch: the object must stay an object of the same kind and
-    /// name; a resourceVersion the patch set must be current (409).
+    /// After a patch: the object must stay an object of the same kind; a
+    /// resourceVersion the patch set must be current (409).
     fn finish_patch(&mut self, key: &str, object: Value, manager: &str) -> Response {
         let Some(stored) = self.objects.get(key) else {
-            return not_found(key);
+            return self.not_found(key);
         };
-        if !object.is_object() || key_of(&object) != key {
-            return Response::error(
+        if !object.is_object() {
+            return Response::patchlab(
                 422,
-                "Invalid",
-                "the patched object changes its kind or name, or is not an object",
+                Reason::Invalid,
+                "the patched object is not a JSON object (the server cannot decode it into the resource's type)",
+            );
+        }
+        if key_of(&object) != key || object.get("apiVersion") != stored.object.get("apiVersion") {
+            return Response::patchlab(
+                422,
+                Reason::Invalid,
+                "the patch changes the object's kind or apiVersion (the server's answer depends on the resource's definition)",
             );
         }
         match resource_version(&object) {
-            Some(rv) if Some(rv) != resource_version(&stored.object) => conflict(&stored.object),
+            Some(rv) if Some(rv) != resource_version(&stored.object) => {
+                Response::from_status(Status::stale(&self.resource(key), name_of(key)))
+            }
             _ => self.commit(key, object, manager),
         }
     }
 
-    /// Writes `object` unless it equals what is stored; `manager` takes
-    /// ownership of the fields it changed.
+    /// Writes `object` unless it equals what is stored. The updater owns
+    /// what it added or changed (taking it from other managers), and
+    /// removed fields leave every manager, as structured-merge-diff's
+    /// `Update` does; an object with no managed fields stays untracked.
     fn commit(&mut self, key: &str, mut object: Value, manager: &str) -> Response {
         let policy = policy();
         let Some(stored) = self.objects.get(key) else {
-            return not_found(key);
+            return self.not_found(key);
         };
         let current_rv = resource_version(&stored.object).unwrap_or("").to_owned();
         set_resource_version(&mut object, &current_rv);
         if same_content(&object, &stored.object) {
             return Response::ok(&current_rv, false);
         }
-        let (before, after) = if self.track {
+        let tracked = self.track && !stored.managers.is_empty();
+        let (before, after) = if tracked {
             (
                 leaf_fields(policy, &stored.object),
                 leaf_fields(policy, &object),
@@ -474,8 +588,9 @@ impl Server {
         };
         let rv = self.next_revision();
         set_resource_version(&mut object, &rv);
+        let updater = Manager::updater(manager, &object);
         let Some(stored) = self.objects.get_mut(key) else {
-            return not_found(key);
+            return Response::ok(&rv, true);
         };
         for (field, value) in &after {
             if before.get(field) != Some(value) {
@@ -484,7 +599,7 @@ impl Server {
                 }
                 stored
                     .managers
-                    .entry(manager.to_owned())
+                    .entry(updater.clone())
                     .or_default()
                     .insert(field.clone());
             }
@@ -501,70 +616,93 @@ impl Server {
         Response::ok(&rv, true)
     }
 
+    /// Server-side apply as structured-merge-diff's `Apply`: merge the
+    /// configuration, prune what this applier applied last time and no
+    /// longer does (unless another manager owns it, removing parents left
+    /// empty), refuse changes to fields other managers own unless forced.
     fn apply(&mut self, key: &str, config: &Value, manager: &str, force: bool) -> Response {
         let policy = policy();
         let Some(stored) = self.objects.get(key) else {
-            return not_found(key);
+            return self.not_found(key);
         };
-        if !config.is_object() || key_of(config) != key {
-            return Response::error(
+        if !config.is_object() {
+            return Response::from_status(Status::bad_apply_configuration(
+                "the configuration is not an object",
+            ));
+        }
+        let name = name_of(key);
+        let (config_name, _) = apply::identity(config);
+        let config_name = config_name.unwrap_or_default();
+        if config_name != name {
+            return Response::from_status(Status::name_mismatch(&config_name, name));
+        }
+        if key_of(config) != key {
+            return Response::patchlab(
                 400,
-                "BadRequest",
-                "an apply configuration must name the object's kind and metadata.name",
+                Reason::BadRequest,
+                "the apply configuration names another kind",
             );
         }
+        let mut stored = stored.clone();
+        if stored.managers.is_empty() {
+            // No managed fields yet: every field belongs to
+            // before-first-apply (an updater) from now on.
+            let fields = self.fields(&stored.object);
+            if !fields.is_empty() {
+                stored
+                    .managers
+                    .insert(Manager::updater(BEFORE_FIRST_APPLY, &stored.object), fields);
+            }
+        }
+        let applier = Manager::applier(manager);
         let current = leaf_fields(policy, &stored.object);
         let wanted = leaf_fields(policy, config);
-        let mut conflicts = Vec::new();
+        let mut conflicts: Vec<(String, Manager)> = Vec::new();
         for (field, value) in &wanted {
             if current.get(field) == Some(value) {
                 continue;
             }
             for (owner, fields) in &stored.managers {
-                if owner != manager && fields.contains(field) {
+                if *owner != applier && fields.contains(field) {
                     conflicts.push((field.clone(), owner.clone()));
                 }
             }
         }
         if !conflicts.is_empty() && !force {
-            let mut response = Response::error(
-                409,
-                "Conflict",
-                format!(
-                    "Apply failed with {} conflict{}: {}",
-                    conflicts.len(),
-                    if conflicts.len() == 1 { "" } else { "s" },
-                    conflicts
-                        .iter()
-                        .map(|(field, owner)| format!("conflict with \"{owner}\": {field}"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
+            let list: Vec<ApplyConflict> = conflicts
+                .iter()
+                .map(|(field, owner)| ApplyConflict {
+                    field: field.clone(),
+                    manager: owner.to_string(),
+                })
+                .collect();
+            let mut response = Response::from_status(Status::apply_conflicts(&list));
             response.conflicts = conflicts.iter().map(|(f, _)| f.clone()).collect();
             return response;
         }
-        let mut stored = stored.clone();
         // Force moves the conflicting fields to this manager.
         for (field, _) in &conflicts {
             for (owner, fields) in stored.managers.iter_mut() {
-                if owner != manager {
+                if *owner != applier {
                     fields.remove(field);
                 }
             }
         }
         // Fields this manager applied before and now omits are released,
-        // and deleted when nobody else owns them.
-        let previous = stored.managers.get(manager).cloned().unwrap_or_default();
+        // and deleted when nobody else owns them; parents left empty go too.
+        let previous = stored.managers.get(&applier).cloned().unwrap_or_default();
         let mut object = (*stored.object).clone();
         for field in previous.iter().filter(|f| !wanted.contains_key(*f)) {
             let owned_elsewhere = stored
                 .managers
                 .iter()
-                .any(|(owner, fields)| owner != manager && fields.contains(field));
+                .any(|(owner, fields)| *owner != applier && fields.contains(field));
             if !owned_elsewhere {
                 if let Some(leaf) = current.get(field) {
                     remove_leaf(&mut object, leaf);
+                }
+                for fields in stored.managers.values_mut() {
+                    fields.remove(field);
                 }
             }
         }
@@ -572,7 +710,7 @@ impl Server {
             set_leaf(&mut object, leaf);
         }
         let fields: BTreeSet<String> = wanted.keys().cloned().collect();
-        stored.managers.insert(manager.to_owned(), fields);
+        stored.managers.insert(applier, fields);
         stored.managers.retain(|_, fields| !fields.is_empty());
         let current_rv = resource_version(&stored.object).unwrap_or("").to_owned();
         set_resource_version(&mut object, &current_rv);
@@ -593,15 +731,6 @@ impl Server {
     }
 }
 
-fn not_found(key: &str) -> Response {
-    let (kind, name) = key.split_once('/').unwrap_or(("object", key));
-    Response::error(
-        404,
-        "NotFound",
-        format!("{} \"{name}\" not found", kind.to_lowercase()),
-    )
-}
-
 /// One owned field: where it is and what it holds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Leaf {
@@ -613,7 +742,8 @@ pub enum Leaf {
 
 /// The fields of `object` as server-side apply tracks them: map keys,
 /// set-list elements, atomic lists and scalars; identity and server-written
-/// metadata excluded.
+/// metadata excluded. An empty map (labels, annotations, a status map) is
+/// no field: Go clients omit it and ObjectMeta drops it, so nobody owns it.
 pub fn leaf_fields(policy: &Policy, object: &Value) -> BTreeMap<String, Leaf> {
     let mut out = BTreeMap::new();
     let mut tokens = Vec::new();
@@ -621,6 +751,9 @@ pub fn leaf_fields(policy: &Policy, object: &Value) -> BTreeMap<String, Leaf> {
     out
 }
 
+/// A path element as structured-merge-diff prints it (`PathElement.String`):
+/// `.name` for a field or map key, `[=value]` for a set element
+/// (`value.ToString`: strings quoted as Go's `%q`).
 fn field_path(tokens: &[String]) -> String {
     let mut out = String::new();
     for token in tokens {
@@ -628,6 +761,22 @@ fn field_path(tokens: &[String]) -> String {
         out.push_str(token);
     }
     out
+}
+
+/// `value.ToString` of structured-merge-diff.
+fn element_string(value: &Value) -> String {
+    match value {
+        Value::String(s) => gojson::quote(s),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().map(element_string).collect();
+            format!("[{}]", parts.join(","))
+        }
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| format!("{k}={}", element_string(v)))
+            .collect(),
+        other => other.to_string(),
+    }
 }
 
 fn collect(
@@ -653,10 +802,11 @@ fn collect(
         (FieldKind::Ignored, _) => {}
         (FieldKind::SetList, Value::Array(items)) => {
             for item in items {
-                let name = format!("{}[={}]", field_path(tokens), item);
+                let name = format!("{}[={}]", field_path(tokens), element_string(item));
                 out.insert(name, Leaf::Element(tokens.clone(), item.clone()));
             }
         }
+        (FieldKind::Map, Value::Object(map)) if map.is_empty() => {}
         (FieldKind::Object | FieldKind::Map | FieldKind::Struct, Value::Object(map))
             if !map.is_empty() =>
         {
@@ -711,36 +861,66 @@ fn set_leaf(object: &mut Value, leaf: &Leaf) {
     }
 }
 
+/// Removes a released field, and then every parent the removal left empty:
+/// structured-merge-diff's `RemoveItems` turns a map or set list emptied by
+/// the removal into null, which the stored object does not keep (ObjectMeta
+/// drops empty labels, annotations and finalizers; a custom resource's
+/// structural schema drops nulls of non-nullable fields).
 fn remove_leaf(object: &mut Value, leaf: &Leaf) {
-    match leaf {
+    let tokens = match leaf {
+        Leaf::Value(tokens, _) | Leaf::Element(tokens, _) => tokens,
+    };
+    let removed = match leaf {
         Leaf::Value(tokens, _) => {
             let Some((last, parents)) = tokens.split_last() else {
                 return;
             };
-            let mut current = &mut *object;
-            for token in parents {
-                match current.get_mut(token.as_str()) {
-                    Some(next) => current = next,
-                    None => return,
-                }
-            }
-            if let Some(map) = current.as_object_mut() {
-                map.remove(last.as_str());
-            }
+            let Some(map) = walk(object, parents).and_then(Value::as_object_mut) else {
+                return;
+            };
+            map.remove(last.as_str()).is_some()
         }
         Leaf::Element(tokens, item) => {
-            let mut current = &mut *object;
-            for token in tokens {
-                match current.get_mut(token.as_str()) {
-                    Some(next) => current = next,
-                    None => return,
-                }
-            }
-            if let Some(items) = current.as_array_mut() {
-                items.retain(|v| v != item);
-            }
+            let Some(items) = walk(object, tokens).and_then(Value::as_array_mut) else {
+                return;
+            };
+            let before = items.len();
+            items.retain(|v| v != item);
+            items.len() != before
         }
+    };
+    if !removed {
+        return;
     }
+    // Containers emptied by this removal go, up to the first one that
+    // still holds something: for a set element, the list itself first.
+    let deepest = match leaf {
+        Leaf::Value(..) => tokens.len() - 1,
+        Leaf::Element(..) => tokens.len(),
+    };
+    for depth in (1..=deepest).rev() {
+        let (parents, last) = tokens[..depth].split_at(depth - 1);
+        let Some(parent) = walk(object, parents).and_then(Value::as_object_mut) else {
+            return;
+        };
+        let emptied = parent.get(last[0].as_str()).is_some_and(|v| match v {
+            Value::Object(map) => map.is_empty(),
+            Value::Array(items) => items.is_empty(),
+            _ => false,
+        });
+        if !emptied {
+            return;
+        }
+        parent.remove(last[0].as_str());
+    }
+}
+
+fn walk<'a>(object: &'a mut Value, tokens: &[String]) -> Option<&'a mut Value> {
+    let mut current = object;
+    for token in tokens {
+        current = current.get_mut(token.as_str())?;
+    }
+    Some(current)
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@ use serde_json::Value;
 pub use super::outcome::{ConflictKind, Counts, LostUpdate, Outcomes, WriterEnd, WriterOutcome};
 use super::server::{key_of, Request, Response, Server};
 use super::writer::WriterSpec;
+use crate::apply::Evanphx;
 use crate::input::{self, Budget};
+use crate::kube::{Cluster, KubeVersion};
 use crate::strategy::{self, Body, BodyKind, FieldKind, PlannedOp, Preset};
 
 /// Limits on what one scenario may hold (scenarios also come from links).
@@ -124,6 +126,13 @@ pub struct Scenario {
     /// server-side apply); none by default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// The Kubernetes release the server runs (default: the newest
+    /// modelled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes: Option<KubeVersion>,
+    /// The JSON patch engine, when not the release's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Evanphx>,
     /// The writers.
     pub writers: Vec<WriterSpec>,
     /// The events, in time order.
@@ -336,6 +345,11 @@ impl Scenario {
         Ok(())
     }
 
+    /// The release and engine the server runs.
+    pub fn cluster(&self) -> Cluster {
+        Cluster::from_options(self.kubernetes, self.engine)
+    }
+
     fn target_of(&self, writer: &WriterSpec) -> String {
         writer
             .target
@@ -392,6 +406,8 @@ pub struct Replay {
     pub scenario: String,
     /// The preset that replaced the writers' own (fixed writers excepted).
     pub preset: Option<Preset>,
+    /// The Kubernetes release and JSON patch engine of the server.
+    pub cluster: Cluster,
     /// The objects before the first step.
     pub initial: Vec<Value>,
     /// One per event.
@@ -467,7 +483,7 @@ impl<'a> World<'a> {
     ) -> World<'a> {
         let applies =
             options.iter().any(|o| o.policy.preset == Preset::Ssa) || scenario.owner.is_some();
-        let mut server = Server::new([]);
+        let mut server = Server::new([]).with_cluster(scenario.cluster());
         if !record && !applies {
             server = server.without_ownership();
         }
@@ -536,7 +552,7 @@ impl<'a> World<'a> {
         let mut step = StepDraft::default();
         match event {
             Event::Read(_) => self.read(w, &mut step),
-            Event::Write(_) => self.write(w, index, &mut step),
+            Event::Write(_) => self.write(w, index, false, &mut step),
             Event::Retry(_) => {
                 let state = &self.states[w];
                 let spec = &self.scenario.writers[w];
@@ -551,7 +567,7 @@ impl<'a> World<'a> {
                     self.outcomes.writers[w].counts.retries += 1;
                     let mut read = StepDraft::default();
                     self.read(w, &mut read);
-                    self.write(w, index, &mut step);
+                    self.write(w, index, true, &mut step);
                     step.summary = format!("{name} re-reads and retries: {}", step.summary);
                 }
             }
@@ -601,15 +617,18 @@ impl<'a> World<'a> {
         }
     }
 
-    fn write(&mut self, w: usize, index: usize, step: &mut StepDraft) {
+    fn write(&mut self, w: usize, index: usize, retry: bool, step: &mut StepDraft) {
         let spec = &self.scenario.writers[w];
         let name = spec.name.clone();
         let target = self.targets[w].clone();
-        if self.states[w].done {
+        // An applier sends its whole configuration on every write, so it
+        // may apply again after a success.
+        let applier = self.options[w].policy.preset == Preset::Ssa;
+        if self.states[w].done && !applier {
             step.summary = format!("{name} has nothing to write: its write succeeded");
             return;
         }
-        if self.states[w].attempts >= spec.attempts {
+        if !self.states[w].done && self.states[w].attempts >= spec.attempts {
             self.outcomes.writers[w].counts.gave_up = 1;
             step.summary = format!("{name} gives up: {} attempts used", self.states[w].attempts);
             return;
@@ -626,14 +645,28 @@ impl<'a> World<'a> {
             }
         };
         let preset = self.options[w].policy.preset;
-        let plan = match strategy::diff(&cache, &desired, &self.options[w]) {
+        let mut plan = match strategy::diff(&cache, &desired, &self.options[w]) {
             Ok(plan) => plan,
             Err(err) => {
                 step.summary = format!("{name} cannot build its write: {err}");
                 return;
             }
         };
-        if plan.is_empty() {
+        if applier {
+            // A controller's apply configuration holds every field it
+            // manages, not only what changed since its read.
+            let config = match spec.apply_configuration(&cache) {
+                Ok(config) => config,
+                Err(err) => {
+                    step.summary = format!("{name} cannot build its write: {err}");
+                    return;
+                }
+            };
+            plan.body = Body::Apply {
+                config,
+                field_manager: name.clone(),
+            };
+        } else if plan.is_empty() {
             self.states[w].done = true;
             step.summary = format!("{name}'s cache already shows its intent: nothing to send");
             return;
@@ -668,7 +701,7 @@ impl<'a> World<'a> {
                     key: target.clone(),
                     config: config.clone(),
                     manager: name.clone(),
-                    force: spec.force,
+                    force: spec.force || (retry && spec.force_on_retry),
                 },
                 (BodyKind::Apply, Vec::new()),
             ),
@@ -919,6 +952,7 @@ pub fn replay(scenario: &Scenario, preset: Option<Preset>) -> Result<Replay, Sce
     Ok(Replay {
         scenario: scenario.name.clone(),
         preset: engine.preset,
+        cluster: scenario.cluster(),
         initial: scenario.objects.clone(),
         steps: std::mem::take(&mut engine.steps),
         outcomes: engine.outcomes,

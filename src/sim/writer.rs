@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::pointer::{AssignError, Pointer, PointerBuf};
 use crate::strategy::{Options, Preset, Strategy};
@@ -168,6 +168,18 @@ impl Intent {
         }
     }
 
+    /// True for the intents that delete something.
+    pub fn removes(&self) -> bool {
+        matches!(
+            self,
+            Intent::RemoveLabel { .. }
+                | Intent::RemoveAnnotation { .. }
+                | Intent::RemoveEntry { .. }
+                | Intent::RemoveFinalizer { .. }
+                | Intent::Remove { .. }
+        )
+    }
+
     /// True when `object` shows this intent done.
     pub fn holds(&self, object: &Value) -> bool {
         let seen = match self.observe(object) {
@@ -266,6 +278,10 @@ pub struct WriterSpec {
     /// Server-side apply only: take ownership of conflicting fields.
     #[serde(default, skip_serializing_if = "is_false")]
     pub force: bool,
+    /// Server-side apply only: apply without force first, and with force
+    /// when retrying after a conflict.
+    #[serde(default, rename = "force-on-retry", skip_serializing_if = "is_false")]
+    pub force_on_retry: bool,
     /// How many writes it attempts in all before it gives up (requeue
     /// bound).
     #[serde(default = "default_attempts")]
@@ -314,6 +330,39 @@ impl WriterSpec {
             intent.apply_to(&mut object)?;
         }
         Ok(object)
+    }
+}
+
+impl WriterSpec {
+    /// The server-side apply configuration of this writer: the identity of
+    /// `object` (apiVersion, kind, name, namespace) and every field its
+    /// intents set. Fields it means to remove are left out (an applier
+    /// removes a field by no longer applying it).
+    ///
+    /// # Errors
+    ///
+    /// [`AssignError`] when an intent's location cannot be set.
+    pub fn apply_configuration(&self, object: &Value) -> Result<Value, AssignError> {
+        let mut config = Map::new();
+        for key in ["apiVersion", "kind"] {
+            if let Some(value) = object.get(key) {
+                config.insert(key.to_owned(), value.clone());
+            }
+        }
+        let mut metadata = Map::new();
+        for key in ["name", "namespace"] {
+            if let Some(value) = object.get("metadata").and_then(|m| m.get(key)) {
+                metadata.insert(key.to_owned(), value.clone());
+            }
+        }
+        config.insert("metadata".to_owned(), Value::Object(metadata));
+        let mut config = Value::Object(config);
+        for intent in &self.intents {
+            if !intent.removes() {
+                intent.apply_to(&mut config)?;
+            }
+        }
+        Ok(config)
     }
 }
 

@@ -71,7 +71,7 @@ pub fn kubectl(plan: &Plan, object: &Value) -> String {
     match &plan.body {
         Body::JsonPatch(_) => format!(
             "kubectl patch {target} --type=json -p {}",
-            shell_quote(&plan.body_text())
+            shell_quote(&kubectl_safe(&plan.body_text()))
         ),
         Body::MergePatch(_) => format!(
             "kubectl patch {target} --type=merge -p {}",
@@ -97,6 +97,73 @@ pub fn kubectl(plan: &Plan, object: &Value) -> String {
     }
 }
 
+/// The payload as `kubectl patch -p` must be given it so that the server
+/// receives it byte for byte. kubectl (`k8s.io/apimachinery/pkg/util/yaml.
+/// ToJSON`) passes a `-p` that starts with `{` as it is, but sends anything
+/// else through sigs.k8s.io/yaml (yaml.v2, then Go's JSON encoder). yaml.v2
+/// refuses raw U+007F to U+009F but U+0085, and U+FFFE, U+FFFF ("control
+/// characters are not allowed"), folds U+0085 (a YAML line break) to a
+/// space, and reads `-0` as the integer 0. So those characters (and
+/// U+FEFF) are written as `\uXXXX` escapes, which YAML decodes back, and
+/// `-0` as `-0.0` (a float that Go encodes as `-0`); the rest already is
+/// what Go's encoder writes.
+///
+/// ```
+/// use patchlab::strategy::kubectl_safe;
+/// assert_eq!(
+///     kubectl_safe("[{\"op\":\"add\",\"path\":\"/a\",\"value\":[\"\u{85}\u{9f}\",-0,10]}]"),
+///     r#"[{"op":"add","path":"/a","value":["\u0085\u009f",-0.0,10]}]"#
+/// );
+/// ```
+pub fn kubectl_safe(payload: &str) -> String {
+    if payload.trim_start().starts_with('{') {
+        return payload.to_owned();
+    }
+    let mut out = String::with_capacity(payload.len());
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = payload.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            } else if yaml_refuses(c) {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+                continue;
+            }
+            out.push(c);
+            continue;
+        }
+        if c == '"' {
+            in_string = true;
+        } else if c == '-' && payload[i + 1..].starts_with('0') {
+            // `-0` as a whole number token (not -0.5, -0e1).
+            let rest = &payload[i + 2..];
+            if !rest.starts_with(['.', 'e', 'E']) && !rest.starts_with(|d: char| d.is_ascii_digit())
+            {
+                out.push_str("-0.0");
+                chars.next();
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// What sigs.k8s.io/yaml's decoder does not give back as it is: the C1
+/// controls with DEL (refused, U+0085 folded), and U+FEFF, U+FFFE, U+FFFF.
+fn yaml_refuses(c: char) -> bool {
+    matches!(
+        c,
+        '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+    )
+}
+
 fn ensure_newline(text: &str) -> String {
     if text.ends_with('\n') {
         text.to_owned()
@@ -105,11 +172,14 @@ fn ensure_newline(text: &str) -> String {
     }
 }
 
-/// Go code building the patch with KubeVirt's `pkg/apimachinery/patch`.
-/// `None` when the plan is not a JSON patch.
+/// Go code building the patch with KubeVirt's `pkg/apimachinery/patch`: a
+/// complete file (package, imports, a function returning the payload) that
+/// compiles as printed and whose `GeneratePayload` sends the bytes
+/// `--format json` shows. `None` when the plan is not a JSON patch.
 pub fn go_code(plan: &Plan) -> Option<String> {
     let ops = plan.ops()?;
-    let mut out = String::from("patchBytes, err := patch.New(\n");
+    let mut calls = String::new();
+    let mut needs_math = false;
     for planned in ops {
         let op = &planned.op;
         let path = go_path(&op.path);
@@ -123,16 +193,40 @@ pub fn go_code(plan: &Plan) -> Option<String> {
         };
         match &op.value {
             Some(value) if op.op != OpKind::Remove => {
-                let literal = go_literal(value, 1);
-                let _ = writeln!(out, "\tpatch.{option}({path}, {literal}),");
+                needs_math |= has_negative_zero(value);
+                let literal = go_literal(value, 2);
+                let _ = writeln!(calls, "\t\tpatch.{option}({path}, {literal}),");
             }
             _ => {
-                let _ = writeln!(out, "\tpatch.{option}({path}),");
+                let _ = writeln!(calls, "\t\tpatch.{option}({path}),");
             }
         }
     }
-    out.push_str(").GeneratePayload()\nif err != nil {\n\treturn err\n}\n");
+    let mut out = String::from("package patches\n\nimport (\n");
+    if needs_math {
+        out.push_str("\t\"math\"\n\n");
+    }
+    out.push_str("\t\"kubevirt.io/kubevirt/pkg/apimachinery/patch\"\n)\n\n");
+    out.push_str(
+        "// patchPayload returns the JSON patch to send with types.JSONPatchType, as in\n\
+         // virtClient.VirtualMachineInstance(namespace).Patch(ctx, name, types.JSONPatchType, patchBytes, metav1.PatchOptions{}).\n\
+         func patchPayload() ([]byte, error) {\n\tpatchBytes, err := patch.New(\n",
+    );
+    out.push_str(&calls);
+    out.push_str("\t).GeneratePayload()\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn patchBytes, nil\n}\n");
     Some(out)
+}
+
+/// True when a negative zero is in `value` (it needs `math.Copysign`).
+fn has_negative_zero(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => {
+            n.as_f64().is_some_and(|f| f == 0.0 && f.is_sign_negative()) && n.is_f64()
+        }
+        Value::Array(items) => items.iter().any(has_negative_zero),
+        Value::Object(map) => map.values().any(has_negative_zero),
+        _ => false,
+    }
 }
 
 /// A Go expression for a pointer: literal segments, and
@@ -160,28 +254,11 @@ fn go_path(path: &str) -> String {
     parts.join(" + ")
 }
 
-/// A Go interpreted string literal, as `strconv.Quote` writes it.
+/// A Go interpreted string literal, as `strconv.Quote` writes it: every
+/// rune Go does not print as it is (controls, U+FEFF, U+200B, U+00AD, ...)
+/// becomes an escape, so the source shows it and the compiler accepts it.
 fn go_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            '\u{2028}' | '\u{2029}' => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    crate::gojson::quote(s)
 }
 
 /// A Go literal for a JSON value, typed the way KubeVirt's structs are:
@@ -190,11 +267,7 @@ fn go_literal(value: &Value, depth: usize) -> String {
     match value {
         Value::Null => "nil".to_owned(),
         Value::Bool(b) => b.to_string(),
-        Value::Number(n) => {
-            let mut out = String::new();
-            crate::gojson::write_number(&mut out, n);
-            out
-        }
+        Value::Number(n) => go_number(n),
         Value::String(s) => go_string(s),
         Value::Array(items) => {
             let strings = items.iter().all(Value::is_string);
@@ -222,6 +295,32 @@ fn go_literal(value: &Value, depth: usize) -> String {
             wrap(ty, &parts, depth)
         }
     }
+}
+
+/// A Go expression for a number that compiles in an `interface{}` and that
+/// `encoding/json` writes as [`crate::gojson`] does: untyped constants
+/// where Go's defaults fit (`int` for integers within int64, `float64` for
+/// other floats), `uint64(...)` above int64, `float64(...)` for integral
+/// floats (an untyped integer constant would become an `int` and
+/// overflow, or lose nothing but type), and `math.Copysign(0, -1)` for
+/// negative zero (the constant `-0.0` is zero).
+fn go_number(n: &serde_json::Number) -> String {
+    let mut digits = String::new();
+    crate::gojson::write_number(&mut digits, n);
+    if n.is_i64() {
+        return digits;
+    }
+    if n.is_u64() {
+        return format!("uint64({digits})");
+    }
+    let f = n.as_f64().unwrap_or(0.0);
+    if f == 0.0 && f.is_sign_negative() {
+        return "math.Copysign(0, -1)".to_owned();
+    }
+    if f.fract() == 0.0 && !digits.contains(['.', 'e', 'E']) {
+        return format!("float64({digits})");
+    }
+    digits
 }
 
 /// `ty{a, b}` on one line when short, else one element per line.
@@ -315,6 +414,23 @@ mod tests {
             r#"map[string]interface{}{"l": []interface{}{1, "a"}, "n": 1.5, "ok": true}"#
         );
         assert_eq!(go_string("a\"b\\c\n\u{1}é"), r#""a\"b\\c\n\x01é""#);
+        assert_eq!(
+            go_string("\u{feff}x\u{200b}\u{ad}"),
+            r#""\ufeffx\u200b\u00ad""#
+        );
+        assert_eq!(
+            go_literal(&json!(u64::MAX), 1),
+            "uint64(18446744073709551615)"
+        );
+        assert_eq!(go_literal(&json!(1.0), 1), "float64(1)");
+        assert_eq!(
+            go_literal(&json!(1e20), 1),
+            "float64(100000000000000000000)"
+        );
+        assert_eq!(go_literal(&json!(1e21), 1), "1e+21");
+        assert_eq!(go_literal(&json!(-0.0), 1), "math.Copysign(0, -1)");
+        assert_eq!(go_literal(&json!(-7), 1), "-7");
+        assert_eq!(go_literal(&json!(2.5), 1), "2.5");
     }
 
     #[test]

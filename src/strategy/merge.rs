@@ -1,6 +1,12 @@
 //! JSON merge patch (RFC 7386): objects merge per key, `null` deletes a
 //! key, arrays and scalars are replaced whole.
 //!
+//! kube-apiserver does not run the RFC but evanphx/json-patch's
+//! `MergePatch` (`merge.go`, the same in v5.6.0, v4.12.0 and v4.13.0):
+//! where it stores a patch value as it is (the member was absent, `null`,
+//! or not an object), it prunes `null` members of objects at any depth,
+//! inside arrays too; the RFC keeps those. [`apply_as`] picks the rules.
+//!
 //! ```
 //! use patchlab::strategy::merge;
 //! use serde_json::json;
@@ -79,6 +85,101 @@ pub fn apply(target: &mut Value, patch: &Value) {
                 apply(slot, value);
             }
         }
+    }
+}
+
+/// Applies a merge patch the way kube-apiserver does (evanphx's
+/// `MergePatch` with `mergeMerge` false): `mergeDocs`, `merge` and
+/// `pruneNulls` of `merge.go`.
+///
+/// ```
+/// use patchlab::strategy::merge;
+/// use serde_json::json;
+///
+/// // A patch value stored as it is loses the nulls of objects in arrays.
+/// let mut doc = json!({});
+/// merge::merge_patch(&mut doc, &json!({"a": [{"c": null, "d": 1}]}));
+/// assert_eq!(doc, json!({"a": [{"d": 1}]}));
+/// // RFC 7386 keeps them.
+/// let mut rfc = json!({});
+/// merge::apply(&mut rfc, &json!({"a": [{"c": null, "d": 1}]}));
+/// assert_eq!(rfc, json!({"a": [{"c": null, "d": 1}]}));
+/// ```
+pub fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(patch_map) = patch else {
+        // The handler refuses any body but an object before this runs.
+        return;
+    };
+    if !target.is_object() {
+        // Not a document: the result is the pruned patch.
+        let mut value = patch.clone();
+        prune_nulls(&mut value);
+        *target = value;
+        return;
+    }
+    if let Value::Object(doc) = target {
+        merge_docs(doc, patch_map);
+    }
+}
+
+/// `mergeDocs(doc, patch, false)`.
+fn merge_docs(doc: &mut Map<String, Value>, patch: &Map<String, Value>) {
+    for (key, value) in patch {
+        if value.is_null() {
+            doc.remove(key);
+            continue;
+        }
+        match doc.get_mut(key) {
+            Some(current) if !current.is_null() => merge_node(current, value),
+            _ => {
+                let mut value = value.clone();
+                prune_nulls(&mut value);
+                doc.insert(key.clone(), value);
+            }
+        }
+    }
+}
+
+/// `merge(cur, patch, false)`: objects merge; a current value that is not
+/// an object is replaced by the pruned patch; a patch that is not an
+/// object replaces the current object as it is.
+fn merge_node(current: &mut Value, patch: &Value) {
+    match (current.as_object_mut(), patch) {
+        (Some(doc), Value::Object(patch_map)) => merge_docs(doc, patch_map),
+        (Some(_), _) => *current = patch.clone(),
+        (None, _) => {
+            let mut value = patch.clone();
+            prune_nulls(&mut value);
+            *current = value;
+        }
+    }
+}
+
+/// `pruneNulls`: drops `null` members of objects, recursing into objects
+/// and arrays (array elements that are `null` stay).
+fn prune_nulls(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.retain(|_, v| !v.is_null());
+            for child in map.values_mut() {
+                prune_nulls(child);
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter_mut() {
+                prune_nulls(item);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Applies a merge patch under `semantics`: [`merge_patch`] (kube) or
+/// [`apply`] (RFC 7386).
+pub fn apply_as(target: &mut Value, patch: &Value, semantics: crate::apply::Semantics) {
+    match semantics {
+        crate::apply::Semantics::Kube => merge_patch(target, patch),
+        crate::apply::Semantics::Rfc => apply(target, patch),
     }
 }
 
@@ -182,6 +283,63 @@ mod tests {
             let mut got = target.clone();
             apply(&mut got, &patch);
             assert_eq!(got, expected, "{target} + {patch}");
+        }
+    }
+
+    /// evanphx's `MergePatch` against RFC 7386 where they differ, and
+    /// agreeing elsewhere (cases checked against merge.go's code paths).
+    #[test]
+    fn kube_merge_prunes_nulls_in_stored_values() {
+        let cases = [
+            // Stored as is (absent, null or non-object current): pruned
+            // at any depth, through arrays.
+            (
+                json!({}),
+                json!({"a":[{"c":null}]}),
+                json!({"a":[{}]}),
+                json!({"a":[{"c":null}]}),
+            ),
+            (
+                json!({"a":null}),
+                json!({"a":[[{"b":null,"c":1}]]}),
+                json!({"a":[[{"c":1}]]}),
+                json!({"a":[[{"b":null,"c":1}]]}),
+            ),
+            (
+                json!({"a":"s"}),
+                json!({"a":{"l":[{"x":null}],"y":null}}),
+                json!({"a":{"l":[{}]}}),
+                json!({"a":{"l":[{"x":null}]}}),
+            ),
+            (
+                json!({"a":[1]}),
+                json!({"a":[null,{"z":null}]}),
+                json!({"a":[null,{}]}),
+                json!({"a":[null,{"z":null}]}),
+            ),
+            // The current value is an object and the patch an array: the
+            // array replaces it as sent, nulls kept (both agree).
+            (
+                json!({"a":{"x":1}}),
+                json!({"a":[{"c":null}]}),
+                json!({"a":[{"c":null}]}),
+                json!({"a":[{"c":null}]}),
+            ),
+            // Objects merge per key; null deletes (both agree).
+            (
+                json!({"a":{"b":1,"c":2}}),
+                json!({"a":{"b":null,"d":{"e":null}}}),
+                json!({"a":{"c":2,"d":{}}}),
+                json!({"a":{"c":2,"d":{}}}),
+            ),
+        ];
+        for (target, patch, kube, rfc) in cases {
+            let mut got = target.clone();
+            merge_patch(&mut got, &patch);
+            assert_eq!(got, kube, "kube: {target} + {patch}");
+            let mut got = target.clone();
+            apply(&mut got, &patch);
+            assert_eq!(got, rfc, "rfc: {target} + {patch}");
         }
     }
 

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{merge, Body, Plan, Policy};
+use super::{Body, Plan, Policy};
 use crate::apply::{apply, ApplyError, Semantics};
 use crate::patch::Operation;
 use crate::pointer::PointerBuf;
@@ -77,15 +77,50 @@ const SHOWN: usize = 3;
 /// assert!(matches!(round_trip(&old, &new, &plan, &options.policy), RoundTrip::Differs { .. }));
 /// ```
 pub fn round_trip(old: &Value, new: &Value, plan: &Plan, policy: &Policy) -> RoundTrip {
+    round_trip_on(old, new, plan, policy, Semantics::Kube)
+}
+
+/// [`round_trip`] on a given engine: a [`Semantics`], an
+/// [`crate::apply::Evanphx`] release or a [`crate::kube::KubeVersion`]. A
+/// merge patch runs as kube-apiserver runs it (evanphx's `MergePatch`, behind
+/// the handler's checks), or as RFC 7386 says under `Semantics::Rfc`.
+///
+/// ```
+/// use patchlab::kube::KubeVersion;
+/// use patchlab::patch::Operation;
+/// use patchlab::strategy::{diff, round_trip_on, Options, RoundTrip};
+/// use serde_json::json;
+///
+/// let old = json!({"metadata": {"labels": {"a": "1"}}});
+/// let new = json!({"metadata": {"labels": {"a": "2"}}});
+/// let options = Options::default();
+/// let plan = diff(&old, &new, &options).unwrap();
+/// let v128: KubeVersion = "1.28.0".parse().unwrap();
+/// assert_eq!(round_trip_on(&old, &new, &plan, &options.policy, v128), RoundTrip::Exact);
+/// ```
+pub fn round_trip_on(
+    old: &Value,
+    new: &Value,
+    plan: &Plan,
+    policy: &Policy,
+    engine: impl Into<crate::apply::Engine>,
+) -> RoundTrip {
+    let engine = engine.into();
     let mut doc = old.clone();
     match &plan.body {
         Body::JsonPatch(ops) => {
             let ops: Vec<Operation> = ops.iter().map(|p| p.op.clone()).collect();
-            if let Err(err) = apply(&mut doc, &ops, Semantics::Kube) {
+            if let Err(err) = apply(&mut doc, &ops, engine) {
                 return RoundTrip::Refused(err);
             }
         }
-        Body::MergePatch(body) => merge::apply(&mut doc, body),
+        Body::MergePatch(body) => {
+            if let Err(err) =
+                crate::apply::apply_merge(&mut doc, &crate::gojson::to_string(body), engine)
+            {
+                return RoundTrip::Refused(err);
+            }
+        }
         Body::Update(body) => doc = body.clone(),
         Body::Apply { .. } => return RoundTrip::NotApplicable,
     }

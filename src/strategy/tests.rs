@@ -503,7 +503,25 @@ fn exports() {
     );
     assert_eq!(
         go_code(&head).unwrap(),
-        "patchBytes, err := patch.New(\n\tpatch.WithTest(\"/metadata/labels\", map[string]string{\"kubevirt.io/nodeName\": \"node01\"}),\n\tpatch.WithReplace(\"/metadata/labels\", map[string]string{\"app\": \"it's\", \"kubevirt.io/nodeName\": \"node01\"}),\n).GeneratePayload()\nif err != nil {\n\treturn err\n}\n"
+        r#"package patches
+
+import (
+	"kubevirt.io/kubevirt/pkg/apimachinery/patch"
+)
+
+// patchPayload returns the JSON patch to send with types.JSONPatchType, as in
+// virtClient.VirtualMachineInstance(namespace).Patch(ctx, name, types.JSONPatchType, patchBytes, metav1.PatchOptions{}).
+func patchPayload() ([]byte, error) {
+	patchBytes, err := patch.New(
+		patch.WithTest("/metadata/labels", map[string]string{"kubevirt.io/nodeName": "node01"}),
+		patch.WithReplace("/metadata/labels", map[string]string{"app": "it's", "kubevirt.io/nodeName": "node01"}),
+	).GeneratePayload()
+	if err != nil {
+		return nil, err
+	}
+	return patchBytes, nil
+}
+"#
     );
     let fixed = diff(&old, &new, &Options::default()).unwrap();
     assert_eq!(

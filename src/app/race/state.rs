@@ -283,6 +283,8 @@ fn empty() -> Scenario {
         description: String::new(),
         objects: Vec::new(),
         owner: None,
+        kubernetes: None,
+        engine: None,
         writers: Vec::new(),
         schedule: Vec::new(),
         claims: Default::default(),

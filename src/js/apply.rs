@@ -1,0 +1,208 @@
+//! `applyPatch`, `applyPatchJson` and `applyMergePatch`.
+
+use js_sys::{Reflect, JSON};
+use serde::Deserialize;
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::convert::{
+    apply_error, engine_of, input_error, json_text, options, parse_json, patch_text, string_arg,
+    value_to_js,
+};
+use crate::apply::text::{PathTrie, TextError};
+use crate::apply::{self, Engine};
+use crate::input::Budget;
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ApplyOptions {
+    semantics: Option<String>,
+    kube_version: Option<String>,
+    engine: Option<String>,
+}
+
+/// The engine an apply runs on (see `ApplyOptions` in the types).
+fn engine(options: &JsValue) -> Result<Engine, JsValue> {
+    let opts: ApplyOptions =
+        self::options(options, "options", &["semantics", "kubeVersion", "engine"])?;
+    engine_of(
+        opts.semantics.as_deref(),
+        opts.kube_version.as_deref(),
+        opts.engine.as_deref(),
+    )
+}
+
+/// Applies on JSON text, reading only what the patch touches (see
+/// [`apply::text`]); the result as compact JSON text.
+fn apply_text(doc: &str, patch: &str, engine: Engine) -> Result<String, JsValue> {
+    apply::text::apply_to_text(doc, patch, engine, &Budget::default()).map_err(|e| match e {
+        TextError::Input(err) => input_error(&err, "doc"),
+        TextError::Apply(err) => apply_error(&err, Some(patch)),
+    })
+}
+
+/// Applies a patch (an array of ops, or payload text as sent) to `doc` and
+/// returns the result; `doc` is never modified. Atomic: any failing op
+/// throws and nothing is returned. Copy-on-write: only the objects on the
+/// ops' paths are new, every untouched subtree of the result is `doc`'s
+/// own (treat both as immutable, or `structuredClone` before mutating).
+#[wasm_bindgen(js_name = applyPatch, unchecked_return_type = "Json")]
+pub fn apply_patch(
+    #[wasm_bindgen(unchecked_param_type = "Json")] doc: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Operation[] | string")] patch: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
+    let engine = engine(&options)?;
+    let patch = patch_text(&patch)?;
+    if let Some(result) = apply_shared(&doc, &patch, engine)? {
+        return Ok(result);
+    }
+    let doc = json_text(&doc, "doc")?;
+    JSON::parse(&apply_text(&doc, &patch, engine)?)
+}
+
+/// A plain JS object (not null, an array or a function).
+fn is_record(value: &JsValue) -> bool {
+    value.is_object() && !js_sys::Array::is_array(value)
+}
+
+/// An object on the ops' paths: the caller's object and the members read
+/// from it (with their own shape when read member by member).
+struct Shape {
+    original: js_sys::Object,
+    read: Vec<(String, Option<Shape>)>,
+}
+
+/// Reads from `object` only the members the ops' paths go through: objects
+/// on a path member by member, targets (and arrays) whole through JSON.
+/// `None` sends the patch down the whole-document route (an odd key or a
+/// member that cannot be read as JSON: that route reports it).
+fn read_shape(object: &JsValue, trie: &PathTrie) -> Result<Option<(Value, Shape)>, JsValue> {
+    let proto = JsValue::from_str("__proto__");
+    let original: &js_sys::Object = object.unchecked_ref();
+    if js_sys::Object::has_own(original, &proto) {
+        return Ok(None);
+    }
+    let mut map = serde_json::Map::new();
+    let mut read = Vec::new();
+    for (key, child) in trie.children() {
+        let js_key = JsValue::from_str(key);
+        if key == "__proto__" {
+            return Ok(None);
+        }
+        if !js_sys::Object::has_own(original, &js_key) {
+            continue;
+        }
+        let value = Reflect::get(object, &js_key)?;
+        if value.is_undefined() || value.is_function() || value.is_symbol() {
+            // JSON leaves such members out: absent, as on the other route.
+            continue;
+        }
+        if !child.whole() && is_record(&value) {
+            let Some((member, shape)) = read_shape(&value, child)? else {
+                return Ok(None);
+            };
+            map.insert(key.to_owned(), member);
+            read.push((key.to_owned(), Some(shape)));
+        } else {
+            let Ok(member) = json_text(&value, "doc").and_then(|text| parse_json(&text, "doc"))
+            else {
+                return Ok(None);
+            };
+            map.insert(key.to_owned(), member);
+            read.push((key.to_owned(), None));
+        }
+    }
+    Ok(Some((
+        Value::Object(map),
+        Shape {
+            original: original.clone(),
+            read,
+        },
+    )))
+}
+
+/// The result object: a shallow copy of each object on a path with the
+/// members the ops wrote; everything else is shared with the caller's
+/// document.
+fn rebuild(value: &Value, shape: &Shape) -> Result<JsValue, JsValue> {
+    let Value::Object(map) = value else {
+        return value_to_js(value);
+    };
+    let out = js_sys::Object::assign(&js_sys::Object::new(), &shape.original);
+    for (key, _) in &shape.read {
+        if !map.contains_key(key) {
+            Reflect::delete_property(&out, &JsValue::from_str(key))?;
+        }
+    }
+    for (key, member) in map {
+        let below = shape
+            .read
+            .iter()
+            .find(|(k, _)| k == key)
+            .and_then(|(_, shape)| shape.as_ref());
+        let js = match below {
+            Some(shape) => rebuild(member, shape)?,
+            None => value_to_js(member)?,
+        };
+        Reflect::set(&out, &JsValue::from_str(key), &js)?;
+    }
+    Ok(out.into())
+}
+
+/// [`apply_patch`] on a JS object without copying it: reads what the ops
+/// touch, applies, and returns a new object that shares every untouched
+/// subtree with `doc` (copy-on-write along the ops' paths). `None` when
+/// the whole-document route must serve the patch.
+fn apply_shared(doc: &JsValue, payload: &str, engine: Engine) -> Result<Option<JsValue>, JsValue> {
+    if !is_record(doc) {
+        return Ok(None);
+    }
+    let Ok(decoded) = apply::decode(payload, engine) else {
+        return Ok(None);
+    };
+    let Some(trie) = PathTrie::of(&decoded) else {
+        return Ok(None);
+    };
+    let Some((mut tree, shape)) = read_shape(doc, &trie)? else {
+        return Ok(None);
+    };
+    apply::apply_decoded(&mut tree, &decoded, engine)
+        .map_err(|e| apply_error(&e, Some(payload)))?;
+    rebuild(&tree, &shape).map(Some)
+}
+
+/// [`apply_patch`] on JSON text: the document and the patch as JSON text
+/// in, the result as compact JSON text out (no object conversion at all).
+#[wasm_bindgen(js_name = applyPatchJson, unchecked_return_type = "string")]
+pub fn apply_patch_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] doc: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] patch: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
+    let engine = engine(&options)?;
+    let doc = string_arg(&doc, "doc")?;
+    let patch = string_arg(&patch, "patch")?;
+    Ok(JsValue::from_str(&apply_text(&doc, &patch, engine)?))
+}
+
+/// Applies a JSON merge patch (an object, or its text as sent) to `doc` as
+/// kube-apiserver does (evanphx's `MergePatch`, behind the handler's
+/// checks), or as RFC 7386 says with `semantics: "rfc"`; returns the
+/// result. `doc` is never modified.
+#[wasm_bindgen(js_name = applyMergePatch, unchecked_return_type = "Json")]
+pub fn apply_merge_patch(
+    #[wasm_bindgen(unchecked_param_type = "Json")] doc: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Json | string")] patch: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
+    let engine = engine(&options)?;
+    let body = patch_text(&patch)?;
+    let mut doc: Value = parse_json(&json_text(&doc, "doc")?, "doc")?;
+    apply::apply_merge(&mut doc, &body, engine).map_err(|e| apply_error(&e, Some(&body)))?;
+    value_to_js(&doc)
+}

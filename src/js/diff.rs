@@ -1,0 +1,182 @@
+//! `diff`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::convert::{bad_argument, document, options, to_js, ErrorBuilder};
+use crate::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DiffOptions {
+    preset: Option<String>,
+    overrides: Option<std::collections::BTreeMap<String, String>>,
+    field_manager: Option<String>,
+    merge_resource_version: Option<bool>,
+    explain: Option<bool>,
+}
+
+pub(super) fn preset(name: &str, what: &str) -> Result<Preset, JsValue> {
+    name.parse()
+        .map_err(|e: crate::strategy::UnknownName| bad_argument(format!("{what}: {e}")))
+}
+
+fn diff_options(value: &JsValue) -> Result<Options, JsValue> {
+    let opts: DiffOptions = options(
+        value,
+        "options",
+        &[
+            "preset",
+            "overrides",
+            "fieldManager",
+            "mergeResourceVersion",
+            "explain",
+        ],
+    )?;
+    let preset = match opts.preset.as_deref() {
+        Some(name) => preset(name, "options.preset")?,
+        None => Preset::default(),
+    };
+    let mut options = Options::preset(preset);
+    if let Some(manager) = opts.field_manager {
+        options.field_manager = manager;
+    }
+    options.merge_resource_version = opts.merge_resource_version.unwrap_or(false);
+    options.explain = opts.explain.unwrap_or(true);
+    for (path, strategy) in opts.overrides.unwrap_or_default() {
+        let what = format!("options.overrides[{path:?}]");
+        let strategy: Strategy = strategy
+            .parse()
+            .map_err(|e: crate::strategy::UnknownName| bad_argument(format!("{what}: {e}")))?;
+        if strategy.is_whole_object() {
+            return Err(bad_argument(format!(
+                "{what}: {strategy} applies to the whole object: use options.preset"
+            )));
+        }
+        let pointer = parse_path(&path).map_err(|e| {
+            ErrorBuilder::new("invalid-pointer", &format!("{what}: {e}"))
+                .set("path", path.as_str())
+                .build()
+        })?;
+        options.policy.set_strategy(pointer, strategy);
+    }
+    Ok(options)
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DiffOut<'a> {
+    preset: &'a str,
+    content_type: &'a str,
+    empty: bool,
+    body: String,
+    ops: Option<Vec<OpOut<'a>>>,
+    fields: Vec<FieldOut<'a>>,
+    conflicts: Vec<PathReason<'a>>,
+    overwrites: Vec<PathReason<'a>>,
+    notes: &'a [String],
+}
+
+#[derive(Serialize)]
+struct OpOut<'a> {
+    op: &'a str,
+    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<&'a Value>,
+    reason: &'a str,
+    field: &'a str,
+    strategy: &'a str,
+}
+
+#[derive(Serialize)]
+struct FieldOut<'a> {
+    path: &'a str,
+    kind: &'a str,
+    strategy: &'a str,
+    change: &'a str,
+}
+
+#[derive(Serialize)]
+struct PathReason<'a> {
+    path: &'a str,
+    reason: &'a str,
+}
+
+fn diff_out(plan: &Plan) -> DiffOut<'_> {
+    let ops = match &plan.body {
+        Body::JsonPatch(ops) => Some(
+            ops.iter()
+                .map(|planned| OpOut {
+                    op: planned.op.op.as_str(),
+                    path: &planned.op.path,
+                    from: planned.op.from.as_deref(),
+                    value: planned
+                        .op
+                        .value
+                        .as_ref()
+                        .filter(|_| planned.op.op.takes_value()),
+                    reason: &planned.reason,
+                    field: planned.field.as_str(),
+                    strategy: planned.strategy.as_str(),
+                })
+                .collect(),
+        ),
+        _ => None,
+    };
+    DiffOut {
+        preset: plan.preset.as_str(),
+        content_type: plan.body.content_type(),
+        empty: plan.is_empty(),
+        body: plan.body_text(),
+        ops,
+        fields: plan
+            .fields
+            .iter()
+            .map(|f| FieldOut {
+                path: f.path.as_str(),
+                kind: f.kind.as_str(),
+                strategy: f.strategy.as_str(),
+                change: f.change.as_str(),
+            })
+            .collect(),
+        conflicts: plan
+            .conflicts
+            .iter()
+            .map(|c| PathReason {
+                path: &c.path,
+                reason: &c.reason,
+            })
+            .collect(),
+        overwrites: plan
+            .overwrites
+            .iter()
+            .map(|o| PathReason {
+                path: &o.path,
+                reason: &o.reason,
+            })
+            .collect(),
+        notes: &plan.notes,
+    }
+}
+
+/// What a writer sends to turn `old` into `new` under a preset (and
+/// per-path overrides): the ops with their reasons, the changed fields,
+/// the conflict surface and what it would overwrite. `old` and `new` are
+/// objects, or JSON or YAML text.
+#[wasm_bindgen(unchecked_return_type = "DiffResult")]
+pub fn diff(
+    #[wasm_bindgen(js_name = oldObject, unchecked_param_type = "Json | string")] old: JsValue,
+    #[wasm_bindgen(js_name = newObject, unchecked_param_type = "Json | string")] new: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "DiffOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
+    let options = diff_options(&options)?;
+    let old = document(&old, "old", true)?;
+    let new = document(&new, "new", true)?;
+    let plan = strategy::diff(&old, &new, &options)
+        .map_err(|e| ErrorBuilder::new("diff-failed", &e.to_string()).build())?;
+    to_js(&diff_out(&plan))
+}

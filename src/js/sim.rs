@@ -1,0 +1,119 @@
+//! `simulate` and `migrate`.
+
+use js_sys::JsString;
+use serde::Deserialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::convert::{
+    bad_argument, checked_string, cluster_of, json_text, options, to_js, ErrorBuilder,
+};
+use super::diff::preset;
+use super::MAX_MIGRATE_VMS;
+use crate::sim::migrate::{migrate_on, MigrateOptions};
+use crate::sim::timeline::{replay, Scenario};
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SimulateOptions {
+    preset: Option<String>,
+    kube_version: Option<String>,
+    engine: Option<String>,
+}
+
+/// Replays a scenario (an object, or its YAML or JSON text) on the
+/// simulated API server: every step's request, response and object after,
+/// then the outcomes (failures, false conflicts, lost updates).
+#[wasm_bindgen(unchecked_return_type = "Replay")]
+pub fn simulate(
+    #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "SimulateOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
+    let opts: SimulateOptions =
+        self::options(&options, "options", &["preset", "kubeVersion", "engine"])?;
+    let preset = opts
+        .preset
+        .as_deref()
+        .map(|name| preset(name, "options.preset"))
+        .transpose()?;
+    let text = match scenario.dyn_ref::<JsString>() {
+        Some(text) => checked_string(text, "scenario")?,
+        None => json_text(&scenario, "scenario")?,
+    };
+    let mut scenario = Scenario::parse(&text)
+        .map_err(|e| ErrorBuilder::new("invalid-scenario", &e.to_string()).build())?;
+    if opts.kube_version.is_some() || opts.engine.is_some() {
+        let cluster = cluster_of(opts.kube_version.as_deref(), opts.engine.as_deref())?;
+        scenario.kubernetes = Some(cluster.version);
+        scenario.engine = Some(cluster.engine);
+    }
+    let replay = replay(&scenario, preset)
+        .map_err(|e| ErrorBuilder::new("invalid-scenario", &e.to_string()).build())?;
+    to_js(&replay)
+}
+
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MigrateArgs {
+    vms: Option<f64>,
+    seed: Option<f64>,
+    presets: Option<Vec<String>>,
+    kube_version: Option<String>,
+    engine: Option<String>,
+}
+
+/// Mass live migration: `vms` VMIs, each patched by the VMI controller and
+/// the migration controller (under each preset) while virt-handler calls
+/// `Update()`; counts per preset. Runs synchronously (about a second for
+/// 2000 VMIs and all presets): use a Web Worker for big runs.
+#[wasm_bindgen(unchecked_return_type = "MigrateResult")]
+pub fn migrate(
+    #[wasm_bindgen(unchecked_param_type = "MigrateOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
+    let args: MigrateArgs = self::options(
+        &options,
+        "options",
+        &["vms", "seed", "presets", "kubeVersion", "engine"],
+    )?;
+    let cluster = cluster_of(args.kube_version.as_deref(), args.engine.as_deref())?;
+    let whole = |value: f64, what: &str, max: f64| {
+        if value.fract() != 0.0 || !(0.0..=max).contains(&value) {
+            Err(bad_argument(format!(
+                "{what} must be a whole number from 0 to {max}, found {value}"
+            )))
+        } else {
+            Ok(value)
+        }
+    };
+    let vms = whole(args.vms.unwrap_or(2000.0), "options.vms", f64::MAX)?;
+    if vms < 1.0 || vms > MAX_MIGRATE_VMS as f64 {
+        return Err(ErrorBuilder::new(
+            "too-large",
+            &format!("options.vms must be between 1 and {MAX_MIGRATE_VMS}, found {vms}"),
+        )
+        .build());
+    }
+    let seed = whole(
+        args.seed.unwrap_or(1.0),
+        "options.seed",
+        9_007_199_254_740_991.0,
+    )?;
+    let presets = args
+        .presets
+        .unwrap_or_default()
+        .iter()
+        .map(|name| preset(name, "options.presets"))
+        .collect::<Result<Vec<_>, _>>()?;
+    let result = migrate_on(
+        &MigrateOptions {
+            vms: vms as usize,
+            seed: seed as u64,
+            presets,
+        },
+        cluster,
+    )
+    .map_err(|e| bad_argument(e.to_string()))?;
+    to_js(&result)
+}
