@@ -32,7 +32,7 @@ pub const MAX_INPUT: usize = Budget::OBJECT_BYTES;
 
 /// The most VMIs `migrate` simulates in one call (it runs synchronously:
 /// call it from a Web Worker for big runs).
-pub const MAX_MIGRATE_VMS: usize = 10_000;
+pub const MAX_MIGRATE_VMS: usize = crate::sim::migrate::MAX_VMS;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = r#"
@@ -149,12 +149,24 @@ export interface Replay {
 }
 
 export interface MigrateOptions {
-  /** VMIs per preset, 1 to 10,000 (default 2000). */
+  /** VMIs per preset, 1 to 100,000 (default 2000). */
   vms?: number;
   /** Seed of every random choice (default 1). */
   seed?: number;
   /** Presets to compare (default all). */
   presets?: Preset[];
+  /**
+   * Churn: extra writers per VMI, 0 to 8 (default 0). Extra writer K
+   * (`churn-K`) sets its own label `example.com/churn-K` with the preset,
+   * reading, writing and retrying like the others; it changes nothing
+   * another writer means to change.
+   */
+  churn?: number;
+  /**
+   * Retry budget: how many times each writer may re-read and write again
+   * after a failed write, 0 to 8 (default 2).
+   */
+  retries?: number;
 }
 
 /** Counts; each field is a term of patchlab's vocabulary (see `patchlab explain` / the glossary). */
@@ -908,18 +920,21 @@ struct MigrateArgs {
     vms: Option<f64>,
     seed: Option<f64>,
     presets: Option<Vec<String>>,
+    churn: Option<f64>,
+    retries: Option<f64>,
 }
 
 /// Mass live migration: `vms` VMIs, each patched by the VMI controller and
 /// the migration controller (under each preset) while virt-handler calls
-/// `Update()`; counts per preset. Runs synchronously (about a second for
-/// 2000 VMIs and all presets): use a Web Worker for big runs.
+/// `Update()`, with `churn` extra writers and a retry budget of
+/// `retries`; counts per preset. Runs synchronously (tens of milliseconds
+/// for 2000 VMIs and all presets): use a Web Worker for big runs.
 #[wasm_bindgen(unchecked_return_type = "MigrateResult")]
 pub fn migrate(
     #[wasm_bindgen(unchecked_param_type = "MigrateOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let options = options.unwrap_or_default();
-    let args: MigrateArgs = self::options(&options, "options", &["vms", "seed", "presets"])?;
+    let args: MigrateArgs = self::options(&options, "options", &["vms", "seed", "presets", "churn", "retries"])?;
     let whole = |value: f64, what: &str, max: f64| {
         if value.fract() != 0.0 || !(0.0..=max).contains(&value) {
             Err(bad_argument(format!(
@@ -948,10 +963,22 @@ pub fn migrate(
         .iter()
         .map(|name| preset(name, "options.presets"))
         .collect::<Result<Vec<_>, _>>()?;
+    let churn = whole(
+        args.churn.unwrap_or(0.0),
+        "options.churn",
+        crate::sim::migrate::MAX_CHURN as f64,
+    )?;
+    let retries = whole(
+        args.retries.unwrap_or(2.0),
+        "options.retries",
+        f64::from(crate::sim::migrate::MAX_RETRIES),
+    )?;
     let result = run_migration(&MigrateOptions {
         vms: vms as usize,
         seed: seed as u64,
         presets,
+        churn: churn as usize,
+        retries: retries as u32,
     })
     .map_err(|e| bad_argument(e.to_string()))?;
     to_js(&result)

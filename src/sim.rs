@@ -6,6 +6,7 @@
 //! - [`timeline`]: scenarios and their step-by-step replay, with outcomes
 //!   (false and true conflicts, lost updates, convergence);
 //! - [`migrate`]: thousands of VMIs migrating under each preset;
+//! - [`fast`]: the compact object model the mass migration runs on;
 //! - [`explore`]: every interleaving of a small scenario.
 //!
 //! Everything is seeded and ordered: the same input replays the same way
@@ -23,6 +24,7 @@
 //! ```
 
 pub mod explore;
+pub mod fast;
 pub mod migrate;
 pub mod outcome;
 pub mod rng;

@@ -21,7 +21,7 @@ fn bench_migrate_2000_vmis_all_presets() {
     let options = patchlab::sim::migrate::MigrateOptions {
         vms: 2000,
         seed: 1,
-        presets: Vec::new(),
+        ..patchlab::sim::migrate::MigrateOptions::default()
     };
     // Warm up once, then take the best of three.
     let warm = patchlab::sim::migrate::migrate(&options).expect("runs");

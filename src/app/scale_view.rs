@@ -81,6 +81,7 @@ pub fn ScaleView() -> Html {
                 vms: (*vms).clamp(1, MAX_VMS),
                 seed: *seed,
                 presets: Vec::new(),
+                ..MigrateOptions::default()
             };
             match Migration::new(&options) {
                 Ok(m) => {
