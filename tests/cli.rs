@@ -201,6 +201,38 @@ fn apply_batch_follows_the_contract() {
     assert_eq!(results[2]["error"]["index"], 0);
 }
 
+/// Lines the batch reads in one pass and lines it must read the plain way
+/// (an array line, repeated members, escaped names, a null document, a
+/// document too deep or with a number out of range): the same answers.
+#[test]
+fn apply_batch_reads_unusual_lines_as_before() {
+    let deep = format!("{}1{}", "[".repeat(127), "]".repeat(127));
+    let lines = [
+        r#"[{"a":1},[{"op":"add","path":"/b","value":2}]]"#.to_owned(),
+        r#"{"doc":{"a":1},"doc":{"a":2},"patch":[]}"#.to_owned(),
+        r#"{"patch":[{"op":"add","path":"/b","value":2}],"x":[1,{"y":null}],"d\u006fc":{"a":1}}"#.to_owned(),
+        r#"{"doc":null,"patch":[]}"#.to_owned(),
+        format!(r#"{{"doc":{{"d":{deep}}},"patch":[]}}"#),
+        r#"{"doc":{"a":1e400},"patch":[]}"#.to_owned(),
+    ];
+    let out = patchlab(&["apply", "--batch"], &(lines.join("\n") + "\n"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let message = |i: usize| results[i]["error"]["message"].as_str().unwrap_or("").to_owned();
+    assert_eq!(results[0], json!({"ok": {"a": 1, "b": 2}}));
+    assert_eq!(
+        message(1),
+        "line is not a JSON object: duplicate field `doc` at line 1 column 20"
+    );
+    assert_eq!(results[2], json!({"ok": {"a": 1, "b": 2}}));
+    assert_eq!(message(3), "line lacks \"doc\" or \"patch\"");
+    assert_eq!(message(4), "doc: recursion limit exceeded at line 1 column 132");
+    assert_eq!(message(5), "doc: number out of range at line 1 column 10");
+}
+
 #[test]
 fn apply_batch_handles_100k_lines() {
     let line = r#"{"doc":{"metadata":{"labels":{"a":"1"}}},"patch":[{"op":"test","path":"/metadata/labels/a","value":"1"},{"op":"add","path":"/metadata/labels/b","value":"2"}]}"#;
