@@ -25,6 +25,8 @@ mod race_view;
 #[cfg(target_arch = "wasm32")]
 mod scale_view;
 #[cfg(target_arch = "wasm32")]
+pub mod scale_worker;
+#[cfg(target_arch = "wasm32")]
 mod shell;
 
 #[cfg(target_arch = "wasm32")]

@@ -7,7 +7,9 @@
 //!   (false and true conflicts, lost updates, convergence);
 //! - [`migrate`]: thousands of VMIs migrating under each preset;
 //! - [`fast`]: the compact object model the mass migration runs on;
-//! - [`explore`]: every interleaving of a small scenario.
+//! - [`explore`]: every interleaving of a small scenario;
+//! - [`scale`]: the mass migration streamed chunk by chunk (the Scale
+//!   view's Web Worker protocol).
 //!
 //! Everything is seeded and ordered: the same input replays the same way
 //! natively and in the browser.
@@ -28,6 +30,7 @@ pub mod fast;
 pub mod migrate;
 pub mod outcome;
 pub mod rng;
+pub mod scale;
 pub mod server;
 pub mod timeline;
 pub mod writer;

@@ -2,7 +2,7 @@
 //! controller, the migration controller and virt-handler (reference
 //! section 6), in a seeded random interleaving, under each preset.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::fast::{FastStats, Machine, Tally};
@@ -23,7 +23,7 @@ pub const MAX_RETRIES: u32 = 8;
 pub const WRITERS: [&str; 3] = ["virt-controller", "migration-controller", "virt-handler"];
 
 /// Counts for one preset: all writers together and each writer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PresetResult {
     /// The preset the controllers used (virt-handler always calls Update).
     pub preset: Preset,
@@ -37,7 +37,7 @@ pub struct PresetResult {
 }
 
 /// One writer's counts over every VMI.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WriterTotals {
     /// The writer.
     pub name: String,
@@ -51,7 +51,7 @@ pub struct WriterTotals {
 }
 
 /// The whole run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MigrateResult {
     /// VMIs per preset.
     pub vms: usize,
@@ -98,8 +98,10 @@ impl std::fmt::Display for MigrateError {
 
 impl std::error::Error for MigrateError {}
 
-/// What to run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What to run. As JSON (the Scale worker's `start` message), every
+/// member is optional and takes its default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct MigrateOptions {
     /// How many VMIs.
     pub vms: usize,
