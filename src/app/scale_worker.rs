@@ -13,11 +13,12 @@
 //! worker.cancel();        // stops it; dropping the handle ends the worker
 //! ```
 //!
-//! Only answers to the latest run reach the callback. Where workers are
+//! Messages wait until the worker says `ready`. Only answers to the
+//! latest run reach the callback. Where workers are
 //! unavailable, [`ScaleWorker::in_page`] runs the same protocol on the
 //! page's own thread, in chunks between which the page stays responsive.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -115,6 +116,7 @@ fn serve(port: Port) {
     });
     port.on_message(handler.as_ref().unchecked_ref());
     handler.forget();
+    port.post(&FromWorker::Ready.to_json());
 }
 
 /// Runs chunks until done or replaced (the generation moved on).
@@ -152,6 +154,8 @@ pub fn serve_worker() {
 /// The page's handle on a Scale worker. Dropping it ends the worker.
 pub struct ScaleWorker {
     port: Port,
+    /// Messages held until the worker says it is ready.
+    outbox: Rc<RefCell<Option<Vec<String>>>>,
     /// The latest run's number (answers to others are dropped).
     latest: Rc<Cell<u32>>,
     _handler: Closure<dyn FnMut(web_sys::MessageEvent)>,
@@ -163,9 +167,17 @@ impl ScaleWorker {
     fn connect(port: Port, server: Option<web_sys::MessagePort>, on_message: Callback<FromWorker>) -> ScaleWorker {
         let latest = Rc::new(Cell::new(0u32));
         let seen = latest.clone();
+        let outbox: Rc<RefCell<Option<Vec<String>>>> = Rc::new(RefCell::new(Some(Vec::new())));
+        let (held, to) = (outbox.clone(), port.clone());
         let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let text = event.data().as_string().unwrap_or_default();
             match FromWorker::from_json(&text) {
+                Ok(FromWorker::Ready) => {
+                    let waiting = held.borrow_mut().take();
+                    for message in waiting.unwrap_or_default() {
+                        to.post(&message);
+                    }
+                }
                 Ok(message) if message.id() == seen.get() || message.id() == 0 => {
                     on_message.emit(message)
                 }
@@ -179,6 +191,7 @@ impl ScaleWorker {
         port.on_message(handler.as_ref().unchecked_ref());
         ScaleWorker {
             port,
+            outbox,
             latest,
             _handler: handler,
             server,
@@ -228,8 +241,8 @@ impl ScaleWorker {
     pub fn run(&self, options: &MigrateOptions) -> u32 {
         let id = self.latest.get().wrapping_add(1).max(1);
         self.latest.set(id);
-        self.port.post(
-            &ToWorker::Start {
+        self.send(
+            ToWorker::Start {
                 id,
                 options: options.clone(),
             }
@@ -238,11 +251,19 @@ impl ScaleWorker {
         id
     }
 
+    /// Posts now, or once the worker is ready.
+    fn send(&self, text: String) {
+        match self.outbox.borrow_mut().as_mut() {
+            Some(waiting) => waiting.push(text),
+            None => self.port.post(&text),
+        }
+    }
+
     /// Cancels the latest run (the worker answers `cancelled` if it was
     /// still running).
     pub fn cancel(&self) {
-        self.port.post(
-            &ToWorker::Cancel {
+        self.send(
+            ToWorker::Cancel {
                 id: self.latest.get(),
             }
             .to_json(),

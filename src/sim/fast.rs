@@ -47,7 +47,8 @@ use super::server::{key_of, Server};
 use super::timeline::{Event, EventKind, Scenario, ScenarioError, World};
 use crate::strategy::Options;
 
-#[cfg(test)]
+// proptest is a native dev-dependency.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 /// The most intents a machine tracks (one bit each).
@@ -424,7 +425,7 @@ impl Machine {
     }
 
     /// The first object of a server state.
-    #[cfg(test)]
+    #[cfg(all(test, not(target_arch = "wasm32")))]
     pub(crate) fn object(&self, state: u32) -> Option<&Value> {
         let (_, stored) = self.states.get(state as usize)?.server.objects().next()?;
         Some(&stored.object)

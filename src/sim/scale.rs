@@ -7,6 +7,8 @@
 //! answer so answers to an earlier run can be told apart):
 //!
 //! ```text
+//! worker -> page  {"type":"ready"}                (once, when it listens:
+//!                                                  send nothing before)
 //! page -> worker  {"type":"start","id":7,"options":{"vms":10000,"seed":1,"churn":2,"retries":2}}
 //! worker -> page  {"type":"progress","id":7,"done":1400,"total":70000,"vmis":200,"result":{...},"elapsed_ms":9.5}
 //! worker -> page  ... one progress per chunk (about every 25 ms of work)
@@ -60,6 +62,9 @@ pub enum ToWorker {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum FromWorker {
+    /// The worker listens (sent once, first): messages posted to a worker
+    /// before it listens are lost, so the page waits for this.
+    Ready,
     /// Partial counts after a chunk.
     Progress {
         /// The run.
@@ -100,9 +105,10 @@ pub enum FromWorker {
 }
 
 impl FromWorker {
-    /// The run the message is about.
+    /// The run the message is about (0 for [`FromWorker::Ready`]).
     pub fn id(&self) -> u32 {
         match self {
+            FromWorker::Ready => 0,
             FromWorker::Progress { id, .. }
             | FromWorker::Done { id, .. }
             | FromWorker::Cancelled { id }
@@ -274,6 +280,7 @@ mod tests {
         assert!(message.contains("unknown variant"), "{message}");
         assert!(ToWorker::from_json(r#"{"type":"start","id":1,"options":{"vmis":5}}"#).is_err());
 
+        assert_eq!(FromWorker::Ready.to_json(), r#"{"type":"ready"}"#);
         let mut run = ScaleRun::new(9, &MigrateOptions { vms: 4, ..MigrateOptions::default() }).unwrap();
         while let Some(message) = run.step(3) {
             let back = FromWorker::from_json(&message.to_json()).unwrap();
