@@ -22,7 +22,12 @@ fn requests(options: &MigrateOptions) -> u64 {
 fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("migrate");
     group.sample_size(10);
-    for (vms, churn, reference) in [(2000, 0, true), (10_000, 0, false), (100_000, 0, false), (10_000, 4, false)] {
+    for (vms, churn, reference) in [
+        (2000, 0, true),
+        (10_000, 0, false),
+        (100_000, 0, false),
+        (10_000, 4, false),
+    ] {
         let options = MigrateOptions {
             vms,
             churn,
@@ -40,9 +45,14 @@ fn benches(c: &mut Criterion) {
         );
         group.throughput(Throughput::Elements(requests(&options)));
         let name = format!("{vms}-vmis-churn-{churn}-all-presets");
-        group.bench_function(format!("fast/{name}"), |b| b.iter(|| migrate(&options).unwrap()));
+        group.bench_function(format!("fast/{name}"), |b| {
+            b.iter(|| migrate(&options).unwrap())
+        });
         if reference {
-            assert_eq!(migrate(&options).unwrap(), migrate_reference(&options).unwrap());
+            assert_eq!(
+                migrate(&options).unwrap(),
+                migrate_reference(&options).unwrap()
+            );
             group.bench_function(format!("reference/{name}"), |b| {
                 b.iter(|| migrate_reference(&options).unwrap())
             });

@@ -15,11 +15,21 @@ use serde_json::{json, Value};
 fn vmi(rng: &mut SplitMix64, i: usize) -> Value {
     let name = format!("vmi-{i:06}");
     let labels: serde_json::Map<String, Value> = (0..4 + rng.below(6))
-        .map(|k| (format!("example.com/label-{k}"), json!(format!("value-{}", rng.below(100)))))
+        .map(|k| {
+            (
+                format!("example.com/label-{k}"),
+                json!(format!("value-{}", rng.below(100))),
+            )
+        })
         .chain([("kubevirt.io/nodeName".to_owned(), json!("node01"))])
         .collect();
     let annotations: serde_json::Map<String, Value> = (0..2 + rng.below(6))
-        .map(|k| (format!("example.com/annotation-{k}"), json!("x".repeat(20 + rng.below(40) as usize))))
+        .map(|k| {
+            (
+                format!("example.com/annotation-{k}"),
+                json!("x".repeat(20 + rng.below(40) as usize)),
+            )
+        })
         .collect();
     let volumes: Vec<Value> = (0..1 + rng.below(4))
         .map(|k| json!({"name": format!("disk{k}"), "persistentVolumeClaim": {"claimName": format!("{name}-pvc-{k}")}}))

@@ -29,7 +29,10 @@ fn main() -> io::Result<()> {
                     out.write_all(b"}\n")?;
                 }
                 Err(err) => {
-                    serde_json::to_writer(&mut out, &json!({"error": {"message": err.to_string()}}))?;
+                    serde_json::to_writer(
+                        &mut out,
+                        &json!({"error": {"message": err.to_string()}}),
+                    )?;
                     out.write_all(b"\n")?;
                 }
             },

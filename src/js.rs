@@ -934,7 +934,11 @@ pub fn migrate(
     #[wasm_bindgen(unchecked_param_type = "MigrateOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let options = options.unwrap_or_default();
-    let args: MigrateArgs = self::options(&options, "options", &["vms", "seed", "presets", "churn", "retries"])?;
+    let args: MigrateArgs = self::options(
+        &options,
+        "options",
+        &["vms", "seed", "presets", "churn", "retries"],
+    )?;
     let whole = |value: f64, what: &str, max: f64| {
         if value.fract() != 0.0 || !(0.0..=max).contains(&value) {
             Err(bad_argument(format!(

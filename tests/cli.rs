@@ -210,7 +210,8 @@ fn apply_batch_reads_unusual_lines_as_before() {
     let lines = [
         r#"[{"a":1},[{"op":"add","path":"/b","value":2}]]"#.to_owned(),
         r#"{"doc":{"a":1},"doc":{"a":2},"patch":[]}"#.to_owned(),
-        r#"{"patch":[{"op":"add","path":"/b","value":2}],"x":[1,{"y":null}],"d\u006fc":{"a":1}}"#.to_owned(),
+        r#"{"patch":[{"op":"add","path":"/b","value":2}],"x":[1,{"y":null}],"d\u006fc":{"a":1}}"#
+            .to_owned(),
         r#"{"doc":null,"patch":[]}"#.to_owned(),
         format!(r#"{{"doc":{{"d":{deep}}},"patch":[]}}"#),
         r#"{"doc":{"a":1e400},"patch":[]}"#.to_owned(),
@@ -221,7 +222,12 @@ fn apply_batch_reads_unusual_lines_as_before() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    let message = |i: usize| results[i]["error"]["message"].as_str().unwrap_or("").to_owned();
+    let message = |i: usize| {
+        results[i]["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
+    };
     assert_eq!(results[0], json!({"ok": {"a": 1, "b": 2}}));
     assert_eq!(
         message(1),
@@ -229,7 +235,10 @@ fn apply_batch_reads_unusual_lines_as_before() {
     );
     assert_eq!(results[2], json!({"ok": {"a": 1, "b": 2}}));
     assert_eq!(message(3), "line lacks \"doc\" or \"patch\"");
-    assert_eq!(message(4), "doc: recursion limit exceeded at line 1 column 132");
+    assert_eq!(
+        message(4),
+        "doc: recursion limit exceeded at line 1 column 132"
+    );
     assert_eq!(message(5), "doc: number out of range at line 1 column 10");
 }
 

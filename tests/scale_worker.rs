@@ -33,9 +33,12 @@ async fn until(messages: &Rc<RefCell<Vec<FromWorker>>>, done: impl Fn(&[FromWork
 }
 
 fn finished(messages: &[FromWorker]) -> bool {
-    messages
-        .iter()
-        .any(|m| matches!(m, FromWorker::Done { .. } | FromWorker::Cancelled { .. } | FromWorker::Failed { .. }))
+    messages.iter().any(|m| {
+        matches!(
+            m,
+            FromWorker::Done { .. } | FromWorker::Cancelled { .. } | FromWorker::Failed { .. }
+        )
+    })
 }
 
 #[wasm_bindgen_test]
@@ -55,7 +58,13 @@ async fn a_run_streams_progress_then_the_same_result_as_migrate() {
     assert!(!progress.is_empty(), "partial results before the end");
     let mut vmis_before = 0;
     for message in progress {
-        let FromWorker::Progress { id: of, vmis, total, .. } = message else {
+        let FromWorker::Progress {
+            id: of,
+            vmis,
+            total,
+            ..
+        } = message
+        else {
             panic!("{message:?}");
         };
         assert_eq!(*of, id);
@@ -63,7 +72,12 @@ async fn a_run_streams_progress_then_the_same_result_as_migrate() {
         assert!(*vmis >= vmis_before);
         vmis_before = *vmis;
     }
-    let FromWorker::Done { id: of, result, elapsed_ms } = last else {
+    let FromWorker::Done {
+        id: of,
+        result,
+        elapsed_ms,
+    } = last
+    else {
         panic!("{last:?}");
     };
     assert_eq!(*of, id);
@@ -83,8 +97,14 @@ async fn cancel_stops_a_run_and_a_new_run_replaces_the_old() {
     until(&messages, |m| !m.is_empty()).await;
     worker.cancel();
     until(&messages, finished).await;
-    assert_eq!(messages.borrow().last(), Some(&FromWorker::Cancelled { id }));
-    assert!(!messages.borrow().iter().any(|m| matches!(m, FromWorker::Done { .. })));
+    assert_eq!(
+        messages.borrow().last(),
+        Some(&FromWorker::Cancelled { id })
+    );
+    assert!(!messages
+        .borrow()
+        .iter()
+        .any(|m| matches!(m, FromWorker::Done { .. })));
 
     // A run replaced before it ends: only the new one answers.
     messages.borrow_mut().clear();

@@ -79,41 +79,42 @@ fn serve(port: Port) {
     let current = Rc::new(Cell::new(0u32));
     let generation = Rc::new(Cell::new(0u64));
     let reply = port.clone();
-    let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-        let text = event.data().as_string().unwrap_or_default();
-        match ToWorker::from_json(&text) {
-            Err(failed) => reply.post(&failed.to_json()),
-            Ok(ToWorker::Cancel { id }) => {
-                if current.get() == id && generation.get() % 2 == 1 {
-                    // Odd generations are running; make it even: stopped.
-                    generation.set(generation.get() + 1);
-                    reply.post(&FromWorker::Cancelled { id }.to_json());
-                }
-            }
-            Ok(ToWorker::Start { id, options }) => {
-                // Stop whatever runs (even), then start (odd).
-                let mine = (generation.get() | 1) + 2;
-                generation.set(mine);
-                current.set(id);
-                match ScaleRun::new(id, &options) {
-                    Err(error) => {
-                        generation.set(mine + 1);
-                        reply.post(
-                            &FromWorker::Failed {
-                                id,
-                                message: error.to_string(),
-                            }
-                            .to_json(),
-                        );
-                    }
-                    Ok(run) => {
-                        let (port, generation) = (reply.clone(), generation.clone());
-                        wasm_bindgen_futures::spawn_local(drive(run, port, generation, mine));
+    let handler =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let text = event.data().as_string().unwrap_or_default();
+            match ToWorker::from_json(&text) {
+                Err(failed) => reply.post(&failed.to_json()),
+                Ok(ToWorker::Cancel { id }) => {
+                    if current.get() == id && generation.get() % 2 == 1 {
+                        // Odd generations are running; make it even: stopped.
+                        generation.set(generation.get() + 1);
+                        reply.post(&FromWorker::Cancelled { id }.to_json());
                     }
                 }
+                Ok(ToWorker::Start { id, options }) => {
+                    // Stop whatever runs (even), then start (odd).
+                    let mine = (generation.get() | 1) + 2;
+                    generation.set(mine);
+                    current.set(id);
+                    match ScaleRun::new(id, &options) {
+                        Err(error) => {
+                            generation.set(mine + 1);
+                            reply.post(
+                                &FromWorker::Failed {
+                                    id,
+                                    message: error.to_string(),
+                                }
+                                .to_json(),
+                            );
+                        }
+                        Ok(run) => {
+                            let (port, generation) = (reply.clone(), generation.clone());
+                            wasm_bindgen_futures::spawn_local(drive(run, port, generation, mine));
+                        }
+                    }
+                }
             }
-        }
-    });
+        });
     port.on_message(handler.as_ref().unchecked_ref());
     handler.forget();
     port.post(&FromWorker::Ready.to_json());
@@ -147,7 +148,9 @@ async fn drive(mut run: ScaleRun, port: Port, generation: Rc<Cell<u64>>, mine: u
 pub fn serve_worker() {
     match js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
         Ok(scope) => serve(Port::Scope(scope)),
-        Err(_) => web_sys::console::error_1(&"scale-worker: not running in a dedicated worker".into()),
+        Err(_) => {
+            web_sys::console::error_1(&"scale-worker: not running in a dedicated worker".into())
+        }
     }
 }
 
@@ -164,30 +167,36 @@ pub struct ScaleWorker {
 }
 
 impl ScaleWorker {
-    fn connect(port: Port, server: Option<web_sys::MessagePort>, on_message: Callback<FromWorker>) -> ScaleWorker {
+    fn connect(
+        port: Port,
+        server: Option<web_sys::MessagePort>,
+        on_message: Callback<FromWorker>,
+    ) -> ScaleWorker {
         let latest = Rc::new(Cell::new(0u32));
         let seen = latest.clone();
         let outbox: Rc<RefCell<Option<Vec<String>>>> = Rc::new(RefCell::new(Some(Vec::new())));
         let (held, to) = (outbox.clone(), port.clone());
-        let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-            let text = event.data().as_string().unwrap_or_default();
-            match FromWorker::from_json(&text) {
-                Ok(FromWorker::Ready) => {
-                    let waiting = held.borrow_mut().take();
-                    for message in waiting.unwrap_or_default() {
-                        to.post(&message);
+        let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                let text = event.data().as_string().unwrap_or_default();
+                match FromWorker::from_json(&text) {
+                    Ok(FromWorker::Ready) => {
+                        let waiting = held.borrow_mut().take();
+                        for message in waiting.unwrap_or_default() {
+                            to.post(&message);
+                        }
                     }
+                    Ok(message) if message.id() == seen.get() || message.id() == 0 => {
+                        on_message.emit(message)
+                    }
+                    Ok(_) => {}
+                    Err(error) => on_message.emit(FromWorker::Failed {
+                        id: seen.get(),
+                        message: format!("unreadable answer from the Scale worker: {error}"),
+                    }),
                 }
-                Ok(message) if message.id() == seen.get() || message.id() == 0 => {
-                    on_message.emit(message)
-                }
-                Ok(_) => {}
-                Err(error) => on_message.emit(FromWorker::Failed {
-                    id: seen.get(),
-                    message: format!("unreadable answer from the Scale worker: {error}"),
-                }),
-            }
-        });
+            },
+        );
         port.on_message(handler.as_ref().unchecked_ref());
         ScaleWorker {
             port,
@@ -231,7 +240,10 @@ impl ScaleWorker {
     /// # Errors
     ///
     /// As [`ScaleWorker::spawn`].
-    pub fn start(options: &MigrateOptions, on_message: Callback<FromWorker>) -> Result<ScaleWorker, JsValue> {
+    pub fn start(
+        options: &MigrateOptions,
+        on_message: Callback<FromWorker>,
+    ) -> Result<ScaleWorker, JsValue> {
         let worker = ScaleWorker::spawn(on_message)?;
         worker.run(options);
         Ok(worker)

@@ -53,6 +53,10 @@ mod tests;
 
 /// The most intents a machine tracks (one bit each).
 const MAX_INTENTS: usize = 64;
+/// The most server states a machine keeps (each holds its objects).
+pub(crate) const MAX_STATES: usize = 2048;
+/// The most transitions a machine keeps.
+pub(crate) const MAX_TRANSITIONS: usize = 65_536;
 
 /// How much the fast path computed and looked up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -165,7 +169,7 @@ pub(crate) struct Machine {
     /// change (its erasing them is no lost update).
     meant: Vec<u64>,
     states: Vec<State>,
-    by_print: HashMap<String, Vec<u32>>,
+    by_print: HashMap<u64, Vec<u32>>,
     memo: HashMap<u64, Transition, BuildHasherDefault<Mix>>,
     lookups: u64,
 }
@@ -178,7 +182,10 @@ impl Machine {
     ///
     /// [`ScenarioError`] when the scenario is invalid or too big for the
     /// fast path (more than 64 intents or 255 writers in all).
-    pub(crate) fn new(mut scenario: Scenario, options: Vec<Options>) -> Result<Machine, ScenarioError> {
+    pub(crate) fn new(
+        mut scenario: Scenario,
+        options: Vec<Options>,
+    ) -> Result<Machine, ScenarioError> {
         scenario.schedule.clear();
         scenario.validate()?;
         let intents: usize = scenario.writers.iter().map(|w| w.intents.len()).sum();
@@ -299,7 +306,14 @@ impl Machine {
         let after = std::mem::replace(&mut world.server, Server::new([]));
         drop(world);
         let sent = attempts > 0;
-        let server = if sent { self.intern(after) } else { server };
+        // A refused write leaves the stored object as it was (the same
+        // shared value: `==` sees that at once).
+        let unchanged = !sent || after == self.states[server as usize].server;
+        let server = if unchanged {
+            server
+        } else {
+            self.intern(after)
+        };
         let t = Transition {
             delta,
             sent,
@@ -309,6 +323,13 @@ impl Machine {
         };
         self.memo.insert(key, t);
         t
+    }
+
+    /// True when the tables are full ([`MAX_STATES`], [`MAX_TRANSITIONS`]):
+    /// the caller then runs schedules on the general path, so memory stays
+    /// bounded (many writers meet many distinct situations).
+    pub(crate) fn full(&self) -> bool {
+        self.states.len() >= MAX_STATES || self.memo.len() >= MAX_TRANSITIONS
     }
 
     /// Runs one schedule (writer index, event kind) from the scenario's
@@ -441,17 +462,36 @@ impl Machine {
     }
 }
 
-/// A key for a server state: equal states have equal keys (two states
-/// with one key are told apart by `==`).
-fn fingerprint(server: &Server) -> String {
-    let mut print = String::new();
-    for (key, stored) in server.objects() {
-        print.push_str(key);
-        print.push('\0');
-        print.push_str(&serde_json::to_string(&*stored.object).unwrap_or_default());
-        print.push('\0');
-        print.push_str(&format!("{:?}", stored.managers));
-        print.push('\0');
+/// A hash of a server state: equal states have equal hashes (two states
+/// with one hash are told apart by `==`).
+fn fingerprint(server: &Server) -> u64 {
+    use std::hash::Hash;
+    fn value(v: &Value, h: &mut std::collections::hash_map::DefaultHasher) {
+        match v {
+            Value::Null => 0u8.hash(h),
+            Value::Bool(b) => (1u8, b).hash(h),
+            Value::Number(n) => (2u8, n.to_string()).hash(h),
+            Value::String(s) => (3u8, s).hash(h),
+            Value::Array(items) => {
+                (4u8, items.len()).hash(h);
+                for item in items {
+                    value(item, h);
+                }
+            }
+            Value::Object(members) => {
+                (5u8, members.len()).hash(h);
+                for (k, v) in members {
+                    k.hash(h);
+                    value(v, h);
+                }
+            }
+        }
     }
-    print
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for (key, stored) in server.objects() {
+        key.hash(&mut h);
+        value(&stored.object, &mut h);
+        stored.managers.hash(&mut h);
+    }
+    h.finish()
 }

@@ -391,6 +391,9 @@ fn empty_results(
 pub struct Migration {
     options: MigrateOptions,
     machines: Vec<Machine>,
+    /// Per preset, the writers' options (for VMIs run on the general path
+    /// once a machine's tables are full).
+    writer_options: Vec<Vec<crate::strategy::Options>>,
     results: Vec<PresetResult>,
     rng: SplitMix64,
     slots: Vec<Slot>,
@@ -416,15 +419,21 @@ impl Migration {
         let results = empty_results(&template, &presets)?;
         let machines = presets
             .iter()
-            .map(|preset| {
-                Machine::new(template.clone(), writer_options(&template, *preset)?)
-                    .map_err(MigrateError::Scenario)
+            .map(|preset| match warm_machine(&warm_key(options, *preset)) {
+                Some(machine) => Ok(machine),
+                None => Machine::new(template.clone(), writer_options(&template, *preset)?)
+                    .map_err(MigrateError::Scenario),
             })
             .collect::<Result<Vec<_>, _>>()?;
         let tally = Tally::new(template.writers.len());
+        let writer_options = presets
+            .iter()
+            .map(|preset| writer_options(&template, *preset))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Migration {
             options: options.clone(),
             machines,
+            writer_options,
             results,
             rng: SplitMix64::new(options.seed),
             slots: Vec::with_capacity(options.events()),
@@ -450,8 +459,20 @@ impl Migration {
                 );
             }
             let machine = &mut self.machines[self.preset];
-            machine.run(&self.slots, &mut self.tally);
-            add(&mut self.results[self.preset], &self.tally);
+            if machine.full() {
+                let preset = self.results[self.preset].preset;
+                let (outcomes, _) = reference_run(
+                    &self.options,
+                    preset,
+                    &self.writer_options[self.preset],
+                    self.vmi,
+                    &self.slots,
+                );
+                add_outcomes(&mut self.results[self.preset], &outcomes);
+            } else {
+                machine.run(&self.slots, &mut self.tally);
+                add(&mut self.results[self.preset], &self.tally);
+            }
             budget -= 1;
             self.preset += 1;
             if self.preset == self.machines.len() {
@@ -484,7 +505,8 @@ impl Migration {
     }
 
     /// What the fast path computed with the general engine and what it
-    /// looked up, over every preset.
+    /// looked up, over every preset (counted since its tables were made:
+    /// they are kept from run to run, see [`Migration`]'s `Drop`).
     pub fn stats(&self) -> FastStats {
         let mut stats = FastStats::default();
         for machine in &self.machines {
@@ -492,6 +514,69 @@ impl Migration {
         }
         stats
     }
+}
+
+impl Drop for Migration {
+    /// Keeps the machines' tables for the next run with the same writers.
+    fn drop(&mut self) {
+        let presets = self.results.iter().map(|r| r.preset);
+        let machines = std::mem::take(&mut self.machines);
+        WARM.with(|warm| {
+            let mut warm = warm.borrow_mut();
+            for (preset, machine) in presets.zip(machines) {
+                let key = warm_key(&self.options, preset);
+                warm.retain(|(k, _)| *k != key);
+                warm.push((key, machine));
+            }
+            let excess = warm.len().saturating_sub(WARM_MACHINES);
+            warm.drain(..excess);
+        });
+    }
+}
+
+/// What a machine's tables depend on: the preset and every option but
+/// the VMI count and the seed (the writers, their retry budget, and
+/// anything later options add).
+fn warm_key(options: &MigrateOptions, preset: Preset) -> (Preset, MigrateOptions) {
+    (
+        preset,
+        MigrateOptions {
+            vms: 0,
+            seed: 0,
+            presets: Vec::new(),
+            ..options.clone()
+        },
+    )
+}
+
+/// How many machines the warm tables keep (two sets of all presets).
+const WARM_MACHINES: usize = 2 * Preset::ALL.len();
+
+std::thread_local! {
+    /// The machines of finished runs: a run whose writers are those of an
+    /// earlier one (another VMI count or seed, as when a slider of the Scale
+    /// view moves) starts with their tables of transitions, which depend on
+    /// neither. Bounded by [`WARM_MACHINES`].
+    static WARM: std::cell::RefCell<Vec<((Preset, MigrateOptions), Machine)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn warm_machine(key: &(Preset, MigrateOptions)) -> Option<Machine> {
+    WARM.with(|warm| {
+        let mut warm = warm.borrow_mut();
+        let at = warm.iter().position(|(k, _)| k == key)?;
+        Some(warm.remove(at).1)
+    })
+}
+
+/// Adds one VMI's outcomes on the general path to a preset's totals.
+fn add_outcomes(result: &mut PresetResult, outcomes: &super::outcome::Outcomes) {
+    for (totals, writer) in result.writers.iter_mut().zip(&outcomes.writers) {
+        totals.counts += &writer.counts;
+        result.total += &writer.counts;
+        totals.intent_not_held += u64::from(!writer.intent_holds);
+    }
+    result.vmis_intent_not_held += u64::from(!outcomes.intents_hold);
 }
 
 /// Adds one VMI's tally to a preset's totals.
@@ -535,12 +620,7 @@ pub fn migrate_reference(options: &MigrateOptions) -> Result<MigrateResult, Migr
         for i in 0..options.vms {
             schedule(&mut rng, options.writers(), options.retries, &mut slots);
             let (outcomes, _) = reference_run(options, *preset, &writer_options, i, &slots);
-            for (totals, writer) in result.writers.iter_mut().zip(&outcomes.writers) {
-                totals.counts += &writer.counts;
-                result.total += &writer.counts;
-                totals.intent_not_held += u64::from(!writer.intent_holds);
-            }
-            result.vmis_intent_not_held += u64::from(!outcomes.intents_hold);
+            add_outcomes(result, &outcomes);
         }
     }
     Ok(MigrateResult {
@@ -616,11 +696,20 @@ mod tests {
     fn schedules_draw_as_the_list_of_open_queues_did() {
         fn old(rng: &mut SplitMix64, writers: usize) -> Vec<(u8, EventKind)> {
             let mut queues: Vec<Vec<EventKind>> = (0..writers)
-                .map(|_| vec![EventKind::Retry, EventKind::Retry, EventKind::Write, EventKind::Read])
+                .map(|_| {
+                    vec![
+                        EventKind::Retry,
+                        EventKind::Retry,
+                        EventKind::Write,
+                        EventKind::Read,
+                    ]
+                })
                 .collect();
             let mut out = Vec::new();
             loop {
-                let open: Vec<usize> = (0..queues.len()).filter(|&i| !queues[i].is_empty()).collect();
+                let open: Vec<usize> = (0..queues.len())
+                    .filter(|&i| !queues[i].is_empty())
+                    .collect();
                 if open.is_empty() {
                     return out;
                 }
@@ -717,7 +806,11 @@ mod tests {
         })
         .unwrap_err();
         assert_eq!(err, MigrateError::Retries(MAX_RETRIES + 1));
-        assert!(migrate_reference(&MigrateOptions { vms: 0, ..MigrateOptions::default() }).is_err());
+        assert!(migrate_reference(&MigrateOptions {
+            vms: 0,
+            ..MigrateOptions::default()
+        })
+        .is_err());
     }
 
     /// Churn: extra writers only ever cause false conflicts in others
@@ -742,7 +835,12 @@ mod tests {
             assert!(b.total.writes > a.total.writes, "{b:?}");
         }
         let head = |r: &MigrateResult| r.presets[0].writers[0].counts.false_conflicts;
-        assert!(head(&some) > head(&none), "{:?} {:?}", some.presets[0], none.presets[0]);
+        assert!(
+            head(&some) > head(&none),
+            "{:?} {:?}",
+            some.presets[0],
+            none.presets[0]
+        );
         // Per-key patches under churn: virt-controller's own failures are
         // true conflicts with virt-handler's Update, never false ones on a
         // map.
@@ -771,7 +869,11 @@ mod tests {
         for w in &head.writers {
             // One write each: a failed one leaves the intent not held.
             assert_eq!(w.counts.writes, 100, "{w:?}");
-            assert_eq!(w.intent_not_held, w.counts.invalid + w.counts.conflict, "{w:?}");
+            assert_eq!(
+                w.intent_not_held,
+                w.counts.invalid + w.counts.conflict,
+                "{w:?}"
+            );
         }
         for retries in [1, 2, 8] {
             let result = run(retries);

@@ -188,7 +188,11 @@ impl ScaleRun {
 
     /// [`ScaleRun::step`], timed with `clock` (milliseconds): the message
     /// carries the time simulated so far; also returns this chunk's time.
-    pub fn step_timed(&mut self, runs: usize, clock: &dyn Fn() -> f64) -> Option<(FromWorker, f64)> {
+    pub fn step_timed(
+        &mut self,
+        runs: usize,
+        clock: &dyn Fn() -> f64,
+    ) -> Option<(FromWorker, f64)> {
         if self.finished {
             return None;
         }
@@ -281,7 +285,14 @@ mod tests {
         assert!(ToWorker::from_json(r#"{"type":"start","id":1,"options":{"vmis":5}}"#).is_err());
 
         assert_eq!(FromWorker::Ready.to_json(), r#"{"type":"ready"}"#);
-        let mut run = ScaleRun::new(9, &MigrateOptions { vms: 4, ..MigrateOptions::default() }).unwrap();
+        let mut run = ScaleRun::new(
+            9,
+            &MigrateOptions {
+                vms: 4,
+                ..MigrateOptions::default()
+            },
+        )
+        .unwrap();
         while let Some(message) = run.step(3) {
             let back = FromWorker::from_json(&message.to_json()).unwrap();
             assert_eq!(back, message);
@@ -336,7 +347,14 @@ mod tests {
             })
         );
         assert_eq!(run.step(100), None);
-        assert!(ScaleRun::new(1, &MigrateOptions { vms: 0, ..MigrateOptions::default() }).is_err());
+        assert!(ScaleRun::new(
+            1,
+            &MigrateOptions {
+                vms: 0,
+                ..MigrateOptions::default()
+            }
+        )
+        .is_err());
     }
 
     #[test]

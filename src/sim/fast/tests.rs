@@ -187,3 +187,31 @@ fn most_writes_are_looked_up() {
     assert!(stats.transitions < 2000, "{stats:?}");
     assert!(stats.lookups > writes / 2, "{stats:?} {writes}");
 }
+
+/// A run with the writers of an earlier one starts with its tables (and
+/// still gives the general path's numbers).
+#[test]
+fn a_second_run_with_the_same_writers_starts_warm() {
+    let options = |seed| MigrateOptions {
+        vms: 300,
+        seed,
+        churn: 2,
+        retries: 3,
+        ..MigrateOptions::default()
+    };
+    let mut first = crate::sim::migrate::Migration::new(&options(21)).unwrap();
+    while !first.advance(usize::MAX) {}
+    let learned = first.stats().transitions;
+    drop(first);
+    let mut second = crate::sim::migrate::Migration::new(&options(22)).unwrap();
+    assert!(second.stats().transitions >= learned, "warm from the start");
+    while !second.advance(usize::MAX) {}
+    assert_eq!(second.result(), migrate_reference(&options(22)).unwrap());
+    // Other writers, other tables.
+    let other = crate::sim::migrate::Migration::new(&MigrateOptions {
+        churn: 1,
+        ..options(22)
+    })
+    .unwrap();
+    assert!(other.stats().transitions < learned);
+}
