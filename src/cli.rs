@@ -4,6 +4,7 @@
 mod apply;
 mod diff;
 mod explore;
+mod lint;
 mod migrate;
 mod simulate;
 
@@ -53,6 +54,13 @@ enum Command {
     /// under each preset and count failures, false conflicts, lost updates and
     /// unconverged endings.
     Explore(explore::Args),
+    /// Check a patch for hazards: whole-map tests, unescaped keys, tests that never match, ...
+    ///
+    /// Reads a JSON patch or merge patch (JSON or YAML) or a `kubectl patch` command
+    /// line; prints each finding with its rule, severity, op index, path, why and the
+    /// rewritten ops. Exits 0 when nothing is at warning or above, 1 when something
+    /// is, 2 when the input cannot be read. Rules: docs/lint.md.
+    Lint(lint::Args),
 }
 
 /// A failure the CLI reports: the message and the exit code.
@@ -70,6 +78,14 @@ impl Failure {
             code: 1,
             message: message.into(),
             broken_pipe: false,
+        }
+    }
+
+    /// A failure with its own exit code; an empty message prints nothing.
+    pub fn with_code(code: u8, message: impl Into<String>) -> Failure {
+        Failure {
+            code,
+            ..Failure::new(message)
         }
     }
 }
@@ -166,6 +182,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Simulate(args) => simulate::run(args, out),
         Command::Migrate(args) => migrate::run(args, out),
         Command::Explore(args) => explore::run(args, out),
+        Command::Lint(args) => lint::run(args, out),
     }
 }
 
@@ -181,7 +198,9 @@ pub fn main() -> ExitCode {
         Err(failure) => {
             // Whatever was printed before the failure still goes out.
             let _ = out.flush();
-            eprintln!("patchlab: {failure}");
+            if !failure.message.is_empty() {
+                eprintln!("patchlab: {failure}");
+            }
             ExitCode::from(failure.code)
         }
     }

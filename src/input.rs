@@ -285,6 +285,29 @@ fn check_depth(value: &Value, max: usize) -> Result<(), InputError> {
     Ok(())
 }
 
+/// A value as compact JSON, cut to at most `max` characters with an
+/// ellipsis (`…`) when longer: for showing values in one line.
+///
+/// ```
+/// use patchlab::input::elide;
+/// let v = serde_json::json!({"a": "x".repeat(50)});
+/// assert_eq!(elide(&v, 12), "{\"a\":\"xxxxx…");
+/// assert_eq!(elide(&serde_json::json!([1, 2]), 5), "[1,2]");
+/// ```
+pub fn elide(value: &Value, max: usize) -> String {
+    elide_text(&serde_json::to_string(value).unwrap_or_default(), max)
+}
+
+/// Text cut to at most `max` characters (the last one an ellipsis) when
+/// longer.
+pub fn elide_text(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let keep: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{keep}…")
+}
+
 /// Writes `value` as pretty JSON (two-space indent, document key order).
 pub fn to_json_pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()

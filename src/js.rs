@@ -26,6 +26,8 @@ use crate::sim::migrate::{migrate as run_migration, MigrateOptions};
 use crate::sim::timeline::{replay, Scenario};
 use crate::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
 
+pub mod lint;
+
 /// The largest document, patch or scenario accepted, in UTF-16 code units
 /// of its JSON text (kube-apiserver refuses request bodies above 3 MiB).
 pub const MAX_INPUT: usize = Budget::OBJECT_BYTES;

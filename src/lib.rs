@@ -9,10 +9,12 @@
 
 pub mod app;
 pub mod apply;
+pub mod claims;
 pub mod gojson;
 pub mod input;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
+pub mod lint;
 pub mod patch;
 pub mod pointer;
 pub mod sim;

@@ -366,11 +366,42 @@ pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffErr
 /// `test` guards its path and what lies under it; a write outside every
 /// earlier guard overwrites concurrent changes.
 fn surface(ops: &[PlannedOp]) -> (Vec<Precondition>, Vec<Overwrite>) {
+    surface_with(
+        ops.iter()
+            .map(|planned| (&planned.op, planned.strategy == Strategy::PerKey)),
+    )
+}
+
+/// The conflict surface and the overwrites of any list of ops (a patch
+/// read from a log line, say): every `test` guards its path and what lies
+/// under it; a write outside every earlier guard overwrites concurrent
+/// changes.
+///
+/// ```
+/// use patchlab::patch::Operation;
+/// use patchlab::strategy::surface_of;
+///
+/// let ops = [
+///     Operation::test("/metadata/labels", serde_json::json!({"a": "1"})),
+///     Operation::replace("/metadata/labels", serde_json::json!({"a": "1", "b": "2"})),
+///     Operation::add("/status/phase", "Running"),
+/// ];
+/// let (conflicts, overwrites) = surface_of(&ops);
+/// assert_eq!(conflicts[0].path, "/metadata/labels");
+/// assert_eq!(overwrites[0].path, "/status/phase");
+/// ```
+pub fn surface_of(ops: &[Operation]) -> (Vec<Precondition>, Vec<Overwrite>) {
+    surface_with(ops.iter().map(|op| (op, false)))
+}
+
+/// [`surface_of`] over ops paired with "a per-key add" (for the wording).
+fn surface_with<'a>(
+    ops: impl Iterator<Item = (&'a Operation, bool)>,
+) -> (Vec<Precondition>, Vec<Overwrite>) {
     let mut conflicts = Vec::new();
     let mut overwrites = Vec::new();
     let mut guards: Vec<&str> = Vec::new();
-    for planned in ops {
-        let op = &planned.op;
+    for (op, per_key) in ops {
         let path = op.path.as_str();
         if op.op == OpKind::Test {
             let reason = if path == "/metadata/resourceVersion" {
@@ -404,7 +435,7 @@ fn surface(ops: &[PlannedOp]) -> (Vec<Precondition>, Vec<Overwrite>) {
                 OpKind::Remove => {
                     format!("erases whatever another writer put at {path} since your read")
                 }
-                _ if planned.strategy == Strategy::PerKey => {
+                _ if per_key => {
                     format!("a new key: if another writer sets {path} too, the last write wins")
                 }
                 _ => format!("overwrites any concurrent change to {path} (last write wins)"),

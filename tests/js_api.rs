@@ -688,3 +688,156 @@ fn apply_patch_shares_what_it_does_not_touch() {
         "the caller's object is unchanged"
     );
 }
+
+#[wasm_bindgen_test]
+fn lint_returns_the_cli_json_shape() {
+    let payload = r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#;
+    let result = api::lint::lint(payload.into(), None).unwrap();
+    assert_eq!(string(&result, "kind").as_deref(), Some("json-patch"));
+    assert_eq!(string(&result, "semantics").as_deref(), Some("kube"));
+    assert_eq!(num(&result, "opCount"), Some(2.0));
+    let findings: Array = get(&result, "findings").dyn_into().unwrap();
+    assert_eq!(findings.length(), 1);
+    let finding = findings.get(0);
+    assert_eq!(string(&finding, "rule").as_deref(), Some("whole-map-test"));
+    assert_eq!(string(&finding, "severity").as_deref(), Some("warning"));
+    assert_eq!(num(&finding, "index"), Some(0.0));
+    assert_eq!(
+        string(&finding, "path").as_deref(),
+        Some("/metadata/labels")
+    );
+    assert!(string(&finding, "message")
+        .unwrap()
+        .starts_with("op 0 tests the whole map"));
+    assert_eq!(
+        text(&get(&finding, "fix")),
+        r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#
+    );
+    assert!(get(&result, "outcome").is_null());
+    assert_eq!(
+        text(&get(&result, "conflicts"))
+            .matches("/metadata/labels")
+            .count(),
+        2
+    );
+}
+
+#[wasm_bindgen_test]
+fn lint_reads_arrays_objects_commands_and_an_object_option() {
+    // An array of ops and an object: JSON patch and merge patch.
+    let ops = js(r#"[{"op":"remove","path":"/metadata/finalizers/0"}]"#);
+    let object = js(r#"{"metadata":{"finalizers":["a","b"]}}"#);
+    let result = api::lint::lint(
+        ops,
+        opts(&format!(
+            r#"{{"object":{},"semantics":"rfc"}}"#,
+            text(&object)
+        )),
+    )
+    .unwrap();
+    let findings: Array = get(&result, "findings").dyn_into().unwrap();
+    let finding = findings.get(0);
+    assert_eq!(
+        string(&finding, "rule").as_deref(),
+        Some("index-without-test")
+    );
+    assert_eq!(
+        text(&get(&finding, "fix")),
+        r#"[{"op":"test","path":"/metadata/finalizers/0","value":"a"},{"op":"remove","path":"/metadata/finalizers/0"}]"#
+    );
+    let outcome = get(&result, "outcome");
+    assert_eq!(get(&outcome, "applies").as_bool(), Some(true));
+    assert_eq!(string(&result, "semantics").as_deref(), Some("rfc"));
+    // The object as YAML text.
+    let yaml = Some(js(r#"{"object":"metadata:\n  finalizers: [a]\n"}"#));
+    let result = api::lint::lint(js(r#"{"metadata":{"finalizers":[]}}"#), yaml).unwrap();
+    assert_eq!(string(&result, "kind").as_deref(), Some("merge-patch"));
+    let findings: Array = get(&result, "findings").dyn_into().unwrap();
+    assert_eq!(
+        string(&findings.get(0), "rule").as_deref(),
+        Some("merge-replaces-list")
+    );
+    assert!(
+        !get(&findings.get(0), "fix").is_null(),
+        "with the object, the JSON patch to send instead"
+    );
+    // A kubectl command line: the list is re-encoded as kubectl does (1.0 is sent as 1).
+    let command =
+        r#"kubectl patch vmi a --type=json -p '[{"op":"test","path":"/spec/x","value":1.0}]'"#;
+    let result = api::lint::lint(command.into(), None).unwrap();
+    assert_eq!(text(&get(&result, "findings")), "[]");
+    // The same list pasted as text keeps its bytes: the test never matches.
+    let result = api::lint::lint(
+        r#"[{"op":"test","path":"/spec/x","value":1.0}]"#.into(),
+        None,
+    )
+    .unwrap();
+    let findings: Array = get(&result, "findings").dyn_into().unwrap();
+    assert_eq!(
+        string(&findings.get(0), "rule").as_deref(),
+        Some("test-never-matches")
+    );
+}
+
+#[wasm_bindgen_test]
+fn lint_errors_say_what_and_where() {
+    let err = error_of(
+        api::lint::lint("[{\"op\":\"add\",\n \"path\": }]".into(), None),
+        "syntax",
+    );
+    assert_eq!(
+        (num(&err, "line"), num(&err, "column")),
+        (Some(2.0), Some(10.0))
+    );
+    let err = error_of(api::lint::lint("[1]".into(), None), "invalid-patch");
+    assert_eq!(num(&err, "index"), Some(0.0));
+    assert_eq!(num(&err, "status"), Some(400.0));
+    let err = error_of(
+        api::lint::lint("kubectl patch vmi a -p '{}'".into(), None),
+        "bad-argument",
+    );
+    assert!(
+        message(&err).contains("without --type"),
+        "{}",
+        message(&err)
+    );
+    error_of(api::lint::lint(JsValue::from(5), None), "bad-argument");
+    error_of(
+        api::lint::lint("[]".into(), opts(r#"{"semantics":"strict"}"#)),
+        "bad-argument",
+    );
+    error_of(
+        api::lint::lint("[]".into(), opts(r#"{"objet":{}}"#)),
+        "bad-argument",
+    );
+    error_of(
+        api::lint::lint("[]".into(), opts(r#"{"object":[1]}"#)),
+        "bad-argument",
+    );
+    let err = error_of(
+        api::lint::lint("[]".into(), opts(r#"{"object":"a: [\n"}"#)),
+        "syntax",
+    );
+    assert!(num(&err, "line").is_some());
+}
+
+#[wasm_bindgen_test]
+fn lint_rules_lists_the_table_and_the_types_name_every_rule() {
+    let rules: Array = api::lint::lint_rules().unwrap().dyn_into().unwrap();
+    assert_eq!(rules.length() as usize, patchlab::lint::RULES.len());
+    for (i, info) in patchlab::lint::RULES.iter().enumerate() {
+        let rule = rules.get(i as u32);
+        assert_eq!(string(&rule, "name").as_deref(), Some(info.name));
+        assert_eq!(
+            string(&rule, "severity").as_deref(),
+            Some(info.severity.as_str())
+        );
+        assert!(string(&rule, "explanation").is_some_and(|e| !e.is_empty()));
+        assert!(string(&rule, "appliesTo").is_some());
+        assert!(
+            api::lint::LINT_TYPES.contains(&format!("\"{}\"", info.name)),
+            "LintRule lists {}",
+            info.name
+        );
+    }
+}

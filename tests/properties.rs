@@ -130,8 +130,15 @@ proptest! {
         match buf.assign(&mut doc, v.clone()) {
             Ok(_) => {
                 prop_assert_eq!(buf.resolve(&doc), Some(&v));
+                let parent_is_object = buf
+                    .parent()
+                    .and_then(|p| p.resolve(&doc))
+                    .is_some_and(Value::is_object);
                 prop_assert_eq!(buf.delete(&mut doc), Some(v));
-                prop_assert!(buf.resolve(&doc).is_none());
+                // An object loses the member; an array closes up instead.
+                if parent_is_object {
+                    prop_assert!(buf.resolve(&doc).is_none());
+                }
             }
             // A scalar or array on the way: nothing changed.
             Err(_) => prop_assert_eq!(doc, before),
@@ -257,8 +264,11 @@ fn lookup<'a>(doc: &'a Value, pointer: &Pointer) -> Option<&'a Value> {
 
 mod links {
     use super::*;
+    use patchlab::app::build::{BuildLink, Column};
+    use patchlab::app::link;
     use patchlab::app::race::{RaceLink, RaceState};
-    use patchlab::app::share::{self, BuildLink, Column};
+    use patchlab::app::route::Route;
+    use patchlab::app::scale::ScaleLink;
     use patchlab::input::Format;
     use patchlab::strategy::{Preset, Strategy as PatchStrategy};
 
@@ -274,7 +284,8 @@ mod links {
                 (
                     preset(),
                     prop::collection::btree_map(
-                        "/[a-z]{1,3}",
+                        "/[a-z]{1,3}"
+                            .prop_map(|p| patchlab::pointer::PointerBuf::parse(p).unwrap()),
                         prop::sample::select(vec![PatchStrategy::PerKey, PatchStrategy::Blind]),
                         0..3,
                     ),
@@ -283,16 +294,18 @@ mod links {
             ),
             prop::option::of("[a-z-]{1,12}"),
         )
-            .prop_map(|(old, new, columns, example)| BuildLink {
-                old,
-                new,
-                format: Format::Yaml,
-                columns: columns
-                    .into_iter()
-                    .map(|(preset, overrides)| Column { preset, overrides })
-                    .collect(),
-                example,
-            })
+            .prop_map(
+                |(old, new, columns, example): (String, String, _, _)| BuildLink {
+                    old: old.into(),
+                    new: new.into(),
+                    format: Format::Yaml,
+                    columns: columns
+                        .into_iter()
+                        .map(|(preset, overrides)| Column { preset, overrides })
+                        .collect(),
+                    example,
+                },
+            )
     }
 
     proptest! {
@@ -301,24 +314,27 @@ mod links {
         #[test]
         fn any_fragment_decodes_or_fails_cleanly(fragment in ".{0,200}", digits in "[0-9]{0,3}\\.[A-Za-z0-9_-]{0,200}") {
             for text in [fragment.as_str(), digits.as_str()] {
-                let _ = share::decode(text);
-                if let Ok(link) = share::decode_value::<RaceLink>(text) {
+                let _ = link::decode::<BuildLink>(text);
+                let _ = link::decode::<ScaleLink>(text);
+                if let Ok(link) = link::decode::<RaceLink>(text) {
                     if let Ok(state) = RaceState::open(link) {
                         let _ = state.link();
                     }
                 }
+                let route = Route::parse(text);
+                prop_assert_eq!(Route::parse(&route.to_fragment()), route);
             }
         }
 
         #[test]
         fn build_links_round_trip(link in link()) {
-            let encoded = share::encode(&link);
-            prop_assert_eq!(share::decode(&encoded).unwrap(), link);
+            let encoded = link::encode(&link);
+            prop_assert_eq!(link::decode::<BuildLink>(&encoded).unwrap(), link);
         }
 
         #[test]
         fn damaged_links_fail_cleanly(link in link(), cut in 0usize..400, flip in 0usize..400) {
-            let encoded = share::encode(&link);
+            let encoded = link::encode(&link);
             let mut bytes = encoded.into_bytes();
             if !bytes.is_empty() {
                 let i = flip % bytes.len();
@@ -326,7 +342,7 @@ mod links {
                 bytes.truncate(cut.max(2).min(bytes.len()));
             }
             let text = String::from_utf8(bytes).unwrap();
-            let _ = share::decode(&text);
+            let _ = link::decode::<BuildLink>(&text);
         }
     }
 }

@@ -73,6 +73,42 @@ pub fn apply_theme(theme: Option<&str>) {
     }
 }
 
+/// The byte offset of a UTF-16 offset in `text` (clamped).
+pub fn utf16_to_byte(text: &str, units: usize) -> usize {
+    let mut count = 0;
+    for (byte, c) in text.char_indices() {
+        if count >= units {
+            return byte;
+        }
+        count += c.len_utf16();
+    }
+    text.len()
+}
+
+/// Scrolls the element with `id` into view, if it is not visible.
+pub fn reveal(id: &str) {
+    if let Some(el) = gloo::utils::document().get_element_by_id(id) {
+        let rect = el.get_bounding_client_rect();
+        let height = gloo::utils::window()
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(0.0);
+        if rect.top() < 0.0 || rect.top() > height - 80.0 {
+            el.scroll_into_view();
+        }
+    }
+}
+
+/// True while a modal dialog is open.
+pub fn dialog_open() -> bool {
+    gloo::utils::document()
+        .query_selector("dialog[open]")
+        .ok()
+        .flatten()
+        .is_some()
+}
+
 /// True when keyboard focus is in a text field (shortcuts stay out of it).
 pub fn typing() -> bool {
     gloo::utils::document()
@@ -80,7 +116,11 @@ pub fn typing() -> bool {
         .map(|el| {
             let tag = el.tag_name().to_ascii_lowercase();
             tag == "textarea"
-                || tag == "input"
+                || (tag == "input"
+                    && !matches!(
+                        el.get_attribute("type").as_deref(),
+                        Some("button" | "checkbox" | "radio" | "submit" | "reset")
+                    ))
                 || tag == "select"
                 || el
                     .dyn_ref::<web_sys::HtmlElement>()

@@ -1,23 +1,36 @@
-//! The page frame: header, navigation among the views, theme switch,
-//! keyboard help, footer.
+//! The page frame: header, navigation among the views, theme switch, the
+//! shortcuts dialog, the glossary, footer.
 
 use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::browser;
-use super::build_view::BuildView;
-use super::learn_view::LearnView;
-use super::race_view::RaceView;
+use super::build::BuildView;
+use super::components::{Dialog, GlossaryContext, GlossaryDialog};
+use super::hooks::{use_shortcuts, ShortcutSettings};
+use super::learn::LearnView;
+use super::race::RaceView;
 use super::route::{Route, View};
-use super::scale_view::ScaleView;
+use super::scale::ScaleView;
+use super::shortcuts::{Shortcut, EDITOR_KEYS};
 use super::theme::Theme;
+use crate::vocabulary::Term;
 
 const THEME_KEY: &str = "patchlab.theme";
+const SHORTCUTS_KEY: &str = "patchlab.shortcuts";
 
 fn current_route() -> Route {
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
     Route::parse(&hash)
+}
+
+/// Which dialog is open.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Open {
+    None,
+    Shortcuts,
+    Glossary(Option<Term>),
 }
 
 /// The whole playground.
@@ -25,7 +38,10 @@ fn current_route() -> Route {
 pub fn App() -> Html {
     let route = use_state(current_route);
     let theme = use_state(|| Theme::parse(&browser::load(THEME_KEY).unwrap_or_default()));
-    let help = use_state(|| false);
+    let settings = use_state(|| ShortcutSettings {
+        enabled: browser::load(SHORTCUTS_KEY).as_deref() != Some("off"),
+    });
+    let open = use_state(|| Open::None);
     {
         let route = route.clone();
         use_effect_with((), move |_| {
@@ -39,65 +55,87 @@ pub fn App() -> Html {
         browser::apply_theme(theme.attribute());
         let _ = browser::save(THEME_KEY, theme.as_str());
     });
+    let view = route.view();
     {
-        let help = help.clone();
-        let theme = theme.clone();
-        use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::document(), "keydown", move |event| {
-                let Some(event) = event.dyn_ref::<web_sys::KeyboardEvent>() else {
-                    return;
-                };
-                if event.key() == "Escape" {
-                    help.set(false);
-                } else if event.key() == "?" && !browser::typing() {
-                    event.prevent_default();
-                    help.set(!*help);
-                } else if event.alt_key() && event.code() == "KeyT" {
-                    event.prevent_default();
-                    theme.set(theme.next());
-                }
-            });
-            move || drop(listener)
-        });
+        let (open, theme) = (open.clone(), theme.clone());
+        use_shortcuts(
+            view,
+            Callback::from(move |shortcut| match shortcut {
+                Shortcut::Help => open.set(if *open == Open::Shortcuts {
+                    Open::None
+                } else {
+                    Open::Shortcuts
+                }),
+                Shortcut::Theme => theme.set(theme.next()),
+                _ => {}
+            }),
+        );
     }
-    let view = route.view;
     let cycle_theme = {
         let theme = theme.clone();
         Callback::from(move |_: MouseEvent| theme.set(theme.next()))
     };
-    let toggle_help = {
-        let help = help.clone();
-        Callback::from(move |_: MouseEvent| help.set(!*help))
+    let show = |what: Open| {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(what))
+    };
+    let close = {
+        let open = open.clone();
+        Callback::from(move |()| open.set(Open::None))
+    };
+    let glossary = GlossaryContext {
+        open: {
+            let open = open.clone();
+            Callback::from(move |term| open.set(Open::Glossary(term)))
+        },
+    };
+    let on_settings = {
+        let settings = settings.clone();
+        Callback::from(move |enabled: bool| {
+            let _ = browser::save(SHORTCUTS_KEY, if enabled { "on" } else { "off" });
+            settings.set(ShortcutSettings { enabled });
+        })
     };
     html! {
+        <ContextProvider<GlossaryContext> context={glossary}>
+        <ContextProvider<ShortcutSettings> context={*settings}>
         <div class="shell">
             <a class="skip-link" href="#main" onclick={skip_to_main()}>{ "Skip to content" }</a>
             <header class="site-header">
-                <div class="brand-row">
-                    <a class="brand" href={View::Build.href()}>
-                        <span class="brand-mark" aria-hidden="true">{ "{ }" }</span>
-                        <span class="brand-name">{ "patchlab" }</span>
-                    </a>
-                    <p class="tagline">
-                        { "Conflict-narrow Kubernetes JSON Patches: what each strategy sends, tests and risks." }
-                    </p>
-                    <span class="spacer"></span>
-                    <button type="button" class="link" onclick={toggle_help} aria-expanded={help.to_string()} title="?">{ "Keyboard shortcuts" }</button>
-                    <button type="button" class="theme-switch" onclick={cycle_theme} title="Alt+T">{ theme.label() }</button>
-                </div>
+                <a class="brand" href={View::Build.href()}>
+                    <span class="brand-mark" aria-hidden="true">{ "{ }" }</span>
+                    <span class="brand-name">{ "patchlab" }</span>
+                </a>
                 <Nav current={view} />
+                <p class="tagline">
+                    { "Conflict-narrow Kubernetes JSON Patches: what each strategy sends, tests and risks." }
+                </p>
+                <div class="header-tools">
+                    <button type="button" class="link" onclick={show(Open::Glossary(None))}>{ "Glossary" }</button>
+                    <button type="button" class="link keys-link" onclick={show(Open::Shortcuts)}>
+                        { "Keyboard shortcuts" }<kbd class="shortcut-hint" aria-hidden="true">{ "?" }</kbd>
+                    </button>
+                    <button type="button" class="theme-switch" onclick={cycle_theme}>
+                        { theme.label() }<kbd class="shortcut-hint" aria-hidden="true">{ "t" }</kbd>
+                    </button>
+                </div>
             </header>
             <main id="main" class="main" tabindex="-1">
-                { match view {
-                    View::Build => html! { <BuildView query={AttrValue::from(route.query.clone())} /> },
-                    View::Race => html! { <RaceView query={AttrValue::from(route.query.clone())} /> },
-                    View::Scale => html! { <ScaleView /> },
-                    View::Learn => html! { <LearnView query={AttrValue::from(route.query.clone())} /> },
+                { match &*route {
+                    Route::Build(packed) => html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> },
+                    Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
+                    Route::Scale(packed) => html! { <ScaleView packed={packed.clone().map(AttrValue::from)} /> },
+                    Route::Learn(at) => html! { <LearnView at={at.clone()} /> },
+                    Route::NotFound(fragment) => html! { <NotFound fragment={fragment.clone()} /> },
                 } }
             </main>
-            if *help {
-                <Help onclose={{ let help = help.clone(); Callback::from(move |_| help.set(false)) }} />
-            }
+            { match *open {
+                Open::None => html! {},
+                Open::Shortcuts => html! {
+                    <Help {view} enabled={settings.enabled} onsettings={on_settings} onclose={close.clone()} />
+                },
+                Open::Glossary(term) => html! { <GlossaryDialog {term} onclose={close.clone()} /> },
+            } }
             <footer class="site-footer">
                 <span>{ format!("patchlab v{}", crate::VERSION) }</span>
                 <span aria-hidden="true">{ " · " }</span>
@@ -106,6 +144,8 @@ pub fn App() -> Html {
                 <span>{ "Runs entirely in your browser; nothing is sent anywhere." }</span>
             </footer>
         </div>
+        </ContextProvider<ShortcutSettings>>
+        </ContextProvider<GlossaryContext>>
     }
 }
 
@@ -123,7 +163,7 @@ fn skip_to_main() -> Callback<MouseEvent> {
 
 #[derive(PartialEq, Properties)]
 struct NavProps {
-    current: View,
+    current: Option<View>,
 }
 
 #[component]
@@ -132,7 +172,7 @@ fn Nav(props: &NavProps) -> Html {
         <nav class="views" aria-label="Views">
             <ul>
                 { for View::ALL.into_iter().map(|view| {
-                    let current = (view == props.current).then_some("page");
+                    let current = (Some(view) == props.current).then_some("page");
                     html! {
                         <li>
                             <a href={view.href()} aria-current={current}>{ view.title() }</a>
@@ -145,42 +185,71 @@ fn Nav(props: &NavProps) -> Html {
 }
 
 #[derive(PartialEq, Properties)]
+struct NotFoundProps {
+    fragment: String,
+}
+
+/// A link to a page that does not exist: say so, and offer the views.
+#[component]
+fn NotFound(props: &NotFoundProps) -> Html {
+    html! {
+        <section class="view not-found" aria-labelledby="view-title">
+            <h1 id="view-title">{ "No such page" }</h1>
+            <p>{ "This link asks for " }<code>{ props.fragment.clone() }</code>{ ", which patchlab does not have. It may be mistyped, or come from a newer version." }</p>
+            <ul class="view-list">
+                { for View::ALL.into_iter().map(|view| html! {
+                    <li><a href={view.href()}>{ view.title() }</a>{ ": " }{ view.summary() }</li>
+                }) }
+            </ul>
+        </section>
+    }
+}
+
+#[derive(PartialEq, Properties)]
 struct HelpProps {
+    view: Option<View>,
+    enabled: bool,
+    onsettings: Callback<bool>,
     onclose: Callback<()>,
 }
 
-const SHORTCUTS: [(&str, &str); 9] = [
-    ("?", "Show or hide this list"),
-    ("Esc", "Close this list"),
-    ("Alt+S", "Swap old and new"),
-    ("Alt+F", "Format both editors"),
-    ("Alt+Z", "Undo the last reset or example load"),
-    ("Alt+L", "Copy a link to this state"),
-    ("Alt+1 … Alt+6", "Copy the payload of column 1 … 6"),
-    ("Alt+T", "Switch theme: system, light, dark"),
-    (
-        "Tab in an editor",
-        "Insert two spaces (Esc first to move focus on)",
-    ),
-];
-
+/// The keys of the current view, the editors' keys where there are
+/// editors, and the switch for single-key shortcuts.
 #[component]
 fn Help(props: &HelpProps) -> Html {
-    let close = props.onclose.reform(|_: MouseEvent| ());
+    let title = match props.view {
+        Some(view) => format!("Keyboard shortcuts: {}", view.title()),
+        None => "Keyboard shortcuts".to_owned(),
+    };
+    let toggle = {
+        let (enabled, onsettings) = (props.enabled, props.onsettings.clone());
+        Callback::from(move |_: Event| onsettings.emit(!enabled))
+    };
     html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title">
-            <div class="dialog">
-                <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
-                <table>
+        <Dialog title={title} onclose={props.onclose.clone()}>
+            <p class="muted">{ "Single keys, when the focus is not in a text field." }</p>
+            <table class="shortcuts">
+                <tbody>
+                    { for Shortcut::for_view(props.view).into_iter().map(|s| html! {
+                        <tr><th scope="row"><kbd>{ s.keys() }</kbd></th><td>{ s.what() }</td></tr>
+                    }) }
+                </tbody>
+            </table>
+            if props.view == Some(View::Build) {
+                <h3>{ "In a code editor" }</h3>
+                <table class="shortcuts">
                     <tbody>
-                        { for SHORTCUTS.iter().map(|(keys, what)| html! {
+                        { for EDITOR_KEYS.iter().map(|(keys, what)| html! {
                             <tr><th scope="row"><kbd>{ *keys }</kbd></th><td>{ *what }</td></tr>
                         }) }
                     </tbody>
                 </table>
-                <button type="button" class="primary" onclick={close}>{ "Close" }</button>
-            </div>
-        </div>
+            }
+            <label class="check">
+                <input type="checkbox" checked={props.enabled} onchange={toggle} />
+                { "Single-key shortcuts on (off: only ? works)" }
+            </label>
+        </Dialog>
     }
 }
 

@@ -3,8 +3,6 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use serde_json::Value;
-
 use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
 
 use super::{parse_preset, Failure, Source};
@@ -124,7 +122,7 @@ pub fn explain(plan: &Plan) -> String {
                     .value
                     .as_ref()
                     .filter(|_| op.op.takes_value())
-                    .map(|v| format!(" {}", short(v)))
+                    .map(|v| format!(" {}", patchlab::input::elide(v, 80)))
                     .unwrap_or_default();
                 let _ = writeln!(out, "  {i:>2}  {:<7} {}{value}", op.op.as_str(), op.path);
                 let _ = writeln!(out, "      why: {}", planned.reason);
@@ -192,13 +190,4 @@ fn pretty_body(plan: &Plan) -> String {
 
 fn indent(text: &str) -> String {
     text.lines().map(|l| format!("  {l}\n")).collect()
-}
-
-fn short(value: &Value) -> String {
-    let text = serde_json::to_string(value).unwrap_or_default();
-    if text.chars().count() <= 80 {
-        return text;
-    }
-    let cut: String = text.chars().take(77).collect();
-    format!("{cut}...")
 }

@@ -169,9 +169,5 @@ fn width(term: Term) -> usize {
 
 fn one_line(body: &str) -> String {
     let flat: String = body.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-    if flat.chars().count() > 300 {
-        format!("{}...", flat.chars().take(297).collect::<String>())
-    } else {
-        flat
-    }
+    patchlab::input::elide_text(&flat, 300)
 }

@@ -248,9 +248,9 @@ mod tests {
     #[test]
     fn counts_every_order_that_keeps_each_writers_own() {
         let scenario = race();
-        // virt-controller: read, write, retry; virt-handler: read, write.
+        // virt-controller and virt-handler: read, write, retry each.
         let orders = interleavings(&scenario);
-        assert_eq!(orders.len(), 10, "5! / (3! 2!)");
+        assert_eq!(orders.len(), 20, "6! / (3! 3!)");
         for order in &orders {
             let kinds: Vec<EventKind> = order
                 .iter()
@@ -261,7 +261,7 @@ mod tests {
         }
         let mut unique = orders.clone();
         unique.dedup();
-        assert_eq!(unique.len(), 10);
+        assert_eq!(unique.len(), 20);
     }
 
     #[test]
@@ -279,6 +279,21 @@ mod tests {
             "{head:?} {per_key:?}"
         );
         assert!(naive.lost_updates.count > 0, "{naive:?}");
+        // Every writer retries once: with a test (head) or per-key ops, every
+        // interleaving ends with every intent holding; without tests, some
+        // end with virt-handler's changes erased, and the cell says whose.
+        assert_eq!(head.intent_not_held.count, 0, "{head:?}");
+        assert_eq!(per_key.intent_not_held.count, 0, "{per_key:?}");
+        assert!(naive.intent_not_held.count > 0);
+        assert_eq!(
+            naive
+                .lost_updates
+                .writers
+                .iter()
+                .map(|(w, _)| w.as_str())
+                .collect::<Vec<_>>(),
+            ["virt-handler"]
+        );
         // Under per-key, the only false conflicts left are virt-handler's
         // Update() getting 409 when the controller wrote first.
         let first = per_key.false_conflicts.first.unwrap();

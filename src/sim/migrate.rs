@@ -279,6 +279,7 @@ pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
         .chain(churn)
         .collect(),
         schedule: Vec::new(),
+        claims: Default::default(),
     }
 }
 

@@ -128,6 +128,11 @@ pub struct Scenario {
     pub writers: Vec<WriterSpec>,
     /// The events, in time order.
     pub schedule: Vec<Event>,
+    /// What the description says the replays show, as data, by preset
+    /// (`own`: each writer's own): checked by tests against the replay's
+    /// facts (see `patchlab::claims`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub claims: std::collections::BTreeMap<String, crate::claims::Claims>,
 }
 
 /// Why a scenario cannot run.

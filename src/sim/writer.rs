@@ -128,11 +128,13 @@ impl Intent {
             Intent::RemoveLabel { key } => format!("remove label {key}"),
             Intent::SetAnnotation { key, value } => format!("annotation {key} = {value}"),
             Intent::RemoveAnnotation { key } => format!("remove annotation {key}"),
-            Intent::SetEntry { map, key, value } => format!("{map}[{key}] = {}", compact(value)),
+            Intent::SetEntry { map, key, value } => {
+                format!("{map}[{key}] = {}", crate::input::elide(value, 60))
+            }
             Intent::RemoveEntry { map, key } => format!("remove {map}[{key}]"),
             Intent::AddFinalizer { name } => format!("add finalizer {name}"),
             Intent::RemoveFinalizer { name } => format!("remove finalizer {name}"),
-            Intent::Set { path, value } => format!("{path} = {}", compact(value)),
+            Intent::Set { path, value } => format!("{path} = {}", crate::input::elide(value, 60)),
             Intent::Remove { path } => format!("remove {path}"),
         }
     }
@@ -242,15 +244,6 @@ fn contains(have: &Value, want: &Value) -> bool {
             .iter()
             .all(|(k, w)| have.get(k).is_some_and(|h| contains(h, w))),
         _ => have == want,
-    }
-}
-
-fn compact(value: &Value) -> String {
-    let text = serde_json::to_string(value).unwrap_or_default();
-    if text.chars().count() > 60 {
-        format!("{}...", text.chars().take(57).collect::<String>())
-    } else {
-        text
     }
 }
 

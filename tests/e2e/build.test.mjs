@@ -94,7 +94,7 @@ test('share link round trip: copy, open in a new page, same state', async () => 
   await page.waitForFunction(() => document.querySelector('[aria-label^="Column 2"] .op-path')?.textContent.includes('/metadata/finalizers/'));
   const expected = await opsOf(page, 2);
   await page.getByRole('button', { name: 'Share link' }).click();
-  await page.getByRole('button', { name: 'Link copied' }).waitFor();
+  await page.getByRole('toolbar').getByRole('button', { name: 'Copied' }).waitFor();
   const link = await page.evaluate(() => navigator.clipboard.readText());
   assert.match(link, /#\/build\?s=1\./);
   await context.close();
@@ -108,19 +108,29 @@ test('share link round trip: copy, open in a new page, same state', async () => 
   await fresh.context().close();
 });
 
-test('a damaged or future link shows a message and changes nothing', async () => {
+test('a damaged or future link says so in plain words, changes nothing and stays in the address bar', async () => {
   const page = await openPage(browser);
   await page.goto(`${server.url}#/build?s=9.abcdef`);
-  await page.getByRole('alert').filter({ hasText: 'newer patchlab' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'made by a newer version of patchlab' }).waitFor();
   assert.deepEqual(await opsOf(page, 2), ['add/metadata/labels/kubevirt.io~1migrationTargetNodeName']);
+  await page.waitForTimeout(600);
+  assert.equal(await page.evaluate(() => location.hash), '#/build?s=9.abcdef', 'the link stays to be repaired');
   // Pasted into the address bar of the open page...
   await page.goto(`${server.url}#/build?s=1.!!notbase64`);
-  await page.getByRole('alert').filter({ hasText: 'damaged' }).waitFor();
+  const damaged = page.getByRole('alert').filter({ hasText: 'looks cut off or damaged: copy it again' });
+  await damaged.waitFor();
+  assert.match(await damaged.textContent(), /the link is still in the address bar/);
+  assert.doesNotMatch(await damaged.locator('.notice-text').textContent(), /base64|Invalid symbol/, 'no jargon in the message');
   assert.deepEqual(await opsOf(page, 2), ['add/metadata/labels/kubevirt.io~1migrationTargetNodeName']);
-  // ...or opened in a new one.
+  // ...or opened in a new one: the URL is kept there too.
   const fresh = await openPage(browser);
   await fresh.goto(`${server.url}#/build?s=1.!!notbase64`);
   await fresh.getByRole('alert').filter({ hasText: 'damaged' }).waitFor();
+  await fresh.waitForTimeout(600);
+  assert.equal(await fresh.evaluate(() => location.hash), '#/build?s=1.!!notbase64');
+  // Once the user changes something, the address bar follows the state again.
+  await fresh.getByRole('button', { name: 'Add a column' }).click();
+  await fresh.waitForFunction(() => location.hash.startsWith('#/build?s=1.') && !location.hash.includes('!!'));
   assert.deepEqual(page.errors, []);
   assert.deepEqual(fresh.errors, []);
   await fresh.context().close();
@@ -177,17 +187,20 @@ test('Build view on a phone', async () => {
   await page.context().close();
 });
 
-test('keyboard: ? opens the shortcut list, Alt+S swaps, Alt+2 copies the current payload', async () => {
+test('keyboard: ? opens the shortcut list, s swaps, 2 copies the current payload', async () => {
   const page = await openPage(browser, { permissions: ['clipboard-read', 'clipboard-write'] });
   await page.goto(`${server.url}#/build`);
   await column(page, 2).waitFor();
   await page.locator('body').press('?');
-  await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+  const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts: Build' });
+  await dialog.waitFor();
+  assert.match(await dialog.textContent(), /Swap old and new/);
+  assert.doesNotMatch(await dialog.textContent(), /One step forward/, 'only this view\'s keys');
   await page.keyboard.press('Escape');
-  await page.getByRole('dialog').waitFor({ state: 'detached' });
-  await page.keyboard.press('Alt+KeyS');
+  await dialog.waitFor({ state: 'hidden' });
+  await page.keyboard.press('s');
   await page.waitForFunction(() => document.querySelector('[aria-label^="Column 2"] .op-kind')?.textContent === 'remove');
-  await page.keyboard.press('Alt+Digit2');
+  await page.keyboard.press('2');
   await page.waitForFunction(async () => (await navigator.clipboard.readText()).includes('"op":"remove"'));
   assert.equal(
     await page.evaluate(() => navigator.clipboard.readText()),

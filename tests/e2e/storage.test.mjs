@@ -25,7 +25,7 @@ test('build: refused storage is announced once; the link still carries the work'
   await page.waitForFunction(() => location.hash.startsWith('#/build?s='));
   const before = await page.evaluate(() => location.hash);
   await editor.fill((await editor.inputValue()).replace('node02', 'node07'));
-  const notice = page.getByRole('status').filter({ hasText: 'Your work is not saved in this browser' });
+  const notice = page.getByRole('alert').filter({ hasText: 'Your work is not saved in this browser' });
   await notice.waitFor();
   assert.match(await notice.textContent(), /browser storage is full or refused the write/);
   await page.waitForFunction((before) => location.hash !== before, before);
@@ -51,19 +51,19 @@ test('race: refused storage is announced; loading over an edited race can be und
   await page.getByText('Edit the writers and the timeline').click();
   await page.getByRole('button', { name: 'Remove event 5' }).click();
   await page.locator('.step-count').filter({ hasText: 'of 4' }).waitFor();
-  await page.getByRole('status').filter({ hasText: 'Your race is not saved in this browser' }).waitFor();
+  await page.getByRole('alert').filter({ hasText: 'Your work is not saved in this browser' }).waitFor();
   await page.getByRole('button', { name: 'Dismiss' }).click();
 
   const scenario = page.getByRole('combobox', { name: 'Scenario' });
   const other = await scenario.locator('option').nth(1).getAttribute('value');
   await scenario.selectOption(other);
-  const notice = page.getByRole('status').filter({ hasText: 'replaced your edited race' });
+  const notice = page.getByRole('status').filter({ hasText: 'Your edited race is kept: Undo brings it back' });
   await notice.waitFor();
   assert.notEqual(await page.locator('.step-count').textContent(), 'step 0 of 4');
-  await page.getByRole('button', { name: 'Undo loading' }).click();
+  await notice.getByRole('button', { name: 'Undo' }).click();
   await page.locator('.step-count').filter({ hasText: 'of 4' }).waitFor();
   assert.match(await scenario.locator('option:checked').textContent(), /edited/);
-  assert.equal(await page.getByRole('button', { name: 'Undo loading' }).count(), 0);
+  assert.equal(await page.getByRole('button', { name: 'Undo' }).count(), 0);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -7,12 +7,15 @@ import init, {
   buildPatch,
   diff,
   escapeJsonPointer,
+  lint,
+  lintRules,
   migrate,
   presets,
   simulate,
   version,
   type DiffResult,
   type Json,
+  type LintResult,
   type MigrateResult,
   type Operation,
   type PatchlabError,
@@ -44,6 +47,12 @@ const falseConflicts: number = run.presets[0]!.total.false_conflicts;
 const handler: string = run.presets[0]!.writers[2]!.name;
 const names: string[] = presets().map((p) => `${p.name}: ${p.summary}`);
 const v: string = version();
+const checked: LintResult = lint(ops, { object: { metadata: {} }, semantics: 'rfc' });
+const firstRule: string | undefined = checked.findings[0]?.rule;
+const fixOps: Operation[] | null | undefined = checked.findings[0]?.fix;
+const applies: boolean | undefined = checked.outcome?.applies;
+const ruleNames: string[] = lintRules().map((r) => `${r.name} (${r.severity}): ${r.summary}`);
+lint("kubectl patch vmi a --type=json -p '[]'");
 
 try {
   applyPatch({}, [{ op: 'remove', path: '/x' }]);
@@ -62,7 +71,9 @@ diff({}, {}, { preset: 'fastest' });
 applyPatch({}, [], { semantics: 'strict' });
 // @ts-expect-error escapeJsonPointer takes a string
 escapeJsonPointer(5);
+// @ts-expect-error lint severities are error, warning or note
+const sev: 'fatal' = lint('[]').findings[0]!.severity;
 // @ts-expect-error diff results are not strings
 const wrong: string = diff({}, {});
 
-console.log(payload, plain, doc, text, firstReason, surface, code, falseConflicts, handler, names, v, wrong);
+console.log(payload, plain, doc, text, firstReason, surface, code, falseConflicts, handler, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);

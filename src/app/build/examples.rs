@@ -1,0 +1,110 @@
+//! The bundled examples of the Build view (`www/examples/*.yaml`).
+
+use serde::Deserialize;
+
+use super::Column;
+use crate::input::{self, Budget, Format};
+
+/// A bundled example.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Example {
+    /// Its id (the file name).
+    #[serde(skip)]
+    pub id: &'static str,
+    /// The menu title.
+    pub title: String,
+    /// What it shows.
+    pub description: String,
+    /// The suggested comparison.
+    pub columns: Vec<Column>,
+    /// The old object (YAML).
+    pub old: String,
+    /// The new object (YAML).
+    pub new: String,
+    /// What the description says the columns show, checked by a test
+    /// (see `app::learn::facts::build`).
+    #[serde(default)]
+    pub claims: crate::claims::Claims,
+}
+
+const FILES: [(&str, &str); 9] = [
+    (
+        "migration-race",
+        include_str!("../../../www/examples/migration-race.yaml"),
+    ),
+    (
+        "finalizers",
+        include_str!("../../../www/examples/finalizers.yaml"),
+    ),
+    (
+        "last-finalizer",
+        include_str!("../../../www/examples/last-finalizer.yaml"),
+    ),
+    (
+        "first-finalizer",
+        include_str!("../../../www/examples/first-finalizer.yaml"),
+    ),
+    (
+        "migration-state",
+        include_str!("../../../www/examples/migration-state.yaml"),
+    ),
+    (
+        "annotation-keys",
+        include_str!("../../../www/examples/annotation-keys.yaml"),
+    ),
+    (
+        "active-pods",
+        include_str!("../../../www/examples/active-pods.yaml"),
+    ),
+    (
+        "pod-annotations",
+        include_str!("../../../www/examples/pod-annotations.yaml"),
+    ),
+    (
+        "html-annotations",
+        include_str!("../../../www/examples/html-annotations.yaml"),
+    ),
+];
+
+/// The id of the example a first visit opens.
+pub const FIRST_EXAMPLE: &str = "migration-race";
+
+/// Every bundled example, in menu order (parsed once).
+pub fn examples() -> &'static [Example] {
+    static EXAMPLES: std::sync::OnceLock<Vec<Example>> = std::sync::OnceLock::new();
+    EXAMPLES.get_or_init(|| {
+        FILES
+            .iter()
+            .filter_map(|(id, text)| {
+                let value = input::parse_as(text, Format::Yaml, &Budget::default()).ok()?;
+                let mut example: Example = serde_json::from_value(value).ok()?;
+                example.id = id;
+                Some(example)
+            })
+            .collect()
+    })
+}
+
+/// One example by id.
+pub fn example(id: &str) -> Option<&'static Example> {
+    examples().iter().find(|e| e.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_is_an_example() {
+        assert_eq!(
+            examples().len(),
+            FILES.len(),
+            "an example file does not parse"
+        );
+        for e in examples() {
+            assert!(e.description.ends_with('.'), "{}", e.id);
+            assert!(!e.columns.is_empty(), "{}", e.id);
+        }
+    }
+}

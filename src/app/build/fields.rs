@@ -1,0 +1,99 @@
+//! The Fields table: every changed field, its kind, and per column the
+//! strategy that patches it, each overridable.
+
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+use super::state::FieldRow;
+use crate::pointer::PointerBuf;
+use crate::strategy::{FieldKind, Preset, Strategy};
+
+#[derive(PartialEq, Properties)]
+pub struct FieldsTableProps {
+    pub rows: Vec<FieldRow>,
+    pub columns: Vec<Preset>,
+    /// Override (or clear) a field's strategy in a column.
+    pub onchange: Callback<(usize, PointerBuf, Option<Strategy>)>,
+}
+
+fn choices(kind: FieldKind) -> Vec<Strategy> {
+    Strategy::ALL
+        .into_iter()
+        .filter(|s| !s.is_whole_object() && s.kinds().contains(&kind))
+        .collect()
+}
+
+#[component]
+pub fn FieldsTable(props: &FieldsTableProps) -> Html {
+    html! {
+        <section class="fields" aria-labelledby="fields-title">
+            <h2 id="fields-title">{ "Fields" }</h2>
+            if props.rows.is_empty() {
+                <p class="muted">{ "No field differs between the old and the new object." }</p>
+            } else {
+                <p class="muted">{ "Every changed field, and how each column patches it: change a strategy for one field in one column." }</p>
+                <div class="table-scroll">
+                    <table aria-labelledby="fields-title">
+                        <thead>
+                            <tr>
+                                <th scope="col">{ "Changed field" }</th>
+                                <th scope="col">{ "Kind" }</th>
+                                <th scope="col">{ "Change" }</th>
+                                { for props.columns.iter().enumerate().map(|(i, preset)| html! {
+                                    <th scope="col">{ format!("Column {} ({preset})", i + 1) }</th>
+                                }) }
+                            </tr>
+                        </thead>
+                        <tbody>
+                            { for props.rows.iter().map(|row| html! {
+                                <tr>
+                                    <th scope="row"><code>{ row.path.to_string() }</code></th>
+                                    <td>{ row.kind.as_str() }</td>
+                                    <td>{ row.change.as_str() }</td>
+                                    { for props.columns.iter().enumerate().map(|(i, preset)| html! {
+                                        <td><StrategyCell column={i} preset={*preset} row={row.clone()} onchange={props.onchange.clone()} /></td>
+                                    }) }
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                </div>
+            }
+        </section>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct StrategyCellProps {
+    column: usize,
+    preset: Preset,
+    row: FieldRow,
+    onchange: Callback<(usize, PointerBuf, Option<Strategy>)>,
+}
+
+#[component]
+fn StrategyCell(props: &StrategyCellProps) -> Html {
+    let row = &props.row;
+    if let Some(whole) = props.preset.whole_object() {
+        return html! { <span class="muted">{ format!("{whole}: one body for the whole object") }</span> };
+    }
+    let i = props.column;
+    let current = row.strategies.get(i).copied().flatten();
+    let default = props.preset.strategy_for(row.kind);
+    let onchange = {
+        let (onchange, path) = (props.onchange.clone(), row.path.clone());
+        Callback::from(move |event: Event| {
+            if let Some(select) = event.target_dyn_into::<HtmlSelectElement>() {
+                onchange.emit((i, path.clone(), select.value().parse::<Strategy>().ok()));
+            }
+        })
+    };
+    html! {
+        <select aria-label={format!("Strategy for {} in column {}", row.path, i + 1)} {onchange}>
+            <option value="" selected={current == Some(default)}>{ format!("{default} (preset)") }</option>
+            { for choices(row.kind).into_iter().filter(|s| *s != default).map(|s| html! {
+                <option value={s.as_str()} selected={current == Some(s)}>{ s.as_str() }</option>
+            }) }
+        </select>
+    }
+}

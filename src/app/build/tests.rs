@@ -1,0 +1,416 @@
+use super::*;
+use crate::app::link::{self, Start};
+use crate::input::{Budget, Format};
+use crate::pointer::PointerBuf;
+use crate::strategy::{Body, Preset, RoundTrip, Strategy};
+
+fn ops(state: &BuildState, column: usize) -> Vec<String> {
+    state.results[column]
+        .plan
+        .as_ref()
+        .unwrap()
+        .ops()
+        .unwrap()
+        .iter()
+        .map(|p| p.op.to_json())
+        .collect()
+}
+
+fn labels() -> PointerBuf {
+    PointerBuf::parse("/metadata/labels").unwrap()
+}
+
+/// Steps a job to its end in pieces, counting them.
+fn in_pieces(state: &BuildState, piece: usize) -> (BuildState, usize) {
+    let Some(mut job) = RecomputeJob::new(state) else {
+        return (state.clone(), 0);
+    };
+    let mut pieces = 1;
+    while job.step(piece) {
+        pieces += 1;
+    }
+    let next = state.reduce(BuildAction::Computed(std::rc::Rc::new(job.finish())));
+    (next, pieces)
+}
+
+#[test]
+fn every_example_loads_and_round_trips() {
+    let all = examples();
+    assert_eq!(all.len(), 9);
+    for example in all.iter() {
+        let state = BuildState::from_link(BuildLink::example(example.id, None).unwrap());
+        assert!(!state.stale(), "{}", example.id);
+        assert!(!state.blocked(), "{}", example.id);
+        assert_eq!(state.results.len(), example.columns.len());
+        for result in state.results.iter() {
+            assert!(!result.plan.as_ref().unwrap().is_empty(), "{}", example.id);
+        }
+        assert_eq!(state.title().0, example.title);
+    }
+}
+
+#[test]
+fn first_visit_shows_the_race_head_versus_per_key() {
+    let state = BuildState::default();
+    assert_eq!(state.example.as_deref(), Some("migration-race"));
+    assert_eq!(
+        state.columns.iter().map(|c| c.preset).collect::<Vec<_>>(),
+        [Preset::KubevirtHead, Preset::KubevirtPr18139]
+    );
+    let head = ops(&state, 0);
+    assert!(head[0].starts_with(r#"{"op":"test","path":"/metadata/labels","value":{"#));
+    assert_eq!(
+        ops(&state, 1),
+        [
+            r#"{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}"#
+        ]
+    );
+    assert_eq!(state.results[0].round_trip, RoundTrip::Exact);
+    assert_eq!(state.results[1].round_trip, RoundTrip::Exact);
+    assert_eq!(state.results[1].unique, [true]);
+    let fields = state.fields();
+    assert_eq!(fields.len(), 1);
+    assert_eq!(fields[0].path, labels());
+    assert_eq!(
+        fields[0].strategies,
+        [Some(Strategy::WholeMap), Some(Strategy::PerKey)]
+    );
+}
+
+#[test]
+fn editing_marks_stale_until_recomputed_and_keeps_the_last_good_result() {
+    let state = BuildState::default();
+    let edited = state.reduce(BuildAction::EditNew("{\"metadata\": ]}".into()));
+    assert!(edited.stale() && edited.busy());
+    assert_eq!(edited.results, state.results, "nothing recomputed yet");
+    let broken = edited.reduce(BuildAction::Recompute);
+    assert!(broken.stale() && broken.blocked() && !broken.busy());
+    let err = broken.new.current_error().unwrap();
+    assert_eq!((err.line, err.column), (Some(1), Some(14)));
+    assert_eq!(broken.results, state.results, "the last good result stays");
+    assert!(broken.new.value.is_some(), "the last good value stays");
+    assert!(
+        RecomputeJob::new(&broken).is_none(),
+        "nothing to do until the text changes"
+    );
+    let fixed = broken
+        .reduce(BuildAction::EditNew(state.old.text.to_string()))
+        .reduce(BuildAction::Recompute);
+    assert!(!fixed.stale());
+    assert!(fixed
+        .results
+        .iter()
+        .all(|r| r.plan.as_ref().unwrap().is_empty()));
+}
+
+#[test]
+fn convert_format_and_swap() {
+    let state = BuildState::default();
+    let json = state.reduce(BuildAction::SetFormat(Format::Json));
+    assert_eq!(json.format, Format::Json);
+    assert!(json.old.text.trim_start().starts_with('{'));
+    assert_eq!(json.results, state.results, "same objects, same results");
+    assert!(!json.stale(), "converting needs no recomputation");
+    let back = json.reduce(BuildAction::SetFormat(Format::Yaml));
+    assert_eq!(back.results, state.results);
+    let swapped = state.reduce(BuildAction::Swap);
+    assert_eq!(swapped.old.text, state.new.text);
+    assert!(ops(&swapped, 1)[0].contains(r#""op":"remove""#));
+    // A parse error blocks conversion with a notice, and keeps the text.
+    let broken = state
+        .reduce(BuildAction::EditOld("{".into()))
+        .reduce(BuildAction::SetFormat(Format::Json));
+    assert_eq!(&*broken.old.text, "{");
+    assert_eq!(
+        broken.notice.as_ref().unwrap().level,
+        crate::app::notice::Level::Error
+    );
+}
+
+#[test]
+fn nothing_is_replaced_without_an_undo() {
+    let state = BuildState::default().reduce(BuildAction::EditNew("metadata: {}\n".into()));
+    assert!(state.edited());
+    assert_eq!(state.title().0, "Your objects");
+    let reset = state.reduce(BuildAction::Reset);
+    assert_ne!(&*reset.new.text, "metadata: {}\n");
+    let notice = reset.notice.as_ref().unwrap();
+    assert_eq!(notice.undo.as_deref(), Some("Undo"));
+    assert!(
+        notice.text.starts_with("Reset to the example."),
+        "{}",
+        notice.text
+    );
+    // Dismissing the notice keeps the undo (the toolbar still offers it).
+    let dismissed = reset.reduce(BuildAction::DismissNotice);
+    assert!(dismissed.notice.is_none() && dismissed.undo.is_some());
+    let undone = dismissed.reduce(BuildAction::Undo);
+    assert_eq!(&*undone.new.text, "metadata: {}\n");
+    // What undo replaced (an untouched example) needs no undo itself.
+    assert!(undone.undo.is_none());
+    let loaded = state.reduce(BuildAction::LoadExample("finalizers".into()));
+    assert_eq!(loaded.example.as_deref(), Some("finalizers"));
+    assert!(loaded.notice.as_ref().unwrap().text.contains("Finalizer"));
+    assert_eq!(
+        &*loaded.reduce(BuildAction::Undo).new.text,
+        "metadata: {}\n"
+    );
+    // Undo twice is back where it was: nothing is ever lost.
+    let edited_again = loaded.reduce(BuildAction::EditOld("a: 1\n".into()));
+    let back = edited_again.reduce(BuildAction::Undo);
+    assert_eq!(&*back.new.text, "metadata: {}\n");
+    assert_eq!(&*back.reduce(BuildAction::Undo).old.text, "a: 1\n");
+    // Loading over an untouched example needs no undo.
+    let clean = BuildState::default().reduce(BuildAction::LoadExample("finalizers".into()));
+    assert!(clean.undo.is_none() && clean.notice.is_none());
+    let unknown = state.reduce(BuildAction::LoadExample("nope".into()));
+    assert_eq!(unknown.new.text, state.new.text);
+    assert!(unknown.notice.is_some());
+}
+
+#[test]
+fn the_title_follows_the_objects() {
+    let state = BuildState::default();
+    let (title, description) = state.title();
+    assert_eq!(title, example(FIRST_EXAMPLE).unwrap().title);
+    assert!(description.is_some());
+    let edited = state.reduce(BuildAction::EditOld("kind: Pod\n".into()));
+    let (title, description) = edited.title();
+    assert_eq!(title, "Your objects");
+    assert!(description.unwrap().starts_with("Started from the example"));
+    let own = BuildState::from_link(BuildLink {
+        example: None,
+        ..state.link()
+    });
+    assert_eq!(own.title(), ("Your objects".to_owned(), None));
+}
+
+#[test]
+fn columns_and_overrides() {
+    let state = BuildState::default();
+    let three = state.reduce(BuildAction::AddColumn);
+    assert!(three.stale(), "column changes recompute like edits");
+    let three = three.reduce(BuildAction::Recompute);
+    assert_eq!(three.columns.len(), 3);
+    assert_eq!(
+        three.columns[2].preset,
+        Preset::Naive,
+        "the next preset not shown"
+    );
+    assert_eq!(three.results.len(), 3);
+    let two = three
+        .reduce(BuildAction::RemoveColumn(0))
+        .reduce(BuildAction::Recompute);
+    assert_eq!(two.columns[0].preset, Preset::KubevirtPr18139);
+    let one = two
+        .reduce(BuildAction::RemoveColumn(0))
+        .reduce(BuildAction::RemoveColumn(0));
+    assert_eq!(one.columns.len(), 1, "one column always stays");
+    let mut full = state.clone();
+    for _ in 0..10 {
+        full = full.reduce(BuildAction::AddColumn);
+    }
+    assert_eq!(full.columns.len(), MAX_COLUMNS);
+    let overridden = state
+        .reduce(BuildAction::SetOverride(
+            1,
+            labels(),
+            Some(Strategy::WholeMap),
+        ))
+        .reduce(BuildAction::Recompute);
+    assert_eq!(ops(&overridden, 1), ops(&state, 0));
+    assert_eq!(
+        overridden.fields()[0].strategies,
+        [Some(Strategy::WholeMap), Some(Strategy::WholeMap)]
+    );
+    let cleared = overridden
+        .reduce(BuildAction::SetOverride(1, labels(), None))
+        .reduce(BuildAction::Recompute);
+    assert_eq!(cleared.results, state.results);
+    let preset = state
+        .reduce(BuildAction::SetPreset(0, Preset::Merge))
+        .reduce(BuildAction::Recompute);
+    assert!(matches!(
+        preset.results[0].plan.as_ref().unwrap().body,
+        Body::MergePatch(_)
+    ));
+}
+
+#[test]
+fn links_round_trip_through_the_state() {
+    let state = BuildState::default()
+        .reduce(BuildAction::SetOverride(
+            0,
+            labels(),
+            Some(Strategy::AddOnly),
+        ))
+        .reduce(BuildAction::SetOverride(1, labels(), Some(Strategy::Blind)))
+        .reduce(BuildAction::AddColumn)
+        .reduce(BuildAction::Recompute);
+    let link = state.link();
+    let packed = link::encode(&link);
+    let opened = BuildState::start(Start::new(Some(&packed), None));
+    assert_eq!(opened.link(), link);
+    assert_eq!(opened.results, state.results);
+    // The old string form of overrides still reads.
+    let json = serde_json::json!({"old": "a: 1", "new": "a: 2", "format": "yaml",
+        "columns": [{"preset": "naive", "overrides": {"/metadata/labels": "blind"}}]});
+    let old: BuildLink = link::decode(&link::encode(&json)).unwrap();
+    assert_eq!(old.columns[0].overrides[&labels()], Strategy::Blind);
+    // An invalid override path is not this page's link.
+    let bad = serde_json::json!({"old": "", "new": "", "format": "yaml",
+        "columns": [{"preset": "naive", "overrides": {"nope": "blind"}}]});
+    assert!(matches!(
+        link::decode::<BuildLink>(&link::encode(&bad)),
+        Err(link::LinkError::NotPatchlab(_))
+    ));
+    let many = serde_json::json!({"old": "", "new": "", "format": "yaml",
+        "columns": vec![serde_json::json!({"preset": "naive"}); 7]});
+    assert!(matches!(
+        link::decode::<BuildLink>(&link::encode(&many)),
+        Err(link::LinkError::OverBudget(_))
+    ));
+}
+
+#[test]
+fn a_link_over_saved_work_keeps_the_work_for_undo() {
+    let saved = BuildState::default()
+        .reduce(BuildAction::EditNew("metadata: {name: mine}\n".into()))
+        .link();
+    let shared = BuildLink::example("finalizers", None).unwrap();
+    let state = BuildState::start(Start::new(
+        Some(&link::encode(&shared)),
+        Some(&link::encode(&saved)),
+    ));
+    assert_eq!(state.example.as_deref(), Some("finalizers"));
+    assert_eq!(state.notice.as_ref().unwrap().undo.as_deref(), Some("Undo"));
+    let undone = state.reduce(BuildAction::Undo);
+    assert_eq!(undone.link(), saved);
+    // Saved work that is an untouched example is not kept.
+    let plain = BuildState::start(Start::new(
+        Some(&link::encode(&shared)),
+        Some(&link::encode(&BuildState::default().link())),
+    ));
+    assert!(plain.undo.is_none() && plain.notice.is_none());
+    // A broken link opens the saved work and says what is wrong.
+    let broken = BuildState::start(Start::new(Some("1.!!"), Some(&link::encode(&saved))));
+    assert_eq!(broken.link(), saved);
+    assert!(broken
+        .notice
+        .as_ref()
+        .unwrap()
+        .text
+        .contains("link is still in the address bar"));
+}
+
+#[test]
+fn a_link_shows_its_own_objects_not_the_first_example() {
+    let finalizers = BuildState::from_link(BuildLink::example("finalizers", None).unwrap());
+    let opened = BuildState::from_link(finalizers.link());
+    assert_eq!(opened.results, finalizers.results);
+    assert_ne!(opened.results, BuildState::default().results);
+}
+
+#[test]
+fn big_yaml_is_parsed_in_pieces() {
+    let entries: String = (0..30_000)
+        .map(|i| format!("  key-{i}: \"{}\"\n", "v".repeat(40)))
+        .collect();
+    let old = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n{entries}");
+    assert!(old.len() > 3 * PIECE_CHARS);
+    let new = old.replace("key-7: \"v", "key-7: \"w");
+    let state = BuildState::default();
+    let edited = state
+        .reduce(BuildAction::EditOld(old.clone()))
+        .reduce(BuildAction::EditNew(new.clone()));
+    let (piecewise, pieces) = in_pieces(&edited, PIECE_CHARS);
+    // Each text in at least 3 pieces, then one piece per column.
+    assert!(pieces >= 2 * 3 + state.columns.len(), "{pieces} pieces");
+    let at_once = edited.reduce(BuildAction::Recompute);
+    assert_eq!(piecewise.results, at_once.results);
+    assert_eq!(piecewise.new.value, at_once.new.value);
+    assert!(!piecewise.stale());
+}
+
+#[test]
+fn a_job_finished_after_an_edit_does_not_overwrite_the_edit() {
+    let state = BuildState::default();
+    let edited = state.reduce(BuildAction::EditNew(
+        state.new.text.replace("node02", "node03"),
+    ));
+    let job = RecomputeJob::new(&edited).unwrap();
+    // The user types again before the job's result arrives.
+    let again = edited.reduce(BuildAction::EditNew(
+        state.new.text.replace("node02", "node04"),
+    ));
+    let late = again.reduce(BuildAction::Computed(std::rc::Rc::new(job.run())));
+    assert!(late.stale(), "the late result is for an older text");
+    assert_eq!(late.results, state.results);
+    let current = late.reduce(BuildAction::Recompute);
+    assert!(ops(&current, 1)[0].contains("node04"));
+    // A column change during a job: the parse is kept, the results not.
+    let job = RecomputeJob::new(&edited).unwrap();
+    let columns = edited.reduce(BuildAction::AddColumn);
+    let late = columns.reduce(BuildAction::Computed(std::rc::Rc::new(job.run())));
+    assert!(late.stale() && !late.new.dirty());
+    assert_eq!(late.reduce(BuildAction::Recompute).results.len(), 3);
+}
+
+#[test]
+fn big_inputs_recompute_piece_by_piece() {
+    let state = BuildState::default();
+    let edited = state.reduce(BuildAction::EditNew(
+        state.new.text.replace("node02", "node03"),
+    ));
+    let (stepped, pieces) = in_pieces(&edited, PIECE_CHARS);
+    // The new editor, then one piece per column.
+    assert_eq!(pieces, 1 + state.columns.len());
+    let at_once = edited.reduce(BuildAction::Recompute);
+    assert_eq!(stepped.results, at_once.results);
+    assert!(!stepped.stale());
+}
+
+#[test]
+fn round_trip_reports_the_per_key_exception() {
+    let state = BuildState::default()
+        .reduce(BuildAction::EditOld(
+            "metadata:\n  labels: {a: '1'}\n".into(),
+        ))
+        .reduce(BuildAction::EditNew("metadata: {}\n".into()))
+        .reduce(BuildAction::Recompute);
+    assert_eq!(state.results[0].round_trip, RoundTrip::Exact);
+    match &state.results[1].round_trip {
+        RoundTrip::Differs { at, .. } => assert_eq!(at, &[labels()]),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn objects_at_the_input_budget_fit_in_storage() {
+    // Two objects at the input budget, with little repetition.
+    let object = |seed: u64| -> String {
+        let mut x = seed;
+        let mut text = String::from("data:\n");
+        while text.len() < Budget::OBJECT_BYTES - 64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            text.push_str(&format!("  k{:016x}: \"{:016x}\"\n", x, x >> 7));
+        }
+        text
+    };
+    let link = BuildLink {
+        old: object(1).into(),
+        new: object(2).into(),
+        format: Format::Yaml,
+        columns: vec![Column::default()],
+        example: None,
+    };
+    let placed = link::place(&link);
+    assert!(placed.too_big_for_a_link);
+    assert!(placed.stored.len() < link::MAX_STORED);
+    assert_eq!(
+        link::decode_stored::<BuildLink>(&placed.stored).unwrap(),
+        link
+    );
+}

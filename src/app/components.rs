@@ -1,0 +1,14 @@
+//! Components shared by the views: the code editor, the notice bar, copy
+//! buttons, the modal dialog, glossary links.
+
+mod copy;
+mod dialog;
+mod editor;
+mod glossary;
+mod notice;
+
+pub use copy::{use_copy, CopyButton, CopyFallback, UseCopy};
+pub use dialog::Dialog;
+pub use editor::{Editor, TabMode};
+pub use glossary::{GlossaryContext, GlossaryDialog, TermHelp};
+pub use notice::NoticeBar;

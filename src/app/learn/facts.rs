@@ -1,0 +1,153 @@
+//! The facts a lesson's claims are checked against: what the engine
+//! computes for an embedded state, as JSON with short, stable names.
+//!
+//! - Build: `columns.<i>.{preset, ops, tests, conflicts, overwrites,
+//!   round_trip, payload}`; an op reads `"test /metadata/labels"`.
+//! - Race: `current` (the step on screen, `null` before the first),
+//!   `steps.<i>`, `writers.<name>`, `total`, `lost_updates`,
+//!   `intents_hold`; a step has `writer, event, status, conflict, failed
+//!   ("test /metadata/labels"), message, lost (the victims), sent (the ops)`.
+//! - Scale: `presets.<name>.{total, vmis_intent_not_held, writers.<name>}`.
+
+use serde_json::{json, Map, Value};
+
+use crate::app::build::BuildState;
+use crate::sim::migrate::MigrateResult;
+use crate::sim::timeline::{Replay, Step};
+use crate::strategy::{Plan, RoundTrip};
+
+fn op_text(op: &crate::patch::Operation) -> String {
+    format!("{} {}", op.op.as_str(), op.path)
+}
+
+fn plan_facts(plan: &Plan, round_trip: &RoundTrip) -> Value {
+    let ops: Vec<String> = plan
+        .ops()
+        .unwrap_or_default()
+        .iter()
+        .map(|p| op_text(&p.op))
+        .collect();
+    let tests: Vec<&str> = plan
+        .ops()
+        .unwrap_or_default()
+        .iter()
+        .filter(|p| p.op.op == crate::patch::OpKind::Test)
+        .map(|p| p.op.path.as_str())
+        .collect();
+    json!({
+        "preset": plan.preset.as_str(),
+        "kind": plan.body.kind().as_str(),
+        "ops": ops,
+        "tests": tests,
+        "conflicts": plan.conflicts.iter().map(|c| c.path.as_str()).collect::<Vec<_>>(),
+        "overwrites": plan.overwrites.iter().map(|o| o.path.as_str()).collect::<Vec<_>>(),
+        "round_trip": match round_trip {
+            RoundTrip::Exact => "exact",
+            RoundTrip::Refused(_) => "refused",
+            RoundTrip::Differs { .. } => "differs",
+            RoundTrip::NotApplicable => "not-applicable",
+        },
+        "payload": plan.body_text(),
+    })
+}
+
+/// The facts of a Build state: one entry per result column.
+pub fn build(state: &BuildState) -> Value {
+    let columns: Vec<Value> = state
+        .results
+        .iter()
+        .map(|result| match &result.plan {
+            Ok(plan) => plan_facts(plan, &result.round_trip),
+            Err(e) => json!({"error": e.to_string()}),
+        })
+        .collect();
+    json!({ "columns": columns })
+}
+
+fn step_facts(step: &Step) -> Value {
+    let response = step.response.as_ref();
+    let cause = response.and_then(|r| r.cause.as_ref());
+    let failed = cause.map(|c| {
+        format!(
+            "{} {}",
+            c.op.as_deref().unwrap_or("?"),
+            c.path.as_deref().unwrap_or("?")
+        )
+    });
+    let sent: Vec<String> = step
+        .request
+        .as_ref()
+        .map(|r| r.ops.iter().map(|p| op_text(&p.op)).collect())
+        .unwrap_or_default();
+    json!({
+        "writer": step.writer,
+        "event": step.event.as_str(),
+        "kind": step.request.as_ref().map(|r| r.kind.as_str()),
+        "sent": sent,
+        "status": response.map(|r| r.code),
+        "reason": response.map(|r| r.reason.as_str()),
+        "message": response.map(|r| r.message.as_str()),
+        "failed": failed,
+        "conflict": step.conflict.map(|c| match c {
+            crate::sim::timeline::ConflictKind::False => "false",
+            crate::sim::timeline::ConflictKind::True => "true",
+        }),
+        "lost": step.lost.iter().map(|l| l.victim.as_str()).collect::<Vec<_>>(),
+        "object": step.object,
+    })
+}
+
+/// The facts of a replay with `at` events happened.
+pub fn race(replay: &Replay, at: usize) -> Value {
+    let steps: Vec<Value> = replay.steps.iter().map(step_facts).collect();
+    let mut writers = Map::new();
+    for w in &replay.outcomes.writers {
+        let mut facts = serde_json::to_value(w.counts).unwrap_or_default();
+        if let Value::Object(map) = &mut facts {
+            map.insert("preset".into(), json!(w.preset.as_str()));
+            map.insert("intent_holds".into(), json!(w.intent_holds));
+            map.insert(
+                "end".into(),
+                serde_json::to_value(w.end).unwrap_or_default(),
+            );
+        }
+        writers.insert(w.name.clone(), facts);
+    }
+    let current = at
+        .checked_sub(1)
+        .and_then(|i| steps.get(i).cloned())
+        .unwrap_or(Value::Null);
+    json!({
+        "at": at,
+        "current": current,
+        "steps": steps,
+        "writers": writers,
+        "total": replay.outcomes.total(),
+        "lost_updates": replay.outcomes.lost_updates.len(),
+        "intents_hold": replay.outcomes.intents_hold,
+    })
+}
+
+/// The facts of a mass migration.
+pub fn scale(result: &MigrateResult) -> Value {
+    let mut presets = Map::new();
+    for p in &result.presets {
+        let mut writers = Map::new();
+        for w in &p.writers {
+            let mut facts = serde_json::to_value(w.counts).unwrap_or_default();
+            if let Value::Object(map) = &mut facts {
+                map.insert("intent_not_held".into(), json!(w.intent_not_held));
+            }
+            writers.insert(w.name.clone(), facts);
+        }
+        presets.insert(
+            p.preset.to_string(),
+            json!({
+                "total": p.total,
+                "vmis_intent_not_held": p.vmis_intent_not_held,
+                "writers": writers,
+            }),
+        );
+    }
+    json!({ "vms": result.vms, "seed": result.seed, "presets": presets })
+}

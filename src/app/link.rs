@@ -1,0 +1,443 @@
+//! A view's state in a link and in browser storage: versioned, compressed,
+//! and read with budgets so a hostile link cannot hurt. One format for
+//! every view.
+//!
+//! A link's fragment is `#/build?s=1.<base64url(deflate(json))>`: the digit
+//! before the dot is the format version. Version 1 is the only one so far;
+//! a future version adds a reader here, so old links keep working. Browser
+//! storage keeps the same packed text (up to [`MAX_STORED`]).
+
+use std::fmt;
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::route::{Packed, Route, View};
+
+/// The newest format this build writes and reads.
+pub const VERSION: u32 = 1;
+/// The longest fragment accepted, in bytes.
+pub const MAX_FRAGMENT: usize = 512 * 1024;
+/// The most bytes a link may decompress to: two objects at the input
+/// budget, with room for JSON escapes.
+pub const MAX_DECOMPRESSED: usize = 10 * 1024 * 1024;
+/// The longest state kept in browser storage (the browser's quota, about
+/// 5 MiB per site, is the real limit).
+pub const MAX_STORED: usize = 8 * 1024 * 1024;
+
+/// A view state that travels in links and is kept in browser storage.
+pub trait Shareable: Serialize + DeserializeOwned + Clone + PartialEq + 'static {
+    /// The view it belongs to.
+    const VIEW: View;
+    /// Its key in browser storage.
+    const STORAGE_KEY: &'static str;
+
+    /// Budgets beyond size (column counts, valid paths, ...).
+    ///
+    /// # Errors
+    ///
+    /// [`LinkError::OverBudget`] or [`LinkError::NotPatchlab`].
+    fn check(&self) -> Result<(), LinkError> {
+        Ok(())
+    }
+
+    /// The route that opens this state.
+    fn route(&self) -> Route {
+        Route::with_state(Self::VIEW, Some(encode(self)))
+    }
+}
+
+/// Why a link (or saved state) cannot be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// Longer than accepted: the length and the limit.
+    TooLong {
+        /// Its length in bytes.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// Made by a newer patchlab.
+    FutureVersion(u32),
+    /// Cut off or damaged on the way: not base64url, not compressed data,
+    /// or not JSON.
+    Damaged(String),
+    /// Intact, but not a state of this view (another view's link, or
+    /// something else entirely).
+    NotPatchlab(String),
+    /// Over a budget once decoded.
+    OverBudget(String),
+}
+
+impl LinkError {
+    /// The technical detail, for a "details" disclosure and bug reports.
+    pub fn detail(&self) -> Option<&str> {
+        match self {
+            LinkError::Damaged(why) | LinkError::NotPatchlab(why) | LinkError::OverBudget(why) => {
+                Some(why)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::TooLong { len, max } => write!(
+                f,
+                "This link is too long for patchlab ({} KiB; at most {} KiB).",
+                len.div_ceil(1024),
+                max / 1024
+            ),
+            LinkError::FutureVersion(v) => write!(
+                f,
+                "This link was made by a newer version of patchlab (link format {v}; this page reads up to {VERSION}). Open it with the page it came from."
+            ),
+            LinkError::Damaged(_) => f.write_str(
+                "This link looks cut off or damaged: copy it again from where you got it, all of it.",
+            ),
+            LinkError::NotPatchlab(_) => f.write_str(
+                "This link does not hold a state of this page: it may belong to another view, or to something other than patchlab.",
+            ),
+            LinkError::OverBudget(why) => write!(f, "This link holds more than patchlab accepts: {why}."),
+        }
+    }
+}
+
+impl std::error::Error for LinkError {}
+
+/// Packs any serializable state as an `s=` value.
+pub fn encode<T: Serialize>(value: &T) -> Packed {
+    let json = serde_json::to_vec(value).unwrap_or_default();
+    // Best compression for link-sized states; fast for megabytes, which
+    // are encoded on every (debounced) edit.
+    let level = if json.len() > 256 * 1024 { 1 } else { 9 };
+    let packed = miniz_oxide::deflate::compress_to_vec(&json, level);
+    format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
+}
+
+/// Unpacks a link's `s=` value.
+///
+/// # Errors
+///
+/// [`LinkError`] for an oversized, future-version, damaged, foreign or
+/// over-budget link. Decoding never panics.
+pub fn decode<T: Shareable>(value: &str) -> Result<T, LinkError> {
+    decode_within(value, MAX_FRAGMENT)
+}
+
+/// Unpacks a state saved in browser storage, which may be longer than a
+/// link ([`MAX_STORED`]); JSON text from earlier versions is read too.
+///
+/// # Errors
+///
+/// [`LinkError`]; never panics.
+pub fn decode_stored<T: Shareable>(value: &str) -> Result<T, LinkError> {
+    if value.starts_with('{') {
+        let state: T =
+            serde_json::from_str(value).map_err(|e| LinkError::NotPatchlab(e.to_string()))?;
+        state.check()?;
+        return Ok(state);
+    }
+    decode_within(value, MAX_STORED)
+}
+
+fn decode_within<T: Shareable>(value: &str, max: usize) -> Result<T, LinkError> {
+    if value.len() > max {
+        return Err(LinkError::TooLong {
+            len: value.len(),
+            max,
+        });
+    }
+    let (version, data) = value
+        .split_once('.')
+        .ok_or_else(|| LinkError::Damaged("no format version".into()))?;
+    let version: u32 = version
+        .parse()
+        .map_err(|_| LinkError::Damaged(format!("format version {version:?} is not a number")))?;
+    let state: T = match version {
+        1 => decode_v1(data)?,
+        v if v > VERSION => return Err(LinkError::FutureVersion(v)),
+        v => return Err(LinkError::Damaged(format!("unknown format version {v}"))),
+    };
+    state.check()?;
+    Ok(state)
+}
+
+fn decode_v1<T: DeserializeOwned>(data: &str) -> Result<T, LinkError> {
+    let packed = URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|e| LinkError::Damaged(format!("not base64url ({e})")))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_DECOMPRESSED)
+        .map_err(|e| {
+            if matches!(e.status, miniz_oxide::inflate::TINFLStatus::HasMoreOutput) {
+                LinkError::OverBudget(format!("more than {MAX_DECOMPRESSED} bytes once unpacked"))
+            } else {
+                LinkError::Damaged("not compressed data".into())
+            }
+        })?;
+    serde_json::from_slice(&json).map_err(|e| {
+        if e.is_syntax() || e.is_eof() {
+            LinkError::Damaged(e.to_string())
+        } else {
+            LinkError::NotPatchlab(e.to_string())
+        }
+    })
+}
+
+/// What a view opens with, from the link it was opened with (if any) and
+/// what browser storage holds (if anything).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Start<T> {
+    /// Nothing given: the view's default.
+    Fresh,
+    /// The saved state.
+    Saved(T),
+    /// The link's state; `saved` is the work it replaces, if any differs.
+    Link {
+        /// The link's state.
+        link: T,
+        /// The saved state it replaces.
+        saved: Option<T>,
+    },
+    /// The link could not be opened: the saved state (or the default) with
+    /// why; the address bar keeps the link so it can be repaired.
+    BrokenLink {
+        /// Why.
+        error: LinkError,
+        /// The saved state.
+        saved: Option<T>,
+    },
+    /// The saved state could not be read (and is ignored).
+    BrokenSaved(LinkError),
+}
+
+impl<T: Shareable> Start<T> {
+    /// Decides how a view starts.
+    pub fn new(packed: Option<&str>, stored: Option<&str>) -> Start<T> {
+        let saved = || stored.map(decode_stored::<T>);
+        match packed.map(decode::<T>) {
+            Some(Ok(link)) => {
+                let saved = saved().and_then(Result::ok).filter(|s| *s != link);
+                Start::Link { link, saved }
+            }
+            Some(Err(error)) => Start::BrokenLink {
+                error,
+                saved: saved().and_then(Result::ok),
+            },
+            None => match saved() {
+                None => Start::Fresh,
+                Some(Ok(state)) => Start::Saved(state),
+                Some(Err(error)) => Start::BrokenSaved(error),
+            },
+        }
+    }
+}
+
+/// Where a state goes after a change: the address bar (when it fits in a
+/// link) and storage.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// The fragment for the address bar.
+    pub fragment: String,
+    /// The packed state for storage.
+    pub stored: Packed,
+    /// True when the state is too big for a link (the fragment then holds
+    /// no state).
+    pub too_big_for_a_link: bool,
+}
+
+/// Where `state` goes.
+pub fn place<T: Shareable>(state: &T) -> Placement {
+    let packed = encode(state);
+    let too_big = packed.len() > MAX_FRAGMENT;
+    let fragment = Route::with_state(T::VIEW, (!too_big).then(|| packed.clone())).to_fragment();
+    Placement {
+        fragment,
+        stored: packed,
+        too_big_for_a_link: too_big,
+    }
+}
+
+/// The notice for a state too big for a link.
+pub fn too_big_for_a_link(bytes: usize) -> String {
+    format!(
+        "This is too big for a link ({} KiB packed; a link holds {} KiB), so the page's link no \
+         longer carries it and Share link is off: it is saved in this browser only.",
+        bytes.div_ceil(1024),
+        MAX_FRAGMENT / 1024
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Demo {
+        text: String,
+        #[serde(default)]
+        n: usize,
+    }
+
+    impl Shareable for Demo {
+        const VIEW: View = View::Race;
+        const STORAGE_KEY: &'static str = "patchlab.demo";
+        fn check(&self) -> Result<(), LinkError> {
+            if self.n > 3 {
+                return Err(LinkError::OverBudget(format!(
+                    "{} things (at most 3)",
+                    self.n
+                )));
+            }
+            Ok(())
+        }
+    }
+
+    fn demo(text: &str) -> Demo {
+        Demo {
+            text: text.to_owned(),
+            n: 1,
+        }
+    }
+
+    #[test]
+    fn round_trip_compression_and_route() {
+        let state = demo("<script>alert(1)</script>");
+        let packed = encode(&state);
+        assert!(packed.starts_with("1."));
+        assert!(packed
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.'));
+        assert_eq!(decode::<Demo>(&packed), Ok(state.clone()));
+        assert_eq!(
+            Route::parse(&state.route().to_fragment()).packed(),
+            Some(packed.as_str())
+        );
+        assert!(encode(&demo(&"a: b\n".repeat(10_000))).len() < 2_000);
+        let placed = place(&state);
+        assert_eq!(placed.fragment, format!("#/race?s={packed}"));
+        assert!(!placed.too_big_for_a_link);
+    }
+
+    #[test]
+    fn hostile_and_damaged_links_are_refused_in_plain_words() {
+        assert_eq!(decode::<Demo>("2.abc"), Err(LinkError::FutureVersion(2)));
+        assert!(decode::<Demo>("2.abc")
+            .unwrap_err()
+            .to_string()
+            .contains("newer version of patchlab"));
+        for damaged in ["abc", "x.abc", "1.!!!", "1.AAAA"] {
+            let err = decode::<Demo>(damaged).unwrap_err();
+            assert!(matches!(err, LinkError::Damaged(_)), "{damaged}: {err:?}");
+            assert_eq!(
+                err.to_string(),
+                "This link looks cut off or damaged: copy it again from where you got it, all of it."
+            );
+        }
+        // A link cut in the middle is damaged, not foreign.
+        let packed = encode(&demo(&"some text ".repeat(50)));
+        let cut = &packed[..packed.len() / 2];
+        assert!(matches!(decode::<Demo>(cut), Err(LinkError::Damaged(_))));
+        assert!(matches!(
+            decode::<Demo>(&"1.".repeat(MAX_FRAGMENT)),
+            Err(LinkError::TooLong {
+                max: MAX_FRAGMENT,
+                ..
+            })
+        ));
+        // A zip bomb: 64 MB of spaces packs into a few KB.
+        let bomb = miniz_oxide::deflate::compress_to_vec(&vec![b' '; 64 * 1024 * 1024], 9);
+        let bomb = format!("1.{}", URL_SAFE_NO_PAD.encode(bomb));
+        assert!(bomb.len() < MAX_FRAGMENT);
+        assert!(matches!(
+            decode::<Demo>(&bomb),
+            Err(LinkError::OverBudget(_))
+        ));
+        // Valid data over a budget of the view.
+        let many = Demo {
+            text: String::new(),
+            n: 7,
+        };
+        assert_eq!(
+            decode::<Demo>(&encode(&many)).unwrap_err().to_string(),
+            "This link holds more than patchlab accepts: 7 things (at most 3)."
+        );
+        // Another view's state or unknown fields: not this page's link.
+        let foreign = encode(&serde_json::json!({"text": "", "script": "x"}));
+        assert!(matches!(
+            decode::<Demo>(&foreign),
+            Err(LinkError::NotPatchlab(_))
+        ));
+    }
+
+    #[test]
+    fn a_link_wins_over_saved_work_and_keeps_it() {
+        let link = encode(&demo("link"));
+        let saved = encode(&demo("saved"));
+        assert_eq!(Start::<Demo>::new(None, None), Start::Fresh);
+        assert_eq!(
+            Start::<Demo>::new(None, Some(&saved)),
+            Start::Saved(demo("saved"))
+        );
+        assert_eq!(
+            Start::<Demo>::new(Some(&link), Some(&saved)),
+            Start::Link {
+                link: demo("link"),
+                saved: Some(demo("saved"))
+            }
+        );
+        // The same state saved: nothing to keep.
+        assert_eq!(
+            Start::<Demo>::new(Some(&link), Some(&link)),
+            Start::Link {
+                link: demo("link"),
+                saved: None
+            }
+        );
+        assert!(matches!(
+            Start::<Demo>::new(Some("1.!!"), Some(&saved)),
+            Start::BrokenLink { saved: Some(_), .. }
+        ));
+        assert!(matches!(
+            Start::<Demo>::new(None, Some("1.!!")),
+            Start::BrokenSaved(LinkError::Damaged(_))
+        ));
+        // Earlier versions stored JSON text.
+        assert_eq!(
+            Start::<Demo>::new(None, Some(r#"{"text":"old"}"#)),
+            Start::Saved(Demo {
+                text: "old".into(),
+                n: 0
+            })
+        );
+    }
+
+    #[test]
+    fn states_too_big_for_a_link_stay_in_storage() {
+        let mut x = 1u64;
+        let text: String = (0..80_000)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                format!("{:016x}", x)
+            })
+            .collect();
+        let state = demo(&text);
+        let placed = place(&state);
+        assert!(placed.too_big_for_a_link);
+        assert_eq!(placed.fragment, "#/race");
+        assert!(placed.stored.len() < MAX_STORED);
+        assert!(matches!(
+            decode::<Demo>(&placed.stored),
+            Err(LinkError::TooLong { .. })
+        ));
+        assert_eq!(decode_stored::<Demo>(&placed.stored), Ok(state));
+    }
+}

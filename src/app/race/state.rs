@@ -1,0 +1,703 @@
+//! The Race view's state: a scenario, its replay, the current step, an
+//! editable timeline, compare mode and the explorer. A pure reducer; every
+//! part worth showing is in the link.
+
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use super::scenarios::{library, scenario, FIRST_SCENARIO};
+use crate::app::link::{LinkError, Shareable, Start};
+use crate::app::notice::Notice;
+use crate::app::route::View;
+use crate::input::{self, Budget, Format, InputError};
+use crate::sim::explore::{self, explore, Exploration};
+use crate::sim::timeline::{
+    replay, Event, Outcomes, Replay, Scenario, ScenarioError, Step, MAX_INTENTS,
+};
+use crate::sim::writer::Intent;
+use crate::strategy::Preset;
+
+/// What a Race link holds: a shipped scenario by id (possibly replayed in
+/// one of its interleavings), or a whole edited scenario; the preset, the
+/// step, and which panels are open.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaceLink {
+    /// A shipped scenario's id (when not edited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The scenario itself (when edited).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<Scenario>,
+    /// One of the shipped scenario's interleavings, by its index in the
+    /// explorer's list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interleaving: Option<usize>,
+    /// The preset replacing the writers' own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preset: Option<Preset>,
+    /// The step shown.
+    #[serde(default)]
+    pub step: usize,
+    /// Compare mode is on.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub compare: bool,
+    /// The explorer's table is shown.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub explore: bool,
+    /// The timeline editor is open.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub editing: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
+}
+
+impl RaceLink {
+    /// A shipped scenario at a step, under a preset.
+    pub fn shipped(id: &str, preset: Option<Preset>, step: usize) -> RaceLink {
+        RaceLink {
+            id: Some(id.to_owned()),
+            scenario: None,
+            interleaving: None,
+            preset,
+            step,
+            compare: false,
+            explore: false,
+            editing: false,
+        }
+    }
+}
+
+impl Shareable for RaceLink {
+    const VIEW: View = View::Race;
+    const STORAGE_KEY: &'static str = "patchlab.race";
+
+    fn check(&self) -> Result<(), LinkError> {
+        if let Some(scenario) = &self.scenario {
+            scenario
+                .validate()
+                .map_err(|e| LinkError::OverBudget(e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Where the scenario on screen comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A shipped scenario as shipped.
+    Shipped(String),
+    /// A shipped scenario in another of its interleavings.
+    Interleaving {
+        /// The scenario's id.
+        id: String,
+        /// The interleaving's index in the explorer's list.
+        index: usize,
+        /// How many interleavings there are.
+        of: usize,
+    },
+    /// Edited here.
+    Edited,
+}
+
+impl Source {
+    /// The shipped scenario's id, unless edited.
+    pub fn id(&self) -> Option<&str> {
+        match self {
+            Source::Shipped(id) | Source::Interleaving { id, .. } => Some(id),
+            Source::Edited => None,
+        }
+    }
+}
+
+/// Why a Race link cannot be opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpenError {
+    /// It names a scenario this page does not ship.
+    UnknownScenario(String),
+    /// It names no scenario.
+    NoScenario,
+    /// It names an interleaving the scenario does not have.
+    UnknownInterleaving(usize),
+    /// The scenario cannot run.
+    Invalid(ScenarioError),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::UnknownScenario(id) => write!(f, "there is no scenario {id:?}"),
+            OpenError::NoScenario => f.write_str("the link names no scenario"),
+            OpenError::UnknownInterleaving(i) => {
+                write!(f, "the scenario has no interleaving {}", i + 1)
+            }
+            OpenError::Invalid(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+/// Why a writer's intents text was not taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IntentsError {
+    /// Not YAML (with line and column).
+    Syntax(InputError),
+    /// YAML, but not a list of intents (serde's words).
+    Shape(String),
+    /// More than [`MAX_INTENTS`].
+    TooMany(usize),
+}
+
+impl std::fmt::Display for IntentsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IntentsError::Syntax(e) => write!(f, "{e}"),
+            IntentsError::Shape(e) => write!(f, "{e}"),
+            IntentsError::TooMany(n) => {
+                write!(f, "{n} intents, more than the limit of {MAX_INTENTS}")
+            }
+        }
+    }
+}
+
+/// A writer's intents as the user typed them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IntentsText {
+    /// The text.
+    pub text: String,
+    /// Why it was not taken, if it was not.
+    pub error: Option<IntentsError>,
+}
+
+/// One row of compare mode: the same timeline under a preset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareRow {
+    /// The preset.
+    pub preset: Preset,
+    /// Its outcomes (or why it could not run).
+    pub outcomes: Result<Outcomes, ScenarioError>,
+}
+
+/// The Race view state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceState {
+    /// The scenario as edited.
+    pub scenario: Scenario,
+    /// Where it comes from.
+    pub source: Source,
+    /// The preset replacing the writers' own (fixed writers excepted).
+    pub preset: Option<Preset>,
+    /// The replay of the scenario.
+    pub replay: Rc<Result<Replay, ScenarioError>>,
+    /// How many events have happened: 0 (the start) to the schedule length.
+    pub step: usize,
+    /// Playing forward on a timer.
+    pub playing: bool,
+    /// Milliseconds per step when playing.
+    pub speed: u32,
+    /// Compare mode: the timeline under every preset.
+    pub compare: Option<Rc<Vec<CompareRow>>>,
+    /// The explorer's table, when shown.
+    pub exploration: Option<Rc<Result<Exploration, ScenarioError>>>,
+    /// The timeline editor is open.
+    pub editing: bool,
+    /// The intents editors' texts, per writer.
+    pub intents: Vec<IntentsText>,
+    /// A message for the user.
+    pub notice: Option<Notice>,
+    /// The race before a load replaced an edited one.
+    pub undo: Option<Rc<RaceState>>,
+}
+
+/// What can happen in the Race view.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RaceAction {
+    /// Load a shipped scenario.
+    Load(String),
+    /// Open a link.
+    Open(RaceLink),
+    /// Replay one of the explored interleavings at a step, every writer
+    /// (but the fixed ones) on `preset`.
+    OpenInterleaving {
+        /// Its index in the explorer's list.
+        index: usize,
+        /// The explorer row's preset.
+        preset: Preset,
+        /// The step where the outcome shows.
+        step: usize,
+    },
+    /// Replace the preset of every writer but the fixed ones (`None`: their own).
+    SetPreset(Option<Preset>),
+    /// Set one writer's own preset.
+    SetWriterPreset(usize, Preset),
+    /// Go to a step (clamped).
+    Goto(usize),
+    /// One step forward.
+    Next,
+    /// One step back.
+    Prev,
+    /// To the end.
+    End,
+    /// Play from here (from the start when at the end).
+    Play,
+    /// Stop playing.
+    Pause,
+    /// A timer tick while playing.
+    Tick,
+    /// Milliseconds per step.
+    SetSpeed(u32),
+    /// Compare mode on or off.
+    ToggleCompare,
+    /// The explorer's table shown or hidden.
+    ToggleExplore,
+    /// The timeline editor opened or closed.
+    SetEditing(bool),
+    /// Add an event at the end.
+    AddEvent(Event),
+    /// Remove an event.
+    RemoveEvent(usize),
+    /// Move an event one place earlier.
+    MoveUp(usize),
+    /// Move an event one place later.
+    MoveDown(usize),
+    /// Edit a writer's intents (YAML text).
+    EditIntents(usize, String),
+    /// Show a message.
+    Notify(Notice),
+    /// Hide the message.
+    DismissNotice,
+    /// Bring back the race a load replaced.
+    Undo,
+}
+
+fn intents_text(intents: &[Intent]) -> String {
+    let value = serde_json::to_value(intents).unwrap_or_default();
+    input::to_yaml(&value)
+}
+
+fn empty() -> Scenario {
+    Scenario {
+        name: "empty".into(),
+        description: String::new(),
+        objects: Vec::new(),
+        owner: None,
+        writers: Vec::new(),
+        schedule: Vec::new(),
+        claims: Default::default(),
+    }
+}
+
+impl Default for RaceState {
+    fn default() -> Self {
+        RaceState::load(FIRST_SCENARIO)
+    }
+}
+
+impl RaceState {
+    /// A shipped scenario (the first one when the id is unknown).
+    pub fn load(id: &str) -> RaceState {
+        let (source, scenario) = library()
+            .iter()
+            .find(|(i, _)| *i == id)
+            .or_else(|| library().first())
+            .map(|(i, s)| (Source::Shipped((*i).to_owned()), s.clone()))
+            .unwrap_or_else(|| (Source::Edited, empty()));
+        RaceState::with(scenario, source, None, 0)
+    }
+
+    fn with(scenario: Scenario, source: Source, preset: Option<Preset>, step: usize) -> RaceState {
+        let mut state = RaceState {
+            intents: scenario
+                .writers
+                .iter()
+                .map(|w| IntentsText {
+                    text: intents_text(&w.intents),
+                    error: None,
+                })
+                .collect(),
+            scenario,
+            source,
+            preset,
+            replay: Rc::new(Err(ScenarioError::NoObjects)),
+            step,
+            playing: false,
+            speed: 900,
+            compare: None,
+            exploration: None,
+            editing: false,
+            notice: None,
+            undo: None,
+        };
+        state.rerun();
+        state
+    }
+
+    /// A state from a link.
+    ///
+    /// # Errors
+    ///
+    /// [`OpenError`]: an unknown scenario or interleaving, an invalid one.
+    pub fn open(link: RaceLink) -> Result<RaceState, OpenError> {
+        let (scenario, source) = match (&link.scenario, &link.id) {
+            (Some(s), _) => {
+                s.validate().map_err(OpenError::Invalid)?;
+                (s.clone(), Source::Edited)
+            }
+            (None, Some(id)) => {
+                let shipped = scenario(id).ok_or_else(|| OpenError::UnknownScenario(id.clone()))?;
+                match link.interleaving {
+                    None => (shipped.clone(), Source::Shipped(id.clone())),
+                    Some(index) => {
+                        let all = explore::interleavings(shipped);
+                        let schedule = all
+                            .get(index)
+                            .cloned()
+                            .ok_or(OpenError::UnknownInterleaving(index))?;
+                        (
+                            Scenario {
+                                schedule,
+                                ..shipped.clone()
+                            },
+                            Source::Interleaving {
+                                id: id.clone(),
+                                index,
+                                of: all.len(),
+                            },
+                        )
+                    }
+                }
+            }
+            (None, None) => return Err(OpenError::NoScenario),
+        };
+        let mut state = RaceState::with(scenario, source, link.preset, link.step);
+        state.editing = link.editing;
+        if link.compare {
+            state.compare = Some(Rc::new(state.compare_rows()));
+        }
+        if link.explore {
+            state.exploration = Some(Rc::new(state.explore()));
+        }
+        Ok(state)
+    }
+
+    /// The state a visit starts with (see [`Start`]).
+    pub fn start(start: Start<RaceLink>) -> RaceState {
+        let open = |link: RaceLink| RaceState::open(link);
+        match start {
+            Start::Fresh => RaceState::default(),
+            Start::Saved(link) => open(link).unwrap_or_else(|why| {
+                RaceState::default().with_notice(Notice::warning(format!(
+                    "Your saved race could not be opened ({why}), so this is the first scenario."
+                )))
+            }),
+            Start::Link { link, saved } => match open(link) {
+                Ok(state) => match saved.and_then(|s| open(s).ok()).filter(|s| s.edited()) {
+                    Some(saved) => saved.replaced_by(state, "Opened the link"),
+                    None => state,
+                },
+                Err(why) => {
+                    RaceState::default().with_notice(Notice::error(format!(
+                        "This link could not be opened: {why}. Nothing was changed, and the link is still in the address bar."
+                    )))
+                }
+            },
+            Start::BrokenLink { error, saved } => saved
+                .and_then(|s| open(s).ok())
+                .unwrap_or_default()
+                .with_notice(Notice::broken_link(&error)),
+            Start::BrokenSaved(error) => RaceState::default().with_notice(
+                Notice::warning("Your saved race could not be read, so this is the first scenario.")
+                    .with_detail(Some(&error.to_string())),
+            ),
+        }
+    }
+
+    /// `self` with a message.
+    pub fn with_notice(self, notice: Notice) -> RaceState {
+        RaceState {
+            notice: Some(notice),
+            ..self
+        }
+    }
+
+    /// True when loading something else would lose work: the scenario was
+    /// edited here, or an intents editor holds text that was not taken.
+    pub fn edited(&self) -> bool {
+        self.source == Source::Edited || self.intents.iter().any(|i| i.error.is_some())
+    }
+
+    /// The scenario's name as the menu shows it.
+    pub fn label(&self) -> String {
+        match &self.source {
+            Source::Shipped(_) => self.scenario.name.clone(),
+            Source::Interleaving { index, of, .. } => {
+                format!("{}: interleaving {} of {of}", self.scenario.name, index + 1)
+            }
+            Source::Edited => format!("{} (edited)", self.scenario.name),
+        }
+    }
+
+    /// `next` replacing `self`, keeping `self` for an undo when it was edited.
+    fn replaced_by(&self, next: RaceState, what: &str) -> RaceState {
+        if !self.edited() {
+            return next;
+        }
+        let mut kept = self.clone();
+        kept.undo = None;
+        kept.notice = None;
+        kept.playing = false;
+        RaceState {
+            notice: Some(
+                Notice::info(format!(
+                    "{what}. Your edited race is kept: Undo brings it back."
+                ))
+                .with_undo("Undo"),
+            ),
+            undo: Some(Rc::new(kept)),
+            ..next
+        }
+    }
+
+    /// The link of this state.
+    pub fn link(&self) -> RaceLink {
+        let (id, scenario, interleaving) = match &self.source {
+            Source::Shipped(id) => (Some(id.clone()), None, None),
+            Source::Interleaving { id, index, .. } => (Some(id.clone()), None, Some(*index)),
+            Source::Edited => (None, Some(self.scenario.clone()), None),
+        };
+        RaceLink {
+            id,
+            scenario,
+            interleaving,
+            preset: self.preset,
+            step: self.step,
+            compare: self.compare.is_some(),
+            explore: self.exploration.is_some(),
+            editing: self.editing,
+        }
+    }
+
+    /// The last step that happened (`None` at the start).
+    pub fn current(&self) -> Option<&Step> {
+        let replay = self.replay.as_ref().as_ref().ok()?;
+        self.step.checked_sub(1).and_then(|i| replay.steps.get(i))
+    }
+
+    /// True when the explorer can take this scenario.
+    pub fn explorable(&self) -> bool {
+        self.scenario.writers.len() <= explore::MAX_WRITERS
+            && self.scenario.schedule.len() <= explore::MAX_EVENTS
+    }
+
+    fn rerun(&mut self) {
+        self.replay = Rc::new(replay(&self.scenario, self.preset));
+        self.step = self.step.min(self.scenario.schedule.len());
+        if self.compare.is_some() {
+            self.compare = Some(Rc::new(self.compare_rows()));
+        }
+    }
+
+    fn explore(&self) -> Result<Exploration, ScenarioError> {
+        explore(&self.scenario, &[])
+    }
+
+    fn compare_rows(&self) -> Vec<CompareRow> {
+        Preset::ALL
+            .into_iter()
+            .map(|preset| CompareRow {
+                preset,
+                outcomes: replay(&self.scenario, Some(preset)).map(|r| r.outcomes),
+            })
+            .collect()
+    }
+
+    /// The scenario changed here: it is now the user's own.
+    fn edit(&mut self) {
+        self.source = Source::Edited;
+        self.undo = None;
+        self.rerun();
+        if self.exploration.is_some() {
+            self.exploration = Some(Rc::new(self.explore()));
+        }
+    }
+
+    /// The next state.
+    pub fn reduce(&self, action: RaceAction) -> RaceState {
+        let mut next = self.clone();
+        let len = next.scenario.schedule.len();
+        match action {
+            RaceAction::Load(id) => {
+                let mut loaded = RaceState {
+                    preset: self.preset,
+                    ..RaceState::load(&id)
+                };
+                loaded.rerun();
+                let name = loaded.scenario.name.clone();
+                next = self.replaced_by(loaded, &format!("Loaded “{name}”"));
+            }
+            RaceAction::Open(link) => {
+                next = match RaceState::open(link) {
+                    Ok(opened) => self.replaced_by(opened, "Opened the link"),
+                    Err(why) => next.with_notice(Notice::error(format!(
+                        "This link could not be opened: {why}. Nothing was changed."
+                    ))),
+                }
+            }
+            RaceAction::OpenInterleaving {
+                index,
+                preset,
+                step,
+            } => {
+                let Some(id) = self.source.id() else {
+                    // An edited scenario: replay the interleaving of it.
+                    if let Some(Ok(exploration)) = self.exploration.as_deref() {
+                        if let Some(schedule) = exploration.interleavings.get(index) {
+                            next.scenario.schedule = schedule.clone();
+                            next.preset = Some(preset);
+                            next.rerun();
+                            next.step = step.min(next.scenario.schedule.len());
+                            next.playing = false;
+                        }
+                    }
+                    return next;
+                };
+                let link = RaceLink {
+                    interleaving: Some(index),
+                    explore: true,
+                    compare: self.compare.is_some(),
+                    editing: self.editing,
+                    ..RaceLink::shipped(id, Some(preset), step)
+                };
+                match RaceState::open(link) {
+                    Ok(opened) => {
+                        next = RaceState {
+                            exploration: self.exploration.clone(),
+                            ..opened
+                        }
+                    }
+                    Err(why) => next.notice = Some(Notice::error(why.to_string())),
+                }
+            }
+            RaceAction::SetPreset(preset) => {
+                next.preset = preset;
+                next.rerun();
+            }
+            RaceAction::SetWriterPreset(w, preset) => {
+                if let Some(writer) = next.scenario.writers.get_mut(w) {
+                    writer.preset = preset;
+                    next.edit();
+                }
+            }
+            RaceAction::Goto(step) => {
+                next.step = step.min(len);
+                next.playing = false;
+            }
+            RaceAction::Next => next.step = (next.step + 1).min(len),
+            RaceAction::Prev => {
+                next.step = next.step.saturating_sub(1);
+                next.playing = false;
+            }
+            RaceAction::End => {
+                next.step = len;
+                next.playing = false;
+            }
+            RaceAction::Play => {
+                if next.step >= len {
+                    next.step = 0;
+                }
+                next.playing = len > 0;
+            }
+            RaceAction::Pause => next.playing = false,
+            RaceAction::Tick => {
+                if next.playing {
+                    next.step = (next.step + 1).min(len);
+                    next.playing = next.step < len;
+                }
+            }
+            RaceAction::SetSpeed(ms) => next.speed = ms.clamp(100, 5000),
+            RaceAction::ToggleCompare => {
+                next.compare = match next.compare {
+                    Some(_) => None,
+                    None => Some(Rc::new(next.compare_rows())),
+                };
+            }
+            RaceAction::ToggleExplore => {
+                next.exploration = match next.exploration {
+                    Some(_) => None,
+                    None if next.explorable() => Some(Rc::new(next.explore())),
+                    None => {
+                        next.notice = Some(Notice::warning(format!(
+                            "The explorer takes at most {} writers and {} events.",
+                            explore::MAX_WRITERS,
+                            explore::MAX_EVENTS
+                        )));
+                        None
+                    }
+                };
+            }
+            RaceAction::SetEditing(open) => next.editing = open,
+            RaceAction::AddEvent(event) => {
+                next.scenario.schedule.push(event);
+                next.edit();
+            }
+            RaceAction::RemoveEvent(i) => {
+                if i < len {
+                    next.scenario.schedule.remove(i);
+                    next.edit();
+                }
+            }
+            RaceAction::MoveUp(i) => {
+                if i > 0 && i < len {
+                    next.scenario.schedule.swap(i - 1, i);
+                    next.edit();
+                }
+            }
+            RaceAction::MoveDown(i) => {
+                if i + 1 < len {
+                    next.scenario.schedule.swap(i, i + 1);
+                    next.edit();
+                }
+            }
+            RaceAction::EditIntents(w, text) => {
+                if w < next.intents.len() {
+                    match parse_intents(&text) {
+                        Ok(intents) => {
+                            next.intents[w] = IntentsText { text, error: None };
+                            if let Some(writer) = next.scenario.writers.get_mut(w) {
+                                writer.intents = intents;
+                            }
+                            next.edit();
+                        }
+                        Err(error) => {
+                            next.intents[w] = IntentsText {
+                                text,
+                                error: Some(error),
+                            }
+                        }
+                    }
+                }
+            }
+            RaceAction::Notify(notice) => next.notice = Some(notice),
+            RaceAction::DismissNotice => next.notice = None,
+            RaceAction::Undo => {
+                if let Some(undo) = &self.undo {
+                    next = RaceState::clone(undo);
+                }
+            }
+        }
+        next
+    }
+}
+
+fn parse_intents(text: &str) -> Result<Vec<Intent>, IntentsError> {
+    let value =
+        input::parse_as(text, Format::Yaml, &Budget::default()).map_err(IntentsError::Syntax)?;
+    let intents: Vec<Intent> =
+        serde_json::from_value(value).map_err(|e| IntentsError::Shape(e.to_string()))?;
+    if intents.len() > MAX_INTENTS {
+        return Err(IntentsError::TooMany(intents.len()));
+    }
+    Ok(intents)
+}

@@ -1,0 +1,217 @@
+//! The Race view's tables: the outcomes of the timeline per writer, the
+//! same timeline under every preset, and every interleaving per preset.
+//! Every count is a term of the vocabulary and says whose it is.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::state::CompareRow;
+use crate::app::components::TermHelp;
+use crate::sim::explore::{Exploration, ExploreCell, ExploreRow};
+use crate::sim::timeline::{Outcomes, ScenarioError, WriterEnd};
+use crate::strategy::Preset;
+use crate::vocabulary::Term;
+
+/// A column header naming a term, with its "?".
+fn th(term: Term) -> Html {
+    html! { <th scope="col">{ term.label() }<TermHelp {term} /></th> }
+}
+
+/// The counts of the outcomes table, in order.
+const COUNTS: [Term; 8] = [
+    Term::Writes,
+    Term::Ok,
+    Term::Invalid,
+    Term::Conflict,
+    Term::Retries,
+    Term::FalseConflict,
+    Term::TrueConflict,
+    Term::LostUpdate,
+];
+
+#[derive(PartialEq, Properties)]
+pub struct OutcomesProps {
+    pub outcomes: Outcomes,
+}
+
+#[component]
+pub fn OutcomesTable(props: &OutcomesProps) -> Html {
+    let o = &props.outcomes;
+    html! {
+        <section class="outcomes-box" aria-labelledby="outcomes-title">
+            <h2 id="outcomes-title">{ "Outcomes of the whole timeline" }</h2>
+            <div class="table-scroll">
+                <table class="outcomes">
+                    <thead><tr>
+                        <th scope="col">{ "Writer" }</th><th scope="col">{ "Preset" }</th>
+                        { for COUNTS.into_iter().map(th) }
+                        { th(Term::IntentHolds) }
+                    </tr></thead>
+                    <tbody>
+                        { for o.writers.iter().map(|w| html! {
+                            <tr>
+                                <th scope="row">{ w.name.clone() }</th>
+                                <td>{ w.preset.as_str() }</td>
+                                { for COUNTS.into_iter().map(|term| {
+                                    let n = w.counts.get(term).unwrap_or_default();
+                                    html! { <td class={classes!((term == Term::LostUpdate && n > 0).then_some("bad"))}>{ n }</td> }
+                                }) }
+                                <td class={if w.intent_holds { "ok" } else { "bad" }}>{ if w.intent_holds { "yes" } else { "no" } }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+            <ul class="ends">
+                { for o.writers.iter().filter(|w| !matches!(w.end, WriterEnd::Succeeded)).map(|w| html! {
+                    <li class={classes!(matches!(w.end, WriterEnd::NotRetried { .. } | WriterEnd::GaveUp).then_some("bad"))}>
+                        { w.end.describe(&w.name) }{ "." }
+                        if matches!(w.end, WriterEnd::NotRetried { .. }) { <TermHelp term={Term::NotRetried} /> }
+                    </li>
+                }) }
+            </ul>
+            <p class={if o.intents_hold { "ok" } else { "bad" }}>
+                { if o.intents_hold {
+                    "Every writer's intent holds at the end.".to_owned()
+                } else {
+                    let names: Vec<&str> = o.intent_not_held().map(|w| w.name.as_str()).collect();
+                    format!("At the end, the intent of {} does not hold.", names.join(" and "))
+                } }
+            </p>
+        </section>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+pub struct CompareProps {
+    pub rows: Rc<Vec<CompareRow>>,
+}
+
+/// Names and counts of the writers a count belongs to: "virt-handler 1".
+fn whose(o: &Outcomes, term: Term) -> String {
+    o.writers
+        .iter()
+        .filter_map(|w| {
+            let n = w.counts.get(term).unwrap_or_default();
+            (n > 0).then(|| format!("{} {n}", w.name))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[component]
+pub fn CompareTable(props: &CompareProps) -> Html {
+    let cell = |o: &Outcomes, term: Term| {
+        let total = o.total().get(term).unwrap_or_default();
+        let whose = whose(o, term);
+        html! {
+            <td class={classes!((term == Term::LostUpdate && total > 0).then_some("bad"))}>
+                { total }
+                if total > 0 { <span class="whose">{ whose }</span> }
+            </td>
+        }
+    };
+    html! {
+        <section class="compare" aria-labelledby="compare-title">
+            <h2 id="compare-title">{ "The same timeline under each preset" }</h2>
+            <p class="muted">{ "Every writer but the fixed ones (virt-handler always calls Update) uses the row's preset. Next to each count, whose it is." }</p>
+            <div class="table-scroll">
+                <table class="outcomes">
+                    <thead><tr>
+                        <th scope="col">{ "Preset" }</th>
+                        { th(Term::Writes) }{ th(Term::Invalid) }{ th(Term::Conflict) }
+                        { th(Term::FalseConflict) }{ th(Term::TrueConflict) }{ th(Term::LostUpdate) }{ th(Term::IntentNotHeld) }
+                    </tr></thead>
+                    <tbody>
+                        { for props.rows.iter().map(|row| match &row.outcomes {
+                            Ok(o) => {
+                                let not_held: Vec<&str> = o.intent_not_held().map(|w| w.name.as_str()).collect();
+                                html! {
+                                    <tr>
+                                        <th scope="row">{ row.preset.as_str() }</th>
+                                        { cell(o, Term::Writes) }{ cell(o, Term::Invalid) }{ cell(o, Term::Conflict) }
+                                        { cell(o, Term::FalseConflict) }{ cell(o, Term::TrueConflict) }{ cell(o, Term::LostUpdate) }
+                                        <td class={if not_held.is_empty() { "ok" } else { "bad" }}>
+                                            { if not_held.is_empty() { "none".to_owned() } else { not_held.join(", ") } }
+                                        </td>
+                                    </tr>
+                                }
+                            }
+                            Err(e) => html! { <tr><th scope="row">{ row.preset.as_str() }</th><td colspan="7">{ e.to_string() }</td></tr> },
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+pub struct ExplorerProps {
+    pub exploration: Rc<Result<Exploration, ScenarioError>>,
+    /// Open interleaving `index` under `preset` at `step`.
+    pub onopen: Callback<(usize, Preset, usize)>,
+}
+
+#[component]
+pub fn ExplorerTable(props: &ExplorerProps) -> Html {
+    let result = match props.exploration.as_ref() {
+        Ok(result) => result,
+        Err(e) => return html! { <p class="parse-error" role="alert">{ e.to_string() }</p> },
+    };
+    let n = result.interleavings.len();
+    let cell = |row: &ExploreRow, cell: &ExploreCell, what: &str| {
+        let open = match (cell.first, cell.first_step) {
+            (Some(index), Some(step)) => {
+                let (onopen, preset) = (props.onopen.clone(), row.preset);
+                html! {
+                    <button type="button" class="link" aria-label={format!("Open the first interleaving with {what} under {preset}")}
+                        onclick={Callback::from(move |_: MouseEvent| onopen.emit((index, preset, step)))}>
+                        { format!("open the first (#{})", index + 1) }
+                    </button>
+                }
+            }
+            _ => html! {},
+        };
+        let whose = cell
+            .writers
+            .iter()
+            .map(|(name, k)| format!("{name} {k}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        html! {
+            <td>
+                { format!("{} of {n}", cell.count) }
+                if !whose.is_empty() { <span class="whose">{ whose }</span> }
+                { open }
+            </td>
+        }
+    };
+    html! {
+        <section class="explorer" aria-labelledby="explorer-title">
+            <h2 id="explorer-title">{ format!("Every interleaving ({n}), per preset") }</h2>
+            <p class="muted">{ "How many of the interleavings (every order that keeps each writer's own) show it at least once, and to whom. Open one to replay it here, under that row's preset, at the step where it shows." }</p>
+            <div class="table-scroll">
+                <table class="outcomes">
+                    <thead><tr>
+                        <th scope="col">{ "Preset" }</th>
+                        <th scope="col">{ "A 422 or 409" }</th>
+                        { th(Term::FalseConflict) }{ th(Term::LostUpdate) }{ th(Term::IntentNotHeld) }
+                    </tr></thead>
+                    <tbody>
+                        { for result.presets.iter().map(|row| html! {
+                            <tr>
+                                <th scope="row">{ row.preset.as_str() }</th>
+                                { cell(row, &row.failed, "a 422 or 409") }
+                                { cell(row, &row.false_conflicts, "a false conflict") }
+                                { cell(row, &row.lost_updates, "a lost update") }
+                                { cell(row, &row.intent_not_held, "an intent that does not hold") }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        </section>
+    }
+}

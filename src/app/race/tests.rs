@@ -1,0 +1,246 @@
+use super::*;
+use crate::app::link::{self, Start};
+use crate::sim::timeline::{Event, EventKind};
+use crate::strategy::Preset;
+
+#[test]
+fn the_library_loads_and_the_race_replays() {
+    assert_eq!(library().len(), 9);
+    let state = RaceState::default();
+    assert_eq!(state.source, Source::Shipped("migration-race".into()));
+    assert_eq!(state.step, 0);
+    assert!(state.current().is_none());
+    let at = state.reduce(RaceAction::Goto(4));
+    let step = at.current().unwrap();
+    assert_eq!(step.writer, "virt-controller");
+    assert_eq!(
+        step.response.as_ref().unwrap().code,
+        422,
+        "the file's own preset is head"
+    );
+    let fixed = at.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPr18139)));
+    assert_eq!(fixed.step, 4, "the step stays");
+    assert_eq!(
+        fixed.current().unwrap().response.as_ref().unwrap().code,
+        200
+    );
+}
+
+#[test]
+fn stepping_and_playing() {
+    let state = RaceState::default();
+    let len = state.scenario.schedule.len();
+    assert_eq!(state.reduce(RaceAction::Prev).step, 0);
+    let mut s = state.reduce(RaceAction::Play);
+    assert!(s.playing);
+    for _ in 0..len + 3 {
+        s = s.reduce(RaceAction::Tick);
+    }
+    assert_eq!(s.step, len);
+    assert!(!s.playing, "stops at the end");
+    let again = s.reduce(RaceAction::Play);
+    assert_eq!(again.step, 0, "play at the end starts over");
+    assert_eq!(state.reduce(RaceAction::Goto(99)).step, len);
+    assert_eq!(state.reduce(RaceAction::End).step, len);
+    assert_eq!(state.reduce(RaceAction::SetSpeed(1)).speed, 100);
+}
+
+#[test]
+fn editing_the_timeline_and_intents() {
+    let state = RaceState::default();
+    let swapped = state.reduce(RaceAction::MoveUp(3));
+    assert_eq!(
+        swapped.scenario.schedule[2],
+        Event::Write("virt-controller".into())
+    );
+    assert_eq!(
+        swapped.source,
+        Source::Edited,
+        "an edited scenario is carried whole in links"
+    );
+    assert!(swapped.link().scenario.is_some());
+    assert!(swapped.label().ends_with("(edited)"));
+    let removed = state.reduce(RaceAction::RemoveEvent(0));
+    assert_eq!(
+        removed.scenario.schedule.len(),
+        state.scenario.schedule.len() - 1
+    );
+    let added = state.reduce(RaceAction::AddEvent(Event::new(
+        EventKind::Retry,
+        "virt-handler",
+    )));
+    assert_eq!(
+        added.scenario.schedule.len(),
+        state.scenario.schedule.len() + 1
+    );
+    let bad = state.reduce(RaceAction::EditIntents(0, "- paint: {}\n".into()));
+    assert!(matches!(bad.intents[0].error, Some(IntentsError::Shape(_))));
+    assert_eq!(bad.scenario, state.scenario, "a bad edit changes nothing");
+    let broken = state.reduce(RaceAction::EditIntents(0, "- set-label: [\n".into()));
+    assert!(matches!(
+        broken.intents[0].error,
+        Some(IntentsError::Syntax(_))
+    ));
+    let good = state.reduce(RaceAction::EditIntents(
+        0,
+        "- set-label: {key: a, value: b}\n".into(),
+    ));
+    assert!(good.intents[0].error.is_none());
+    assert_eq!(good.scenario.writers[0].intents.len(), 1);
+    let preset = state.reduce(RaceAction::SetWriterPreset(0, Preset::Naive));
+    assert_eq!(preset.scenario.writers[0].preset, Preset::Naive);
+}
+
+#[test]
+fn compare_and_explore() {
+    let state = RaceState::default().reduce(RaceAction::ToggleCompare);
+    let rows = state.compare.as_ref().unwrap();
+    assert_eq!(rows.len(), Preset::ALL.len());
+    let naive = rows.iter().find(|r| r.preset == Preset::Naive).unwrap();
+    assert!(!naive.outcomes.as_ref().unwrap().lost_updates.is_empty());
+    let explored = state.reduce(RaceAction::ToggleExplore);
+    let exploration = explored.exploration.as_deref().unwrap().as_ref().unwrap();
+    assert!(exploration.interleavings.len() >= 10);
+    assert!(explored
+        .reduce(RaceAction::ToggleExplore)
+        .exploration
+        .is_none());
+}
+
+#[test]
+fn explorer_links_open_what_they_promise() {
+    let explored = RaceState::default().reduce(RaceAction::ToggleExplore);
+    let exploration = explored
+        .exploration
+        .as_deref()
+        .unwrap()
+        .as_ref()
+        .unwrap()
+        .clone();
+    let naive = exploration
+        .presets
+        .iter()
+        .find(|r| r.preset == Preset::Naive)
+        .unwrap();
+    let index = naive.lost_updates.first.unwrap();
+    let step = naive.lost_updates.first_step.unwrap();
+    let opened = explored.reduce(RaceAction::OpenInterleaving {
+        index,
+        preset: Preset::Naive,
+        step,
+    });
+    // The row's preset for every writer, at the step that shows it.
+    assert_eq!(opened.preset, Some(Preset::Naive));
+    assert_eq!(opened.step, step);
+    let current = opened.current().unwrap();
+    assert!(
+        !current.lost.is_empty(),
+        "the lost update happens at that step: {current:?}"
+    );
+    let replay = opened.replay.as_ref().as_ref().unwrap();
+    assert!(!replay.outcomes.lost_updates.is_empty());
+    // Not "(edited)": a shipped scenario in one of its interleavings.
+    assert!(!opened.edited());
+    assert!(
+        opened.label().contains(&format!(
+            "interleaving {} of {}",
+            index + 1,
+            exploration.interleavings.len()
+        )),
+        "{}",
+        opened.label()
+    );
+    assert!(opened.exploration.is_some(), "the explorer's table stays");
+    // And the link carries it all.
+    let link = opened.link();
+    assert_eq!(link.interleaving, Some(index));
+    assert!(link.explore && link.scenario.is_none());
+    let reopened = RaceState::open(link::decode(&link::encode(&link)).unwrap()).unwrap();
+    assert_eq!(reopened.current(), opened.current());
+    assert_eq!(reopened.label(), opened.label());
+}
+
+#[test]
+fn links_round_trip_every_panel() {
+    let state = RaceState::default()
+        .reduce(RaceAction::SetPreset(Some(Preset::Naive)))
+        .reduce(RaceAction::Goto(4))
+        .reduce(RaceAction::ToggleCompare)
+        .reduce(RaceAction::ToggleExplore)
+        .reduce(RaceAction::SetEditing(true));
+    let link = state.link();
+    assert_eq!(link.id.as_deref(), Some("migration-race"));
+    assert!(link.compare && link.explore && link.editing);
+    let opened = RaceState::start(Start::new(Some(&link::encode(&link)), None));
+    assert_eq!(opened.current(), state.current());
+    assert_eq!(opened.compare, state.compare);
+    assert_eq!(opened.exploration, state.exploration);
+    assert!(opened.editing);
+    // Links made before these panels existed still open.
+    let old = serde_json::json!({"id": "finalizer-race", "preset": "naive", "step": 3});
+    let old: RaceLink = link::decode(&link::encode(&old)).unwrap();
+    assert_eq!(RaceState::open(old).unwrap().step, 3);
+    let bad = RaceLink::shipped("nope", None, 0);
+    assert_eq!(
+        RaceState::open(bad.clone()).unwrap_err().to_string(),
+        "there is no scenario \"nope\""
+    );
+    // A bad link opened over a race leaves it as it was.
+    let edited = state.reduce(RaceAction::MoveDown(0));
+    let after = edited.reduce(RaceAction::Open(bad));
+    assert_eq!(after.scenario, edited.scenario);
+    assert_eq!(after.step, edited.step);
+    let notice = after.notice.unwrap();
+    assert_eq!(
+        notice.text,
+        "This link could not be opened: there is no scenario \"nope\". Nothing was changed."
+    );
+}
+
+#[test]
+fn loading_over_an_edited_race_can_be_undone() {
+    let shipped = RaceState::default();
+    // A shipped scenario as shipped: nothing to lose, no undo.
+    let other = library()[1].0;
+    let loaded = shipped.reduce(RaceAction::Load(other.to_owned()));
+    assert_eq!(loaded.source, Source::Shipped(other.into()));
+    assert!(loaded.undo.is_none() && loaded.notice.is_none());
+    // An edited schedule is kept for an undo.
+    let edited = shipped
+        .reduce(RaceAction::MoveDown(0))
+        .reduce(RaceAction::Goto(3));
+    assert!(edited.edited());
+    let loaded = edited.reduce(RaceAction::Load(other.to_owned()));
+    let notice = loaded.notice.clone().unwrap();
+    assert_eq!(notice.undo.as_deref(), Some("Undo"));
+    assert!(
+        notice
+            .text
+            .ends_with("Your edited race is kept: Undo brings it back."),
+        "{}",
+        notice.text
+    );
+    let undone = loaded.reduce(RaceAction::Undo);
+    assert_eq!(undone.scenario, edited.scenario);
+    assert_eq!(undone.step, 3);
+    assert_eq!(undone.replay, edited.replay);
+    assert!(undone.undo.is_none() && undone.notice.is_none());
+    // Intents text that did not parse counts as work too.
+    let typing = shipped.reduce(RaceAction::EditIntents(0, "- set-label: [".to_owned()));
+    assert!(typing.edited());
+    let undone = typing
+        .reduce(RaceAction::Load(other.to_owned()))
+        .reduce(RaceAction::Undo);
+    assert_eq!(undone.intents[0].text, "- set-label: [");
+    // An edit after the load drops the undo.
+    let later = edited
+        .reduce(RaceAction::Load(other.to_owned()))
+        .reduce(RaceAction::MoveDown(0));
+    assert!(later.undo.is_none());
+    // A link opened over saved edits keeps them for an undo too.
+    let opened = RaceState::start(Start::new(
+        Some(&link::encode(&shipped.link())),
+        Some(&link::encode(&edited.link())),
+    ));
+    assert_eq!(opened.reduce(RaceAction::Undo).scenario, edited.scenario);
+}

@@ -1,0 +1,100 @@
+//! `patchlab lint`: a patch (or a `kubectl patch` command line) in, its
+//! hazards out, like a compiler's diagnostics.
+
+use std::io::Write;
+
+use patchlab::apply::Semantics;
+use patchlab::lint::{self, report, Options, Origin};
+
+use super::{parse_semantics, Failure, Source};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Compiler-style diagnostics.
+    Text,
+    /// {"findings": [{"rule", "severity", "index", "path", "message", "fix"}], ...}
+    Json,
+    /// SARIF 2.1.0, for CI systems that show findings inline.
+    Sarif,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The patch: a JSON patch or merge patch (JSON or YAML), or a text holding a
+    /// `kubectl patch ... --type=json -p '...'` command line; - for stdin.
+    patch: Source,
+    /// The current object (JSON or YAML): adds whether the patch applies now, and
+    /// fixes that need current values.
+    #[arg(long, value_name = "OBJ")]
+    object: Option<Source>,
+    /// The engine the patch is for: kube (kube-apiserver) or rfc (strict RFC 6902).
+    #[arg(long, default_value = "kube", value_parser = parse_semantics)]
+    semantics: Semantics,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// Exit status 2: the input could not be read.
+fn unreadable(message: impl Into<String>) -> Failure {
+    Failure::with_code(2, message)
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
+    if args.patch.is_stdin() && args.object.as_ref().is_some_and(Source::is_stdin) {
+        return Err(unreadable(
+            "PATCH and --object cannot both be read from stdin",
+        ));
+    }
+    let text = args.patch.read().map_err(|f| unreadable(f.to_string()))?;
+    let object = match &args.object {
+        Some(source) => {
+            let text = source.read().map_err(|f| unreadable(f.to_string()))?;
+            Some(
+                lint::read_object(&text, &lint::budget())
+                    .map_err(|err| unreadable(format!("{}: {err}", source.name())))?,
+            )
+        }
+        None => None,
+    };
+    let name = args.patch.name();
+    let input =
+        lint::read(&text, &lint::budget()).map_err(|err| unreadable(format!("{name}: {err}")))?;
+    let options = Options {
+        semantics: args.semantics,
+        object,
+        ..Options::default()
+    };
+    let report =
+        lint::lint_input(&input, &options).map_err(|err| unreadable(format!("{name}: {err}")))?;
+    // Lines and columns point into the file only when it holds the payload
+    // as sent (not YAML, not a command line).
+    let as_written = (input.origin == Origin::Json).then_some(input.payload.as_str());
+    let source = report::Source::new(name, as_written);
+    match args.format {
+        Format::Text => {
+            if let Origin::Kubectl { target } = &input.origin {
+                writeln!(
+                    out,
+                    "kubectl patch {target}: {} ({} bytes as sent)",
+                    input.kind.content_type(),
+                    input.payload.len()
+                )?;
+            }
+            out.write_all(report::text(&report, &source).as_bytes())?;
+        }
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        Format::Sarif => {
+            serde_json::to_writer_pretty(&mut *out, &report::sarif(&report, &source))
+                .map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+    }
+    if report.has_warnings() {
+        return Err(Failure::with_code(1, String::new()));
+    }
+    Ok(())
+}

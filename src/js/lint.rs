@@ -1,0 +1,205 @@
+//! `lint(patch, { object, semantics })` and `lintRules()`: the rules engine
+//! ([`crate::lint`]) for JavaScript, returning the CLI's `--format json`
+//! shape.
+
+use js_sys::JsString;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::{
+    bad_argument, checked_string, document, json_text, to_js, type_name, value_to_js, ErrorBuilder,
+};
+use crate::input::Budget;
+use crate::lint::{self, report, AppliesTo, LintError, Options, RULES};
+
+/// The TypeScript declarations of this module's exports.
+pub const LINT_TYPES: &str = r#"
+/** The lint rules' stable names (see `lintRules()` and docs/lint.md). */
+export type LintRule =
+  | "whole-map-test" | "whole-list-test" | "unescaped-slash" | "invalid-pointer"
+  | "test-never-matches" | "index-without-test" | "remove-without-test" | "add-without-test"
+  | "test-after-write" | "duplicate-path" | "rv-test" | "engine-dependent" | "release-dependent"
+  | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
+  | "merge-replaces-list" | "merge-null-deletes";
+
+/** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
+export type LintSeverity = "error" | "warning" | "note";
+
+export interface LintOptions {
+  /** The current object (or its JSON or YAML text): adds whether the patch applies now. */
+  object?: Json | string;
+  /** The engine the patch is for (default `kube`). */
+  semantics?: Semantics;
+}
+
+export interface LintFinding {
+  rule: LintRule;
+  severity: LintSeverity;
+  /** The op it is about; null for the whole body (or a member of a merge patch). */
+  index: number | null;
+  path: string | null;
+  /** Names the op index and path. */
+  message: string;
+  /** The whole patch rewritten, when lint can compute it. */
+  fix: Operation[] | null;
+}
+
+export interface LintOutcome {
+  applies: boolean;
+  index: number | null;
+  path: string | null;
+  /** The engine's own cause (the server hides it behind a generic 422). */
+  cause: string | null;
+  response: ServerResponse | null;
+  /** True when applying changes nothing. */
+  unchanged: boolean;
+}
+
+export interface LintResult {
+  kind: "json-patch" | "merge-patch";
+  semantics: Semantics;
+  opCount: number;
+  /** By op index, worst first. */
+  findings: LintFinding[];
+  /** With `object`: does the patch apply now? */
+  outcome: LintOutcome | null;
+  /** Concurrent changes that make the patch fail. */
+  conflicts: { path: string; reason: string }[];
+  /** Concurrent changes it would silently overwrite. */
+  overwrites: { path: string; reason: string }[];
+}
+
+export interface LintRuleInfo {
+  name: LintRule;
+  severity: LintSeverity;
+  summary: string;
+  explanation: string;
+  fix: string;
+  appliesTo: "json-patch" | "merge-patch" | "both";
+}
+"#;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &'static str = LINT_TYPES;
+
+#[derive(Default, Deserialize)]
+struct LintOptions {
+    semantics: Option<String>,
+}
+
+fn lint_error(err: &LintError) -> JsValue {
+    let (line, column) = err.location();
+    let kind = match err {
+        LintError::Syntax(_) | LintError::Object(_) => "syntax",
+        LintError::Payload(crate::patch::PayloadError::Syntax { .. }) => "syntax",
+        LintError::Payload(_) | LintError::NotAPatch { .. } => "invalid-patch",
+        LintError::Command { .. }
+        | LintError::ObjectNotAnObject { .. }
+        | LintError::Unsupported(_) => "bad-argument",
+    };
+    let status = match err {
+        LintError::Payload(p) if p.is_body_error() => Some(400u16),
+        _ => None,
+    };
+    ErrorBuilder::new(kind, &err.to_string())
+        .set_opt("index", err.index().map(|i| i as u32))
+        .set_opt("line", line.map(|l| l as u32))
+        .set_opt("column", column.map(|c| c as u32))
+        .set_opt("status", status)
+        .build()
+}
+
+/// Checks a patch for hazards: a JSON patch (an array of ops, or payload
+/// text as sent: `test` values are compared byte for byte), a merge patch
+/// (an object, or its text), JSON or YAML text, or a whole `kubectl patch`
+/// command line. With `options.object`, also whether it applies now.
+/// Returns what `patchlab lint --format json` prints.
+#[wasm_bindgen(unchecked_return_type = "LintResult")]
+pub fn lint(
+    #[wasm_bindgen(unchecked_param_type = "Operation[] | Json | string")] patch: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options = options.unwrap_or_default();
+    let opts: LintOptions = super::options(&options, "options", &["object", "semantics"])?;
+    let semantics = match opts.semantics.as_deref() {
+        None => crate::apply::Semantics::Kube,
+        Some(s) => s.parse().map_err(|_| {
+            bad_argument(format!(
+                "options.semantics must be \"kube\" or \"rfc\", found {s:?}"
+            ))
+        })?,
+    };
+    let object = if options.is_object() {
+        js_sys::Reflect::get(&options, &JsValue::from_str("object"))?
+    } else {
+        JsValue::UNDEFINED
+    };
+    let object = if object.is_undefined() || object.is_null() {
+        None
+    } else {
+        let value = document(&object, "options.object", true)?;
+        if !value.is_object() {
+            return Err(bad_argument(format!(
+                "options.object must be a Kubernetes object, found {}",
+                type_name(&object)
+            )));
+        }
+        Some(value)
+    };
+    let text = match patch.dyn_ref::<JsString>() {
+        Some(text) => checked_string(text, "patch")?,
+        None if patch.is_object() => json_text(&patch, "patch")?,
+        None => {
+            return Err(bad_argument(format!(
+                "patch must be an array of ops, a merge patch object or text, found {}",
+                type_name(&patch)
+            )))
+        }
+    };
+    let budget = Budget {
+        max_bytes: super::MAX_INPUT,
+        ..lint::budget()
+    };
+    let input = lint::read(&text, &budget).map_err(|e| lint_error(&e))?;
+    let options = Options {
+        semantics,
+        object,
+        ..Options::default()
+    };
+    let report = lint::lint_input(&input, &options).map_err(|e| lint_error(&e))?;
+    value_to_js(&report::json(&report))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RuleOut {
+    name: &'static str,
+    severity: &'static str,
+    summary: &'static str,
+    explanation: &'static str,
+    fix: &'static str,
+    applies_to: &'static str,
+}
+
+/// The rule table: every rule's name, severity, summary, explanation and
+/// what its fix does.
+#[wasm_bindgen(js_name = lintRules, unchecked_return_type = "LintRuleInfo[]")]
+pub fn lint_rules() -> Result<JsValue, JsValue> {
+    let rules: Vec<RuleOut> = RULES
+        .iter()
+        .map(|info| RuleOut {
+            name: info.name,
+            severity: info.severity.as_str(),
+            summary: info.summary,
+            explanation: info.explanation,
+            fix: info.fix,
+            applies_to: match info.applies_to {
+                AppliesTo::JsonPatch => "json-patch",
+                AppliesTo::MergePatch => "merge-patch",
+                AppliesTo::Both => "both",
+            },
+        })
+        .collect();
+    to_js(&rules)
+}

@@ -1,0 +1,322 @@
+//! A report written out: compiler-style text, JSON and SARIF 2.1.0.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use super::{Finding, Report, Rule, RULES};
+
+/// Where each op of a JSON-text payload starts: 1-based line and column,
+/// by op index (empty when the payload is not a JSON array).
+pub fn op_locations(payload: &str) -> Vec<(usize, usize)> {
+    let Ok(elements) = serde_json::from_str::<Vec<&serde_json::value::RawValue>>(payload) else {
+        return Vec::new();
+    };
+    let base = payload.as_ptr() as usize;
+    let mut out = Vec::with_capacity(elements.len());
+    let (mut line, mut line_start, mut scanned) = (1, 0, 0);
+    for element in elements {
+        let offset = (element.get().as_ptr() as usize)
+            .saturating_sub(base)
+            .min(payload.len());
+        for (i, b) in payload.as_bytes()[scanned..offset].iter().enumerate() {
+            if *b == b'\n' {
+                line += 1;
+                line_start = scanned + i + 1;
+            }
+        }
+        scanned = offset;
+        let column = payload[line_start..offset].chars().count() + 1;
+        out.push((line, column));
+    }
+    out
+}
+
+/// Where the findings point: the file name and, for JSON text, where
+/// each op starts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Source {
+    /// The name shown (a file path, `<stdin>`, `<command>`).
+    pub name: String,
+    /// 1-based line and column of each op, when the payload is the text
+    /// as written.
+    pub ops: Vec<(usize, usize)>,
+}
+
+impl Source {
+    /// A source named `name` whose ops start where `payload` says (pass
+    /// `None` when the payload is not the text the user wrote).
+    pub fn new(name: impl Into<String>, payload: Option<&str>) -> Source {
+        Source {
+            name: name.into(),
+            ops: payload.map(op_locations).unwrap_or_default(),
+        }
+    }
+
+    fn at(&self, finding: &Finding) -> Option<(usize, usize)> {
+        finding.index.and_then(|i| self.ops.get(i).copied())
+    }
+}
+
+/// Compiler-style text: one block per finding (severity, rule, message,
+/// location, why, fix), then the outcome, conflict surface, overwrites and
+/// a count.
+pub fn text(report: &Report, source: &Source) -> String {
+    let mut out = String::new();
+    for finding in &report.findings {
+        let info = finding.rule.info();
+        let _ = writeln!(
+            out,
+            "{}[{}]: {}",
+            finding.severity, finding.rule, finding.message
+        );
+        let mut at = source.name.clone();
+        if let Some((line, column)) = source.at(finding) {
+            let _ = write!(at, ":{line}:{column}");
+        }
+        if let Some(index) = finding.index {
+            let _ = write!(at, " (op {index}");
+            if let Some(path) = &finding.path {
+                let _ = write!(at, " {path}");
+            }
+            at.push(')');
+        } else if let Some(path) = &finding.path {
+            let _ = write!(at, " ({path})");
+        }
+        let _ = writeln!(out, "  --> {at}");
+        let _ = writeln!(out, "   = why: {}", info.explanation);
+        match &finding.fix {
+            Some(fix) => {
+                let _ = writeln!(out, "   = fix: {}", info.fix);
+                let _ = writeln!(out, "          {}", fix.payload());
+            }
+            None => {
+                let _ = writeln!(out, "   = fix: {}", info.fix);
+            }
+        }
+        out.push('\n');
+    }
+    if let Some(outcome) = &report.outcome {
+        if outcome.applies {
+            let unchanged = if outcome.unchanged {
+                " (and changes nothing: the server writes nothing)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "applies to the current object ({} semantics){unchanged}",
+                report.semantics
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "does not apply to the current object ({} semantics): {}",
+                report.semantics,
+                outcome.cause.as_deref().unwrap_or("")
+            );
+            if let Some(response) = &outcome.response {
+                let _ = writeln!(out, "the server would answer: {response}");
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "conflict surface (a concurrent change here makes it fail):"
+    );
+    if report.conflicts.is_empty() {
+        let _ = writeln!(out, "  none: nothing is tested");
+    }
+    for conflict in &report.conflicts {
+        let path = if conflict.path.is_empty() {
+            "(whole object)"
+        } else {
+            &conflict.path
+        };
+        let _ = writeln!(out, "  {path}: {}", conflict.reason);
+    }
+    let _ = writeln!(
+        out,
+        "overwrites (concurrent changes it would silently erase):"
+    );
+    if report.overwrites.is_empty() {
+        let _ = writeln!(out, "  none");
+    }
+    for overwrite in &report.overwrites {
+        let _ = writeln!(out, "  {}: {}", overwrite.path, overwrite.reason);
+    }
+    let _ = writeln!(out, "{}", count(report));
+    out
+}
+
+/// `2 warnings, 1 note` (or `no findings`).
+pub fn count(report: &Report) -> String {
+    let mut parts = Vec::new();
+    for (severity, one, many) in [
+        (super::Severity::Error, "error", "errors"),
+        (super::Severity::Warning, "warning", "warnings"),
+        (super::Severity::Note, "note", "notes"),
+    ] {
+        let n = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count();
+        if n > 0 {
+            parts.push(format!("{n} {}", if n == 1 { one } else { many }));
+        }
+    }
+    if parts.is_empty() {
+        "no findings".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The report as JSON: `{"kind", "semantics", "opCount", "findings":
+/// [{"rule", "severity", "index", "path", "message", "fix"}], "outcome",
+/// "conflicts", "overwrites"}`.
+pub fn json(report: &Report) -> Value {
+    serde_json::to_value(report).unwrap_or(Value::Null)
+}
+
+/// The SARIF version written.
+pub const SARIF_VERSION: &str = "2.1.0";
+
+/// The report as a SARIF 2.1.0 log (one run, the rule table as the
+/// driver's rules), so CI systems show the findings inline.
+pub fn sarif(report: &Report, source: &Source) -> Value {
+    let rules: Vec<Value> = RULES
+        .iter()
+        .map(|info| {
+            json!({
+                "id": info.name,
+                "name": pascal(info.name),
+                "shortDescription": {"text": info.summary},
+                "fullDescription": {"text": info.explanation},
+                "help": {"text": format!("{}\n\nFix: {}", info.explanation, info.fix)},
+                "defaultConfiguration": {"level": info.severity.as_str()},
+            })
+        })
+        .collect();
+    let uri = if source.name.starts_with('<') {
+        "stdin".to_owned()
+    } else {
+        source.name.clone()
+    };
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|finding| {
+            let mut physical = json!({"artifactLocation": {"uri": uri}});
+            if let Some((line, column)) = source.at(finding) {
+                physical["region"] = json!({"startLine": line, "startColumn": column});
+            }
+            let mut logical = Vec::new();
+            if let Some(index) = finding.index {
+                logical.push(
+                    json!({"name": format!("op {index}"), "kind": "element", "index": index}),
+                );
+            }
+            if let Some(path) = &finding.path {
+                logical.push(json!({"fullyQualifiedName": path, "kind": "member"}));
+            }
+            let mut location = json!({"physicalLocation": physical});
+            if !logical.is_empty() {
+                location["logicalLocations"] = Value::Array(logical);
+            }
+            let mut result = json!({
+                "ruleId": finding.rule.as_str(),
+                "ruleIndex": Rule::ALL.iter().position(|r| *r == finding.rule).unwrap_or(0),
+                "level": finding.severity.as_str(),
+                "message": {"text": finding.message},
+                "locations": [location],
+            });
+            if let Some(fix) = &finding.fix {
+                result["properties"] = json!({"fix": fix, "fixPayload": fix.payload()});
+            }
+            result
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": SARIF_VERSION,
+        "runs": [{
+            "tool": {"driver": {
+                "name": "patchlab",
+                "version": crate::VERSION,
+                "informationUri": crate::SOURCE_URL,
+                "rules": rules,
+            }},
+            "results": results,
+        }],
+    })
+}
+
+/// `whole-map-test` as `WholeMapTest`.
+fn pascal(name: &str) -> String {
+    name.split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            chars
+                .next()
+                .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+/// docs/lint.md as generated from the rule table: one section per rule
+/// (what, why, example, fix). A test keeps the file equal to this.
+pub fn markdown() -> String {
+    let mut out = String::new();
+    out.push_str("# Lint rules\n\n");
+    out.push_str("<!-- Generated from the rule table (src/lint/rules.rs) by `patchlab::lint::report::markdown()`; the test `docs_match_the_rule_table` keeps this file equal to it: run `PATCHLAB_BLESS=1 cargo test --lib lint::` after changing a rule. -->\n\n");
+    out.push_str("`patchlab lint PATCH [--object OBJ] [--semantics kube|rfc] [--format text|json|sarif]` reads a JSON patch, a merge patch or a whole `kubectl patch` command line and reports what is hazardous about it. Severities: **error** (cannot work, or fails on a real server), **warning** (fails or loses data under concurrency, or on some Kubernetes releases), **note** (worth knowing). The CLI exits 0 when nothing is at warning or above, 1 when something is, 2 when the input cannot be read.\n\n");
+    out.push_str("How bodies are read: JSON text is sent byte for byte as written (that is what a controller sends, and what `test-never-matches` looks at); YAML is sent as the JSON Go's `encoding/json` writes. A `kubectl patch` `-p` argument is converted the way kubectl converts it (apimachinery `yaml.ToJSON`, called from `staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`): text starting with `{` is sent as is, anything else, a JSON list included, is read as YAML and re-encoded by Go, so `1.0` in a `kubectl patch --type=json` list reaches the server as `1`.\n\n");
+    out.push_str("Sources for the server's behaviour: kubernetes `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go` (10,000-op limit, 413; 422 for a failed op), evanphx/json-patch `patch.go` at v4.12.0, v4.13.0 and v5.6.0 (the engines Kubernetes has shipped), KubeVirt `pkg/apimachinery/patch/patch.go` and PR #18139 (per-key map patches).\n\n");
+    out.push_str("| rule | severity | finds |\n|---|---|---|\n");
+    for info in &RULES {
+        let _ = writeln!(
+            out,
+            "| [`{}`](#{}) | {} | {} |",
+            info.name, info.name, info.severity, info.summary
+        );
+    }
+    for info in &RULES {
+        let example = info.rule.example();
+        let _ = write!(
+            out,
+            "\n## {}\n\n**{}**: {}.\n\n{}\n\n",
+            info.name, info.severity, info.summary, info.explanation
+        );
+        let applies = match info.applies_to {
+            super::AppliesTo::JsonPatch => "JSON patches",
+            super::AppliesTo::MergePatch => "merge patches",
+            super::AppliesTo::Both => "JSON patches and merge patches",
+        };
+        let _ = writeln!(out, "Applies to {applies}.\n");
+        out.push_str("Example:\n\n```json\n");
+        out.push_str(&shorten(&example.patch));
+        out.push_str("\n```\n\n");
+        if example.object.is_some() {
+            out.push_str("(against the example VMI, `patchlab lint --object`; see `EXAMPLE_OBJECT` in src/lint/rules.rs)\n\n");
+        }
+        let _ = writeln!(out, "Fix: {}\n", info.fix);
+        out.push_str("```json\n");
+        out.push_str(&shorten(&example.fixed));
+        out.push_str("\n```\n");
+    }
+    out
+}
+
+fn shorten(text: &str) -> String {
+    if text.len() <= 600 {
+        return text.to_owned();
+    }
+    let mut end = 300;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} bytes in all)", &text[..end], text.len())
+}

@@ -1,0 +1,485 @@
+//! The rule table: every rule's stable name, severity, one-line summary,
+//! explanation and example, as data the CLI, the JS API, the docs and the
+//! playground share.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+/// How bad a finding is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Severity {
+    /// Worth knowing: a trade-off, or a pattern that is fine on today's server.
+    Note,
+    /// Fails, or loses data, under concurrency (or on some Kubernetes releases).
+    Warning,
+    /// Cannot work, or fails on a real server whatever else happens.
+    Error,
+}
+
+impl Severity {
+    /// `note`, `warning` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for Severity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A lint rule. The kebab-case names ([`Rule::as_str`]) are stable: CI
+/// configurations and SARIF viewers refer to them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Rule {
+    /// `test` of a whole map in a patch that changes some of its keys.
+    WholeMapTest,
+    /// `test` of a whole list to add or remove elements.
+    WholeListTest,
+    /// A path that walks through a map key holding `/` without `~1`.
+    UnescapedSlash,
+    /// A path that is not an RFC 6901 JSON Pointer.
+    InvalidPointer,
+    /// A `test` value whose bytes differ from what the server stores.
+    TestNeverMatches,
+    /// An op on an array index with no `test` of that element first.
+    IndexWithoutTest,
+    /// `remove` of a map key with no `test` first.
+    RemoveWithoutTest,
+    /// `add` of a map key with no `test` first.
+    AddWithoutTest,
+    /// A `test` after an op that writes the same or an enclosing path.
+    TestAfterWrite,
+    /// Two writes to the same path.
+    DuplicatePath,
+    /// A `test` of `/metadata/resourceVersion`.
+    RvTest,
+    /// An op whose outcome differs between RFC 6902 and kube-apiserver.
+    EngineDependent,
+    /// An op whose outcome differs between Kubernetes releases.
+    ReleaseDependent,
+    /// More operations than the server accepts.
+    TooManyOps,
+    /// A body larger than the server accepts.
+    BodyTooLarge,
+    /// An element of the patch the server cannot read as an op.
+    MalformedOp,
+    /// With the current object: the patch does not apply to it.
+    FailsNow,
+    /// A list in a merge patch, which replaces the stored list whole.
+    MergeReplacesList,
+    /// A `null` in a merge patch, which deletes the member.
+    MergeNullDeletes,
+}
+
+/// One row of the rule table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleInfo {
+    /// The rule.
+    pub rule: Rule,
+    /// Its stable kebab-case name.
+    pub name: &'static str,
+    /// How bad its findings are.
+    pub severity: Severity,
+    /// One line: what it finds.
+    pub summary: &'static str,
+    /// Why it matters, for a newcomer to JSON Patch and Kubernetes.
+    pub explanation: &'static str,
+    /// What the fix does.
+    pub fix: &'static str,
+    /// Which input it reads: a JSON patch, a merge patch, or either.
+    pub applies_to: AppliesTo,
+}
+
+/// The inputs a rule looks at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppliesTo {
+    /// JSON patches (`--type=json`).
+    JsonPatch,
+    /// JSON merge patches (`--type=merge`).
+    MergePatch,
+    /// Both.
+    Both,
+}
+
+/// An example for a rule: a patch it fires on, the fixed patch it is silent
+/// on, and the current object both are checked against (when the rule
+/// needs one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// The patch the rule fires on (JSON text, as sent).
+    pub patch: Cow<'static, str>,
+    /// The fixed patch: the rule is silent on it.
+    pub fixed: Cow<'static, str>,
+    /// The current object (JSON), when the rule needs one.
+    pub object: Option<&'static str>,
+}
+
+/// The object most examples run against: a migrating VMI, trimmed.
+pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstance","metadata":{"name":"testvmi","namespace":"default","resourceVersion":"12345","labels":{"kubevirt.io/nodeName":"node01"},"annotations":{"kubevirt.io/evacuationNodeName":"node01"},"finalizers":["kubevirt.io/virtualMachineControllerFinalize","foregroundDeleteVirtualMachine"]},"spec":{"replicas":1},"status":{"phase":"Running"}}"#;
+
+impl Rule {
+    /// Every rule, in the table's order.
+    pub const ALL: [Rule; 19] = [
+        Rule::WholeMapTest,
+        Rule::WholeListTest,
+        Rule::UnescapedSlash,
+        Rule::InvalidPointer,
+        Rule::TestNeverMatches,
+        Rule::IndexWithoutTest,
+        Rule::RemoveWithoutTest,
+        Rule::AddWithoutTest,
+        Rule::TestAfterWrite,
+        Rule::DuplicatePath,
+        Rule::RvTest,
+        Rule::EngineDependent,
+        Rule::ReleaseDependent,
+        Rule::TooManyOps,
+        Rule::BodyTooLarge,
+        Rule::MalformedOp,
+        Rule::FailsNow,
+        Rule::MergeReplacesList,
+        Rule::MergeNullDeletes,
+    ];
+
+    /// The stable kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The default severity of its findings.
+    pub fn severity(self) -> Severity {
+        self.info().severity
+    }
+
+    /// The rule's row of the table.
+    pub fn info(self) -> &'static RuleInfo {
+        // RULES is in `Rule::ALL` order; the test `table_is_in_enum_order` holds it so.
+        &RULES[self as usize]
+    }
+
+    /// The rule's example: fires on `patch`, silent on `fixed`.
+    pub fn example(self) -> Example {
+        let text = |patch: &'static str, fixed: &'static str| Example {
+            patch: Cow::Borrowed(patch),
+            fixed: Cow::Borrowed(fixed),
+            object: None,
+        };
+        let with_object = |patch: &'static str, fixed: &'static str| Example {
+            object: Some(EXAMPLE_OBJECT),
+            ..text(patch, fixed)
+        };
+        match self {
+            Rule::WholeMapTest => text(
+                r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
+                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
+            ),
+            Rule::WholeListTest => text(
+                r#"[{"op":"test","path":"/metadata/finalizers","value":["kubevirt.io/virtualMachineControllerFinalize","foregroundDeleteVirtualMachine"]},{"op":"replace","path":"/metadata/finalizers","value":["foregroundDeleteVirtualMachine"]}]"#,
+                r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#,
+            ),
+            Rule::UnescapedSlash => text(
+                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io/nodeName","value":"node02"}]"#,
+                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1nodeName","value":"node02"}]"#,
+            ),
+            Rule::InvalidPointer => text(
+                r#"[{"op":"remove","path":"/metadata/annotations/example.com~team"}]"#,
+                r#"[{"op":"remove","path":"/metadata/annotations/example.com~0team"}]"#,
+            ),
+            Rule::TestNeverMatches => text(
+                r#"[{"op":"test","path":"/spec/replicas","value":1.0},{"op":"replace","path":"/spec/replicas","value":2}]"#,
+                r#"[{"op":"test","path":"/spec/replicas","value":1},{"op":"replace","path":"/spec/replicas","value":2}]"#,
+            ),
+            Rule::IndexWithoutTest => with_object(
+                r#"[{"op":"remove","path":"/metadata/finalizers/0"}]"#,
+                r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#,
+            ),
+            Rule::RemoveWithoutTest => with_object(
+                r#"[{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
+                r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
+            ),
+            Rule::AddWithoutTest => with_object(
+                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
+                r#"[{"op":"test","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":null},{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
+            ),
+            Rule::TestAfterWrite => text(
+                r#"[{"op":"replace","path":"/status/phase","value":"Succeeded"},{"op":"test","path":"/status/phase","value":"Running"}]"#,
+                r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
+            ),
+            Rule::DuplicatePath => text(
+                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"},{"op":"add","path":"/metadata/labels/app","value":"db"}]"#,
+                r#"[{"op":"add","path":"/metadata/labels/app","value":"db"}]"#,
+            ),
+            Rule::RvTest => text(
+                r#"[{"op":"test","path":"/metadata/resourceVersion","value":"12345"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
+                r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
+            ),
+            Rule::EngineDependent => with_object(
+                r#"[{"op":"test","path":"/metadata/finalizers/-1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/-1"}]"#,
+                r#"[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]"#,
+            ),
+            Rule::ReleaseDependent => with_object(
+                r#"[{"op":"test","path":"","value":{"kind":"VirtualMachineInstance"}}]"#,
+                r#"[{"op":"test","path":"/kind","value":"VirtualMachineInstance"}]"#,
+            ),
+            Rule::TooManyOps => Example {
+                patch: Cow::Owned(many_ops(crate::apply::MAX_OPS + 1)),
+                fixed: Cow::Owned(many_ops(crate::apply::MAX_OPS)),
+                object: None,
+            },
+            Rule::BodyTooLarge => Example {
+                patch: Cow::Owned(big_body(super::MAX_BODY_BYTES + 1)),
+                fixed: Cow::Owned(big_body(super::MAX_BODY_BYTES)),
+                object: None,
+            },
+            Rule::MalformedOp => text(
+                r#"[{"op":"upsert","path":"/metadata/labels/app","value":"web"}]"#,
+                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
+            ),
+            Rule::FailsNow => with_object(
+                r#"[{"op":"test","path":"/status/phase","value":"Scheduled"},{"op":"replace","path":"/status/phase","value":"Running"}]"#,
+                r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
+            ),
+            Rule::MergeReplacesList => text(
+                r#"{"metadata":{"finalizers":["foregroundDeleteVirtualMachine"]}}"#,
+                r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#,
+            ),
+            Rule::MergeNullDeletes => text(
+                r#"{"metadata":{"annotations":{"kubevirt.io/evacuationNodeName":null}}}"#,
+                r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
+            ),
+        }
+    }
+}
+
+/// `n` per-key adds: a patch of `n` ops.
+fn many_ops(n: usize) -> String {
+    let mut out = String::from("[");
+    for i in 0..n {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!(
+            r#"{{"op":"add","path":"/metadata/annotations/k{i}","value":"v"}}"#
+        ));
+    }
+    out.push(']');
+    out
+}
+
+/// One add whose body is exactly `bytes` long.
+fn big_body(bytes: usize) -> String {
+    let head = r#"[{"op":"add","path":"/metadata/annotations/blob","value":""#;
+    let tail = r#""}]"#;
+    let fill = bytes.saturating_sub(head.len() + tail.len());
+    format!("{head}{}{tail}", "x".repeat(fill))
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Rule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Rule, String> {
+        Rule::ALL
+            .into_iter()
+            .find(|rule| rule.as_str() == s)
+            .ok_or_else(|| format!("unknown rule {s:?}"))
+    }
+}
+
+impl serde::Serialize for Rule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// The rule table, in [`Rule::ALL`] order.
+pub static RULES: [RuleInfo; 19] = [
+    RuleInfo {
+        rule: Rule::WholeMapTest,
+        name: "whole-map-test",
+        severity: Severity::Warning,
+        summary: "a `test` of a whole map (labels, annotations, activePods) in a patch that changes some of its keys",
+        explanation: "A `test` compares the whole map, so it fails (422) as soon as any other writer adds, changes or removes any key, even one this patch does not care about. A JSON patch is atomic: every other op in it is dropped too, and the controller has to requeue. This is the race KubeVirt hit during mass live migration (PR #18139): virt-handler changed an unrelated label and the controller's label patch, and the status update riding with it, kept failing.",
+        fix: "Per-key ops, as PR #18139's `GeneratePerKeyMapPatches` writes them: `add` for a new key (no test), `test` + `replace` of just a changed key, `remove` of a dropped key.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::WholeListTest,
+        name: "whole-list-test",
+        severity: Severity::Note,
+        summary: "a `test` of a whole list (finalizers, conditions) to add or remove elements",
+        explanation: "The `test` fails whenever anyone else changed the list, for example when another controller added its own finalizer. KubeVirt does this on purpose (`getPatchFinalizerOps`) because JSON Patch cannot address list elements by a stable key: a retry after the 422 is safe, only slower. When the change only removes elements or appends new ones, per-element ops narrow the conflict to the elements you touch.",
+        fix: "Per-element ops: `test` + `remove` of each removed element at its index (from the end), and a `test` of the remaining list + `add` at `/-` for new elements.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::UnescapedSlash,
+        name: "unescaped-slash",
+        severity: Severity::Error,
+        summary: "a path that walks through a map key containing `/` without writing it `~1`",
+        explanation: "In a JSON Pointer `/` separates the steps, so `/metadata/labels/kubevirt.io/nodeName` means the member `nodeName` inside a label named `kubevirt.io`, not the label `kubevirt.io/nodeName`. Labels and annotations hold strings, so the server answers 422 (the path does not exist), or worse, the op writes somewhere you did not mean. A `/` inside a key is written `~1` (and `~` is written `~0`), as KubeVirt's `EscapeJSONPointer` does.",
+        fix: "The same op with the key escaped: `/metadata/labels/kubevirt.io~1nodeName`.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::InvalidPointer,
+        name: "invalid-pointer",
+        severity: Severity::Error,
+        summary: "a path (or `from`) that is not an RFC 6901 JSON Pointer",
+        explanation: "A JSON Pointer is empty (the whole document) or starts with `/`, and `~` may only appear as `~0` (a literal `~`) or `~1` (a literal `/`). Anything else is not a pointer: a strict RFC 6902 engine rejects it, and kube-apiserver's engine reads it its own way, so the op addresses something you did not mean or fails with 422.",
+        fix: "The pointer written correctly: a leading `/` added, a bare `~` written `~0`.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::TestNeverMatches,
+        name: "test-never-matches",
+        severity: Severity::Error,
+        summary: "a `test` value whose bytes differ from how the server stores that value",
+        explanation: "kube-apiserver compares `test` scalars byte for byte: the stored side as Go's `encoding/json` writes it, the patch side as you sent it. Go writes the number 1.0 as `1`, 1e2 as `100`, `<`, `>` and `&` as `\\u003c`, `\\u003e`, `\\u0026`, and `é` as itself, never `\\u00e9`. A `test` written any other way never passes on a real server (always 422), although it passes in tests against a strict RFC 6902 library, which compares by value. An array element `null` in a test value is worse: the server's engine dereferences it and answers 500.",
+        fix: "The same `test` with its value written as Go writes it.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::IndexWithoutTest,
+        name: "index-without-test",
+        severity: Severity::Warning,
+        summary: "an op on an array index (`/metadata/finalizers/1`) with no `test` of that element first",
+        explanation: "Array indices move: if another writer removed or inserted an element since you read the object, index 1 now holds a different element, and your `remove` or `replace` silently hits someone else's finalizer or condition. A `test` of the element at that index first turns that into a clean 422 you can retry.",
+        fix: "A `test` of the element's current value at the same index, right before the op (needs the current object).",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::RemoveWithoutTest,
+        name: "remove-without-test",
+        severity: Severity::Note,
+        summary: "a `remove` of a map key with no `test` first",
+        explanation: "`remove` needs the member: if another writer removed the key first, this patch fails (422) and everything else in it is dropped. If another writer changed the value meanwhile, their change is erased without a check. PR #18139 accepts this for removed keys; a `test` of the old value first makes a concurrent change fail the patch instead.",
+        fix: "A `test` of the key's current value before the `remove` (needs the current object).",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::AddWithoutTest,
+        name: "add-without-test",
+        severity: Severity::Note,
+        summary: "an `add` of a map key with no `test` first",
+        explanation: "`add` creates or overwrites the key, so it never conflicts: that is why PR #18139 adds new keys without a test. The price: if another writer sets the same key at the same time, the last write wins and nobody notices. When the key belongs to someone else too, `test` it first (`null` when it should still be absent).",
+        fix: "A `test` of the key's current value (`null` when absent: kube-apiserver passes a `null` test on a missing member) before the `add` (needs the current object).",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::TestAfterWrite,
+        name: "test-after-write",
+        severity: Severity::Warning,
+        summary: "a `test` placed after an op that writes the same or an enclosing path",
+        explanation: "Ops run in order, so this `test` compares against what the patch itself just wrote, not against what is stored: it never guards anything. If its value is the old value it always fails (422); if it is the new value it always passes, and the write before it is unguarded.",
+        fix: "The `test` moved before the first op that writes its path (or dropped when it only repeats the written value).",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::DuplicatePath,
+        name: "duplicate-path",
+        severity: Severity::Warning,
+        summary: "two writes to the same path in one patch",
+        explanation: "The later write replaces what the earlier one wrote (a second `remove` of the same key always fails, 422). Usually one of the two is a mistake, often two code paths of a controller appending ops for the same field.",
+        fix: "The earlier write dropped (for two removes, the second one).",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::RvTest,
+        name: "rv-test",
+        severity: Severity::Note,
+        summary: "a `test` of `/metadata/resourceVersion`",
+        explanation: "Every write to the object changes its resourceVersion, so this `test` is a full optimistic lock: the patch fails (422) if anyone wrote anything since your read, exactly like an `Update()` with a stale resourceVersion but answered 422 instead of 409, so `RetryOnConflict` does not retry it. Sometimes that is what you want; usually a `test` of the fields you depend on is enough.",
+        fix: "None automatic: replace it with `test`s of the fields the patch depends on.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::EngineDependent,
+        name: "engine-dependent",
+        severity: Severity::Note,
+        summary: "an op whose outcome differs between strict RFC 6902 and kube-apiserver",
+        explanation: "kube-apiserver runs evanphx/json-patch's v4 engine, which differs from the RFC: `replace` of a missing member adds it, a `test` of `null` passes on a missing member, negative array indices count from the end, and a missing `value` means `null`. KubeVirt relies on some of these (`test(null)` + `replace` for a first finalizer). It works on the server, but the same patch fails in unit tests against a strict library, or behaves differently on another server.",
+        fix: "Where the current object shows what was meant: the op written so both engines agree (an explicit index, `add` instead of `replace`).",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::ReleaseDependent,
+        name: "release-dependent",
+        severity: Severity::Warning,
+        summary: "an op whose outcome differs between Kubernetes releases",
+        explanation: "Kubernetes has shipped three versions of its JSON patch engine. Whole-document ops (path `\"\"`) are refused by the one in 1.28 (evanphx v5.6.0: `doc is missing path`), compare or replace the document in later ones (v4.12.0, v4.13.0), and `replace \"\"` with a scalar silently does nothing on v4.12.0 but fails on v4.13.0. A patch that works on your test cluster may fail on the production one.",
+        fix: "Ops on the fields themselves instead of the whole document.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::TooManyOps,
+        name: "too-many-ops",
+        severity: Severity::Error,
+        summary: "more than 10,000 operations",
+        explanation: "kube-apiserver refuses a JSON patch with more than 10,000 operations before running any of them: HTTP 413 `Request entity too large: The allowed maximum operations in a JSON patch is 10000, got N`.",
+        fix: "None automatic: split the change into several patches, or replace whole fields instead of one op per element.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::BodyTooLarge,
+        name: "body-too-large",
+        severity: Severity::Error,
+        summary: "a request body over 3 MiB",
+        explanation: "kube-apiserver refuses request bodies over 3 MiB (3,145,728 bytes) with HTTP 413, and etcd refuses objects over 1.5 MiB anyway.",
+        fix: "None automatic: send less (big blobs belong in a ConfigMap, a Secret or outside the object).",
+        applies_to: AppliesTo::Both,
+    },
+    RuleInfo {
+        rule: Rule::MalformedOp,
+        name: "malformed-op",
+        severity: Severity::Error,
+        summary: "an element the server cannot read as an operation (unknown `op`, missing `path`, ...)",
+        explanation: "The server decodes the body, then runs the ops in order: when it reaches an op it cannot read, the whole patch fails (422) and nothing is written. Only `add`, `remove`, `replace`, `move`, `copy` and `test` exist, each needs a string `path`, `move` and `copy` need `from`.",
+        fix: "The op's name corrected when it is an obvious alias (`upsert`, `set`, `delete`, ...).",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::FailsNow,
+        name: "fails-now",
+        severity: Severity::Error,
+        summary: "the patch does not apply to the current object",
+        explanation: "Applied to the object you gave, an op fails, so the server answers (usually 422 with a generic message that hides which op failed) and writes nothing. The finding names the op and the real cause.",
+        fix: "None automatic: the message names the op and why it fails.",
+        applies_to: AppliesTo::Both,
+    },
+    RuleInfo {
+        rule: Rule::MergeReplacesList,
+        name: "merge-replaces-list",
+        severity: Severity::Warning,
+        summary: "a list in a merge patch, which replaces the stored list whole",
+        explanation: "A JSON merge patch (RFC 7386) merges objects key by key but replaces lists whole, without any check. A finalizer or condition another writer added since your read is silently lost. Only a `metadata.resourceVersion` in the body guards it, and that locks the whole object.",
+        fix: "The JSON patch PR #18139's strategies send for the same change (a `test` of the current list, then per-element or whole-list ops); needs the current object.",
+        applies_to: AppliesTo::MergePatch,
+    },
+    RuleInfo {
+        rule: Rule::MergeNullDeletes,
+        name: "merge-null-deletes",
+        severity: Severity::Note,
+        summary: "a `null` in a merge patch, which deletes the member",
+        explanation: "In a merge patch `null` means delete: the key is removed whatever value another writer put there meanwhile, and a field can never be set to `null` this way. If you meant the value `null`, use a JSON patch.",
+        fix: "The JSON patch for the same change, with a `test` of the current value before each `remove` (needs the current object).",
+        applies_to: AppliesTo::MergePatch,
+    },
+];

@@ -1,0 +1,68 @@
+// Every view's state survives a link: copy it, open it in a fresh page,
+// see the same thing; opening a link over edited work keeps the work one
+// Undo away.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, server, browser, useServerAndBrowser } from './harness.mjs';
+
+useServerAndBrowser();
+
+async function copiedLink(page) {
+  await page.getByRole('button', { name: 'Share link' }).first().click();
+  await page.waitForFunction(async () => (await navigator.clipboard.readText()).includes('#/'));
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+test('race: compare mode, the explorer, the step and the open editor are in the link', async () => {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  await page.goto(`${server.url}#/race`);
+  await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('naive');
+  await page.getByRole('button', { name: 'Step 4:', exact: false }).click();
+  await page.getByRole('button', { name: 'Compare presets' }).click();
+  await page.getByRole('button', { name: 'Explore interleavings' }).click();
+  await page.getByText('Edit the writers and the timeline').click();
+  await page.locator('.explorer').waitFor();
+  const link = await copiedLink(page);
+  await context.close();
+  const fresh = await openPage(browser);
+  await fresh.goto(link);
+  await fresh.locator('.compare').waitFor();
+  await fresh.locator('.explorer').waitFor();
+  assert.ok(await fresh.locator('details.editing').evaluate((d) => d.open), 'the timeline editor is open');
+  assert.match(await fresh.locator('.step-count').textContent(), /^step 4 of/);
+  assert.equal(await fresh.getByRole('combobox', { name: 'Preset for writers' }).inputValue(), 'naive');
+  assert.deepEqual(fresh.errors, []);
+  await fresh.context().close();
+});
+
+test('learn: every step has its link, counted from 1; older links still open', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/learn/per-key/2`);
+  await page.getByText('Step 2 of').waitFor();
+  await page.getByRole('link', { name: 'Next →' }).click();
+  await page.waitForFunction(() => location.hash === '#/learn/per-key/3');
+  await page.goto(`${server.url}#/learn?w=per-key&step=0`);
+  await page.getByText('Step 1 of').waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('opening a walkthrough example in Build over edited work keeps the work one Undo away', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  const editor = page.locator('#new-object');
+  await editor.waitFor();
+  await editor.fill('apiVersion: v1\nkind: Pod\nmetadata:\n  name: mine\n');
+  await page.getByText('Your objects').first().waitFor();
+  await page.waitForTimeout(400);
+  await page.goto(`${server.url}#/learn/finalizers/1`);
+  await page.getByRole('link', { name: 'Open in Build' }).click();
+  const notice = page.getByRole('status').filter({ hasText: 'Undo brings it back' });
+  await notice.waitFor();
+  assert.match(await page.locator('#old-object').inputValue(), /finalizers/);
+  await notice.getByRole('button', { name: 'Undo' }).click();
+  await page.waitForFunction(() => document.querySelector('#new-object').value.includes('name: mine'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
