@@ -562,6 +562,12 @@ std::thread_local! {
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// Drops the tables kept for later runs (their memory is freed; the next
+/// run starts cold, computing every transition again).
+pub fn forget_warm_tables() {
+    WARM.with(|warm| warm.borrow_mut().clear());
+}
+
 fn warm_machine(key: &(Preset, MigrateOptions)) -> Option<Machine> {
     WARM.with(|warm| {
         let mut warm = warm.borrow_mut();
