@@ -855,3 +855,77 @@ fn lint_reads_what_diff_writes() {
         }
     }
 }
+
+#[test]
+fn migrate_churn_and_retry_budget_flags() {
+    let out = patchlab(
+        &[
+            "migrate",
+            "--vms",
+            "30",
+            "--seed",
+            "2",
+            "--churn",
+            "2",
+            "--retries",
+            "0",
+            "--preset",
+            "kubevirt-head",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let writers = result["presets"][0]["writers"].as_array().unwrap();
+    let names: Vec<&str> = writers
+        .iter()
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "virt-controller",
+            "migration-controller",
+            "virt-handler",
+            "churn-1",
+            "churn-2"
+        ]
+    );
+    assert_eq!(
+        result["presets"][0]["total"]["retries"], 0,
+        "no retry budget"
+    );
+    // The defaults are today's numbers.
+    let default = patchlab(
+        &["migrate", "--vms", "50", "--seed", "3", "--format", "json"],
+        "",
+    );
+    let explicit = patchlab(
+        &[
+            "migrate",
+            "--vms",
+            "50",
+            "--seed",
+            "3",
+            "--churn",
+            "0",
+            "--retries",
+            "2",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(stdout(&default), stdout(&explicit));
+    let golden: Value =
+        serde_json::from_str(include_str!("golden/migrate-50-seed-3.json")).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout(&default)).unwrap(),
+        golden
+    );
+    let bad = patchlab(&["migrate", "--churn", "9"], "");
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("churn"), "{}", stderr(&bad));
+}
