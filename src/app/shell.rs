@@ -101,25 +101,7 @@ pub fn App() -> Html {
         <ContextProvider<ShortcutSettings> context={*settings}>
         <div class="shell">
             <a class="skip-link" href="#main" onclick={skip_to_main()}>{ "Skip to content" }</a>
-            <header class="site-header">
-                <a class="brand" href={View::Build.href()}>
-                    <span class="brand-mark" aria-hidden="true">{ "{ }" }</span>
-                    <span class="brand-name">{ "patchlab" }</span>
-                </a>
-                <Nav current={view} />
-                <p class="tagline">
-                    { "Conflict-narrow Kubernetes JSON Patches: what each strategy sends, tests and risks." }
-                </p>
-                <div class="header-tools">
-                    <button type="button" class="link" onclick={show(Open::Glossary(None))}>{ "Glossary" }</button>
-                    <button type="button" class="link keys-link" onclick={show(Open::Shortcuts)}>
-                        { "Keyboard shortcuts" }<kbd class="shortcut-hint" aria-hidden="true">{ "?" }</kbd>
-                    </button>
-                    <button type="button" class="theme-switch" onclick={cycle_theme}>
-                        { theme.label() }<kbd class="shortcut-hint" aria-hidden="true">{ "t" }</kbd>
-                    </button>
-                </div>
-            </header>
+            <Header {view} theme={*theme} onglossary={show(Open::Glossary(None))} onshortcuts={show(Open::Shortcuts)} ontheme={cycle_theme} />
             <main id="main" class="main" tabindex="-1">
                 { match &*route {
                     Route::Build(packed) => html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> },
@@ -159,6 +141,40 @@ fn skip_to_main() -> Callback<MouseEvent> {
             }
         }
     })
+}
+
+#[derive(PartialEq, Properties)]
+struct HeaderProps {
+    view: Option<View>,
+    theme: Theme,
+    onglossary: Callback<MouseEvent>,
+    onshortcuts: Callback<MouseEvent>,
+    ontheme: Callback<MouseEvent>,
+}
+
+#[component]
+fn Header(props: &HeaderProps) -> Html {
+    html! {
+        <header class="site-header">
+            <a class="brand" href={View::Build.href()}>
+                <span class="brand-mark" aria-hidden="true">{ "{ }" }</span>
+                <span class="brand-name">{ "patchlab" }</span>
+            </a>
+            <Nav current={props.view} />
+            <p class="tagline">
+                { "Conflict-narrow Kubernetes JSON Patches: what each strategy sends, tests and risks." }
+            </p>
+            <div class="header-tools">
+                <button type="button" class="link" onclick={props.onglossary.clone()}>{ "Glossary" }</button>
+                <button type="button" class="link keys-link" onclick={props.onshortcuts.clone()}>
+                    { "Keyboard shortcuts" }<kbd class="shortcut-hint" aria-hidden="true">{ "?" }</kbd>
+                </button>
+                <button type="button" class="theme-switch" onclick={props.ontheme.clone()}>
+                    { props.theme.label() }<kbd class="shortcut-hint" aria-hidden="true">{ "t" }</kbd>
+                </button>
+            </div>
+        </header>
+    }
 }
 
 #[derive(PartialEq, Properties)]

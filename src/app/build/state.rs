@@ -629,3 +629,24 @@ pub struct FieldRow {
     /// whole-object body).
     pub strategies: Vec<Option<Strategy>>,
 }
+
+impl crate::app::link::ViewState for BuildState {
+    type Link = BuildLink;
+    type Action = BuildAction;
+
+    fn start(start: Start<BuildLink>) -> Self {
+        BuildState::start(start)
+    }
+
+    fn link(&self) -> BuildLink {
+        BuildState::link(self)
+    }
+
+    fn open(link: BuildLink) -> BuildAction {
+        BuildAction::OpenLink(link)
+    }
+
+    fn notify(notice: Notice) -> BuildAction {
+        BuildAction::Notify(notice)
+    }
+}

@@ -6,12 +6,11 @@ use yew::prelude::*;
 
 use super::column::ResultColumns;
 use super::fields::FieldsTable;
-use super::state::{BuildAction, BuildLink, BuildState};
-use crate::app::browser;
+use super::state::{BuildAction, BuildState};
 use crate::app::components::{use_copy, CopyFallback, Editor, NoticeBar, UseCopy};
-use crate::app::hooks::{use_link_sync, use_piecewise_recompute, use_shortcuts, use_tab_mode};
-use crate::app::link::{self, Shareable, Start};
-use crate::app::notice::Notice;
+use crate::app::hooks::{
+    use_piecewise_recompute, use_share, use_shortcuts, use_tab_mode, use_view_state,
+};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::input::Format;
@@ -29,27 +28,10 @@ pub struct BuildViewProps {
     pub packed: Option<AttrValue>,
 }
 
-/// The address of a link to this state, or why there is none.
-fn share_url(state: &BuildState) -> Result<String, Notice> {
-    let placed = link::place(&state.link());
-    if placed.too_big_for_a_link {
-        return Err(Notice::warning(link::too_big_for_a_link(
-            placed.stored.len(),
-        )));
-    }
-    Ok(browser::url_with(&placed.fragment))
-}
-
 /// The Build view.
 #[component]
 pub fn BuildView(props: &BuildViewProps) -> Html {
-    let state = {
-        let packed = props.packed.clone();
-        use_reducer(move || {
-            let stored = browser::load(BuildLink::STORAGE_KEY);
-            BuildState::start(Start::new(packed.as_deref(), stored.as_deref()))
-        })
-    };
+    let state = use_view_state::<BuildState>(props.packed.clone());
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
     let send = {
@@ -61,25 +43,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
         Callback::from(move |notice| send(BuildAction::Notify(notice)))
     };
     use_piecewise_recompute(&state, state.dispatcher());
-    use_link_sync(
-        state.link(),
-        props.packed.clone(),
-        {
-            let (send, notify) = (send.clone(), notify.clone());
-            Callback::from(move |opened: Result<BuildLink, _>| match opened {
-                Ok(link) => send(BuildAction::OpenLink(link)),
-                Err(error) => notify.emit(Notice::broken_link(&error)),
-            })
-        },
-        notify.clone(),
-    );
-    let share = {
-        let (state, copy, notify) = (state.clone(), copy.clone(), notify.clone());
-        Callback::from(move |()| match share_url(&state) {
-            Ok(url) => copy.copy.emit((AttrValue::from("share"), url)),
-            Err(notice) => notify.emit(notice),
-        })
-    };
+    let share = use_share(state.link(), &copy, notify);
     {
         let (state, send, share, copy) = (state.clone(), send.clone(), share.clone(), copy.clone());
         use_shortcuts(

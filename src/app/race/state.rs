@@ -701,3 +701,24 @@ fn parse_intents(text: &str) -> Result<Vec<Intent>, IntentsError> {
     }
     Ok(intents)
 }
+
+impl crate::app::link::ViewState for RaceState {
+    type Link = RaceLink;
+    type Action = RaceAction;
+
+    fn start(start: Start<RaceLink>) -> Self {
+        RaceState::start(start)
+    }
+
+    fn link(&self) -> RaceLink {
+        RaceState::link(self)
+    }
+
+    fn open(link: RaceLink) -> RaceAction {
+        RaceAction::Open(link)
+    }
+
+    fn notify(notice: Notice) -> RaceAction {
+        RaceAction::Notify(notice)
+    }
+}

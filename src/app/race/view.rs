@@ -9,15 +9,13 @@ use yew::prelude::*;
 
 use super::lanes::Lanes;
 use super::scenarios::library;
-use super::state::{RaceAction, RaceLink, RaceState};
+use super::state::{RaceAction, RaceState};
 use super::step_card::StepCard;
 use super::tables::{CompareTable, ExplorerTable, OutcomesTable};
 use super::timeline_editor::TimelineEditor;
 use crate::app::browser;
 use crate::app::components::{use_copy, CopyFallback, NoticeBar, UseCopy};
-use crate::app::hooks::{use_link_sync, use_shortcuts};
-use crate::app::link::{self, Shareable, Start};
-use crate::app::notice::Notice;
+use crate::app::hooks::{use_share, use_shortcuts, use_view_state};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::sim::timeline::Replay;
@@ -45,13 +43,7 @@ fn select_value(event: &Event) -> Option<String> {
 /// The Race view.
 #[component]
 pub fn RaceView(props: &RaceViewProps) -> Html {
-    let state = {
-        let packed = props.packed.clone();
-        use_reducer(move || {
-            let stored = browser::load(RaceLink::STORAGE_KEY);
-            RaceState::start(Start::new(packed.as_deref(), stored.as_deref()))
-        })
-    };
+    let state = use_view_state::<RaceState>(props.packed.clone());
     let copy = use_copy();
     let send = {
         let dispatcher = state.dispatcher();
@@ -61,34 +53,9 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
         let send = send.clone();
         Callback::from(move |notice| send(RaceAction::Notify(notice)))
     };
-    use_link_sync(
-        state.link(),
-        props.packed.clone(),
-        {
-            let (send, notify) = (send.clone(), notify.clone());
-            Callback::from(move |opened: Result<RaceLink, _>| match opened {
-                Ok(link) => send(RaceAction::Open(link)),
-                Err(error) => notify.emit(Notice::broken_link(&error)),
-            })
-        },
-        notify.clone(),
-    );
     use_play_timer(&state);
     use_reveal_step(state.step);
-    let share = {
-        let (state, copy) = (state.clone(), copy.clone());
-        Callback::from(move |()| {
-            let placed = link::place(&state.link());
-            if placed.too_big_for_a_link {
-                notify.emit(Notice::warning(link::too_big_for_a_link(
-                    placed.stored.len(),
-                )));
-            } else {
-                copy.copy
-                    .emit(("share".into(), browser::url_with(&placed.fragment)));
-            }
-        })
-    };
+    let share = use_share(state.link(), &copy, notify);
     {
         let (state, send, share) = (state.clone(), send.clone(), share.clone());
         use_shortcuts(

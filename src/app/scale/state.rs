@@ -100,6 +100,8 @@ pub enum ScaleAction {
     SetSeed(u64),
     /// Ask for a run (the view starts it).
     RequestRun,
+    /// Open a link: its inputs, and a run when it had results.
+    Open(ScaleLink),
     /// A run started.
     Started {
         /// Its id, from [`ScaleState::next_run_id`].
@@ -198,6 +200,11 @@ impl ScaleState {
             ScaleAction::SetVms(vms) => next.inputs.vms = vms.clamp(1, MAX_VMS),
             ScaleAction::SetSeed(seed) => next.inputs.seed = seed,
             ScaleAction::RequestRun => next.run_requested = !next.running(),
+            ScaleAction::Open(link) => {
+                next.inputs = ScaleLink { ran: false, ..link };
+                next.run = Run::Idle;
+                next.run_requested = link.ran;
+            }
             ScaleAction::Started { id, total } => {
                 next.run_requested = false;
                 next.last_run = id;
@@ -230,6 +237,27 @@ impl ScaleState {
             ScaleAction::DismissNotice => next.notice = None,
         }
         next
+    }
+}
+
+impl crate::app::link::ViewState for ScaleState {
+    type Link = ScaleLink;
+    type Action = ScaleAction;
+
+    fn start(start: Start<ScaleLink>) -> Self {
+        ScaleState::start(start)
+    }
+
+    fn link(&self) -> ScaleLink {
+        ScaleState::link(self)
+    }
+
+    fn open(link: ScaleLink) -> ScaleAction {
+        ScaleAction::Open(link)
+    }
+
+    fn notify(notice: Notice) -> ScaleAction {
+        ScaleAction::Notify(notice)
     }
 }
 

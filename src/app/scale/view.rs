@@ -9,12 +9,9 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::charts::Charts;
-use super::state::{Run, ScaleAction, ScaleLink, ScaleState, MAX_VMS};
-use crate::app::browser;
+use super::state::{Run, ScaleAction, ScaleState, MAX_VMS};
 use crate::app::components::{use_copy, CopyFallback, NoticeBar};
-use crate::app::hooks::{use_link_sync, use_shortcuts};
-use crate::app::link::{self, Shareable, Start};
-use crate::app::notice::Notice;
+use crate::app::hooks::{use_share, use_shortcuts, use_view_state};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::sim::migrate::Migration;
@@ -48,13 +45,7 @@ fn number(event: &InputEvent) -> Option<u64> {
 /// The Scale view.
 #[component]
 pub fn ScaleView(props: &ScaleViewProps) -> Html {
-    let state = {
-        let packed = props.packed.clone();
-        use_reducer(move || {
-            let stored = browser::load(ScaleLink::STORAGE_KEY);
-            ScaleState::start(Start::new(packed.as_deref(), stored.as_deref()))
-        })
-    };
+    let state = use_view_state::<ScaleState>(props.packed.clone());
     let copy = use_copy();
     let send = {
         let dispatcher = state.dispatcher();
@@ -64,33 +55,8 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
         let send = send.clone();
         Callback::from(move |notice| send(ScaleAction::Notify(notice)))
     };
-    use_link_sync(
-        state.link(),
-        props.packed.clone(),
-        {
-            let (send, notify) = (send.clone(), notify.clone());
-            Callback::from(move |opened: Result<ScaleLink, _>| match opened {
-                Ok(link) => {
-                    send(ScaleAction::SetVms(link.vms));
-                    send(ScaleAction::SetSeed(link.seed));
-                    if link.ran {
-                        send(ScaleAction::RequestRun);
-                    }
-                }
-                Err(error) => notify.emit(Notice::broken_link(&error)),
-            })
-        },
-        notify.clone(),
-    );
     use_runner(&state);
-    let share = {
-        let (state, copy) = (state.clone(), copy.clone());
-        Callback::from(move |()| {
-            let placed = link::place(&state.link());
-            copy.copy
-                .emit(("share".into(), browser::url_with(&placed.fragment)));
-        })
-    };
+    let share = use_share(state.link(), &copy, notify);
     {
         let (send, share) = (send.clone(), share.clone());
         use_shortcuts(
