@@ -30,6 +30,8 @@ mod components;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
 #[cfg(target_arch = "wasm32")]
+pub mod scale_worker;
+#[cfg(target_arch = "wasm32")]
 mod shell;
 
 #[cfg(target_arch = "wasm32")]

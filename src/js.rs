@@ -47,4 +47,4 @@ pub const MAX_INPUT: usize = Budget::OBJECT_BYTES;
 
 /// The most VMIs `migrate` simulates in one call (it runs synchronously:
 /// call it from a Web Worker for big runs).
-pub const MAX_MIGRATE_VMS: usize = 10_000;
+pub const MAX_MIGRATE_VMS: usize = crate::sim::migrate::MAX_VMS;

@@ -6,7 +6,10 @@
 //! - [`timeline`]: scenarios and their step-by-step replay, with outcomes
 //!   (false and true conflicts, lost updates, convergence);
 //! - [`migrate`]: thousands of VMIs migrating under each preset;
-//! - [`explore`]: every interleaving of a small scenario.
+//! - [`fast`]: the compact object model the mass migration runs on;
+//! - [`explore`]: every interleaving of a small scenario;
+//! - [`scale`]: the mass migration streamed chunk by chunk (the Scale
+//!   view's Web Worker protocol).
 //!
 //! Everything is seeded and ordered: the same input replays the same way
 //! natively and in the browser.
@@ -23,9 +26,11 @@
 //! ```
 
 pub mod explore;
+pub mod fast;
 pub mod migrate;
 pub mod outcome;
 pub mod rng;
+pub mod scale;
 pub mod server;
 pub mod timeline;
 pub mod writer;

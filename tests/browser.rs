@@ -75,7 +75,7 @@ fn migrate_is_deterministic_across_platforms() {
     let options = patchlab::sim::migrate::MigrateOptions {
         vms: 50,
         seed: 3,
-        presets: Vec::new(),
+        ..patchlab::sim::migrate::MigrateOptions::default()
     };
     let result = patchlab::sim::migrate::migrate(&options).expect("runs");
     assert_eq!(serde_json::to_value(&result).expect("serializes"), golden);

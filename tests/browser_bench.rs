@@ -13,33 +13,56 @@ fn now() -> f64 {
         .unwrap_or_default()
 }
 
+fn requests(result: &patchlab::sim::migrate::MigrateResult) -> u64 {
+    result.presets.iter().map(|p| p.total.writes).sum()
+}
+
 /// Ignored in `make test` (a debug build takes minutes); `make bench-browser`
-/// runs it on a release build.
+/// runs it on a release build. The fast path cold (its tables of
+/// transitions built from nothing, as on a page's first run) and warm (a
+/// second run with the same writers, as when the VMI count or the seed
+/// changes), and the general path for the before/after ratio.
 #[wasm_bindgen_test]
 #[ignore]
-fn bench_migrate_2000_vmis_all_presets() {
-    let options = patchlab::sim::migrate::MigrateOptions {
-        vms: 2000,
-        seed: 1,
-        presets: Vec::new(),
-    };
-    // Warm up once, then take the best of three.
-    let warm = patchlab::sim::migrate::migrate(&options).expect("runs");
-    let requests: u64 = warm.presets.iter().map(|p| p.total.writes).sum();
-    let mut best = f64::MAX;
-    for _ in 0..3 {
-        let start = now();
-        let result = patchlab::sim::migrate::migrate(&options).expect("runs");
-        best = best.min(now() - start);
-        assert_eq!(result, warm, "deterministic");
+fn bench_migrate_all_presets() {
+    use patchlab::sim::migrate::{forget_warm_tables, migrate, migrate_reference, MigrateOptions};
+    let log = |line: String| web_sys::console::log_1(&line.into());
+    for vms in [2000, 10_000, 100_000] {
+        let options = MigrateOptions {
+            vms,
+            seed: 1,
+            ..MigrateOptions::default()
+        };
+        let (mut cold, mut warm) = (f64::MAX, f64::MAX);
+        let mut first = None;
+        for _ in 0..3 {
+            forget_warm_tables();
+            let start = now();
+            let result = migrate(&options).expect("runs");
+            cold = cold.min(now() - start);
+            let start = now();
+            let again = migrate(&options).expect("runs");
+            warm = warm.min(now() - start);
+            assert_eq!(result, again, "deterministic");
+            first.get_or_insert(result);
+        }
+        let n = first.as_ref().map_or(0, requests);
+        log(format!(
+            "BENCH migrate {vms} VMIs x 7 presets (fast path): cold {cold:.0} ms, warm {warm:.0} ms, {n} requests, {:.0} requests/s warm",
+            n as f64 / (warm / 1000.0)
+        ));
+        if vms == 2000 {
+            let start = now();
+            let reference = migrate_reference(&options).expect("runs");
+            let took = now() - start;
+            assert_eq!(Some(&reference), first.as_ref(), "the same numbers");
+            log(format!(
+                "BENCH migrate {vms} VMIs x 7 presets (general path, as before): {took:.0} ms; fast cold is {:.1}x faster, warm {:.0}x",
+                took / cold,
+                took / warm
+            ));
+        }
     }
-    web_sys::console::log_1(
-        &format!(
-            "BENCH migrate 2000 VMIs x 7 presets: {best:.0} ms, {requests} requests, {:.0} requests/s",
-            requests as f64 / (best / 1000.0)
-        )
-        .into(),
-    );
 }
 
 /// A VMI of about `kb` KB as YAML, and a copy with one label added.

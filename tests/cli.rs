@@ -208,6 +208,47 @@ fn apply_batch_follows_the_contract() {
     assert_eq!(results[2]["error"]["index"], 0);
 }
 
+/// Lines the batch reads in one pass and lines it must read the plain way
+/// (an array line, repeated members, escaped names, a null document, a
+/// document too deep or with a number out of range): the same answers.
+#[test]
+fn apply_batch_reads_unusual_lines_as_before() {
+    let deep = format!("{}1{}", "[".repeat(127), "]".repeat(127));
+    let lines = [
+        r#"[{"a":1},[{"op":"add","path":"/b","value":2}]]"#.to_owned(),
+        r#"{"doc":{"a":1},"doc":{"a":2},"patch":[]}"#.to_owned(),
+        r#"{"patch":[{"op":"add","path":"/b","value":2}],"x":[1,{"y":null}],"d\u006fc":{"a":1}}"#
+            .to_owned(),
+        r#"{"doc":null,"patch":[]}"#.to_owned(),
+        format!(r#"{{"doc":{{"d":{deep}}},"patch":[]}}"#),
+        r#"{"doc":{"a":1e400},"patch":[]}"#.to_owned(),
+    ];
+    let out = patchlab(&["apply", "--batch"], &(lines.join("\n") + "\n"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let results: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let message = |i: usize| {
+        results[i]["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
+    };
+    assert_eq!(results[0], json!({"ok": {"a": 1, "b": 2}}));
+    assert_eq!(
+        message(1),
+        "line is not a JSON object: duplicate field `doc` at line 1 column 20"
+    );
+    assert_eq!(results[2], json!({"ok": {"a": 1, "b": 2}}));
+    assert_eq!(message(3), "line lacks \"doc\", or \"patch\" or \"merge\"");
+    assert_eq!(
+        message(4),
+        "doc: recursion limit exceeded at line 1 column 132"
+    );
+    assert_eq!(message(5), "doc: number out of range at line 1 column 10");
+}
+
 #[test]
 fn apply_batch_handles_100k_lines() {
     let line = r#"{"doc":{"metadata":{"labels":{"a":"1"}}},"patch":[{"op":"test","path":"/metadata/labels/a","value":"1"},{"op":"add","path":"/metadata/labels/b","value":"2"}]}"#;
@@ -820,4 +861,78 @@ fn lint_reads_what_diff_writes() {
             );
         }
     }
+}
+
+#[test]
+fn migrate_churn_and_retry_budget_flags() {
+    let out = patchlab(
+        &[
+            "migrate",
+            "--vms",
+            "30",
+            "--seed",
+            "2",
+            "--churn",
+            "2",
+            "--retries",
+            "0",
+            "--preset",
+            "kubevirt-head",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let result: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let writers = result["presets"][0]["writers"].as_array().unwrap();
+    let names: Vec<&str> = writers
+        .iter()
+        .map(|w| w["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "virt-controller",
+            "migration-controller",
+            "virt-handler",
+            "churn-1",
+            "churn-2"
+        ]
+    );
+    assert_eq!(
+        result["presets"][0]["total"]["retries"], 0,
+        "no retry budget"
+    );
+    // The defaults are today's numbers.
+    let default = patchlab(
+        &["migrate", "--vms", "50", "--seed", "3", "--format", "json"],
+        "",
+    );
+    let explicit = patchlab(
+        &[
+            "migrate",
+            "--vms",
+            "50",
+            "--seed",
+            "3",
+            "--churn",
+            "0",
+            "--retries",
+            "2",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    assert_eq!(stdout(&default), stdout(&explicit));
+    let golden: Value =
+        serde_json::from_str(include_str!("golden/migrate-50-seed-3.json")).unwrap();
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout(&default)).unwrap(),
+        golden
+    );
+    let bad = patchlab(&["migrate", "--churn", "9"], "");
+    assert!(!bad.status.success());
+    assert!(stderr(&bad).contains("churn"), "{}", stderr(&bad));
 }

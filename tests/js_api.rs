@@ -496,9 +496,20 @@ fn migrate_counts_false_conflicts_per_preset() {
         Some("virt-handler")
     );
 
-    let err = error_of(api::migrate(opts(r#"{"vms":20000}"#)), "too-large");
+    let churned = api::migrate(opts(
+        r#"{"vms":10,"seed":3,"presets":["kubevirt-head"],"churn":2,"retries":0}"#,
+    ))
+    .unwrap();
+    let head = Array::from(&get(&churned, "presets")).get(0);
+    let writers: Array = get(&head, "writers").dyn_into().unwrap();
+    assert_eq!(writers.length(), 5);
+    assert_eq!(string(&writers.get(4), "name").as_deref(), Some("churn-2"));
+    assert_eq!(num(&get(&head, "total"), "retries"), Some(0.0));
+    error_of(api::migrate(opts(r#"{"churn":9}"#)), "bad-argument");
+    error_of(api::migrate(opts(r#"{"retries":1.5}"#)), "bad-argument");
+    let err = error_of(api::migrate(opts(r#"{"vms":200000}"#)), "too-large");
     assert!(
-        message(&err).contains("between 1 and 10000"),
+        message(&err).contains("between 1 and 100000"),
         "{}",
         message(&err)
     );

@@ -27,7 +27,7 @@ fn facts_of(open: &Open) -> Result<Value, String> {
         let result = migrate(&MigrateOptions {
             vms: link.vms,
             seed: link.seed,
-            presets: Vec::new(),
+            ..MigrateOptions::default()
         })
         .map_err(|e| e.to_string())?;
         return Ok(facts::scale(&result));

@@ -336,7 +336,7 @@ fn migrate_matches_the_cross_platform_golden_file() {
     let options = patchlab::sim::migrate::MigrateOptions {
         vms: 50,
         seed: 3,
-        presets: Vec::new(),
+        ..patchlab::sim::migrate::MigrateOptions::default()
     };
     let result = patchlab::sim::migrate::migrate(&options).unwrap();
     assert_eq!(serde_json::to_value(&result).unwrap(), golden);

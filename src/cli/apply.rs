@@ -3,6 +3,7 @@
 
 use std::io::{self, BufRead, Write};
 
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -116,7 +117,8 @@ struct Line<'a> {
     doc: Option<&'a RawValue>,
     #[serde(borrow)]
     patch: Option<&'a RawValue>,
-    #[serde(borrow)]
+    // Optional also in the array form of a line (`[doc, patch]`).
+    #[serde(borrow, default)]
     merge: Option<&'a RawValue>,
 }
 
@@ -220,12 +222,106 @@ fn protocol_error(message: String) -> LineError {
     LineError::Protocol(message)
 }
 
-fn run_line(line: &[u8], engine: Engine) -> Result<(Value, Vec<String>), LineError> {
-    let text = std::str::from_utf8(line)
-        .map_err(|_| protocol_error("line is not valid UTF-8".to_owned()))?;
-    let text = text.trim_end_matches(['\n', '\r']);
-    if text.trim().is_empty() {
-        return Err(protocol_error("empty line".to_owned()));
+/// A line read in one pass: the document built as a tree while the line
+/// is read (not kept as text and parsed again), the patch kept as its
+/// bytes (the payload as sent).
+struct OnePass<'a> {
+    doc: Option<Value>,
+    patch: Option<&'a RawValue>,
+    merge: Option<&'a RawValue>,
+}
+
+/// The members of a line the batch reads.
+enum Member {
+    Doc,
+    Patch,
+    Merge,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Member {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Member, D::Error> {
+        struct Name;
+        impl Visitor<'_> for Name {
+            type Value = Member;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<Member, E> {
+                Ok(match name {
+                    "doc" => Member::Doc,
+                    "patch" => Member::Patch,
+                    "merge" => Member::Merge,
+                    _ => Member::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(Name)
+    }
+}
+
+impl<'de> Deserialize<'de> for OnePass<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<OnePass<'de>, D::Error> {
+        struct Members;
+        impl<'de> Visitor<'de> for Members {
+            type Value = OnePass<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OnePass<'de>, A::Error> {
+                let mut line = OnePass {
+                    doc: None,
+                    patch: None,
+                    merge: None,
+                };
+                let (mut doc, mut patch, mut merge) = (false, false, false);
+                while let Some(member) = map.next_key::<Member>()? {
+                    match member {
+                        Member::Doc if doc => return Err(de::Error::duplicate_field("doc")),
+                        Member::Patch if patch => return Err(de::Error::duplicate_field("patch")),
+                        Member::Merge if merge => return Err(de::Error::duplicate_field("merge")),
+                        Member::Doc => {
+                            doc = true;
+                            line.doc = map.next_value()?;
+                        }
+                        Member::Patch => {
+                            patch = true;
+                            line.patch = map.next_value()?;
+                        }
+                        Member::Merge => {
+                            merge = true;
+                            line.merge = map.next_value()?;
+                        }
+                        Member::Other => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(line)
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
+}
+
+/// The line's document, body and whether the body is a merge patch: in
+/// one pass when it can. Anything unusual (a syntax error, a line that is
+/// an array, a missing or extra member, a document too deep to nest in the
+/// line) is read again the plain way, which gives the error, or the same
+/// result: any line the one pass reads, the plain way reads alike.
+fn read_members(text: &str) -> Result<(Value, &RawValue, bool), LineError> {
+    match serde_json::from_str(text) {
+        Ok(OnePass {
+            doc: Some(doc),
+            patch: Some(patch),
+            merge: None,
+        }) => return Ok((doc, patch, false)),
+        Ok(OnePass {
+            doc: Some(doc),
+            patch: None,
+            merge: Some(merge),
+        }) => return Ok((doc, merge, true)),
+        _ => {}
     }
     let parsed: Line<'_> = serde_json::from_str(text)
         .map_err(|err| protocol_error(format!("line is not a JSON object: {err}")))?;
@@ -243,8 +339,19 @@ fn run_line(line: &[u8], engine: Engine) -> Result<(Value, Vec<String>), LineErr
             ))
         }
     };
-    let mut document: Value =
+    let document: Value =
         serde_json::from_str(doc.get()).map_err(|err| protocol_error(format!("doc: {err}")))?;
+    Ok((document, body, merge))
+}
+
+fn run_line(line: &[u8], engine: Engine) -> Result<(Value, Vec<String>), LineError> {
+    let text = std::str::from_utf8(line)
+        .map_err(|_| protocol_error("line is not valid UTF-8".to_owned()))?;
+    let text = text.trim_end_matches(['\n', '\r']);
+    if text.trim().is_empty() {
+        return Err(protocol_error("empty line".to_owned()));
+    }
+    let (mut document, body, merge) = read_members(text)?;
     // The body is the bytes as written; a JSON string holds the payload
     // text. A merge patch that is itself a string is not expressible so
     // (write it as "\"text\"" inside a string).

@@ -28,6 +28,14 @@ pub struct Args {
     /// A preset for the controllers (repeat for several; all by default).
     #[arg(long = "preset", value_parser = parse_preset)]
     presets: Vec<Preset>,
+    /// Extra writers per VMI (0 to 8), each setting a label of its own
+    /// (`example.com/churn-K`) with the controllers' preset.
+    #[arg(long, default_value_t = 0)]
+    churn: usize,
+    /// How many times each writer may re-read and retry after a failed
+    /// write (0 to 8).
+    #[arg(long, default_value_t = 2)]
+    retries: u32,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
@@ -40,6 +48,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         vms: args.vms,
         seed: args.seed,
         presets: args.presets,
+        churn: args.churn,
+        retries: args.retries,
+        ..MigrateOptions::default()
     };
     let result =
         migrate_on(&options, args.cluster.cluster()).map_err(|e| Failure::new(e.to_string()))?;

@@ -59,14 +59,17 @@ struct MigrateArgs {
     vms: Option<f64>,
     seed: Option<f64>,
     presets: Option<Vec<String>>,
+    churn: Option<f64>,
+    retries: Option<f64>,
     kube_version: Option<String>,
     engine: Option<String>,
 }
 
 /// Mass live migration: `vms` VMIs, each patched by the VMI controller and
 /// the migration controller (under each preset) while virt-handler calls
-/// `Update()`; counts per preset. Runs synchronously (about a second for
-/// 2000 VMIs and all presets): use a Web Worker for big runs.
+/// `Update()`, with `churn` extra writers and a retry budget of
+/// `retries`; counts per preset. Runs synchronously (tens of milliseconds
+/// for 2000 VMIs and all presets): use a Web Worker for big runs.
 #[wasm_bindgen(unchecked_return_type = "MigrateResult")]
 pub fn migrate(
     #[wasm_bindgen(unchecked_param_type = "MigrateOptions")] options: Option<JsValue>,
@@ -75,7 +78,15 @@ pub fn migrate(
     let args: MigrateArgs = self::options(
         &options,
         "options",
-        &["vms", "seed", "presets", "kubeVersion", "engine"],
+        &[
+            "vms",
+            "seed",
+            "presets",
+            "churn",
+            "retries",
+            "kubeVersion",
+            "engine",
+        ],
     )?;
     let cluster = cluster_of(args.kube_version.as_deref(), args.engine.as_deref())?;
     let whole = |value: f64, what: &str, max: f64| {
@@ -106,11 +117,24 @@ pub fn migrate(
         .iter()
         .map(|name| preset(name, "options.presets"))
         .collect::<Result<Vec<_>, _>>()?;
+    let churn = whole(
+        args.churn.unwrap_or(0.0),
+        "options.churn",
+        crate::sim::migrate::MAX_CHURN as f64,
+    )?;
+    let retries = whole(
+        args.retries.unwrap_or(2.0),
+        "options.retries",
+        f64::from(crate::sim::migrate::MAX_RETRIES),
+    )?;
     let result = migrate_on(
         &MigrateOptions {
             vms: vms as usize,
             seed: seed as u64,
             presets,
+            churn: churn as usize,
+            retries: retries as u32,
+            ..MigrateOptions::default()
         },
         cluster,
     )

@@ -139,12 +139,24 @@ export interface Replay {
 }
 
 export interface MigrateOptions extends ClusterOptions {
-  /** VMIs per preset, 1 to 10,000 (default 2000). */
+  /** VMIs per preset, 1 to 100,000 (default 2000). */
   vms?: number;
   /** Seed of every random choice (default 1). */
   seed?: number;
   /** Presets to compare (default all). */
   presets?: Preset[];
+  /**
+   * Churn: extra writers per VMI, 0 to 8 (default 0). Extra writer K
+   * (`churn-K`) sets its own label `example.com/churn-K` with the preset,
+   * reading, writing and retrying like the others; it changes nothing
+   * another writer means to change.
+   */
+  churn?: number;
+  /**
+   * Retry budget: how many times each writer may re-read and write again
+   * after a failed write, 0 to 8 (default 2).
+   */
+  retries?: number;
 }
 
 /** Counts; each field is a term of patchlab's vocabulary (see `patchlab explain` / the glossary). */

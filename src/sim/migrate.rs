@@ -2,21 +2,28 @@
 //! controller, the migration controller and virt-handler (reference
 //! section 6), in a seeded random interleaving, under each preset.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use super::fast::{FastStats, Machine, Tally};
 use super::outcome::Counts;
 use super::rng::SplitMix64;
-use super::timeline::{Event, Scenario, ScenarioError, World};
+use super::timeline::{Event, EventKind, Scenario, ScenarioError, World};
 use super::writer::{Intent, WriterSpec};
 use crate::pointer::PointerBuf;
 use crate::strategy::Preset;
 
 /// The most VMIs one run simulates.
 pub const MAX_VMS: usize = 100_000;
+/// The most extra writers per VMI ([`MigrateOptions::churn`]).
+pub const MAX_CHURN: usize = 8;
+/// The largest retry budget ([`MigrateOptions::retries`]).
+pub const MAX_RETRIES: u32 = 8;
+/// The names of the three KubeVirt writers of every VMI, in order.
+pub const WRITERS: [&str; 3] = ["virt-controller", "migration-controller", "virt-handler"];
 
 /// Counts for one preset: all writers together and each writer.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PresetResult {
     /// The preset the controllers used (virt-handler always calls Update).
     pub preset: Preset,
@@ -30,7 +37,7 @@ pub struct PresetResult {
 }
 
 /// One writer's counts over every VMI.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WriterTotals {
     /// The writer.
     pub name: String,
@@ -44,7 +51,7 @@ pub struct WriterTotals {
 }
 
 /// The whole run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MigrateResult {
     /// VMIs per preset.
     pub vms: usize,
@@ -59,6 +66,10 @@ pub struct MigrateResult {
 pub enum MigrateError {
     /// `vms` is 0 or above [`MAX_VMS`].
     VmCount(usize),
+    /// `churn` is above [`MAX_CHURN`].
+    Churn(usize),
+    /// `retries` is above [`MAX_RETRIES`].
+    Retries(u32),
     /// The writers' options could not be built (a bug in the scenario).
     Scenario(ScenarioError),
 }
@@ -72,6 +83,14 @@ impl std::fmt::Display for MigrateError {
                     "the number of VMIs must be between 1 and {MAX_VMS}, not {n}"
                 )
             }
+            MigrateError::Churn(n) => write!(
+                f,
+                "the number of extra writers (churn) must be between 0 and {MAX_CHURN}, not {n}"
+            ),
+            MigrateError::Retries(n) => write!(
+                f,
+                "the retry budget must be between 0 and {MAX_RETRIES}, not {n}"
+            ),
             MigrateError::Scenario(e) => write!(f, "{e}"),
         }
     }
@@ -79,8 +98,10 @@ impl std::fmt::Display for MigrateError {
 
 impl std::error::Error for MigrateError {}
 
-/// What to run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What to run. As JSON (the Scale worker's `start` message), every
+/// member is optional and takes its default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct MigrateOptions {
     /// How many VMIs.
     pub vms: usize,
@@ -88,6 +109,25 @@ pub struct MigrateOptions {
     pub seed: u64,
     /// The presets to compare (all when empty).
     pub presets: Vec<Preset>,
+    /// Churn: how many extra writers (0 to [`MAX_CHURN`], default 0) write
+    /// each VMI besides KubeVirt's three. Extra writer `k` (`churn-k`) sets
+    /// one label of its own, `example.com/churn-k`, which no other writer
+    /// touches, with the run's preset; it reads, writes and retries like the
+    /// others. It changes nothing anyone else means to change, so every
+    /// failure it causes in others is a false conflict.
+    pub churn: usize,
+    /// The retry budget: how many times each writer may re-read and write
+    /// again after a failed write (0 to [`MAX_RETRIES`], default 2). Each
+    /// writer gets that many retry events in the schedule and gives up
+    /// after `1 + retries` writes.
+    pub retries: u32,
+    /// The Kubernetes release the API server runs (default: the newest
+    /// modelled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kubernetes: Option<crate::kube::KubeVersion>,
+    /// The JSON patch engine, when not the release's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<crate::apply::Evanphx>,
 }
 
 impl Default for MigrateOptions {
@@ -96,12 +136,57 @@ impl Default for MigrateOptions {
             vms: 2000,
             seed: 1,
             presets: Vec::new(),
+            churn: 0,
+            retries: 2,
+            kubernetes: None,
+            engine: None,
         }
     }
 }
 
-/// The VMI number `i` and its three writers, before migration to node02.
-fn vmi_scenario(i: usize) -> Scenario {
+impl MigrateOptions {
+    /// Checks the bounds.
+    ///
+    /// # Errors
+    ///
+    /// [`MigrateError`] naming the option out of range.
+    pub fn validate(&self) -> Result<(), MigrateError> {
+        if self.vms == 0 || self.vms > MAX_VMS {
+            return Err(MigrateError::VmCount(self.vms));
+        }
+        if self.churn > MAX_CHURN {
+            return Err(MigrateError::Churn(self.churn));
+        }
+        if self.retries > MAX_RETRIES {
+            return Err(MigrateError::Retries(self.retries));
+        }
+        Ok(())
+    }
+
+    /// The presets to run: the ones asked, or all.
+    pub fn presets(&self) -> Vec<Preset> {
+        if self.presets.is_empty() {
+            Preset::ALL.to_vec()
+        } else {
+            self.presets.clone()
+        }
+    }
+
+    /// Writers per VMI.
+    pub fn writers(&self) -> usize {
+        WRITERS.len() + self.churn
+    }
+
+    /// Simulated events per VMI (each writer reads, writes and has its
+    /// retries).
+    pub fn events(&self) -> usize {
+        self.writers() * (2 + self.retries as usize)
+    }
+}
+
+/// The VMI number `i` and its writers (KubeVirt's three, then the churn),
+/// before migration to node02, without a schedule.
+pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
     let name = format!("vmi-{i:05}");
     let vmi = json!({
         "apiVersion": "kubevirt.io/v1",
@@ -129,18 +214,29 @@ fn vmi_scenario(i: usize) -> Scenario {
         // owners but before-first-apply, so a first apply that changes an
         // existing field conflicts.
         force_on_retry: !fixed,
-        attempts: 3,
+        attempts: 1 + options.retries,
         target: None,
         intents,
     };
+    let churn = (1..=options.churn).map(|k| {
+        writer(
+            &format!("churn-{k}"),
+            Preset::KubevirtPr18139,
+            false,
+            vec![Intent::SetLabel {
+                key: format!("example.com/churn-{k}"),
+                value: format!("{k}"),
+            }],
+        )
+    });
     Scenario {
         name,
         description: String::new(),
         objects: vec![vmi],
         owner: None,
-        kubernetes: None,
-        engine: None,
-        writers: vec![
+        kubernetes: options.kubernetes,
+        engine: options.engine,
+        writers: [
             writer(
                 "virt-controller",
                 Preset::KubevirtPr18139,
@@ -193,175 +289,229 @@ fn vmi_scenario(i: usize) -> Scenario {
                     },
                 ],
             ),
-        ],
+        ]
+        .into_iter()
+        .chain(churn)
+        .collect(),
         schedule: Vec::new(),
         claims: Default::default(),
     }
 }
 
-/// A random interleaving of each writer's events (read, write, then two
-/// retries), each writer's own order kept.
-fn schedule(rng: &mut SplitMix64, writers: &[&str]) -> Vec<Event> {
-    let mut queues: Vec<Vec<Event>> = writers
+/// One event of a VMI's schedule: the writer's index and what it does.
+pub(crate) type Slot = (u8, EventKind);
+
+/// A random interleaving of `writers` writers' events (read, write, then
+/// `retries` retries), each writer's own order kept, into `out`.
+pub(crate) fn schedule(rng: &mut SplitMix64, writers: usize, retries: u32, out: &mut Vec<Slot>) {
+    out.clear();
+    let per_writer = 2 + retries as usize;
+    let mut next = [0usize; WRITERS.len() + MAX_CHURN];
+    let next = &mut next[..writers];
+    let mut open = writers;
+    while open > 0 {
+        // The k-th writer that has events left, as the reference picked it
+        // from the list of open queues.
+        let mut k = rng.below(open as u64) as usize;
+        let Some(w) = (0..writers).find(|&w| {
+            if next[w] < per_writer {
+                if k == 0 {
+                    return true;
+                }
+                k -= 1;
+            }
+            false
+        }) else {
+            return;
+        };
+        let kind = match next[w] {
+            0 => EventKind::Read,
+            1 => EventKind::Write,
+            _ => EventKind::Retry,
+        };
+        next[w] += 1;
+        if next[w] == per_writer {
+            open -= 1;
+        }
+        out.push((w as u8, kind));
+    }
+}
+
+/// The schedule as the general engine's events.
+fn events(scenario: &Scenario, slots: &[Slot]) -> Vec<Event> {
+    slots
+        .iter()
+        .map(|&(w, kind)| Event::new(kind, scenario.writers[w as usize].name.clone()))
+        .collect()
+}
+
+/// Each writer's diff options under `preset` (explanations off: bulk runs
+/// keep counts only).
+fn writer_options(
+    scenario: &Scenario,
+    preset: Preset,
+) -> Result<Vec<crate::strategy::Options>, MigrateError> {
+    scenario
+        .writers
         .iter()
         .map(|w| {
-            vec![
-                Event::Retry((*w).to_owned()),
-                Event::Retry((*w).to_owned()),
-                Event::Write((*w).to_owned()),
-                Event::Read((*w).to_owned()),
-            ]
+            w.options(Some(preset))
+                .map(|mut o| {
+                    o.explain = false;
+                    o
+                })
+                .map_err(|error| {
+                    MigrateError::Scenario(ScenarioError::BadOverride {
+                        writer: w.name.clone(),
+                        error,
+                    })
+                })
         })
-        .collect();
-    let mut out = Vec::with_capacity(queues.len() * 4);
-    loop {
-        let open: Vec<usize> = (0..queues.len())
-            .filter(|&i| !queues[i].is_empty())
-            .collect();
-        if open.is_empty() {
-            return out;
-        }
-        let pick = open[rng.below(open.len() as u64) as usize];
-        if let Some(event) = queues[pick].pop() {
-            out.push(event);
-        }
-    }
+        .collect()
+}
+
+/// Zero counts for each preset and each writer of `template`.
+fn empty_results(
+    template: &Scenario,
+    presets: &[Preset],
+) -> Result<Vec<PresetResult>, MigrateError> {
+    presets
+        .iter()
+        .map(|preset| {
+            Ok(PresetResult {
+                preset: *preset,
+                total: Counts::default(),
+                vmis_intent_not_held: 0,
+                writers: template
+                    .writers
+                    .iter()
+                    .zip(writer_options(template, *preset)?)
+                    .map(|(w, o)| WriterTotals {
+                        name: w.name.clone(),
+                        preset: o.policy.preset,
+                        counts: Counts::default(),
+                        intent_not_held: 0,
+                    })
+                    .collect(),
+            })
+        })
+        .collect()
 }
 
 /// A mass migration run in slices, so a page can show progress and stay
 /// responsive: [`Migration::advance`] simulates a bounded number of VMIs.
+///
+/// It runs on the fast path ([`super::fast`]): VMI by VMI, each under every
+/// preset in turn, so partial results cover all presets alike.
+/// [`migrate_reference`] gives the same numbers on the general path.
 pub struct Migration {
     options: MigrateOptions,
-    presets: Vec<Preset>,
-    scenarios: Vec<Scenario>,
+    machines: Vec<Machine>,
+    /// Per preset, the writers' options (for VMIs run on the general path
+    /// once a machine's tables are full).
+    writer_options: Vec<Vec<crate::strategy::Options>>,
     results: Vec<PresetResult>,
-    writer_options: Vec<crate::strategy::Options>,
-    preset: usize,
+    rng: SplitMix64,
+    slots: Vec<Slot>,
+    tally: Tally,
+    /// The VMI being simulated and the next preset to run it under.
     vmi: usize,
+    preset: usize,
 }
 
 impl Migration {
-    /// Prepares a run (the VMIs and their seeded schedules).
+    /// Prepares a run.
     ///
     /// # Errors
     ///
-    /// A message when `vms` is 0 or above [`MAX_VMS`].
+    /// [`MigrateError`] when an option is out of bounds.
     pub fn new(options: &MigrateOptions) -> Result<Migration, MigrateError> {
-        if options.vms == 0 || options.vms > MAX_VMS {
-            return Err(MigrateError::VmCount(options.vms));
-        }
-        let presets = if options.presets.is_empty() {
-            Preset::ALL.to_vec()
-        } else {
-            options.presets.clone()
-        };
-        // One schedule per VMI, shared by every preset: the presets face the
-        // same interleavings.
-        let mut rng = SplitMix64::new(options.seed);
-        let names = ["virt-controller", "migration-controller", "virt-handler"];
-        let scenarios: Vec<Scenario> = (0..options.vms)
-            .map(|i| {
-                let mut scenario = vmi_scenario(i);
-                scenario.schedule = schedule(&mut rng, &names);
-                scenario
-            })
-            .collect();
-        let mut migration = Migration {
-            options: options.clone(),
-            results: presets
-                .iter()
-                .map(|preset| PresetResult {
-                    preset: *preset,
-                    total: Counts::default(),
-                    vmis_intent_not_held: 0,
-                    writers: scenarios[0]
-                        .writers
-                        .iter()
-                        .map(|w| WriterTotals {
-                            name: w.name.clone(),
-                            preset: if w.fixed { w.preset } else { *preset },
-                            counts: Counts::default(),
-                            intent_not_held: 0,
-                        })
-                        .collect(),
-                })
-                .collect(),
-            presets,
-            scenarios,
-            writer_options: Vec::new(),
-            preset: 0,
-            vmi: 0,
-        };
-        migration.prepare()?;
-        Ok(migration)
-    }
-
-    /// The same run on another cluster: its release and JSON patch engine.
-    pub fn on_cluster(mut self, cluster: crate::kube::Cluster) -> Migration {
-        for scenario in &mut self.scenarios {
-            scenario.kubernetes = Some(cluster.version);
-            scenario.engine = Some(cluster.engine);
-        }
-        self
-    }
-
-    /// Every VMI has the same writers: their options are built once per preset.
-    fn prepare(&mut self) -> Result<(), MigrateError> {
-        let Some(preset) = self.presets.get(self.preset).copied() else {
-            return Ok(());
-        };
-        self.writer_options = self.scenarios[0]
-            .writers
+        options.validate()?;
+        let presets = options.presets();
+        // VMI 0 stands for every VMI: the others differ from it only in
+        // names and addresses, which no decision of the engines compares
+        // with anything but themselves (see `super::fast`).
+        let template = vmi_scenario(0, options);
+        let results = empty_results(&template, &presets)?;
+        let machines = presets
             .iter()
-            .map(|w| {
-                w.options(Some(preset))
-                    .map(|mut o| {
-                        o.explain = false;
-                        o
-                    })
-                    .map_err(|error| {
-                        MigrateError::Scenario(ScenarioError::BadOverride {
-                            writer: w.name.clone(),
-                            error,
-                        })
-                    })
+            .map(|preset| match warm_machine(&warm_key(options, *preset)) {
+                Some(machine) => Ok(machine),
+                None => Machine::new(template.clone(), writer_options(&template, *preset)?)
+                    .map_err(MigrateError::Scenario),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(())
+        let tally = Tally::new(template.writers.len());
+        let writer_options = presets
+            .iter()
+            .map(|preset| writer_options(&template, *preset))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Migration {
+            options: options.clone(),
+            machines,
+            writer_options,
+            results,
+            rng: SplitMix64::new(options.seed),
+            slots: Vec::with_capacity(options.events()),
+            tally,
+            vmi: 0,
+            preset: 0,
+        })
     }
 
-    /// Simulates up to `vms` more VMIs; true when the whole run is done.
-    pub fn advance(&mut self, vms: usize) -> bool {
-        let mut budget = vms;
-        while budget > 0 && self.preset < self.presets.len() {
-            let preset = self.presets[self.preset];
-            let scenario = &self.scenarios[self.vmi];
-            run_one(
-                scenario,
-                preset,
-                &self.writer_options,
-                &mut self.results[self.preset],
-            );
-            self.vmi += 1;
+    /// Simulates up to `runs` more VMI runs (one VMI under one preset);
+    /// true when the whole run is done.
+    pub fn advance(&mut self, runs: usize) -> bool {
+        let mut budget = runs;
+        while budget > 0 && self.vmi < self.options.vms {
+            if self.preset == 0 {
+                // One schedule per VMI, shared by every preset: the presets
+                // face the same interleavings.
+                schedule(
+                    &mut self.rng,
+                    self.options.writers(),
+                    self.options.retries,
+                    &mut self.slots,
+                );
+            }
+            let machine = &mut self.machines[self.preset];
+            if machine.full() {
+                let preset = self.results[self.preset].preset;
+                let (outcomes, _) = reference_run(
+                    &self.options,
+                    preset,
+                    &self.writer_options[self.preset],
+                    self.vmi,
+                    &self.slots,
+                );
+                add_outcomes(&mut self.results[self.preset], &outcomes);
+            } else {
+                machine.run(&self.slots, &mut self.tally);
+                add(&mut self.results[self.preset], &self.tally);
+            }
             budget -= 1;
-            if self.vmi == self.scenarios.len() {
-                self.vmi = 0;
-                self.preset += 1;
-                if self.prepare().is_err() {
-                    self.preset = self.presets.len();
-                }
+            self.preset += 1;
+            if self.preset == self.machines.len() {
+                self.preset = 0;
+                self.vmi += 1;
             }
         }
-        self.preset >= self.presets.len()
+        self.vmi >= self.options.vms
     }
 
-    /// VMIs simulated so far and in all (over every preset).
+    /// VMI runs simulated so far and in all (VMIs times presets).
     pub fn progress(&self) -> (usize, usize) {
-        let total = self.scenarios.len() * self.presets.len();
-        (self.preset * self.scenarios.len() + self.vmi, total)
+        let presets = self.machines.len();
+        (self.vmi * presets + self.preset, self.options.vms * presets)
     }
 
-    /// The counts so far (complete once [`Migration::advance`] returned true).
+    /// VMIs whose runs under every preset are done.
+    pub fn vmis_done(&self) -> usize {
+        self.vmi
+    }
+
+    /// The counts so far (complete once [`Migration::advance`] returned
+    /// true). While running, a preset may count one VMI more than the next.
     pub fn result(&self) -> MigrateResult {
         MigrateResult {
             vms: self.options.vms,
@@ -369,49 +519,80 @@ impl Migration {
             presets: self.results.clone(),
         }
     }
-}
 
-/// Runs the mass migration under each preset. The same seed gives the same
-/// numbers, natively and in wasm.
-///
-/// # Errors
-///
-/// A message when `vms` is 0 or above [`MAX_VMS`].
-pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, MigrateError> {
-    migrate_on(options, crate::kube::Cluster::default())
-}
-
-/// [`migrate`] on a cluster of a given release and JSON patch engine.
-///
-/// # Errors
-///
-/// [`MigrateError`] when `vms` is 0 or above [`MAX_VMS`].
-pub fn migrate_on(
-    options: &MigrateOptions,
-    cluster: crate::kube::Cluster,
-) -> Result<MigrateResult, MigrateError> {
-    let mut migration = Migration::new(options)?.on_cluster(cluster);
-    while !migration.advance(usize::MAX) {}
-    Ok(migration.result())
-}
-
-fn run_one(
-    scenario: &Scenario,
-    preset: Preset,
-    options: &[crate::strategy::Options],
-    result: &mut PresetResult,
-) {
-    let mut world = World::prepared(
-        scenario,
-        Some(preset),
-        std::borrow::Cow::Borrowed(options),
-        false,
-    );
-    for (index, event) in scenario.schedule.iter().enumerate() {
-        world.step(index, event);
+    /// What the fast path computed with the general engine and what it
+    /// looked up, over every preset (counted since its tables were made:
+    /// they are kept from run to run, see [`Migration`]'s `Drop`).
+    pub fn stats(&self) -> FastStats {
+        let mut stats = FastStats::default();
+        for machine in &self.machines {
+            stats += machine.stats();
+        }
+        stats
     }
-    world.finish();
-    let outcomes = &world.outcomes;
+}
+
+impl Drop for Migration {
+    /// Keeps the machines' tables for the next run with the same writers.
+    fn drop(&mut self) {
+        let presets = self.results.iter().map(|r| r.preset);
+        let machines = std::mem::take(&mut self.machines);
+        WARM.with(|warm| {
+            let mut warm = warm.borrow_mut();
+            for (preset, machine) in presets.zip(machines) {
+                let key = warm_key(&self.options, preset);
+                warm.retain(|(k, _)| *k != key);
+                warm.push((key, machine));
+            }
+            let excess = warm.len().saturating_sub(WARM_MACHINES);
+            warm.drain(..excess);
+        });
+    }
+}
+
+/// What a machine's tables depend on: the preset and every option but
+/// the VMI count and the seed (the writers, their retry budget, and
+/// anything later options add).
+fn warm_key(options: &MigrateOptions, preset: Preset) -> (Preset, MigrateOptions) {
+    (
+        preset,
+        MigrateOptions {
+            vms: 0,
+            seed: 0,
+            presets: Vec::new(),
+            ..options.clone()
+        },
+    )
+}
+
+/// How many machines the warm tables keep (two sets of all presets).
+const WARM_MACHINES: usize = 2 * Preset::ALL.len();
+
+std::thread_local! {
+    /// The machines of finished runs: a run whose writers are those of an
+    /// earlier one (another VMI count or seed, as when a slider of the Scale
+    /// view moves) starts with their tables of transitions, which depend on
+    /// neither. Bounded by [`WARM_MACHINES`].
+    static WARM: std::cell::RefCell<Vec<((Preset, MigrateOptions), Machine)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Drops the tables kept for later runs (their memory is freed; the next
+/// run starts cold, computing every transition again).
+pub fn forget_warm_tables() {
+    WARM.with(|warm| warm.borrow_mut().clear());
+}
+
+fn warm_machine(key: &(Preset, MigrateOptions)) -> Option<Machine> {
+    WARM.with(|warm| {
+        let mut warm = warm.borrow_mut();
+        let at = warm.iter().position(|(k, _)| k == key)?;
+        Some(warm.remove(at).1)
+    })
+}
+
+/// Adds one VMI's outcomes on the general path to a preset's totals.
+fn add_outcomes(result: &mut PresetResult, outcomes: &super::outcome::Outcomes) {
     for (totals, writer) in result.writers.iter_mut().zip(&outcomes.writers) {
         totals.counts += &writer.counts;
         result.total += &writer.counts;
@@ -420,21 +601,117 @@ fn run_one(
     result.vmis_intent_not_held += u64::from(!outcomes.intents_hold);
 }
 
+/// Adds one VMI's tally to a preset's totals.
+fn add(result: &mut PresetResult, tally: &Tally) {
+    for (totals, writer) in result.writers.iter_mut().zip(&tally.writers) {
+        totals.counts += &writer.counts;
+        result.total += &writer.counts;
+        totals.intent_not_held += u64::from(!writer.intent_holds);
+    }
+    result.vmis_intent_not_held += u64::from(!tally.intents_hold);
+}
+
+/// Runs the mass migration under each preset. The same seed gives the same
+/// numbers, natively and in wasm.
+///
+/// # Errors
+///
+/// [`MigrateError`] when an option is out of bounds.
+pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, MigrateError> {
+    let mut migration = Migration::new(options)?;
+    while !migration.advance(usize::MAX) {}
+    Ok(migration.result())
+}
+
+/// [`migrate`] on a cluster of a given release and JSON patch engine.
+///
+/// # Errors
+///
+/// [`MigrateError`] when an option is out of bounds.
+pub fn migrate_on(
+    options: &MigrateOptions,
+    cluster: crate::kube::Cluster,
+) -> Result<MigrateResult, MigrateError> {
+    migrate(&MigrateOptions {
+        kubernetes: Some(cluster.version),
+        engine: Some(cluster.engine),
+        ..options.clone()
+    })
+}
+
+/// The general path: every VMI's own scenario replayed by the timeline
+/// engine on `serde_json` values, preset after preset. The reference the
+/// fast path ([`migrate`]) is tested against; about 100 times slower.
+///
+/// # Errors
+///
+/// [`MigrateError`] when an option is out of bounds.
+pub fn migrate_reference(options: &MigrateOptions) -> Result<MigrateResult, MigrateError> {
+    options.validate()?;
+    let presets = options.presets();
+    let template = vmi_scenario(0, options);
+    let mut results = empty_results(&template, &presets)?;
+    let mut slots = Vec::with_capacity(options.events());
+    for (preset, result) in presets.iter().zip(&mut results) {
+        let writer_options = writer_options(&template, *preset)?;
+        let mut rng = SplitMix64::new(options.seed);
+        for i in 0..options.vms {
+            schedule(&mut rng, options.writers(), options.retries, &mut slots);
+            let (outcomes, _) = reference_run(options, *preset, &writer_options, i, &slots);
+            add_outcomes(result, &outcomes);
+        }
+    }
+    Ok(MigrateResult {
+        vms: options.vms,
+        seed: options.seed,
+        presets: results,
+    })
+}
+
+/// VMI `i` replayed by the general engine: its outcomes and final object.
+pub(crate) fn reference_run(
+    options: &MigrateOptions,
+    preset: Preset,
+    writer_options: &[crate::strategy::Options],
+    i: usize,
+    slots: &[Slot],
+) -> (super::outcome::Outcomes, Value) {
+    let mut scenario = vmi_scenario(i, options);
+    scenario.schedule = events(&scenario, slots);
+    let mut world = World::prepared(
+        &scenario,
+        Some(preset),
+        std::borrow::Cow::Borrowed(writer_options),
+        false,
+    );
+    for (index, event) in scenario.schedule.iter().enumerate() {
+        world.step(index, event);
+    }
+    world.finish();
+    let object = world
+        .server
+        .objects()
+        .next()
+        .map(|(_, stored)| (*stored.object).clone())
+        .unwrap_or(Value::Null);
+    (world.outcomes, object)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::timeline::EventKind;
 
     #[test]
     fn schedules_keep_each_writers_order() {
         let mut rng = SplitMix64::new(42);
-        let events = schedule(&mut rng, &["a", "b"]);
+        let mut events = Vec::new();
+        schedule(&mut rng, 2, 2, &mut events);
         assert_eq!(events.len(), 8);
-        for writer in ["a", "b"] {
+        for writer in [0, 1] {
             let kinds: Vec<EventKind> = events
                 .iter()
-                .filter(|e| e.writer() == writer)
-                .map(Event::kind)
+                .filter(|e| e.0 == writer)
+                .map(|e| e.1)
                 .collect();
             assert_eq!(
                 kinds,
@@ -446,6 +723,48 @@ mod tests {
                 ]
             );
         }
+        schedule(&mut rng, 4, 0, &mut events);
+        assert_eq!(events.len(), 8, "read and write each, no retries");
+        assert!(events.windows(2).any(|w| w[0].0 != w[1].0), "interleaved");
+    }
+
+    /// The schedules the reference drew before they were compact: the
+    /// same random choices give the same interleavings.
+    #[test]
+    fn schedules_draw_as_the_list_of_open_queues_did() {
+        fn old(rng: &mut SplitMix64, writers: usize) -> Vec<(u8, EventKind)> {
+            let mut queues: Vec<Vec<EventKind>> = (0..writers)
+                .map(|_| {
+                    vec![
+                        EventKind::Retry,
+                        EventKind::Retry,
+                        EventKind::Write,
+                        EventKind::Read,
+                    ]
+                })
+                .collect();
+            let mut out = Vec::new();
+            loop {
+                let open: Vec<usize> = (0..queues.len())
+                    .filter(|&i| !queues[i].is_empty())
+                    .collect();
+                if open.is_empty() {
+                    return out;
+                }
+                let pick = open[rng.below(open.len() as u64) as usize];
+                if let Some(kind) = queues[pick].pop() {
+                    out.push((pick as u8, kind));
+                }
+            }
+        }
+        for seed in 0..50 {
+            let (mut a, mut b) = (SplitMix64::new(seed), SplitMix64::new(seed));
+            let mut slots = Vec::new();
+            for writers in [3, 5, 11] {
+                schedule(&mut a, writers, 2, &mut slots);
+                assert_eq!(slots, old(&mut b, writers), "seed {seed}");
+            }
+        }
     }
 
     #[test]
@@ -454,6 +773,7 @@ mod tests {
             vms: 200,
             seed: 7,
             presets: vec![Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Naive],
+            ..MigrateOptions::default()
         };
         let result = migrate(&options).unwrap();
         let [head, per_key, naive] = &result.presets[..] else {
@@ -484,7 +804,7 @@ mod tests {
         let options = MigrateOptions {
             vms: 30,
             seed: 5,
-            presets: Vec::new(),
+            ..MigrateOptions::default()
         };
         let whole = migrate(&options).unwrap();
         let mut sliced = Migration::new(&options).unwrap();
@@ -511,5 +831,105 @@ mod tests {
             ..MigrateOptions::default()
         })
         .is_err());
+        let err = migrate(&MigrateOptions {
+            churn: MAX_CHURN + 1,
+            ..MigrateOptions::default()
+        })
+        .unwrap_err();
+        assert_eq!(err, MigrateError::Churn(MAX_CHURN + 1));
+        assert!(err.to_string().contains("between 0 and 8"), "{err}");
+        let err = migrate(&MigrateOptions {
+            retries: MAX_RETRIES + 1,
+            ..MigrateOptions::default()
+        })
+        .unwrap_err();
+        assert_eq!(err, MigrateError::Retries(MAX_RETRIES + 1));
+        assert!(migrate_reference(&MigrateOptions {
+            vms: 0,
+            ..MigrateOptions::default()
+        })
+        .is_err());
+    }
+
+    /// Churn: extra writers only ever cause false conflicts in others
+    /// (they change nothing anyone else means to change), and more of them
+    /// cause more under a preset that tests the whole labels map.
+    #[test]
+    fn churn_adds_writers_whose_conflicts_they_cause_are_false() {
+        let run = |churn| {
+            migrate(&MigrateOptions {
+                vms: 100,
+                seed: 2,
+                presets: vec![Preset::KubevirtHead, Preset::KubevirtPr18139],
+                churn,
+                ..MigrateOptions::default()
+            })
+            .unwrap()
+        };
+        let (none, some) = (run(0), run(4));
+        assert_eq!(some.presets[0].writers.len(), 7);
+        assert_eq!(some.presets[0].writers[6].name, "churn-4");
+        for (a, b) in none.presets.iter().zip(&some.presets) {
+            assert!(b.total.writes > a.total.writes, "{b:?}");
+        }
+        let head = |r: &MigrateResult| r.presets[0].writers[0].counts.false_conflicts;
+        assert!(
+            head(&some) > head(&none),
+            "{:?} {:?}",
+            some.presets[0],
+            none.presets[0]
+        );
+        // Per-key patches under churn: virt-controller's own failures are
+        // true conflicts with virt-handler's Update, never false ones on a
+        // map.
+        assert_eq!(some.presets[1].writers[0].counts.false_conflicts_on_maps, 0);
+    }
+
+    /// The retry budget: with none, nobody retries and every failed write
+    /// stays failed; with some, retries fix what a re-read can fix (not
+    /// the lost updates of a naive patch), never more than the budget.
+    #[test]
+    fn the_retry_budget_bounds_retries() {
+        let run = |retries| {
+            migrate(&MigrateOptions {
+                vms: 100,
+                seed: 4,
+                presets: vec![Preset::Naive, Preset::KubevirtHead],
+                retries,
+                ..MigrateOptions::default()
+            })
+            .unwrap()
+        };
+        let none = run(0);
+        assert!(none.presets.iter().all(|p| p.total.retries == 0));
+        let head = &none.presets[1];
+        assert!(head.vmis_intent_not_held > 0, "{head:?}");
+        for w in &head.writers {
+            // One write each: a failed one leaves the intent not held.
+            assert_eq!(w.counts.writes, 100, "{w:?}");
+            assert_eq!(
+                w.intent_not_held,
+                w.counts.invalid + w.counts.conflict,
+                "{w:?}"
+            );
+        }
+        for retries in [1, 2, 8] {
+            let result = run(retries);
+            for p in &result.presets {
+                assert!(p.total.retries <= 100 * 3 * u64::from(retries), "{p:?}");
+            }
+            assert_eq!(result.presets[1].vmis_intent_not_held, 0, "{retries}");
+        }
+        assert_eq!(
+            run(2),
+            migrate(&MigrateOptions {
+                vms: 100,
+                seed: 4,
+                presets: vec![Preset::Naive, Preset::KubevirtHead],
+                ..MigrateOptions::default()
+            })
+            .unwrap(),
+            "2 is the default"
+        );
     }
 }

@@ -4,7 +4,7 @@
 
 use std::ops::AddAssign;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::strategy::Preset;
 use crate::vocabulary::Term;
@@ -52,7 +52,7 @@ pub struct LostUpdate {
 
 /// The counts of a writer, a VMI or a whole run; each field is one term
 /// of the vocabulary ([`Counts::get`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counts {
     /// [`Term::Writes`].
     pub writes: u64,

@@ -533,8 +533,38 @@ impl<'a> World<'a> {
         }
     }
 
+    /// Puts the world in a situation for the fast path ([`super::fast`]):
+    /// the server as `server`, writer `w` fresh with `cache` read.
+    pub(crate) fn seed(&mut self, server: Server, w: usize, cache: Option<std::rc::Rc<Value>>) {
+        self.server = server;
+        if let Some(state) = self.states.get_mut(w) {
+            *state = WriterState {
+                cache,
+                attempts: 0,
+                done: false,
+                failed: None,
+            };
+        }
+    }
+
+    /// Writer `w`'s attempts so far, whether it is done, and the status of
+    /// its last failed write.
+    pub(crate) fn writer_state(&self, w: usize) -> (u32, bool, Option<u16>) {
+        self.states
+            .get(w)
+            .map_or((0, false, None), |s| (s.attempts, s.done, s.failed))
+    }
+
     fn writer_index(&self, name: &str) -> Option<usize> {
         self.scenario.writers.iter().position(|w| w.name == name)
+    }
+
+    /// Writer `w` writes from its cache as it stands, as the first write
+    /// or (with `retry`) as a retry after it re-read: the fast path of the
+    /// mass migration computes its transitions with this.
+    pub(crate) fn write_now(&mut self, w: usize, retry: bool) {
+        let mut step = StepDraft::default();
+        self.write(w, 0, retry, &mut step);
     }
 
     /// Runs one event.

@@ -179,6 +179,7 @@ impl ScaleState {
             vms: self.inputs.vms,
             seed: self.inputs.seed,
             presets: Vec::new(),
+            ..MigrateOptions::default()
         }
     }
 

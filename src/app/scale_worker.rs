@@ -1,0 +1,303 @@
+//! The Scale view's Web Worker: the worker side ([`serve_worker`], the
+//! `scale-worker` binary's entry point) and the page's client
+//! ([`ScaleWorker`]). They speak the protocol of [`crate::sim::scale`]
+//! as JSON text; the page never blocks on a simulation.
+//!
+//! ```ignore
+//! let worker = ScaleWorker::spawn(Callback::from(move |message: FromWorker| match message {
+//!     FromWorker::Progress { result, vmis, .. } => { /* chart the partial counts */ }
+//!     FromWorker::Done { result, elapsed_ms, .. } => { /* the whole run */ }
+//!     FromWorker::Cancelled { .. } | FromWorker::Failed { .. } => {}
+//! }))?;
+//! worker.run(&options);   // again on every slider change: replaces the run
+//! worker.cancel();        // stops it; dropping the handle ends the worker
+//! ```
+//!
+//! Messages wait until the worker says `ready`. Only answers to the
+//! latest run reach the callback. Where workers are
+//! unavailable, [`ScaleWorker::in_page`] runs the same protocol on the
+//! page's own thread, in chunks between which the page stays responsive.
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::Callback;
+
+use crate::sim::migrate::MigrateOptions;
+use crate::sim::scale::{next_chunk, FromWorker, ScaleRun, ToWorker};
+
+/// Where Trunk puts the worker's loader (`data-loader-shim`), relative to
+/// the page.
+pub const WORKER_URL: &str = "./scale-worker_loader.js";
+
+/// How long one chunk of simulation runs before the worker reports and
+/// reads its messages (milliseconds).
+pub const CHUNK_MS: f64 = 25.0;
+
+fn now() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance"))
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Something messages are posted to: the worker's global scope, a
+/// `Worker`, or one end of a `MessageChannel`.
+#[derive(Clone)]
+enum Port {
+    Scope(web_sys::DedicatedWorkerGlobalScope),
+    Worker(web_sys::Worker),
+    Channel(web_sys::MessagePort),
+}
+
+impl Port {
+    fn post(&self, text: &str) {
+        let message = JsValue::from_str(text);
+        let _ = match self {
+            Port::Scope(scope) => scope.post_message(&message),
+            Port::Worker(worker) => worker.post_message(&message),
+            Port::Channel(port) => port.post_message(&message),
+        };
+    }
+
+    fn on_message(&self, handler: &js_sys::Function) {
+        match self {
+            Port::Scope(scope) => scope.set_onmessage(Some(handler)),
+            Port::Worker(worker) => worker.set_onmessage(Some(handler)),
+            Port::Channel(port) => port.set_onmessage(Some(handler)),
+        }
+    }
+}
+
+/// The worker side: answers `start` and `cancel` on `port`, running each
+/// run chunk by chunk and yielding between chunks so messages get in.
+fn serve(port: Port) {
+    // The run going on: its number, bumped by every start and cancel so a
+    // running loop sees it has been replaced.
+    let current = Rc::new(Cell::new(0u32));
+    let generation = Rc::new(Cell::new(0u64));
+    let reply = port.clone();
+    let handler =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let text = event.data().as_string().unwrap_or_default();
+            match ToWorker::from_json(&text) {
+                Err(failed) => reply.post(&failed.to_json()),
+                Ok(ToWorker::Cancel { id }) => {
+                    if current.get() == id && generation.get() % 2 == 1 {
+                        // Odd generations are running; make it even: stopped.
+                        generation.set(generation.get() + 1);
+                        reply.post(&FromWorker::Cancelled { id }.to_json());
+                    }
+                }
+                Ok(ToWorker::Start { id, options }) => {
+                    // Stop whatever runs (even), then start (odd).
+                    let mine = (generation.get() | 1) + 2;
+                    generation.set(mine);
+                    current.set(id);
+                    match ScaleRun::new(id, &options) {
+                        Err(error) => {
+                            generation.set(mine + 1);
+                            reply.post(
+                                &FromWorker::Failed {
+                                    id,
+                                    message: error.to_string(),
+                                }
+                                .to_json(),
+                            );
+                        }
+                        Ok(run) => {
+                            let (port, generation) = (reply.clone(), generation.clone());
+                            wasm_bindgen_futures::spawn_local(drive(run, port, generation, mine));
+                        }
+                    }
+                }
+            }
+        });
+    port.on_message(handler.as_ref().unchecked_ref());
+    handler.forget();
+    port.post(&FromWorker::Ready.to_json());
+}
+
+/// Runs chunks until done or replaced (the generation moved on).
+async fn drive(mut run: ScaleRun, port: Port, generation: Rc<Cell<u64>>, mine: u64) {
+    let mut chunk = 256;
+    loop {
+        // Yield first: a cancel or a new start sent right after this start
+        // is read before any work.
+        gloo::timers::future::TimeoutFuture::new(0).await;
+        if generation.get() != mine {
+            return;
+        }
+        let Some((message, spent)) = run.step_timed(chunk, &now) else {
+            return;
+        };
+        let finished = matches!(message, FromWorker::Done { .. });
+        port.post(&message.to_json());
+        if finished {
+            generation.set(mine + 1);
+            return;
+        }
+        chunk = next_chunk(chunk, spent, CHUNK_MS);
+    }
+}
+
+/// The `scale-worker` binary's entry point: serves the protocol on the
+/// worker's global scope.
+pub fn serve_worker() {
+    match js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
+        Ok(scope) => serve(Port::Scope(scope)),
+        Err(_) => {
+            web_sys::console::error_1(&"scale-worker: not running in a dedicated worker".into())
+        }
+    }
+}
+
+/// The page's handle on a Scale worker. Dropping it ends the worker.
+pub struct ScaleWorker {
+    port: Port,
+    /// Messages held until the worker says it is ready.
+    outbox: Rc<RefCell<Option<Vec<String>>>>,
+    /// The latest run's number (answers to others are dropped).
+    latest: Rc<Cell<u32>>,
+    _handler: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    /// The server's end of an in-page channel.
+    server: Option<web_sys::MessagePort>,
+}
+
+impl ScaleWorker {
+    fn connect(
+        port: Port,
+        server: Option<web_sys::MessagePort>,
+        on_message: Callback<FromWorker>,
+    ) -> ScaleWorker {
+        let latest = Rc::new(Cell::new(0u32));
+        let seen = latest.clone();
+        let outbox: Rc<RefCell<Option<Vec<String>>>> = Rc::new(RefCell::new(Some(Vec::new())));
+        let (held, to) = (outbox.clone(), port.clone());
+        let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                let text = event.data().as_string().unwrap_or_default();
+                match FromWorker::from_json(&text) {
+                    Ok(FromWorker::Ready) => {
+                        let waiting = held.borrow_mut().take();
+                        for message in waiting.unwrap_or_default() {
+                            to.post(&message);
+                        }
+                    }
+                    Ok(message) if message.id() == seen.get() || message.id() == 0 => {
+                        on_message.emit(message)
+                    }
+                    Ok(_) => {}
+                    Err(error) => on_message.emit(FromWorker::Failed {
+                        id: seen.get(),
+                        message: format!("unreadable answer from the Scale worker: {error}"),
+                    }),
+                }
+            },
+        );
+        port.on_message(handler.as_ref().unchecked_ref());
+        ScaleWorker {
+            port,
+            outbox,
+            latest,
+            _handler: handler,
+            server,
+        }
+    }
+
+    /// Starts the worker ([`WORKER_URL`]); its answers go to `on_message`.
+    ///
+    /// # Errors
+    ///
+    /// The browser's error when it cannot start a worker.
+    pub fn spawn(on_message: Callback<FromWorker>) -> Result<ScaleWorker, JsValue> {
+        let worker = web_sys::Worker::new(WORKER_URL)?;
+        Ok(ScaleWorker::connect(Port::Worker(worker), None, on_message))
+    }
+
+    /// The same protocol served on the page's own thread (through a
+    /// `MessageChannel`): for tests, and where workers are unavailable.
+    ///
+    /// # Errors
+    ///
+    /// The browser's error when it cannot make a `MessageChannel`.
+    pub fn in_page(on_message: Callback<FromWorker>) -> Result<ScaleWorker, JsValue> {
+        let channel = web_sys::MessageChannel::new()?;
+        serve(Port::Channel(channel.port2()));
+        let server = channel.port2();
+        Ok(ScaleWorker::connect(
+            Port::Channel(channel.port1()),
+            Some(server),
+            on_message,
+        ))
+    }
+
+    /// Spawns a worker and starts a run: [`ScaleWorker::spawn`] then
+    /// [`ScaleWorker::run`].
+    ///
+    /// # Errors
+    ///
+    /// As [`ScaleWorker::spawn`].
+    pub fn start(
+        options: &MigrateOptions,
+        on_message: Callback<FromWorker>,
+    ) -> Result<ScaleWorker, JsValue> {
+        let worker = ScaleWorker::spawn(on_message)?;
+        worker.run(options);
+        Ok(worker)
+    }
+
+    /// Starts a run, replacing any run going on; returns its number.
+    pub fn run(&self, options: &MigrateOptions) -> u32 {
+        let id = self.latest.get().wrapping_add(1).max(1);
+        self.latest.set(id);
+        self.send(
+            ToWorker::Start {
+                id,
+                options: options.clone(),
+            }
+            .to_json(),
+        );
+        id
+    }
+
+    /// Posts now, or once the worker is ready.
+    fn send(&self, text: String) {
+        match self.outbox.borrow_mut().as_mut() {
+            Some(waiting) => waiting.push(text),
+            None => self.port.post(&text),
+        }
+    }
+
+    /// Cancels the latest run (the worker answers `cancelled` if it was
+    /// still running).
+    pub fn cancel(&self) {
+        self.send(
+            ToWorker::Cancel {
+                id: self.latest.get(),
+            }
+            .to_json(),
+        );
+    }
+}
+
+impl Drop for ScaleWorker {
+    fn drop(&mut self) {
+        match &self.port {
+            Port::Worker(worker) => {
+                worker.set_onmessage(None);
+                worker.terminate();
+            }
+            Port::Channel(port) => {
+                port.set_onmessage(None);
+                port.close();
+            }
+            Port::Scope(_) => {}
+        }
+        if let Some(server) = &self.server {
+            server.close();
+        }
+    }
+}
