@@ -157,7 +157,7 @@ test('objects too big for a link are kept in storage, the link is emptied and th
   await paste(page, 'old-object', old);
   const edited = old.replace('"key-7": "', '"key-7": "changed-');
   await paste(page, 'new-object', edited);
-  const notice = page.getByText(/These objects are too big for a link \(\d+ KiB packed; a link holds 512 KiB\)/);
+  const notice = page.getByText(/too big for a link \(\d+ KiB packed; a link holds 512 KiB\)/);
   await notice.waitFor({ timeout: 30_000 });
   assert.equal(new URL(page.url()).hash, '#/build');
   await page.waitForFunction(() => document.querySelector('.results')?.getAttribute('aria-busy') === 'false');

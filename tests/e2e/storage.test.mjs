@@ -49,8 +49,8 @@ test('race: refused storage is announced; loading over an edited race can be und
   const page = await pageWithoutStorage();
   await page.goto(`${server.url}#/race`);
   await page.getByText('Edit the writers and the timeline').click();
-  await page.getByRole('button', { name: 'Remove event 5' }).click();
-  await page.locator('.step-count').filter({ hasText: 'of 4' }).waitFor();
+  await page.getByRole('button', { name: 'Remove event 6' }).click();
+  await page.locator('.step-count').filter({ hasText: 'of 5' }).waitFor();
   await page.getByRole('alert').filter({ hasText: 'Your work is not saved in this browser' }).waitFor();
   await page.getByRole('button', { name: 'Dismiss' }).click();
 
@@ -59,9 +59,9 @@ test('race: refused storage is announced; loading over an edited race can be und
   await scenario.selectOption(other);
   const notice = page.getByRole('status').filter({ hasText: 'Your edited race is kept: Undo brings it back' });
   await notice.waitFor();
-  assert.notEqual(await page.locator('.step-count').textContent(), 'step 0 of 4');
+  assert.notEqual(await page.locator('.step-count').textContent(), 'step 0 of 5');
   await notice.getByRole('button', { name: 'Undo' }).click();
-  await page.locator('.step-count').filter({ hasText: 'of 4' }).waitFor();
+  await page.locator('.step-count').filter({ hasText: 'of 5' }).waitFor();
   assert.match(await scenario.locator('option:checked').textContent(), /edited/);
   assert.equal(await page.getByRole('button', { name: 'Undo' }).count(), 0);
   assert.deepEqual(page.errors, []);

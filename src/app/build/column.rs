@@ -198,7 +198,7 @@ fn Exports(props: &ExportsProps) -> Html {
         <>
             <details class="payload">
                 <summary>{ format!("What is sent ({})", plan.body.content_type()) }</summary>
-                <pre><code>{ body.clone() }</code></pre>
+                <pre tabindex="0" role="region" aria-label="What is sent"><code>{ body.clone() }</code></pre>
             </details>
             <div class="exports" role="group" aria-label={format!("Copy from column {}", i + 1)}>
                 <CopyButton id={id("payload")} label={if plan.ops().is_some() { "Copy payload" } else { "Copy body" }}
@@ -271,7 +271,7 @@ fn body_view(plan: &Plan, unique: &[bool], findings: Option<&Report>) -> Html {
             </ol>
         },
         Body::MergePatch(body) | Body::Update(body) => html! {
-            <pre class="body"><code>{ input::to_json_pretty(body) }</code></pre>
+            <pre class="body" tabindex="0" role="region" aria-label="The body"><code>{ input::to_json_pretty(body) }</code></pre>
         },
         Body::Apply {
             config,
@@ -279,7 +279,7 @@ fn body_view(plan: &Plan, unique: &[bool], findings: Option<&Report>) -> Html {
         } => html! {
             <>
                 <p class="muted">{ format!("fieldManager: {field_manager}") }</p>
-                <pre class="body"><code>{ input::to_yaml(config) }</code></pre>
+                <pre class="body" tabindex="0" role="region" aria-label="The apply configuration"><code>{ input::to_yaml(config) }</code></pre>
             </>
         },
     }

@@ -232,7 +232,7 @@ fn LiveRace(props: &LiveRaceProps) -> Html {
                         <p class="muted">{ format!("Why it failed (patchlab's explanation; the server discards it): {}", cause.message) }</p>
                     }
                     if shows(Aspect::Object) {
-                        <pre class="body live-object"><code>{ crate::input::to_yaml(&current.object) }</code></pre>
+                        <pre class="body live-object" tabindex="0" role="region" aria-label="The object after this step"><code>{ crate::input::to_yaml(&current.object) }</code></pre>
                     }
                 } else {
                     <p class="muted">{ "Before the first event." }</p>
@@ -262,7 +262,7 @@ fn live_column(result: &crate::app::build::ColumnResult, column: &Column) -> Htm
             <h3>{ column.preset.as_str() }{ if column.overrides.is_empty() { "" } else { " + overrides" } }</h3>
             <p class="muted small">{ column.preset.summary() }</p>
             if ops.is_empty() {
-                <pre class="body"><code>{ result.plan.as_ref().map(|p| p.body_text()).unwrap_or_default() }</code></pre>
+                <pre class="body" tabindex="0" role="region" aria-label="What is sent"><code>{ result.plan.as_ref().map(|p| p.body_text()).unwrap_or_default() }</code></pre>
             } else {
                 <ol class="ops compact">
                     { for ops.iter().map(|p| html! {

@@ -121,7 +121,7 @@ fn Request(props: &RequestProps) -> Html {
         <>
             <h3>{ format!("Request: {} ({})", sent.content_type, sent.preset) }</h3>
             if sent.ops.is_empty() {
-                <pre class="body"><code>{ body }</code></pre>
+                <pre class="body" tabindex="0" role="region" aria-label="The request body"><code>{ body }</code></pre>
             } else {
                 <ol class="ops" aria-label="Operations sent">
                     { for sent.ops.iter().enumerate().map(|(i, planned)| {
@@ -170,7 +170,7 @@ fn ObjectView(props: &ObjectViewProps) -> Html {
     html! {
         <section class="object" aria-label="The object after this step">
             <h3>{ if changed { "The object after this step (changes marked)" } else { "The object (unchanged)" } }</h3>
-            <pre class="diff"><code>
+            <pre class="diff" tabindex="0" role="region" aria-label="The object, line by line"><code>
                 { for lines.into_iter().map(|(tag, line)| html! {
                     <span class={tag.class()}><span class="sr-only">{ tag.spoken() }</span>{ format!("{} {line}\n", tag.mark()) }</span>
                 }) }

@@ -66,7 +66,7 @@ pub fn Charts(props: &ChartsProps) -> Html {
             </div>
             <details class="payload">
                 <summary>{ "All numbers (JSON, as patchlab migrate --format json prints them)" }</summary>
-                <pre><code>{ serde_json::to_string_pretty(&**result).unwrap_or_default() }</code></pre>
+                <pre tabindex="0" role="region" aria-label="All numbers"><code>{ serde_json::to_string_pretty(&**result).unwrap_or_default() }</code></pre>
             </details>
         </>
     }

@@ -95,7 +95,11 @@ pub fn use_editor_input(
             let text = area.value();
             let before = shown.borrow().clone().unwrap_or_default();
             let at = first_difference(&before, &text);
-            let kind = event.input_type();
+            // Scripts may send a plain `Event("input")`, without inputType.
+            let kind = js_sys::Reflect::get(&event, &"inputType".into())
+                .ok()
+                .and_then(|v| v.as_string())
+                .unwrap_or_default();
             let snapshot = Snapshot {
                 text: Rc::from(before.as_str()),
                 selection: (at, at),
