@@ -122,6 +122,28 @@ impl KubeVersion {
         out
     }
 
+    /// The picker choice that stands for this release: `1.28.0` for
+    /// 1.28.0 and 1.28.1, the minor version otherwise.
+    ///
+    /// ```
+    /// use patchlab::kube::KubeVersion;
+    ///
+    /// let v = |s: &str| s.parse::<KubeVersion>().unwrap();
+    /// assert_eq!(v("1.28.1").choice(), v("1.28.0"));
+    /// assert_eq!(v("1.28.4").choice(), v("1.28"));
+    /// assert_eq!(v("1.30.2").choice(), v("1.30"));
+    /// assert!(KubeVersion::choices().iter().all(|c| c.choice() == *c));
+    /// ```
+    pub fn choice(self) -> KubeVersion {
+        match (self.minor, self.patch) {
+            (28, Some(0 | 1)) => KubeVersion {
+                minor: 28,
+                patch: Some(0),
+            },
+            (minor, _) => KubeVersion { minor, patch: None },
+        }
+    }
+
     /// A label for a picker: `1.36 (evanphx/json-patch v4.13.0)`;
     /// `1.28.0, 1.28.1 (...)` for the choice that stands for both.
     pub fn label(self) -> String {

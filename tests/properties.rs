@@ -293,9 +293,10 @@ mod links {
                 1..4,
             ),
             prop::option::of("[a-z-]{1,12}"),
+            prop::option::of(prop::sample::select(patchlab::kube::KubeVersion::choices())),
         )
             .prop_map(
-                |(old, new, columns, example): (String, String, _, _)| BuildLink {
+                |(old, new, columns, example, kubernetes): (String, String, _, _, _)| BuildLink {
                     old: old.into(),
                     new: new.into(),
                     format: Format::Yaml,
@@ -304,6 +305,7 @@ mod links {
                         .map(|(preset, overrides)| Column { preset, overrides })
                         .collect(),
                     example,
+                    kubernetes,
                 },
             )
     }

@@ -5,10 +5,12 @@ mod copy;
 mod dialog;
 mod editor;
 mod glossary;
+mod kubernetes;
 mod notice;
 
 pub use copy::{use_copy, CopyButton, CopyFallback, UseCopy};
 pub use dialog::Dialog;
 pub use editor::{Editor, TabMode};
 pub use glossary::{GlossaryContext, GlossaryDialog, TermHelp};
+pub use kubernetes::KubernetesSelect;
 pub use notice::NoticeBar;

@@ -1,6 +1,7 @@
-//! The Scale view: a mass live migration under each preset, charted. The
-//! state (inputs and the run) is a pure reducer ([`state`]); the view runs
-//! the simulation in slices and sends what it finds as actions.
+//! The Scale view: a mass live migration under each preset, charted while
+//! the sliders move. The state (inputs and the run) is a pure reducer
+//! ([`state`]); the simulation runs in a Web Worker
+//! ([`super::scale_worker`]) and streams its counts in as actions.
 
 mod state;
 
@@ -9,6 +10,6 @@ mod charts;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub use state::{Run, ScaleAction, ScaleLink, ScaleState, MAX_VMS};
+pub use state::{Run, ScaleAction, ScaleLink, ScaleState, MAX_VMS, VMI_STEPS};
 #[cfg(target_arch = "wasm32")]
 pub use view::ScaleView;

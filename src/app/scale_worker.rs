@@ -14,8 +14,8 @@
 //! ```
 //!
 //! Messages wait until the worker says `ready`. Only answers to the
-//! latest run reach the callback. Where workers are
-//! unavailable, [`ScaleWorker::in_page`] runs the same protocol on the
+//! latest run reach the callback. For tests (and embedders without
+//! workers), [`ScaleWorker::in_page`] runs the same protocol on the
 //! page's own thread, in chunks between which the page stays responsive.
 
 use std::cell::{Cell, RefCell};
@@ -218,7 +218,8 @@ impl ScaleWorker {
     }
 
     /// The same protocol served on the page's own thread (through a
-    /// `MessageChannel`): for tests, and where workers are unavailable.
+    /// `MessageChannel`): for tests and embedders; the Scale view always
+    /// uses a worker, so the simulator stays out of the page's download.
     ///
     /// # Errors
     ///

@@ -7,8 +7,9 @@ use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy
 
 use super::{parse_preset, ClusterArgs, Failure, Source};
 
+/// What the command prints (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum Output {
     /// The payload (or body) as sent.
     Json,
     /// A kubectl command line.
@@ -35,7 +36,7 @@ pub struct Args {
     overrides: Vec<(patchlab::pointer::PointerBuf, Strategy)>,
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
-    format: Format,
+    format: Output,
     /// The field manager of a server-side-apply configuration (preset ssa).
     #[arg(long, default_value = "patchlab")]
     field_manager: String,
@@ -93,13 +94,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         _ => check.to_string(),
     };
     let text = match args.format {
-        Format::Json => plan.body_text(),
-        Format::Kubectl => strategy::kubectl(&plan, &new),
-        Format::Go => strategy::go_code(&plan).ok_or_else(|| not_json_patch(&plan, "Go"))?,
-        Format::Rust => strategy::rust_code(&plan).ok_or_else(|| not_json_patch(&plan, "Rust"))?,
-        Format::Explain => format!("{}\nround trip on {engine}: {verdict}\n", explain(&plan)),
+        Output::Json => plan.body_text(),
+        Output::Kubectl => strategy::kubectl(&plan, &new),
+        Output::Go => strategy::go_code(&plan).ok_or_else(|| not_json_patch(&plan, "Go"))?,
+        Output::Rust => strategy::rust_code(&plan).ok_or_else(|| not_json_patch(&plan, "Rust"))?,
+        Output::Explain => format!("{}\nround trip on {engine}: {verdict}\n", explain(&plan)),
     };
-    if matches!(check, strategy::RoundTrip::Refused(_)) && args.format != Format::Explain {
+    if matches!(check, strategy::RoundTrip::Refused(_)) && args.format != Output::Explain {
         eprintln!("note: on {engine}, {verdict}");
     }
     out.write_all(text.as_bytes())?;

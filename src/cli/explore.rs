@@ -9,8 +9,9 @@ use patchlab::vocabulary::Term;
 
 use super::{ClusterArgs, Failure, Source};
 
+/// What the command prints (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum Output {
     /// A table for people.
     Text,
     /// The counts and every interleaving as JSON.
@@ -23,7 +24,7 @@ pub struct Args {
     scenario: Source,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: Output,
     #[command(flatten)]
     cluster: ClusterArgs,
 }
@@ -35,8 +36,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     args.cluster.override_scenario(&mut scenario);
     let result = explore(&scenario, &[]).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
-        Format::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
-        Format::Text => render(&result),
+        Output::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
+        Output::Text => render(&result),
     };
     writeln!(out, "{text}")?;
     Ok(())

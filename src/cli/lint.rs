@@ -8,8 +8,9 @@ use patchlab::lint::{self, report, Options, Origin};
 
 use super::{parse_semantics, Failure, Source};
 
+/// What the command prints (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum Output {
     /// Compiler-style diagnostics.
     Text,
     /// {"findings": [{"rule", "severity", "index", "path", "message", "fix"}], ...}
@@ -32,7 +33,7 @@ pub struct Args {
     semantics: Semantics,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: Output,
 }
 
 /// Exit status 2: the input could not be read.
@@ -72,7 +73,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let as_written = (input.origin == Origin::Json).then_some(input.payload.as_str());
     let source = report::Source::new(name, as_written);
     match args.format {
-        Format::Text => {
+        Output::Text => {
             if let Origin::Kubectl { target } = &input.origin {
                 writeln!(
                     out,
@@ -83,11 +84,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
             }
             out.write_all(report::text(&report, &source).as_bytes())?;
         }
-        Format::Json => {
+        Output::Json => {
             serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
             writeln!(out)?;
         }
-        Format::Sarif => {
+        Output::Sarif => {
             serde_json::to_writer_pretty(&mut *out, &report::sarif(&report, &source))
                 .map_err(std::io::Error::from)?;
             writeln!(out)?;

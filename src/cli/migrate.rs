@@ -9,8 +9,9 @@ use patchlab::vocabulary::Term;
 
 use super::{parse_preset, ClusterArgs, Failure};
 
+/// What the command prints (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
+pub enum Output {
     /// A table for people.
     Text,
     /// `{"vms": N, "seed": S, "presets": [...]}`.
@@ -38,7 +39,7 @@ pub struct Args {
     retries: u32,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
-    format: Format,
+    format: Output,
     #[command(flatten)]
     cluster: ClusterArgs,
 }
@@ -55,8 +56,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let result =
         migrate_on(&options, args.cluster.cluster()).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
-        Format::Json => serde_json::to_string(&result).unwrap_or_default(),
-        Format::Text => render(&result),
+        Output::Json => serde_json::to_string(&result).unwrap_or_default(),
+        Output::Text => render(&result),
     };
     writeln!(out, "{text}")?;
     Ok(())

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{merge, policy, surface, Body, Change, Field, Options, Plan, PlannedOp, Precondition};
 use crate::patch::{OpKind, Operation};
-use crate::pointer::{escape, PointerBuf};
+use crate::pointer::{escape, Pointer, PointerBuf};
 use policy::{FieldKind, Strategy};
 
 /// The plan for `old` -> `new` (both objects) under `options`.
@@ -179,14 +179,12 @@ fn apply_config(plan: &mut Plan, old: &Value, new: &Value, options: &Options) {
     let mut config = Value::Object(config);
     let mut released = Vec::new();
     for field in &plan.fields {
-        let tokens: Vec<String> = field
-            .path
-            .tokens()
-            .map(|t| t.decoded().into_owned())
-            .collect();
-        let (before, after) = (lookup(old, &tokens), lookup(new, &tokens));
-        let mut applied = |path: String, tokens: &[String], value: Value| {
-            set_path(&mut config, tokens, value);
+        let (before, after) = (field.path.resolve(old), field.path.resolve(new));
+        let mut applied = |at: &Pointer, value: Value| {
+            // The config is built from objects only: the fields' parents
+            // are objects, so assigning cannot fail.
+            let _ = at.assign(&mut config, value);
+            let path = at.to_string();
             plan.conflicts.push(Precondition {
                 reason: format!(
                     "409 Conflict (FieldManagerConflict) if another field manager owns {path} with another value, unless you force"
@@ -201,9 +199,7 @@ fn apply_config(plan: &mut Plan, old: &Value, new: &Value, options: &Options) {
                 let old_map = before.and_then(Value::as_object).unwrap_or(&empty);
                 for (key, value) in map {
                     if old_map.get(key) != Some(value) {
-                        let mut key_tokens = tokens.clone();
-                        key_tokens.push(key.clone());
-                        applied(field.path.join(key).to_string(), &key_tokens, value.clone());
+                        applied(&field.path.join(key), value.clone());
                     }
                 }
                 for key in old_map.keys().filter(|k| !map.contains_key(*k)) {
@@ -220,14 +216,14 @@ fn apply_config(plan: &mut Plan, old: &Value, new: &Value, options: &Options) {
                     .cloned()
                     .collect();
                 if !added.is_empty() {
-                    applied(field.path.to_string(), &tokens, Value::Array(added));
+                    applied(&field.path, Value::Array(added));
                 }
                 for item in old_items.iter().filter(|v| !items.contains(v)) {
                     released.push(format!("{}[{}]", field.path, item));
                 }
             }
             (_, _, Some(value)) if !value.is_null() => {
-                applied(field.path.to_string(), &tokens, value.clone());
+                applied(&field.path, value.clone());
             }
             _ => released.push(field.path.to_string()),
         }
@@ -242,32 +238,6 @@ fn apply_config(plan: &mut Plan, old: &Value, new: &Value, options: &Options) {
         config,
         field_manager: options.field_manager.clone(),
     };
-}
-
-fn lookup<'a>(value: &'a Value, tokens: &[String]) -> Option<&'a Value> {
-    let mut current = value;
-    for token in tokens {
-        current = current.as_object()?.get(token)?;
-    }
-    Some(current)
-}
-
-fn set_path(target: &mut Value, tokens: &[String], value: Value) {
-    let Some((last, parents)) = tokens.split_last() else {
-        return;
-    };
-    let mut current = target;
-    for token in parents {
-        let Some(map) = current.as_object_mut() else {
-            return;
-        };
-        current = map
-            .entry(token.clone())
-            .or_insert_with(|| Value::Object(Map::new()));
-    }
-    if let Some(map) = current.as_object_mut() {
-        map.insert(last.clone(), value);
-    }
 }
 
 struct Walker<'a> {

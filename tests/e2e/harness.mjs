@@ -1,6 +1,7 @@
 // Shared set-up for the end-to-end suite: a static server for dist/ on
 // 127.0.0.1 and Debian's Chromium driven by playwright-core.
 import { createServer } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { readFile, mkdir, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,8 +26,12 @@ const types = {
   '.webmanifest': 'application/manifest+json',
 };
 
-/** Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }. */
-export async function serveDist(dir = distDir) {
+/**
+ * Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }.
+ * With `gzip`, answers gzip -9 to clients that accept it, as static hosts
+ * do (for measuring what a first visit transfers).
+ */
+export async function serveDist(dir = distDir, { gzip = false } = {}) {
   await stat(join(dir, 'index.html')).catch(() => {
     throw new Error(`${dir}/index.html is missing: build the release first (make dist)`);
   });
@@ -38,11 +43,16 @@ export async function serveDist(dir = distDir) {
       return;
     }
     try {
-      const body = await readFile(file);
-      res.writeHead(200, {
+      let body = await readFile(file);
+      const headers = {
         'content-type': types[extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
-      });
+      };
+      if (gzip && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        body = gzipSync(body, { level: 9 });
+        headers['content-encoding'] = 'gzip';
+      }
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');

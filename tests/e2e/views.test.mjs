@@ -59,46 +59,82 @@ test('race: play, scrub, explore, and edit the timeline', async () => {
   await page.context().close();
 });
 
-test('scale: 2000 VMIs under every preset, charted', async () => {
+/** A chart's numbers from its accessible name: "Term: preset total (writer n, ...); preset 0; ...". */
+async function counts(page, term) {
+  const label = await page.getByRole('img', { name: new RegExp(`^${term}: `) }).getAttribute('aria-label');
+  return Object.fromEntries(
+    label.slice(term.length + 2).split('; ').map((part) => {
+      const [, preset, total, whose] = part.match(/^(\S+) (\d+)(?: \((.*)\))?$/);
+      return [preset, { total: Number(total), whose: whose ?? '' }];
+    }),
+  );
+}
+
+const finished = (page, vms) =>
+  page.locator('.run-summary').filter({ hasText: new RegExp(`^${vms} VMIs, .* simulated writes in \\d+ ms\\.$`) }).waitFor({ timeout: 60_000 });
+
+test('scale: runs on arrival, 2000 VMIs under every preset, charted', async () => {
   const page = await openPage(browser);
   await page.goto(`${server.url}#/scale`);
-  await page.getByRole('spinbutton', { name: 'VMIs' }).fill('2000');
-  await page.getByRole('button', { name: 'Run' }).click();
-  await page.locator('progress').waitFor();
-  await page.locator('.run-summary').waitFor({ timeout: 60_000 });
+  // No Run button to find: the view runs at once, in the worker.
+  await finished(page, 2000);
   assert.equal(await page.locator('figure.chart').count(), 7);
-  // "Term: preset total (writer n, ...); preset 0; ..."
-  const counts = async (term) => {
-    const label = await page.getByRole('img', { name: new RegExp(`^${term}: `) }).getAttribute('aria-label');
-    return Object.fromEntries(
-      label.slice(term.length + 2).split('; ').map((part) => {
-        const [, preset, total, whose] = part.match(/^(\S+) (\d+)(?: \((.*)\))?$/);
-        return [preset, { total: Number(total), whose: whose ?? '' }];
-      }),
-    );
-  };
-  const maps = await counts('False conflicts on maps');
+  const maps = await counts(page, 'False conflicts on maps');
   assert.equal(maps['kubevirt-pr18139'].total, 0);
   assert.ok(maps['kubevirt-head'].total > 1000, JSON.stringify(maps));
   assert.doesNotMatch(maps['kubevirt-head'].whose, /virt-handler/, 'virt-handler sends Update: no test, no map conflict');
-  const all = await counts('False conflicts');
+  const all = await counts(page, 'False conflicts');
   assert.ok(all['kubevirt-pr18139'].total < all['kubevirt-head'].total, JSON.stringify(all));
   // What is left under per-key is virt-handler's: its Update gets 409 when a controller wrote first.
   assert.match(all['kubevirt-pr18139'].whose, /^virt-handler \d+$/, JSON.stringify(all));
-  const lost = await counts('Lost updates');
+  const lost = await counts(page, 'Lost updates');
   assert.ok(lost.naive.total > 0, JSON.stringify(lost));
   assert.equal(lost['kubevirt-pr18139'].total, 0);
-  // The inputs are in the link: the same numbers come back in a new page.
-  const url = page.url();
-  assert.match(url, /#\/scale\?s=1\./);
   await screenshot(page, 'scale-2000');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('scale: the sliders re-run, churn adds writers, Stop keeps the counts so far, links give the same numbers', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/scale`);
+  await finished(page, 2000);
+  // Keyboard on the VMI slider: one stop down is 1000.
+  const vmis = page.getByRole('slider', { name: 'VMIs (slider)' });
+  await vmis.focus();
+  await page.keyboard.press('ArrowLeft');
+  await finished(page, 1000);
+  assert.equal(await page.getByRole('spinbutton', { name: 'VMIs' }).inputValue(), '1000');
+  const before = await counts(page, 'False conflicts');
+  // Two churn writers: each changes a label of its own, and the whole-map
+  // tests of the controllers fail on them too.
+  const churn = page.getByRole('slider', { name: 'Churn (extra writers per VMI)' });
+  await churn.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.locator('.run-summary').filter({ hasText: 'churn 2' }).filter({ hasText: / ms\.$/ }).waitFor({ timeout: 60_000 });
+  assert.match(await page.locator('.chart-legend').textContent(), /churn-1.*churn-2/);
+  const after = await counts(page, 'False conflicts');
+  assert.ok(after['kubevirt-head'].total > before['kubevirt-head'].total, `${JSON.stringify(before)} ${JSON.stringify(after)}`);
+  assert.equal(after['kubevirt-pr18139'].total - before['kubevirt-pr18139'].total >= 0, true);
+  // The inputs are in the link: the same numbers come back in a new page.
+  await page.waitForFunction(() => /#\/scale\?s=1\./.test(location.hash));
+  const url = page.url();
   const again = await openPage(browser);
   await again.goto(url);
-  await again.locator('.run-summary').waitFor({ timeout: 60_000 });
+  await again.locator('.run-summary').filter({ hasText: 'churn 2' }).filter({ hasText: / ms\.$/ }).waitFor({ timeout: 60_000 });
   const label = (p) => p.getByRole('img', { name: /^False conflicts on maps: / }).getAttribute('aria-label');
   assert.equal(await label(again), await label(page), 'a shared Scale link runs again to the same numbers');
   assert.deepEqual(again.errors, []);
   await again.context().close();
+  // A big run streams partial counts and stops on request, keeping them.
+  await page.getByRole('spinbutton', { name: 'VMIs' }).fill('100000');
+  await page.locator('progress').waitFor();
+  await page.locator('.run-summary').filter({ hasText: /^So far: the first \d+ VMIs/ }).waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByText(/^Stopped after \d+ of 700000 VMI runs/).waitFor();
+  assert.equal(await page.locator('figure.chart').count(), 7, 'the counts so far stay charted');
+  assert.equal(await page.locator('progress').count(), 0);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

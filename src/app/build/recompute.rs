@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::state::{BuildState, Column, ColumnResult, Revs};
 use crate::input::{self, Budget, InputError, ParseJob};
+use crate::kube::KubeVersion;
 use crate::strategy;
 
 /// Characters parsed per piece of a big text (about 40 ms of YAML in a
@@ -87,6 +88,7 @@ pub struct RecomputeJob {
     old: Side,
     new: Side,
     columns: Vec<Column>,
+    kubernetes: KubeVersion,
     results: Vec<ColumnResult>,
 }
 
@@ -110,6 +112,7 @@ impl RecomputeJob {
             old: side(&state.old),
             new: side(&state.new),
             columns: state.columns.clone(),
+            kubernetes: state.kubernetes.unwrap_or_default(),
             results: Vec::with_capacity(state.columns.len()),
         })
     }
@@ -127,7 +130,8 @@ impl RecomputeJob {
             return false;
         };
         if let Some(column) = self.columns.get(self.results.len()) {
-            self.results.push(column_result(old, new, column));
+            self.results
+                .push(column_result(old, new, column, self.kubernetes));
         }
         self.results.len() < self.columns.len()
     }
@@ -159,13 +163,18 @@ impl RecomputeJob {
     }
 }
 
-fn column_result(old: &Value, new: &Value, column: &Column) -> ColumnResult {
+fn column_result(
+    old: &Value,
+    new: &Value,
+    column: &Column,
+    kubernetes: KubeVersion,
+) -> ColumnResult {
     let options = column.options();
     let plan = strategy::diff(old, new, &options);
     let (payload_bytes, round_trip) = match &plan {
         Ok(plan) => (
             plan.body_text().len(),
-            strategy::round_trip(old, new, plan, &options.policy),
+            strategy::round_trip_on(old, new, plan, &options.policy, kubernetes),
         ),
         Err(_) => (0, strategy::RoundTrip::NotApplicable),
     };

@@ -15,6 +15,7 @@ use crate::app::link::{LinkError, Shareable, Start};
 use crate::app::notice::Notice;
 use crate::app::route::View;
 use crate::input::{self, Format, InputError};
+use crate::kube::KubeVersion;
 use crate::pointer::{Pointer, PointerBuf};
 use crate::strategy::{Change, DiffError, FieldKind, Options, Plan, Preset, RoundTrip, Strategy};
 
@@ -68,6 +69,10 @@ pub struct BuildLink {
     /// The example it started from, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,
+    /// The Kubernetes release the round trips run on (the newest when
+    /// not set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes: Option<KubeVersion>,
 }
 
 impl BuildLink {
@@ -84,6 +89,7 @@ impl BuildLink {
                 None => example.columns.clone(),
             },
             example: Some(example.id.to_owned()),
+            kubernetes: None,
         })
     }
 }
@@ -192,6 +198,8 @@ pub struct BuildState {
     pub columns_rev: u64,
     /// The example loaded last, if any.
     pub example: Option<String>,
+    /// The Kubernetes release the round trips run on (`None`: the newest).
+    pub kubernetes: Option<KubeVersion>,
     /// Per column (shared, like the parsed values).
     pub results: Rc<Vec<ColumnResult>>,
     /// The revisions `results` come from.
@@ -237,6 +245,8 @@ pub enum BuildAction {
     RemoveColumn(usize),
     /// Override (or clear, with `None`) a field's strategy in a column.
     SetOverride(usize, PointerBuf, Option<Strategy>),
+    /// Run the round trips on a Kubernetes release.
+    SetKubernetes(KubeVersion),
     /// Show a message.
     Notify(Notice),
     /// Hide the message.
@@ -252,6 +262,7 @@ impl Default for BuildState {
                 format: Format::Json,
                 columns: vec![Column::of(Preset::KubevirtHead), Column::default()],
                 example: None,
+                kubernetes: None,
             }
         }))
     }
@@ -267,6 +278,7 @@ impl BuildState {
             columns: link.columns,
             columns_rev: 3,
             example: link.example,
+            kubernetes: link.kubernetes,
             results: Rc::new(Vec::new()),
             results_for: None,
             notice: None,
@@ -314,6 +326,7 @@ impl BuildState {
             format: self.format,
             columns: self.columns.clone(),
             example: self.example.clone(),
+            kubernetes: self.kubernetes,
         }
     }
 
@@ -391,6 +404,7 @@ impl BuildState {
         self.columns = link.columns;
         self.columns_rev = columns;
         self.example = link.example;
+        self.kubernetes = link.kubernetes;
         self.recompute();
     }
 
@@ -464,6 +478,13 @@ impl BuildState {
             BuildAction::Undo => {
                 if let Some(snapshot) = next.undo.take() {
                     next.load(snapshot.link.clone(), "Brought back your previous objects");
+                }
+            }
+            BuildAction::SetKubernetes(version) => {
+                let version = (version != KubeVersion::NEWEST).then_some(version);
+                if next.kubernetes != version {
+                    next.kubernetes = version;
+                    next.columns_changed();
                 }
             }
             BuildAction::SetPreset(i, preset) => {

@@ -405,6 +405,7 @@ fn objects_at_the_input_budget_fit_in_storage() {
         format: Format::Yaml,
         columns: vec![Column::default()],
         example: None,
+        kubernetes: None,
     };
     let placed = link::place(&link);
     assert!(placed.too_big_for_a_link);
@@ -412,5 +413,42 @@ fn objects_at_the_input_budget_fit_in_storage() {
     assert_eq!(
         link::decode_stored::<BuildLink>(&placed.stored).unwrap(),
         link
+    );
+}
+
+#[test]
+fn the_kubernetes_release_is_in_the_link_and_runs_the_round_trips() {
+    use crate::kube::KubeVersion;
+    let state = BuildState::default();
+    assert_eq!(state.kubernetes, None, "the newest release by default");
+    let v128: KubeVersion = "1.28.0".parse().unwrap();
+    let moved = state.reduce(BuildAction::SetKubernetes(v128));
+    assert!(moved.stale(), "a release change recomputes the round trips");
+    let mut moved = moved;
+    moved.recompute();
+    assert_eq!(moved.link().kubernetes, Some(v128));
+    let (old, new) = (
+        moved.old.value.clone().unwrap(),
+        moved.new.value.clone().unwrap(),
+    );
+    for (column, result) in moved.columns.iter().zip(moved.results.iter()) {
+        let options = column.options();
+        let plan = result.plan.as_ref().unwrap();
+        assert_eq!(
+            result.round_trip,
+            crate::strategy::round_trip_on(&old, &new, plan, &options.policy, v128)
+        );
+    }
+    let packed = link::encode(&moved.link());
+    let opened = BuildState::start(Start::new(Some(&packed), None));
+    assert_eq!(opened.kubernetes, Some(v128), "a link carries the release");
+    let back = moved.reduce(BuildAction::SetKubernetes(KubeVersion::NEWEST));
+    assert_eq!(back.kubernetes, None, "the default leaves the link short");
+    assert!(!link::encode(&back.link()).is_empty());
+    let same = back.reduce(BuildAction::SetKubernetes(KubeVersion::NEWEST));
+    assert_eq!(
+        same.revs(),
+        back.revs(),
+        "choosing the release shown changes nothing"
     );
 }

@@ -7,13 +7,16 @@ use yew::prelude::*;
 use super::column::ResultColumns;
 use super::fields::FieldsTable;
 use super::state::{BuildAction, BuildState};
-use crate::app::components::{use_copy, CopyFallback, Editor, NoticeBar, UseCopy};
+use crate::app::components::{
+    use_copy, CopyFallback, Editor, KubernetesSelect, NoticeBar, UseCopy,
+};
 use crate::app::hooks::{
     use_piecewise_recompute, use_share, use_shortcuts, use_tab_mode, use_view_state,
 };
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::input::Format;
+use crate::kube::KubeVersion;
 
 impl Reducible for BuildState {
     type Action = BuildAction;
@@ -85,6 +88,8 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
             <Toolbar
                 example={state.example.clone()}
                 format={state.format}
+                kubernetes={state.kubernetes.unwrap_or_default()}
+                onkubernetes={{ let send = send.clone(); Callback::from(move |v| send(BuildAction::SetKubernetes(v))) }}
                 undo={state.undo.is_some()}
                 copy={copy.clone()}
                 onexample={{ let send = send.clone(); Callback::from(move |id| send(BuildAction::LoadExample(id))) }}
@@ -155,6 +160,8 @@ fn kubectl_target(state: &BuildState) -> serde_json::Value {
 struct ToolbarProps {
     example: Option<String>,
     format: Format,
+    kubernetes: KubeVersion,
+    onkubernetes: Callback<KubeVersion>,
     undo: bool,
     copy: UseCopy,
     onexample: Callback<String>,
@@ -198,6 +205,7 @@ fn Toolbar(props: &ToolbarProps) -> Html {
                     }) }
                 </select>
             </label>
+            <KubernetesSelect value={props.kubernetes} onchange={props.onkubernetes.clone()} />
             <div class="segmented" role="group" aria-label="Format">
                 { format(Format::Yaml, "YAML") }
                 { format(Format::Json, "JSON") }

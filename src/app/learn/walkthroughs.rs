@@ -79,7 +79,6 @@ impl Open {
     pub fn scale_link(&self) -> Option<ScaleLink> {
         self.scale.map(|vms| ScaleLink {
             vms,
-            ran: true,
             ..ScaleLink::default()
         })
     }

@@ -11,6 +11,7 @@ use crate::app::link::{LinkError, Shareable, Start};
 use crate::app::notice::Notice;
 use crate::app::route::View;
 use crate::input::{self, Budget, Format, InputError};
+use crate::kube::KubeVersion;
 use crate::sim::explore::{self, explore, Exploration};
 use crate::sim::timeline::{
     replay, Event, Outcomes, Replay, Scenario, ScenarioError, Step, MAX_INTENTS,
@@ -37,6 +38,9 @@ pub struct RaceLink {
     /// The preset replacing the writers' own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preset: Option<Preset>,
+    /// The Kubernetes release replacing the scenario's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes: Option<KubeVersion>,
     /// The step shown.
     #[serde(default)]
     pub step: usize,
@@ -63,6 +67,7 @@ impl RaceLink {
             scenario: None,
             interleaving: None,
             preset,
+            kubernetes: None,
             step,
             compare: false,
             explore: false,
@@ -189,6 +194,8 @@ pub struct RaceState {
     pub source: Source,
     /// The preset replacing the writers' own (fixed writers excepted).
     pub preset: Option<Preset>,
+    /// The Kubernetes release replacing the scenario's.
+    pub kubernetes: Option<KubeVersion>,
     /// The replay of the scenario.
     pub replay: Rc<Result<Replay, ScenarioError>>,
     /// How many events have happened: 0 (the start) to the schedule length.
@@ -230,6 +237,8 @@ pub enum RaceAction {
     },
     /// Replace the preset of every writer but the fixed ones (`None`: their own).
     SetPreset(Option<Preset>),
+    /// Run the server as a Kubernetes release.
+    SetKubernetes(KubeVersion),
     /// Set one writer's own preset.
     SetWriterPreset(usize, Preset),
     /// Go to a step (clamped).
@@ -322,6 +331,7 @@ impl RaceState {
             scenario,
             source,
             preset,
+            kubernetes: None,
             replay: Rc::new(Err(ScenarioError::NoObjects)),
             step,
             playing: false,
@@ -374,6 +384,10 @@ impl RaceState {
             (None, None) => return Err(OpenError::NoScenario),
         };
         let mut state = RaceState::with(scenario, source, link.preset, link.step);
+        if link.kubernetes.is_some() && link.kubernetes != state.scenario.kubernetes {
+            state.kubernetes = link.kubernetes;
+            state.rerun();
+        }
         state.editing = link.editing;
         if link.compare {
             state.compare = Some(Rc::new(state.compare_rows()));
@@ -474,6 +488,7 @@ impl RaceState {
             scenario,
             interleaving,
             preset: self.preset,
+            kubernetes: self.kubernetes,
             step: self.step,
             compare: self.compare.is_some(),
             explore: self.exploration.is_some(),
@@ -493,8 +508,28 @@ impl RaceState {
             && self.scenario.schedule.len() <= explore::MAX_EVENTS
     }
 
+    /// The Kubernetes release the server runs.
+    pub fn cluster(&self) -> KubeVersion {
+        self.kubernetes
+            .or(self.scenario.kubernetes)
+            .unwrap_or_default()
+    }
+
+    /// The scenario as it runs: with the release chosen here.
+    fn running(&self) -> std::borrow::Cow<'_, Scenario> {
+        match self.kubernetes {
+            Some(version) if self.scenario.kubernetes != Some(version) => {
+                std::borrow::Cow::Owned(Scenario {
+                    kubernetes: Some(version),
+                    ..self.scenario.clone()
+                })
+            }
+            _ => std::borrow::Cow::Borrowed(&self.scenario),
+        }
+    }
+
     fn rerun(&mut self) {
-        self.replay = Rc::new(replay(&self.scenario, self.preset));
+        self.replay = Rc::new(replay(&self.running(), self.preset));
         self.step = self.step.min(self.scenario.schedule.len());
         if self.compare.is_some() {
             self.compare = Some(Rc::new(self.compare_rows()));
@@ -502,15 +537,16 @@ impl RaceState {
     }
 
     fn explore(&self) -> Result<Exploration, ScenarioError> {
-        explore(&self.scenario, &[])
+        explore(&self.running(), &[])
     }
 
     fn compare_rows(&self) -> Vec<CompareRow> {
+        let scenario = self.running();
         Preset::ALL
             .into_iter()
             .map(|preset| CompareRow {
                 preset,
-                outcomes: replay(&self.scenario, Some(preset)).map(|r| r.outcomes),
+                outcomes: replay(&scenario, Some(preset)).map(|r| r.outcomes),
             })
             .collect()
     }
@@ -570,6 +606,7 @@ impl RaceState {
                     explore: true,
                     compare: self.compare.is_some(),
                     editing: self.editing,
+                    kubernetes: self.kubernetes,
                     ..RaceLink::shipped(id, Some(preset), step)
                 };
                 match RaceState::open(link) {
@@ -585,6 +622,17 @@ impl RaceState {
             RaceAction::SetPreset(preset) => {
                 next.preset = preset;
                 next.rerun();
+            }
+            RaceAction::SetKubernetes(version) => {
+                let own = next.scenario.kubernetes.unwrap_or_default();
+                let version = (version != own).then_some(version);
+                if next.kubernetes != version {
+                    next.kubernetes = version;
+                    next.rerun();
+                    if next.exploration.is_some() {
+                        next.exploration = Some(Rc::new(next.explore()));
+                    }
+                }
             }
             RaceAction::SetWriterPreset(w, preset) => {
                 if let Some(writer) = next.scenario.writers.get_mut(w) {

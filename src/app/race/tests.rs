@@ -244,3 +244,39 @@ fn loading_over_an_edited_race_can_be_undone() {
     ));
     assert_eq!(opened.reduce(RaceAction::Undo).scenario, edited.scenario);
 }
+
+#[test]
+fn the_kubernetes_release_runs_the_replay_and_travels_in_the_link() {
+    use crate::kube::KubeVersion;
+    use crate::sim::timeline::{replay, Scenario};
+    let state = RaceState::default();
+    assert_eq!(state.cluster(), KubeVersion::NEWEST);
+    let v128: KubeVersion = "1.28.0".parse().unwrap();
+    let moved = state.reduce(RaceAction::SetKubernetes(v128));
+    assert_eq!(moved.cluster(), v128);
+    assert!(
+        !moved.edited(),
+        "choosing a release is not an edit of the scenario"
+    );
+    let expected = replay(
+        &Scenario {
+            kubernetes: Some(v128),
+            ..moved.scenario.clone()
+        },
+        moved.preset,
+    );
+    assert_eq!(
+        *moved.replay, expected,
+        "the replay runs on the release chosen"
+    );
+    let link = moved.link();
+    assert_eq!(link.kubernetes, Some(v128));
+    let opened = RaceState::open(link).unwrap();
+    assert_eq!(opened.cluster(), v128);
+    assert_eq!(opened.replay, moved.replay);
+    let back = moved.reduce(RaceAction::SetKubernetes(KubeVersion::NEWEST));
+    assert_eq!(
+        back.kubernetes, None,
+        "the scenario's own release leaves the link short"
+    );
+}

@@ -14,7 +14,7 @@ use super::step_card::StepCard;
 use super::tables::{CompareTable, ExplorerTable, OutcomesTable};
 use super::timeline_editor::TimelineEditor;
 use crate::app::browser;
-use crate::app::components::{use_copy, CopyFallback, NoticeBar, UseCopy};
+use crate::app::components::{use_copy, CopyFallback, KubernetesSelect, NoticeBar, UseCopy};
 use crate::app::hooks::{use_share, use_shortcuts, use_view_state};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
@@ -92,6 +92,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
             <Toolbar state={Rc::new((*state).clone())} copy={copy.clone()}
                 onscenario={{ let send = send.clone(); Callback::from(move |id| send(RaceAction::Load(id))) }}
                 onpreset={{ let send = send.clone(); Callback::from(move |p| send(RaceAction::SetPreset(p))) }}
+                onkubernetes={{ let send = send.clone(); Callback::from(move |v| send(RaceAction::SetKubernetes(v))) }}
                 oncompare={on(RaceAction::ToggleCompare)} onexplore={on(RaceAction::ToggleExplore)}
                 onundo={on(RaceAction::Undo)} onshare={share} />
             <NoticeBar notice={state.notice.clone()} ondismiss={on(RaceAction::DismissNotice)} onundo={on(RaceAction::Undo)} />
@@ -175,6 +176,7 @@ struct ToolbarProps {
     copy: UseCopy,
     onscenario: Callback<String>,
     onpreset: Callback<Option<Preset>>,
+    onkubernetes: Callback<crate::kube::KubeVersion>,
     oncompare: Callback<()>,
     onexplore: Callback<()>,
     onundo: Callback<()>,
@@ -225,6 +227,7 @@ fn Toolbar(props: &ToolbarProps) -> Html {
                     }) }
                 </select>
             </label>
+            <KubernetesSelect value={state.cluster()} onchange={props.onkubernetes.clone()} />
             <button type="button" aria-pressed={state.compare.is_some().to_string()} onclick={click(&props.oncompare)}>
                 { "Compare presets" }<kbd class="shortcut-hint" aria-hidden="true">{ "c" }</kbd>
             </button>

@@ -20,10 +20,14 @@ const TERMS: [Term; 7] = [
     Term::IntentNotHeld,
 ];
 
+/// Writer colours in the style sheet (`.w0` ...); more writers reuse them.
+const SWATCHES: usize = 6;
+
 #[derive(PartialEq, Properties)]
 pub struct ChartsProps {
     pub result: Rc<MigrateResult>,
-    pub ms: f64,
+    /// What the charts show, in a line.
+    pub summary: AttrValue,
 }
 
 /// A preset's count of a term, split by writer.
@@ -44,7 +48,6 @@ fn split(preset: &PresetResult, term: Term) -> Vec<(String, u64)> {
 #[component]
 pub fn Charts(props: &ChartsProps) -> Html {
     let result = &props.result;
-    let writes: u64 = result.presets.iter().map(|p| p.total.writes).sum();
     let writers: Vec<String> = result
         .presets
         .first()
@@ -53,12 +56,12 @@ pub fn Charts(props: &ChartsProps) -> Html {
     html! {
         <>
             <p class="run-summary" role="status">
-                { format!("{} VMIs, seed {}: {} simulated writes in {:.0} ms.", result.vms, result.seed, writes, props.ms) }
+                { props.summary.clone() }
             </p>
             <p class="legend chart-legend">
                 { "Bars are split by writer: " }
                 { for writers.iter().enumerate().map(|(i, name)| html! {
-                    <span class="legend-item"><span class={format!("swatch w{i}")} aria-hidden="true"></span>{ name.clone() }</span>
+                    <span class="legend-item"><span class={format!("swatch w{}", i % SWATCHES)} aria-hidden="true"></span>{ name.clone() }</span>
                 }) }
             </p>
             <div class="charts">
@@ -127,7 +130,7 @@ fn Chart(props: &ChartProps) -> Html {
                             }
                             { for parts.iter().enumerate().filter(|(_, (_, n))| *n > 0).map(|(w, (_, n))| {
                                 let width = (*n as f64 / max as f64) * bar_space;
-                                let rect = html! { <rect x={x.to_string()} y={y.to_string()} width={width.max(1.0).to_string()} height="18" class={format!("bar w{w}")} /> };
+                                let rect = html! { <rect x={x.to_string()} y={y.to_string()} width={width.max(1.0).to_string()} height="18" class={format!("bar w{}", w % SWATCHES)} /> };
                                 x += width;
                                 rect
                             }) }

@@ -1,4 +1,7 @@
-//! The Scale view's state: what to simulate, and the run.
+//! The Scale view's state: what to simulate (the inputs, in the link), and
+//! the run streaming in from the worker. Every change of an input asks for
+//! a new run, which replaces the one going on: the charts follow the
+//! sliders.
 
 use std::rc::Rc;
 
@@ -7,14 +10,18 @@ use serde::{Deserialize, Serialize};
 use crate::app::link::{LinkError, Shareable, Start};
 use crate::app::notice::Notice;
 use crate::app::route::View;
-use crate::sim::migrate::{MigrateError, MigrateOptions, MigrateResult};
+use crate::sim::migrate::{MigrateOptions, MigrateResult, MAX_CHURN, MAX_RETRIES};
 
 /// The most VMIs the view runs.
-pub const MAX_VMS: usize = 5000;
+pub const MAX_VMS: usize = crate::sim::migrate::MAX_VMS;
 
-/// What a Scale link holds: the inputs, and whether results were shown
-/// (then opening the link runs the simulation again: the same inputs give
-/// the same numbers).
+/// The VMI counts the slider stops at.
+pub const VMI_STEPS: [usize; 13] = [
+    10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000,
+];
+
+/// What a Scale link holds: the inputs. Opening it runs the simulation:
+/// the same inputs give the same numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScaleLink {
@@ -22,9 +29,19 @@ pub struct ScaleLink {
     pub vms: usize,
     /// The seed of the interleavings.
     pub seed: u64,
-    /// Results were shown.
+    /// Extra writers per VMI, each changing a label of its own.
     #[serde(default)]
+    pub churn: usize,
+    /// How often each writer may retry after a failure.
+    #[serde(default = "default_retries")]
+    pub retries: u32,
+    /// Results were shown (links made before the view ran on its own).
+    #[serde(default, skip_serializing)]
     pub ran: bool,
+}
+
+fn default_retries() -> u32 {
+    MigrateOptions::default().retries
 }
 
 impl Default for ScaleLink {
@@ -32,6 +49,8 @@ impl Default for ScaleLink {
         ScaleLink {
             vms: 2000,
             seed: 1,
+            churn: 0,
+            retries: default_retries(),
             ran: false,
         }
     }
@@ -48,6 +67,12 @@ impl Shareable for ScaleLink {
                 self.vms
             )));
         }
+        if self.churn > MAX_CHURN || self.retries > MAX_RETRIES {
+            return Err(LinkError::OverBudget(format!(
+                "churn {} and retries {} (at most {MAX_CHURN} and {MAX_RETRIES})",
+                self.churn, self.retries
+            )));
+        }
         Ok(())
     }
 }
@@ -57,14 +82,16 @@ impl Shareable for ScaleLink {
 pub enum Run {
     /// Nothing run yet (or cancelled).
     Idle,
-    /// Under way.
+    /// Under way; the counts so far, when some have come.
     Running {
-        /// Which run (later messages of a cancelled run are ignored).
-        id: u64,
+        /// Which run (answers to a replaced run are ignored).
+        id: u32,
         /// VMI runs done (over every preset).
         done: usize,
         /// VMI runs in all.
         total: usize,
+        /// The counts of the first VMIs, under every preset.
+        partial: Option<Rc<MigrateResult>>,
     },
     /// Finished.
     Done {
@@ -73,8 +100,17 @@ pub enum Run {
         /// How long it took, in milliseconds.
         ms: f64,
     },
-    /// The inputs could not run.
-    Failed(MigrateError),
+    /// Stopped by the user before it finished.
+    Stopped {
+        /// VMI runs done.
+        done: usize,
+        /// VMI runs in all.
+        total: usize,
+        /// The counts so far.
+        partial: Option<Rc<MigrateResult>>,
+    },
+    /// The run could not go on.
+    Failed(String),
 }
 
 /// The Scale view state.
@@ -84,11 +120,10 @@ pub struct ScaleState {
     pub inputs: ScaleLink,
     /// The run.
     pub run: Run,
-    /// The view should start a run (opened from a link with results).
+    /// The view should start a run (the inputs changed, or asked).
     pub run_requested: bool,
     /// A message for the user.
     pub notice: Option<Notice>,
-    last_run: u64,
 }
 
 /// What can happen in the Scale view.
@@ -98,35 +133,46 @@ pub enum ScaleAction {
     SetVms(usize),
     /// Set the seed.
     SetSeed(u64),
+    /// Set the churn (clamped to 0 ..= [`MAX_CHURN`]).
+    SetChurn(usize),
+    /// Set the retry budget (clamped to 0 ..= [`MAX_RETRIES`]).
+    SetRetries(u32),
     /// Ask for a run (the view starts it).
     RequestRun,
-    /// Open a link: its inputs, and a run when it had results.
+    /// Open a link: its inputs, and a run.
     Open(ScaleLink),
     /// A run started.
     Started {
-        /// Its id, from [`ScaleState::next_run_id`].
-        id: u64,
-        /// VMI runs in all.
-        total: usize,
+        /// Its number.
+        id: u32,
     },
-    /// A run progressed.
+    /// Counts so far.
     Progress {
         /// The run.
-        id: u64,
+        id: u32,
         /// VMI runs done.
         done: usize,
+        /// VMI runs in all.
+        total: usize,
+        /// The counts of the first VMIs.
+        partial: Rc<MigrateResult>,
     },
     /// A run finished.
     Finished {
         /// The run.
-        id: u64,
+        id: u32,
         /// The numbers.
         result: Rc<MigrateResult>,
         /// How long it took.
         ms: f64,
     },
-    /// A run could not start.
-    Failed(MigrateError),
+    /// The run failed.
+    Failed {
+        /// The run.
+        id: u32,
+        /// Why.
+        message: String,
+    },
     /// Stop the run.
     Cancel,
     /// Show a message.
@@ -144,33 +190,31 @@ impl Default for ScaleState {
 impl ScaleState {
     fn with(inputs: ScaleLink) -> ScaleState {
         ScaleState {
-            run_requested: inputs.ran,
-            inputs,
+            inputs: ScaleLink {
+                ran: false,
+                ..inputs
+            },
             run: Run::Idle,
+            run_requested: true,
             notice: None,
-            last_run: 0,
         }
     }
 
-    /// The state a visit starts with.
+    /// The state a visit starts with: it runs at once.
     pub fn start(start: Start<ScaleLink>) -> ScaleState {
         match start {
-            Start::Fresh => ScaleState::default(),
+            Start::Fresh | Start::BrokenSaved(_) => ScaleState::default(),
             Start::Saved(link) | Start::Link { link, .. } => ScaleState::with(link),
             Start::BrokenLink { error, saved } => ScaleState {
                 notice: Some(Notice::broken_link(&error)),
                 ..ScaleState::with(saved.unwrap_or_default())
             },
-            Start::BrokenSaved(_) => ScaleState::default(),
         }
     }
 
     /// The link of this state.
     pub fn link(&self) -> ScaleLink {
-        ScaleLink {
-            ran: matches!(self.run, Run::Done { .. } | Run::Running { .. }),
-            ..self.inputs
-        }
+        self.inputs
     }
 
     /// What to simulate.
@@ -178,14 +222,10 @@ impl ScaleState {
         MigrateOptions {
             vms: self.inputs.vms,
             seed: self.inputs.seed,
-            presets: Vec::new(),
+            churn: self.inputs.churn,
+            retries: self.inputs.retries,
             ..MigrateOptions::default()
         }
-    }
-
-    /// The id the next run gets.
-    pub fn next_run_id(&self) -> u64 {
-        self.last_run + 1
     }
 
     /// True while a run is under way.
@@ -193,45 +233,95 @@ impl ScaleState {
         matches!(self.run, Run::Running { .. })
     }
 
+    /// The counts to chart: the finished run's, or those so far.
+    pub fn shown(&self) -> Option<&Rc<MigrateResult>> {
+        match &self.run {
+            Run::Done { result, .. } => Some(result),
+            Run::Running { partial, .. } | Run::Stopped { partial, .. } => partial.as_ref(),
+            _ => None,
+        }
+    }
+
+    fn current(&self, id: u32) -> bool {
+        matches!(self.run, Run::Running { id: current, .. } if current == id)
+    }
+
     /// The next state.
     pub fn reduce(&self, action: ScaleAction) -> ScaleState {
         let mut next = self.clone();
+        let changed = |next: &mut ScaleState| next.run_requested = true;
         match action {
-            ScaleAction::SetVms(vms) => next.inputs.vms = vms.clamp(1, MAX_VMS),
-            ScaleAction::SetSeed(seed) => next.inputs.seed = seed,
-            ScaleAction::RequestRun => next.run_requested = !next.running(),
+            ScaleAction::SetVms(vms) => {
+                next.inputs.vms = vms.clamp(1, MAX_VMS);
+                changed(&mut next);
+            }
+            ScaleAction::SetSeed(seed) => {
+                next.inputs.seed = seed;
+                changed(&mut next);
+            }
+            ScaleAction::SetChurn(churn) => {
+                next.inputs.churn = churn.min(MAX_CHURN);
+                changed(&mut next);
+            }
+            ScaleAction::SetRetries(retries) => {
+                next.inputs.retries = retries.min(MAX_RETRIES);
+                changed(&mut next);
+            }
+            ScaleAction::RequestRun => next.run_requested = true,
             ScaleAction::Open(link) => {
                 next.inputs = ScaleLink { ran: false, ..link };
-                next.run = Run::Idle;
-                next.run_requested = link.ran;
+                next.run_requested = true;
             }
-            ScaleAction::Started { id, total } => {
+            ScaleAction::Started { id } => {
                 next.run_requested = false;
-                next.last_run = id;
-                next.run = Run::Running { id, done: 0, total };
+                let partial = self.shown().cloned();
+                next.run = Run::Running {
+                    id,
+                    done: 0,
+                    total: self.inputs.vms * crate::strategy::Preset::ALL.len(),
+                    partial,
+                };
             }
-            ScaleAction::Progress { id, done } => {
-                if let Run::Running {
-                    id: current, total, ..
-                } = next.run
-                {
-                    if current == id {
-                        next.run = Run::Running { id, done, total };
-                    }
+            ScaleAction::Progress {
+                id,
+                done,
+                total,
+                partial,
+            } => {
+                if self.current(id) {
+                    next.run = Run::Running {
+                        id,
+                        done,
+                        total,
+                        partial: Some(partial),
+                    };
                 }
             }
             ScaleAction::Finished { id, result, ms } => {
-                if matches!(next.run, Run::Running { id: current, .. } if current == id) {
+                if self.current(id) {
                     next.run = Run::Done { result, ms };
                 }
             }
-            ScaleAction::Failed(error) => {
-                next.run_requested = false;
-                next.run = Run::Failed(error);
+            ScaleAction::Failed { id, message } => {
+                if self.current(id) {
+                    next.run = Run::Failed(message);
+                }
             }
             ScaleAction::Cancel => {
                 next.run_requested = false;
-                next.run = Run::Idle;
+                if let Run::Running {
+                    done,
+                    total,
+                    partial,
+                    ..
+                } = &self.run
+                {
+                    next.run = Run::Stopped {
+                        done: *done,
+                        total: *total,
+                        partial: partial.clone(),
+                    };
+                }
             }
             ScaleAction::Notify(notice) => next.notice = Some(notice),
             ScaleAction::DismissNotice => next.notice = None,
@@ -268,38 +358,60 @@ mod tests {
     use crate::sim::migrate::migrate;
 
     #[test]
-    fn runs_are_tagged_and_late_messages_ignored() {
-        let state = ScaleState::default().reduce(ScaleAction::SetVms(20));
-        assert_eq!(state.inputs.vms, 20);
-        assert!(!state.run_requested);
-        let asked = state.reduce(ScaleAction::RequestRun);
-        assert!(asked.run_requested);
-        let id = asked.next_run_id();
-        let running = asked.reduce(ScaleAction::Started { id, total: 140 });
+    fn every_input_asks_for_a_run_and_late_answers_are_ignored() {
+        let state = ScaleState::default();
+        assert!(state.run_requested, "a visit runs at once");
+        let id = 7;
+        let running = state.reduce(ScaleAction::Started { id });
         assert!(running.running() && !running.run_requested);
-        let progressed = running.reduce(ScaleAction::Progress { id, done: 70 });
-        assert_eq!(
-            progressed.run,
-            Run::Running {
-                id,
-                done: 70,
-                total: 140
-            }
+        let moved = running.reduce(ScaleAction::SetVms(20));
+        assert!(moved.run_requested, "a slider move asks for a run");
+        assert_eq!(moved.inputs.vms, 20);
+        let partial = Rc::new(
+            migrate(&MigrateOptions {
+                vms: 3,
+                ..moved.options()
+            })
+            .unwrap(),
         );
-        let result = Rc::new(migrate(&running.options()).unwrap());
-        let cancelled = progressed.reduce(ScaleAction::Cancel);
-        let late = cancelled.reduce(ScaleAction::Finished {
+        let progressed = running.reduce(ScaleAction::Progress {
             id,
-            result: Rc::clone(&result),
+            done: 21,
+            total: 14_000,
+            partial: Rc::clone(&partial),
+        });
+        assert_eq!(progressed.shown(), Some(&partial), "counts stream in");
+        let replaced = progressed.reduce(ScaleAction::Started { id: 8 });
+        assert_eq!(
+            replaced.shown(),
+            Some(&partial),
+            "the last counts stay while the next run starts"
+        );
+        let late = replaced.reduce(ScaleAction::Finished {
+            id,
+            result: Rc::clone(&partial),
             ms: 1.0,
         });
-        assert_eq!(late.run, Run::Idle, "a cancelled run's result is dropped");
-        let done = progressed.reduce(ScaleAction::Finished {
-            id,
-            result,
-            ms: 1.0,
+        assert_eq!(late, replaced, "an answer to a replaced run is dropped");
+        let done = replaced.reduce(ScaleAction::Finished {
+            id: 8,
+            result: Rc::clone(&partial),
+            ms: 2.0,
         });
         assert!(matches!(done.run, Run::Done { .. }));
+        let cancelled = replaced.reduce(ScaleAction::Cancel);
+        assert_eq!(
+            cancelled.shown(),
+            Some(&partial),
+            "cancel keeps what was shown"
+        );
+        assert!(matches!(cancelled.run, Run::Stopped { .. }) && !cancelled.run_requested);
+        let answered = cancelled.reduce(ScaleAction::Finished {
+            id: 8,
+            result: Rc::clone(&partial),
+            ms: 2.0,
+        });
+        assert_eq!(answered, cancelled, "a stopped run takes no late answer");
         assert_eq!(
             ScaleState::default()
                 .reduce(ScaleAction::SetVms(0))
@@ -314,36 +426,31 @@ mod tests {
                 .vms,
             MAX_VMS
         );
+        let bounded = ScaleState::default()
+            .reduce(ScaleAction::SetChurn(99))
+            .reduce(ScaleAction::SetRetries(99));
+        assert_eq!(
+            (bounded.inputs.churn, bounded.inputs.retries),
+            (MAX_CHURN, MAX_RETRIES)
+        );
+        assert_eq!(bounded.options().churn, MAX_CHURN);
     }
 
     #[test]
-    fn a_link_with_results_runs_again_on_open() {
+    fn links_carry_the_inputs_and_open_running() {
         let state = ScaleState::default()
             .reduce(ScaleAction::SetVms(300))
-            .reduce(ScaleAction::SetSeed(9));
-        assert!(!state.link().ran);
-        let id = state.next_run_id();
-        let ran = state
-            .reduce(ScaleAction::Started { id, total: 2100 })
-            .reduce(ScaleAction::Finished {
-                id,
-                result: Rc::new(migrate(&state.options()).unwrap()),
-                ms: 3.0,
-            });
-        let link = ran.link();
-        assert_eq!(
-            link,
-            ScaleLink {
-                vms: 300,
-                seed: 9,
-                ran: true
-            }
-        );
-        let opened = ScaleState::start(Start::new(Some(&link::encode(&link)), None));
+            .reduce(ScaleAction::SetSeed(9))
+            .reduce(ScaleAction::SetChurn(2));
+        let link = state.link();
+        let packed = link::encode(&link);
+        let opened = ScaleState::start(Start::new(Some(&packed), None));
         assert_eq!(opened.inputs, link);
         assert!(opened.run_requested);
-        let unrun = ScaleState::start(Start::new(Some(&link::encode(&state.link())), None));
-        assert!(!unrun.run_requested);
+        // Links made before churn and retries still open, with the defaults.
+        let old = serde_json::json!({"vms": 300, "seed": 9, "ran": true});
+        let old: ScaleLink = link::decode(&link::encode(&old)).unwrap();
+        assert_eq!((old.churn, old.retries), (0, 2));
         let bad = serde_json::json!({"vms": 0, "seed": 1});
         assert!(matches!(
             link::decode::<ScaleLink>(&link::encode(&bad)),

@@ -1,20 +1,22 @@
-//! The Scale view: inputs, a run in slices (so the page stays responsive),
-//! then the charts. State lives in [`ScaleState`].
+//! The Scale view: sliders for the inputs, the charts following them. Every
+//! move asks the Scale worker ([`ScaleWorker`]) for a new run, which
+//! replaces the one going on; its counts stream in as actions on
+//! [`ScaleState`], so the page never waits for a simulation.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo::timers::callback::Timeout;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::charts::Charts;
-use super::state::{Run, ScaleAction, ScaleState, MAX_VMS};
+use super::state::{Run, ScaleAction, ScaleState, MAX_VMS, VMI_STEPS};
 use crate::app::components::{use_copy, CopyFallback, NoticeBar};
 use crate::app::hooks::{use_share, use_shortcuts, use_view_state};
 use crate::app::route::View;
+use crate::app::scale_worker::ScaleWorker;
 use crate::app::shortcuts::Shortcut;
-use crate::sim::migrate::Migration;
+use crate::sim::migrate::{MAX_CHURN, MAX_RETRIES};
+use crate::sim::scale::FromWorker;
 
 impl Reducible for ScaleState {
     type Action = ScaleAction;
@@ -29,17 +31,19 @@ pub struct ScaleViewProps {
     pub packed: Option<AttrValue>,
 }
 
-fn now() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or_default()
-}
-
 fn number(event: &InputEvent) -> Option<u64> {
     event
         .target_dyn_into::<HtmlInputElement>()
-        .and_then(|i| i.value().parse::<u64>().ok())
+        .and_then(|i| i.value().trim().parse::<u64>().ok())
+}
+
+/// The slider stop nearest to `vms`.
+fn step_of(vms: usize) -> usize {
+    VMI_STEPS
+        .iter()
+        .enumerate()
+        .min_by_key(|(_, &step)| step.abs_diff(vms))
+        .map_or(0, |(i, _)| i)
 }
 
 /// The Scale view.
@@ -55,7 +59,7 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
         let send = send.clone();
         Callback::from(move |notice| send(ScaleAction::Notify(notice)))
     };
-    use_runner(&state);
+    let cancel = use_runner(&state);
     let share = use_share(state.link(), &copy, notify);
     {
         let (send, share) = (send.clone(), share.clone());
@@ -75,113 +79,185 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
             send(ScaleAction::RequestRun);
         })
     };
+    let on = |make: fn(u64) -> ScaleAction| {
+        let send = send.clone();
+        Callback::from(move |e: InputEvent| {
+            if let Some(n) = number(&e) {
+                send(make(n));
+            }
+        })
+    };
+    let inputs = state.inputs;
     let running = state.running();
     html! {
         <section class="view scale" aria-labelledby="view-title">
             <div class="view-head">
                 <h1 id="view-title">{ "Scale" }</h1>
-                <p class="summary">{ "Many VMIs migrating at once: per VMI, the VMI controller and the migration controller patch with the preset while virt-handler calls Update(), in a seeded random interleaving. The same seed gives the same numbers here and in patchlab migrate." }</p>
+                <p class="summary">{ "Many VMIs migrating at once. Per VMI, the VMI controller and the migration controller patch with the preset while virt-handler calls Update(); churn adds writers that each change a label of their own. Interleavings are seeded: the same inputs give the same numbers here and in patchlab migrate. Move a slider and the charts follow." }</p>
             </div>
-            <form class="toolbar" {onsubmit} aria-label="Mass migration">
-                <label class="field">
+            <form class="toolbar scale-inputs" {onsubmit} aria-label="Mass migration">
+                <label class="field slider">
                     <span>{ "VMIs" }</span>
-                    <input type="number" min="1" max={MAX_VMS.to_string()} value={state.inputs.vms.to_string()}
-                        oninput={{ let send = send.clone(); Callback::from(move |e: InputEvent| if let Some(n) = number(&e) { send(ScaleAction::SetVms(n as usize)) }) }} />
+                    <input type="range" min="0" max={(VMI_STEPS.len() - 1).to_string()} value={step_of(inputs.vms).to_string()}
+                        aria-label="VMIs (slider)" aria-valuetext={inputs.vms.to_string()}
+                        oninput={on(|i| ScaleAction::SetVms(VMI_STEPS[(i as usize).min(VMI_STEPS.len() - 1)]))} />
+                    <input type="number" min="1" max={MAX_VMS.to_string()} value={inputs.vms.to_string()}
+                        aria-label="VMIs" oninput={on(|n| ScaleAction::SetVms(n as usize))} />
+                </label>
+                <label class="field slider">
+                    <span>{ format!("Churn: {}", inputs.churn) }</span>
+                    <input type="range" min="0" max={MAX_CHURN.to_string()} value={inputs.churn.to_string()}
+                        aria-label="Churn (extra writers per VMI)" oninput={on(|n| ScaleAction::SetChurn(n as usize))} />
+                </label>
+                <label class="field slider">
+                    <span>{ format!("Retries: {}", inputs.retries) }</span>
+                    <input type="range" min="0" max={MAX_RETRIES.to_string()} value={inputs.retries.to_string()}
+                        aria-label="Retries per writer" oninput={on(|n| ScaleAction::SetRetries(n as u32))} />
                 </label>
                 <label class="field">
                     <span>{ "Seed" }</span>
-                    <input type="number" min="0" value={state.inputs.seed.to_string()}
-                        oninput={{ let send = send.clone(); Callback::from(move |e: InputEvent| if let Some(n) = number(&e) { send(ScaleAction::SetSeed(n)) }) }} />
+                    <input type="number" min="0" value={inputs.seed.to_string()} oninput={on(ScaleAction::SetSeed)} />
                 </label>
-                <button type="submit" class="primary" disabled={running}>{ "Run" }<kbd class="shortcut-hint" aria-hidden="true">{ "r" }</kbd></button>
+                <button type="submit" class="primary">{ "Run again" }<kbd class="shortcut-hint" aria-hidden="true">{ "r" }</kbd></button>
                 if running {
-                    <button type="button" onclick={{ let send = send.clone(); Callback::from(move |_: MouseEvent| send(ScaleAction::Cancel)) }}>{ "Cancel" }</button>
+                    <button type="button" onclick={cancel.reform(|_: MouseEvent| ())}>{ "Stop" }</button>
                 }
                 <button type="button" onclick={share.reform(|_: MouseEvent| ())}>
                     <span aria-live="polite">{ copy.label("share", "Share link") }</span><kbd class="shortcut-hint" aria-hidden="true">{ "l" }</kbd>
                 </button>
             </form>
             <NoticeBar notice={state.notice.clone()} ondismiss={{ let send = send.clone(); Callback::from(move |()| send(ScaleAction::DismissNotice)) }} />
-            { match &state.run {
-                Run::Idle => html! { <p class="muted">{ "Choose how many VMIs migrate and a seed, then run." }</p> },
-                Run::Running { done, total, .. } => html! {
-                    <div class="progress-box">
-                        <label for="scale-progress">{ format!("Simulating: {done} of {total} VMI runs (7 presets)") }</label>
-                        <progress id="scale-progress" max={total.to_string()} value={done.to_string()}></progress>
-                    </div>
-                },
-                Run::Failed(e) => html! { <p class="parse-error" role="alert">{ e.to_string() }</p> },
-                Run::Done { result, ms } => html! { <Charts result={Rc::clone(result)} ms={*ms} /> },
-            } }
+            <Progress run={state.run.clone()} />
+            if let Some(result) = state.shown() {
+                <Charts result={Rc::clone(result)} summary={summary(&state)} />
+            }
             <CopyFallback copy={copy} />
         </section>
     }
 }
 
-/// Starts a run when the state asks for one, and pumps it in slices of
-/// about 12 ms, yielding to the browser between them.
+/// The line above the charts: what they show.
+fn summary(state: &ScaleState) -> AttrValue {
+    let Some(result) = state.shown() else {
+        return AttrValue::default();
+    };
+    let writes: u64 = result.presets.iter().map(|p| p.total.writes).sum();
+    let inputs = format!(
+        "seed {}, churn {}, {} retries",
+        result.seed, state.inputs.churn, state.inputs.retries
+    );
+    match &state.run {
+        Run::Done { ms, .. } => format!(
+            "{} VMIs, {inputs}: {writes} simulated writes in {ms:.0} ms.",
+            result.vms
+        ),
+        _ => format!(
+            "So far: the first {} VMIs, {inputs}: {writes} simulated writes.",
+            result.vms
+        ),
+    }
+    .into()
+}
+
+#[derive(PartialEq, Properties)]
+struct ProgressProps {
+    run: Run,
+}
+
+/// How far the run is, or why it stopped.
+#[component]
+fn Progress(props: &ProgressProps) -> Html {
+    match &props.run {
+        Run::Idle | Run::Done { .. } => html! {},
+        Run::Running { done, total, .. } => html! {
+            <div class="progress-box">
+                <label for="scale-progress">{ format!("Simulating: {done} of {total} VMI runs (every preset)") }</label>
+                <progress id="scale-progress" max={total.to_string()} value={done.to_string()}></progress>
+            </div>
+        },
+        Run::Stopped { done, total, .. } => html! {
+            <p class="muted" role="status">{ format!("Stopped after {done} of {total} VMI runs; the charts show the counts so far. Run again to finish.") }</p>
+        },
+        Run::Failed(e) => html! { <p class="parse-error" role="alert">{ e.clone() }</p> },
+    }
+}
+
+/// Starts a run in the Scale worker whenever the state asks for one, and
+/// turns the worker's answers into actions. Returns the callback that stops
+/// the run. The worker starts on the first run and ends with the view.
 #[hook]
-fn use_runner(state: &UseReducerHandle<ScaleState>) {
-    let migration = use_mut_ref(|| None::<(u64, Migration, f64)>);
+fn use_runner(state: &UseReducerHandle<ScaleState>) -> Callback<()> {
+    let worker = use_mut_ref(|| None::<ScaleWorker>);
     let dispatcher = state.dispatcher();
     let requested = state.run_requested;
-    let running = state.running();
     let options = state.options();
-    let id = state.next_run_id();
     {
-        let migration = migration.clone();
-        use_effect_with(running, move |running| {
-            if !*running {
-                migration.borrow_mut().take();
+        let worker = worker.clone();
+        use_effect_with((requested, state.link()), move |(requested, _)| {
+            if !*requested {
+                return;
+            }
+            let mut slot = worker.borrow_mut();
+            if slot.is_none() {
+                let answers = {
+                    let dispatcher = dispatcher.clone();
+                    Callback::from(move |message| {
+                        if let Some(action) = action_of(message) {
+                            dispatcher.dispatch(action);
+                        }
+                    })
+                };
+                // No in-page fallback: it would put the simulator into the
+                // page's own download (every browser that runs this wasm
+                // has workers; the failure is said, not hidden).
+                *slot = ScaleWorker::spawn(answers).ok();
+            }
+            match slot.as_ref() {
+                Some(worker) => {
+                    let id = worker.run(&options);
+                    dispatcher.dispatch(ScaleAction::Started { id });
+                }
+                None => dispatcher.dispatch(ScaleAction::Failed {
+                    id: 0,
+                    message: "This browser could not start the simulation: it refused to start a Web Worker (./scale-worker_loader.js). Serve the playground over http(s), not from a file.".into(),
+                }),
             }
         });
     }
-    use_effect_with(requested, move |requested| {
-        if !*requested {
-            return;
+    let dispatcher = state.dispatcher();
+    Callback::from(move |()| {
+        if let Some(worker) = worker.borrow().as_ref() {
+            worker.cancel();
         }
-        match Migration::new(&options) {
-            Ok(m) => {
-                let total = m.progress().1;
-                *migration.borrow_mut() = Some((id, m, now()));
-                dispatcher.dispatch(ScaleAction::Started { id, total });
-                pump(migration, dispatcher);
-            }
-            Err(e) => dispatcher.dispatch(ScaleAction::Failed(e)),
-        }
-    });
+        dispatcher.dispatch(ScaleAction::Cancel);
+    })
 }
 
-fn pump(
-    migration: Rc<RefCell<Option<(u64, Migration, f64)>>>,
-    dispatcher: UseReducerDispatcher<ScaleState>,
-) {
-    Timeout::new(0, move || {
-        let slice = now();
-        let mut guard = migration.borrow_mut();
-        let Some((id, m, started)) = guard.as_mut() else {
-            return;
-        };
-        let mut finished = false;
-        while now() - slice < 12.0 {
-            if m.advance(10) {
-                finished = true;
-                break;
-            }
-        }
-        let id = *id;
-        if finished {
-            let result = Rc::new(m.result());
-            let ms = now() - *started;
-            guard.take();
-            drop(guard);
-            dispatcher.dispatch(ScaleAction::Finished { id, result, ms });
-        } else {
-            let (done, _) = m.progress();
-            drop(guard);
-            dispatcher.dispatch(ScaleAction::Progress { id, done });
-            pump(migration, dispatcher);
-        }
-    })
-    .forget();
+/// The action a worker's answer is.
+fn action_of(message: FromWorker) -> Option<ScaleAction> {
+    match message {
+        FromWorker::Ready | FromWorker::Cancelled { .. } => None,
+        FromWorker::Progress {
+            id,
+            done,
+            total,
+            result,
+            ..
+        } => Some(ScaleAction::Progress {
+            id,
+            done,
+            total,
+            partial: Rc::new(result),
+        }),
+        FromWorker::Done {
+            id,
+            result,
+            elapsed_ms,
+        } => Some(ScaleAction::Finished {
+            id,
+            result: Rc::new(result),
+            ms: elapsed_ms,
+        }),
+        FromWorker::Failed { id, message } => Some(ScaleAction::Failed { id, message }),
+    }
 }
