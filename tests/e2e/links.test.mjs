@@ -36,6 +36,28 @@ test('race: compare mode, the explorer, the step and the open editor are in the 
   await fresh.context().close();
 });
 
+test('build and race: the Kubernetes release chosen is in the link', async () => {
+  for (const view of ['build', 'race']) {
+    const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    const page = await context.newPage();
+    await page.goto(`${server.url}#/${view}`);
+    const select = page.getByRole('combobox', { name: 'Kubernetes' });
+    assert.equal(await select.inputValue(), '1.36', 'the newest release by default');
+    assert.match(await select.locator('option:checked').textContent(), /^1\.36 \(evanphx\/json-patch v4\.13\.0\)$/);
+    await select.selectOption('1.28.0');
+    const link = await copiedLink(page);
+    await context.close();
+    const fresh = await openPage(browser);
+    await fresh.goto(link);
+    const opened = fresh.getByRole('combobox', { name: 'Kubernetes' });
+    await opened.waitFor();
+    assert.equal(await opened.inputValue(), '1.28.0', `${view}: the link carries the release`);
+    assert.match(await opened.locator('option:checked').textContent(), /v5\.6\.0/);
+    assert.deepEqual(fresh.errors, []);
+    await fresh.context().close();
+  }
+});
+
 test('learn: every step has its link, counted from 1; older links still open', async () => {
   const page = await openPage(browser);
   await page.goto(`${server.url}#/learn/per-key/2`);
