@@ -571,6 +571,10 @@ impl RaceState {
                     preset: self.preset,
                     ..RaceState::load(&id)
                 };
+                // A release chosen here stays chosen, like the preset.
+                loaded.kubernetes = self
+                    .kubernetes
+                    .filter(|v| Some(*v) != loaded.scenario.kubernetes);
                 loaded.rerun();
                 let name = loaded.scenario.name.clone();
                 next = self.replaced_by(loaded, &format!("Loaded “{name}”"));

@@ -274,6 +274,12 @@ fn the_kubernetes_release_runs_the_replay_and_travels_in_the_link() {
     let opened = RaceState::open(link).unwrap();
     assert_eq!(opened.cluster(), v128);
     assert_eq!(opened.replay, moved.replay);
+    let other = moved.reduce(RaceAction::Load("finalizer-race".into()));
+    assert_eq!(
+        other.cluster(),
+        v128,
+        "loading another scenario keeps the release, like the preset"
+    );
     let back = moved.reduce(RaceAction::SetKubernetes(KubeVersion::NEWEST));
     assert_eq!(
         back.kubernetes, None,
