@@ -44,6 +44,7 @@ clippy:
 	cargo clippy --all-targets -- -D warnings
 	@echo "== clippy (wasm32)"
 	cargo clippy $(WASM) --lib --bins --tests -- -D warnings
+	cargo clippy $(WASM) --lib --bins --features build-only -- -D warnings
 	cargo clippy $(WASM) --lib --tests --features js -- -D warnings
 
 test-native:

@@ -51,7 +51,48 @@ for (const file of await readdir(dist)) {
 const inline = /<script type="module">([\s\S]*?)<\/script>/;
 const match = html.match(inline);
 if (!match) throw new Error(`${indexPath}: no inline module script to move (already post-processed?)`);
-const boot = `${match[1].trim()}
+// Trunk's loader imports the page module statically; the boot script
+// imports it only for a visit to Build (or an unknown route), and starts
+// the full app (views.js, every view) for Check, Race, Scale and Learn, so
+// each visit downloads one module (src/app/full_app.rs).
+const trunkLoader = match[1].trim();
+const glue = trunkLoader.match(/from '\.\/(patchlab-[0-9a-f]+\.js)'/)?.[1];
+const wasmFile = trunkLoader.match(/module_or_path: '\.\/(patchlab-[0-9a-f]+_bg\.wasm)'/)?.[1];
+if (!glue || !wasmFile) throw new Error(`${indexPath}: Trunk's loader changed shape:\n${trunkLoader}`);
+const boot = `// Starts the playground: the page module (the shell and Build) for Build,
+// the full app for the views it does not hold. Written by scripts/postbuild.mjs.
+const full = /^#\\/(check|race|scale|learn)(?=$|[/?])/.test(location.hash);
+function script(src) {
+  return new Promise((ok, fail) => {
+    const element = document.createElement('script');
+    element.src = src;
+    element.onload = ok;
+    element.onerror = () => fail(new Error(src + ' did not load'));
+    document.head.append(element);
+  });
+}
+try {
+  // The module is fetched at once, next to its glue, not after it.
+  if (full) {
+    const module = fetch('./views_bg.wasm');
+    await script('./views.js');
+    // views.js declares wasm_bindgen (a global of classic scripts).
+    await wasm_bindgen({ module_or_path: module });
+  } else {
+    const module = fetch('./${wasmFile}');
+    const bindings = await import('./${glue}');
+    const wasm = await bindings.default({ module_or_path: module });
+    window.wasmBindings = bindings;
+    dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
+  }
+} catch (error) {
+  console.error('patchlab could not start:', error);
+  const note = document.createElement('p');
+  note.className = 'boot-failed';
+  note.setAttribute('role', 'alert');
+  note.textContent = 'patchlab could not start (' + error.message + '). Check the connection and reload the page; your work is kept in this browser.';
+  document.body.append(note);
+}
 
 // Offline: cache the build (see sw.js). Not on file:// pages.
 if ('serviceWorker' in navigator && location.protocol !== 'file:') {
@@ -62,6 +103,10 @@ const bootName = `boot-${sha(boot).toString('hex').slice(0, 16)}.js`;
 await writeFile(join(dist, bootName), boot);
 const integrity = `sha384-${sha(boot, 'sha384').toString('base64')}`;
 html = html.replace(inline, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`);
+// Trunk preloads the page module; a visit to another view does not need it.
+html = html.replace(/<link rel="modulepreload" href="\.\/patchlab-[0-9a-f]+\.js"[^>]*>/, '');
+html = html.replace(/<link rel="preload" href="\.\/patchlab-[0-9a-f]+_bg\.wasm"[^>]*>/, '');
+if (html.includes('rel="preload" href="./patchlab-')) throw new Error('could not remove the page module preload');
 html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n    <meta http-equiv="Content-Security-Policy" content="${CSP}">`);
 if (!html.includes('Content-Security-Policy')) throw new Error('could not insert the CSP');
 await writeFile(indexPath, html);

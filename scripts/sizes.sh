@@ -14,3 +14,19 @@ while IFS= read -r -d '' file; do
   printf '%-48s %10d %10d\n' "${file#"$dir"/}" "$raw" "$gz"
 done < <(find "$dir" -type f -not -path "$dir/pkg/*" \( -name '*.wasm' -o -name '*.js' -o -name '*.css' \) -print0 | sort -z)
 printf '%-48s %10d %10d\n' total "$total_raw" "$total_gz"
+# What a first visit to Build fetches before the editors take input: the
+# page, its boot script, the page module (glue and wasm), the style sheet and
+# the icon (not the full app, the Scale worker, the service worker or the
+# embed).
+first_raw=0
+first_gz=0
+while IFS= read -r -d '' file; do
+  first_raw=$((first_raw + $(wc -c <"$file")))
+  first_gz=$((first_gz + $(gzip -9 -c "$file" | wc -c)))
+done < <(find "$dir" -maxdepth 1 -type f \( -name 'index.html' -o -name 'boot-*.js' -o -name 'patchlab-*' -o -name 'style-*.css' -o -name 'favicon-*' \) -print0)
+printf '%-48s %10d %10d  (%d KiB gzip; goal 250 KiB)\n' "first load" "$first_raw" "$first_gz" $(((first_gz + 1023) / 1024))
+second_gz=0
+while IFS= read -r -d '' file; do
+  second_gz=$((second_gz + $(gzip -9 -c "$file" | wc -c)))
+done < <(find "$dir" -maxdepth 1 -type f -name 'views*' -print0)
+printf '%-48s %10s %10d  (a first visit to Check, Race, Scale or Learn: %d KiB gzip with the page and style)\n' "full app (views*)" "" "$second_gz" $(((second_gz + first_gz - $(gzip -9 -c "$dir"/patchlab-*_bg.wasm | wc -c) - $(gzip -9 -c "$dir"/patchlab-*[0-9a-f].js | wc -c) + 1023) / 1024))

@@ -28,6 +28,8 @@ mod browser;
 #[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
+pub mod full_app;
+#[cfg(target_arch = "wasm32")]
 mod hooks;
 #[cfg(target_arch = "wasm32")]
 pub mod scale_worker;

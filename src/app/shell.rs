@@ -7,12 +7,16 @@ use yew::prelude::*;
 
 use super::browser;
 use super::build::BuildView;
+#[cfg(not(feature = "build-only"))]
 use super::check::CheckView;
 use super::components::{Dialog, GlossaryContext, GlossaryDialog};
 use super::hooks::{use_shortcuts, ShortcutSettings};
+#[cfg(not(feature = "build-only"))]
 use super::learn::LearnView;
+#[cfg(not(feature = "build-only"))]
 use super::race::RaceView;
 use super::route::{Route, View};
+#[cfg(not(feature = "build-only"))]
 use super::scale::ScaleView;
 use super::shortcuts::{Shortcut, EDITOR_KEYS};
 use super::theme::Theme;
@@ -106,11 +110,17 @@ pub fn App() -> Html {
             <main id="main" class="main" tabindex="-1">
                 { match &*route {
                     Route::Build(packed) => html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> },
-                    Route::Check(packed) => html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> },
-                    Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
-                    Route::Scale(packed) => html! { <ScaleView packed={packed.clone().map(AttrValue::from)} /> },
-                    Route::Learn(at) => html! { <LearnView at={at.clone()} /> },
                     Route::NotFound(fragment) => html! { <NotFound fragment={fragment.clone()} /> },
+                    #[cfg(not(feature = "build-only"))]
+                    Route::Check(packed) => html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> },
+                    #[cfg(not(feature = "build-only"))]
+                    Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
+                    #[cfg(not(feature = "build-only"))]
+                    Route::Scale(packed) => html! { <ScaleView packed={packed.clone().map(AttrValue::from)} /> },
+                    #[cfg(not(feature = "build-only"))]
+                    Route::Learn(at) => html! { <LearnView at={at.clone()} /> },
+                    #[cfg(feature = "build-only")]
+                    _ => html! { <super::full_app::Loading {view} /> },
                 } }
             </main>
             { match *open {
@@ -273,13 +283,16 @@ fn Help(props: &HelpProps) -> Html {
 
 /// Mounts the playground on the page. Installs a panic hook first, so a bug
 /// shows a banner (with a way back to the work) instead of a dead page.
+///
+/// In the page module (feature `build-only`), the app gives the page up to
+/// the full app when that one starts ([`super::full_app`]).
 pub fn start() {
     super::crash::install();
     // `#/debug/panic` crashes the app on purpose, to see (and test) what a
     // bug looks like to the user in the very build that ships.
     let panic_on_purpose = || {
         let hash = gloo::utils::window().location().hash().unwrap_or_default();
-        if hash == super::crash::PANIC_ROUTE {
+        if hash == super::crash::PANIC_ROUTE && !super::full_app::handed_over() {
             panic!("a panic on purpose ({hash})");
         }
     };
@@ -288,5 +301,5 @@ pub fn start() {
     })
     .forget();
     gloo::timers::callback::Timeout::new(0, panic_on_purpose).forget();
-    yew::Renderer::<App>::new().render();
+    super::full_app::mount();
 }

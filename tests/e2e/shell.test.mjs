@@ -56,3 +56,46 @@ for (const colorScheme of ['light', 'dark']) {
     await page.context().close();
   });
 }
+
+test('one module per visit: Build loads the page module only, the other views the full app only', async () => {
+  for (const [hash, wanted, unwanted] of [
+    ['#/build', /patchlab-[0-9a-f]+_bg\.wasm$/, /views_bg\.wasm$/],
+    ['#/learn', /views_bg\.wasm$/, /patchlab-[0-9a-f]+_bg\.wasm$/],
+  ]) {
+    const page = await openPage(browser);
+    const fetched = [];
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    await page.goto(`${server.url}${hash}`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForLoadState('networkidle');
+    assert.ok(fetched.some((f) => wanted.test(f)), `${hash}: ${fetched.join(' ')}`);
+    assert.ok(!fetched.some((f) => unwanted.test(f)), `${hash} fetched ${fetched.join(' ')}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('leaving Build for Race hands the page to the full app: the edit just made is kept, keys act once', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
+  const editor = page.locator('#new-object');
+  await editor.fill((await editor.inputValue()).replace('node02', 'node07'));
+  // At once, before the link settles: the view ending still stores the edit.
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Race' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Race' }).waitFor();
+  await page.getByRole('button', { name: 'Compare presets' }).waitFor();
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  // One app listens: the theme key moves the theme one step, not two.
+  const theme = () => page.locator('.theme-switch').textContent();
+  const before = await theme();
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('t');
+  await page.waitForFunction((before) => document.querySelector('.theme-switch').textContent !== before, before);
+  assert.match(await theme(), /Theme: light/, `${before} -> ${await theme()}`);
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Build' }).click();
+  await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
+  assert.match(await page.locator('#new-object').inputValue(), /node07/, 'the edit made just before leaving is back');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -29,6 +29,20 @@ pub fn use_link_sync<L: Shareable>(
     onnotice: Callback<Notice>,
 ) {
     let timer = use_mut_ref(|| None::<Timeout>);
+    // The state waiting for its timer: when the view ends first (the user
+    // went to another view, or another module takes the page over), it is
+    // still stored, so coming back finds it.
+    let pending = use_mut_ref(|| None::<L>);
+    {
+        let pending = pending.clone();
+        use_effect_with((), move |_| {
+            move || {
+                if let Some(state) = pending.borrow_mut().take() {
+                    let _ = browser::save(L::STORAGE_KEY, &link::place(&state).stored);
+                }
+            }
+        });
+    }
     let announced = use_mut_ref(Announced::default);
     // A broken link on arrival stays in the address bar until the state
     // changes.
@@ -54,9 +68,11 @@ pub fn use_link_sync<L: Shareable>(
         if std::mem::take(&mut *keep_address.borrow_mut()) {
             return;
         }
-        let state = state.clone();
+        *pending.borrow_mut() = Some(state.clone());
         *timer.borrow_mut() = Some(Timeout::new(SETTLE_MS, move || {
-            write_out(&state, &announced, &onnotice);
+            if let Some(state) = pending.borrow_mut().take() {
+                write_out(&state, &announced, &onnotice);
+            }
         }));
     });
 }

@@ -1,0 +1,17 @@
+//! The `views` binary: the full playground (every view), which a visit to
+//! Check, Race, Scale or Learn starts with and which takes the page over
+//! from the page module when one of those views opens (Trunk builds it with
+//! `data-type="worker"` for its `no-modules` glue, started by
+//! `www/views_loader.js`; see `patchlab::app::full_app`). It only runs in a
+//! browser page.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    patchlab::app::full_app::take_over();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    eprintln!("views is the playground's full app; it runs in a browser page");
+    std::process::ExitCode::from(2)
+}
