@@ -28,7 +28,7 @@ pub fn KubernetesSelect(props: &KubernetesSelectProps) -> Html {
         })
     };
     html! {
-        <label class="field kube" title="The kube-apiserver that answers: each release is built with one evanphx/json-patch release, and their answers differ in places (see the Fidelity notes).">
+        <label class="field kube" title="The kube-apiserver that answers: each release is built with one evanphx/json-patch release, and their answers differ in a few places (docs/fidelity.md in the source).">
             <span>{ "Kubernetes" }</span>
             <select {onchange}>
                 { for KubeVersion::choices().into_iter().map(|v| html! {
