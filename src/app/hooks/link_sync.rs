@@ -11,6 +11,7 @@ use yew::prelude::*;
 use crate::app::browser;
 use crate::app::link::{self, LinkError, Shareable};
 use crate::app::notice::Notice;
+use crate::app::route::Route;
 
 /// How long state must stay the same before it is written out.
 const SETTLE_MS: u32 = 250;
@@ -89,7 +90,12 @@ fn write_out<L: Shareable>(
     onnotice: &Callback<Notice>,
 ) {
     let placed = link::place(state);
-    browser::replace_fragment(&placed.fragment);
+    // Only while the address bar still shows this view: a write due just as
+    // the user opened another view must not take them back.
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    if Route::parse(&hash).view() == Some(L::VIEW) {
+        browser::replace_fragment(&placed.fragment);
+    }
     let mut announced = announced.borrow_mut();
     if placed.too_big_for_a_link && !std::mem::replace(&mut announced.too_big, true) {
         onnotice.emit(Notice::info(link::too_big_for_a_link(placed.stored.len())));
