@@ -8,6 +8,7 @@
 //! `wasm32`.
 
 pub mod build;
+pub mod bundled;
 pub mod check;
 pub mod crash;
 pub mod edit_history;

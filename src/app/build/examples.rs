@@ -3,7 +3,6 @@
 use serde::Deserialize;
 
 use super::Column;
-use crate::input::{self, Budget, Format};
 
 /// A bundled example.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -74,15 +73,7 @@ pub const FIRST_EXAMPLE: &str = "migration-race";
 pub fn examples() -> &'static [Example] {
     static EXAMPLES: std::sync::OnceLock<Vec<Example>> = std::sync::OnceLock::new();
     EXAMPLES.get_or_init(|| {
-        FILES
-            .iter()
-            .filter_map(|(id, text)| {
-                let value = input::parse_as(text, Format::Yaml, &Budget::default()).ok()?;
-                let mut example: Example = serde_json::from_value(value).ok()?;
-                example.id = id;
-                Some(example)
-            })
-            .collect()
+        crate::app::bundled::read_all(&FILES, |example: &mut Example, id| example.id = id)
     })
 }
 

@@ -4,7 +4,6 @@
 use serde::Deserialize;
 
 use crate::apply::Semantics;
-use crate::input::{self, Budget, Format};
 
 /// A finding an example promises: its rule, op index and path.
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -72,15 +71,7 @@ pub const FIRST_EXAMPLE: &str = "seed-whole-map";
 pub fn examples() -> &'static [Example] {
     static EXAMPLES: std::sync::OnceLock<Vec<Example>> = std::sync::OnceLock::new();
     EXAMPLES.get_or_init(|| {
-        FILES
-            .iter()
-            .filter_map(|(id, text)| {
-                let value = input::parse_as(text, Format::Yaml, &Budget::default()).ok()?;
-                let mut example: Example = serde_json::from_value(value).ok()?;
-                example.id = id;
-                Some(example)
-            })
-            .collect()
+        crate::app::bundled::read_all(&FILES, |example: &mut Example, id| example.id = id)
     })
 }
 

@@ -9,7 +9,6 @@ use crate::app::race::{scenario, RaceLink};
 use crate::app::route::{LearnAt, Route};
 use crate::app::scale::ScaleLink;
 use crate::claims::Claims;
-use crate::input::{self, Budget, Format};
 use crate::strategy::Preset;
 
 /// Where a step's live state opens.
@@ -190,15 +189,9 @@ const FILES: [(&str, &str); 8] = [
 pub fn walkthroughs() -> &'static [Walkthrough] {
     static ALL: std::sync::OnceLock<Vec<Walkthrough>> = std::sync::OnceLock::new();
     ALL.get_or_init(|| {
-        FILES
-            .iter()
-            .filter_map(|(id, text)| {
-                let value = input::parse_as(text, Format::Yaml, &Budget::default()).ok()?;
-                let mut walkthrough: Walkthrough = serde_json::from_value(value).ok()?;
-                walkthrough.id = id;
-                Some(walkthrough)
-            })
-            .collect()
+        crate::app::bundled::read_all(&FILES, |walkthrough: &mut Walkthrough, id| {
+            walkthrough.id = id
+        })
     })
 }
 
