@@ -4,6 +4,7 @@
 mod copy;
 mod dialog;
 mod editor;
+mod example_select;
 mod glossary;
 mod kubernetes;
 mod notice;
@@ -11,6 +12,7 @@ mod notice;
 pub use copy::{use_copy, CopyButton, CopyFallback, UseCopy};
 pub use dialog::Dialog;
 pub use editor::{Editor, TabMode};
+pub use example_select::ExampleSelect;
 pub use glossary::{GlossaryContext, GlossaryDialog, TermHelp};
 pub use kubernetes::KubernetesSelect;
 pub use notice::NoticeBar;

@@ -8,7 +8,7 @@ use super::column::ResultColumns;
 use super::fields::FieldsTable;
 use super::state::{BuildAction, BuildState};
 use crate::app::components::{
-    use_copy, CopyFallback, Editor, KubernetesSelect, NoticeBar, UseCopy,
+    use_copy, CopyFallback, Editor, ExampleSelect, KubernetesSelect, NoticeBar, UseCopy,
 };
 use crate::app::hooks::{
     use_piecewise_recompute, use_share, use_shortcuts, use_tab_mode, use_view_state,
@@ -175,16 +175,6 @@ struct ToolbarProps {
 
 #[component]
 fn Toolbar(props: &ToolbarProps) -> Html {
-    let onchange = {
-        let onexample = props.onexample.clone();
-        Callback::from(move |event: Event| {
-            if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                if !select.value().is_empty() {
-                    onexample.emit(select.value());
-                }
-            }
-        })
-    };
     let click = |cb: &Callback<()>| cb.reform(|_: MouseEvent| ());
     let format = |f: Format, label: &'static str| {
         let onformat = props.onformat.clone();
@@ -196,15 +186,8 @@ fn Toolbar(props: &ToolbarProps) -> Html {
     let share_label = props.copy.label("share", "Share link");
     html! {
         <div class="toolbar" role="toolbar" aria-label="Editor actions">
-            <label class="field">
-                <span>{ "Example" }</span>
-                <select {onchange}>
-                    <option value="" selected={props.example.is_none()}>{ "Choose an example…" }</option>
-                    { for super::examples().iter().map(|e| html! {
-                        <option value={e.id} selected={props.example.as_deref() == Some(e.id)}>{ e.title.clone() }</option>
-                    }) }
-                </select>
-            </label>
+            <ExampleSelect current={props.example.clone()} onchoose={props.onexample.clone()}
+                choices={super::examples().iter().map(|e| (e.id, e.title.clone())).collect::<Vec<_>>()} />
             <KubernetesSelect value={props.kubernetes} onchange={props.onkubernetes.clone()} />
             <div class="segmented" role="group" aria-label="Format">
                 { format(Format::Yaml, "YAML") }

@@ -12,7 +12,9 @@ use super::findings::{fix_button_id, OpList};
 use super::fix::FixPanel;
 use super::report::{engine, ApplyOutcome, Summary};
 use super::state::{CheckAction, CheckState, Checked, Comparison, FixKey};
-use crate::app::components::{use_copy, CopyFallback, Editor, NoticeBar, TabMode, UseCopy};
+use crate::app::components::{
+    use_copy, CopyFallback, Editor, ExampleSelect, NoticeBar, TabMode, UseCopy,
+};
 use crate::app::hooks::{use_share, use_shortcuts, use_tab_mode, use_view_state, INSTANT_BYTES};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
@@ -205,16 +207,6 @@ struct ToolbarProps {
 
 #[component]
 fn Toolbar(props: &ToolbarProps) -> Html {
-    let onchange = {
-        let onexample = props.onexample.clone();
-        Callback::from(move |event: Event| {
-            if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                if !select.value().is_empty() {
-                    onexample.emit(select.value());
-                }
-            }
-        })
-    };
     let click = |cb: &Callback<()>| cb.reform(|_: MouseEvent| ());
     let engine_button = |s: Semantics| {
         let onsemantics = props.onsemantics.clone();
@@ -225,15 +217,8 @@ fn Toolbar(props: &ToolbarProps) -> Html {
     };
     html! {
         <div class="toolbar" role="toolbar" aria-label="Check actions">
-            <label class="field">
-                <span>{ "Example" }</span>
-                <select {onchange}>
-                    <option value="" selected={props.example.is_none()}>{ "Choose an example…" }</option>
-                    { for super::examples().iter().map(|e| html! {
-                        <option value={e.id} selected={props.example.as_deref() == Some(e.id)}>{ e.title.clone() }</option>
-                    }) }
-                </select>
-            </label>
+            <ExampleSelect current={props.example.clone()} onchoose={props.onexample.clone()}
+                choices={super::examples().iter().map(|e| (e.id, e.title.clone())).collect::<Vec<_>>()} />
             <div class="segmented" role="group" aria-label="Engine">
                 { engine_button(Semantics::Kube) }
                 { engine_button(Semantics::Rfc) }
