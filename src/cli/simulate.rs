@@ -181,5 +181,5 @@ fn width(term: Term) -> usize {
 
 fn one_line(body: &str) -> String {
     let flat: String = body.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-    patchlab::input::elide_text(&flat, 300)
+    patchlab::text::elide(&flat, 300)
 }

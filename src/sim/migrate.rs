@@ -5,20 +5,15 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::fast::{FastStats, Machine, Tally};
+use super::fast::{FastStats, Machine, Slot, Tally};
 use super::outcome::Counts;
 use super::rng::SplitMix64;
 use super::timeline::{Event, EventKind, Scenario, ScenarioError, World};
 use super::writer::{Intent, WriterSpec};
+use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
 use crate::pointer::PointerBuf;
 use crate::strategy::Preset;
 
-/// The most VMIs one run simulates.
-pub const MAX_VMS: usize = 100_000;
-/// The most extra writers per VMI ([`MigrateOptions::churn`]).
-pub const MAX_CHURN: usize = 8;
-/// The largest retry budget ([`MigrateOptions::retries`]).
-pub const MAX_RETRIES: u32 = 8;
 /// The names of the three KubeVirt writers of every VMI, in order.
 pub const WRITERS: [&str; 3] = ["virt-controller", "migration-controller", "virt-handler"];
 
@@ -64,11 +59,11 @@ pub struct MigrateResult {
 /// Why a mass migration cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MigrateError {
-    /// `vms` is 0 or above [`MAX_VMS`].
+    /// `vms` is 0 or above [`MIGRATE_VMS`].
     VmCount(usize),
-    /// `churn` is above [`MAX_CHURN`].
+    /// `churn` is above [`MIGRATE_CHURN`].
     Churn(usize),
-    /// `retries` is above [`MAX_RETRIES`].
+    /// `retries` is above [`MIGRATE_RETRIES`].
     Retries(u32),
     /// The writers' options could not be built (a bug in the scenario).
     Scenario(ScenarioError),
@@ -80,16 +75,16 @@ impl std::fmt::Display for MigrateError {
             MigrateError::VmCount(n) => {
                 write!(
                     f,
-                    "the number of VMIs must be between 1 and {MAX_VMS}, not {n}"
+                    "the number of VMIs must be between 1 and {MIGRATE_VMS}, not {n}"
                 )
             }
             MigrateError::Churn(n) => write!(
                 f,
-                "the number of extra writers (churn) must be between 0 and {MAX_CHURN}, not {n}"
+                "the number of extra writers (churn) must be between 0 and {MIGRATE_CHURN}, not {n}"
             ),
             MigrateError::Retries(n) => write!(
                 f,
-                "the retry budget must be between 0 and {MAX_RETRIES}, not {n}"
+                "the retry budget must be between 0 and {MIGRATE_RETRIES}, not {n}"
             ),
             MigrateError::Scenario(e) => write!(f, "{e}"),
         }
@@ -109,7 +104,7 @@ pub struct MigrateOptions {
     pub seed: u64,
     /// The presets to compare (all when empty).
     pub presets: Vec<Preset>,
-    /// Churn: how many extra writers (0 to [`MAX_CHURN`], default 0) write
+    /// Churn: how many extra writers (0 to [`MIGRATE_CHURN`], default 0) write
     /// each VMI besides KubeVirt's three. Extra writer `k` (`churn-k`) sets
     /// one label of its own, `example.com/churn-k`, which no other writer
     /// touches, with the run's preset; it reads, writes and retries like the
@@ -117,7 +112,7 @@ pub struct MigrateOptions {
     /// failure it causes in others is a false conflict.
     pub churn: usize,
     /// The retry budget: how many times each writer may re-read and write
-    /// again after a failed write (0 to [`MAX_RETRIES`], default 2). Each
+    /// again after a failed write (0 to [`MIGRATE_RETRIES`], default 2). Each
     /// writer gets that many retry events in the schedule and gives up
     /// after `1 + retries` writes.
     pub retries: u32,
@@ -151,13 +146,13 @@ impl MigrateOptions {
     ///
     /// [`MigrateError`] naming the option out of range.
     pub fn validate(&self) -> Result<(), MigrateError> {
-        if self.vms == 0 || self.vms > MAX_VMS {
+        if self.vms == 0 || self.vms > MIGRATE_VMS {
             return Err(MigrateError::VmCount(self.vms));
         }
-        if self.churn > MAX_CHURN {
+        if self.churn > MIGRATE_CHURN {
             return Err(MigrateError::Churn(self.churn));
         }
-        if self.retries > MAX_RETRIES {
+        if self.retries > MIGRATE_RETRIES {
             return Err(MigrateError::Retries(self.retries));
         }
         Ok(())
@@ -298,15 +293,12 @@ pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
     }
 }
 
-/// One event of a VMI's schedule: the writer's index and what it does.
-pub(crate) type Slot = (u8, EventKind);
-
 /// A random interleaving of `writers` writers' events (read, write, then
 /// `retries` retries), each writer's own order kept, into `out`.
 pub(crate) fn schedule(rng: &mut SplitMix64, writers: usize, retries: u32, out: &mut Vec<Slot>) {
     out.clear();
     let per_writer = 2 + retries as usize;
-    let mut next = [0usize; WRITERS.len() + MAX_CHURN];
+    let mut next = [0usize; WRITERS.len() + MIGRATE_CHURN];
     let next = &mut next[..writers];
     let mut open = writers;
     while open > 0 {
@@ -827,23 +819,23 @@ mod tests {
         })
         .is_err());
         assert!(migrate(&MigrateOptions {
-            vms: MAX_VMS + 1,
+            vms: MIGRATE_VMS + 1,
             ..MigrateOptions::default()
         })
         .is_err());
         let err = migrate(&MigrateOptions {
-            churn: MAX_CHURN + 1,
+            churn: MIGRATE_CHURN + 1,
             ..MigrateOptions::default()
         })
         .unwrap_err();
-        assert_eq!(err, MigrateError::Churn(MAX_CHURN + 1));
+        assert_eq!(err, MigrateError::Churn(MIGRATE_CHURN + 1));
         assert!(err.to_string().contains("between 0 and 8"), "{err}");
         let err = migrate(&MigrateOptions {
-            retries: MAX_RETRIES + 1,
+            retries: MIGRATE_RETRIES + 1,
             ..MigrateOptions::default()
         })
         .unwrap_err();
-        assert_eq!(err, MigrateError::Retries(MAX_RETRIES + 1));
+        assert_eq!(err, MigrateError::Retries(MIGRATE_RETRIES + 1));
         assert!(migrate_reference(&MigrateOptions {
             vms: 0,
             ..MigrateOptions::default()

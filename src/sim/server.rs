@@ -149,7 +149,7 @@ impl Response {
 
 /// How a manager last wrote (the `operation` of a managedFields entry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Operation {
+pub enum ManagedOperation {
     /// Server-side apply.
     Apply,
     /// Create, Update or any patch but apply.
@@ -163,7 +163,7 @@ pub struct Manager {
     /// `fieldManager` (or the writer's name).
     pub name: String,
     /// Apply or Update.
-    pub operation: Operation,
+    pub operation: ManagedOperation,
     /// The API version written (updaters only; appliers keep none, as in
     /// `BuildManagerIdentifier`).
     pub api_version: String,
@@ -173,7 +173,7 @@ impl Manager {
     fn applier(name: &str) -> Manager {
         Manager {
             name: name.to_owned(),
-            operation: Operation::Apply,
+            operation: ManagedOperation::Apply,
             api_version: String::new(),
         }
     }
@@ -181,7 +181,7 @@ impl Manager {
     fn updater(name: &str, object: &Value) -> Manager {
         Manager {
             name: name.to_owned(),
-            operation: Operation::Update,
+            operation: ManagedOperation::Update,
             api_version: object
                 .get("apiVersion")
                 .and_then(Value::as_str)
@@ -197,7 +197,7 @@ impl fmt::Display for Manager {
     /// `"name" using apiVersion` for an updater.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&gojson::quote(&self.name))?;
-        if self.operation == Operation::Update {
+        if self.operation == ManagedOperation::Update {
             write!(f, " using {}", self.api_version)?;
         }
         Ok(())

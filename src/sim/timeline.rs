@@ -13,16 +13,8 @@ use super::writer::WriterSpec;
 use crate::apply::Evanphx;
 use crate::input::{self, Budget};
 use crate::kube::{Cluster, KubeVersion};
+use crate::limits::{SCENARIO_EVENTS, SCENARIO_OBJECTS, SCENARIO_WRITERS, WRITER_INTENTS};
 use crate::strategy::{self, Body, BodyKind, FieldKind, PlannedOp, Preset};
-
-/// Limits on what one scenario may hold (scenarios also come from links).
-pub const MAX_WRITERS: usize = 16;
-/// Most events in one schedule.
-pub const MAX_EVENTS: usize = 400;
-/// Most objects in one scenario.
-pub const MAX_OBJECTS: usize = 16;
-/// Most intents per writer.
-pub const MAX_INTENTS: usize = 64;
 
 /// One scheduled event.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -173,7 +165,7 @@ pub enum ScenarioError {
         /// The name.
         name: String,
     },
-    /// A writer with more than [`MAX_INTENTS`] intents.
+    /// A writer with more than [`WRITER_INTENTS`] intents.
     TooManyIntents {
         /// The writer.
         writer: String,
@@ -214,6 +206,10 @@ pub enum ScenarioError {
         writers: usize,
         /// Events in its schedule.
         events: usize,
+        /// The explorer's bound on writers.
+        max_writers: usize,
+        /// The explorer's bound on events.
+        max_events: usize,
     },
 }
 
@@ -231,7 +227,7 @@ impl fmt::Display for ScenarioError {
             }
             ScenarioError::DuplicateWriter { name } => write!(f, "two writers are named {name:?}"),
             ScenarioError::TooManyIntents { writer } => {
-                write!(f, "writer {writer:?} has more than {MAX_INTENTS} intents")
+                write!(f, "writer {writer:?} has more than {WRITER_INTENTS} intents")
             }
             ScenarioError::UnknownTarget { writer, target } => write!(
                 f,
@@ -247,11 +243,14 @@ impl fmt::Display for ScenarioError {
                 kind,
                 writer,
             } => write!(f, "event {index} ({kind} {writer:?}) names no writer"),
-            ScenarioError::TooBigToExplore { writers, events } => write!(
+            ScenarioError::TooBigToExplore {
+                writers,
+                events,
+                max_writers,
+                max_events,
+            } => write!(
                 f,
-                "the explorer takes at most {} writers and {} events; this scenario has {writers} and {events}",
-                super::explore::MAX_WRITERS,
-                super::explore::MAX_EVENTS
+                "the explorer takes at most {max_writers} writers and {max_events} events; this scenario has {writers} and {events}"
             ),
         }
     }
@@ -284,9 +283,9 @@ impl Scenario {
             return Err(ScenarioError::NoObjects);
         }
         for (what, count, limit) in [
-            ("objects", self.objects.len(), MAX_OBJECTS),
-            ("writers", self.writers.len(), MAX_WRITERS),
-            ("events", self.schedule.len(), MAX_EVENTS),
+            ("objects", self.objects.len(), SCENARIO_OBJECTS),
+            ("writers", self.writers.len(), SCENARIO_WRITERS),
+            ("events", self.schedule.len(), SCENARIO_EVENTS),
         ] {
             if count > limit {
                 return Err(ScenarioError::TooMany { what, count, limit });
@@ -309,7 +308,7 @@ impl Scenario {
             if !names.insert(writer.name.as_str()) {
                 return Err(ScenarioError::DuplicateWriter { name: name() });
             }
-            if writer.intents.len() > MAX_INTENTS {
+            if writer.intents.len() > WRITER_INTENTS {
                 return Err(ScenarioError::TooManyIntents { writer: name() });
             }
             if let Some(index) = writer.intents.iter().position(|i| i.location().is_root()) {
