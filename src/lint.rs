@@ -262,8 +262,9 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
             None,
             None,
             format!(
-                "the body is {} bytes, more than the server's limit of {MAX_BODY_BYTES}: HTTP 413 Request entity too large: limit is {MAX_BODY_BYTES}",
-                input.payload.len()
+                "the body is {} bytes, more than the server's limit of {MAX_BODY_BYTES}: {}",
+                input.payload.len(),
+                crate::status::Status::body_too_large()
             ),
         ));
     }

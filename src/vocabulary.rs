@@ -53,6 +53,46 @@ pub enum Term {
     SilentOverwrite,
 }
 
+/// The count columns of a replay's outcomes (per writer), in order: the
+/// Race view's outcomes table and `patchlab simulate` show exactly these.
+pub const REPLAY_COLUMNS: [Term; 9] = [
+    Term::Writes,
+    Term::Ok,
+    Term::Invalid,
+    Term::Conflict,
+    Term::Retries,
+    Term::FalseConflict,
+    Term::TrueConflict,
+    Term::LostUpdate,
+    Term::GaveUp,
+];
+
+/// The count columns comparing presets on one scenario, in order: the
+/// Race view's "under each preset" table (then who does not hold their
+/// intent).
+pub const COMPARE_COLUMNS: [Term; 6] = [
+    Term::Writes,
+    Term::Invalid,
+    Term::Conflict,
+    Term::FalseConflict,
+    Term::TrueConflict,
+    Term::LostUpdate,
+];
+
+/// The count columns of a mass migration (per preset), in order:
+/// `patchlab migrate` shows exactly these.
+pub const MIGRATION_COLUMNS: [Term; 9] = [
+    Term::Writes,
+    Term::Ok,
+    Term::Invalid,
+    Term::Conflict,
+    Term::FalseConflict,
+    Term::FalseConflictOnMap,
+    Term::TrueConflict,
+    Term::LostUpdate,
+    Term::Retries,
+];
+
 impl Term {
     /// Every term, in the order the glossary lists them.
     pub const ALL: [Term; 16] = [

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use patchlab::sim::timeline::{replay, Replay, Scenario, WriterEnd};
 use patchlab::strategy::Preset;
-use patchlab::vocabulary::Term;
+use patchlab::vocabulary::{Term, REPLAY_COLUMNS};
 
 use super::{parse_preset, ClusterArgs, Failure, Source};
 
@@ -124,13 +124,13 @@ pub fn render(replay: &Replay) -> String {
     }
     let _ = writeln!(out, "\noutcomes:");
     let _ = write!(out, "  {:<26} {:<17}", "writer", "preset");
-    for term in COLUMNS {
+    for term in &REPLAY_COLUMNS {
         let _ = write!(out, " {:>w$}", term.short(), w = width(*term));
     }
     let _ = writeln!(out, "  {}", Term::IntentHolds.short());
     for w in &replay.outcomes.writers {
         let _ = write!(out, "  {:<26} {:<17}", w.name, w.preset.as_str());
-        for term in COLUMNS {
+        for term in &REPLAY_COLUMNS {
             let _ = write!(
                 out,
                 " {:>w$}",
@@ -156,24 +156,11 @@ pub fn render(replay: &Replay) -> String {
         "  every intent holds: {}",
         yes(replay.outcomes.intents_hold)
     );
-    let mut terms = COLUMNS.to_vec();
+    let mut terms = REPLAY_COLUMNS.to_vec();
     terms.push(Term::IntentHolds);
     let _ = write!(out, "\n{}", Term::legend(&terms));
     out
 }
-
-/// The counts of the outcomes table, in order.
-const COLUMNS: &[Term] = &[
-    Term::Writes,
-    Term::Ok,
-    Term::Invalid,
-    Term::Conflict,
-    Term::Retries,
-    Term::FalseConflict,
-    Term::TrueConflict,
-    Term::LostUpdate,
-    Term::GaveUp,
-];
 
 fn width(term: Term) -> usize {
     term.short().len().max(3)

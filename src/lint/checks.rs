@@ -35,11 +35,10 @@ pub(super) fn json_patch(decoded: &Decoded, payload: Option<&str>, options: &Opt
             None,
             None,
             format!(
-                "the patch holds {} ops, more than the server's limit of {}: HTTP 413 Request entity too large: The allowed maximum operations in a JSON patch is {}, got {}",
+                "the patch holds {} ops, more than the server's limit of {}: {}",
                 decoded.count,
                 crate::limits::MAX_OPS,
-                crate::limits::MAX_OPS,
-                decoded.count
+                crate::status::Status::too_many_ops(decoded.count)
             ),
         ));
     }

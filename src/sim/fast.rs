@@ -430,20 +430,14 @@ impl Machine {
         let mut all = true;
         for (w, state) in tally.writers.iter_mut().enumerate() {
             let converged = holds & self.own[w] == self.own[w];
-            let exhausted =
-                state.failed.is_some() && state.attempts >= self.scenario.writers[w].attempts;
             state.intent_holds = converged;
-            state.end = if state.counts.gave_up > 0 || exhausted {
-                WriterEnd::GaveUp
-            } else if let Some(code) = state.failed {
-                WriterEnd::NotRetried { code }
-            } else if state.done && state.counts.ok > 0 {
-                WriterEnd::Succeeded
-            } else if state.done {
-                WriterEnd::NothingToDo
-            } else {
-                WriterEnd::NeverWrote
-            };
+            state.end = WriterEnd::decide(
+                state.counts.gave_up > 0,
+                state.failed,
+                state.attempts < self.scenario.writers[w].attempts,
+                state.done,
+                state.counts.ok > 0,
+            );
             all &= converged;
         }
         tally.intents_hold = all;

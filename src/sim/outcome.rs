@@ -152,6 +152,28 @@ pub enum WriterEnd {
 }
 
 impl WriterEnd {
+    /// The one rule deciding where a writer stands at the end, from what
+    /// the replay counted: it gave up (a retry budget ran out, or its last
+    /// write failed with no attempts left), its last write failed with no
+    /// retry scheduled, it succeeded, its cache showed nothing to do, or it
+    /// never wrote. Both the general replay and the fast path call this.
+    pub fn decide(
+        gave_up: bool,
+        failed: Option<u16>,
+        attempts_left: bool,
+        done: bool,
+        wrote_ok: bool,
+    ) -> WriterEnd {
+        match failed {
+            _ if gave_up => WriterEnd::GaveUp,
+            Some(_) if !attempts_left => WriterEnd::GaveUp,
+            Some(code) => WriterEnd::NotRetried { code },
+            None if done && wrote_ok => WriterEnd::Succeeded,
+            None if done => WriterEnd::NothingToDo,
+            None => WriterEnd::NeverWrote,
+        }
+    }
+
     /// In words, for the writer named `name`.
     pub fn describe(self, name: &str) -> String {
         match self {

@@ -915,18 +915,13 @@ impl<'a> World<'a> {
             let state = &self.states[w];
             let outcome = &mut self.outcomes.writers[w];
             outcome.intent_holds = converged;
-            let exhausted = state.failed.is_some() && state.attempts >= spec.attempts;
-            outcome.end = if outcome.counts.gave_up > 0 || exhausted {
-                WriterEnd::GaveUp
-            } else if let Some(code) = state.failed {
-                WriterEnd::NotRetried { code }
-            } else if state.done && outcome.counts.ok > 0 {
-                WriterEnd::Succeeded
-            } else if state.done {
-                WriterEnd::NothingToDo
-            } else {
-                WriterEnd::NeverWrote
-            };
+            outcome.end = WriterEnd::decide(
+                outcome.counts.gave_up > 0,
+                state.failed,
+                state.attempts < spec.attempts,
+                state.done,
+                outcome.counts.ok > 0,
+            );
             all &= converged;
         }
         self.outcomes.intents_hold = all;
