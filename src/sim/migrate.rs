@@ -412,12 +412,25 @@ pub struct Migration {
 }
 
 impl Migration {
-    /// Prepares a run.
+    /// Prepares a run that starts cold (every transition computed anew).
     ///
     /// # Errors
     ///
     /// [`MigrateError`] when an option is out of bounds.
     pub fn new(options: &MigrateOptions) -> Result<Migration, MigrateError> {
+        Migration::warm(options, &mut WarmTables::default())
+    }
+
+    /// Prepares a run that takes its tables from `warm` where an earlier
+    /// run had the same writers (give them back with [`Migration::keep`]).
+    ///
+    /// # Errors
+    ///
+    /// [`MigrateError`] when an option is out of bounds.
+    pub fn warm(
+        options: &MigrateOptions,
+        warm: &mut WarmTables,
+    ) -> Result<Migration, MigrateError> {
         options.validate()?;
         let presets = options.presets();
         // VMI 0 stands for every VMI: the others differ from it only in
@@ -427,7 +440,7 @@ impl Migration {
         let results = empty_results(&template, &presets)?;
         let machines = presets
             .iter()
-            .map(|preset| match warm_machine(&warm_key(options, *preset)) {
+            .map(|preset| match warm.take(&warm_key(options, *preset)) {
                 Some(machine) => Ok(machine),
                 None => Machine::new(template.clone(), writer_options(&template, *preset)?)
                     .map_err(MigrateError::Scenario),
@@ -514,7 +527,7 @@ impl Migration {
 
     /// What the fast path computed with the general engine and what it
     /// looked up, over every preset (counted since its tables were made:
-    /// they are kept from run to run, see [`Migration`]'s `Drop`).
+    /// they can be kept from run to run, see [`WarmTables`]).
     pub fn stats(&self) -> FastStats {
         let mut stats = FastStats::default();
         for machine in &self.machines {
@@ -524,21 +537,55 @@ impl Migration {
     }
 }
 
-impl Drop for Migration {
-    /// Keeps the machines' tables for the next run with the same writers.
-    fn drop(&mut self) {
+impl Migration {
+    /// Ends the run, keeping its machines' tables in `warm` for the next
+    /// run with the same writers.
+    pub fn keep(mut self, warm: &mut WarmTables) {
         let presets = self.results.iter().map(|r| r.preset);
-        let machines = std::mem::take(&mut self.machines);
-        WARM.with(|warm| {
-            let mut warm = warm.borrow_mut();
-            for (preset, machine) in presets.zip(machines) {
-                let key = warm_key(&self.options, preset);
-                warm.retain(|(k, _)| *k != key);
-                warm.push((key, machine));
-            }
-            let excess = warm.len().saturating_sub(WARM_MACHINES);
-            warm.drain(..excess);
-        });
+        for (preset, machine) in presets.zip(std::mem::take(&mut self.machines)) {
+            warm.put(warm_key(&self.options, preset), machine);
+        }
+    }
+}
+
+/// The tables of finished runs, owned by whoever runs one migration after
+/// another (the Scale worker): a run whose writers are those of an earlier
+/// one (another VMI count or seed, as when a slider of the Scale view
+/// moves) starts with their tables of transitions, which depend on
+/// neither. At most [`WARM_MACHINES`] machines are kept, the oldest
+/// dropped first.
+#[derive(Default)]
+pub struct WarmTables {
+    machines: Vec<((Preset, MigrateOptions), Machine)>,
+}
+
+impl WarmTables {
+    /// Drops every table kept (the memory is freed; the next run starts
+    /// cold).
+    pub fn clear(&mut self) {
+        self.machines.clear();
+    }
+
+    /// How many machines are kept.
+    pub fn len(&self) -> usize {
+        self.machines.len()
+    }
+
+    /// True when none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.machines.is_empty()
+    }
+
+    fn take(&mut self, key: &(Preset, MigrateOptions)) -> Option<Machine> {
+        let at = self.machines.iter().position(|(k, _)| k == key)?;
+        Some(self.machines.remove(at).1)
+    }
+
+    fn put(&mut self, key: (Preset, MigrateOptions), machine: Machine) {
+        self.machines.retain(|(k, _)| *k != key);
+        self.machines.push((key, machine));
+        let excess = self.machines.len().saturating_sub(WARM_MACHINES);
+        self.machines.drain(..excess);
     }
 }
 
@@ -559,29 +606,6 @@ fn warm_key(options: &MigrateOptions, preset: Preset) -> (Preset, MigrateOptions
 
 /// How many machines the warm tables keep (two sets of all presets).
 const WARM_MACHINES: usize = 2 * Preset::ALL.len();
-
-std::thread_local! {
-    /// The machines of finished runs: a run whose writers are those of an
-    /// earlier one (another VMI count or seed, as when a slider of the Scale
-    /// view moves) starts with their tables of transitions, which depend on
-    /// neither. Bounded by [`WARM_MACHINES`].
-    static WARM: std::cell::RefCell<Vec<((Preset, MigrateOptions), Machine)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Drops the tables kept for later runs (their memory is freed; the next
-/// run starts cold, computing every transition again).
-pub fn forget_warm_tables() {
-    WARM.with(|warm| warm.borrow_mut().clear());
-}
-
-fn warm_machine(key: &(Preset, MigrateOptions)) -> Option<Machine> {
-    WARM.with(|warm| {
-        let mut warm = warm.borrow_mut();
-        let at = warm.iter().position(|(k, _)| k == key)?;
-        Some(warm.remove(at).1)
-    })
-}
 
 /// Adds one VMI's outcomes on the general path to a preset's totals.
 fn add_outcomes(result: &mut PresetResult, outcomes: &super::outcome::Outcomes) {
@@ -610,9 +634,24 @@ fn add(result: &mut PresetResult, tally: &Tally) {
 ///
 /// [`MigrateError`] when an option is out of bounds.
 pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, MigrateError> {
-    let mut migration = Migration::new(options)?;
+    migrate_warm(options, &mut WarmTables::default())
+}
+
+/// [`migrate`] with the tables of earlier runs (see [`WarmTables`]), kept
+/// for later ones.
+///
+/// # Errors
+///
+/// [`MigrateError`] when an option is out of bounds.
+pub fn migrate_warm(
+    options: &MigrateOptions,
+    warm: &mut WarmTables,
+) -> Result<MigrateResult, MigrateError> {
+    let mut migration = Migration::warm(options, warm)?;
     while !migration.advance(usize::MAX) {}
-    Ok(migration.result())
+    let result = migration.result();
+    migration.keep(warm);
+    Ok(result)
 }
 
 /// [`migrate`] on a cluster of a given release and JSON patch engine.

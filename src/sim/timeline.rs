@@ -646,39 +646,62 @@ impl<'a> World<'a> {
         }
     }
 
+    /// Writer `w` writes: [`World::prepare`] the request from its cache,
+    /// note what the server holds just before, send it, then
+    /// [`World::classify`] and [`World::account`] the answer, and (when
+    /// recording) [`World::narrate`] it.
     fn write(&mut self, w: usize, index: usize, retry: bool, step: &mut StepDraft) {
+        let Some(prepared) = self.prepare(w, retry, step) else {
+            return;
+        };
+        let before = self.before(w, &prepared.cache);
+        let name = &self.scenario.writers[w].name;
+        let response = self.server.handle(&prepared.request, name);
+        let conflict = self.classify(w, &response, &before);
+        self.account(w, index, &response, conflict, &before, step);
+        if self.record {
+            self.narrate(w, &prepared, &response, step);
+        }
+        step.response = Some(response);
+    }
+
+    /// Builds writer `w`'s request from its cache, or says in `step` why it
+    /// sends nothing (done, out of attempts, nothing read, nothing to change,
+    /// its write cannot be built).
+    fn prepare(&mut self, w: usize, retry: bool, step: &mut StepDraft) -> Option<Prepared> {
         let spec = &self.scenario.writers[w];
-        let name = spec.name.clone();
-        let target = self.targets[w].clone();
+        let name = &spec.name;
+        let target = &self.targets[w];
         // An applier sends its whole configuration on every write, so it
         // may apply again after a success.
         let applier = self.options[w].policy.preset == Preset::Ssa;
-        if self.states[w].done && !applier {
+        let state = &self.states[w];
+        if state.done && !applier {
             step.summary = format!("{name} has nothing to write: its write succeeded");
-            return;
+            return None;
         }
-        if !self.states[w].done && self.states[w].attempts >= spec.attempts {
+        if !state.done && state.attempts >= spec.attempts {
             self.outcomes.writers[w].counts.gave_up = 1;
-            step.summary = format!("{name} gives up: {} attempts used", self.states[w].attempts);
-            return;
+            step.summary = format!("{name} gives up: {} attempts used", state.attempts);
+            return None;
         }
-        let Some(cache) = self.states[w].cache.clone() else {
+        let Some(cache) = state.cache.clone() else {
             step.summary = format!("{name} has not read {target} yet: nothing to base a write on");
-            return;
+            return None;
         };
+        let cannot = |err: &dyn fmt::Display| format!("{name} cannot build its write: {err}");
         let desired = match spec.desired(&cache) {
             Ok(desired) => desired,
             Err(err) => {
-                step.summary = format!("{name} cannot build its write: {err}");
-                return;
+                step.summary = cannot(&err);
+                return None;
             }
         };
-        let preset = self.options[w].policy.preset;
         let mut plan = match strategy::diff(&cache, &desired, &self.options[w]) {
             Ok(plan) => plan,
             Err(err) => {
-                step.summary = format!("{name} cannot build its write: {err}");
-                return;
+                step.summary = cannot(&err);
+                return None;
             }
         };
         if applier {
@@ -687,8 +710,8 @@ impl<'a> World<'a> {
             let config = match spec.apply_configuration(&cache) {
                 Ok(config) => config,
                 Err(err) => {
-                    step.summary = format!("{name} cannot build its write: {err}");
-                    return;
+                    step.summary = cannot(&err);
+                    return None;
                 }
             };
             plan.body = Body::Apply {
@@ -698,36 +721,36 @@ impl<'a> World<'a> {
         } else if plan.is_empty() {
             self.states[w].done = true;
             step.summary = format!("{name}'s cache already shows its intent: nothing to send");
-            return;
+            return None;
         }
-        let record = self.record;
+        let key = target.clone();
         let (request, sent) = match &plan.body {
             // Recorded steps send the payload text, as on the wire; the mass
             // migration hands the same ops over without the text round trip.
-            Body::JsonPatch(ops) if record => (
+            Body::JsonPatch(ops) if self.record => (
                 Request::JsonPatch {
-                    key: target.clone(),
+                    key,
                     payload: plan.body_text(),
                 },
                 (BodyKind::JsonPatch, ops.clone()),
             ),
             Body::JsonPatch(ops) => (
                 Request::Ops {
-                    key: target.clone(),
+                    key,
                     ops: ops.iter().map(|p| p.op.clone()).collect(),
                 },
                 (BodyKind::JsonPatch, Vec::new()),
             ),
             Body::MergePatch(body) => (
                 Request::MergePatch {
-                    key: target.clone(),
+                    key,
                     body: body.clone(),
                 },
                 (BodyKind::MergePatch, Vec::new()),
             ),
             Body::Apply { config, .. } => (
                 Request::Apply {
-                    key: target.clone(),
+                    key,
                     config: config.clone(),
                     manager: name.clone(),
                     force: spec.force || (retry && spec.force_on_retry),
@@ -736,120 +759,152 @@ impl<'a> World<'a> {
             ),
             Body::Update(object) => (
                 Request::Update {
-                    key: target.clone(),
+                    key,
                     object: object.clone(),
                 },
                 (BodyKind::Update, Vec::new()),
             ),
         };
-        // What the server holds just before this write: for classifying a
-        // failure and for spotting the changes a success erases.
+        Some(Prepared {
+            request,
+            sent,
+            plan,
+            cache,
+        })
+    }
+
+    /// What the server holds just before writer `w`'s write, as far as
+    /// classifying a failure and spotting the changes a success erases
+    /// need it.
+    fn before(&self, w: usize, cache: &Value) -> Before {
+        let spec = &self.scenario.writers[w];
+        let target = &self.targets[w];
         let null = Value::Null;
-        let before = self.server.get(&target).unwrap_or(&null);
+        let stored = self.server.get(target).unwrap_or(&null);
         let changed_since_read = spec
             .intents
             .iter()
-            .any(|intent| intent.observe(&cache) != intent.observe(before));
-        let held_before: Vec<bool> = self
+            .any(|intent| intent.observe(cache) != intent.observe(stored));
+        let held = self
             .watched
             .iter()
             .map(|watched| {
-                watched.target == target
+                watched.target == *target
                     && watched.writer != w
-                    && self.scenario.writers[watched.writer].intents[watched.intent].holds(before)
+                    && self.scenario.writers[watched.writer].intents[watched.intent].holds(stored)
             })
             .collect();
-        let response = self.server.handle(&request, &name);
+        Before {
+            changed_since_read,
+            held,
+        }
+    }
+
+    /// How a failed write (409 or 422) is classed; `None` for a success
+    /// and for other failures.
+    fn classify(&self, _w: usize, response: &Response, before: &Before) -> Option<ConflictKind> {
+        if response.is_success() || !matches!(response.code, 409 | 422) {
+            return None;
+        }
+        Some(if before.changed_since_read {
+            ConflictKind::True
+        } else {
+            ConflictKind::False
+        })
+    }
+
+    /// Counts the answer to writer `w`'s write and moves its state on; on
+    /// a success, finds the changes of others it erased.
+    fn account(
+        &mut self,
+        w: usize,
+        index: usize,
+        response: &Response,
+        conflict: Option<ConflictKind>,
+        before: &Before,
+        step: &mut StepDraft,
+    ) {
         self.states[w].attempts += 1;
-        let outcome = &mut self.outcomes.writers[w].counts;
-        outcome.writes += 1;
+        let counts = &mut self.outcomes.writers[w].counts;
+        counts.writes += 1;
         if response.is_success() {
-            outcome.ok += 1;
+            counts.ok += 1;
             self.states[w].done = true;
             self.states[w].failed = None;
-            step.lost = self.watch(w, index, &target, &held_before);
-            if self.record {
-                step.summary = format!(
-                    "{name} sends {}: {} {}",
-                    sent.0.describe(sent.1.len()),
-                    response.code,
-                    if response.changed {
-                        format!(
-                            "OK, resourceVersion {}",
-                            response.resource_version.as_deref().unwrap_or("?")
-                        )
-                    } else {
-                        "OK, nothing changed (no new resourceVersion)".to_owned()
-                    }
-                );
-            }
-        } else {
-            self.states[w].failed = Some(response.code);
-            match response.code {
-                422 => outcome.invalid += 1,
-                409 => outcome.conflict += 1,
-                _ => outcome.other_errors += 1,
-            }
-            if matches!(response.code, 409 | 422) {
-                let conflict = if changed_since_read {
-                    ConflictKind::True
-                } else {
-                    ConflictKind::False
-                };
-                match conflict {
-                    ConflictKind::True => outcome.true_conflicts += 1,
-                    ConflictKind::False => {
-                        outcome.false_conflicts += 1;
-                        let policy = &self.options[w].policy;
-                        if response
-                            .cause
-                            .as_ref()
-                            .and_then(|c| c.path.as_deref())
-                            .is_some_and(|path| on_a_map(policy, path))
-                        {
-                            outcome.false_conflicts_on_maps += 1;
-                        }
-                    }
+            let target = self.targets[w].clone();
+            step.lost = self.watch(w, index, &target, &before.held);
+            return;
+        }
+        self.states[w].failed = Some(response.code);
+        match response.code {
+            422 => counts.invalid += 1,
+            409 => counts.conflict += 1,
+            _ => counts.other_errors += 1,
+        }
+        match conflict {
+            Some(ConflictKind::True) => counts.true_conflicts += 1,
+            Some(ConflictKind::False) => {
+                counts.false_conflicts += 1;
+                let policy = &self.options[w].policy;
+                if response
+                    .cause
+                    .as_ref()
+                    .and_then(|c| c.path.as_deref())
+                    .is_some_and(|path| on_a_map(policy, path))
+                {
+                    counts.false_conflicts_on_maps += 1;
                 }
-                step.conflict = Some(conflict);
             }
-            if self.record {
-                let why = match (&response.cause, step.conflict) {
-                    (Some(cause), _) => format!(
-                        " at op {} ({} {})",
-                        cause.index.map_or("-".to_owned(), |i| i.to_string()),
-                        cause.op.as_deref().unwrap_or("?"),
-                        cause.path.as_deref().unwrap_or("?")
-                    ),
-                    _ => String::new(),
-                };
-                let class = match step.conflict {
-                    Some(ConflictKind::False) => {
-                        ": a false conflict, nothing it meant to change was touched"
-                    }
-                    Some(ConflictKind::True) => {
-                        ": a true conflict, another writer changed what it meant to change"
-                    }
-                    None => "",
-                };
-                step.summary = format!(
-                    "{name} sends {}: {} {}{why}{class}",
-                    sent.0.describe(sent.1.len()),
-                    response.code,
-                    response.reason
-                );
-            }
+            None => {}
         }
-        if self.record {
-            step.request = Some(Sent {
-                kind: sent.0,
-                content_type: plan.body.content_type(),
-                body: plan.body_text(),
-                preset,
-                ops: sent.1,
+        step.conflict = conflict;
+    }
+
+    /// The step's words and request, for recorded replays only.
+    fn narrate(&self, w: usize, prepared: &Prepared, response: &Response, step: &mut StepDraft) {
+        let name = &self.scenario.writers[w].name;
+        let (kind, ops) = &prepared.sent;
+        let sends = kind.describe(ops.len());
+        step.summary = if response.is_success() {
+            let result = if response.changed {
+                format!(
+                    "OK, resourceVersion {}",
+                    response.resource_version.as_deref().unwrap_or("?")
+                )
+            } else {
+                "OK, nothing changed (no new resourceVersion)".to_owned()
+            };
+            format!("{name} sends {sends}: {} {result}", response.code)
+        } else {
+            let at = response.cause.as_ref().map_or(String::new(), |cause| {
+                format!(
+                    " at op {} ({} {})",
+                    cause.index.map_or("-".to_owned(), |i| i.to_string()),
+                    cause.op.as_deref().unwrap_or("?"),
+                    cause.path.as_deref().unwrap_or("?")
+                )
             });
-        }
-        step.response = Some(response);
+            let class = match step.conflict {
+                Some(ConflictKind::False) => {
+                    ": a false conflict, nothing it meant to change was touched"
+                }
+                Some(ConflictKind::True) => {
+                    ": a true conflict, another writer changed what it meant to change"
+                }
+                None => "",
+            };
+            format!(
+                "{name} sends {sends}: {} {}{at}{class}",
+                response.code, response.reason
+            )
+        };
+        step.request = Some(Sent {
+            kind: *kind,
+            content_type: prepared.plan.body.content_type(),
+            body: prepared.plan.body_text(),
+            preset: self.options[w].policy.preset,
+            ops: ops.clone(),
+        });
     }
 
     /// After writer `w` wrote successfully: which watched effects of other
@@ -949,6 +1004,24 @@ pub(crate) struct StepOutcome {
     pub(crate) conflict: Option<ConflictKind>,
     /// The writers (indices) whose changes this step erased.
     pub(crate) lost: Vec<usize>,
+}
+
+/// A write built from a writer's cache, ready to send.
+struct Prepared {
+    request: Request,
+    /// What was sent, for the step's record: the body kind and its ops.
+    sent: (BodyKind, Vec<PlannedOp>),
+    plan: strategy::Plan,
+    /// The cache it was built from.
+    cache: std::rc::Rc<Value>,
+}
+
+/// What the server held just before a write.
+struct Before {
+    /// Some intent of the writer reads differently now than in its cache.
+    changed_since_read: bool,
+    /// For each watched effect of another writer: it held just before.
+    held: Vec<bool>,
 }
 
 #[derive(Default)]

@@ -199,19 +199,28 @@ fn a_second_run_with_the_same_writers_starts_warm() {
         retries: 3,
         ..MigrateOptions::default()
     };
-    let mut first = crate::sim::migrate::Migration::new(&options(21)).unwrap();
+    let mut warm = crate::sim::migrate::WarmTables::default();
+    let mut first = crate::sim::migrate::Migration::warm(&options(21), &mut warm).unwrap();
     while !first.advance(usize::MAX) {}
     let learned = first.stats().transitions;
-    drop(first);
-    let mut second = crate::sim::migrate::Migration::new(&options(22)).unwrap();
+    first.keep(&mut warm);
+    assert!(!warm.is_empty());
+    let mut second = crate::sim::migrate::Migration::warm(&options(22), &mut warm).unwrap();
     assert!(second.stats().transitions >= learned, "warm from the start");
     while !second.advance(usize::MAX) {}
     assert_eq!(second.result(), migrate_reference(&options(22)).unwrap());
     // Other writers, other tables.
-    let other = crate::sim::migrate::Migration::new(&MigrateOptions {
-        churn: 1,
-        ..options(22)
-    })
+    let other = crate::sim::migrate::Migration::warm(
+        &MigrateOptions {
+            churn: 1,
+            ..options(22)
+        },
+        &mut warm,
+    )
     .unwrap();
     assert!(other.stats().transitions < learned);
+    // A run that was not kept leaves nothing behind.
+    let mut cold = crate::sim::migrate::WarmTables::default();
+    drop(crate::sim::migrate::Migration::warm(&options(22), &mut cold).unwrap());
+    assert!(cold.is_empty());
 }
