@@ -73,54 +73,7 @@ pub fn render(replay: &Replay) -> String {
         }
     }
     for step in &replay.steps {
-        let _ = writeln!(out, "\n{:>2}. {}", step.index, step.summary);
-        if let Some(sent) = &step.request {
-            let _ = writeln!(
-                out,
-                "    request ({}, {}): {}",
-                sent.preset,
-                sent.content_type,
-                one_line(&sent.body)
-            );
-        }
-        if let Some(response) = &step.response {
-            if !response.is_success() {
-                let _ = writeln!(
-                    out,
-                    "    response: {} {}: {}",
-                    response.code, response.reason, response.message
-                );
-            }
-            for warning in &response.warnings {
-                let _ = writeln!(out, "    Warning: {warning}");
-            }
-            if let Some(cause) = &response.cause {
-                let _ = writeln!(
-                    out,
-                    "    hidden cause (patchlab's explanation; the server discards it): op {} {} {}: {}",
-                    cause.index.map_or("-".to_owned(), |i| i.to_string()),
-                    cause.op.as_deref().unwrap_or("?"),
-                    cause.path.as_deref().unwrap_or("?"),
-                    cause.message
-                );
-            }
-        }
-        if let Some(conflict) = step.conflict {
-            let term = conflict.term();
-            let _ = writeln!(
-                out,
-                "    {}: {}",
-                term.label().to_lowercase(),
-                term.definition()
-            );
-        }
-        for lost in &step.lost {
-            let _ = writeln!(
-                out,
-                "    LOST UPDATE: {}'s \"{}\" ({}) erased",
-                lost.victim, lost.intent, lost.path
-            );
-        }
+        render_step(&mut out, step);
     }
     let _ = writeln!(out, "\noutcomes:");
     let _ = write!(out, "  {:<26} {:<17}", "writer", "preset");
@@ -160,6 +113,59 @@ pub fn render(replay: &Replay) -> String {
     terms.push(Term::IntentHolds);
     let _ = write!(out, "\n{}", Term::legend(&terms));
     out
+}
+
+/// One step: its summary, request, response, hidden cause, class and
+/// lost updates.
+fn render_step(out: &mut String, step: &patchlab::sim::timeline::Step) {
+    let _ = writeln!(out, "\n{:>2}. {}", step.index, step.summary);
+    if let Some(sent) = &step.request {
+        let _ = writeln!(
+            out,
+            "    request ({}, {}): {}",
+            sent.preset,
+            sent.content_type,
+            one_line(&sent.body)
+        );
+    }
+    if let Some(response) = &step.response {
+        if !response.is_success() {
+            let _ = writeln!(
+                out,
+                "    response: {} {}: {}",
+                response.code, response.reason, response.message
+            );
+        }
+        for warning in &response.warnings {
+            let _ = writeln!(out, "    Warning: {warning}");
+        }
+        if let Some(cause) = &response.cause {
+            let _ = writeln!(
+                out,
+                "    hidden cause (patchlab's explanation; the server discards it): op {} {} {}: {}",
+                cause.index.map_or("-".to_owned(), |i| i.to_string()),
+                cause.op.as_deref().unwrap_or("?"),
+                cause.path.as_deref().unwrap_or("?"),
+                cause.message
+            );
+        }
+    }
+    if let Some(conflict) = step.conflict {
+        let term = conflict.term();
+        let _ = writeln!(
+            out,
+            "    {}: {}",
+            term.label().to_lowercase(),
+            term.definition()
+        );
+    }
+    for lost in &step.lost {
+        let _ = writeln!(
+            out,
+            "    LOST UPDATE: {}'s \"{}\" ({}) erased",
+            lost.victim, lost.intent, lost.path
+        );
+    }
 }
 
 fn width(term: Term) -> usize {

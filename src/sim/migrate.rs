@@ -183,23 +183,7 @@ impl MigrateOptions {
 /// before migration to node02, without a schedule.
 pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
     let name = format!("vmi-{i:05}");
-    let vmi = json!({
-        "apiVersion": "kubevirt.io/v1",
-        "kind": "VirtualMachineInstance",
-        "metadata": {
-            "name": name, "namespace": "default", "resourceVersion": "1",
-            "labels": {"kubevirt.io/nodeName": "node01", "kubevirt.io/outdatedLauncherImage": ""},
-            "annotations": {"kubevirt.io/evacuationNodeName": "node01"},
-            "finalizers": ["kubevirt.io/virtualMachineControllerFinalize"]
-        },
-        "status": {
-            "phase": "Running",
-            "activePods": {format!("{name}-source"): "node01"},
-            "interfaces": [{"name": "default", "ipAddress": "10.244.1.7"}]
-        }
-    });
-    let pointer = |p: &str| PointerBuf::parse(p).unwrap_or_default();
-    let writer = |name: &str, preset: Preset, fixed: bool, intents: Vec<Intent>| WriterSpec {
+    let writer = |(name, preset, fixed, intents): (&str, Preset, bool, Vec<Intent>)| WriterSpec {
         name: name.to_owned(),
         preset,
         set: Default::default(),
@@ -214,83 +198,102 @@ pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
         intents,
     };
     let churn = (1..=options.churn).map(|k| {
-        writer(
-            &format!("churn-{k}"),
-            Preset::KubevirtPr18139,
-            false,
-            vec![Intent::SetLabel {
-                key: format!("example.com/churn-{k}"),
-                value: format!("{k}"),
-            }],
-        )
+        let intent = Intent::SetLabel {
+            key: format!("example.com/churn-{k}"),
+            value: format!("{k}"),
+        };
+        (format!("churn-{k}"), vec![intent])
     });
+    let churn: Vec<WriterSpec> = churn
+        .map(|(name, intents)| writer((&name, Preset::KubevirtPr18139, false, intents)))
+        .collect();
     Scenario {
+        objects: vec![vmi_object(&name)],
         name,
         description: String::new(),
-        objects: vec![vmi],
         owner: None,
         kubernetes: options.kubernetes,
         engine: options.engine,
-        writers: [
-            writer(
-                "virt-controller",
-                Preset::KubevirtPr18139,
-                false,
-                vec![
-                    Intent::SetLabel {
-                        key: "kubevirt.io/migrationTargetNodeName".into(),
-                        value: "node02".into(),
-                    },
-                    Intent::Set {
-                        path: pointer("/status/interfaces"),
-                        value: json!([{"name": "default", "ipAddress": format!("10.244.2.{}", i % 250 + 2)}]),
-                    },
-                    Intent::SetEntry {
-                        map: pointer("/status/activePods"),
-                        key: format!("vmi-{i:05}-target"),
-                        value: Value::from("node02"),
-                    },
-                ],
-            ),
-            writer(
-                "migration-controller",
-                Preset::KubevirtPr18139,
-                false,
-                vec![
-                    Intent::SetLabel {
-                        key: "kubevirt.io/migration-uid".into(),
-                        value: format!("mig-{i:05}"),
-                    },
-                    Intent::Set {
-                        path: pointer("/status/migrationState"),
-                        value: json!({"sourceNode": "node01", "targetNode": "node02", "migrationUid": format!("mig-{i:05}")}),
-                    },
-                ],
-            ),
-            writer(
-                "virt-handler",
-                Preset::Update,
-                true,
-                vec![
-                    Intent::SetLabel {
-                        key: "kubevirt.io/nodeName".into(),
-                        value: "node02".into(),
-                    },
-                    Intent::RemoveLabel {
-                        key: "kubevirt.io/outdatedLauncherImage".into(),
-                    },
-                    Intent::RemoveAnnotation {
-                        key: "kubevirt.io/evacuationNodeName".into(),
-                    },
-                ],
-            ),
-        ]
-        .into_iter()
-        .chain(churn)
-        .collect(),
+        writers: kubevirt_writers(i)
+            .into_iter()
+            .map(writer)
+            .chain(churn)
+            .collect(),
         schedule: Vec::new(),
         claims: Default::default(),
     }
+}
+
+/// VMI `name` running on node01, before its migration.
+fn vmi_object(name: &str) -> Value {
+    json!({
+        "apiVersion": "kubevirt.io/v1",
+        "kind": "VirtualMachineInstance",
+        "metadata": {
+            "name": name, "namespace": "default", "resourceVersion": "1",
+            "labels": {"kubevirt.io/nodeName": "node01", "kubevirt.io/outdatedLauncherImage": ""},
+            "annotations": {"kubevirt.io/evacuationNodeName": "node01"},
+            "finalizers": ["kubevirt.io/virtualMachineControllerFinalize"]
+        },
+        "status": {
+            "phase": "Running",
+            "activePods": {format!("{name}-source"): "node01"},
+            "interfaces": [{"name": "default", "ipAddress": "10.244.1.7"}]
+        }
+    })
+}
+
+/// KubeVirt's three writers of VMI `i` during its migration: name, preset,
+/// fixed (keeps its preset whatever the run's), intents.
+fn kubevirt_writers(i: usize) -> [(&'static str, Preset, bool, Vec<Intent>); 3] {
+    let pointer = |p: &str| PointerBuf::parse(p).unwrap_or_default();
+    let label = |key: &str, value: String| Intent::SetLabel {
+        key: key.into(),
+        value,
+    };
+    let virt_controller = vec![
+        label("kubevirt.io/migrationTargetNodeName", "node02".into()),
+        Intent::Set {
+            path: pointer("/status/interfaces"),
+            value: json!([{"name": "default", "ipAddress": format!("10.244.2.{}", i % 250 + 2)}]),
+        },
+        Intent::SetEntry {
+            map: pointer("/status/activePods"),
+            key: format!("vmi-{i:05}-target"),
+            value: Value::from("node02"),
+        },
+    ];
+    let migration_controller = vec![
+        label("kubevirt.io/migration-uid", format!("mig-{i:05}")),
+        Intent::Set {
+            path: pointer("/status/migrationState"),
+            value: json!({"sourceNode": "node01", "targetNode": "node02", "migrationUid": format!("mig-{i:05}")}),
+        },
+    ];
+    let virt_handler = vec![
+        label("kubevirt.io/nodeName", "node02".into()),
+        Intent::RemoveLabel {
+            key: "kubevirt.io/outdatedLauncherImage".into(),
+        },
+        Intent::RemoveAnnotation {
+            key: "kubevirt.io/evacuationNodeName".into(),
+        },
+    ];
+    [
+        (
+            "virt-controller",
+            Preset::KubevirtPr18139,
+            false,
+            virt_controller,
+        ),
+        (
+            "migration-controller",
+            Preset::KubevirtPr18139,
+            false,
+            migration_controller,
+        ),
+        ("virt-handler", Preset::Update, true, virt_handler),
+    ]
 }
 
 /// A random interleaving of `writers` writers' events (read, write, then

@@ -723,8 +723,27 @@ impl<'a> World<'a> {
             step.summary = format!("{name}'s cache already shows its intent: nothing to send");
             return None;
         }
-        let key = target.clone();
-        let (request, sent) = match &plan.body {
+        let (request, sent) = self.request(w, &plan, retry);
+        Some(Prepared {
+            request,
+            sent,
+            plan,
+            cache,
+        })
+    }
+
+    /// The request carrying `plan`'s body, and what it sends (for the
+    /// step's record).
+    fn request(
+        &self,
+        w: usize,
+        plan: &strategy::Plan,
+        retry: bool,
+    ) -> (Request, (BodyKind, Vec<PlannedOp>)) {
+        let spec = &self.scenario.writers[w];
+        let name = &spec.name;
+        let key = self.targets[w].clone();
+        match &plan.body {
             // Recorded steps send the payload text, as on the wire; the mass
             // migration hands the same ops over without the text round trip.
             Body::JsonPatch(ops) if self.record => (
@@ -764,13 +783,7 @@ impl<'a> World<'a> {
                 },
                 (BodyKind::Update, Vec::new()),
             ),
-        };
-        Some(Prepared {
-            request,
-            sent,
-            plan,
-            cache,
-        })
+        }
     }
 
     /// What the server holds just before writer `w`'s write, as far as
