@@ -625,7 +625,7 @@ impl Server {
         let Some(stored) = self.objects.get(key) else {
             return self.not_found(key);
         };
-        if let Err(refused) = check_apply_configuration(key, config) {
+        if let Some(refused) = refuse_apply_configuration(key, config) {
             return refused;
         }
         let mut stored = stored.clone();
@@ -691,29 +691,29 @@ impl Server {
 }
 
 /// The checks of an apply configuration before any merge: an object,
-/// naming the object of the URL (name and kind).
-fn check_apply_configuration(key: &str, config: &Value) -> Result<(), Response> {
+/// naming the object of the URL (name and kind). The answer when it is
+/// refused.
+fn refuse_apply_configuration(key: &str, config: &Value) -> Option<Response> {
     if !config.is_object() {
-        return Err(Response::from_status(Status::bad_apply_configuration(
+        return Some(Response::from_status(Status::bad_apply_configuration(
             "the configuration is not an object",
         )));
     }
     let name = name_of(key);
     let config_name = apply::identity(config).0.unwrap_or_default();
     if config_name != name {
-        return Err(Response::from_status(Status::name_mismatch(
+        return Some(Response::from_status(Status::name_mismatch(
             &config_name,
             name,
         )));
     }
-    if key_of(config) != key {
-        return Err(Response::patchlab(
+    (key_of(config) != key).then(|| {
+        Response::patchlab(
             400,
             Reason::BadRequest,
             "the apply configuration names another kind",
-        ));
-    }
-    Ok(())
+        )
+    })
 }
 
 /// The fields `applier` would change that other managers own, with each
