@@ -5,6 +5,8 @@
 pub mod facts;
 mod walkthroughs;
 
+#[cfg(any(target_arch = "wasm32", test))]
+mod pages;
 #[cfg(target_arch = "wasm32")]
 mod view;
 

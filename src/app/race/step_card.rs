@@ -4,10 +4,9 @@
 
 use yew::prelude::*;
 
-use crate::app::components::TermHelp;
+use crate::app::components::{op_class, TermHelp};
 use crate::app::text_diff::{line_diff, LineTag};
 use crate::input;
-use crate::patch::OpKind;
 use crate::sim::timeline::{Sent, Step};
 use crate::strategy::BodyKind;
 use crate::vocabulary::Term;
@@ -126,13 +125,7 @@ fn Request(props: &RequestProps) -> Html {
                 <ol class="ops" aria-label="Operations sent">
                     { for sent.ops.iter().enumerate().map(|(i, planned)| {
                         let op = &planned.op;
-                        let class = match op.op {
-                            OpKind::Add => "op-add",
-                            OpKind::Remove => "op-remove",
-                            OpKind::Replace => "op-replace",
-                            OpKind::Test => "op-test",
-                            _ => "op-move",
-                        };
+                        let class = op_class(Some(op.op));
                         let failed = Some(i) == props.failing;
                         html! {
                             <li class={classes!("op", class, failed.then_some("failing"))}>

@@ -3,13 +3,15 @@
 //! a new run, which replaces the one going on: the charts follow the
 //! sliders.
 
+use std::convert::Infallible;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::link::{LinkError, Shareable, Start};
+use crate::app::link::{LinkError, Shareable};
 use crate::app::notice::Notice;
 use crate::app::route::View;
+use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
 use crate::sim::migrate::{MigrateOptions, MigrateResult};
 
@@ -122,6 +124,8 @@ pub struct ScaleState {
     pub run_requested: bool,
     /// A message for the user.
     pub notice: Option<Notice>,
+    /// The inputs (and run) a link replaced (the notice's Undo).
+    pub undo: Option<Undo<ScaleState>>,
 }
 
 /// What can happen in the Scale view.
@@ -137,8 +141,10 @@ pub enum ScaleAction {
     SetRetries(u32),
     /// Ask for a run (the view starts it).
     RequestRun,
-    /// Open a link: its inputs, and a run.
+    /// Open a link: its inputs, and a run (undoable).
     Open(ScaleLink),
+    /// Bring back the inputs a link replaced.
+    Undo,
     /// A run started.
     Started {
         /// Its number.
@@ -195,18 +201,7 @@ impl ScaleState {
             run: Run::Idle,
             run_requested: true,
             notice: None,
-        }
-    }
-
-    /// The state a visit starts with: it runs at once.
-    pub fn start(start: Start<ScaleLink>) -> ScaleState {
-        match start {
-            Start::Fresh | Start::BrokenSaved(_) => ScaleState::default(),
-            Start::Saved(link) | Start::Link { link, .. } => ScaleState::with(link),
-            Start::BrokenLink { error, saved } => ScaleState {
-                notice: Some(Notice::from(&error)),
-                ..ScaleState::with(saved.unwrap_or_default())
-            },
+            undo: None,
         }
     }
 
@@ -266,10 +261,8 @@ impl ScaleState {
                 changed(&mut next);
             }
             ScaleAction::RequestRun => next.run_requested = true,
-            ScaleAction::Open(link) => {
-                next.inputs = ScaleLink { ran: false, ..link };
-                next.run_requested = true;
-            }
+            ScaleAction::Open(link) => next = view_state::open(self, link),
+            ScaleAction::Undo => next = view_state::undo(self),
             ScaleAction::Started { id } => {
                 next.run_requested = false;
                 let partial = self.shown().cloned();
@@ -328,23 +321,64 @@ impl ScaleState {
     }
 }
 
-impl crate::app::link::ViewState for ScaleState {
+impl ViewState for ScaleState {
     type Link = ScaleLink;
     type Action = ScaleAction;
+    type OpenError = Infallible;
+    const WORDS: Words = Words {
+        saved: "inputs",
+        fresh: "these are the default inputs",
+        kept: "Your previous inputs are kept",
+        back: "Brought back your previous inputs",
+    };
 
-    fn start(start: Start<ScaleLink>) -> Self {
-        ScaleState::start(start)
+    fn fresh() -> Self {
+        ScaleState::default()
+    }
+
+    /// Its inputs, run at once (a link holds no numbers: the same inputs
+    /// give the same numbers).
+    fn from_link(link: ScaleLink) -> Result<Self, Infallible> {
+        Ok(ScaleState::with(link))
     }
 
     fn link(&self) -> ScaleLink {
         ScaleState::link(self)
     }
 
-    fn open(link: ScaleLink) -> ScaleAction {
+    /// Inputs other than the defaults.
+    fn is_work(&self) -> bool {
+        self.inputs != ScaleLink::default()
+    }
+
+    fn notice_mut(&mut self) -> &mut Option<Notice> {
+        &mut self.notice
+    }
+
+    fn undo_mut(&mut self) -> &mut Option<Undo<Self>> {
+        &mut self.undo
+    }
+
+    fn reduce(&self, action: ScaleAction) -> Self {
+        ScaleState::reduce(self, action)
+    }
+
+    /// Inputs without their numbers run again, and the counts on screen
+    /// stay until the new ones come (a finished run brought back by Undo
+    /// shows its own numbers at once).
+    fn after(mut self, previous: &Self) -> Self {
+        if !matches!(self.run, Run::Done { .. }) {
+            self.run = previous.run.clone();
+            self.run_requested = true;
+        }
+        self
+    }
+
+    fn open_action(link: ScaleLink) -> ScaleAction {
         ScaleAction::Open(link)
     }
 
-    fn notify(notice: Notice) -> ScaleAction {
+    fn notify_action(notice: Notice) -> ScaleAction {
         ScaleAction::Notify(notice)
     }
 }
@@ -352,7 +386,7 @@ impl crate::app::link::ViewState for ScaleState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::link;
+    use crate::app::link::{self, Start};
     use crate::sim::migrate::migrate;
 
     #[test]
