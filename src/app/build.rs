@@ -26,5 +26,7 @@ pub use state::{BuildAction, BuildState};
 #[cfg(target_arch = "wasm32")]
 pub use view::BuildView;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_tests;
 #[cfg(test)]
 mod tests;

@@ -27,5 +27,7 @@ pub use state::{
 #[cfg(target_arch = "wasm32")]
 pub use view::CheckView;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_tests;
 #[cfg(test)]
 mod tests;

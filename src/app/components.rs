@@ -23,11 +23,14 @@ mod toolbar;
 
 pub use callback::ReformSome;
 pub use copy::{Copied, CopyButton, CopyFallback, UseCopy};
+// The views (wasm32 only) use these; natively, only the tests do.
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
 pub use diagnostics::{fix_button_id, severity_class, with_code, Diag, Diagnostics};
 pub use dialog::Dialog;
 #[cfg(target_arch = "wasm32")]
 pub use editor::{Editor, TabMode};
 pub use example_select::ExampleSelect;
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
 pub use glossary::{GlossaryContext, GlossaryDialog, TermHelp};
 pub use kubernetes::KubernetesSelect;
 pub use notice::NoticeBar;

@@ -13,3 +13,6 @@ mod view;
 #[cfg(target_arch = "wasm32")]
 pub use view::LearnView;
 pub use walkthroughs::{walkthrough, walkthroughs, Aspect, LessonStep, Open, Walkthrough};
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_tests;

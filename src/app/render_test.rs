@@ -66,11 +66,14 @@ pub fn text(html: &str) -> String {
     words
 }
 
-/// The opening tag of the element holding `attribute`, if any (Yew writes
-/// `class` last: check attributes one by one, not in a row).
+/// The opening tag holding `attribute`, if any (void elements like
+/// `<input>` included). Yew writes `class` last: check attributes one by
+/// one, not in a row.
 pub fn opening<'a>(html: &'a str, attribute: &str) -> Option<&'a str> {
-    let element = element(html, attribute)?;
-    element.find('>').map(|end| &element[..=end])
+    let at = html.find(attribute)?;
+    let start = html[..=at].rfind('<')?;
+    let end = html[at..].find('>')? + at;
+    Some(&html[start..=end])
 }
 
 /// How many times `needle` occurs in `html`.
@@ -79,10 +82,12 @@ pub fn count(html: &str, needle: &str) -> usize {
 }
 
 /// The whole element (opening tag to its closing tag) whose opening tag
-/// holds `attribute` (`aria-label="Column 1: naive"`), if any.
+/// holds `attribute` (`aria-label="Column 1: naive"`, or `<thead`), if
+/// any.
 pub fn element<'a>(html: &'a str, attribute: &str) -> Option<&'a str> {
     let at = html.find(attribute)?;
-    let start = html[..at].rfind('<')?;
+    // The tag the attribute is in (or, given `<tag`, that tag).
+    let start = html[..=at].rfind('<')?;
     let name: String = html[start + 1..]
         .chars()
         .take_while(|c| c.is_ascii_alphanumeric())
@@ -147,6 +152,7 @@ mod tests {
             Some(r#"<section aria-label="inner"><p>in</p></section>"#)
         );
         assert_eq!(element(&html, "nowhere"), None);
+        assert_eq!(element(&html, "<p>"), Some("<p>in</p>"));
         assert_eq!(opening(&html, r#"class="n""#), Some(r#"<p class="n">"#));
     }
 }

@@ -17,3 +17,6 @@ mod view;
 pub use state::{Run, ScaleAction, ScaleLink, ScaleState, VMI_STEPS};
 #[cfg(target_arch = "wasm32")]
 pub use view::ScaleView;
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_tests;

@@ -368,3 +368,30 @@ fn diagnostics_show_severity_rule_and_why_with_a_fix_button_where_there_is_one()
     }));
     assert_eq!(empty, "");
 }
+
+#[test]
+fn a_refused_copy_offers_the_text_to_copy_by_hand() {
+    use super::copy::CopyFallbackProps;
+    let fine = render::<CopyFallback>(yew::props!(CopyFallbackProps {
+        copy: copy(Some(("share", true))),
+    }));
+    assert_eq!(fine, "", "a copy that worked needs no dialog");
+    let html = render::<CopyFallback>(yew::props!(CopyFallbackProps {
+        copy: copy(Some(("share", false))),
+    }));
+    let dialog = opening(&html, "<dialog").unwrap();
+    assert!(dialog.contains("aria-labelledby=\"dialog-"), "{dialog}");
+    assert!(html.contains(">Copy by hand</h2>"));
+    let area = element(&html, r#"aria-label="Text to copy""#).unwrap();
+    assert!(area.contains(r#"readonly="readonly""#), "{area}");
+    assert_eq!(
+        text(area),
+        "copied text",
+        "a text area's value is its content"
+    );
+    assert_eq!(
+        count(&html, ">Close</button>"),
+        2,
+        "at the top and at the foot"
+    );
+}
