@@ -6,9 +6,7 @@
 use std::convert::Infallible;
 use std::rc::Rc;
 
-use serde_json::Value;
-
-use super::examples::{example, examples, Example, FIRST_EXAMPLE};
+use super::examples::{example, Example, FIRST_EXAMPLE};
 use super::link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
 use super::recompute::{Computed, RecomputeJob, Results, Revs, TextSide};
 use crate::app::deferred::{Deferred, INSTANT_BYTES};
@@ -16,7 +14,7 @@ use crate::app::notice::Notice;
 use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::input::{self, Format};
 use crate::kube::KubeVersion;
-use crate::pointer::{Pointer, PointerBuf};
+use crate::pointer::PointerBuf;
 use crate::strategy::{Preset, Strategy};
 
 /// The whole Build view state.
@@ -398,17 +396,6 @@ impl BuildState {
                 ));
             }
         }
-    }
-
-    /// The examples, for the menu.
-    pub fn examples(&self) -> &'static [Example] {
-        examples()
-    }
-
-    /// The value at `path` of the new object (for exports that name the
-    /// object).
-    pub fn new_at(&self, path: &Pointer) -> Option<&Value> {
-        self.new.value.as_deref().and_then(|v| path.resolve(v))
     }
 }
 

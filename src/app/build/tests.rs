@@ -503,3 +503,59 @@ fn columns_carry_the_findings_of_the_ops_they_send() {
         .body
         .is_some());
 }
+
+#[test]
+fn small_edits_are_settled_in_the_reducer_big_ones_left_to_the_job() {
+    use crate::app::deferred::{Deferred, INSTANT_BYTES};
+    let state = BuildState::default();
+    // Small texts: what the view shows after one action is up to date
+    // (one render per keystroke), and there is no job.
+    let mut typed = state.reduce(BuildAction::EditNew(
+        state.new.text.replace("node02", "node05").into(),
+    ));
+    assert!(typed.stale());
+    typed.settle();
+    assert!(!typed.stale());
+    assert!(ops(&typed, 1)[0].contains("node05"));
+    assert!(Deferred::job(&typed).is_none());
+    // Big texts: left behind for the job, which waits for a pause when
+    // the user typed, not when a column changed.
+    let big = format!("{}\n# {}\n", state.new.text, "x".repeat(INSTANT_BYTES));
+    let mut typed = state.reduce(BuildAction::EditNew(big.into()));
+    typed.settle();
+    assert!(typed.busy() && typed.big());
+    let job = Deferred::job(&typed).expect("a job for big texts");
+    assert!(BuildState::typed(&state.key(), &typed.key()));
+    let added = typed.reduce(BuildAction::AddColumn);
+    assert!(!BuildState::typed(&typed.key(), &added.key()));
+    let done = typed.reduce(BuildState::done(crate::app::deferred::Job::finish({
+        let mut job = job;
+        while crate::app::deferred::Job::step(&mut job) {}
+        job
+    })));
+    assert!(!done.stale());
+}
+
+#[test]
+fn a_job_for_earlier_objects_is_never_taken_after_a_load_or_an_undo() {
+    let state = BuildState::default();
+    let edited = state.reduce(BuildAction::EditNew(
+        state.new.text.replace("node02", "node06").into(),
+    ));
+    let job = edited.recompute_job().unwrap();
+    // The user loads an example, then types once, as before the load: the
+    // revisions do not start over, so they never come back to the job's.
+    let loaded = edited.reduce(BuildAction::LoadExample("finalizers".into()));
+    let loaded = loaded.reduce(BuildAction::EditNew(loaded.new.text.clone()));
+    assert!(loaded.revs().old > edited.revs().columns);
+    let late = loaded.reduce(BuildAction::Computed(std::rc::Rc::new(job.run())));
+    assert!(late.stale(), "the late result is not for these objects");
+    assert!(!ops(&late.recomputed(), 0)
+        .iter()
+        .any(|op| op.contains("node06")));
+    // What Undo brings back keeps its results, renumbered past the state
+    // it replaces.
+    let back = loaded.recomputed().reduce(BuildAction::Undo);
+    assert!(back.revs().old > loaded.revs().columns);
+    assert_eq!(&*back.new.text, &*edited.new.text);
+}

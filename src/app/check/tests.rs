@@ -536,3 +536,45 @@ fn hostile_texts_and_links_never_panic() {
         let _ = CheckState::start(Start::new(Some(text), Some(text)));
     }
 }
+
+#[test]
+fn small_texts_are_checked_in_the_reducer_big_ones_after_a_pause() {
+    use crate::app::deferred::{Deferred, Job, INSTANT_BYTES};
+    let state = CheckState::default();
+    let mut typed = state.reduce(CheckAction::EditPatch(
+        r#"[{"op":"remove","path":"/a"}]"#.into(),
+    ));
+    assert!(typed.stale());
+    typed.settle();
+    assert!(!typed.stale(), "one render per keystroke: checked at once");
+    assert!(Deferred::job(&typed).is_none());
+    let big = format!(
+        "[{}]",
+        r#"{"op":"add","path":"/a","value":1},"#.repeat(INSTANT_BYTES / 30)
+            + r#"{"op":"remove","path":"/a"}"#
+    );
+    let mut typed = state.reduce(CheckAction::EditPatch(big.into()));
+    typed.settle();
+    assert!(typed.stale() && typed.big());
+    let mut job = Deferred::job(&typed).unwrap();
+    while job.step() {}
+    let done = typed.reduce(CheckState::done(job.finish()));
+    assert!(!done.stale());
+    assert!(done.checked.ok().unwrap().report.op_count > 600);
+}
+
+#[test]
+fn lint_of_an_earlier_text_is_never_taken_after_a_load() {
+    let state = CheckState::default();
+    let typed = state.reduce(CheckAction::EditPatch("[]".into()));
+    let job = typed.check_job().unwrap();
+    // A load, then an edit: revisions keep counting past the job's, so
+    // its late answer (for "[]") is not taken for this text.
+    let loaded = typed
+        .reduce(CheckAction::LoadExample("float-test".into()))
+        .reduce(CheckAction::EditObject("{}".into()));
+    assert!(loaded.rev > typed.rev + 1);
+    let late = loaded.reduce(CheckAction::Checked(job.run()));
+    assert!(late.stale(), "still waiting for its own lint");
+    assert_eq!(late.checked, loaded.checked);
+}

@@ -489,4 +489,78 @@ mod tests {
             Err(LinkError::OverBudget(_))
         ));
     }
+
+    #[test]
+    fn saved_inputs_are_never_dropped_in_silence() {
+        let mine = ScaleState::default()
+            .reduce(ScaleAction::SetVms(300))
+            .reduce(ScaleAction::SetChurn(2));
+        let link = ScaleLink {
+            vms: 50,
+            ..ScaleLink::default()
+        };
+        // A link opened over saved inputs of one's own keeps them for Undo.
+        let opened = ScaleState::start(Start::new(
+            Some(&link::encode(&link)),
+            Some(&link::encode(&mine.link())),
+        ));
+        assert_eq!(opened.inputs, link);
+        let notice = opened.notice.clone().unwrap();
+        assert_eq!(
+            notice.text,
+            "Opened the link. Your previous inputs are kept: Undo brings it back."
+        );
+        assert_eq!(notice.undo.as_deref(), Some("Undo"));
+        let back = opened.reduce(ScaleAction::Undo);
+        assert_eq!(back.inputs, mine.inputs);
+        assert!(back.run_requested, "inputs brought back run again");
+        // The defaults are nothing to keep.
+        let plain = ScaleState::start(Start::new(
+            Some(&link::encode(&link)),
+            Some(&link::encode(&ScaleLink::default())),
+        ));
+        assert!(plain.undo.is_none() && plain.notice.is_none());
+        // A link pasted into the open page: the same.
+        let pasted = mine.reduce(ScaleAction::Open(link));
+        assert_eq!(pasted.inputs, link);
+        assert!(pasted.undo.is_some());
+        assert_eq!(pasted.reduce(ScaleAction::Undo).inputs, mine.inputs);
+        // Saved inputs that cannot be read: said, not dropped in silence.
+        let unreadable = ScaleState::start(Start::new(None, Some("1.!!")));
+        assert_eq!(unreadable.inputs, ScaleLink::default());
+        assert!(unreadable
+            .notice
+            .unwrap()
+            .text
+            .starts_with("Your saved inputs could not be read, so these are the default inputs."));
+    }
+
+    #[test]
+    fn a_finished_run_brought_back_shows_its_numbers_at_once() {
+        let result = Rc::new(
+            migrate(&MigrateOptions {
+                vms: 3,
+                ..MigrateOptions::default()
+            })
+            .unwrap(),
+        );
+        let mine = ScaleState::default()
+            .reduce(ScaleAction::SetVms(300))
+            .reduce(ScaleAction::Started { id: 1 })
+            .reduce(ScaleAction::Finished {
+                id: 1,
+                result: Rc::clone(&result),
+                ms: 3.0,
+            });
+        let opened = mine.reduce(ScaleAction::Open(ScaleLink::default()));
+        assert!(opened.run_requested);
+        assert_eq!(
+            opened.shown(),
+            Some(&result),
+            "the counts stay until new ones come"
+        );
+        let back = opened.reduce(ScaleAction::Undo);
+        assert!(!back.run_requested, "its own numbers, no new run");
+        assert!(matches!(back.run, Run::Done { .. }));
+    }
 }
