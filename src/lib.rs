@@ -18,6 +18,7 @@ pub mod kube;
 pub mod lint;
 pub mod patch;
 pub mod pointer;
+pub mod schema;
 pub mod sim;
 pub mod status;
 pub mod strategy;
