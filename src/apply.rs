@@ -38,6 +38,7 @@
 
 mod compare;
 mod engine;
+pub mod strategic;
 pub mod text;
 
 use std::borrow::Cow;
@@ -225,6 +226,8 @@ pub enum Cause {
         /// The namespace the request was sent to.
         request: String,
     },
+    /// A strategic merge patch failed (see [`strategic::Error`]).
+    Strategic(Box<strategic::Error>),
 }
 
 impl Cause {
@@ -248,6 +251,7 @@ impl Cause {
             Cause::InvalidPointer { .. } | Cause::PathWithoutSlash { .. } => "invalid-pointer",
             Cause::NameMismatch { .. } | Cause::NamespaceMismatch { .. } => "name-mismatch",
             Cause::EnginePanic { .. } => "engine-panic",
+            Cause::Strategic(err) => err.kind_name(),
             _ => "apply-failed",
         }
     }
@@ -334,6 +338,8 @@ impl fmt::Display for Cause {
                 f,
                 "the patch changes metadata.namespace from {request:?} to {object:?}"
             ),
+            Cause::Strategic(err) if err.path.is_empty() => write!(f, "{err}"),
+            Cause::Strategic(err) => write!(f, "at {}: {err}", err.path),
         }
     }
 }
@@ -405,6 +411,7 @@ impl ApplyError {
             Cause::NameMismatch { object, url } => Status::name_mismatch(object, url),
             Cause::NamespaceMismatch { .. } => Status::namespace_mismatch(),
             Cause::NullMergePatch => Status::invalid_merge_patch(),
+            Cause::Strategic(err) => return err.status(),
             _ => Status::json_patch_failed(),
         })
     }
