@@ -54,6 +54,10 @@ pub fn diff(old: &Value, new: &Value, root: Node<'_>) -> Result<Value, Error> {
         .map(Value::Object)
 }
 
+/// Three lists: the patch list, the parallel deletion list and the
+/// order list (or, for scalars, the sorted original).
+type Lists = (Vec<Value>, Vec<Value>, Vec<Value>);
+
 struct Differ {
     path: Vec<String>,
 }
@@ -211,7 +215,7 @@ impl Differ {
         schema: Node<'_>,
         merge_key: &str,
         retain_keys: bool,
-    ) -> Result<(Vec<Value>, Vec<Value>, Vec<Value>), Error> {
+    ) -> Result<Lists, Error> {
         if original.is_empty() {
             return Ok((modified.to_vec(), Vec::new(), Vec::new()));
         }
@@ -393,10 +397,7 @@ fn sorted_by_key<'v>(list: &'v [Value], merge_key: &str) -> Vec<&'v Value> {
 
 /// `diffListsOfScalars`: additions and (deduplicated) deletions, from both
 /// lists sorted by `%v`; also the sorted original (Go sorts it in place).
-fn diff_lists_of_scalars(
-    original: &[Value],
-    modified: &[Value],
-) -> Result<(Vec<Value>, Vec<Value>, Vec<Value>), Error> {
+fn diff_lists_of_scalars(original: &[Value], modified: &[Value]) -> Result<Lists, Error> {
     let sort = |list: &[Value]| {
         let mut list = list.to_vec();
         sort_le(&mut list, |v| sprint(v, Verb::V));

@@ -530,33 +530,33 @@ impl Merger {
         let mut delete_uncomparable: Vec<&'static str> = Vec::new();
         for item in patch {
             let directive = match &item {
-                Value::Object(map) => match map.get(DIRECTIVE) {
-                    None => None,
-                    Some(directive) => Some(match directive.as_str() {
-                        Some(DELETE) => match map.get(merge_key) {
-                            Some(value) => {
-                                match Key::of(value) {
-                                    Ok(key) => delete.push(key),
-                                    Err(_) => delete_uncomparable.push(if value.is_array() {
-                                        SLICE_TYPE
-                                    } else {
-                                        MAP_TYPE
-                                    }),
+                Value::Object(map) => {
+                    map.get(DIRECTIVE)
+                        .map(|directive| match directive.as_str() {
+                            Some(DELETE) => match map.get(merge_key) {
+                                Some(value) => {
+                                    match Key::of(value) {
+                                        Ok(key) => delete.push(key),
+                                        Err(_) => delete_uncomparable.push(if value.is_array() {
+                                            SLICE_TYPE
+                                        } else {
+                                            MAP_TYPE
+                                        }),
+                                    }
+                                    Ok(())
                                 }
+                                None => Err(no_merge_key(&item, merge_key)),
+                            },
+                            Some(REPLACE) => {
+                                replace = true;
                                 Ok(())
                             }
-                            None => Err(no_merge_key(&item, merge_key)),
-                        },
-                        Some(REPLACE) => {
-                            replace = true;
-                            Ok(())
-                        }
-                        Some(MERGE) => Err(ErrorKind::Other(
-                            "merging lists cannot yet be specified in the patch".to_owned(),
-                        )),
-                        _ => Err(bad_patch_type(directive, map)),
-                    }),
-                },
+                            Some(MERGE) => Err(ErrorKind::Other(
+                                "merging lists cannot yet be specified in the patch".to_owned(),
+                            )),
+                            _ => Err(bad_patch_type(directive, map)),
+                        })
+                }
                 // Every element is a map (the element type was checked).
                 _ => None,
             };
@@ -972,7 +972,7 @@ pub(crate) fn slice_element_type(lists: &[&[Value]]) -> Result<Element, Error> {
 pub(crate) fn retain_keys_strategy(strategies: &str) -> Result<(bool, &str), ErrorKind> {
     let parts: Vec<&str> = strategies.split(',').collect();
     match parts[..] {
-        [one] if one == "retainKeys" => Ok((true, "")),
+        ["retainKeys"] => Ok((true, "")),
         [one] => Ok((false, one)),
         ["retainKeys", other] | [other, "retainKeys"] => Ok((true, other)),
         _ => Err(ErrorKind::Other(format!(
