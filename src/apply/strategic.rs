@@ -223,12 +223,14 @@ pub const CUSTOM_RESOURCE_PATCH_TYPES: [&str; 3] = [
 ];
 
 impl fmt::Display for Error {
-    /// Go's text of the error.
+    /// Go's text of the error (patchlab's words where no Go code speaks:
+    /// 415, no schema, too large).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ErrorKind::UnsupportedMediaType { .. } => {
-                f.write_str(&Status::unsupported_media_type(&CUSTOM_RESOURCE_PATCH_TYPES).message)
-            }
+            ErrorKind::UnsupportedMediaType { gvk } => write!(
+                f,
+                "{gvk} is a custom resource: the server takes no strategic merge patch for it (send a merge patch or a JSON patch)"
+            ),
             ErrorKind::NoSchema { gvk } => write!(
                 f,
                 "patchlab has no schema for {gvk}: it cannot tell which lists merge"
