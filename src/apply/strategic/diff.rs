@@ -83,6 +83,12 @@ impl Differ {
         schema: Node<'_>,
         build_retain_keys: bool,
     ) -> Result<Object, Error> {
+        if self.path.len() > merge::MAX_DEPTH {
+            return Err(self.fail(ErrorKind::Unsupported(format!(
+                "nesting deeper than {}",
+                merge::MAX_DEPTH
+            ))));
+        }
         let mut patch = Map::new();
         let mut retain = Vec::new();
         for (key, modified_value) in modified {

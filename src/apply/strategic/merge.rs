@@ -24,6 +24,9 @@ pub(crate) const RETAIN_KEYS: &str = "$retainKeys";
 pub(crate) const DELETE_PREFIX: &str = "$deleteFromPrimitiveList";
 pub(crate) const ORDER_PREFIX: &str = "$setElementOrder";
 
+/// The deepest nesting merged or diffed (serde_json reads no deeper).
+pub(crate) const MAX_DEPTH: usize = crate::input::Budget::DEPTH;
+
 /// `[]interface {}` as `reflect.TypeOf` names it.
 const SLICE_TYPE: &str = "[]interface {}";
 const MAP_TYPE: &str = "map[string]interface {}";
@@ -55,6 +58,11 @@ impl Merger {
         mut patch: Map<String, Value>,
         schema: Node<'_>,
     ) -> Result<Map<String, Value>, Error> {
+        if self.path.len() > MAX_DEPTH {
+            return Err(self.fail(ErrorKind::Unsupported(format!(
+                "nesting deeper than {MAX_DEPTH}"
+            ))));
+        }
         if let Some(directive) = patch.get(DIRECTIVE) {
             return self.directive_in_map(directive.clone(), patch);
         }
@@ -471,7 +479,8 @@ impl Merger {
             }
             let mut both = original.clone();
             both.extend(patch.iter().cloned());
-            let merged = order::dedupe_scalars(both).map_err(|e| self.wrap(e))?;
+            // Go's deduplicateScalars orders otherwise; the order is set below.
+            let merged = order::distinct(both).map_err(|e| self.wrap(e))?;
             (merged, patch, original)
         } else {
             if merge_key.is_empty() {

@@ -218,37 +218,62 @@ pub(crate) fn sort_le<T>(items: &mut Vec<T>, text: impl Fn(&T) -> String) {
     items.extend(keyed.into_iter().map(|(_, _, item)| item));
 }
 
-/// Go's `deduplicateScalars`: each later duplicate is replaced by the
-/// current last element, which shortens the list: the order changes when
-/// there are duplicates. Linear when there are none.
-pub(crate) fn dedupe_scalars(mut s: Vec<Value>) -> Result<Vec<Value>, Error> {
-    {
-        let mut seen = std::collections::HashSet::with_capacity(s.len());
-        let mut duplicate = false;
-        for item in &s {
-            if !seen.insert(Key::of(item)?) {
-                duplicate = true;
-                break;
-            }
-        }
-        if !duplicate {
-            return Ok(s);
+/// The distinct scalars of a list, first occurrences kept, in linear
+/// time; where Go's `deduplicateScalars` would order them otherwise, the
+/// caller re-sorts (as `mergeSlice` does).
+pub(crate) fn distinct(s: Vec<Value>) -> Result<Vec<Value>, Error> {
+    let mut seen = std::collections::HashSet::with_capacity(s.len());
+    let mut out = Vec::with_capacity(s.len());
+    for item in s {
+        if seen.insert(Key::of(&item)?) {
+            out.push(item);
         }
     }
-    let eq = |a: &Value, b: &Value| crate::gojson::go_eq(a, b) == Some(true);
+    Ok(out)
+}
+
+/// Go's `deduplicateScalars`, exactly: each later duplicate of `s[i]`
+/// (scanning right) is replaced by the current last element, which
+/// shortens the list, so the order changes when there are duplicates.
+/// Simulated with each value's positions, in O(n log n).
+pub(crate) fn dedupe_scalars(mut s: Vec<Value>) -> Result<Vec<Value>, Error> {
+    use std::collections::{BTreeSet, HashMap};
+    let keys: Vec<Key> = s.iter().map(Key::of).collect::<Result<_, _>>()?;
+    let mut positions: HashMap<&Key, BTreeSet<usize>> = HashMap::new();
+    for (i, key) in keys.iter().enumerate() {
+        positions.entry(key).or_default().insert(i);
+    }
+    if positions.len() == s.len() {
+        return Ok(s);
+    }
+    // The key at each position, as elements move.
+    let mut at: Vec<&Key> = keys.iter().collect();
     let mut length = s.len().saturating_sub(1);
     let mut i = 0;
     while i < length {
-        let mut j = i + 1;
-        while j <= length {
-            if eq(&s[i], &s[j]) {
-                s.swap(j, length);
-                s.truncate(length);
-                length -= 1;
-                // j is looked at again (Go's j--).
-            } else {
-                j += 1;
+        let key = at[i];
+        // Later copies of s[i], left to right; a copy moved into a hole
+        // is found again at that hole.
+        while i < length {
+            let Some(set) = positions.get(key) else { break };
+            let Some(&j) = set.range(i + 1..=length).next() else {
+                break;
+            };
+            // s[j] = s[length]; s = s[:length]
+            let last_key = at[length];
+            if let Some(set) = positions.get_mut(key) {
+                set.remove(&j);
             }
+            if let Some(set) = positions.get_mut(last_key) {
+                set.remove(&length);
+                if j != length {
+                    set.insert(j);
+                }
+            }
+            at[j] = last_key;
+            s.swap(j, length);
+            s.truncate(length);
+            length -= 1;
         }
         i += 1;
     }
@@ -289,6 +314,45 @@ mod tests {
         let mut v = vec![("b", 1), ("a", 2), ("b", 3), ("a", 4)];
         sort_le(&mut v, |x| x.0.to_owned());
         assert_eq!(v, [("a", 4), ("a", 2), ("b", 3), ("b", 1)]);
+    }
+
+    /// The loop of Go's `deduplicateScalars`, literally.
+    fn go_dedupe(mut s: Vec<Value>) -> Vec<Value> {
+        let mut length = s.len().saturating_sub(1);
+        let mut i = 0;
+        while i < length {
+            let mut j = i + 1;
+            while j <= length {
+                if s[i] == s[j] {
+                    s[j] = s[length].clone();
+                    s.truncate(length);
+                    length -= 1;
+                } else {
+                    j += 1;
+                }
+            }
+            i += 1;
+        }
+        s
+    }
+
+    #[test]
+    fn dedupe_is_go_s_loop() {
+        let mut rng = crate::sim::rng::SplitMix64::new(9);
+        for _ in 0..2000 {
+            let n = rng.below(12) as usize;
+            let s: Vec<Value> = (0..n).map(|_| json!(rng.below(4))).collect();
+            assert_eq!(
+                dedupe_scalars(s.clone()).unwrap(),
+                go_dedupe(s.clone()),
+                "{s:?}"
+            );
+            let mut d = distinct(s.clone()).unwrap();
+            let mut g = go_dedupe(s);
+            d.sort_by_key(|v| v.as_u64());
+            g.sort_by_key(|v| v.as_u64());
+            assert_eq!(d, g);
+        }
     }
 
     #[test]

@@ -370,3 +370,34 @@ fn diffs_are_what_kubectl_sends() {
         "invalid JSON document"
     );
 }
+
+#[test]
+fn nesting_has_a_budget() {
+    let mut deep = json!("x");
+    let mut patch = json!("y");
+    for _ in 0..200 {
+        deep = json!({"a": deep});
+        patch = json!({"a": patch});
+    }
+    let doc = json!({"metadata": {"annotations": deep.clone()}});
+    // Annotations are a map of strings: the lookup under it fails first.
+    let err = run(
+        "pod",
+        doc,
+        json!({"metadata": {"annotations": patch.clone()}}),
+    )
+    .unwrap_err();
+    assert!(err.contains("not struct"), "{err}");
+    let schema = crate::schema::Table::parse("=A\na A\n>A v1 as a - A\n").unwrap();
+    let root = schema.kind("v1", "A").unwrap().root();
+    let err = apply(&mut deep.clone(), &patch, root, Release::V1_28).unwrap_err();
+    assert_eq!(
+        err.kind,
+        ErrorKind::Unsupported("nesting deeper than 128".into())
+    );
+    let err = diff(&deep, &patch, root).unwrap_err();
+    assert_eq!(
+        err.kind,
+        ErrorKind::Unsupported("nesting deeper than 128".into())
+    );
+}
