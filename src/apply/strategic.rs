@@ -46,8 +46,9 @@ pub use diff::diff;
 use super::{ApplyError, Cause, Engine};
 use crate::gojson::{self, DecodeError};
 use crate::kube::KubeVersion;
+use crate::limits::MAX_BODY_BYTES;
 use crate::schema::{LookupError, Node, Target};
-use crate::status::{Status, MAX_BODY_BYTES};
+use crate::status::Status;
 
 /// Which release's `strategicpatch` runs: the package changed in
 /// Kubernetes 1.28 (commits "filter out directives before taking patch

@@ -47,12 +47,7 @@ use serde_json::{Map, Value};
 
 use super::table::{Field, KindInfo, ListType, MapType, Scalar, Struct, Table, Ty};
 use crate::input::{self, Budget};
-
-/// Schema nesting deeper than this is refused (real CRDs stay below 30).
-pub const MAX_DEPTH: usize = 64;
-/// At most this many schema nodes are read (KubeVirt's largest CRD holds
-/// about 10,000).
-pub const MAX_NODES: usize = 200_000;
+use crate::limits::{CRD_DEPTH as MAX_DEPTH, CRD_NODES as MAX_NODES};
 
 /// Why a CRD cannot be read, and where (a JSON pointer into it).
 #[derive(Clone, Debug, PartialEq, Eq)]

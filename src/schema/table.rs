@@ -17,6 +17,7 @@
 //! `[T]` a list of T, `{T}` a map of T, or a struct's name (defined in the
 //! same text or in one read before it).
 
+use crate::limits::SCHEMA_TABLE_LINES as MAX_TABLE_LINES;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -223,10 +224,6 @@ impl fmt::Display for TableError {
 }
 
 impl std::error::Error for TableError {}
-
-/// The most lines a table text may hold (the compiled-in ones hold about
-/// 1,200 each).
-pub const MAX_TABLE_LINES: usize = 200_000;
 
 impl Table {
     /// Reads a table text (see the module docs).

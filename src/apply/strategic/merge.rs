@@ -25,7 +25,7 @@ pub(crate) const DELETE_PREFIX: &str = "$deleteFromPrimitiveList";
 pub(crate) const ORDER_PREFIX: &str = "$setElementOrder";
 
 /// The deepest nesting merged or diffed (serde_json reads no deeper).
-pub(crate) const MAX_DEPTH: usize = crate::input::Budget::DEPTH;
+pub(crate) const MAX_DEPTH: usize = crate::limits::DEPTH;
 
 /// `[]interface {}` as `reflect.TypeOf` names it.
 const SLICE_TYPE: &str = "[]interface {}";
