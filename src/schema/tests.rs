@@ -304,6 +304,8 @@ fn bad_table_texts_name_their_line() {
     assert!(err.message.contains("unknown type"), "{err}");
     let err = Table::parse("=A\n=A\n").unwrap_err();
     assert!(err.message.contains("twice"), "{err}");
+    let err = Table::parse("=A\ny s\nx s\n").unwrap_err();
+    assert!(err.message.contains("must be sorted"), "{err}");
     let err = Table::parse("=A\nx s l=list\n").unwrap_err();
     assert!(err.message.contains("unknown list type"), "{err}");
     // A failed extension leaves the table as it was.

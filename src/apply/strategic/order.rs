@@ -214,7 +214,8 @@ pub(crate) fn sort_le<T>(items: &mut Vec<T>, text: impl Fn(&T) -> String) {
         .enumerate()
         .map(|(i, item)| (text(&item), i, item))
         .collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    // Go's stable sort port, not std's: one sort in the wasm module.
+    stable(&mut keyed, |a, b| a.0 < b.0 || (a.0 == b.0 && a.1 > b.1));
     items.extend(keyed.into_iter().map(|(_, _, item)| item));
 }
 
