@@ -290,7 +290,7 @@ pub fn apply(
     };
     let mut merger = merge::Merger {
         release,
-        path: Vec::new(),
+        path: Trail::default(),
     };
     let merged = merger.merge_map(original.clone(), patch.clone(), root)?;
     *doc = Value::Object(merged);
@@ -372,6 +372,39 @@ pub fn apply_local(doc: &mut Value, patch: &Value, target: &Target<'_>) -> Resul
             "strategic merge patch is not supported for {} locally, try --type merge",
             target.gvk()
         )))),
+    }
+}
+
+/// Where a merge or diff stands in the document: the tokens of a JSON
+/// pointer, pushed and popped as it descends; errors are placed there.
+#[derive(Debug, Default)]
+pub(crate) struct Trail(Vec<String>);
+
+impl Trail {
+    pub(crate) fn push(&mut self, token: impl Into<String>) {
+        self.0.push(token.into());
+    }
+
+    pub(crate) fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    pub(crate) fn depth(&self) -> usize {
+        self.0.len()
+    }
+
+    /// An error here.
+    pub(crate) fn fail(&self, kind: ErrorKind) -> Error {
+        Error::at(kind, &self.0)
+    }
+
+    /// An error from below that knows no place: placed here.
+    pub(crate) fn wrap(&self, err: Error) -> Error {
+        if err.path.is_empty() && !self.0.is_empty() {
+            Error::at(err.kind, &self.0)
+        } else {
+            err
+        }
     }
 }
 

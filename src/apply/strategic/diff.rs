@@ -16,7 +16,11 @@ use super::merge::{
 use super::order::{dedupe_scalars, sort_le};
 use super::{Error, ErrorKind, Object};
 use crate::gojson::{deep_equal, go_eq, same_type, sprint, Verb};
-use crate::schema::Node;
+use crate::schema::{LookupError, Node, PatchMeta};
+
+/// A field's schema, whether its strategy has `retainKeys`, its other
+/// strategy, its merge key.
+type FieldMeta<'t> = (Node<'t>, bool, &'t str, &'t str);
 
 /// The strategic merge patch kubectl sends to turn `old` into `new`
 /// (`CreateTwoWayMergePatch` with the kind's struct tags): `{}` when they
@@ -48,7 +52,9 @@ pub fn diff(old: &Value, new: &Value, root: Node<'_>) -> Result<Value, Error> {
     let (Value::Object(original), Value::Object(modified)) = (old, new) else {
         return Err(Error::new(ErrorKind::BadJsonDoc));
     };
-    let mut differ = Differ { path: Vec::new() };
+    let mut differ = Differ {
+        path: super::Trail::default(),
+    };
     differ
         .diff_maps(original, modified, root, false)
         .map(Value::Object)
@@ -59,22 +65,10 @@ pub fn diff(old: &Value, new: &Value, root: Node<'_>) -> Result<Value, Error> {
 type Lists = (Vec<Value>, Vec<Value>, Vec<Value>);
 
 struct Differ {
-    path: Vec<String>,
+    path: super::Trail,
 }
 
 impl Differ {
-    fn fail(&self, kind: ErrorKind) -> Error {
-        Error::at(kind, &self.path)
-    }
-
-    fn wrap(&self, err: Error) -> Error {
-        if err.path.is_empty() && !self.path.is_empty() {
-            Error::at(err.kind, &self.path)
-        } else {
-            err
-        }
-    }
-
     /// `diffMaps`.
     fn diff_maps(
         &mut self,
@@ -83,8 +77,8 @@ impl Differ {
         schema: Node<'_>,
         build_retain_keys: bool,
     ) -> Result<Object, Error> {
-        if self.path.len() > merge::MAX_DEPTH {
-            return Err(self.fail(ErrorKind::Unsupported(format!(
+        if self.path.depth() > merge::MAX_DEPTH {
+            return Err(self.path.fail(ErrorKind::Unsupported(format!(
                 "nesting deeper than {}",
                 merge::MAX_DEPTH
             ))));
@@ -102,7 +96,7 @@ impl Differ {
             if key == DIRECTIVE {
                 // `handleDirectiveMarker`.
                 let (Value::String(o), Value::String(m)) = (original_value, modified_value) else {
-                    return Err(self.fail(ErrorKind::Other(format!(
+                    return Err(self.path.fail(ErrorKind::Other(format!(
                         "invalid value for special key: {DIRECTIVE}"
                     ))));
                 };
@@ -115,7 +109,7 @@ impl Differ {
                 patch.insert(key.clone(), modified_value.clone());
                 continue;
             }
-            self.path.push(key.clone());
+            self.path.push(key.as_str());
             let result = match (original_value, modified_value) {
                 (Value::Object(o), Value::Object(m)) => {
                     self.map_diff(key, o, m, &mut patch, schema)
@@ -149,6 +143,23 @@ impl Differ {
         Ok(patch)
     }
 
+    /// A field's schema, retainKeys, strategy and merge key; `None` when
+    /// its lookup fails but both sides are equal (Go skips it then).
+    fn meta<'t>(
+        &self,
+        found: Result<(Node<'t>, PatchMeta<'t>), LookupError>,
+        equal: bool,
+    ) -> Result<Option<FieldMeta<'t>>, Error> {
+        let (subschema, meta) = match found {
+            Ok(found) => found,
+            Err(_) if equal => return Ok(None),
+            Err(e) => return Err(self.path.fail(ErrorKind::Lookup(e))),
+        };
+        let (retain_keys, strategy) =
+            retain_keys_strategy(meta.strategies).map_err(|e| self.path.fail(e))?;
+        Ok(Some((subschema, retain_keys, strategy, meta.merge_key)))
+    }
+
     /// `handleMapDiff`.
     fn map_diff(
         &mut self,
@@ -158,13 +169,11 @@ impl Differ {
         patch: &mut Object,
         schema: Node<'_>,
     ) -> Result<(), Error> {
-        let (subschema, meta) = match schema.lookup_struct(key) {
-            Ok(found) => found,
-            Err(_) if maps_equal(original, modified) => return Ok(()),
-            Err(e) => return Err(self.fail(ErrorKind::Lookup(e))),
+        let Some((subschema, retain_keys, strategy, _)) =
+            self.meta(schema.lookup_struct(key), maps_equal(original, modified))?
+        else {
+            return Ok(());
         };
-        let (retain_keys, strategy) =
-            retain_keys_strategy(meta.strategies).map_err(|e| self.fail(e))?;
         if strategy == REPLACE {
             patch.insert(key.to_owned(), Value::Object(modified.clone()));
             return Ok(());
@@ -185,13 +194,11 @@ impl Differ {
         patch: &mut Object,
         schema: Node<'_>,
     ) -> Result<(), Error> {
-        let (subschema, meta) = match schema.lookup_slice(key) {
-            Ok(found) => found,
-            Err(_) if lists_equal(original, modified) => return Ok(()),
-            Err(e) => return Err(self.fail(ErrorKind::Lookup(e))),
+        let Some((subschema, retain_keys, strategy, merge_key)) =
+            self.meta(schema.lookup_slice(key), lists_equal(original, modified))?
+        else {
+            return Ok(());
         };
-        let (retain_keys, strategy) =
-            retain_keys_strategy(meta.strategies).map_err(|e| self.fail(e))?;
         if strategy != MERGE {
             if !lists_equal(original, modified) {
                 patch.insert(key.to_owned(), Value::Array(modified.to_vec()));
@@ -199,7 +206,7 @@ impl Differ {
             return Ok(());
         }
         let (add, delete, order) =
-            self.diff_lists(original, modified, subschema, meta.merge_key, retain_keys)?;
+            self.diff_lists(original, modified, subschema, merge_key, retain_keys)?;
         if !add.is_empty() {
             patch.insert(key.to_owned(), Value::Array(add));
         }
@@ -225,12 +232,12 @@ impl Differ {
         if original.is_empty() {
             return Ok((modified.to_vec(), Vec::new(), Vec::new()));
         }
-        let element = slice_element_type(&[original, modified]).map_err(|e| self.wrap(e))?;
+        let element = slice_element_type(&[original, modified]).map_err(|e| self.path.wrap(e))?;
         if element == Element::Map {
             let (patch, deletions) =
                 self.diff_lists_of_maps(original, modified, schema, merge_key, retain_keys)?;
             let mut patch = merge::normalize_slice_order(patch, modified, merge_key, true)
-                .map_err(|e| self.wrap(e))?;
+                .map_err(|e| self.path.wrap(e))?;
             let order_same = self.is_order_same(original, modified, merge_key)?;
             patch.extend(deletions);
             let order = if !patch.is_empty() || !order_same {
@@ -251,9 +258,9 @@ impl Differ {
             Ok((patch, Vec::new(), order))
         } else {
             let (patch, deletions, sorted_original) =
-                diff_lists_of_scalars(original, modified).map_err(|e| self.wrap(e))?;
+                diff_lists_of_scalars(original, modified).map_err(|e| self.path.wrap(e))?;
             let patch = merge::normalize_slice_order(patch, modified, merge_key, false)
-                .map_err(|e| self.wrap(e))?;
+                .map_err(|e| self.path.wrap(e))?;
             // Go sorted `original` in place: the comparison sees it sorted.
             let order = if !deletions.is_empty() || !lists_equal(&sorted_original, modified) {
                 modified.to_vec()
@@ -289,7 +296,7 @@ impl Differ {
         merge_key: &str,
     ) -> Result<bool, Error> {
         let uncomparable = || {
-            self.fail(ErrorKind::Panic(
+            self.path.fail(ErrorKind::Panic(
                 "runtime error: comparing uncomparable type map[string]interface {}",
             ))
         };
@@ -298,14 +305,14 @@ impl Differ {
         }
         let (Value::Object(l), Value::Object(r)) = (left, right) else {
             let bad = if left.is_object() { right } else { left };
-            return Err(self.fail(bad_arg_type("map[string]interface {}", bad)));
+            return Err(self.path.fail(bad_arg_type("map[string]interface {}", bad)));
         };
         let lk = l
             .get(merge_key)
-            .ok_or_else(|| self.fail(no_merge_key(left, merge_key)))?;
+            .ok_or_else(|| self.path.fail(no_merge_key(left, merge_key)))?;
         let rk = r
             .get(merge_key)
-            .ok_or_else(|| self.fail(no_merge_key(right, merge_key)))?;
+            .ok_or_else(|| self.path.fail(no_merge_key(right, merge_key)))?;
         go_eq(lk, rk).ok_or_else(uncomparable)
     }
 
@@ -382,11 +389,13 @@ impl Differ {
         merge_key: &str,
     ) -> Result<(&'v Object, &'v Value, String), Error> {
         let Value::Object(map) = item else {
-            return Err(self.fail(bad_arg_type("map[string]interface {}", item)));
+            return Err(self
+                .path
+                .fail(bad_arg_type("map[string]interface {}", item)));
         };
         let key = map
             .get(merge_key)
-            .ok_or_else(|| self.fail(no_merge_key(item, merge_key)))?;
+            .ok_or_else(|| self.path.fail(no_merge_key(item, merge_key)))?;
         Ok((map, key, sprint(key, Verb::V)))
     }
 }

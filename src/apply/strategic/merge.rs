@@ -35,22 +35,10 @@ const MAP_TYPE: &str = "map[string]interface {}";
 pub(crate) struct Merger {
     pub(crate) release: Release,
     /// The JSON pointer of the value being merged (for errors).
-    pub(crate) path: Vec<String>,
+    pub(crate) path: super::Trail,
 }
 
 impl Merger {
-    fn fail(&self, kind: ErrorKind) -> Error {
-        Error::at(kind, &self.path)
-    }
-
-    fn wrap(&self, err: Error) -> Error {
-        if err.path.is_empty() && !self.path.is_empty() {
-            Error::at(err.kind, &self.path)
-        } else {
-            err
-        }
-    }
-
     /// `mergeMap`.
     pub(crate) fn merge_map(
         &mut self,
@@ -58,8 +46,8 @@ impl Merger {
         mut patch: Map<String, Value>,
         schema: Node<'_>,
     ) -> Result<Map<String, Value>, Error> {
-        if self.path.len() > MAX_DEPTH {
-            return Err(self.fail(ErrorKind::Unsupported(format!(
+        if self.path.depth() > MAX_DEPTH {
+            return Err(self.path.fail(ErrorKind::Unsupported(format!(
                 "nesting deeper than {MAX_DEPTH}"
             ))));
         }
@@ -101,9 +89,9 @@ impl Merger {
                 (Value::Object(original_map), Value::Object(patch_map)) => {
                     let (subschema, meta) = schema
                         .lookup_struct(&key)
-                        .map_err(|e| self.fail(ErrorKind::Lookup(e)))?;
+                        .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
                     let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
-                    self.path.push(key.clone());
+                    self.path.push(key.as_str());
                     let merged = if strategy != REPLACE {
                         self.merge_map(original_map, patch_map, subschema)
                     } else {
@@ -115,9 +103,9 @@ impl Merger {
                 (Value::Array(original_list), Value::Array(patch_list)) => {
                     let (subschema, meta) = schema
                         .lookup_slice(&key)
-                        .map_err(|e| self.fail(ErrorKind::Lookup(e)))?;
+                        .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
                     let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
-                    self.path.push(key.clone());
+                    self.path.push(key.as_str());
                     let merged = self.merge_slice_handler(
                         original_list,
                         patch_list,
@@ -168,7 +156,7 @@ impl Merger {
                 Ok(patch)
             }
             Some(DELETE) => Ok(Map::new()),
-            _ => Err(self.fail(bad_patch_type(&directive, &patch))),
+            _ => Err(self.path.fail(bad_patch_type(&directive, &patch))),
         }
     }
 
@@ -176,7 +164,7 @@ impl Merger {
     fn extract_key(&self, key: &str, prefix: &str) -> Result<String, Error> {
         match key.split_once('/') {
             Some((head, rest)) if head == prefix => Ok(rest.to_owned()),
-            _ => Err(self.fail(if prefix == DELETE_PREFIX {
+            _ => Err(self.path.fail(if prefix == DELETE_PREFIX {
                 ErrorKind::BadPatchFormatForPrimitiveList
             } else {
                 ErrorKind::BadPatchFormatForSetElementOrderList
@@ -186,7 +174,7 @@ impl Merger {
 
     /// `extractRetainKeysPatchStrategy` of a `patchStrategy` tag.
     fn retain_keys_strategy<'s>(&self, strategies: &'s str) -> Result<(bool, &'s str), Error> {
-        retain_keys_strategy(strategies).map_err(|e| self.fail(e))
+        retain_keys_strategy(strategies).map_err(|e| self.path.fail(e))
     }
 
     /// `applyRetainKeysDirective` (merging, not combining patches).
@@ -199,13 +187,14 @@ impl Merger {
             return Ok(());
         };
         let Value::Array(list) = retain else {
-            return Err(self.fail(ErrorKind::BadPatchFormatForRetainKeys));
+            return Err(self.path.fail(ErrorKind::BadPatchFormatForRetainKeys));
         };
         let mut keep = std::collections::HashSet::with_capacity(list.len());
         for item in &list {
             // Go's map[interface{}]struct{}: a map or slice cannot be hashed.
             Key::of(item).map_err(|_| {
-                self.fail(ErrorKind::Panic("runtime error: hash of unhashable type"))
+                self.path
+                    .fail(ErrorKind::Panic("runtime error: hash of unhashable type"))
             })?;
             if let Value::String(s) = item {
                 keep.insert(s.as_str());
@@ -216,7 +205,7 @@ impl Merger {
                 continue;
             }
             if !keep.contains(k.as_str()) {
-                return Err(self.fail(ErrorKind::BadPatchFormatForRetainKeys));
+                return Err(self.path.fail(ErrorKind::BadPatchFormatForRetainKeys));
             }
         }
         original.retain(|k, _| keep.contains(k.as_str()));
@@ -241,22 +230,22 @@ impl Merger {
                 continue;
             };
             let Value::Array(order) = order_value else {
-                return Err(self.fail(bad_arg_type(SLICE_TYPE, &order_value)));
+                return Err(self.path.fail(bad_arg_type(SLICE_TYPE, &order_value)));
             };
             let original_key = self.extract_key(&key, ORDER_PREFIX)?;
             let original_list = match original.get(&original_key) {
                 None => None,
                 Some(Value::Array(list)) => Some(list.clone()),
-                Some(other) => return Err(self.fail(bad_arg_type(SLICE_TYPE, other))),
+                Some(other) => return Err(self.path.fail(bad_arg_type(SLICE_TYPE, other))),
             };
             let patch_list = match patch.get(&original_key) {
                 None => None,
                 Some(Value::Array(list)) => Some(list.clone()),
-                Some(other) => return Err(self.fail(bad_arg_type(SLICE_TYPE, other))),
+                Some(other) => return Err(self.path.fail(bad_arg_type(SLICE_TYPE, other))),
             };
             let (subschema, meta) = schema
                 .lookup_slice(&original_key)
-                .map_err(|e| self.fail(ErrorKind::Lookup(e)))?;
+                .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
             let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
             let merge_key = meta.merge_key;
             self.path.push(original_key.clone());
@@ -333,7 +322,7 @@ impl Merger {
         } else {
             self.partition_maps(merged, &order, merge_key)?
         };
-        let maps = element.map_err(|e| self.wrap(e))? == Element::Map;
+        let maps = element.map_err(|e| self.path.wrap(e))? == Element::Map;
         let server_order = original_view.or(original_list).unwrap_or_default();
         self.normalize_element_order(
             patch_items,
@@ -363,7 +352,7 @@ impl Merger {
             let mut kept = Vec::new();
             for item in patch {
                 let Value::Object(map) = item else {
-                    return Err(self.fail(bad_arg_type(MAP_TYPE, item)));
+                    return Err(self.path.fail(bad_arg_type(MAP_TYPE, item)));
                 };
                 if map.get(DIRECTIVE).and_then(Value::as_str) != Some(DELETE) {
                     kept.push(item);
@@ -388,7 +377,7 @@ impl Merger {
         if pi < non_delete.len() && oi >= order.len() {
             let list = Value::Array(patch.to_vec());
             let order = Value::Array(order.to_vec());
-            return Err(self.fail(ErrorKind::Other(format!(
+            return Err(self.path.fail(ErrorKind::Other(format!(
                 "The order in patch list:\n{}\n doesn't match {ORDER_PREFIX} list:\n{}\n",
                 sprint(&list, Verb::V),
                 sprint(&order, Verb::V)
@@ -408,17 +397,17 @@ impl Merger {
             return crate::gojson::go_eq(left, right).ok_or_else(|| order::uncomparable(left));
         }
         let Value::Object(l) = left else {
-            return Err(self.fail(bad_arg_type(MAP_TYPE, left)));
+            return Err(self.path.fail(bad_arg_type(MAP_TYPE, left)));
         };
         let Value::Object(r) = right else {
-            return Err(self.fail(bad_arg_type(MAP_TYPE, right)));
+            return Err(self.path.fail(bad_arg_type(MAP_TYPE, right)));
         };
         let lk = l
             .get(merge_key)
-            .ok_or_else(|| self.fail(no_merge_key(left, merge_key)))?;
+            .ok_or_else(|| self.path.fail(no_merge_key(left, merge_key)))?;
         let rk = r
             .get(merge_key)
-            .ok_or_else(|| self.fail(no_merge_key(right, merge_key)))?;
+            .ok_or_else(|| self.path.fail(no_merge_key(right, merge_key)))?;
         crate::gojson::go_eq(lk, rk).ok_or_else(|| order::uncomparable(lk))
     }
 
@@ -472,19 +461,19 @@ impl Merger {
         if original.is_empty() && patch.is_empty() {
             return Ok(original);
         }
-        let element = slice_element_type(&[&original, &patch]).map_err(|e| self.wrap(e))?;
+        let element = slice_element_type(&[&original, &patch]).map_err(|e| self.path.wrap(e))?;
         let (merged, patch, server_order) = if element != Element::Map {
             if is_delete_list {
-                return delete_from_slice(original, &patch).map_err(|e| self.wrap(e));
+                return delete_from_slice(original, &patch).map_err(|e| self.path.wrap(e));
             }
             let mut both = original.clone();
             both.extend(patch.iter().cloned());
             // Go's deduplicateScalars orders otherwise; the order is set below.
-            let merged = order::distinct(both).map_err(|e| self.wrap(e))?;
+            let merged = order::distinct(both).map_err(|e| self.path.wrap(e))?;
             (merged, patch, original)
         } else {
             if merge_key.is_empty() {
-                return Err(self.fail(ErrorKind::Other(format!(
+                return Err(self.path.fail(ErrorKind::Other(format!(
                     "cannot merge lists without merge key for {}",
                     schema.go_kind()
                 ))));
@@ -572,7 +561,7 @@ impl Merger {
             match directive {
                 None => plain.push(item),
                 Some(Ok(())) => {}
-                Some(Err(kind)) => return Err(self.fail(kind)),
+                Some(Err(kind)) => return Err(self.path.fail(kind)),
             }
         }
         // Go deletes every element with the first directive's key, left to
@@ -592,7 +581,7 @@ impl Merger {
                                 MAP_TYPE
                             };
                             if delete_uncomparable.contains(&kind) {
-                                return Err(self.wrap(err));
+                                return Err(self.path.wrap(err));
                             }
                         }
                     }
@@ -642,28 +631,16 @@ impl Merger {
         merge_key: &str,
         schema: Node<'_>,
     ) -> Result<Vec<Value>, Error> {
-        let mut first: std::collections::HashMap<Key, usize> =
-            std::collections::HashMap::with_capacity(original.len() + patch.len());
-        let mut uncomparable = [false; 2];
-        for (i, item) in original.iter().enumerate() {
-            if let Some(value) = item.get(merge_key) {
-                match Key::of(value) {
-                    Ok(key) => {
-                        first.entry(key).or_insert(i);
-                    }
-                    Err(_) => uncomparable[usize::from(value.is_array())] = true,
-                }
-            }
-        }
+        let (mut first, mut uncomparable) = first_keys(&original, merge_key);
         for item in patch {
             let Some(value) = item.get(merge_key) else {
-                return Err(self.fail(no_merge_key(item, merge_key)));
+                return Err(self.path.fail(no_merge_key(item, merge_key)));
             };
             let key = match Key::of(value) {
                 Ok(key) => key,
                 Err(err) => {
                     if uncomparable[usize::from(value.is_array())] {
-                        return Err(self.wrap(err));
+                        return Err(self.path.wrap(err));
                     }
                     uncomparable[usize::from(value.is_array())] = true;
                     original.push(item.clone());
@@ -698,7 +675,10 @@ impl Merger {
         merged: Vec<Value>,
         by: &[Value],
     ) -> Result<(Vec<Value>, Vec<Value>), Error> {
-        let hash_panic = || self.fail(ErrorKind::Panic("runtime error: hash of unhashable type"));
+        let hash_panic = || {
+            self.path
+                .fail(ErrorKind::Panic("runtime error: hash of unhashable type"))
+        };
         let mut present = std::collections::HashSet::with_capacity(by.len());
         for item in by {
             present.insert(Key::of(item).map_err(|_| hash_panic())?);
@@ -726,41 +706,30 @@ impl Merger {
         // that is no map, unless it found the key before it.
         let first_non_map = by.iter().position(|v| !v.is_object());
         let scanned = &by[..first_non_map.unwrap_or(by.len())];
-        let mut first = std::collections::HashMap::with_capacity(scanned.len());
-        let mut uncomparable = [false; 2];
-        for (i, item) in scanned.iter().enumerate() {
-            if let Some(value) = item.get(merge_key) {
-                match Key::of(value) {
-                    Ok(key) => {
-                        first.entry(key).or_insert(i);
-                    }
-                    Err(_) => uncomparable[usize::from(value.is_array())] = true,
-                }
-            }
-        }
+        let (first, uncomparable) = first_keys(scanned, merge_key);
         let mut in_patch = Vec::new();
         let mut server_only = Vec::new();
         for item in merged {
             if !item.is_object() {
-                return Err(self.fail(bad_arg_type(MAP_TYPE, &item)));
+                return Err(self.path.fail(bad_arg_type(MAP_TYPE, &item)));
             }
             let Some(value) = item.get(merge_key) else {
-                return Err(self.fail(no_merge_key(&item, merge_key)));
+                return Err(self.path.fail(no_merge_key(&item, merge_key)));
             };
             let found = match Key::of(value) {
                 Ok(key) => first.get(&key).copied(),
                 Err(err) => {
                     if uncomparable[usize::from(value.is_array())] {
-                        return Err(self.wrap(err));
+                        return Err(self.path.wrap(err));
                     }
                     None
                 }
             };
             if found.is_none() {
                 if let Some(at) = first_non_map {
-                    return Err(
-                        self.fail(ErrorKind::Other(format!("value for key {at} is not a map")))
-                    );
+                    return Err(self
+                        .path
+                        .fail(ErrorKind::Other(format!("value for key {at} is not a map"))));
                 }
                 server_only.push(item);
             } else {
@@ -783,7 +752,8 @@ impl Merger {
     ) -> Result<Vec<Value>, Error> {
         let patch = self.normalize_slice_order(patch, patch_order, merge_key, maps)?;
         let server_only = self.normalize_slice_order(server_only, server_order, merge_key, maps)?;
-        merge_sorted(server_only, patch, server_order, merge_key, maps).map_err(|e| self.wrap(e))
+        merge_sorted(server_only, patch, server_order, merge_key, maps)
+            .map_err(|e| self.path.wrap(e))
     }
 
     /// `normalizeSliceOrder` (see [`normalize_slice_order`]).
@@ -794,7 +764,7 @@ impl Merger {
         merge_key: &str,
         maps: bool,
     ) -> Result<Vec<Value>, Error> {
-        normalize_slice_order(to_sort, order, merge_key, maps).map_err(|e| self.wrap(e))
+        normalize_slice_order(to_sort, order, merge_key, maps).map_err(|e| self.path.wrap(e))
     }
 }
 
@@ -974,6 +944,28 @@ pub(crate) fn slice_element_type(lists: &[&[Value]]) -> Result<Element, Error> {
         Some(Value::Object(_)) => Ok(Element::Map),
         Some(_) => Ok(Element::Scalar),
     }
+}
+
+/// The first position of each merge key value in a list of maps, and
+/// whether a map (`[0]`) or a list (`[1]`) is among the values (Go panics
+/// comparing two of those).
+fn first_keys(
+    list: &[Value],
+    merge_key: &str,
+) -> (std::collections::HashMap<Key, usize>, [bool; 2]) {
+    let mut first = std::collections::HashMap::with_capacity(list.len());
+    let mut uncomparable = [false; 2];
+    for (i, item) in list.iter().enumerate() {
+        if let Some(value) = item.get(merge_key) {
+            match Key::of(value) {
+                Ok(key) => {
+                    first.entry(key).or_insert(i);
+                }
+                Err(_) => uncomparable[usize::from(value.is_array())] = true,
+            }
+        }
+    }
+    (first, uncomparable)
 }
 
 /// `extractRetainKeysPatchStrategy`: whether the `patchStrategy` tag
