@@ -15,7 +15,7 @@ use super::merge::{
 };
 use super::order::{dedupe_scalars, sort_le};
 use super::{Error, ErrorKind, Object};
-use crate::gojson::{deep_equal, go_eq, same_type, sprint, Verb};
+use crate::gojson::{deep_equal, same_type, sprint, Verb};
 use crate::schema::{LookupError, Node, PatchMeta};
 
 /// A field's schema, whether its strategy has `retainKeys`, its other
@@ -282,38 +282,11 @@ impl Differ {
             return Ok(false);
         }
         for (o, m) in original.iter().zip(modified) {
-            if !self.merge_key_value_equal(o, m, merge_key)? {
+            if !merge::merge_key_value_equal(o, m, merge_key).map_err(|e| self.path.wrap(e))? {
                 return Ok(false);
             }
         }
         Ok(true)
-    }
-
-    fn merge_key_value_equal(
-        &self,
-        left: &Value,
-        right: &Value,
-        merge_key: &str,
-    ) -> Result<bool, Error> {
-        let uncomparable = || {
-            self.path.fail(ErrorKind::Panic(
-                "runtime error: comparing uncomparable type map[string]interface {}",
-            ))
-        };
-        if merge_key.is_empty() {
-            return go_eq(left, right).ok_or_else(uncomparable);
-        }
-        let (Value::Object(l), Value::Object(r)) = (left, right) else {
-            let bad = if left.is_object() { right } else { left };
-            return Err(self.path.fail(bad_arg_type("map[string]interface {}", bad)));
-        };
-        let lk = l
-            .get(merge_key)
-            .ok_or_else(|| self.path.fail(no_merge_key(left, merge_key)))?;
-        let rk = r
-            .get(merge_key)
-            .ok_or_else(|| self.path.fail(no_merge_key(right, merge_key)))?;
-        go_eq(lk, rk).ok_or_else(uncomparable)
     }
 
     /// `diffListsOfMaps`: both lists sorted by their merge key's `%v`,

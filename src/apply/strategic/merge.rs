@@ -369,7 +369,9 @@ impl Merger {
                 pi += 1;
                 continue;
             }
-            if self.merge_key_value_equal(non_delete[pi], &order[oi], merge_key)? {
+            if merge_key_value_equal(non_delete[pi], &order[oi], merge_key)
+                .map_err(|e| self.path.wrap(e))?
+            {
                 pi += 1;
             }
             oi += 1;
@@ -384,31 +386,6 @@ impl Merger {
             ))));
         }
         Ok(())
-    }
-
-    /// `mergeKeyValueEqual`.
-    fn merge_key_value_equal(
-        &self,
-        left: &Value,
-        right: &Value,
-        merge_key: &str,
-    ) -> Result<bool, Error> {
-        if merge_key.is_empty() {
-            return crate::gojson::go_eq(left, right).ok_or_else(|| order::uncomparable(left));
-        }
-        let Value::Object(l) = left else {
-            return Err(self.path.fail(bad_arg_type(MAP_TYPE, left)));
-        };
-        let Value::Object(r) = right else {
-            return Err(self.path.fail(bad_arg_type(MAP_TYPE, right)));
-        };
-        let lk = l
-            .get(merge_key)
-            .ok_or_else(|| self.path.fail(no_merge_key(left, merge_key)))?;
-        let rk = r
-            .get(merge_key)
-            .ok_or_else(|| self.path.fail(no_merge_key(right, merge_key)))?;
-        crate::gojson::go_eq(lk, rk).ok_or_else(|| order::uncomparable(lk))
     }
 
     /// `mergeSliceHandler`: merge when the strategy says so (or, from
@@ -966,6 +943,31 @@ fn first_keys(
         }
     }
     (first, uncomparable)
+}
+
+/// `mergeKeyValueEqual`: two maps' merge key values `==` (the elements
+/// themselves when there is no merge key).
+pub(crate) fn merge_key_value_equal(
+    left: &Value,
+    right: &Value,
+    merge_key: &str,
+) -> Result<bool, Error> {
+    if merge_key.is_empty() {
+        return crate::gojson::go_eq(left, right).ok_or_else(|| order::uncomparable(left));
+    }
+    let Value::Object(l) = left else {
+        return Err(Error::new(bad_arg_type(MAP_TYPE, left)));
+    };
+    let Value::Object(r) = right else {
+        return Err(Error::new(bad_arg_type(MAP_TYPE, right)));
+    };
+    let lk = l
+        .get(merge_key)
+        .ok_or_else(|| Error::new(no_merge_key(left, merge_key)))?;
+    let rk = r
+        .get(merge_key)
+        .ok_or_else(|| Error::new(no_merge_key(right, merge_key)))?;
+    crate::gojson::go_eq(lk, rk).ok_or_else(|| order::uncomparable(lk))
 }
 
 /// `extractRetainKeysPatchStrategy`: whether the `patchStrategy` tag
