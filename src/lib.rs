@@ -10,6 +10,7 @@
 pub mod app;
 pub mod apply;
 pub mod claims;
+pub mod explain;
 pub mod gojson;
 pub mod input;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
@@ -18,6 +19,7 @@ pub mod kube;
 pub mod lint;
 pub mod patch;
 pub mod pointer;
+pub mod share;
 pub mod sim;
 pub mod status;
 pub mod strategy;

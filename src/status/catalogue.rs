@@ -43,7 +43,12 @@ pub fn answers() -> Vec<Answer> {
     };
     let mut out = Vec::new();
     // The handler's strict decode, with Go's texts.
-    for body in ["[{\"op\":\"add\",\"path\": }]", "[1]", "\"x\"", "[{\"op\":1}]"] {
+    for body in [
+        "[{\"op\":\"add\",\"path\": }]",
+        "[1]",
+        "\"x\"",
+        "[{\"op\":1}]",
+    ] {
         if let Err(err) = gojson::check_json_patch(body) {
             out.push(answer(
                 "decoding_patch",
