@@ -226,9 +226,9 @@ pub fn sources(class: ErrorClass) -> Vec<SourceRef> {
 pub fn retry(class: ErrorClass) -> Retry {
     use ErrorClass as C;
     let (retry_on_conflict, helps, advice) = match class {
-        C::TestFailed => (false, Helps::AfterReread, "RetryOnConflict does not retry a 422. Re-read the object, rebuild the patch from what it holds now (the test values included) and send it again; if what the test guarded changed, decide first whether your write still makes sense."),
-        C::MissingPath => (false, Helps::AfterReread, "RetryOnConflict does not retry a 422. If another writer removed the member, re-read and rebuild; if the path never existed, fix the patch (add instead of replace, create the parent first)."),
-        C::BadIndex => (false, Helps::AfterReread, "RetryOnConflict does not retry a 422. Array indices move when others add or remove elements: re-read, rebuild, and test the element before writing it."),
+        C::TestFailed => (false, Helps::AfterReread, "Re-read the object, rebuild the patch from what it holds now (the test values included) and send it again; if what the test guarded changed, decide first whether your write still makes sense."),
+        C::MissingPath => (false, Helps::AfterReread, "If another writer removed the member, re-read and rebuild; if the path never existed, fix the patch (add instead of replace, create the parent first)."),
+        C::BadIndex => (false, Helps::AfterReread, "Array indices move when others add or remove elements: re-read, rebuild, and test the element before writing it."),
         C::MalformedOp => (false, Helps::No, "Sending it again fails again: the patch itself must change."),
         C::RvPrecondition => (true, Helps::AfterReread, "RetryOnConflict retries it, but only a retry that re-reads the object and pins the new resourceVersion can succeed."),
         C::UpdateConflict => (true, Helps::AfterReread, "RetryOnConflict retries it: re-read (GET, not the informer cache if it lags), apply your change to the fresh object, Update again. Or send a patch that touches only your fields."),

@@ -208,11 +208,7 @@ pub fn text(e: &Explanation) -> String {
         let _ = writeln!(s, "would decide: {w}");
     }
     if let Some(r) = &e.retry {
-        let helps = match r.helps {
-            Helps::Later => "yes, later",
-            Helps::AfterReread => "only after a re-read and a rebuilt request",
-            Helps::No => "no",
-        };
+        let helps = helps_text(r.helps);
         let _ = writeln!(
             s,
             "\nretry: {helps} (RetryOnConflict {}). {}",
@@ -228,8 +224,9 @@ pub fn text(e: &Explanation) -> String {
         for c in &e.candidates {
             let _ = writeln!(
                 s,
-                "  if {}: RetryOnConflict {}. {}",
+                "  if {}: {} (RetryOnConflict {}). {}",
                 c.class.id(),
+                helps_text(c.retry.helps),
                 if c.retry.retry_on_conflict {
                     "retries it"
                 } else {
@@ -268,4 +265,12 @@ pub fn text(e: &Explanation) -> String {
         let _ = writeln!(s, "\nopen in Check: {link}");
     }
     s
+}
+
+fn helps_text(helps: Helps) -> &'static str {
+    match helps {
+        Helps::Later => "yes, later",
+        Helps::AfterReread => "only after a re-read and a rebuilt request",
+        Helps::No => "no",
+    }
 }
