@@ -339,9 +339,6 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
     {
         reading.content_type = Some(t);
     }
-    if patch.is_some() && request.patch.is_some() && reading.verb.is_none() {
-        reading.verb = Some("PATCH".to_owned());
-    }
     let verdict = classify::classify(&reading);
     let mut e = Explanation {
         recognised: !verdict.candidates.is_empty(),
@@ -415,7 +412,8 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
     if let (Some(p), Some(object)) = (&patch, &object) {
         if let Some(input) = &p.input {
             let replay = replay::replay(input.kind, &input.payload, object, release);
-            let op_failure = candidates
+            let op_failure = verdict
+                .candidates
                 .iter()
                 .any(|c| ErrorClass::BARE_422.contains(c) || *c == ErrorClass::EnginePanic);
             if input.kind == BodyKind::JsonPatch
@@ -425,7 +423,9 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
                 e.panics_on = replay::panics_on(&input.payload, object);
             }
             if let Some(class) = replay.class {
-                if op_failure && (candidates.contains(&class) || candidates.is_empty()) {
+                // The text's own candidates (before the patch narrowed
+                // them by its ops alone) bound what the replay may decide.
+                if op_failure && verdict.candidates.contains(&class) {
                     candidates = vec![class];
                     decided_by = Some(format!(
                         "replaying the patch on the object with the engine of Kubernetes {release} (evanphx/json-patch {})",

@@ -557,7 +557,9 @@ fn refine(r: &Reading, v: &mut Verdict) {
         }
     }
     // A 415: the list of media types the resource takes.
-    if v.candidates.contains(&C::SmpCustomResource) {
+    if v.candidates.contains(&C::SmpCustomResource)
+        && (v.candidates.len() > 1 || !v.details.accepted.is_empty())
+    {
         let sent = r.content_type.as_deref();
         let smp_sent = sent.is_none_or(|t| t.starts_with(STRATEGIC));
         let builtin = v.details.accepted.iter().any(|t| t == STRATEGIC);

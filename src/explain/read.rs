@@ -151,6 +151,8 @@ pub struct Reading {
     pub user: Option<String>,
     /// Every message to match against, most specific first.
     pub texts: Vec<String>,
+    /// A Status was read (the first one wins).
+    status_seen: bool,
 }
 
 impl Reading {
@@ -190,11 +192,13 @@ pub fn read(text: &str) -> Reading {
             visit(&value, &mut r, 0);
         }
     }
+    // The clients' own framing first: it names the shape, and a Status
+    // inside is theirs.
+    read_clients(text, &mut r);
     if !whole_json {
         read_lines(text, &mut r);
     }
     read_kubectl(trimmed, &mut r);
-    read_clients(text, &mut r);
     if let Some(url) = r.url.clone() {
         let target = target_of_url(&url);
         if !target.is_empty() {
@@ -228,6 +232,11 @@ fn read_lines(text: &str, r: &mut Reading) {
             continue;
         }
         // kubectl -v=8: the request line, its headers and bodies.
+        if t.contains("Reconciler error")
+            || (is_klog_line(t) && !t.contains("round_trippers.go:") && !t.contains("request.go:"))
+        {
+            r.set_shape(Shape::LogLine);
+        }
         if let Some(rest) = after(t, "round_trippers.go:") {
             read_round_tripper(rest, r, &mut in_request_headers);
         }
@@ -316,6 +325,17 @@ fn read_round_tripper(rest: &str, r: &mut Reading, in_request_headers: &mut bool
             }
         }
     }
+}
+
+/// `E0612 08:14:02.441017       1 controller.go:324] ...`: klog's header.
+fn is_klog_line(line: &str) -> bool {
+    let b = line.as_bytes();
+    b.len() > 6
+        && matches!(b[0], b'I' | b'W' | b'E' | b'F')
+        && b[1..5].iter().all(u8::is_ascii_digit)
+        && b[5] == b' '
+        && line.contains(".go:")
+        && line.contains("] ")
 }
 
 /// The value of klog's `body=` key: `body="..."` (Go-quoted) or the
@@ -436,9 +456,10 @@ fn looks_like_status(map: &serde_json::Map<String, Value>) -> bool {
 }
 
 fn read_status(status: &Value, r: &mut Reading) {
-    if r.message.is_some() {
+    if r.status_seen {
         return;
     }
+    r.status_seen = true;
     let text = |p: &str| status.pointer(p).and_then(Value::as_str).map(str::to_owned);
     r.code = status
         .get("code")
@@ -494,6 +515,11 @@ fn read_audit(event: &Value, r: &mut Reading) {
     );
     if let Some(status) = event.get("responseStatus") {
         read_status(status, r);
+    }
+    // The stage of an event written while the panic filter recovered
+    // (audit `StagePanic`).
+    if text("/stage").as_deref() == Some("Panic") {
+        r.push_text("apiserver panic'd");
     }
     if let Some(body) = event.get("requestObject") {
         r.request_body = Some(body.to_string());
@@ -618,21 +644,22 @@ fn read_kubectl(text: &str, r: &mut Reading) {
 
 /// The Python, Java and JavaScript clients' renderings.
 fn read_clients(text: &str, r: &mut Reading) {
-    // Python: `ApiException: (422)` then `Reason: Unprocessable Entity`.
-    if text.contains("HTTP response body:")
-        || text.contains("ApiException: (")
-        || text.trim_start().starts_with('(') && text.contains("\nReason: ")
-    {
-        if text.contains("HTTP response code:") {
-            r.set_shape(Shape::Java);
-        } else {
-            r.set_shape(Shape::Python);
-        }
-        if let Some(i) = text.find('(') {
-            if let Some(code) = leading_code(&text[i + 1..]) {
-                r.code.get_or_insert(code);
-            }
-        }
+    // Python: `...Exception: (422)` (or `(422)` alone) then `Reason: ...`.
+    let python_code = after(text, "Exception: (")
+        .and_then(leading_code)
+        .or_else(|| {
+            text.lines()
+                .map(str::trim)
+                .find(|l| l.len() == 5 && l.starts_with('(') && l.ends_with(')'))
+                .and_then(|l| leading_code(&l[1..]))
+        });
+    if text.contains("HTTP response code:") {
+        r.set_shape(Shape::Java);
+    } else if python_code.is_some() || text.contains("HTTP response body:") {
+        r.set_shape(Shape::Python);
+    }
+    if let Some(code) = python_code {
+        r.code.get_or_insert(code);
     }
     if let Some(rest) = after(text, "HTTP response code: ") {
         r.set_shape(Shape::Java);
