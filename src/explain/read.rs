@@ -420,16 +420,14 @@ fn visit_inner(value: &Value, r: &mut Reading, depth: usize, budget: &mut usize)
             }
             for (key, v) in map {
                 match v {
-                    Value::String(s) => {
-                        if key != "stacktrace" && s.len() < 1 << 20 {
-                            if s.trim_start().starts_with('{') {
-                                if let Some(inner) = first_json(s.trim_start()) {
-                                    visit_inner(&inner, r, depth + 1, budget);
-                                    continue;
-                                }
+                    Value::String(s) if key != "stacktrace" && s.len() < 1 << 20 => {
+                        if s.trim_start().starts_with('{') {
+                            if let Some(inner) = first_json(s.trim_start()) {
+                                visit_inner(&inner, r, depth + 1, budget);
+                                continue;
                             }
-                            r.push_text(s);
                         }
+                        r.push_text(s);
                     }
                     Value::Object(_) | Value::Array(_) => visit_inner(v, r, depth + 1, budget),
                     _ => {}
