@@ -110,8 +110,8 @@ impl fmt::Display for ExplainError {
                 "the error text is {size} bytes, more than the limit of {MAX_TEXT_BYTES}"
             ),
             ExplainError::Empty => f.write_str("the error text is empty"),
-            ExplainError::Patch(err) => write!(f, "patch: {err}"),
-            ExplainError::Object(err) => write!(f, "object: {err}"),
+            ExplainError::Patch(err @ LintError::Command { .. }) => write!(f, "patch: {err}"),
+            ExplainError::Patch(err) | ExplainError::Object(err) => write!(f, "{err}"),
             ExplainError::ContentType(t) => write!(
                 f,
                 "content type {t:?}: use json, merge, strategic, apply or a patch media type"
@@ -181,9 +181,15 @@ pub struct CheckCase {
 
 impl CheckCase {
     /// The playground fragment that opens this case in Check
-    /// (`#/check?s=1.…`, the view's own link format).
-    pub fn fragment(&self) -> String {
-        format!("#/check?s={}", crate::share::pack(self))
+    /// (`#/check?s=1.…`, the view's own link format); `None` when the
+    /// texts are over what the view opens (4 MiB each, a 512 KiB link).
+    pub fn fragment(&self) -> Option<String> {
+        let max = crate::input::Budget::OBJECT_BYTES;
+        if self.patch.len() > max || self.object.len() > max {
+            return None;
+        }
+        let fragment = format!("#/check?s={}", crate::share::pack(self));
+        (fragment.len() <= crate::share::MAX_FRAGMENT).then_some(fragment)
     }
 }
 
@@ -384,7 +390,14 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
     // The patch narrows a bare 422 (and a stale resourceVersion) down.
     if let Some(p) = &patch {
         narrow_by_patch(p, &mut candidates, &mut decided_by);
-        if let Some(input) = &p.input {
+        // Lint only what the server would run (it refuses more than
+        // 10,000 ops before anything runs): lint's checks are not all
+        // linear in the op count.
+        let lintable = p.input.as_ref().filter(|input| {
+            input.kind != BodyKind::JsonPatch
+                || patch::decode(&input.payload).is_ok_and(|d| d.count <= crate::apply::MAX_OPS)
+        });
+        if let Some(input) = lintable {
             let options = Options {
                 object: object.clone(),
                 ..Options::default()
@@ -406,7 +419,7 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
             patch: p.text.clone(),
             object: request.object.unwrap_or_default().to_owned(),
         });
-        e.check_link = e.check.as_ref().map(CheckCase::fragment);
+        e.check_link = e.check.as_ref().and_then(CheckCase::fragment);
     }
     // With the object too: replay on the release's engine.
     if let (Some(p), Some(object)) = (&patch, &object) {

@@ -16,6 +16,9 @@ use serde::Serialize;
 /// The newest link format this build writes.
 pub const VERSION: u32 = 1;
 
+/// The longest link fragment the playground opens, in bytes.
+pub const MAX_FRAGMENT: usize = 512 * 1024;
+
 /// Packs any serializable state as an `s=` value (format [`VERSION`]).
 pub fn pack<T: Serialize>(value: &T) -> String {
     let json = serde_json::to_vec(value).unwrap_or_default();

@@ -46,7 +46,10 @@ fn a_bare_422_lists_candidates_and_what_would_decide() {
         text.starts_with("class: undecided, one of test-failed, missing-path, bad-index, malformed-op, smp-merge-key\nread as: kubectl, HTTP 422 Invalid\n"),
         "{text}"
     );
-    assert!(text.contains("would decide: the patch that was sent"), "{text}");
+    assert!(
+        text.contains("would decide: the patch that was sent"),
+        "{text}"
+    );
     assert!(text.contains("if test-failed: only after a re-read and a rebuilt request (RetryOnConflict does not retry it)"), "{text}");
     assert!(text.contains("https://github.com/kubernetes/apiserver/blob/release-1.36/pkg/endpoints/handlers/patch.go#L414"), "{text}");
 }
@@ -68,10 +71,19 @@ fn with_patch_and_object_it_names_the_op_and_the_fix() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.starts_with("class: test-failed (A test op failed)\n"), "{text}");
+    assert!(
+        text.starts_with("class: test-failed (A test op failed)\n"),
+        "{text}"
+    );
     assert!(text.contains("decided by: replaying the patch on the object with the engine of Kubernetes 1.30 (evanphx/json-patch v4.12.0)"), "{text}");
-    assert!(text.contains(r#"Op 0 (test "/metadata/labels") fails on Kubernetes 1.30"#), "{text}");
-    assert!(text.contains("lint whole-map-test: op 0 tests the whole map"), "{text}");
+    assert!(
+        text.contains(r#"Op 0 (test "/metadata/labels") fails on Kubernetes 1.30"#),
+        "{text}"
+    );
+    assert!(
+        text.contains("lint whole-map-test: op 0 tests the whole map"),
+        "{text}"
+    );
     assert!(text.contains(r#"send instead: [{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#), "{text}");
     assert!(text.contains("open in Check: #/check?s=1."), "{text}");
 }
@@ -79,7 +91,10 @@ fn with_patch_and_object_it_names_the_op_and_the_fix() {
 #[test]
 fn json_output_from_stdin() {
     let status = r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Apply failed with 1 conflict: conflict with \"virt-handler\" using kubevirt.io/v1: .metadata.labels.kubevirt.io/nodeName","reason":"Conflict","details":{"causes":[{"reason":"FieldManagerConflict","message":"conflict with \"virt-handler\" using kubevirt.io/v1","field":".metadata.labels.kubevirt.io/nodeName"}]},"code":409}"#;
-    for args in [&["explain", "--format", "json"][..], &["explain", "--format", "json", "-"]] {
+    for args in [
+        &["explain", "--format", "json"][..],
+        &["explain", "--format", "json", "-"],
+    ] {
         let out = patchlab(args, status);
         assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
         let e: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -123,7 +138,10 @@ fn a_kubectl_line_without_type_is_a_strategic_merge_patch() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     assert!(text.starts_with("class: smp-custom-resource"), "{text}");
-    assert!(text.contains("retry: no (RetryOnConflict does not retry it)"), "{text}");
+    assert!(
+        text.contains("retry: no (RetryOnConflict does not retry it)"),
+        "{text}"
+    );
     assert!(text.contains("customresource_handler.go"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -132,7 +150,11 @@ fn a_kubectl_line_without_type_is_a_strategic_merge_patch() {
 fn exit_1_when_not_recognised_2_when_unreadable() {
     let out = patchlab(&["explain", "the cluster is fine"], "");
     assert_eq!(out.status.code(), Some(1));
-    assert!(stdout(&out).starts_with("not recognised\n"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).starts_with("not recognised\n"),
+        "{}",
+        stdout(&out)
+    );
     let out = patchlab(&["explain", "--format", "json", "-"], "hello");
     assert_eq!(out.status.code(), Some(1));
     let e: Value = serde_json::from_str(&stdout(&out)).unwrap();
@@ -141,8 +163,16 @@ fn exit_1_when_not_recognised_2_when_unreadable() {
     let cases: [(&[&str], &str, &str); 5] = [
         (&["explain"], "   \n", "the error text is empty"),
         (&["explain", "--patch", "nope.json", BARE], "", "nope.json"),
-        (&["explain", "--patch", "-", "-"], "", "only one of TEXT, --patch and --object"),
-        (&["explain", "--content-type", "xml", BARE], "", "content type \"xml\""),
+        (
+            &["explain", "--patch", "-", "-"],
+            "",
+            "only one of TEXT, --patch and --object",
+        ),
+        (
+            &["explain", "--content-type", "xml", BARE],
+            "",
+            "content type \"xml\"",
+        ),
         (
             &["explain", "--patch", "-", BARE],
             "[{\"op\":\"add\",\n \"path\": }]",
@@ -152,9 +182,17 @@ fn exit_1_when_not_recognised_2_when_unreadable() {
     for (args, stdin, expected) in cases {
         let out = patchlab(args, stdin);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        assert!(stderr(&out).contains(expected), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(expected),
+            "{args:?}: {}",
+            stderr(&out)
+        );
     }
     let out = patchlab(&["explain", "--kube-version", "1.24", BARE], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("use 1.25 to 1.36"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("use 1.25 to 1.36"),
+        "{}",
+        stderr(&out)
+    );
 }

@@ -19,7 +19,7 @@ use super::route::{Packed, Route, View};
 /// The newest format this build writes and reads.
 pub const VERSION: u32 = crate::share::VERSION;
 /// The longest fragment accepted, in bytes.
-pub const MAX_FRAGMENT: usize = 512 * 1024;
+pub const MAX_FRAGMENT: usize = crate::share::MAX_FRAGMENT;
 /// The most bytes a link may decompress to: two objects at the input
 /// budget, with room for JSON escapes.
 pub const MAX_DECOMPRESSED: usize = 10 * 1024 * 1024;
