@@ -190,11 +190,15 @@ pub fn text(e: &Explanation) -> String {
         }
     }
     let _ = write!(s, "read as: {}", e.shape.as_str());
-    if let Some(code) = e.seen.code {
-        let _ = write!(s, ", HTTP {code}");
-    }
-    if let Some(reason) = &e.seen.reason {
-        let _ = write!(s, " {reason}");
+    let answer: Vec<String> = e
+        .seen
+        .code
+        .map(|c| format!("HTTP {c}"))
+        .into_iter()
+        .chain(e.seen.reason.clone().filter(|r| !r.is_empty()))
+        .collect();
+    if !answer.is_empty() {
+        let _ = write!(s, ", {}", answer.join(" "));
     }
     s.push('\n');
     if let Some(m) = e.matched {
