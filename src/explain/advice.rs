@@ -191,6 +191,8 @@ pub fn sources(class: ErrorClass) -> Vec<SourceRef> {
         ],
         ErrorClass::Immutable => vec![
             src(APIMACHINERY, "pkg/api/validation/objectmeta.go", "ValidateImmutableField: FieldImmutableErrorMsg", R136, 131),
+            src("kubernetes/kubernetes", "pkg/apis/core/validation/validation.go", "validateUpgradeDowngradeClusterIPs, validateLoadBalancerClassField: \"may not change once set\"", "master", 0),
+            src("kubernetes/kubernetes", "pkg/apis/apps/validation/validation.go", "ValidateStatefulSetUpdate: \"updates to statefulset spec for fields other than ...\"", "master", 0),
             NEW_INVALID,
         ],
         ErrorClass::MissingResourceVersion => vec![

@@ -234,6 +234,20 @@ const SIGNATURES: &[Signature] = &[
         text: "field is immutable",
         extract: invalid_fields,
     },
+    // The same, in the words of kubernetes/kubernetes' own validation
+    // (pkg/apis/core/validation `validateUpgradeDowngradeClusterIPs`,
+    // `validateLoadBalancerClassField`; pkg/apis/apps/validation
+    // `ValidateStatefulSetUpdate`).
+    Signature {
+        classes: &[C::Immutable],
+        text: ": may not change once set",
+        extract: invalid_fields,
+    },
+    Signature {
+        classes: &[C::Immutable],
+        text: "updates to statefulset spec for fields other than ",
+        extract: invalid_fields,
+    },
     Signature {
         classes: &[C::NameMismatch],
         text: "does not match the name on the URL",
