@@ -179,7 +179,7 @@ impl Source {
 }
 
 /// `kube` or `rfc`, for clap.
-pub fn parse_semantics(s: &str) -> Result<Semantics, String> {
+pub fn parse_semantics(s: &str) -> Result<Semantics, patchlab::apply::UnknownSemantics> {
     s.parse()
 }
 

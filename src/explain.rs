@@ -184,7 +184,7 @@ impl CheckCase {
     /// (`#/check?s=1.…`, the view's own link format); `None` when the
     /// texts are over what the view opens (4 MiB each, a 512 KiB link).
     pub fn fragment(&self) -> Option<String> {
-        let max = crate::input::Budget::OBJECT_BYTES;
+        let max = crate::limits::OBJECT_BYTES;
         if self.patch.len() > max || self.object.len() > max {
             return None;
         }
@@ -395,7 +395,7 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
         // linear in the op count.
         let lintable = p.input.as_ref().filter(|input| {
             input.kind != BodyKind::JsonPatch
-                || patch::decode(&input.payload).is_ok_and(|d| d.count <= crate::apply::MAX_OPS)
+                || patch::decode(&input.payload).is_ok_and(|d| d.count <= crate::limits::MAX_OPS)
         });
         if let Some(input) = lintable {
             let options = Options {

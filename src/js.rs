@@ -34,18 +34,8 @@ pub use diff::diff;
 pub use info::{kube_versions, presets, version};
 pub use sim::{migrate, simulate};
 
-use crate::input::Budget;
-
 // What the lint module (`js/lint.rs`) reads from its parent.
 use convert::{
     bad_argument, checked_string, document, json_text, options, to_js, type_name, value_to_js,
     ErrorBuilder,
 };
-
-/// The largest document, patch or scenario accepted, in UTF-16 code units
-/// of its JSON text (kube-apiserver refuses request bodies above 3 MiB).
-pub const MAX_INPUT: usize = Budget::OBJECT_BYTES;
-
-/// The most VMIs `migrate` simulates in one call (it runs synchronously:
-/// call it from a Web Worker for big runs).
-pub const MAX_MIGRATE_VMS: usize = crate::sim::migrate::MAX_VMS;

@@ -16,8 +16,9 @@ use serde::Serialize;
 /// The newest link format this build writes.
 pub const VERSION: u32 = 1;
 
-/// The longest link fragment the playground opens, in bytes.
-pub const MAX_FRAGMENT: usize = 512 * 1024;
+/// The longest link fragment the playground opens, in bytes
+/// ([`crate::limits::LINK_FRAGMENT`]).
+pub const MAX_FRAGMENT: usize = crate::limits::LINK_FRAGMENT;
 
 /// Packs any serializable state as an `s=` value (format [`VERSION`]).
 pub fn pack<T: Serialize>(value: &T) -> String {

@@ -14,6 +14,7 @@ use base64::Engine as _;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::notice::Notice;
 use super::route::{Packed, Route, View};
 
 /// The newest format this build writes and reads.
@@ -65,7 +66,7 @@ pub trait ViewState: Clone + PartialEq + 'static {
     /// The action that opens a link pasted into the address bar.
     fn open(link: Self::Link) -> Self::Action;
     /// The action that shows a notice.
-    fn notify(notice: super::notice::Notice) -> Self::Action;
+    fn notify(notice: Notice) -> Self::Action;
 }
 
 /// Why a link (or saved state) cannot be opened.
@@ -99,6 +100,17 @@ impl LinkError {
             }
             _ => None,
         }
+    }
+}
+
+impl From<&LinkError> for Notice {
+    /// The notice for a link that could not be opened: what is wrong, and
+    /// that nothing was changed.
+    fn from(error: &LinkError) -> Notice {
+        Notice::error(format!(
+            "{error} Nothing was changed, and the link is still in the address bar."
+        ))
+        .with_detail(error.detail())
     }
 }
 

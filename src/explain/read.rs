@@ -25,16 +25,13 @@
 use serde::Serialize;
 use serde_json::Value;
 
-/// The largest error text read (a 12 MB kubectl line fits; a log file
-/// does not need to).
-pub const MAX_TEXT_BYTES: usize = 16 * 1024 * 1024;
+use crate::limits::{
+    EXPLAIN_JSON_VALUES as MAX_JSON_VALUES, EXPLAIN_NODES as MAX_NODES,
+    EXPLAIN_STRINGS as MAX_STRINGS,
+};
 
-/// At most this many JSON values are looked into (one per line of a JSON
-/// log), and this many strings kept from them.
-const MAX_JSON_VALUES: usize = 10_000;
-const MAX_STRINGS: usize = 2_000;
-/// Nodes walked in one JSON value when looking for a Status inside it.
-const MAX_NODES: usize = 100_000;
+/// The largest error text read ([`crate::limits::EXPLAIN_TEXT_BYTES`]).
+pub const MAX_TEXT_BYTES: usize = crate::limits::EXPLAIN_TEXT_BYTES;
 
 /// What the text looks like: which tool printed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::input::elide;
+use crate::text::elide_value as elide;
 use crate::vocabulary::ErrorClass;
 
 use super::{releases_text, Explanation, Helps, KNOWN_PANICS};
