@@ -172,7 +172,7 @@ fn data_or_text(options: &JsValue, key: &str) -> Result<Option<String>, JsValue>
 /// does not know.
 #[wasm_bindgen(unchecked_return_type = "Explanation")]
 pub fn explain(
-    text: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ExplainOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let Some(text) = text.dyn_ref::<JsString>() else {
