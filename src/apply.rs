@@ -36,6 +36,7 @@
 //! assert_eq!(vmi, json!({"metadata": {"finalizers": []}}));
 //! ```
 
+mod class;
 mod compare;
 mod engine;
 mod error;

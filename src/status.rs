@@ -7,9 +7,13 @@
 //! client (kubectl, client-go) shows them as `Error from server (<reason>):
 //! <message>`.
 
+mod catalogue;
+
 use std::fmt;
 
 use serde::Serialize;
+
+pub use catalogue::{answers, Answer};
 
 use crate::gojson::quote;
 use crate::limits::{MAX_BODY_BYTES, MAX_OPS};

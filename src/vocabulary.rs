@@ -15,6 +15,10 @@
 
 use serde::Serialize;
 
+mod error_class;
+
+pub use error_class::ErrorClass;
+
 /// One term of the vocabulary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -261,6 +261,46 @@ impl fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 impl Scenario {
+    /// Every writer's diff options, `preset` replacing the writers' own
+    /// (fixed writers keep theirs).
+    ///
+    /// # Errors
+    ///
+    /// [`ScenarioError::BadOverride`] for a writer's bad strategy override.
+    pub fn writer_options(
+        &self,
+        preset: Option<Preset>,
+    ) -> Result<Vec<strategy::Options>, ScenarioError> {
+        self.writers
+            .iter()
+            .map(|w| {
+                w.options(preset)
+                    .map_err(|error| ScenarioError::BadOverride {
+                        writer: w.name.clone(),
+                        error,
+                    })
+            })
+            .collect()
+    }
+
+    /// [`Scenario::writer_options`] without the reasons diffs explain
+    /// their ops with (the explorer and the mass migration count, they do
+    /// not narrate).
+    ///
+    /// # Errors
+    ///
+    /// [`ScenarioError::BadOverride`] for a writer's bad strategy override.
+    pub fn quiet_writer_options(
+        &self,
+        preset: Option<Preset>,
+    ) -> Result<Vec<strategy::Options>, ScenarioError> {
+        let mut options = self.writer_options(preset)?;
+        for o in &mut options {
+            o.explain = false;
+        }
+        Ok(options)
+    }
+
     /// Reads a scenario from JSON or YAML text and checks it.
     ///
     /// # Errors
@@ -456,17 +496,7 @@ impl<'a> World<'a> {
         preset: Option<Preset>,
         record: bool,
     ) -> Result<World<'a>, ScenarioError> {
-        let options = scenario
-            .writers
-            .iter()
-            .map(|w| {
-                w.options(preset)
-                    .map_err(|error| ScenarioError::BadOverride {
-                        writer: w.name.clone(),
-                        error,
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let options = scenario.writer_options(preset)?;
         Ok(World::prepared(
             scenario,
             preset,
