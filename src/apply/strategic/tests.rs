@@ -257,6 +257,10 @@ fn the_server_answers_as_kube_apiserver() {
     let vmi = json!({"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance", "metadata": {"name": "x"}});
     let err = apply_body(&mut vmi.clone(), "{}", &schema::target_of(&vmi), version).unwrap_err();
     assert_eq!(err.cause.kind(), "unsupported-media-type");
+    assert_eq!(
+        err.cause.class(),
+        crate::vocabulary::ErrorClass::SmpCustomResource
+    );
     assert_eq!(err.response().unwrap().to_string(), "HTTP 415 UnsupportedMediaType: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml");
 
     let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "namespace": "ns"},
@@ -275,6 +279,17 @@ fn the_server_answers_as_kube_apiserver() {
     assert_eq!(
         answer(r#"{"spec":{"containers":[{"image":"z"}]}}"#).unwrap_err(),
         "HTTP 500: map: map[image:z] does not contain declared merge key: name"
+    );
+    let err = apply_body(
+        &mut pod.clone(),
+        r#"{"spec":{"containers":[{"image":"z"}]}}"#,
+        &target,
+        version,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.cause.class(),
+        crate::vocabulary::ErrorClass::SmpMergeKey
     );
     assert_eq!(
         answer("[1]").unwrap_err(),
