@@ -14,7 +14,7 @@
 //! One file per part, as the CLI is split: [`convert`] (arguments in,
 //! results and errors out), [`build`] (pointer escaping and KubeVirt's
 //! payload), [`apply`] (patches and merge patches on documents), [`diff`],
-//! [`sim`] (the simulator), [`info`] (presets, Kubernetes releases,
+//! [`sim`] (the simulator), [`explain`] (error texts), [`info`] (presets, Kubernetes releases,
 //! version), and the TypeScript declarations in [`types`].
 
 mod apply;
@@ -25,6 +25,7 @@ mod info;
 mod sim;
 mod types;
 
+pub mod explain;
 pub mod lint;
 
 pub use apply::{apply_merge_patch, apply_patch, apply_patch_json};
