@@ -92,6 +92,7 @@ fn vmi_pair(kb: usize) -> (String, String) {
 
 fn time_edit(kb: usize, runs: usize) -> (f64, f64) {
     use patchlab::app::build::{BuildAction, BuildState};
+    use patchlab::app::view_state::ViewState;
     let (old, new) = vmi_pair(kb);
     let mut state = BuildState::default()
         .reduce(BuildAction::EditOld(old.into()))

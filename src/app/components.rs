@@ -34,7 +34,7 @@ pub use example_select::ExampleSelect;
 pub use glossary::{GlossaryContext, GlossaryDialog, TermHelp};
 pub use kubernetes::KubernetesSelect;
 pub use notice::NoticeBar;
-pub use ops::op_class;
+pub use ops::{op_class, op_line};
 pub use select::{Choice, Select};
 pub use surface::ConflictSurface;
 pub use toolbar::{ShareButton, UndoButton};

@@ -47,9 +47,10 @@ impl<S> Undo<S> {
 }
 
 /// A view's state as the scaffolding sees it. One implementation per view;
-/// [`start`], [`replace`], [`open`] and [`undo`] do the rest, and the
-/// hook `use_view` adapts it to Yew.
-pub trait ViewState: Clone + PartialEq + Sized + 'static {
+/// [`begin`], [`replace`], [`open`] and [`undo`] do the rest, and the
+/// hook `use_view` adapts it to Yew. A visit with nothing saved starts
+/// from `Default`.
+pub trait ViewState: Clone + Default + PartialEq + Sized + 'static {
     /// What its links hold.
     type Link: Shareable;
     /// Its actions.
@@ -61,8 +62,6 @@ pub trait ViewState: Clone + PartialEq + Sized + 'static {
     /// Its words in notices.
     const WORDS: Words;
 
-    /// The state of a visit with nothing saved.
-    fn fresh() -> Self;
     /// The state a link holds.
     ///
     /// # Errors
@@ -74,10 +73,9 @@ pub trait ViewState: Clone + PartialEq + Sized + 'static {
     /// True when replacing it loses work: anything but what the view
     /// ships, as shipped.
     fn is_work(&self) -> bool;
-    /// The message shown above the view.
-    fn notice_mut(&mut self) -> &mut Option<Notice>;
-    /// What Undo brings back.
-    fn undo_mut(&mut self) -> &mut Option<Undo<Self>>;
+    /// The scaffolding's own parts of the state: the message shown above
+    /// the view, and what Undo brings back.
+    fn parts(&mut self) -> (&mut Option<Notice>, &mut Option<Undo<Self>>);
     /// The next state; a pure function of the state and the action.
     fn reduce(&self, action: Self::Action) -> Self;
     /// Brings derived data up to date where that is quick (small texts),
@@ -101,7 +99,7 @@ pub trait ViewState: Clone + PartialEq + Sized + 'static {
 
     /// `self` with a message.
     fn with_notice(mut self, notice: Notice) -> Self {
-        *self.notice_mut() = Some(notice);
+        *self.parts().0 = Some(notice);
         self
     }
 }
@@ -122,14 +120,14 @@ pub fn begin<S: ViewState>(start: Start<S::Link>) -> Begun<S> {
     let saved_or_fresh = |saved: Option<S::Link>| {
         saved
             .and_then(|s| S::from_link(s).ok())
-            .unwrap_or_else(S::fresh)
+            .unwrap_or_else(S::default)
     };
     let (state, keep_address) = match start {
-        Start::Fresh => (S::fresh(), false),
+        Start::Fresh => (S::default(), false),
         Start::Saved(link) => match S::from_link(link) {
             Ok(state) => (state, false),
             Err(why) => (
-                S::fresh().with_notice(Notice::warning(format!(
+                S::default().with_notice(Notice::warning(format!(
                     "Your saved {} could not be opened ({why}), so {}.",
                     words.saved, words.fresh
                 ))),
@@ -156,7 +154,7 @@ pub fn begin<S: ViewState>(start: Start<S::Link>) -> Begun<S> {
             (saved_or_fresh(saved).with_notice(Notice::from(&error)), true)
         }
         Start::BrokenSaved(error) => (
-            S::fresh().with_notice(
+            S::default().with_notice(
                 Notice::warning(format!(
                     "Your saved {} could not be read, so {}.",
                     words.saved, words.fresh
@@ -219,7 +217,7 @@ pub fn open<S: ViewState>(current: &S, link: S::Link) -> S {
 /// when it is work.
 pub fn undo<S: ViewState>(current: &S) -> S {
     let mut current = current.clone();
-    let Some(kept) = current.undo_mut().take() else {
+    let Some(kept) = current.parts().1.take() else {
         return current;
     };
     let restored = kept.state().clone().after(&current);
@@ -232,9 +230,9 @@ pub fn undo<S: ViewState>(current: &S) -> S {
 
 /// `next`, with `kept` as what Undo brings back, saying so.
 fn keep<S: ViewState>(mut kept: S, mut next: S, what: &str) -> S {
-    *kept.notice_mut() = None;
-    *kept.undo_mut() = None;
-    *next.undo_mut() = Some(Undo(Rc::new(kept)));
+    let (notice, undo) = kept.parts();
+    (*notice, *undo) = (None, None);
+    *next.parts().1 = Some(Undo(Rc::new(kept)));
     next.with_notice(
         Notice::info(format!("{what}. {}: Undo brings it back.", S::WORDS.kept)).with_undo("Undo"),
     )
@@ -268,6 +266,17 @@ mod tests {
         undo: Option<Undo<TextState>>,
     }
 
+    impl Default for TextState {
+        fn default() -> Self {
+            TextState {
+                text: "ours".into(),
+                rev: 1,
+                notice: None,
+                undo: None,
+            }
+        }
+    }
+
     impl ViewState for TextState {
         type Link = Text;
         type Action = String;
@@ -278,21 +287,13 @@ mod tests {
             kept: "Your text is kept",
             back: "Brought back your text",
         };
-        fn fresh() -> Self {
-            TextState {
-                text: "ours".into(),
-                rev: 1,
-                notice: None,
-                undo: None,
-            }
-        }
         fn from_link(link: Text) -> Result<Self, String> {
             if link.text == "bad" {
                 return Err("it is bad".into());
             }
             Ok(TextState {
                 text: link.text,
-                ..TextState::fresh()
+                ..TextState::default()
             })
         }
         fn link(&self) -> Text {
@@ -303,11 +304,8 @@ mod tests {
         fn is_work(&self) -> bool {
             self.text != "ours"
         }
-        fn notice_mut(&mut self) -> &mut Option<Notice> {
-            &mut self.notice
-        }
-        fn undo_mut(&mut self) -> &mut Option<Undo<Self>> {
-            &mut self.undo
+        fn parts(&mut self) -> (&mut Option<Notice>, &mut Option<Undo<Self>>) {
+            (&mut self.notice, &mut self.undo)
         }
         fn reduce(&self, text: String) -> Self {
             TextState {
@@ -339,7 +337,7 @@ mod tests {
 
     #[test]
     fn a_visit_starts_from_the_link_else_the_saved_work_else_fresh() {
-        assert_eq!(start(None, None).state, TextState::fresh());
+        assert_eq!(start(None, None).state, TextState::default());
         assert_eq!(start(None, Some(&packed("mine"))).state.text, "mine");
         let opened = start(Some(&packed("linked")), None);
         assert_eq!(opened.state.text, "linked");
@@ -404,7 +402,7 @@ mod tests {
 
     #[test]
     fn loads_keep_work_and_undo_never_loses_any() {
-        let ours = TextState::fresh();
+        let ours = TextState::default();
         // Nothing to lose: no undo, no notice.
         let loaded = replace(
             &ours,
@@ -415,7 +413,7 @@ mod tests {
         assert_eq!(loaded.rev, ours.rev + 1, "states shown keep counting");
         // Work is kept, and said.
         let work = ours.reduce("mine".into());
-        let loaded = replace(&work, TextState::fresh(), "Reset");
+        let loaded = replace(&work, TextState::default(), "Reset");
         assert_eq!(
             loaded.notice.as_ref().unwrap().text,
             "Reset. Your text is kept: Undo brings it back."

@@ -9,7 +9,8 @@ use yew::prelude::*;
 use super::link::{Column, MAX_COLUMNS};
 use super::recompute::{ColumnResult, Results, Texts};
 use crate::app::components::{
-    op_class, Choice, ConflictSurface, CopyButton, Diag, Diagnostics, ReformSome, Select, UseCopy,
+    op_class, op_line, Choice, ConflictSurface, CopyButton, Diag, Diagnostics, ReformSome, Select,
+    UseCopy,
 };
 use crate::lint::Report;
 use crate::strategy::{Body, Plan, PlannedOp, Preset, RoundTrip};
@@ -246,16 +247,7 @@ fn op_item(k: usize, planned: &PlannedOp, only: bool, findings: Option<&Report>)
     let op = &planned.op;
     html! {
         <li class={classes!("op", op_class(Some(op.op)), only.then_some("only-here"))}>
-            <div class="op-line">
-                <span class="op-kind">{ op.op.as_str() }</span>
-                <code class="op-path">{ op.path.clone() }</code>
-                if only {
-                    <span class="only-badge">{ "only here" }</span>
-                }
-            </div>
-            if let Some(value) = op.value.as_ref().filter(|_| op.op.takes_value()) {
-                <code class="op-value">{ crate::text::elide_value(value, 120) }</code>
-            }
+            { op_line(op, only.then_some(("only-badge", "only here")), 120) }
             <p class="op-reason">{ planned.reason.to_string() }</p>
             if let Some(report) = findings {
                 <Diagnostics findings={report.on_op(k).enumerate().map(|(n, f)| Diag::of(n, f)).collect::<Vec<_>>()} at={AttrValue::from(op.path.clone())} compact=true />

@@ -121,18 +121,6 @@ impl BuildState {
         state
     }
 
-    /// The link of this state.
-    pub fn link(&self) -> BuildLink {
-        BuildLink {
-            old: Rc::clone(&self.old.text),
-            new: Rc::clone(&self.new.text),
-            format: self.format,
-            columns: self.columns.clone(),
-            example: self.example.clone(),
-            kubernetes: self.kubernetes,
-        }
-    }
-
     /// The example the editors started from, if it is bundled.
     fn bundled(&self) -> Option<&'static Example> {
         self.example.as_deref().and_then(example)
@@ -260,58 +248,6 @@ impl BuildState {
         self
     }
 
-    /// The next state; a pure function of the state and the action.
-    pub fn reduce(&self, action: BuildAction) -> BuildState {
-        let mut next = self.clone();
-        match action {
-            BuildAction::EditOld(text) => next.edit(|s| &mut s.old, text),
-            BuildAction::EditNew(text) => next.edit(|s| &mut s.new, text),
-            BuildAction::Computed(computed) => next.accept(&computed),
-            BuildAction::SetFormat(format) => next.convert(format),
-            BuildAction::FormatText => next.convert(next.format),
-            BuildAction::Swap => next.swap(),
-            BuildAction::Reset => {
-                let id = self.example.as_deref().unwrap_or(FIRST_EXAMPLE);
-                if let Some(link) = BuildLink::example(id, None) {
-                    next = self.load(link, "Reset to the example");
-                }
-            }
-            BuildAction::LoadExample(id) => match BuildLink::example(&id, None) {
-                Some(link) => {
-                    let title = example(&id).map(|e| e.title.as_str()).unwrap_or_default();
-                    next = self.load(link, &format!("Loaded the example “{title}”"));
-                }
-                None => next.notice = Some(Notice::error(format!("There is no example {id:?}."))),
-            },
-            BuildAction::OpenLink(link) => next = view_state::open(self, link),
-            BuildAction::Undo => next = view_state::undo(self),
-            BuildAction::SetKubernetes(version) => {
-                let version = (version != KubeVersion::NEWEST).then_some(version);
-                if next.kubernetes != version {
-                    next.kubernetes = version;
-                    next.columns_changed();
-                }
-            }
-            BuildAction::SetPreset(i, preset) => {
-                if let Some(column) = next.columns.get_mut(i) {
-                    column.preset = preset;
-                    next.columns_changed();
-                }
-            }
-            BuildAction::AddColumn => next.add_column(),
-            BuildAction::RemoveColumn(i) => {
-                if next.columns.len() > 1 && i < next.columns.len() {
-                    next.columns.remove(i);
-                    next.columns_changed();
-                }
-            }
-            BuildAction::SetOverride(i, path, strategy) => next.set_override(i, path, strategy),
-            BuildAction::Notify(notice) => next.notice = Some(notice),
-            BuildAction::DismissNotice => next.notice = None,
-        }
-        next
-    }
-
     /// A text side's text changed.
     fn edit(&mut self, side: fn(&mut BuildState) -> &mut TextSide, text: Rc<str>) {
         let rev = self.bump();
@@ -410,32 +346,80 @@ impl ViewState for BuildState {
         back: "Brought back your previous objects",
     };
 
-    fn fresh() -> Self {
-        BuildState::default()
-    }
-
     fn from_link(link: BuildLink) -> Result<Self, Infallible> {
         Ok(BuildState::from_link(link))
     }
 
+    /// The link of this state.
     fn link(&self) -> BuildLink {
-        BuildState::link(self)
+        BuildLink {
+            old: Rc::clone(&self.old.text),
+            new: Rc::clone(&self.new.text),
+            format: self.format,
+            columns: self.columns.clone(),
+            example: self.example.clone(),
+            kubernetes: self.kubernetes,
+        }
     }
 
     fn is_work(&self) -> bool {
         self.edited()
     }
 
-    fn notice_mut(&mut self) -> &mut Option<Notice> {
-        &mut self.notice
+    fn parts(&mut self) -> (&mut Option<Notice>, &mut Option<Undo<Self>>) {
+        (&mut self.notice, &mut self.undo)
     }
 
-    fn undo_mut(&mut self) -> &mut Option<Undo<Self>> {
-        &mut self.undo
-    }
-
+    /// The next state; a pure function of the state and the action.
     fn reduce(&self, action: BuildAction) -> Self {
-        BuildState::reduce(self, action)
+        let mut next = self.clone();
+        match action {
+            BuildAction::EditOld(text) => next.edit(|s| &mut s.old, text),
+            BuildAction::EditNew(text) => next.edit(|s| &mut s.new, text),
+            BuildAction::Computed(computed) => next.accept(&computed),
+            BuildAction::SetFormat(format) => next.convert(format),
+            BuildAction::FormatText => next.convert(next.format),
+            BuildAction::Swap => next.swap(),
+            BuildAction::Reset => {
+                let id = self.example.as_deref().unwrap_or(FIRST_EXAMPLE);
+                if let Some(link) = BuildLink::example(id, None) {
+                    next = self.load(link, "Reset to the example");
+                }
+            }
+            BuildAction::LoadExample(id) => match BuildLink::example(&id, None) {
+                Some(link) => {
+                    let title = example(&id).map(|e| e.title.as_str()).unwrap_or_default();
+                    next = self.load(link, &format!("Loaded the example “{title}”"));
+                }
+                None => next.notice = Some(Notice::error(format!("There is no example {id:?}."))),
+            },
+            BuildAction::OpenLink(link) => next = view_state::open(self, link),
+            BuildAction::Undo => next = view_state::undo(self),
+            BuildAction::SetKubernetes(version) => {
+                let version = (version != KubeVersion::NEWEST).then_some(version);
+                if next.kubernetes != version {
+                    next.kubernetes = version;
+                    next.columns_changed();
+                }
+            }
+            BuildAction::SetPreset(i, preset) => {
+                if let Some(column) = next.columns.get_mut(i) {
+                    column.preset = preset;
+                    next.columns_changed();
+                }
+            }
+            BuildAction::AddColumn => next.add_column(),
+            BuildAction::RemoveColumn(i) => {
+                if next.columns.len() > 1 && i < next.columns.len() {
+                    next.columns.remove(i);
+                    next.columns_changed();
+                }
+            }
+            BuildAction::SetOverride(i, path, strategy) => next.set_override(i, path, strategy),
+            BuildAction::Notify(notice) => next.notice = Some(notice),
+            BuildAction::DismissNotice => next.notice = None,
+        }
+        next
     }
 
     fn settle(&mut self) {

@@ -16,6 +16,7 @@ use crate::app::hooks::{
 };
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
+use crate::app::view_state::ViewState;
 use crate::input::Format;
 use crate::kube::KubeVersion;
 

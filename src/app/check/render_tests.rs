@@ -8,6 +8,7 @@ use super::findings::{OpList, OpListProps};
 use super::report::{ApplyOutcome, ApplyOutcomeProps, Summary, SummaryProps};
 use super::*;
 use crate::app::render_test::{count, element, opening, render, text};
+use crate::app::view_state::ViewState;
 
 fn summary(checked: &Rc<Checked>) -> String {
     render::<Summary>(yew::props!(SummaryProps {

@@ -423,17 +423,6 @@ impl CheckState {
         state
     }
 
-    /// The link of this state.
-    pub fn link(&self) -> CheckLink {
-        CheckLink {
-            patch: Rc::clone(&self.patch),
-            object: Rc::clone(&self.object),
-            semantics: self.semantics,
-            example: self.example.clone(),
-            fix: self.fix.clone(),
-        }
-    }
-
     /// True when the findings are not those of the current texts.
     pub fn stale(&self) -> bool {
         self.checked.rev != self.rev
@@ -555,60 +544,6 @@ impl CheckState {
         view_state::replace(self, CheckState::from_link(link), what)
     }
 
-    /// The next state; a pure function of the state and the action.
-    pub fn reduce(&self, action: CheckAction) -> CheckState {
-        let mut next = self.clone();
-        match action {
-            CheckAction::EditPatch(text) => {
-                next.patch = text;
-                next.edited();
-            }
-            CheckAction::EditObject(text) => {
-                next.object = text;
-                next.edited();
-            }
-            CheckAction::SetSemantics(semantics) => {
-                if semantics != next.semantics {
-                    next.semantics = semantics;
-                    next.edited();
-                    next.check();
-                }
-            }
-            CheckAction::Checked(checked) => next.take_checked(checked),
-            CheckAction::LoadExample(id) => match CheckLink::example(&id) {
-                Some(link) => {
-                    let title = example(&id).map(|e| e.title.as_str()).unwrap_or_default();
-                    next = self.load(link, &format!("Loaded the example “{title}”"));
-                }
-                None => next.notice = Some(Notice::error(format!("There is no example {id:?}."))),
-            },
-            CheckAction::OpenLink(link) => next = view_state::open(self, link),
-            CheckAction::Clear => {
-                let blank = CheckLink {
-                    patch: empty(),
-                    object: empty(),
-                    semantics: self.semantics,
-                    example: None,
-                    fix: None,
-                };
-                next = self.load(blank, "Cleared the editors");
-            }
-            CheckAction::ShowFix(key) => next.show_fix(Some(key)),
-            CheckAction::ShowFirstFix => match next.first_fix() {
-                Some(key) => next.show_fix(Some(key)),
-                None => {
-                    next.notice = Some(Notice::info("No finding here comes with a fix to use."))
-                }
-            },
-            CheckAction::HideFix => next.show_fix(None),
-            CheckAction::AdoptFix => next = self.adopt_fix(),
-            CheckAction::Undo => next = view_state::undo(self),
-            CheckAction::Notify(notice) => next.notice = Some(notice),
-            CheckAction::DismissNotice => next.notice = None,
-        }
-        next
-    }
-
     /// The patch editor with the fix shown, the patch before kept for Undo.
     fn adopt_fix(&self) -> CheckState {
         let Some(comparison) = &self.shown else {
@@ -680,32 +615,81 @@ impl ViewState for CheckState {
         back: "Brought back what the editors held",
     };
 
-    fn fresh() -> Self {
-        CheckState::default()
-    }
-
     fn from_link(link: CheckLink) -> Result<Self, Infallible> {
         Ok(CheckState::from_link(link))
     }
 
+    /// The link of this state.
     fn link(&self) -> CheckLink {
-        CheckState::link(self)
+        CheckLink {
+            patch: Rc::clone(&self.patch),
+            object: Rc::clone(&self.object),
+            semantics: self.semantics,
+            example: self.example.clone(),
+            fix: self.fix.clone(),
+        }
     }
 
     fn is_work(&self) -> bool {
         self.link().is_work()
     }
 
-    fn notice_mut(&mut self) -> &mut Option<Notice> {
-        &mut self.notice
+    fn parts(&mut self) -> (&mut Option<Notice>, &mut Option<Undo<Self>>) {
+        (&mut self.notice, &mut self.undo)
     }
 
-    fn undo_mut(&mut self) -> &mut Option<Undo<Self>> {
-        &mut self.undo
-    }
-
+    /// The next state; a pure function of the state and the action.
     fn reduce(&self, action: CheckAction) -> Self {
-        CheckState::reduce(self, action)
+        let mut next = self.clone();
+        match action {
+            CheckAction::EditPatch(text) => {
+                next.patch = text;
+                next.edited();
+            }
+            CheckAction::EditObject(text) => {
+                next.object = text;
+                next.edited();
+            }
+            CheckAction::SetSemantics(semantics) => {
+                if semantics != next.semantics {
+                    next.semantics = semantics;
+                    next.edited();
+                    next.check();
+                }
+            }
+            CheckAction::Checked(checked) => next.take_checked(checked),
+            CheckAction::LoadExample(id) => match CheckLink::example(&id) {
+                Some(link) => {
+                    let title = example(&id).map(|e| e.title.as_str()).unwrap_or_default();
+                    next = self.load(link, &format!("Loaded the example “{title}”"));
+                }
+                None => next.notice = Some(Notice::error(format!("There is no example {id:?}."))),
+            },
+            CheckAction::OpenLink(link) => next = view_state::open(self, link),
+            CheckAction::Clear => {
+                let blank = CheckLink {
+                    patch: empty(),
+                    object: empty(),
+                    semantics: self.semantics,
+                    example: None,
+                    fix: None,
+                };
+                next = self.load(blank, "Cleared the editors");
+            }
+            CheckAction::ShowFix(key) => next.show_fix(Some(key)),
+            CheckAction::ShowFirstFix => match next.first_fix() {
+                Some(key) => next.show_fix(Some(key)),
+                None => {
+                    next.notice = Some(Notice::info("No finding here comes with a fix to use."))
+                }
+            },
+            CheckAction::HideFix => next.show_fix(None),
+            CheckAction::AdoptFix => next = self.adopt_fix(),
+            CheckAction::Undo => next = view_state::undo(self),
+            CheckAction::Notify(notice) => next.notice = Some(notice),
+            CheckAction::DismissNotice => next.notice = None,
+        }
+        next
     }
 
     fn settle(&mut self) {

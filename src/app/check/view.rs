@@ -19,6 +19,7 @@ use crate::app::components::{
 use crate::app::hooks::{use_copy, use_deferred, use_share, use_shortcuts, use_tab_mode, use_view};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
+use crate::app::view_state::ViewState;
 use crate::apply::Semantics;
 use crate::input::{Format, InputError};
 

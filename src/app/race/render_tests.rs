@@ -13,6 +13,7 @@ use super::tables::{
 use super::timeline_editor::{TimelineEditor, TimelineEditorProps};
 use super::*;
 use crate::app::render_test::{count, element, opening, render, text};
+use crate::app::view_state::ViewState;
 use crate::strategy::Preset;
 use crate::vocabulary::{Term, COMPARE_COLUMNS, REPLAY_COLUMNS};
 

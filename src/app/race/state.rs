@@ -415,26 +415,6 @@ impl RaceState {
         }
     }
 
-    /// The link of this state.
-    pub fn link(&self) -> RaceLink {
-        let (id, scenario, interleaving) = match &self.source {
-            Source::Shipped(id) => (Some(id.clone()), None, None),
-            Source::Interleaving { id, index, .. } => (Some(id.clone()), None, Some(*index)),
-            Source::Edited => (None, Some(self.scenario.clone()), None),
-        };
-        RaceLink {
-            id,
-            scenario,
-            interleaving,
-            preset: self.preset,
-            kubernetes: self.kubernetes,
-            step: self.step,
-            compare: self.compare.is_some(),
-            explore: self.exploration.is_some(),
-            editing: self.editing,
-        }
-    }
-
     /// The last step that happened (`None` at the start).
     pub fn current(&self) -> Option<&Step> {
         let replay = self.replay.as_ref().as_ref().ok()?;
@@ -506,58 +486,6 @@ impl RaceState {
         if self.exploration.is_some() {
             self.exploration = Some(Rc::new(self.explore()));
         }
-    }
-
-    /// The next state.
-    pub fn reduce(&self, action: RaceAction) -> RaceState {
-        let mut next = self.clone();
-        match action {
-            RaceAction::Load(id) => return self.load_shipped(&id),
-            RaceAction::Open(link) => return view_state::open(self, link),
-            RaceAction::OpenInterleaving {
-                index,
-                preset,
-                step,
-            } => return self.open_interleaving(index, preset, step),
-            RaceAction::Undo => return view_state::undo(self),
-            RaceAction::SetPreset(preset) => {
-                next.preset = preset;
-                next.rerun();
-            }
-            RaceAction::SetKubernetes(version) => next.set_kubernetes(version),
-            RaceAction::SetWriterPreset(w, preset) => {
-                if let Some(writer) = next.scenario.writers.get_mut(w) {
-                    writer.preset = preset;
-                    next.edit();
-                }
-            }
-            RaceAction::EditIntents(w, text) => next.edit_intents(w, text),
-            RaceAction::AddEvent(event) => {
-                next.scenario.schedule.push(event);
-                next.edit();
-            }
-            RaceAction::RemoveEvent(i) => {
-                next.edit_schedule(|s| (i < s.len()).then(|| drop(s.remove(i))))
-            }
-            RaceAction::MoveUp(i) => {
-                next.edit_schedule(|s| (i > 0 && i < s.len()).then(|| s.swap(i - 1, i)))
-            }
-            RaceAction::MoveDown(i) => {
-                next.edit_schedule(|s| (i + 1 < s.len()).then(|| s.swap(i, i + 1)))
-            }
-            RaceAction::ToggleCompare => {
-                next.compare = match next.compare {
-                    Some(_) => None,
-                    None => Some(Rc::new(next.compare_rows())),
-                };
-            }
-            RaceAction::ToggleExplore => next.toggle_explore(),
-            RaceAction::SetEditing(open) => next.editing = open,
-            RaceAction::Notify(notice) => next.notice = Some(notice),
-            RaceAction::DismissNotice => next.notice = None,
-            player => next.play(player),
-        }
-        next
     }
 
     /// The player's actions: where on the timeline, playing or not.
@@ -724,32 +652,88 @@ impl ViewState for RaceState {
         back: "Brought back your edited race",
     };
 
-    fn fresh() -> Self {
-        RaceState::default()
-    }
-
     fn from_link(link: RaceLink) -> Result<Self, OpenError> {
         RaceState::open(link)
     }
 
+    /// The link of this state.
     fn link(&self) -> RaceLink {
-        RaceState::link(self)
+        let (id, scenario, interleaving) = match &self.source {
+            Source::Shipped(id) => (Some(id.clone()), None, None),
+            Source::Interleaving { id, index, .. } => (Some(id.clone()), None, Some(*index)),
+            Source::Edited => (None, Some(self.scenario.clone()), None),
+        };
+        RaceLink {
+            id,
+            scenario,
+            interleaving,
+            preset: self.preset,
+            kubernetes: self.kubernetes,
+            step: self.step,
+            compare: self.compare.is_some(),
+            explore: self.exploration.is_some(),
+            editing: self.editing,
+        }
     }
 
     fn is_work(&self) -> bool {
         self.edited()
     }
 
-    fn notice_mut(&mut self) -> &mut Option<Notice> {
-        &mut self.notice
+    fn parts(&mut self) -> (&mut Option<Notice>, &mut Option<Undo<Self>>) {
+        (&mut self.notice, &mut self.undo)
     }
 
-    fn undo_mut(&mut self) -> &mut Option<Undo<Self>> {
-        &mut self.undo
-    }
-
+    /// The next state.
     fn reduce(&self, action: RaceAction) -> Self {
-        RaceState::reduce(self, action)
+        let mut next = self.clone();
+        match action {
+            RaceAction::Load(id) => return self.load_shipped(&id),
+            RaceAction::Open(link) => return view_state::open(self, link),
+            RaceAction::OpenInterleaving {
+                index,
+                preset,
+                step,
+            } => return self.open_interleaving(index, preset, step),
+            RaceAction::Undo => return view_state::undo(self),
+            RaceAction::SetPreset(preset) => {
+                next.preset = preset;
+                next.rerun();
+            }
+            RaceAction::SetKubernetes(version) => next.set_kubernetes(version),
+            RaceAction::SetWriterPreset(w, preset) => {
+                if let Some(writer) = next.scenario.writers.get_mut(w) {
+                    writer.preset = preset;
+                    next.edit();
+                }
+            }
+            RaceAction::EditIntents(w, text) => next.edit_intents(w, text),
+            RaceAction::AddEvent(event) => {
+                next.scenario.schedule.push(event);
+                next.edit();
+            }
+            RaceAction::RemoveEvent(i) => {
+                next.edit_schedule(|s| (i < s.len()).then(|| drop(s.remove(i))))
+            }
+            RaceAction::MoveUp(i) => {
+                next.edit_schedule(|s| (i > 0 && i < s.len()).then(|| s.swap(i - 1, i)))
+            }
+            RaceAction::MoveDown(i) => {
+                next.edit_schedule(|s| (i + 1 < s.len()).then(|| s.swap(i, i + 1)))
+            }
+            RaceAction::ToggleCompare => {
+                next.compare = match next.compare {
+                    Some(_) => None,
+                    None => Some(Rc::new(next.compare_rows())),
+                };
+            }
+            RaceAction::ToggleExplore => next.toggle_explore(),
+            RaceAction::SetEditing(open) => next.editing = open,
+            RaceAction::Notify(notice) => next.notice = Some(notice),
+            RaceAction::DismissNotice => next.notice = None,
+            player => next.play(player),
+        }
+        next
     }
 
     /// A race brought back does not play on by itself.

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use crate::app::components::{op_class, TermHelp};
+use crate::app::components::{op_class, op_line, TermHelp};
 use crate::app::text_diff::{line_diff, LineTag};
 use crate::input;
 use crate::sim::timeline::{Sent, Step};
@@ -129,16 +129,7 @@ fn Request(props: &RequestProps) -> Html {
                         let failed = Some(i) == props.failing;
                         html! {
                             <li class={classes!("op", class, failed.then_some("failing"))}>
-                                <div class="op-line">
-                                    <span class="op-kind">{ op.op.as_str() }</span>
-                                    <code class="op-path">{ op.path.clone() }</code>
-                                    if failed {
-                                        <span class="fail-badge">{ "failed here" }</span>
-                                    }
-                                </div>
-                                if let Some(v) = op.value.as_ref().filter(|_| op.op.takes_value()) {
-                                    <code class="op-value">{ crate::text::elide_value(v, 200) }</code>
-                                }
+                                { op_line(op, failed.then_some(("fail-badge", "failed here")), 200) }
                             </li>
                         }
                     }) }

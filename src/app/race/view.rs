@@ -21,6 +21,7 @@ use crate::app::components::{
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_view, ViewHandle};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
+use crate::app::view_state::ViewState;
 use crate::sim::explore::{EXPLORE_EVENTS, EXPLORE_WRITERS};
 use crate::strategy::Preset;
 

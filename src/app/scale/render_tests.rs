@@ -7,6 +7,7 @@ use super::charts::{Charts, ChartsProps};
 use super::progress::{summary, Progress, ProgressProps};
 use super::*;
 use crate::app::render_test::{count, element, opening, render, text};
+use crate::app::view_state::ViewState;
 use crate::sim::migrate::{migrate, MigrateOptions, MigrateResult};
 use crate::strategy::Preset;
 use crate::vocabulary::Term;

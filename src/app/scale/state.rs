@@ -205,11 +205,6 @@ impl ScaleState {
         }
     }
 
-    /// The link of this state.
-    pub fn link(&self) -> ScaleLink {
-        self.inputs
-    }
-
     /// What to simulate.
     pub fn options(&self) -> MigrateOptions {
         MigrateOptions {
@@ -238,9 +233,41 @@ impl ScaleState {
     fn current(&self, id: u32) -> bool {
         matches!(self.run, Run::Running { id: current, .. } if current == id)
     }
+}
+
+impl ViewState for ScaleState {
+    type Link = ScaleLink;
+    type Action = ScaleAction;
+    type OpenError = Infallible;
+    const WORDS: Words = Words {
+        saved: "inputs",
+        fresh: "these are the default inputs",
+        kept: "Your previous inputs are kept",
+        back: "Brought back your previous inputs",
+    };
+
+    /// Its inputs, run at once (a link holds no numbers: the same inputs
+    /// give the same numbers).
+    fn from_link(link: ScaleLink) -> Result<Self, Infallible> {
+        Ok(ScaleState::with(link))
+    }
+
+    /// The link of this state.
+    fn link(&self) -> ScaleLink {
+        self.inputs
+    }
+
+    /// Inputs other than the defaults.
+    fn is_work(&self) -> bool {
+        self.inputs != ScaleLink::default()
+    }
+
+    fn parts(&mut self) -> (&mut Option<Notice>, &mut Option<Undo<Self>>) {
+        (&mut self.notice, &mut self.undo)
+    }
 
     /// The next state.
-    pub fn reduce(&self, action: ScaleAction) -> ScaleState {
+    fn reduce(&self, action: ScaleAction) -> Self {
         let mut next = self.clone();
         let changed = |next: &mut ScaleState| next.run_requested = true;
         match action {
@@ -318,49 +345,6 @@ impl ScaleState {
             ScaleAction::DismissNotice => next.notice = None,
         }
         next
-    }
-}
-
-impl ViewState for ScaleState {
-    type Link = ScaleLink;
-    type Action = ScaleAction;
-    type OpenError = Infallible;
-    const WORDS: Words = Words {
-        saved: "inputs",
-        fresh: "these are the default inputs",
-        kept: "Your previous inputs are kept",
-        back: "Brought back your previous inputs",
-    };
-
-    fn fresh() -> Self {
-        ScaleState::default()
-    }
-
-    /// Its inputs, run at once (a link holds no numbers: the same inputs
-    /// give the same numbers).
-    fn from_link(link: ScaleLink) -> Result<Self, Infallible> {
-        Ok(ScaleState::with(link))
-    }
-
-    fn link(&self) -> ScaleLink {
-        ScaleState::link(self)
-    }
-
-    /// Inputs other than the defaults.
-    fn is_work(&self) -> bool {
-        self.inputs != ScaleLink::default()
-    }
-
-    fn notice_mut(&mut self) -> &mut Option<Notice> {
-        &mut self.notice
-    }
-
-    fn undo_mut(&mut self) -> &mut Option<Undo<Self>> {
-        &mut self.undo
-    }
-
-    fn reduce(&self, action: ScaleAction) -> Self {
-        ScaleState::reduce(self, action)
     }
 
     /// Inputs without their numbers run again, and the counts on screen

@@ -16,6 +16,7 @@ use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_view, ViewHandle
 use crate::app::route::View;
 use crate::app::scale_worker::ScaleWorker;
 use crate::app::shortcuts::Shortcut;
+use crate::app::view_state::ViewState;
 use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
 use crate::sim::scale::FromWorker;
 
