@@ -731,7 +731,14 @@ impl ViewState for RaceState {
             RaceAction::SetEditing(open) => next.editing = open,
             RaceAction::Notify(notice) => next.notice = Some(notice),
             RaceAction::DismissNotice => next.notice = None,
-            player => next.play(player),
+            player @ (RaceAction::Goto(_)
+            | RaceAction::Next
+            | RaceAction::Prev
+            | RaceAction::End
+            | RaceAction::Play
+            | RaceAction::Pause
+            | RaceAction::Tick
+            | RaceAction::SetSpeed(_)) => next.play(player),
         }
         next
     }
