@@ -18,6 +18,8 @@ pub mod kube;
 pub mod lint;
 pub mod patch;
 pub mod pointer;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod scan;
 pub mod sim;
 pub mod status;
 pub mod strategy;

@@ -33,6 +33,7 @@ mod merge;
 mod read;
 pub mod report;
 pub mod rules;
+mod unguarded;
 
 use serde::Serialize;
 use serde_json::Value;

@@ -198,6 +198,7 @@ pub fn lint_rules() -> Result<JsValue, JsValue> {
                 AppliesTo::JsonPatch => "json-patch",
                 AppliesTo::MergePatch => "merge-patch",
                 AppliesTo::Both => "both",
+                AppliesTo::GoSource => "go-source",
             },
         })
         .collect();

@@ -49,6 +49,7 @@ pub(super) fn json_patch(decoded: &Decoded, payload: Option<&str>, options: &Opt
     for index in 0..ops.len() {
         ctx.op(index);
     }
+    ctx.findings.extend(super::unguarded::check(ops, options));
     let outcome = options.object.as_ref().map(|object| {
         let outcome = outcome(object, decoded, options.semantics);
         if !outcome.applies {

@@ -186,19 +186,6 @@ pub const SARIF_VERSION: &str = "2.1.0";
 /// The report as a SARIF 2.1.0 log (one run, the rule table as the
 /// driver's rules), so CI systems show the findings inline.
 pub fn sarif(report: &Report, source: &Source) -> Value {
-    let rules: Vec<Value> = RULES
-        .iter()
-        .map(|info| {
-            json!({
-                "id": info.name,
-                "name": pascal(info.name),
-                "shortDescription": {"text": info.summary},
-                "fullDescription": {"text": info.explanation},
-                "help": {"text": format!("{}\n\nFix: {}", info.explanation, info.fix)},
-                "defaultConfiguration": {"level": info.severity.as_str()},
-            })
-        })
-        .collect();
     let uri = if source.name.starts_with('<') {
         "stdin".to_owned()
     } else {
@@ -238,6 +225,29 @@ pub fn sarif(report: &Report, source: &Source) -> Value {
             result
         })
         .collect();
+    sarif_log(results)
+}
+
+/// The rule table as SARIF `reportingDescriptor`s, in [`Rule::ALL`]
+/// order (a result's `ruleIndex` points into it).
+pub fn sarif_rules() -> Vec<Value> {
+    RULES
+        .iter()
+        .map(|info| {
+            json!({
+                "id": info.name,
+                "name": pascal(info.name),
+                "shortDescription": {"text": info.summary},
+                "fullDescription": {"text": info.explanation},
+                "help": {"text": format!("{}\n\nFix: {}", info.explanation, info.fix)},
+                "defaultConfiguration": {"level": info.severity.as_str()},
+            })
+        })
+        .collect()
+}
+
+/// A SARIF 2.1.0 log of one patchlab run holding `results`.
+pub fn sarif_log(results: Vec<Value>) -> Value {
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": SARIF_VERSION,
@@ -246,7 +256,7 @@ pub fn sarif(report: &Report, source: &Source) -> Value {
                 "name": "patchlab",
                 "version": crate::VERSION,
                 "informationUri": crate::SOURCE_URL,
-                "rules": rules,
+                "rules": sarif_rules(),
             }},
             "results": results,
         }],
@@ -294,16 +304,22 @@ pub fn markdown() -> String {
             super::AppliesTo::JsonPatch => "JSON patches",
             super::AppliesTo::MergePatch => "merge patches",
             super::AppliesTo::Both => "JSON patches and merge patches",
+            super::AppliesTo::GoSource => "Go source (`patchlab scan`)",
+        };
+        let lang = if info.applies_to == super::AppliesTo::GoSource {
+            "go"
+        } else {
+            "json"
         };
         let _ = writeln!(out, "Applies to {applies}.\n");
-        out.push_str("Example:\n\n```json\n");
+        let _ = write!(out, "Example:\n\n```{lang}\n");
         out.push_str(&shorten(&example.patch));
         out.push_str("\n```\n\n");
         if example.object.is_some() {
             out.push_str("(against the example VMI, `patchlab lint --object`; see `EXAMPLE_OBJECT` in src/lint/rules.rs)\n\n");
         }
         let _ = writeln!(out, "Fix: {}\n", info.fix);
-        out.push_str("```json\n");
+        let _ = writeln!(out, "```{lang}");
         out.push_str(&shorten(&example.fixed));
         out.push_str("\n```\n");
     }

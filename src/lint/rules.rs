@@ -82,6 +82,15 @@ pub enum Rule {
     MergeReplacesList,
     /// A `null` in a merge patch, which deletes the member.
     MergeNullDeletes,
+    /// `replace`, `add` or `remove` of a whole shared collection with no
+    /// `test` first.
+    UnguardedWholeWrite,
+    /// Go source: a JSON patch with a `test` retried by
+    /// `retry.RetryOnConflict` (which retries 409 only).
+    TestRetriedOnConflict,
+    /// Go source: a `client.MergeFrom` patch that carries a list changed
+    /// after the base was copied.
+    MergeFromReplacesList,
 }
 
 /// One row of the rule table.
@@ -112,6 +121,9 @@ pub enum AppliesTo {
     MergePatch,
     /// Both.
     Both,
+    /// Go source read by `patchlab scan` (the rule needs the code around
+    /// the patch: its examples are Go).
+    GoSource,
 }
 
 /// An example for a rule: a patch it fires on, the fixed patch it is silent
@@ -119,7 +131,8 @@ pub enum AppliesTo {
 /// needs one).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Example {
-    /// The patch the rule fires on (JSON text, as sent).
+    /// The patch the rule fires on (JSON text, as sent; Go source for
+    /// [`AppliesTo::GoSource`] rules).
     pub patch: Cow<'static, str>,
     /// The fixed patch: the rule is silent on it.
     pub fixed: Cow<'static, str>,
@@ -132,7 +145,7 @@ pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"Virtu
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 19] = [
+    pub const ALL: [Rule; 22] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -152,6 +165,9 @@ impl Rule {
         Rule::FailsNow,
         Rule::MergeReplacesList,
         Rule::MergeNullDeletes,
+        Rule::UnguardedWholeWrite,
+        Rule::TestRetriedOnConflict,
+        Rule::MergeFromReplacesList,
     ];
 
     /// The stable kebab-case name.
@@ -260,9 +276,55 @@ impl Rule {
                 r#"{"metadata":{"annotations":{"kubevirt.io/evacuationNodeName":null}}}"#,
                 r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
             ),
+            Rule::UnguardedWholeWrite => with_object(
+                r#"[{"op":"replace","path":"/metadata/finalizers","value":["foregroundDeleteVirtualMachine"]}]"#,
+                r#"[{"op":"test","path":"/metadata/finalizers","value":["kubevirt.io/virtualMachineControllerFinalize","foregroundDeleteVirtualMachine"]},{"op":"replace","path":"/metadata/finalizers","value":["foregroundDeleteVirtualMachine"]}]"#,
+            ),
+            Rule::TestRetriedOnConflict => text(GO_RETRY, GO_RETRY_FIXED),
+            Rule::MergeFromReplacesList => text(GO_MERGE_FROM, GO_MERGE_FROM_FIXED),
         }
     }
 }
+
+/// Go: a JSON patch with a `test`, retried on 409 only.
+const GO_RETRY: &str = r#"err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	payload, err := patch.New(
+		patch.WithTest("/status/phase", vmi.Status.Phase),
+		patch.WithReplace("/status/phase", v1.Succeeded),
+	).GeneratePayload()
+	if err != nil {
+		return err
+	}
+	_, err = c.clientset.VirtualMachineInstance(vmi.Namespace).Patch(ctx, vmi.Name, types.JSONPatchType, payload, metav1.PatchOptions{})
+	return err
+})"#;
+
+/// Go: the same patch, retried on the 422 of a failed test after a re-read.
+const GO_RETRY_FIXED: &str = r#"err := retry.OnError(retry.DefaultRetry, apierrors.IsInvalid, func() error {
+	current, err := c.clientset.VirtualMachineInstance(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	payload, err := patch.New(
+		patch.WithTest("/status/phase", current.Status.Phase),
+		patch.WithReplace("/status/phase", v1.Succeeded),
+	).GeneratePayload()
+	if err != nil {
+		return err
+	}
+	_, err = c.clientset.VirtualMachineInstance(ns).Patch(ctx, name, types.JSONPatchType, payload, metav1.PatchOptions{})
+	return err
+})"#;
+
+/// Go: a finalizer added after the `MergeFrom` base was copied.
+const GO_MERGE_FROM: &str = r#"base := obj.DeepCopy()
+controllerutil.AddFinalizer(obj, "example.com/cleanup")
+err := r.Patch(ctx, obj, client.MergeFrom(base))"#;
+
+/// Go: the same change with the resourceVersion pinned.
+const GO_MERGE_FROM_FIXED: &str = r#"base := obj.DeepCopy()
+controllerutil.AddFinalizer(obj, "example.com/cleanup")
+err := r.Patch(ctx, obj, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))"#;
 
 /// `n` per-key adds: a patch of `n` ops.
 fn many_ops(n: usize) -> String {
@@ -310,7 +372,7 @@ impl serde::Serialize for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 19] = [
+pub static RULES: [RuleInfo; 22] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
@@ -481,5 +543,32 @@ pub static RULES: [RuleInfo; 19] = [
         explanation: "In a merge patch `null` means delete: the key is removed whatever value another writer put there meanwhile, and a field can never be set to `null` this way. If you meant the value `null`, use a JSON patch.",
         fix: "The JSON patch for the same change, with a `test` of the current value before each `remove` (needs the current object).",
         applies_to: AppliesTo::MergePatch,
+    },
+    RuleInfo {
+        rule: Rule::UnguardedWholeWrite,
+        name: "unguarded-whole-write",
+        severity: Severity::Warning,
+        summary: "a `replace`, `add` or `remove` of a whole shared collection (labels, annotations, finalizers, ownerReferences, conditions) with no `test` first",
+        explanation: "Other writers fill these collections too: kubelet and node-feature-discovery label Nodes, other controllers add their finalizers and owner references, users add annotations. Writing the whole map or list without a `test` of what you read erases whatever they added since your read, silently: `add /metadata/annotations` with one key replaces the whole map, it does not add a key. The same loss `merge-replaces-list` reports for merge bodies.",
+        fix: "A `test` of the collection as you read it (`null` when it was absent) right before the write; for a map, per-key ops (PR #18139's `GeneratePerKeyMapPatches`) are narrower still.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::TestRetriedOnConflict,
+        name: "test-retried-on-conflict",
+        severity: Severity::Warning,
+        summary: "a JSON patch with a `test`, sent inside `retry.RetryOnConflict`",
+        explanation: "`retry.RetryOnConflict` retries only when the error is a 409 Conflict (client-go `util/retry`: `OnError(backoff, errors.IsConflict, fn)`). A failed `test` is answered 422 Invalid, never 409, and a JSON patch without a resourceVersion is never refused with 409 at all (the server re-applies it to the latest object itself). So the loop runs once: the retry the author meant never happens, and the test values are never refreshed.",
+        fix: "Retry on the 422 with a fresh read: `retry.OnError(backoff, apierrors.IsInvalid, fn)` where `fn` gets the object again and rebuilds the patch (its `test` values) from it; or return the error and let the work queue requeue.",
+        applies_to: AppliesTo::GoSource,
+    },
+    RuleInfo {
+        rule: Rule::MergeFromReplacesList,
+        name: "merge-from-replaces-list",
+        severity: Severity::Warning,
+        summary: "a controller-runtime `client.MergeFrom` patch whose object's finalizers, conditions or owner references changed after the base was copied",
+        explanation: "`client.MergeFrom(base)` sends the JSON merge patch from `base` to the object. A merge patch replaces lists whole, so the finalizers (or conditions, or owner references) go out as the complete list this controller saw: a finalizer another controller added since the read is removed again, silently. Without `MergeFromWithOptimisticLock` nothing guards it (no resourceVersion in the body, so no 409).",
+        fix: "`client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})` (the body then carries the resourceVersion: a concurrent write is a 409, retried from a fresh read with `retry.RetryOnConflict`); for built-in kinds `client.StrategicMergeFrom(base)` merges finalizers as a set.",
+        applies_to: AppliesTo::GoSource,
     },
 ];
