@@ -250,15 +250,14 @@ fn scan_package(
     files: &[(String, String)],
 ) -> (Vec<Finding>, Vec<Payload>, Vec<ScanError>) {
     let mut errors = Vec::new();
-    let all = std::env::var_os("PATCHLAB_SCAN_ALL").is_some();
-    if !all && !files.iter().any(|(_, text)| go::may_patch(text)) {
+    if !files.iter().any(|(_, text)| go::may_patch(text)) {
         return (Vec::new(), Vec::new(), errors);
     }
     // Files that may patch are parsed whole; the others only for their
     // constants and variables.
     let decls: Vec<Option<String>> = files
         .iter()
-        .map(|(_, text)| (!all && !go::may_patch(text)).then(|| go::declarations(text)))
+        .map(|(_, text)| (!go::may_patch(text)).then(|| go::declarations(text)))
         .collect();
     let mut parsed = Vec::with_capacity(files.len());
     let mut declared = Vec::new();

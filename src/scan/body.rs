@@ -229,7 +229,7 @@ mod tests {
         };
         assert_eq!(
             ops[0].path.display(),
-            "/metadata/annotations/<EscapeJsonPointer(AnnStorageClass)>"
+            "/metadata/annotations/<escape(EscapeJsonPointer(AnnStorageClass))>"
         );
         assert!(matches!(&ops[0].value, Some(Val::Str(t)) if t.has_holes()));
     }

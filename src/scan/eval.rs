@@ -227,6 +227,9 @@ pub enum How {
     Passed(String),
     /// Built and left (the caller must send it).
     Unsent,
+    /// Returned by an admission webhook: applied to the object being
+    /// admitted, so no concurrent writer can come between.
+    Admission,
 }
 
 /// What an emitted payload is.
@@ -465,6 +468,10 @@ fn nodes_of(val: &Val, expr: &str) -> Option<Vec<Node>> {
 fn nodes_or_opaque(val: &Val, expr: &str) -> Vec<Node> {
     match val {
         Val::Nil => Vec::new(),
+        Val::List(items) => items
+            .iter()
+            .flat_map(|i| nodes_or_opaque(i, expr))
+            .collect(),
         _ => nodes_of(val, expr).unwrap_or_else(|| vec![Node::Opaque(cut(expr))]),
     }
 }
@@ -891,6 +898,12 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                 continue;
             }
             self.note_change(*target);
+            if name.ends_with(".Patch") {
+                if let Some(v) = vals.get(i) {
+                    let v = v.clone();
+                    self.admission(std::slice::from_ref(&v));
+                }
+            }
             let val = if vals.len() == left.len() {
                 vals[i].clone()
             } else if i == 0 && vals.len() == 1 {
@@ -1265,6 +1278,9 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                 value
             };
             let val = self.element(value_node, "");
+            if key_text == "Patch" {
+                self.admission(std::slice::from_ref(&val));
+            }
             members.push((key_text, val, cut(self.text(value_node))));
         }
         let get = |names: &[&str]| {
@@ -1570,7 +1586,7 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                 let new = cut(self.text(args[2]));
                 let mut key_path = path.clone();
                 key_path.push_str("/");
-                key_path.append(&Text::hole("EscapeJSONPointer(key)", HoleKind::Escaped));
+                key_path.append(&Text::hole("key", HoleKind::Escaped));
                 let element = |e: &str| Val::Opaque {
                     expr: format!("{e}[key]"),
                     shape: Shape::Element,
@@ -1920,6 +1936,22 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
         node: TsNode<'f>,
     ) -> Val {
         let at = self.pos(node);
+        let lower = name.to_ascii_lowercase();
+        if lower.contains("escape") && args.len() == 1 {
+            // `EscapeJsonPointer(k)` of another package (CDI's
+            // openapicommon, `jsonpointer.Escape`, ...).
+            return match vals[0].text().and_then(Text::literal) {
+                Some(s) if lower.contains("pointer") || lower.contains("json") => {
+                    Val::Str(Text::lit(escape(&s)))
+                }
+                _ => Val::Str(Text::hole(cut(self.text(args[0])), HoleKind::Escaped)),
+            };
+        }
+        if lower.starts_with("patchresponse") {
+            // controller-runtime's `admission.PatchResponseFromRaw`: a
+            // webhook's patch.
+            self.admission(vals);
+        }
         if let Some(i) = vals.iter().position(|v| matches!(v, Val::PatchType(_))) {
             if let (Val::PatchType(ty), Some(data)) = (&vals[i], vals.get(i + 1)) {
                 let ty = *ty;
@@ -1964,6 +1996,19 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
             Val::Opaque {
                 expr: cut(text),
                 shape,
+            }
+        }
+    }
+
+    /// Ops returned by an admission webhook (in `AdmissionResponse.Patch`):
+    /// applied to the object being admitted, with no other writer between.
+    fn admission(&mut self, vals: &[Val]) {
+        for val in vals {
+            if let Val::Marshal(inner) = val {
+                if let Val::Ops(nodes) = &**inner {
+                    let at = all_ops(nodes).first().map(|op| op.at).unwrap_or_default();
+                    self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Admission);
+                }
             }
         }
     }

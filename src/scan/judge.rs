@@ -261,6 +261,7 @@ fn how_text(how: &How) -> String {
         How::Returned => "returned to the caller".to_owned(),
         How::Passed(name) => format!("passed to {name}"),
         How::Unsent => "built here, sent by the caller".to_owned(),
+        How::Admission => "returned by an admission webhook".to_owned(),
     }
 }
 
@@ -271,6 +272,7 @@ fn rank(how: &How) -> u8 {
         How::Returned => 2,
         How::Passed(_) => 3,
         How::Unsent => 4,
+        How::Admission => 0,
     }
 }
 
@@ -289,6 +291,16 @@ struct Found {
 
 /// Judges a file's payloads.
 pub fn judge(file: &str, emits: &[Emit]) -> (Vec<Finding>, Vec<Payload>) {
+    // Ops an admission webhook returns: applied to the object being
+    // admitted, so the rules about concurrent writers do not apply.
+    let admitted: HashSet<u32> = emits
+        .iter()
+        .filter(|e| e.how == How::Admission)
+        .flat_map(|e| match &e.kind {
+            EmitKind::JsonPatch(nodes) => all_ops(nodes).iter().map(|op| op.id).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
     let mut found: Vec<Found> = Vec::new();
     let mut seen: HashSet<(Rule, u32)> = HashSet::new();
     let mut seen_at: HashSet<(Rule, super::go::Pos)> = HashSet::new();
@@ -304,7 +316,7 @@ pub fn judge(file: &str, emits: &[Emit]) -> (Vec<Finding>, Vec<Payload>) {
                     Some(existing) => *existing = (ids, payload, rank(&emit.how)),
                     None => payloads.push((ids, payload, rank(&emit.how))),
                 }
-                json_patch(emit, nodes, &mut found, &mut seen);
+                json_patch(emit, nodes, &admitted, &mut found, &mut seen);
             }
             EmitKind::Body { ty, body } => {
                 let text = show_val(body);
@@ -423,6 +435,11 @@ fn needs_guard_knowledge(rule: Rule) -> bool {
     )
 }
 
+/// Rules about what other writers do between the read and the write.
+fn about_concurrency(rule: Rule) -> bool {
+    needs_guard_knowledge(rule) || rule == Rule::RvTest
+}
+
 /// Rules that say two ops hit the same path: only believed on known paths.
 fn needs_equal_paths(rule: Rule) -> bool {
     matches!(rule, Rule::DuplicatePath | Rule::TestAfterWrite)
@@ -535,6 +552,7 @@ impl Prepared {
 fn json_patch(
     emit: &Emit,
     nodes: &[Node],
+    admitted: &HashSet<u32>,
     found: &mut Vec<Found>,
     seen: &mut HashSet<(Rule, u32)>,
 ) {
@@ -548,7 +566,16 @@ fn json_patch(
             None => vec![union(&projected)],
         };
         for combo in &combos {
-            lint_combo(emit, combo, &prepared, &payload_text, branches, found, seen);
+            lint_combo(
+                emit,
+                combo,
+                &prepared,
+                &payload_text,
+                branches,
+                admitted,
+                found,
+                seen,
+            );
         }
     }
     // A test in a payload retried on 409 only.
@@ -565,12 +592,12 @@ fn json_patch(
                     .collect();
                 found.push(Found {
                     rule: Rule::TestRetriedOnConflict,
-                    at: emit.at,
+                    at: retry,
                     function: emit.function.clone(),
                     message: format!(
-                        "this JSON patch tests {} and is sent inside `retry.RetryOnConflict` (line {}): a failed `test` is answered 422 Invalid, which RetryOnConflict never retries (it retries 409 Conflict only), and a JSON patch with no resourceVersion never gets a 409, so the loop never runs a second time",
-                        paths.join(", "),
-                        retry.line
+                        "the JSON patch sent inside this `retry.RetryOnConflict` (line {}) tests {}: a failed `test` is answered 422 Invalid, which RetryOnConflict never retries (it retries 409 Conflict only), and a JSON patch with no resourceVersion never gets a 409, so the loop never runs a second time",
+                        emit.at.line,
+                        paths.join(", ")
                     ),
                     ops: tests.iter().map(|op| show_op_json(op)).collect(),
                     payload: payload_text.clone(),
@@ -589,6 +616,7 @@ fn lint_combo(
     prepared: &Prepared,
     payload_text: &str,
     branches: bool,
+    admitted: &HashSet<u32>,
     found: &mut Vec<Found>,
     seen: &mut HashSet<(Rule, u32)>,
 ) {
@@ -621,6 +649,9 @@ fn lint_combo(
             continue;
         };
         if needs_guard_knowledge(finding.rule) && unseen_before[index] {
+            continue;
+        }
+        if about_concurrency(finding.rule) && admitted.contains(&op.id) {
             continue;
         }
         if needs_equal_paths(finding.rule) && op.path.has_holes() {

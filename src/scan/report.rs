@@ -148,10 +148,24 @@ pub fn json(report: &Report) -> Value {
     serde_json::to_value(report).unwrap_or(Value::Null)
 }
 
-/// A relative URI for SARIF: forward slashes, no leading `./`.
-fn uri(file: &str) -> String {
+/// The file as a SARIF artifact URI: a relative reference (forward
+/// slashes, no leading `./`) for a relative path, a `file://` URI for an
+/// absolute one (a relative reference must not start with `/`).
+pub fn uri(file: &str) -> String {
     let file = file.replace('\\', "/");
-    file.strip_prefix("./").unwrap_or(&file).to_owned()
+    let file = file.strip_prefix("./").unwrap_or(&file);
+    let mut out = String::with_capacity(file.len() + 8);
+    if file.starts_with('/') {
+        out.push_str("file://");
+    }
+    for b in file.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// The report as a SARIF 2.1.0 log: one result per finding, located at

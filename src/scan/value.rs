@@ -149,6 +149,11 @@ impl Text {
         for piece in &self.pieces {
             match piece {
                 Piece::Lit(s) => out.push_str(s),
+                Piece::Hole(h) if h.kind == HoleKind::Escaped => {
+                    out.push_str("<escape(");
+                    out.push_str(&h.expr);
+                    out.push_str(")>");
+                }
                 Piece::Hole(h) => {
                     out.push('<');
                     out.push_str(&h.expr);
