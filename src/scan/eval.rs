@@ -454,11 +454,11 @@ fn cut(s: &str) -> String {
 }
 
 /// The nodes of a value holding ops (`None` when it holds none).
-fn nodes_of(val: &Val, expr: &str) -> Option<Vec<Node>> {
+fn nodes_of(val: &Val) -> Option<Vec<Node>> {
     match val {
         Val::Op(op) => Some(vec![Node::Op((**op).clone())]),
         Val::Ops(nodes) => Some(nodes.clone()),
-        Val::Marshal(inner) => nodes_of(inner, expr),
+        Val::Marshal(inner) => nodes_of(inner),
         _ => None,
     }
 }
@@ -472,7 +472,7 @@ fn nodes_or_opaque(val: &Val, expr: &str) -> Vec<Node> {
             .iter()
             .flat_map(|i| nodes_or_opaque(i, expr))
             .collect(),
-        _ => nodes_of(val, expr).unwrap_or_else(|| vec![Node::Opaque(cut(expr))]),
+        _ => nodes_of(val).unwrap_or_else(|| vec![Node::Opaque(cut(expr))]),
     }
 }
 
@@ -835,7 +835,7 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                         vec![expr]
                     } {
                         let val = self.expr(e);
-                        if let Some(nodes) = nodes_of(&val, self.text(e)) {
+                        if let Some(nodes) = nodes_of(&val) {
                             if !matches!(val, Val::Marshal(_)) {
                                 let at = self.pos(e);
                                 self.emit(EmitKind::JsonPatch(nodes), at, How::Returned);

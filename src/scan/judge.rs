@@ -566,16 +566,14 @@ fn json_patch(
             None => vec![union(&projected)],
         };
         for combo in &combos {
-            lint_combo(
+            let judging = Judging {
                 emit,
-                combo,
-                &prepared,
-                &payload_text,
+                prepared: &prepared,
+                payload_text: &payload_text,
                 branches,
                 admitted,
-                found,
-                seen,
-            );
+            };
+            judging.lint_combo(combo, found, seen);
         }
     }
     // A test in a payload retried on 409 only.
@@ -610,82 +608,91 @@ fn json_patch(
     }
 }
 
-fn lint_combo(
-    emit: &Emit,
-    combo: &[Item],
-    prepared: &Prepared,
-    payload_text: &str,
+/// What one payload's combinations are judged with.
+struct Judging<'j> {
+    emit: &'j Emit,
+    prepared: &'j Prepared,
+    payload_text: &'j str,
     branches: bool,
-    admitted: &HashSet<u32>,
-    found: &mut Vec<Found>,
-    seen: &mut HashSet<(Rule, u32)>,
-) {
-    let mut ops: Vec<Operation> = Vec::new();
-    let mut origin: Vec<&OpT> = Vec::new();
-    let mut unseen_before: Vec<bool> = Vec::new();
-    let mut unseen = false;
-    let mut placeholders = false;
-    for item in combo {
-        let Item::Op(op) = item else {
-            unseen = true;
-            continue;
-        };
-        let Some(Some((operation, placeholder))) = prepared.ops.get(&op.id) else {
-            unseen = true;
-            continue;
-        };
-        placeholders |= *placeholder;
-        ops.push(operation.clone());
-        origin.push(op);
-        unseen_before.push(unseen);
-    }
-    if ops.is_empty() {
-        return;
-    }
-    let report = lint::lint_ops(&ops, &Options::default());
-    for finding in &report.findings {
-        let Some(index) = finding.index else { continue };
-        let Some(op) = origin.get(index).copied() else {
-            continue;
-        };
-        if needs_guard_knowledge(finding.rule) && unseen_before[index] {
-            continue;
-        }
-        if about_concurrency(finding.rule) && admitted.contains(&op.id) {
-            continue;
-        }
-        if needs_equal_paths(finding.rule) && op.path.has_holes() {
-            continue;
-        }
-        if !seen.insert((finding.rule, op.id)) {
-            continue;
-        }
-        // The same op written once but built twice (a closure called
-        // for labels, then for annotations): one finding per place.
-        if found
-            .iter()
-            .any(|f| f.rule == finding.rule && f.at == op.at && f.function == emit.function)
-        {
-            continue;
-        }
-        let partner = partner(finding.rule, &origin, &ops, index);
-        let fix_payload = (!placeholders)
-            .then(|| finding.fix.as_ref().map(lint::Fix::payload))
-            .flatten();
-        found.push(Found {
-            rule: finding.rule,
-            at: op.at,
-            function: emit.function.clone(),
-            message: message(finding.rule, op, partner, &finding.message, placeholders),
-            ops: std::iter::once(op)
-                .chain(partner)
-                .map(show_op_json)
-                .collect(),
-            payload: payload_text.to_owned(),
+    admitted: &'j HashSet<u32>,
+}
+
+impl Judging<'_> {
+    fn lint_combo(&self, combo: &[Item], found: &mut Vec<Found>, seen: &mut HashSet<(Rule, u32)>) {
+        let Judging {
+            emit,
+            prepared,
+            payload_text,
             branches,
-            fix: fix::for_op(finding.rule, op, partner),
-            fix_payload,
-        });
+            admitted,
+        } = *self;
+        let mut ops: Vec<Operation> = Vec::new();
+        let mut origin: Vec<&OpT> = Vec::new();
+        let mut unseen_before: Vec<bool> = Vec::new();
+        let mut unseen = false;
+        let mut placeholders = false;
+        for item in combo {
+            let Item::Op(op) = item else {
+                unseen = true;
+                continue;
+            };
+            let Some(Some((operation, placeholder))) = prepared.ops.get(&op.id) else {
+                unseen = true;
+                continue;
+            };
+            placeholders |= *placeholder;
+            ops.push(operation.clone());
+            origin.push(op);
+            unseen_before.push(unseen);
+        }
+        if ops.is_empty() {
+            return;
+        }
+        let report = lint::lint_ops(&ops, &Options::default());
+        for finding in &report.findings {
+            let Some(index) = finding.index else { continue };
+            let Some(op) = origin.get(index).copied() else {
+                continue;
+            };
+            if needs_guard_knowledge(finding.rule) && unseen_before[index] {
+                continue;
+            }
+            if about_concurrency(finding.rule) && admitted.contains(&op.id) {
+                continue;
+            }
+            if needs_equal_paths(finding.rule) && op.path.has_holes() {
+                continue;
+            }
+            if !seen.insert((finding.rule, op.id)) {
+                continue;
+            }
+            // The same op written once but built twice (a closure called
+            // for labels, then for annotations): one finding per place.
+            if found
+                .iter()
+                .any(|f| f.rule == finding.rule && f.at == op.at && f.function == emit.function)
+            {
+                continue;
+            }
+            let partner = partner(finding.rule, &origin, &ops, index);
+            let fix_payload = (!placeholders)
+                .then(|| finding.fix.as_ref().map(lint::Fix::payload))
+                .flatten();
+            found.push(Found {
+                rule: finding.rule,
+                at: op.at,
+                function: emit.function.clone(),
+                message: message(finding.rule, op, partner, &finding.message, placeholders),
+                ops: std::iter::once(op)
+                    .chain(partner)
+                    .map(show_op_json)
+                    .collect(),
+                payload: payload_text.to_owned(),
+                branches,
+                fix: fix::for_op(finding.rule, op, partner),
+                fix_payload,
+            });
+        }
     }
 }
 

@@ -40,7 +40,9 @@ pub fn finding_text(finding: &Finding) -> String {
     let _ = writeln!(out, "   = payload: {}{branches}", finding.payload);
     let _ = writeln!(out, "   = why: {}", info.explanation);
     let _ = writeln!(out, "   = fix: {}", info.fix);
-    let _ = writeln!(out, "{}", indent(&finding.fix, "          "));
+    if finding.fix != info.fix {
+        let _ = writeln!(out, "{}", indent(&finding.fix, "          "));
+    }
     if let Some(payload) = &finding.fix_payload {
         let _ = writeln!(out, "          payload: {payload}");
     }

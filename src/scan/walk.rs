@@ -205,7 +205,7 @@ pub fn scan_paths(
         for _ in 0..threads {
             let spawned = std::thread::Builder::new()
                 .stack_size(THREAD_STACK)
-                .spawn_scoped(scope, &work);
+                .spawn_scoped(scope, work);
             match spawned {
                 Ok(handle) => handles.push(handle),
                 // No thread to be had: this one does the work.
@@ -246,7 +246,7 @@ mod tests {
             std::fs::write(&p, "package a\n").unwrap();
         }
         let names = |sel: &Selection| -> Vec<String> {
-            discover(&[dir.clone()], sel)
+            discover(std::slice::from_ref(&dir), sel)
                 .unwrap()
                 .iter()
                 .map(|p| slashed(p.strip_prefix(&dir).unwrap()))
@@ -269,10 +269,16 @@ mod tests {
             ..Selection::default()
         };
         assert!(matches!(
-            discover(&[dir.clone()], &bad).unwrap_err().kind,
+            discover(std::slice::from_ref(&dir), &bad).unwrap_err().kind,
             ScanErrorKind::BadGlob(_)
         ));
-        let report = scan_paths(&[dir.clone()], &Selection::default(), 2, &|_| {}).unwrap();
+        let report = scan_paths(
+            std::slice::from_ref(&dir),
+            &Selection::default(),
+            2,
+            &|_| {},
+        )
+        .unwrap();
         assert_eq!(report.files, 2);
         let _ = std::fs::remove_dir_all(&dir);
     }
