@@ -3,6 +3,7 @@
 
 mod apply;
 mod diff;
+mod explain;
 mod explore;
 mod lint;
 mod migrate;
@@ -72,6 +73,14 @@ enum Command {
     /// warning or above, 1 when something is, 2 when a PATH cannot be read.
     /// Rules: docs/lint.md; results on KubeVirt: docs/scan.md.
     Scan(scan::Args),
+    /// Explain an error a Kubernetes write got: its cause, whether a retry helps, the fix.
+    ///
+    /// Reads what you paste: kubectl's message, a controller's log line, a Status JSON,
+    /// an audit event, a Python, Java or JavaScript client's exception, evanphx/json-patch's
+    /// own text. With --patch (and --object) it replays the patch on the engine of the
+    /// release and names the failing op. Exits 0 when explained, 1 when the text is not
+    /// recognised, 2 when an input cannot be read. Classes: docs/explain.md.
+    Explain(explain::Args),
 }
 
 /// A failure the CLI reports: the message and the exit code.
@@ -128,6 +137,11 @@ impl From<&std::ffi::OsStr> for Source {
 }
 
 impl Source {
+    /// Standard input.
+    pub fn stdin() -> Source {
+        Source(PathBuf::from("-"))
+    }
+
     fn is_stdin(&self) -> bool {
         self.0.as_os_str() == "-"
     }
@@ -175,7 +189,7 @@ impl Source {
 }
 
 /// `kube` or `rfc`, for clap.
-pub fn parse_semantics(s: &str) -> Result<Semantics, String> {
+pub fn parse_semantics(s: &str) -> Result<Semantics, patchlab::apply::UnknownSemantics> {
     s.parse()
 }
 
@@ -249,6 +263,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Explore(args) => explore::run(args, out),
         Command::Lint(args) => lint::run(args, out),
         Command::Scan(args) => scan::run(args, out),
+        Command::Explain(args) => explain::run(args, out),
     }
 }
 

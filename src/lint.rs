@@ -39,15 +39,14 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use kubectl::is_command;
-pub use read::{budget, read, read_object, BodyKind, Input, LintError, Origin};
+pub use read::{budget, read_object, BodyKind, Input, LintError, Origin};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
 use crate::apply::{self, Semantics, ServerResponse};
+use crate::input::Budget;
+use crate::limits::MAX_BODY_BYTES;
 use crate::patch::{self, Encoding, Operation, PatchSet};
 use crate::strategy::{self, Overwrite, Policy, Precondition};
-
-/// kube-apiserver refuses request bodies above this many bytes (413).
-pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
 
 /// What lint checks against.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -209,6 +208,21 @@ impl Report {
     }
 }
 
+/// Reads a patch: a `kubectl patch` command line (detected by its first
+/// word), JSON text (kept byte for byte) or YAML (sent as the JSON Go
+/// encodes, as kubectl does). A list is a JSON patch, an object a merge
+/// patch.
+///
+/// # Errors
+///
+/// [`LintError`] saying what and where.
+pub fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
+    if kubectl::is_command(text) {
+        return kubectl::read(text, budget);
+    }
+    read::body(text, budget, read::BodyText::File)
+}
+
 /// Reads `text` (see [`read`]) and lints it.
 ///
 /// # Errors
@@ -249,8 +263,9 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
             None,
             None,
             format!(
-                "the body is {} bytes, more than the server's limit of {MAX_BODY_BYTES}: HTTP 413 Request entity too large: limit is {MAX_BODY_BYTES}",
-                input.payload.len()
+                "the body is {} bytes, more than the server's limit of {MAX_BODY_BYTES}: {}",
+                input.payload.len(),
+                crate::status::Status::body_too_large()
             ),
         ));
     }

@@ -7,14 +7,16 @@
 //! client (kubectl, client-go) shows them as `Error from server (<reason>):
 //! <message>`.
 
+mod catalogue;
+
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::gojson::quote;
+pub use catalogue::{answers, Answer};
 
-/// kube-apiserver's default request body limit (`MaxRequestBodyBytes`).
-pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
+use crate::gojson::quote;
+use crate::limits::{MAX_BODY_BYTES, MAX_OPS};
 
 /// The message of every 422 a failed JSON patch op gets: the handler
 /// passes the engine's error to `NewGenericServerResponse`, which discards
@@ -44,6 +46,10 @@ pub enum Reason {
     Invalid,
     /// 500.
     InternalError,
+    /// No reason (`StatusReasonUnknown`, `""`): an error the server did
+    /// not classify; kubectl prints `Error from server: <message>`.
+    #[serde(rename = "")]
+    Unknown,
 }
 
 impl Reason {
@@ -57,6 +63,7 @@ impl Reason {
             Reason::UnsupportedMediaType => "UnsupportedMediaType",
             Reason::Invalid => "Invalid",
             Reason::InternalError => "InternalError",
+            Reason::Unknown => "",
         }
     }
 }
@@ -75,7 +82,7 @@ impl PartialEq<&str> for Reason {
 
 /// One `StatusCause` (`details.causes[]`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Cause {
+pub struct StatusCause {
     /// `reason`: `FieldManagerConflict`, `FieldValueInvalid`, ...
     pub reason: &'static str,
     /// `message`.
@@ -96,7 +103,7 @@ pub struct Status {
     pub message: String,
     /// `details.causes`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub causes: Vec<Cause>,
+    pub causes: Vec<StatusCause>,
 }
 
 /// A resource as the API names it: `virtualmachineinstances.kubevirt.io`
@@ -204,7 +211,7 @@ impl Status {
     pub fn too_many_ops(count: usize) -> Status {
         Status::request_entity_too_large(format!(
             "The allowed maximum operations in a JSON patch is {}, got {count}",
-            crate::apply::MAX_OPS
+            MAX_OPS
         ))
     }
 
@@ -228,12 +235,35 @@ impl Status {
             message.push_str(&format!(" ({} {resource} {name})", verb.to_lowercase()));
         }
         let mut status = Status::new(500, Reason::InternalError, message);
-        status.causes.push(Cause {
+        status.causes.push(StatusCause {
             reason: "UnexpectedServerResponse",
             message: PANIC_TEXT.to_owned(),
             field: String::new(),
         });
         status
+    }
+
+    /// A request body of a type the endpoint does not take
+    /// (`negotiation.NewUnsupportedMediaTypeError(accepted)`, k8s.io/apiserver
+    /// `pkg/endpoints/handlers/negotiation/errors.go`): 415, sent by
+    /// `PatchResource` (handlers/patch.go) before the body is read, for
+    /// example a strategic merge patch to a custom resource.
+    pub fn unsupported_media_type(accepted: &[&str]) -> Status {
+        Status::new(
+            415,
+            Reason::UnsupportedMediaType,
+            format!(
+                "the body of the request was in an unknown format - accepted media types include: {}",
+                accepted.join(", ")
+            ),
+        )
+    }
+
+    /// An error that is no API status (`ErrorToAPIStatus`,
+    /// k8s.io/apiserver `pkg/endpoints/handlers/responsewriters/status.go`):
+    /// the code (500), no reason, the error's own text.
+    pub fn unknown(code: u16, message: impl Into<String>) -> Status {
+        Status::new(code, Reason::Unknown, message)
     }
 
     /// The patched object names another object (`checkName`,
@@ -299,7 +329,7 @@ impl Status {
                 quote(name)
             ),
         );
-        status.causes.push(Cause {
+        status.causes.push(StatusCause {
             reason: "FieldValueInvalid",
             message: format!("Invalid value: {value}: {detail}"),
             field: "metadata.resourceVersion".to_owned(),
@@ -339,7 +369,7 @@ impl Status {
         let mut status = Status::new(409, Reason::Conflict, message);
         status.causes = conflicts
             .iter()
-            .map(|c| Cause {
+            .map(|c| StatusCause {
                 reason: "FieldManagerConflict",
                 message: format!("conflict with {}", c.manager),
                 field: c.field.clone(),
@@ -357,7 +387,10 @@ impl Status {
 
 impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "HTTP {} {}: {}", self.code, self.reason, self.message)
+        match self.reason {
+            Reason::Unknown => write!(f, "HTTP {}: {}", self.code, self.message),
+            reason => write!(f, "HTTP {} {reason}: {}", self.code, self.message),
+        }
     }
 }
 
@@ -408,6 +441,26 @@ mod tests {
             Status::panicked(Some(("PATCH", &vmi, "testvmi"))).message,
             r#"an error on the server ("This request caused apiserver to panic. Look in the logs for details.") has prevented the request from succeeding (patch virtualmachineinstances.kubevirt.io testvmi)"#
         );
+    }
+
+    #[test]
+    fn unsupported_media_type_lists_what_is_accepted() {
+        let status = Status::unsupported_media_type(&[
+            "application/json-patch+json",
+            "application/merge-patch+json",
+        ]);
+        assert_eq!(status.code, 415);
+        assert_eq!(status.reason, "UnsupportedMediaType");
+        assert_eq!(
+            status.message,
+            "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json"
+        );
+        let unknown = Status::unknown(500, "map: map[] does not contain declared merge key: name");
+        assert_eq!(
+            unknown.to_string(),
+            "HTTP 500: map: map[] does not contain declared merge key: name"
+        );
+        assert_eq!(serde_json::to_value(unknown.reason).unwrap(), json!(""));
     }
 
     #[test]

@@ -29,17 +29,16 @@ pub(super) fn json_patch(decoded: &Decoded, payload: Option<&str>, options: &Opt
             .filter(|&i| ops[i].op == OpKind::Test)
             .collect(),
     };
-    if decoded.count > apply::MAX_OPS {
+    if decoded.count > crate::limits::MAX_OPS {
         ctx.findings.push(Finding::new(
             Rule::TooManyOps,
             None,
             None,
             format!(
-                "the patch holds {} ops, more than the server's limit of {}: HTTP 413 Request entity too large: The allowed maximum operations in a JSON patch is {}, got {}",
+                "the patch holds {} ops, more than the server's limit of {}: {}",
                 decoded.count,
-                apply::MAX_OPS,
-                apply::MAX_OPS,
-                decoded.count
+                crate::limits::MAX_OPS,
+                crate::status::Status::too_many_ops(decoded.count)
             ),
         ));
     }
@@ -148,12 +147,7 @@ fn is_list_field(policy: &Policy, pointer: &Pointer) -> bool {
 
 /// Renders a value for a message, cut short.
 fn short(value: &Value) -> String {
-    let text = gojson::to_string(value);
-    if text.chars().count() <= 60 {
-        return text;
-    }
-    let cut: String = text.chars().take(57).collect();
-    format!("{cut}...")
+    crate::text::elide(&gojson::to_string(value), 60)
 }
 
 /// Writes `value` at `tokens` in a fresh object, creating parents.

@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use super::{BodyKind, Finding, Options, Outcome, Report, Rule};
+use crate::apply;
 use crate::pointer::{escape, Pointer};
 use crate::strategy::{self, merge, Overwrite, Precondition, Preset};
 
@@ -11,7 +12,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
     // What PR #18139's strategies would send instead, from the object.
     let rewrite = options.object.as_ref().and_then(|object| {
         let mut new = object.clone();
-        merge::apply(&mut new, body);
+        apply::merge::apply(&mut new, body);
         let plan = strategy::diff(
             object,
             &new,
@@ -55,7 +56,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
     });
     let outcome = options.object.as_ref().map(|object| {
         let mut new = object.clone();
-        merge::apply(&mut new, body);
+        apply::merge::apply(&mut new, body);
         let stale = body
             .pointer("/metadata/resourceVersion")
             .filter(|rv| object.pointer("/metadata/resourceVersion") != Some(*rv));

@@ -1,8 +1,7 @@
 //! Fixes as Go code: what to write instead, in the style the code already
 //! uses (KubeVirt's builder, op literals, JSON text).
 
-use super::judge::collection_at;
-use super::value::{HoleKind, OpT, Piece, Shape, Via};
+use super::value::{collection_at, HoleKind, OpT, Piece, Shape, Via};
 use crate::lint::Rule;
 
 fn uses_builder(op: &OpT) -> bool {

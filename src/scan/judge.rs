@@ -8,12 +8,12 @@ use serde_json::{json, Map, Value};
 
 use super::eval::{Change, Coll, Emit, EmitKind, How};
 use super::fix;
-use super::value::{all_ops, has_branches, HoleKind, Node, OpT, Piece, Shape, Text, Val};
+use super::value::{
+    all_ops, collection_at, has_branches, HoleKind, Node, OpT, Piece, Shape, Text, Val,
+};
 use super::{Finding, Payload, PayloadOp};
 use crate::lint::{self, BodyKind, Input, Options, Origin, Rule};
 use crate::patch::{OpKind, Operation};
-use crate::pointer::Pointer;
-use crate::strategy::{FieldKind, Policy};
 
 /// Most combinations of branches linted one by one; above, the union of
 /// all branches is linted once.
@@ -70,24 +70,6 @@ fn union(nodes: &[Node]) -> Vec<Item<'_>> {
     }
     walk(nodes, &mut out);
     out
-}
-
-/// What a whole member at `path` holds, when it is a collection others
-/// write too.
-pub fn collection_at(path: &str) -> Option<Shape> {
-    let pointer = Pointer::parse(path).ok()?;
-    match Policy::default().declared_kind(pointer) {
-        Some(FieldKind::Map) => return Some(Shape::Map),
-        Some(FieldKind::SetList | FieldKind::AtomicList) => return Some(Shape::List),
-        _ => {}
-    }
-    if path == "/metadata/ownerReferences" {
-        return Some(Shape::List);
-    }
-    if path.ends_with("/metadata/labels") || path.ends_with("/metadata/annotations") {
-        return Some(Shape::Map);
-    }
-    None
 }
 
 /// Stand-ins for the unknown parts of one payload: the same expression

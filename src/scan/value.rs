@@ -6,6 +6,8 @@ use serde_json::Value;
 
 use super::go::Pos;
 use crate::patch::OpKind;
+use crate::pointer::Pointer;
+use crate::strategy::{FieldKind, Policy};
 
 /// What an expression the scanner cannot see holds, judged by its name
 /// (`vmi.Labels` is a whole map, `obj.Finalizers` a whole list,
@@ -42,6 +44,24 @@ impl Shape {
             _ => Shape::Unknown,
         }
     }
+}
+
+/// What a whole member at `path` holds, when it is a collection others
+/// write too.
+pub fn collection_at(path: &str) -> Option<Shape> {
+    let pointer = Pointer::parse(path).ok()?;
+    match Policy::default().declared_kind(pointer) {
+        Some(FieldKind::Map) => return Some(Shape::Map),
+        Some(FieldKind::SetList | FieldKind::AtomicList) => return Some(Shape::List),
+        _ => {}
+    }
+    if path == "/metadata/ownerReferences" {
+        return Some(Shape::List);
+    }
+    if path.ends_with("/metadata/labels") || path.ends_with("/metadata/annotations") {
+        return Some(Shape::Map);
+    }
+    None
 }
 
 /// How a piece of a string that is not known was made.
