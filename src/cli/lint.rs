@@ -74,7 +74,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let source = report::Source::new(name, as_written);
     match args.format {
         Output::Text => {
-            if let Origin::Kubectl { target } = &input.origin {
+            if let Origin::Kubectl { target, .. } = &input.origin {
                 writeln!(
                     out,
                     "kubectl patch {target}: {} ({} bytes as sent)",

@@ -289,7 +289,7 @@ impl CheckedPatch {
             Origin::Yaml => format!(
                 "Read {what} from YAML: sent as the {bytes} bytes of JSON that kubectl and Go write."
             ),
-            Origin::Kubectl { target } => format!(
+            Origin::Kubectl { target, .. } => format!(
                 "Read {what} from the -p argument of `kubectl patch {target}`: {bytes} bytes as sent."
             ),
         }

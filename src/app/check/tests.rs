@@ -228,7 +228,8 @@ fn a_kubectl_command_is_read_from_its_quoting() {
     assert_eq!(
         patch.input.origin,
         Origin::Kubectl {
-            target: "vmi testvmi".into()
+            target: "vmi testvmi".into(),
+            shell: Vec::new(),
         }
     );
     assert!(patch.lines.is_empty(), "the editor holds a command line");
