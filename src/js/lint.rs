@@ -21,7 +21,9 @@ export type LintRule =
   | "test-never-matches" | "index-without-test" | "remove-without-test" | "add-without-test"
   | "test-after-write" | "duplicate-path" | "rv-test" | "engine-dependent" | "release-dependent"
   | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
-  | "merge-replaces-list" | "merge-null-deletes";
+  | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"
+  | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "byte-order-mark"
+  | "go-formatted-body" | "non-string-value" | "yaml-number";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
 export type LintSeverity = "error" | "warning" | "note";
@@ -43,6 +45,10 @@ export interface LintFinding {
   message: string;
   /** The whole patch rewritten, when lint can compute it. */
   fix: Operation[] | null;
+  /** The other writers of the field (names from docs/lint.md's writers table), when known. */
+  writers?: string[];
+  /** The same finding on further ops, folded into this one (a rule lists five findings, then folds). */
+  folded?: { count: number; indices: number[]; paths: string[] };
 }
 
 export interface LintOutcome {
@@ -57,7 +63,7 @@ export interface LintOutcome {
 }
 
 export interface LintResult {
-  kind: "json-patch" | "merge-patch";
+  kind: "json-patch" | "merge-patch" | "strategic-merge-patch";
   semantics: Semantics;
   opCount: number;
   /** By op index, worst first. */
@@ -76,7 +82,7 @@ export interface LintRuleInfo {
   summary: string;
   explanation: string;
   fix: string;
-  appliesTo: "json-patch" | "merge-patch" | "both";
+  appliesTo: "json-patch" | "merge-patch" | "both" | "strategic-merge-patch" | "all";
 }
 "#;
 
@@ -198,6 +204,8 @@ pub fn lint_rules() -> Result<JsValue, JsValue> {
                 AppliesTo::JsonPatch => "json-patch",
                 AppliesTo::MergePatch => "merge-patch",
                 AppliesTo::Both => "both",
+                AppliesTo::StrategicMergePatch => "strategic-merge-patch",
+                AppliesTo::All => "all",
             },
         })
         .collect();
