@@ -48,7 +48,9 @@ use serde_json::Value;
 
 pub use fix::{FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
 pub use kubectl::is_command;
-pub use read::{budget, read, read_object, read_with, BodyKind, Hint, Input, LintError, Origin, PatchFiles};
+pub use read::{
+    budget, read, read_object, read_with, BodyKind, Hint, Input, LintError, Origin, PatchFiles,
+};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
 use crate::apply::{self, Semantics, ServerResponse};
@@ -347,11 +349,17 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
         }
         BodyKind::StrategicMergePatch => {
             let body: Value = serde_json::from_str(&input.payload).map_err(syntax)?;
-            (smp::strategic(&body, options, kind, input.resource.as_ref()), None)
+            (
+                smp::strategic(&body, options, kind, input.resource.as_ref()),
+                None,
+            )
         }
         kind @ (BodyKind::Apply | BodyKind::Update) => return Err(LintError::Unsupported(kind)),
     };
-    let checks::Analysis { report, mut pending } = analysis;
+    let checks::Analysis {
+        report,
+        mut pending,
+    } = analysis;
     if input.payload.len() > MAX_BODY_BYTES {
         pending.push(fix::Pending::new(Finding::new(
             Rule::BodyTooLarge,
@@ -386,8 +394,10 @@ fn go_formatted_report(input: &Input, options: &Options) -> checks::Analysis {
         .map(|h| h.message.clone())
         .unwrap_or_default();
     let ops = hints::read_go_formatted(&input.payload);
-    let pending = vec![fix::Pending::new(Finding::new(Rule::GoFormattedBody, None, None, message))
-        .with(ops.map(|ops| fix::Draft::Whole(Rc::new(ops))))];
+    let pending = vec![
+        fix::Pending::new(Finding::new(Rule::GoFormattedBody, None, None, message))
+            .with(ops.map(|ops| fix::Draft::Whole(Rc::new(ops)))),
+    ];
     checks::Analysis {
         report: Report {
             kind: BodyKind::JsonPatch,
@@ -405,7 +415,11 @@ fn go_formatted_report(input: &Input, options: &Options) -> checks::Analysis {
 
 /// Sorts, folds and writes out the fixes: the report's last step, the same
 /// for every body kind.
-fn finish(mut report: Report, mut pending: Vec<fix::Pending>, written: Option<Rc<[Box<str>]>>) -> Report {
+fn finish(
+    mut report: Report,
+    mut pending: Vec<fix::Pending>,
+    written: Option<Rc<[Box<str>]>>,
+) -> Report {
     pending.sort_by_key(|p| {
         (
             p.finding.index.map_or(0, |i| i + 1),
@@ -426,7 +440,8 @@ pub fn lint_ops(ops: &[Operation], options: &Options) -> Report {
         warnings: Vec::new(),
     };
     let kind = kind_of(options, None);
-    let checks::Analysis { report, pending } = checks::json_patch(&decoded, None, options, kind.as_deref());
+    let checks::Analysis { report, pending } =
+        checks::json_patch(&decoded, None, options, kind.as_deref());
     finish(report, pending, None)
 }
 

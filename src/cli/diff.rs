@@ -144,7 +144,12 @@ pub fn explain(plan: &Plan) -> String {
                 let _ = writeln!(out, "  {i:>2}  {:<7} {}{value}", op.op.as_str(), op.path);
                 let _ = writeln!(out, "      why: {}", planned.reason);
             }
-            more(&mut out, ops.len(), LISTED, "ops (the payload has them all)");
+            more(
+                &mut out,
+                ops.len(),
+                LISTED,
+                "ops (the payload has them all)",
+            );
         }
         Body::MergePatch(_) | Body::Update(_) | Body::Apply { .. } => {
             let _ = writeln!(out, "\nbody:\n{}", indent(&pretty_body(plan)));

@@ -65,7 +65,10 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         let limit = lint::budget().max_bytes;
         let meta = std::fs::metadata(path).map_err(|e| format!("open {path}: {e}"))?;
         if meta.len() > limit as u64 {
-            return Err(format!("{path} is {} bytes, more than the limit of {limit}", meta.len()));
+            return Err(format!(
+                "{path} is {} bytes, more than the limit of {limit}",
+                meta.len()
+            ));
         }
         std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"))
     };

@@ -344,7 +344,11 @@ fn short(value: &Value) -> String {
 /// `op 3, 4, 5 and 997 more`.
 fn list_ops(ops: &[usize]) -> String {
     let shown: Vec<String> = ops.iter().take(5).map(usize::to_string).collect();
-    let mut out = format!("op{} {}", if ops.len() == 1 { "" } else { "s" }, shown.join(", "));
+    let mut out = format!(
+        "op{} {}",
+        if ops.len() == 1 { "" } else { "s" },
+        shown.join(", ")
+    );
     if ops.len() > 5 {
         out.push_str(&format!(" and {} more", ops.len() - 5));
     }
@@ -422,7 +426,10 @@ impl<'a> Ctx<'a> {
         let mut message = err.to_string();
         message.push_str(": the server fails the whole patch at this op (422) and writes nothing");
         let draft = fix.map(|ops| Draft::Whole(Rc::new(ops)));
-        self.push_with(Finding::new(Rule::MalformedOp, Some(*index), None, message), draft);
+        self.push_with(
+            Finding::new(Rule::MalformedOp, Some(*index), None, message),
+            draft,
+        );
     }
 
     fn op(&mut self, index: usize) {
@@ -760,8 +767,7 @@ impl<'a> Ctx<'a> {
         let names: Vec<&'static str> = sharing.names();
         match value {
             Value::Object(map)
-                if !map.is_empty()
-                    && paths::is_string_map(self.policy(), self.kind, pointer) =>
+                if !map.is_empty() && paths::is_string_map(self.policy(), self.kind, pointer) =>
             {
                 if matches!(sharing, Sharing::Sole(_)) {
                     return;
@@ -856,7 +862,11 @@ impl<'a> Ctx<'a> {
         strategy: Strategy,
     ) -> Option<Draft> {
         let is_test = self.ops[first].op == OpKind::Test;
-        let count = if is_test { self.later(node, first).len() } else { 0 };
+        let count = if is_test {
+            self.later(node, first).len()
+        } else {
+            0
+        };
         if is_test && count == 0 {
             return None;
         }
@@ -906,7 +916,11 @@ impl<'a> Ctx<'a> {
         if appends(op) {
             return;
         }
-        let Some(earlier) = self.index.node(index).and_then(|n| last_before(&n.plain, index)) else {
+        let Some(earlier) = self
+            .index
+            .node(index)
+            .and_then(|n| last_before(&n.plain, index))
+        else {
             return;
         };
         let first = &self.ops[earlier];
@@ -986,7 +1000,10 @@ impl<'a> Ctx<'a> {
                         (_, false) => format!("reaches into whatever {item} is at index {encoded} of {} when the patch runs, which is another {item} if the list changed since your read", parent.as_str()),
                     };
                     let advice = if fix.is_none() && !(op.op == OpKind::Add && last) {
-                        format!("; test the {item} first (its name, or the whole {item}) at {}", element.as_str())
+                        format!(
+                            "; test the {item} first (its name, or the whole {item}) at {}",
+                            element.as_str()
+                        )
                     } else {
                         String::new()
                     };
@@ -1020,7 +1037,9 @@ impl<'a> Ctx<'a> {
         let Some(parent) = pointer.parent() else {
             return;
         };
-        if !paths::is_string_map(self.policy(), self.kind, parent) || self.index.guarded(index, pointer) {
+        if !paths::is_string_map(self.policy(), self.kind, parent)
+            || self.index.guarded(index, pointer)
+        {
             return;
         }
         let current = state.map(|doc| pointer.resolve(doc).cloned());
@@ -1044,7 +1063,8 @@ impl<'a> Ctx<'a> {
                 fix,
             );
         } else {
-            let rfc_absent = matches!(current, Some(None)) && self.options.semantics == Semantics::Rfc;
+            let rfc_absent =
+                matches!(current, Some(None)) && self.options.semantics == Semantics::Rfc;
             let fix = match current {
                 Some(Some(value)) => {
                     self.insert_before(index, Operation::test(op.path.clone(), value))
@@ -1118,10 +1138,14 @@ impl<'a> Ctx<'a> {
         if !sharing.is_shared() || self.index.guarded(index, pointer) {
             return;
         }
-        let Some((shape, item)) = writers::shape(self.kind, pointer) else {
+        // Lists and maps: a struct others fill is written field by field
+        // by its writers' protocols (KubeVirt's migrationState).
+        let Some((shape @ (Shape::Map | Shape::List), item)) = writers::shape(self.kind, pointer)
+        else {
             return;
         };
-        let current: Option<Option<Value>> = state.map(|doc| pointer.resolve(doc).filter(|v| !v.is_null()).cloned());
+        let current: Option<Option<Value>> =
+            state.map(|doc| pointer.resolve(doc).filter(|v| !v.is_null()).cloned());
         let kube = self.options.semantics == Semantics::Kube;
         let path = op.path.clone();
         let mut advice = String::new();
@@ -1140,9 +1164,7 @@ impl<'a> Ctx<'a> {
             (_, Shape::List, Some(Some(current))) => self
                 .respell(index, None, pointer, Some(&current), Strategy::Element)
                 .or_else(|| self.insert_before(index, Operation::test(path.clone(), current))),
-            (_, Shape::Object, Some(Some(current))) => {
-                self.insert_before(index, Operation::test(path.clone(), current))
-            }
+            (_, Shape::Object, Some(Some(_))) => None,
             // Absent now: it must still be absent.
             (_, _, Some(None)) if kube => {
                 let add = Operation::add(path.clone(), op.value.clone().unwrap_or(Value::Null));
@@ -1172,7 +1194,9 @@ impl<'a> Ctx<'a> {
                 }
                 _ => None,
             },
-            (OpKind::Add, _, None) if kube => self.insert_before(index, Operation::test(path.clone(), Value::Null)),
+            (OpKind::Add, _, None) if kube => {
+                self.insert_before(index, Operation::test(path.clone(), Value::Null))
+            }
             (_, _, None) => {
                 advice = format!("; no rewrite without the current object: test {} with the value you read right before the write ({})", pointer.as_str(), if shape == Shape::List { "or per-element ops" } else { "or write its fields one by one" });
                 None
@@ -1180,7 +1204,9 @@ impl<'a> Ctx<'a> {
         };
         let what = match (op.op, shape) {
             (OpKind::Remove, _) => format!("removes the whole {}", shape.as_str()),
-            (OpKind::Add, Shape::Map) => "adds the whole map (an add of a map replaces it, it does not add to it)".to_owned(),
+            (OpKind::Add, Shape::Map) => {
+                "adds the whole map (an add of a map replaces it, it does not add to it)".to_owned()
+            }
             (_, _) => format!("writes the whole {}", shape.as_str()),
         };
         let mut finding = Finding::new(
@@ -1219,8 +1245,15 @@ impl<'a> Ctx<'a> {
             if value.is_string() || value.is_null() {
                 return;
             }
-            (op.path.clone(), value.clone(), stringify(value).map(Value::String))
-        } else if value.is_object() && paths::is_string_map(self.policy(), self.kind, pointer) && !policy_map(pointer) {
+            (
+                op.path.clone(),
+                value.clone(),
+                stringify(value).map(Value::String),
+            )
+        } else if value.is_object()
+            && paths::is_string_map(self.policy(), self.kind, pointer)
+            && !policy_map(pointer)
+        {
             let Some(map) = value.as_object() else { return };
             let Some((key, bad)) = map.iter().find(|(_, v)| !v.is_string()) else {
                 return;
@@ -1232,7 +1265,11 @@ impl<'a> Ctx<'a> {
                     other => stringify(other).map(|s| (k.clone(), Value::String(s))),
                 })
                 .collect();
-            (format!("{}/{}", op.path, escape(key)), bad.clone(), fixed.map(Value::Object))
+            (
+                format!("{}/{}", op.path, escape(key)),
+                bad.clone(),
+                fixed.map(Value::Object),
+            )
         } else {
             return;
         };

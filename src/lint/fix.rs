@@ -193,7 +193,12 @@ pub(super) fn fold(pending: Vec<Pending>) -> Vec<Pending> {
     for &at in folded_at.values() {
         let finding = &mut out[at].finding;
         if let Some(folded) = &finding.folded {
-            let listed: Vec<String> = folded.indices.iter().take(10).map(usize::to_string).collect();
+            let listed: Vec<String> = folded
+                .indices
+                .iter()
+                .take(10)
+                .map(usize::to_string)
+                .collect();
             let what = if folded.indices.is_empty() {
                 let paths: Vec<&str> = folded.paths.iter().take(3).map(String::as_str).collect();
                 let more = folded.count.saturating_sub(paths.len());
@@ -201,7 +206,11 @@ pub(super) fn fold(pending: Vec<Pending>) -> Vec<Pending> {
                     "the same at {} members: {}{}",
                     folded.count,
                     paths.join(", "),
-                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                    if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    }
                 )
             } else {
                 let more = folded.count.saturating_sub(listed.len());
@@ -209,7 +218,11 @@ pub(super) fn fold(pending: Vec<Pending>) -> Vec<Pending> {
                     "the same at {} ops: {}{}",
                     folded.count,
                     listed.join(", "),
-                    if more > 0 { format!(" and {more} more") } else { String::new() }
+                    if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    }
                 )
             };
             finding.message = format!("{} [{what}]", finding.message);
@@ -226,7 +239,10 @@ pub(super) fn finish(
     ops: &[Operation],
     written: Option<Rc<[Box<str>]>>,
 ) -> Vec<Finding> {
-    let mut budget = ops.len().saturating_mul(FIX_OPS_PER_OP).saturating_add(FIX_OPS_BASE);
+    let mut budget = ops
+        .len()
+        .saturating_mul(FIX_OPS_PER_OP)
+        .saturating_add(FIX_OPS_BASE);
     let mut order: Vec<usize> = (0..pending.len()).collect();
     order.sort_by_key(|&i| {
         (
@@ -328,7 +344,10 @@ mod tests {
                     Some(&format!("/k{i}")),
                     format!("op {i}"),
                 ))
-                .with(Some(Draft::Edits(vec![Edit::Replace(i, op(&format!("/x{i}")))])))
+                .with(Some(Draft::Edits(vec![Edit::Replace(
+                    i,
+                    op(&format!("/x{i}")),
+                )])))
             })
             .collect();
         let folded = fold(pending);
@@ -338,14 +357,19 @@ mod tests {
         assert_eq!(group.count, 50 - SHOWN_PER_RULE);
         assert_eq!(group.indices[..3], [5, 6, 7]);
         assert!(
-            last.message.starts_with("op 5 [the same at 45 ops: 5, 6, 7,") && last.message.ends_with(" and 35 more]"),
+            last.message
+                .starts_with("op 5 [the same at 45 ops: 5, 6, 7,")
+                && last.message.ends_with(" and 35 more]"),
             "{}",
             last.message
         );
         let findings = finish(folded, &ops, None);
         let fix = findings[SHOWN_PER_RULE].fix.as_ref().unwrap();
         // One fix for all 45: every folded op rewritten.
-        assert_eq!(fix.ops.iter().filter(|o| o.path.starts_with("/x")).count(), 45);
+        assert_eq!(
+            fix.ops.iter().filter(|o| o.path.starts_with("/x")).count(),
+            45
+        );
         assert!(findings.iter().all(|f| f.severity == Severity::Warning));
     }
 }

@@ -38,7 +38,9 @@ pub fn read_go_formatted(text: &str) -> Option<Vec<Operation>> {
         if element.is_empty() {
             continue;
         }
-        let element = element.strip_prefix("&{").or_else(|| element.strip_prefix('{'))?;
+        let element = element
+            .strip_prefix("&{")
+            .or_else(|| element.strip_prefix('{'))?;
         if element.contains(['{', '[', '"']) {
             return None;
         }
@@ -164,9 +166,8 @@ fn lossy_number(token: &str) -> Option<String> {
         }
         return None;
     }
-    let octal = digits.len() > 1
-        && digits.starts_with('0')
-        && digits.bytes().all(|b| b.is_ascii_digit());
+    let octal =
+        digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit());
     if octal {
         // YAML 1.1 (go-yaml v2, which kubectl's sigs.k8s.io/yaml wraps):
         // octal when every digit is 0-7.
@@ -186,11 +187,16 @@ mod tests {
     #[test]
     fn go_formatting_is_recognised_and_read_back_when_simple() {
         assert!(looks_go_formatted("[{add /metadata/labels/app web}]"));
-        assert!(looks_go_formatted("[&{test /spec/replicas 3} &{replace /spec/replicas 4}]"));
+        assert!(looks_go_formatted(
+            "[&{test /spec/replicas 3} &{replace /spec/replicas 4}]"
+        ));
         assert!(looks_go_formatted("[map[op:add path:/a value:b]]"));
         assert!(!looks_go_formatted(r#"[{"op":"add"}]"#));
         assert!(!looks_go_formatted("[{op: add, path: /a}]"));
-        let ops = read_go_formatted("[{test /spec/replicas 3} {replace /spec/replicas 4} {remove /metadata/labels/a}]").unwrap();
+        let ops = read_go_formatted(
+            "[{test /spec/replicas 3} {replace /spec/replicas 4} {remove /metadata/labels/a}]",
+        )
+        .unwrap();
         assert_eq!(
             crate::patch::PatchSet::of(ops).payload().unwrap(),
             r#"[{"op":"test","path":"/spec/replicas","value":3},{"op":"replace","path":"/spec/replicas","value":4},{"op":"remove","path":"/metadata/labels/a"}]"#

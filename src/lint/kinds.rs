@@ -86,11 +86,14 @@ const fn custom(
     }
 }
 
-/// Built-in kinds with their short names (kubernetes
+/// kube-apiserver's resources as of Kubernetes 1.32 (`kubectl
+/// api-resources` on a 1.32 cluster; short names from kubernetes
 /// `pkg/registry/*/*/storage/storage.go`, `ShortNames()`), and KubeVirt's
 /// and CDI's custom resources (kubevirt
 /// `pkg/virt-operator/resource/generate/components/crds.go`, `ShortNames`).
-static KNOWN: [Known; 49] = [
+/// A resource name outside the built-in ones is served by a custom
+/// resource definition.
+static KNOWN: [Known; 71] = [
     builtin("Pod", "", "pods", &["po"]),
     builtin("Service", "", "services", &["svc"]),
     builtin("ConfigMap", "", "configmaps", &["cm"]),
@@ -98,13 +101,23 @@ static KNOWN: [Known; 49] = [
     builtin("Node", "", "nodes", &["no"]),
     builtin("Namespace", "", "namespaces", &["ns"]),
     builtin("PersistentVolume", "", "persistentvolumes", &["pv"]),
-    builtin("PersistentVolumeClaim", "", "persistentvolumeclaims", &["pvc"]),
+    builtin(
+        "PersistentVolumeClaim",
+        "",
+        "persistentvolumeclaims",
+        &["pvc"],
+    ),
     builtin("ServiceAccount", "", "serviceaccounts", &["sa"]),
     builtin("Endpoints", "", "endpoints", &["ep"]),
     builtin("Event", "", "events", &["ev"]),
     builtin("LimitRange", "", "limitranges", &["limits"]),
     builtin("ResourceQuota", "", "resourcequotas", &["quota"]),
-    builtin("ReplicationController", "", "replicationcontrollers", &["rc"]),
+    builtin(
+        "ReplicationController",
+        "",
+        "replicationcontrollers",
+        &["rc"],
+    ),
     builtin("PodTemplate", "", "podtemplates", &[]),
     builtin("Deployment", "apps", "deployments", &["deploy"]),
     builtin("StatefulSet", "apps", "statefulsets", &["sts"]),
@@ -113,33 +126,205 @@ static KNOWN: [Known; 49] = [
     builtin("ControllerRevision", "apps", "controllerrevisions", &[]),
     builtin("Job", "batch", "jobs", &[]),
     builtin("CronJob", "batch", "cronjobs", &["cj"]),
-    builtin("HorizontalPodAutoscaler", "autoscaling", "horizontalpodautoscalers", &["hpa"]),
-    builtin("PodDisruptionBudget", "policy", "poddisruptionbudgets", &["pdb"]),
+    builtin(
+        "HorizontalPodAutoscaler",
+        "autoscaling",
+        "horizontalpodautoscalers",
+        &["hpa"],
+    ),
+    builtin(
+        "PodDisruptionBudget",
+        "policy",
+        "poddisruptionbudgets",
+        &["pdb"],
+    ),
     builtin("Ingress", "networking.k8s.io", "ingresses", &["ing"]),
-    builtin("NetworkPolicy", "networking.k8s.io", "networkpolicies", &["netpol"]),
+    builtin(
+        "NetworkPolicy",
+        "networking.k8s.io",
+        "networkpolicies",
+        &["netpol"],
+    ),
     builtin("IngressClass", "networking.k8s.io", "ingressclasses", &[]),
     builtin("Role", "rbac.authorization.k8s.io", "roles", &[]),
-    builtin("RoleBinding", "rbac.authorization.k8s.io", "rolebindings", &[]),
-    builtin("ClusterRole", "rbac.authorization.k8s.io", "clusterroles", &[]),
-    builtin("ClusterRoleBinding", "rbac.authorization.k8s.io", "clusterrolebindings", &[]),
+    builtin(
+        "RoleBinding",
+        "rbac.authorization.k8s.io",
+        "rolebindings",
+        &[],
+    ),
+    builtin(
+        "ClusterRole",
+        "rbac.authorization.k8s.io",
+        "clusterroles",
+        &[],
+    ),
+    builtin(
+        "ClusterRoleBinding",
+        "rbac.authorization.k8s.io",
+        "clusterrolebindings",
+        &[],
+    ),
     builtin("StorageClass", "storage.k8s.io", "storageclasses", &["sc"]),
-    builtin("VolumeAttachment", "storage.k8s.io", "volumeattachments", &[]),
-    builtin("CustomResourceDefinition", "apiextensions.k8s.io", "customresourcedefinitions", &["crd", "crds"]),
-    builtin("MutatingWebhookConfiguration", "admissionregistration.k8s.io", "mutatingwebhookconfigurations", &[]),
-    builtin("ValidatingWebhookConfiguration", "admissionregistration.k8s.io", "validatingwebhookconfigurations", &[]),
+    builtin(
+        "VolumeAttachment",
+        "storage.k8s.io",
+        "volumeattachments",
+        &[],
+    ),
+    builtin(
+        "CustomResourceDefinition",
+        "apiextensions.k8s.io",
+        "customresourcedefinitions",
+        &["crd", "crds"],
+    ),
+    builtin(
+        "MutatingWebhookConfiguration",
+        "admissionregistration.k8s.io",
+        "mutatingwebhookconfigurations",
+        &[],
+    ),
+    builtin(
+        "ValidatingWebhookConfiguration",
+        "admissionregistration.k8s.io",
+        "validatingwebhookconfigurations",
+        &[],
+    ),
     builtin("Lease", "coordination.k8s.io", "leases", &[]),
     builtin("EndpointSlice", "discovery.k8s.io", "endpointslices", &[]),
-    builtin("PriorityClass", "scheduling.k8s.io", "priorityclasses", &["pc"]),
-    builtin("CertificateSigningRequest", "certificates.k8s.io", "certificatesigningrequests", &["csr"]),
+    builtin(
+        "PriorityClass",
+        "scheduling.k8s.io",
+        "priorityclasses",
+        &["pc"],
+    ),
+    builtin(
+        "CertificateSigningRequest",
+        "certificates.k8s.io",
+        "certificatesigningrequests",
+        &["csr"],
+    ),
     builtin("APIService", "apiregistration.k8s.io", "apiservices", &[]),
-    custom("VirtualMachineInstance", "kubevirt.io", "virtualmachineinstances", &["vmi", "vmis"]),
-    custom("VirtualMachine", "kubevirt.io", "virtualmachines", &["vm", "vms"]),
-    custom("VirtualMachineInstanceMigration", "kubevirt.io", "virtualmachineinstancemigrations", &["vmim", "vmims"]),
-    custom("VirtualMachineInstanceReplicaSet", "kubevirt.io", "virtualmachineinstancereplicasets", &["vmirs", "vmirss"]),
-    custom("VirtualMachinePool", "pool.kubevirt.io", "virtualmachinepools", &["vmpool", "vmpools"]),
+    builtin("ComponentStatus", "", "componentstatuses", &["cs"]),
+    builtin("Binding", "", "bindings", &[]),
+    builtin(
+        "ValidatingAdmissionPolicy",
+        "admissionregistration.k8s.io",
+        "validatingadmissionpolicies",
+        &[],
+    ),
+    builtin(
+        "ValidatingAdmissionPolicyBinding",
+        "admissionregistration.k8s.io",
+        "validatingadmissionpolicybindings",
+        &[],
+    ),
+    builtin("TokenReview", "authentication.k8s.io", "tokenreviews", &[]),
+    builtin(
+        "SelfSubjectReview",
+        "authentication.k8s.io",
+        "selfsubjectreviews",
+        &[],
+    ),
+    builtin(
+        "SubjectAccessReview",
+        "authorization.k8s.io",
+        "subjectaccessreviews",
+        &[],
+    ),
+    builtin(
+        "SelfSubjectAccessReview",
+        "authorization.k8s.io",
+        "selfsubjectaccessreviews",
+        &[],
+    ),
+    builtin(
+        "SelfSubjectRulesReview",
+        "authorization.k8s.io",
+        "selfsubjectrulesreviews",
+        &[],
+    ),
+    builtin(
+        "LocalSubjectAccessReview",
+        "authorization.k8s.io",
+        "localsubjectaccessreviews",
+        &[],
+    ),
+    builtin(
+        "FlowSchema",
+        "flowcontrol.apiserver.k8s.io",
+        "flowschemas",
+        &[],
+    ),
+    builtin(
+        "PriorityLevelConfiguration",
+        "flowcontrol.apiserver.k8s.io",
+        "prioritylevelconfigurations",
+        &[],
+    ),
+    builtin("RuntimeClass", "node.k8s.io", "runtimeclasses", &[]),
+    builtin("CSIDriver", "storage.k8s.io", "csidrivers", &[]),
+    builtin("CSINode", "storage.k8s.io", "csinodes", &[]),
+    builtin(
+        "CSIStorageCapacity",
+        "storage.k8s.io",
+        "csistoragecapacities",
+        &[],
+    ),
+    builtin("Scale", "autoscaling", "scales", &[]),
+    builtin("Eviction", "policy", "evictions", &[]),
+    builtin("IPAddress", "networking.k8s.io", "ipaddresses", &["ip"]),
+    builtin("ServiceCIDR", "networking.k8s.io", "servicecidrs", &[]),
+    builtin(
+        "VolumeAttributesClass",
+        "storage.k8s.io",
+        "volumeattributesclasses",
+        &["vac"],
+    ),
+    builtin("ResourceClaim", "resource.k8s.io", "resourceclaims", &[]),
+    custom(
+        "VirtualMachineInstance",
+        "kubevirt.io",
+        "virtualmachineinstances",
+        &["vmi", "vmis"],
+    ),
+    custom(
+        "VirtualMachine",
+        "kubevirt.io",
+        "virtualmachines",
+        &["vm", "vms"],
+    ),
+    custom(
+        "VirtualMachineInstanceMigration",
+        "kubevirt.io",
+        "virtualmachineinstancemigrations",
+        &["vmim", "vmims"],
+    ),
+    custom(
+        "VirtualMachineInstanceReplicaSet",
+        "kubevirt.io",
+        "virtualmachineinstancereplicasets",
+        &["vmirs", "vmirss"],
+    ),
+    custom(
+        "VirtualMachinePool",
+        "pool.kubevirt.io",
+        "virtualmachinepools",
+        &["vmpool", "vmpools"],
+    ),
     custom("KubeVirt", "kubevirt.io", "kubevirts", &["kv", "kvs"]),
-    custom("DataVolume", "cdi.kubevirt.io", "datavolumes", &["dv", "dvs"]),
-    custom("VirtualMachineSnapshot", "snapshot.kubevirt.io", "virtualmachinesnapshots", &["vmsnapshot", "vmsnapshots"]),
+    custom(
+        "DataVolume",
+        "cdi.kubevirt.io",
+        "datavolumes",
+        &["dv", "dvs"],
+    ),
+    custom(
+        "VirtualMachineSnapshot",
+        "snapshot.kubevirt.io",
+        "virtualmachinesnapshots",
+        &["vmsnapshot", "vmsnapshots"],
+    ),
 ];
 
 /// Seam for the schema module: is `kind` one of kube-apiserver's built-in
@@ -214,7 +399,11 @@ pub fn resource(arg: &str) -> Option<Resource> {
                 // itself (its own are the core group, `apps`, `batch`, ...
                 // and `*.k8s.io`).
                 Some(g) if !is_builtin_group(g) => Served::Custom,
-                _ => Served::Unknown,
+                Some(_) => Served::Unknown,
+                // A bare name none of the built-in resources has (`gateway`,
+                // `certificate`): a custom resource.
+                None if name.bytes().all(|b| b.is_ascii_lowercase()) => Served::Custom,
+                None => Served::Unknown,
             },
             group,
         },
@@ -231,8 +420,10 @@ fn is_builtin_group(group: &str) -> bool {
             group
         }
     });
-    matches!(group, "apps" | "batch" | "autoscaling" | "policy" | "extensions")
-        || group.ends_with(".k8s.io") && !group.starts_with("gateway.networking.")
+    matches!(
+        group,
+        "apps" | "batch" | "autoscaling" | "policy" | "extensions"
+    ) || group.ends_with(".k8s.io") && !group.starts_with("gateway.networking.")
 }
 
 #[cfg(test)]
@@ -251,7 +442,10 @@ mod tests {
             ("deployments.v1.apps", "Deployment"),
             ("no", "Node"),
             ("virtualmachineinstance", "VirtualMachineInstance"),
-            ("virtualmachineinstances.kubevirt.io", "VirtualMachineInstance"),
+            (
+                "virtualmachineinstances.kubevirt.io",
+                "VirtualMachineInstance",
+            ),
             ("vms", "VirtualMachine"),
             ("dv", "DataVolume"),
         ] {
@@ -259,11 +453,26 @@ mod tests {
         }
         // A known name in the wrong group is not that kind.
         assert_eq!(resource("deployments.example.com").unwrap().kind, None);
-        assert_eq!(resource("deployments.example.com").unwrap().served, Served::Custom);
-        assert_eq!(resource("widgets").unwrap().served, Served::Unknown);
-        assert_eq!(resource("widgets.example.com/a").unwrap().group.as_deref(), Some("example.com"));
-        assert_eq!(resource("ingresses.networking.k8s.io").unwrap().served, Served::Builtin);
-        assert_eq!(resource("gateways.gateway.networking.k8s.io").unwrap().served, Served::Custom);
+        assert_eq!(
+            resource("deployments.example.com").unwrap().served,
+            Served::Custom
+        );
+        assert_eq!(resource("widgets").unwrap().served, Served::Custom);
+        assert_eq!(resource("gateway/kong").unwrap().served, Served::Custom);
+        assert_eq!(
+            resource("widgets.example.com/a").unwrap().group.as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            resource("ingresses.networking.k8s.io").unwrap().served,
+            Served::Builtin
+        );
+        assert_eq!(
+            resource("gateways.gateway.networking.k8s.io")
+                .unwrap()
+                .served,
+            Served::Custom
+        );
         assert!(resource("").is_none());
         assert_eq!(is_builtin("configmap"), Some(true));
         assert_eq!(is_builtin("VirtualMachineInstance"), Some(false));

@@ -70,14 +70,20 @@ pub fn is_command(text: &str) -> bool {
     }
     // Shell around a command: look for a `kubectl patch` anywhere, but
     // only when the text does not read as a patch body itself.
-    let starts_like_body = matches!(text.trim_start().as_bytes().first(), Some(b'[' | b'{' | b'-'))
-        || first.ends_with(':');
-    !starts_like_body
-        && text
-            .split(|c: char| c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '`'))
-            .collect::<Vec<_>>()
-            .windows(2)
-            .any(|w| is_kubectl(w[0]) && w[1] == "patch")
+    let starts_like_body = matches!(
+        text.trim_start().as_bytes().first(),
+        Some(b'[' | b'{' | b'-')
+    ) || first.ends_with(':');
+    // Comment lines (a YAML file's or a script's) do not count.
+    let code = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(|l| {
+            l.split(|c: char| c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '`'))
+        })
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>();
+    !starts_like_body && code.windows(2).any(|w| is_kubectl(w[0]) && w[1] == "patch")
 }
 
 fn strip_prompt(text: &str) -> &str {
@@ -115,7 +121,10 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     for token in tokens {
         match token {
             Token::Op { op, .. } => {
-                let joins = matches!(op.as_str(), "|" | "|&" | "||" | "&&" | ";" | ";;" | "&" | "\n" | "(" | ")");
+                let joins = matches!(
+                    op.as_str(),
+                    "|" | "|&" | "||" | "&&" | ";" | ";;" | "&" | "\n" | "(" | ")"
+                );
                 match op.as_str() {
                     "|" | "|&" => name("a pipe (|)".to_owned(), &mut shell),
                     "&&" | "||" | ";" | "&" => name(format!("the operator {op}"), &mut shell),
@@ -136,20 +145,29 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
                     current.clear();
                 }
             }
-            Token::Word { text, expansions, .. } => {
+            Token::Word {
+                text, expansions, ..
+            } => {
                 if after_redirect {
                     // The redirection's target, not an argument.
                     after_redirect = false;
                     continue;
                 }
                 for expansion in expansions {
-                    name(format!("the expansion {expansion}"), &mut shell);
+                    let shown: String = expansion.chars().take(40).collect();
+                    let cut = if shown.len() < expansion.len() {
+                        "..."
+                    } else {
+                        ""
+                    };
+                    name(format!("the expansion {shown}{cut}"), &mut shell);
                 }
                 match text.as_str() {
                     "for" | "while" | "until" | "if" | "case" | "select" if current.is_empty() => {
                         name(format!("a {text} block"), &mut shell);
                     }
-                    "do" | "then" | "else" | "elif" | "done" | "fi" | "esac" | "{" | "}" | "time" | "sudo" | "command" | "exec" | "nohup"
+                    "do" | "then" | "else" | "elif" | "done" | "fi" | "esac" | "{" | "}"
+                    | "time" | "sudo" | "command" | "exec" | "nohup"
                         if current.is_empty() =>
                     {
                         continue;
@@ -175,11 +193,51 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     }
     // Runner words before kubectl (`xargs -I{}`, `env A=b`) belong to the
     // shell, not to kubectl.
-    let start = words.iter().position(|t| t.word().is_some_and(is_kubectl))?;
+    let start = words
+        .iter()
+        .position(|t| t.word().is_some_and(is_kubectl))?;
     Some(Command {
         words: words[start..].to_vec(),
         shell,
     })
+}
+
+/// What a `$(cat ...)` patch argument reads.
+enum Cat {
+    /// `$(cat FILE)`.
+    File(String),
+    /// `$(cat <<EOF ... EOF)`: the here-document's body.
+    HereDocument(String),
+}
+
+/// A patch argument that is exactly `$(cat FILE)` or `$(cat <<EOF ...)`.
+fn cat_substitution(value: &str) -> Option<Cat> {
+    let inner = value.strip_prefix("$(")?.strip_suffix(')')?.trim();
+    let rest = inner.strip_prefix("cat")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    if let Some(doc) = rest.strip_prefix("<<") {
+        let doc = doc.strip_prefix('-').unwrap_or(doc).trim_start();
+        let (first, body) = doc.split_once('\n')?;
+        let delimiter: String = first
+            .trim()
+            .chars()
+            .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+            .collect();
+        let mut out = String::new();
+        for line in body.lines() {
+            if line.trim_start_matches('\t') == delimiter {
+                return Some(Cat::HereDocument(out));
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        return None;
+    }
+    let file = rest.trim_matches(|c| c == '"' || c == '\'');
+    (!file.is_empty() && !file.contains(char::is_whitespace)).then(|| Cat::File(file.to_owned()))
 }
 
 /// True when the words hold `kubectl ... patch`.
@@ -202,7 +260,11 @@ fn is_patch(words: &[&Token]) -> bool {
 }
 
 /// Reads the patch out of a `kubectl patch` command line.
-pub(super) fn read(text: &str, budget: &Budget, files: Option<PatchFiles<'_>>) -> Result<Input, LintError> {
+pub(super) fn read(
+    text: &str,
+    budget: &Budget,
+    files: Option<PatchFiles<'_>>,
+) -> Result<Input, LintError> {
     if text.len() > budget.max_bytes {
         return Err(command_error(
             format!(
@@ -239,7 +301,9 @@ pub(super) fn read(text: &str, budget: &Budget, files: Option<PatchFiles<'_>>) -
             .find(|w| !w.starts_with('-'));
         return Err(command_error(
             match verb {
-                Some(verb) => format!("lint reads `kubectl patch` commands; `kubectl {verb}` sends no patch"),
+                Some(verb) => {
+                    format!("lint reads `kubectl patch` commands; `kubectl {verb}` sends no patch")
+                }
                 None => "no `kubectl patch` command in this text".to_owned(),
             },
             None,
@@ -291,7 +355,10 @@ pub(super) fn read(text: &str, budget: &Budget, files: Option<PatchFiles<'_>>) -
     // kubectl's `PatchOptions.Validate`, in its words.
     let verb = positional.first().map(String::as_str);
     if verb != Some("patch") {
-        return Err(command_error("no `kubectl patch` command in this text", None));
+        return Err(command_error(
+            "no `kubectl patch` command in this text",
+            None,
+        ));
     }
     let (text, patch_line) = match (patch, patch_file) {
         (Some(_), Some((_, line))) => {
@@ -306,7 +373,26 @@ pub(super) fn read(text: &str, budget: &Budget, files: Option<PatchFiles<'_>>) -
                 None,
             ))
         }
-        (Some(patch), None) => patch,
+        (Some((value, line)), None) => match cat_substitution(&value) {
+            // `--patch "$(cat patch.yaml)"`, as older docs write it, or a
+            // here-document inside `$(cat <<EOF ... EOF)`.
+            Some(Cat::HereDocument(body)) => (body, line),
+            Some(Cat::File(file)) => match files {
+                Some(files) => (
+                    files(&file).map_err(|err| {
+                        command_error(format!("$(cat {file}): {err}"), Some(line))
+                    })?,
+                    line,
+                ),
+                None => {
+                    return Err(command_error(
+                        format!("the patch is the output of $(cat {file}): lint cannot open files here: paste the file's contents with -p, or run `patchlab lint` where the file is"),
+                        Some(line),
+                    ))
+                }
+            },
+            None => (value, line),
+        },
         (None, Some((file, line))) => {
             let Some(files) = files else {
                 return Err(command_error(
@@ -320,7 +406,10 @@ pub(super) fn read(text: &str, budget: &Budget, files: Option<PatchFiles<'_>>) -
             (contents, line)
         }
     };
-    let kind = match kind.as_ref().map(|(k, line)| (k.to_ascii_lowercase(), *line)) {
+    let kind = match kind
+        .as_ref()
+        .map(|(k, line)| (k.to_ascii_lowercase(), *line))
+    {
         Some((k, _)) if k == "json" => BodyKind::JsonPatch,
         Some((k, _)) if k == "merge" => BodyKind::MergePatch,
         Some((k, _)) if k == "strategic" => BodyKind::StrategicMergePatch,
@@ -398,9 +487,15 @@ mod tests {
         )
         .unwrap();
         assert_eq!(input.kind, BodyKind::JsonPatch);
-        assert_eq!(input.payload, r#"[{"op":"remove","path":"/metadata/labels/a"}]"#);
+        assert_eq!(
+            input.payload,
+            r#"[{"op":"remove","path":"/metadata/labels/a"}]"#
+        );
         assert_eq!(target(&input).0, "vmi testvmi");
-        assert_eq!(input.resource.as_ref().unwrap().kind.as_deref(), Some("VirtualMachineInstance"));
+        assert_eq!(
+            input.resource.as_ref().unwrap().kind.as_deref(),
+            Some("VirtualMachineInstance")
+        );
         // Double quotes, a continuation line, --type as its own word, `'\\''`.
         let input = read(
             "kubectl -n x patch vmi a \\\n  --type merge --patch \"{\\\"metadata\\\":{\\\"labels\\\":{\\\"it's\\\":null}}}\" | jq .",
@@ -408,7 +503,10 @@ mod tests {
         .unwrap();
         assert_eq!(input.kind, BodyKind::MergePatch);
         assert_eq!(input.payload, r#"{"metadata":{"labels":{"it's":null}}}"#);
-        assert_eq!(target(&input).1, ["a pipe (|)".to_owned(), "2 commands".to_owned()]);
+        assert_eq!(
+            target(&input).1,
+            ["a pipe (|)".to_owned(), "2 commands".to_owned()]
+        );
         let input = read(
             r#"kubectl patch vmi a --type=json -p='[{"op":"add","path":"/a","value":"it'\''s"}]'"#,
         )
@@ -419,10 +517,8 @@ mod tests {
     /// kubectl's own help writes `$'...'`; the escapes are bash's.
     #[test]
     fn ansi_c_quoting_is_decoded() {
-        let input = read(
-            r#"kubectl patch node k8s-node-1 -p $'spec:\n  unschedulable: true'"#,
-        )
-        .unwrap();
+        let input =
+            read(r#"kubectl patch node k8s-node-1 -p $'spec:\n  unschedulable: true'"#).unwrap();
         assert_eq!(input.kind, BodyKind::StrategicMergePatch);
         assert_eq!(input.payload, r#"{"spec":{"unschedulable":true}}"#);
         assert_eq!(input.resource.unwrap().kind.as_deref(), Some("Node"));
@@ -471,7 +567,10 @@ mod tests {
         let (on, shell) = target(&input);
         assert_eq!(on, "$vmi");
         assert!(shell.contains(&"a for block".to_owned()), "{shell:?}");
-        assert!(shell.contains(&"the expansion $vmi".to_owned()), "{shell:?}");
+        assert!(
+            shell.contains(&"the expansion $vmi".to_owned()),
+            "{shell:?}"
+        );
         assert!(shell.contains(&"a redirection (>)".to_owned()), "{shell:?}");
         let input = read(
             "kubectl get pods -o name | xargs -I{} kubectl patch {} --type=json -p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'",
@@ -479,6 +578,19 @@ mod tests {
         .unwrap();
         assert!(target(&input).1.contains(&"xargs".to_owned()));
         assert_eq!(input.kind, BodyKind::JsonPatch);
+    }
+
+    #[test]
+    fn commands_are_told_from_bodies() {
+        assert!(is_command("$ kubectl patch a b -p '{}'"));
+        assert!(is_command("for x in a; do kubectl patch $x -p '{}'; done"));
+        assert!(!is_command(
+            "# run: kubectl patch vmi a\nmetadata:\n  labels: {a: b}\n"
+        ));
+        assert!(!is_command(
+            r#"[{"op":"add","path":"/a","value":"kubectl patch x"}]"#
+        ));
+        assert!(!is_command("note: kubectl patch it later\n"));
     }
 
     #[test]
@@ -490,6 +602,29 @@ mod tests {
             read(r#"kubectl patch gateways.gateway.networking.k8s.io/kong -p '{"metadata":{"finalizers":null}}'"#)
                 .unwrap();
         assert_eq!(input.resource.unwrap().served, kinds::Served::Custom);
+    }
+
+    #[test]
+    fn cat_substitutions_read_the_file_or_the_here_document() {
+        let input = read(
+            "kubectl patch deployment patch-demo --patch \"$(cat <<EOF\nspec:\n  replicas: 2\nEOF\n)\"",
+        )
+        .unwrap();
+        assert_eq!(input.payload, r#"{"spec":{"replicas":2}}"#);
+        let files = |name: &str| match name {
+            "patch-file.yaml" => Ok("spec:\n  replicas: 3\n".to_owned()),
+            other => Err(format!("open {other}: no such file or directory")),
+        };
+        let input = super::read(
+            "kubectl patch deployment patch-demo --patch \"$(cat patch-file.yaml)\"",
+            &Budget::default(),
+            Some(&files),
+        )
+        .unwrap();
+        assert_eq!(input.payload, r#"{"spec":{"replicas":3}}"#);
+        let err = read("kubectl patch deployment patch-demo --patch \"$(cat patch-file.yaml)\"")
+            .unwrap_err();
+        assert!(err.to_string().contains("$(cat patch-file.yaml)"), "{err}");
     }
 
     #[test]
@@ -505,23 +640,52 @@ mod tests {
         )
         .unwrap();
         assert_eq!(input.payload, r#"{"metadata":{"labels":{"a":"b"}}}"#);
-        let err = super::read("kubectl patch cm conf --patch-file q.yaml", &Budget::default(), Some(&files))
-            .unwrap_err();
-        assert!(err.to_string().contains("unable to read patch file: open q.yaml"), "{err}");
+        let err = super::read(
+            "kubectl patch cm conf --patch-file q.yaml",
+            &Budget::default(),
+            Some(&files),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("unable to read patch file: open q.yaml"),
+            "{err}"
+        );
     }
 
     #[test]
     fn errors_say_what_and_where_in_kubectl_terms() {
         let cases = [
-            ("kubectl patch vmi a --type=json", "must specify --patch or --patch-file"),
+            (
+                "kubectl patch vmi a --type=json",
+                "must specify --patch or --patch-file",
+            ),
             ("kubectl apply -f x.yaml", "`kubectl apply` sends no patch"),
             ("kubectl patch vmi a --type=json -p '[", "never closed"),
-            ("kubectl patch vmi a --type=json -p '{}'", "--type=json but the patch is an object"),
-            ("kubectl patch vmi a --type=yaml -p '{}'", "--type must be one of [json merge strategic], not \"yaml\""),
-            ("kubectl patch vmi a --type=json --patch-file p.json", "--patch-file p.json: lint cannot open files here"),
-            ("kubectl patch vmi a --type=json -p", "flag needs an argument: -p"),
-            ("kubectl patch --type=json -p '[]'", "You must provide one or more resources"),
-            ("kubectl patch vmi a -p '{}' --patch-file x", "cannot specify --patch and --patch-file together"),
+            (
+                "kubectl patch vmi a --type=json -p '{}'",
+                "--type=json but the patch is an object",
+            ),
+            (
+                "kubectl patch vmi a --type=yaml -p '{}'",
+                "--type must be one of [json merge strategic], not \"yaml\"",
+            ),
+            (
+                "kubectl patch vmi a --type=json --patch-file p.json",
+                "--patch-file p.json: lint cannot open files here",
+            ),
+            (
+                "kubectl patch vmi a --type=json -p",
+                "flag needs an argument: -p",
+            ),
+            (
+                "kubectl patch --type=json -p '[]'",
+                "You must provide one or more resources",
+            ),
+            (
+                "kubectl patch vmi a -p '{}' --patch-file x",
+                "cannot specify --patch and --patch-file together",
+            ),
             ("kubectl patch vmi a -p '[]'", "the patch is a list"),
         ];
         for (text, expected) in cases {

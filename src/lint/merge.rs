@@ -46,7 +46,11 @@ pub(super) fn pins_resource_version(body: &Value) -> bool {
 }
 
 /// The rv-test finding and precondition of a body that pins it.
-pub(super) fn resource_version(body: &Value, pending: &mut Vec<Pending>, conflicts: &mut Vec<Precondition>) {
+pub(super) fn resource_version(
+    body: &Value,
+    pending: &mut Vec<Pending>,
+    conflicts: &mut Vec<Precondition>,
+) {
     if !pins_resource_version(body) {
         return;
     }
@@ -75,7 +79,10 @@ pub(super) fn non_string(
     }
     let parent = Pointer::parse(parent).ok()?;
     let declared_only = options.policy.declared_kind(parent) == Some(strategy::FieldKind::Map)
-        && !matches!(parent.as_str(), "/metadata/labels" | "/metadata/annotations");
+        && !matches!(
+            parent.as_str(),
+            "/metadata/labels" | "/metadata/annotations"
+        );
     if declared_only || !paths::is_string_map(&options.policy, kind, parent) {
         return None;
     }
@@ -105,9 +112,15 @@ fn is_directive_object(value: &Value) -> bool {
 }
 
 /// The writers clause of a message: `; kubelet and ... also write it`.
-pub(super) fn writers_of(kind: Option<&str>, path: &str) -> (Option<(Shape, &'static str)>, writers::Sharing) {
+pub(super) fn writers_of(
+    kind: Option<&str>,
+    path: &str,
+) -> (Option<(Shape, &'static str)>, writers::Sharing) {
     match Pointer::parse(path) {
-        Ok(pointer) => (writers::shape(kind, pointer), writers::sharing(kind, pointer)),
+        Ok(pointer) => (
+            writers::shape(kind, pointer),
+            writers::sharing(kind, pointer),
+        ),
         Err(_) => (None, writers::Sharing::Unknown),
     }
 }
@@ -185,7 +198,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
                         shown(path)
                     ),
                 ),
-                Some(shape @ (Shape::Map | Shape::Object)) if sharing.is_shared() => Finding::new(
+                Some(shape @ Shape::Map) if sharing.is_shared() => Finding::new(
                     Rule::WholeCollectionWrite,
                     None,
                     Some(path),

@@ -128,7 +128,9 @@ pub fn is_dns_prefix(token: &str) -> bool {
 pub fn is_key_name(token: &str) -> bool {
     !token.is_empty()
         && token.len() <= 63
-        && token.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
         && token.as_bytes()[0].is_ascii_alphanumeric()
         && !token.bytes().all(|b| b.is_ascii_digit())
 }
@@ -158,7 +160,11 @@ mod tests {
             (None, "/status/activePods", true),
             (None, "/spec", false),
         ] {
-            assert_eq!(is_string_map(&policy, kind, p(path)), expected, "{kind:?} {path}");
+            assert_eq!(
+                is_string_map(&policy, kind, p(path)),
+                expected,
+                "{kind:?} {path}"
+            );
         }
     }
 
@@ -166,12 +172,23 @@ mod tests {
     fn names_and_qualified_keys() {
         assert_eq!(item_name(None, p("/metadata/finalizers")), "finalizer");
         assert_eq!(item_name(None, p("/spec/volumes")), "volume");
-        assert_eq!(item_name(None, p("/spec/template/spec/containers")), "container");
+        assert_eq!(
+            item_name(None, p("/spec/template/spec/containers")),
+            "container"
+        );
         assert_eq!(item_name(Some("Pod"), p("/status/conditions")), "condition");
         assert_eq!(item_name(None, p("/spec/policies")), "policy");
-        assert_eq!(item_name(None, p("/spec/volumeClaimTemplates")), "volume claim template");
+        assert_eq!(
+            item_name(None, p("/spec/volumeClaimTemplates")),
+            "volume claim template"
+        );
         assert_eq!(item_name(None, p("/status/volumeStatus")), "volume status");
-        for token in ["kubernetes.io", "app.kubernetes.io", "nvidia.com", "kubevirt.io"] {
+        for token in [
+            "kubernetes.io",
+            "app.kubernetes.io",
+            "nvidia.com",
+            "kubevirt.io",
+        ] {
             assert!(is_dns_prefix(token), "{token}");
         }
         for token in ["1.10", "v1.2", "app", "Foo.io", ".io", "a..b"] {

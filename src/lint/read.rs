@@ -195,7 +195,11 @@ pub fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
 /// # Errors
 ///
 /// [`LintError`] saying what and where.
-pub fn read_with(text: &str, budget: &Budget, files: Option<PatchFiles<'_>>) -> Result<Input, LintError> {
+pub fn read_with(
+    text: &str,
+    budget: &Budget,
+    files: Option<PatchFiles<'_>>,
+) -> Result<Input, LintError> {
     if super::kubectl::is_command(text) {
         return super::kubectl::read(text, budget, files);
     }

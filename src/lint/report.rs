@@ -369,7 +369,11 @@ pub fn markdown() -> String {
 /// A code block: `sh` for a command line, `json` otherwise; a byte order
 /// mark shown as `<U+FEFF>` (invisible otherwise).
 fn fenced(text: &str) -> String {
-    let language = if super::is_command(text) { "sh" } else { "json" };
+    let language = if super::is_command(text) {
+        "sh"
+    } else {
+        "json"
+    };
     let shown = match text.strip_prefix('\u{feff}') {
         Some(rest) => format!("<U+FEFF>{rest}"),
         None => text.to_owned(),
@@ -403,7 +407,11 @@ fn writers_table() -> String {
     }
     out.push_str("\n| writer | what it writes | source |\n|---|---|---|\n");
     for writer in &WRITERS {
-        let _ = writeln!(out, "| `{}` | {} | {} |", writer.name, writer.what, writer.source);
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} |",
+            writer.name, writer.what, writer.source
+        );
     }
     out.push('\n');
     out

@@ -218,7 +218,11 @@ impl Lexer<'_> {
     }
 
     fn heredoc_delimiter(&mut self, strip: bool) -> Result<(), ShellError> {
-        while self.chars.peek().is_some_and(|&(_, n)| n == ' ' || n == '\t') {
+        while self
+            .chars
+            .peek()
+            .is_some_and(|&(_, n)| n == ' ' || n == '\t')
+        {
             self.chars.next();
         }
         let mut delimiter = String::new();
@@ -259,7 +263,11 @@ impl Lexer<'_> {
                 }
                 let had_newline = self.chars.next().is_some();
                 self.line += 1;
-                let shown = if strip { line.trim_start_matches('\t') } else { line };
+                let shown = if strip {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
                 if shown == delimiter {
                     break;
                 }
@@ -450,7 +458,10 @@ impl Lexer<'_> {
                     }
                 }
             }
-            Some((_, c)) if c.is_ascii_alphanumeric() || matches!(c, '_' | '@' | '*' | '#' | '?' | '-' | '$' | '!') => {
+            Some((_, c))
+                if c.is_ascii_alphanumeric()
+                    || matches!(c, '_' | '@' | '*' | '#' | '?' | '-' | '$' | '!') =>
+            {
                 let special = !(c.is_ascii_alphanumeric() || c == '_') || c.is_ascii_digit();
                 while let Some(&(at, n)) = self.chars.peek() {
                     if !(n.is_ascii_alphanumeric() || n == '_') {
@@ -523,11 +534,18 @@ mod tests {
 
     #[test]
     fn quotes_as_bash_reads_them() {
-        assert_eq!(words(r#"a 'b c' "d \"e\" \$f" g\ h"#), ["a", "b c", "d \"e\" $f", "g h"]);
+        assert_eq!(
+            words(r#"a 'b c' "d \"e\" \$f" g\ h"#),
+            ["a", "b c", "d \"e\" $f", "g h"]
+        );
         // ANSI-C quoting: escapes decoded, \' inside.
         assert_eq!(
             words(r#"-p $'[{"op": "remove", "path": "/a\'b\n"}]' $'\x41\u00e9\101'"#),
-            ["-p", "[{\"op\": \"remove\", \"path\": \"/a'b\n\"}]", "Aé\u{41}"]
+            [
+                "-p",
+                "[{\"op\": \"remove\", \"path\": \"/a'b\n\"}]",
+                "Aé\u{41}"
+            ]
         );
         assert_eq!(words("a\\\nb c # comment\nd"), ["ab", "c", "<\n>", "d"]);
         assert_eq!(words("x'it'\\''s'"), ["xit's"]);
@@ -543,18 +561,42 @@ mod tests {
             ]
         );
         let tokens = split(r#"kubectl patch vmi "$VMI" -p "{\"a\":\"$(date +%s)\"}""#).unwrap();
-        let Token::Word { text, expansions, .. } = &tokens[3] else { panic!() };
-        assert_eq!((text.as_str(), expansions.as_slice()), ("$VMI", ["$VMI".to_owned()].as_slice()));
-        let Token::Word { expansions, .. } = &tokens[5] else { panic!() };
+        let Token::Word {
+            text, expansions, ..
+        } = &tokens[3]
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (text.as_str(), expansions.as_slice()),
+            ("$VMI", ["$VMI".to_owned()].as_slice())
+        );
+        let Token::Word { expansions, .. } = &tokens[5] else {
+            panic!()
+        };
         assert_eq!(expansions, &["$(date +%s)".to_owned()]);
-        assert_eq!(words("echo ${A:-x} $((1+2)) `id` $"), ["echo", "${A:-x}", "$((1+2))", "`id`", "$"]);
+        assert_eq!(
+            words("echo ${A:-x} $((1+2)) `id` $"),
+            ["echo", "${A:-x}", "$((1+2))", "`id`", "$"]
+        );
     }
 
     #[test]
     fn heredocs_are_one_word() {
         assert_eq!(
             words("kubectl patch cm a --patch-file /dev/stdin <<EOF\ndata:\n  k: v\nEOF\necho"),
-            ["kubectl", "patch", "cm", "a", "--patch-file", "/dev/stdin", "<<<>", "<\n>", "data:\n  k: v\n", "echo"]
+            [
+                "kubectl",
+                "patch",
+                "cm",
+                "a",
+                "--patch-file",
+                "/dev/stdin",
+                "<<<>",
+                "<\n>",
+                "data:\n  k: v\n",
+                "echo"
+            ]
         );
     }
 

@@ -73,27 +73,38 @@ pub(super) fn strategic(
         // What erases a whole collection: `$patch: replace` or `delete` in
         // it, a `{"$patch": "replace"}` element in a list, or a null.
         let (target, how) = match (key, value) {
-            ("$patch", Value::String(p)) if p == "replace" || p == "delete" => {
-                (parent.to_owned(), format!("$patch: {p} {} it whole", if p == "replace" { "replaces" } else { "deletes" }))
-            }
+            ("$patch", Value::String(p)) if p == "replace" || p == "delete" => (
+                parent.to_owned(),
+                format!(
+                    "$patch: {p} {} it whole",
+                    if p == "replace" {
+                        "replaces"
+                    } else {
+                        "deletes"
+                    }
+                ),
+            ),
             (_, Value::Array(items))
-                if items.iter().any(|i| i.get("$patch").and_then(Value::as_str) == Some("replace")) =>
+                if items
+                    .iter()
+                    .any(|i| i.get("$patch").and_then(Value::as_str) == Some("replace")) =>
             {
-                (path.to_owned(), "a {\"$patch\": \"replace\"} element replaces it whole".to_owned())
+                (
+                    path.to_owned(),
+                    "a {\"$patch\": \"replace\"} element replaces it whole".to_owned(),
+                )
             }
             (_, Value::Null) => (path.to_owned(), "null deletes it whole".to_owned()),
             _ => return,
         };
         let (shape, sharing) = writers_of(kind, &target);
-        let Some((shape, item)) = shape else { return };
+        let Some((shape @ (Shape::Map | Shape::List), item)) = shape else {
+            return;
+        };
         if !sharing.is_shared() {
             return;
         }
-        let word = match shape {
-            Shape::Map => "map",
-            Shape::List => "list",
-            Shape::Object => "object",
-        };
+        let word = shape.as_str();
         let mut finding = Finding::new(
             Rule::WholeCollectionWrite,
             None,
@@ -149,14 +160,21 @@ fn bad_directive(key: &str, value: &Value) -> Option<String> {
     if key == "$patch" {
         return match value.as_str() {
             Some("replace" | "merge" | "delete") => None,
-            Some(other) => Some(format!("unknown patch type: {other} (the $patch directive takes replace, merge or delete)")),
-            None => Some(format!("unknown patch type: {} (the $patch directive takes replace, merge or delete)", crate::gojson::to_string(value))),
+            Some(other) => Some(format!(
+                "unknown patch type: {other} (the $patch directive takes replace, merge or delete)"
+            )),
+            None => Some(format!(
+                "unknown patch type: {} (the $patch directive takes replace, merge or delete)",
+                crate::gojson::to_string(value)
+            )),
         };
     }
     let list = value.as_array();
     if key == "$retainKeys" {
-        return (!list.is_some_and(|l| l.iter().all(Value::is_string)))
-            .then(|| "invalid patch format of retainKeys ($retainKeys takes a list of field names)".to_owned());
+        return (!list.is_some_and(|l| l.iter().all(Value::is_string))).then(|| {
+            "invalid patch format of retainKeys ($retainKeys takes a list of field names)"
+                .to_owned()
+        });
     }
     if key.starts_with("$setElementOrder/") {
         return list
@@ -178,11 +196,17 @@ mod tests {
     #[test]
     fn directives_are_checked_as_apimachinery_reads_them() {
         assert!(bad_directive("$patch", &"replace".into()).is_none());
-        assert!(bad_directive("$patch", &"remove".into()).unwrap().starts_with("unknown patch type: remove"));
+        assert!(bad_directive("$patch", &"remove".into())
+            .unwrap()
+            .starts_with("unknown patch type: remove"));
         assert!(bad_directive("$retainKeys", &serde_json::json!(["a"])).is_none());
         assert!(bad_directive("$retainKeys", &"a".into()).is_some());
         assert!(bad_directive("$setElementOrder/finalizers", &serde_json::json!({})).is_some());
-        assert!(bad_directive("$deleteFromPrimitiveList/finalizers", &serde_json::json!(["x"])).is_none());
+        assert!(bad_directive(
+            "$deleteFromPrimitiveList/finalizers",
+            &serde_json::json!(["x"])
+        )
+        .is_none());
         assert!(bad_directive("labels", &"x".into()).is_none());
     }
 }

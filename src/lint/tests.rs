@@ -456,9 +456,16 @@ fn every_fix_shown_lints_clean() {
         let loud: Vec<_> = fixed
             .findings
             .iter()
-            .filter(|f| f.severity >= Severity::Warning && f.rule != Rule::TooManyOps && f.rule != Rule::BodyTooLarge)
+            .filter(|f| {
+                f.severity >= Severity::Warning
+                    && f.rule != Rule::TooManyOps
+                    && f.rule != Rule::BodyTooLarge
+            })
             .collect();
-        assert!(loud.is_empty(), "{rule}: the fixed example is not clean: {loud:#?}");
+        assert!(
+            loud.is_empty(),
+            "{rule}: the fixed example is not clean: {loud:#?}"
+        );
         let report = lint(&example.patch, &options).unwrap();
         for finding in report.findings.iter().filter(|f| f.rule == rule) {
             if let Some(fix) = &finding.fix {
@@ -466,10 +473,22 @@ fn every_fix_shown_lints_clean() {
                 let loud: Vec<_> = again
                     .findings
                     .iter()
-                    .filter(|f| f.severity >= Severity::Warning && f.rule != Rule::TooManyOps && f.rule != Rule::BodyTooLarge)
+                    .filter(|f| {
+                        f.severity >= Severity::Warning
+                            && f.rule != Rule::TooManyOps
+                            && f.rule != Rule::BodyTooLarge
+                    })
                     .collect();
-                assert!(loud.is_empty(), "{rule}: its fix {} is not clean: {loud:#?}", fix.payload());
-                assert_ne!(fix.payload(), example.patch.as_ref(), "{rule}: the fix is the input");
+                assert!(
+                    loud.is_empty(),
+                    "{rule}: its fix {} is not clean: {loud:#?}",
+                    fix.payload()
+                );
+                assert_ne!(
+                    fix.payload(),
+                    example.patch.as_ref(),
+                    "{rule}: the fix is the input"
+                );
             }
         }
     }

@@ -33,6 +33,10 @@ pub struct Writer {
     pub what: &'static str,
     /// The code that writes (repository, file, function).
     pub source: &'static str,
+    /// True when the name stands for any number of writers (other
+    /// controllers, webhooks, users): a field it writes is shared even
+    /// when it is the only name in the row.
+    pub open: bool,
 }
 
 /// The shape of a field, as far as whole-field writes go.
@@ -79,86 +83,103 @@ pub static WRITERS: [Writer; 17] = [
     Writer {
         name: "controllers-and-users",
         what: "any other controller, admission webhook or user (`kubectl label`, `kubectl annotate`, GitOps tools such as Argo CD's tracking label)",
+        open: true,
         source: "kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/label/label.go`; argo-cd `util/argo/resource_tracking.go`",
     },
     Writer {
         name: "garbage-collector",
         what: "kube-controller-manager's garbage collector: removes owner references to deleted owners, and the `orphan` and `foregroundDeletion` finalizers",
+        open: false,
         source: "kubernetes `pkg/controller/garbagecollector/garbagecollector.go` (`attemptToDeleteItem`, `removeFinalizer`), `patch.go`",
     },
     Writer {
         name: "controller-ref-manager",
         what: "workload controllers adopting and releasing objects (ReplicaSet, StatefulSet, KubeVirt's VM and pool controllers)",
+        open: false,
         source: "kubernetes `pkg/controller/controller_ref_manager.go` (`AdoptPod`, `ReleasePod`); kubevirt `pkg/controller/controller_ref_manager.go`",
     },
     Writer {
         name: "protection-controllers",
         what: "controllers that hold objects with finalizers (`kubernetes.io/pvc-protection`, `kubernetes.io/pv-protection`)",
+        open: false,
         source: "kubernetes `pkg/controller/volume/pvcprotection/pvc_protection_controller.go`",
     },
     Writer {
         name: "kubelet",
         what: "the node agent: Node labels at registration, Node status and conditions, Pod status",
+        open: false,
         source: "kubernetes `pkg/kubelet/kubelet_node_status.go` (`initialNode`, `updateDefaultLabels`), `pkg/kubelet/nodestatus/setters.go`, `pkg/kubelet/status/status_manager.go`",
     },
     Writer {
         name: "kube-scheduler",
         what: "the scheduler: the Pod's `PodScheduled` condition",
+        open: false,
         source: "kubernetes `pkg/scheduler/schedule_one.go` (`updatePod`)",
     },
     Writer {
         name: "node-lifecycle-controller",
         what: "kube-controller-manager's node lifecycle controller: Node conditions set to Unknown, `node.kubernetes.io/unreachable` taints",
+        open: false,
         source: "kubernetes `pkg/controller/nodelifecycle/node_lifecycle_controller.go`",
     },
     Writer {
         name: "taint-eviction",
         what: "kube-controller-manager's taint eviction and pod GC: the Pod's `DisruptionTarget` condition",
+        open: false,
         source: "kubernetes `pkg/controller/tainteviction/taint_eviction.go`, `pkg/controller/podgc/gc_controller.go`",
     },
     Writer {
         name: "node-problem-detector",
         what: "node-problem-detector: Node conditions (`KernelDeadlock`, `ReadonlyFilesystem`)",
+        open: false,
         source: "kubernetes/node-problem-detector `pkg/exporters/k8sexporter/condition/manager.go`",
     },
     Writer {
         name: "node-feature-discovery",
         what: "node-feature-discovery's master: Node labels `feature.node.kubernetes.io/*` and annotations `nfd.node.kubernetes.io/*`",
+        open: false,
         source: "kubernetes-sigs/node-feature-discovery `pkg/nfd-master/nfd-master.go` (`updateNodeObject`)",
     },
     Writer {
         name: "virt-handler-heartbeat",
         what: "KubeVirt virt-handler's heartbeat: Node labels `kubevirt.io/schedulable`, `cpumanager`, annotation `kubevirt.io/heartbeat`, every minute",
+        open: false,
         source: "kubevirt `pkg/virt-handler/heartbeat/heartbeat.go` (`do`)",
     },
     Writer {
         name: "virt-handler-node-labeller",
         what: "KubeVirt virt-handler's node labeller: Node labels `cpu-model.node.kubevirt.io/*`, `cpu-feature.node.kubevirt.io/*`",
+        open: false,
         source: "kubevirt `pkg/virt-handler/node-labeller/node_labeller.go` (`patchNode`)",
     },
     Writer {
         name: "virt-controller-node",
         what: "KubeVirt virt-controller's node controller: Node label `kubevirt.io/schedulable=false` when virt-handler stops answering",
+        open: false,
         source: "kubevirt `pkg/virt-controller/watch/node/node.go` (`markNodeAsUnresponsive`)",
     },
     Writer {
         name: "virt-controller-vmi",
         what: "KubeVirt virt-controller's VMI controller: VMI labels, finalizers, conditions, activePods, volumeStatus, interfaces",
+        open: false,
         source: "kubevirt `pkg/virt-controller/watch/vmi/lifecycle.go` (`prepareVMIPatch`, `setActivePods`)",
     },
     Writer {
         name: "virt-controller-migration",
         what: "KubeVirt virt-controller's migration controller: VMI `status.migrationState`, migration labels",
+        open: false,
         source: "kubevirt `pkg/virt-controller/watch/migration/migration.go`",
     },
     Writer {
         name: "virt-handler",
         what: "KubeVirt virt-handler (on the source and the target node): VMI status (migrationState, conditions, interfaces, volumeStatus, phase), label `kubevirt.io/nodeName`",
+        open: false,
         source: "kubevirt `pkg/virt-handler/vm.go`, `migration-source.go`, `migration-target.go`",
     },
     Writer {
         name: "virt-api",
         what: "KubeVirt virt-api's subresources (start, stop, restart, addvolume): VM `status.stateChangeRequests` and `status.volumeRequests`",
+        open: false,
         source: "kubevirt `pkg/virt-api/rest/lifecycle.go`, `pkg/virt-api/rest/volumes.go`",
     },
 ];
@@ -187,7 +208,11 @@ pub static ROWS: [Row; 19] = [
         path: "/metadata/finalizers",
         shape: Shape::List,
         item: "finalizer",
-        writers: &["controllers-and-users", "garbage-collector", "protection-controllers"],
+        writers: &[
+            "controllers-and-users",
+            "garbage-collector",
+            "protection-controllers",
+        ],
     },
     Row {
         kinds: &[],
@@ -214,28 +239,44 @@ pub static ROWS: [Row; 19] = [
         path: "/metadata/annotations",
         shape: Shape::Map,
         item: "annotation",
-        writers: &["kubelet", "node-feature-discovery", "virt-handler-heartbeat"],
+        writers: &[
+            "kubelet",
+            "node-feature-discovery",
+            "virt-handler-heartbeat",
+        ],
     },
     Row {
         kinds: &["Node"],
         path: "/spec/taints",
         shape: Shape::List,
         item: "taint",
-        writers: &["kubelet", "node-lifecycle-controller", "controllers-and-users"],
+        writers: &[
+            "kubelet",
+            "node-lifecycle-controller",
+            "controllers-and-users",
+        ],
     },
     Row {
         kinds: &["Node"],
         path: "/status/conditions",
         shape: Shape::List,
         item: "condition",
-        writers: &["kubelet", "node-lifecycle-controller", "node-problem-detector"],
+        writers: &[
+            "kubelet",
+            "node-lifecycle-controller",
+            "node-problem-detector",
+        ],
     },
     Row {
         kinds: &["Node"],
         path: "/status",
         shape: Shape::Object,
         item: "status field",
-        writers: &["kubelet", "node-lifecycle-controller", "node-problem-detector"],
+        writers: &[
+            "kubelet",
+            "node-lifecycle-controller",
+            "node-problem-detector",
+        ],
     },
     Row {
         kinds: &["Pod"],
@@ -256,7 +297,11 @@ pub static ROWS: [Row; 19] = [
         path: "/metadata/labels",
         shape: Shape::Map,
         item: "label",
-        writers: &["virt-controller-vmi", "virt-controller-migration", "virt-handler"],
+        writers: &[
+            "virt-controller-vmi",
+            "virt-controller-migration",
+            "virt-handler",
+        ],
     },
     Row {
         kinds: VMI,
@@ -298,7 +343,11 @@ pub static ROWS: [Row; 19] = [
         path: "/status",
         shape: Shape::Object,
         item: "status field",
-        writers: &["virt-controller-vmi", "virt-controller-migration", "virt-handler"],
+        writers: &[
+            "virt-controller-vmi",
+            "virt-controller-migration",
+            "virt-handler",
+        ],
     },
     Row {
         kinds: &["VirtualMachine"],
@@ -356,7 +405,10 @@ pub fn writer(name: &str) -> Option<&'static Writer> {
 /// The rows about the field at `path` on an object of `kind`: the
 /// all-kinds rows, and the kind's own; with no kind known, every row of
 /// that path (the union of what the kinds say).
-pub fn rows<'k>(kind: Option<&'k str>, path: &'k Pointer) -> impl Iterator<Item = &'static Row> + 'k {
+pub fn rows<'k>(
+    kind: Option<&'k str>,
+    path: &'k Pointer,
+) -> impl Iterator<Item = &'static Row> + 'k {
     ROWS.iter().filter(move |row| {
         row.path == path.as_str()
             && (row.kinds.is_empty() || kind.is_none_or(|k| row.kinds.contains(&k)))
@@ -378,7 +430,7 @@ pub fn sharing(kind: Option<&str>, path: &Pointer) -> Sharing {
     let writers: Vec<&'static Writer> = names.iter().filter_map(|n| writer(n)).collect();
     match writers.as_slice() {
         [] => Sharing::Unknown,
-        [one] => Sharing::Sole(one),
+        [one] if !one.open => Sharing::Sole(one),
         _ => Sharing::Shared(writers),
     }
 }
@@ -420,14 +472,16 @@ mod tests {
         );
         assert!(sharing(vmi, p("/status/migrationState")).is_shared());
         assert!(sharing(vmi, p("/metadata/finalizers")).is_shared());
-        // A Deployment's labels: the generic row.
-        assert_eq!(
-            sharing(Some("Deployment"), p("/metadata/labels")).names(),
-            ["controllers-and-users"]
-        );
+        // A Deployment's labels: the generic row, any number of writers.
+        let deployment = sharing(Some("Deployment"), p("/metadata/labels"));
+        assert_eq!(deployment.names(), ["controllers-and-users"]);
+        assert!(deployment.is_shared());
         // No kind: the union.
         assert!(sharing(None, p("/status/conditions")).is_shared());
-        assert_eq!(sharing(Some("Deployment"), p("/status/conditions")), Sharing::Unknown);
+        assert_eq!(
+            sharing(Some("Deployment"), p("/status/conditions")),
+            Sharing::Unknown
+        );
         assert_eq!(
             sharing(Some("Node"), p("/metadata/labels")).list(),
             "controllers-and-users, kubelet, node-feature-discovery, virt-handler-heartbeat, virt-handler-node-labeller and virt-controller-node"

@@ -62,7 +62,11 @@ impl<'a> PathTrie<'a> {
 
     /// [`PathTrie::insert`], calling `visit` on the root, each ancestor and
     /// the node itself, in that order.
-    pub fn insert_visiting(&mut self, pointer: &'a Pointer, mut visit: impl FnMut(NodeId)) -> NodeId {
+    pub fn insert_visiting(
+        &mut self,
+        pointer: &'a Pointer,
+        mut visit: impl FnMut(NodeId),
+    ) -> NodeId {
         let mut node = Self::ROOT;
         visit(node);
         for token in pointer.tokens() {

@@ -717,7 +717,8 @@ impl Walker<'_> {
         };
         let old_counts = counts(old_items);
         let new_counts = counts(new_items);
-        let unique = |items: &[Value], counted: &HashMap<String, usize>| counted.len() == items.len();
+        let unique =
+            |items: &[Value], counted: &HashMap<String, usize>| counted.len() == items.len();
         let in_new = |v: &Value| new_counts.contains_key(&canonical(v));
         let in_old = |v: &Value| old_counts.contains_key(&canonical(v));
         let kept: Vec<&Value> = old_items.iter().filter(|v| in_new(v)).collect();

@@ -250,7 +250,12 @@ fn a_kubectl_command_is_read_from_its_quoting() {
     );
     let error = broken.patch_error().unwrap();
     assert_eq!(error.line, Some(2));
-    assert!(error.message.contains("--type must be one of [json merge strategic]"), "{error}");
+    assert!(
+        error
+            .message
+            .contains("--type must be one of [json merge strategic]"),
+        "{error}"
+    );
     // A strategic merge patch is read, and to a VMI it is answered 415.
     let strategic = edit(
         &state,
@@ -259,7 +264,11 @@ fn a_kubectl_command_is_read_from_its_quoting() {
     let patch = strategic.checked.ok().unwrap();
     assert_eq!(patch.input.kind, crate::lint::BodyKind::StrategicMergePatch);
     assert_eq!(patch.report.findings[0].rule, Rule::SmpCustomResource);
-    assert!(patch.read_as().contains("strategic merge patch"), "{}", patch.read_as());
+    assert!(
+        patch.read_as().contains("strategic merge patch"),
+        "{}",
+        patch.read_as()
+    );
     // A syntax error inside -p names the argument, not a line of the editor.
     let broken = edit(&state, "kubectl patch vmi a \\\n --type=json \\\n -p '[{'");
     let error = broken.patch_error().unwrap();
