@@ -34,6 +34,11 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Output,
+    /// The object's kind (Node, Pod, VirtualMachineInstance): decides who else
+    /// writes a field. Default: the --object's kind, or the kind the kubectl
+    /// command names.
+    #[arg(long, value_name = "KIND")]
+    kind: Option<String>,
 }
 
 /// Exit status 2: the input could not be read.
@@ -77,6 +82,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let options = Options {
         semantics: args.semantics,
         object,
+        kind: args.kind,
         ..Options::default()
     };
     let report =

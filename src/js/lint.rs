@@ -33,6 +33,8 @@ export interface LintOptions {
   object?: Json | string;
   /** The engine the patch is for (default `kube`). */
   semantics?: Semantics;
+  /** The object's kind (`Node`, `VirtualMachineInstance`): decides who else writes a field. Default: the object's kind, or the one a kubectl command names. */
+  kind?: string;
 }
 
 export interface LintFinding {
@@ -92,6 +94,7 @@ const TYPES: &'static str = LINT_TYPES;
 #[derive(Default, Deserialize)]
 struct LintOptions {
     semantics: Option<String>,
+    kind: Option<String>,
 }
 
 fn lint_error(err: &LintError) -> JsValue {
@@ -127,7 +130,7 @@ pub fn lint(
     #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let options = options.unwrap_or_default();
-    let opts: LintOptions = super::options(&options, "options", &["object", "semantics"])?;
+    let opts: LintOptions = super::options(&options, "options", &["object", "semantics", "kind"])?;
     let semantics = match opts.semantics.as_deref() {
         None => crate::apply::Semantics::Kube,
         Some(s) => s.parse().map_err(|_| {
@@ -171,6 +174,7 @@ pub fn lint(
     let options = Options {
         semantics,
         object,
+        kind: opts.kind,
         ..Options::default()
     };
     let report = lint::lint_input(&input, &options).map_err(|e| lint_error(&e))?;

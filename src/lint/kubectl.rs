@@ -173,7 +173,7 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
                         continue;
                     }
                     "xargs" | "watch" | "env" | "timeout" | "parallel" if current.is_empty() => {
-                        name(format!("{text}"), &mut shell);
+                        name(text.clone(), &mut shell);
                     }
                     _ => {}
                 }

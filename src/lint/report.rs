@@ -282,8 +282,19 @@ pub fn sarif(report: &Report, source: &Source) -> Value {
                 "message": {"text": finding.message},
                 "locations": [location],
             });
+            let mut properties = serde_json::Map::new();
             if let Some(fix) = &finding.fix {
-                result["properties"] = json!({"fix": fix, "fixPayload": fix.payload()});
+                properties.insert("fix".into(), json!(fix));
+                properties.insert("fixPayload".into(), json!(fix.payload()));
+            }
+            if !finding.writers.is_empty() {
+                properties.insert("writers".into(), json!(finding.writers));
+            }
+            if let Some(folded) = &finding.folded {
+                properties.insert("folded".into(), json!(folded));
+            }
+            if !properties.is_empty() {
+                result["properties"] = Value::Object(properties);
             }
             result
         })

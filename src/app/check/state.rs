@@ -290,8 +290,12 @@ impl CheckedPatch {
             Origin::Yaml => format!(
                 "Read {what} from YAML: sent as the {bytes} bytes of JSON that kubectl and Go write."
             ),
-            Origin::Kubectl { target, .. } => format!(
+            Origin::Kubectl { target, shell } if shell.is_empty() => format!(
                 "Read {what} from the -p argument of `kubectl patch {target}`: {bytes} bytes as sent."
+            ),
+            Origin::Kubectl { target, shell } => format!(
+                "Read {what} from the -p argument of `kubectl patch {target}` (inside shell: {}): {bytes} bytes as sent.",
+                shell.join(", ")
             ),
         }
     }
