@@ -3,6 +3,7 @@
 
 mod apply;
 mod diff;
+mod explain;
 mod explore;
 mod lint;
 mod migrate;
@@ -62,6 +63,14 @@ enum Command {
     /// rewritten ops. Exits 0 when nothing is at warning or above, 1 when something
     /// is, 2 when the input cannot be read. Rules: docs/lint.md.
     Lint(lint::Args),
+    /// Explain an error a Kubernetes write got: its cause, whether a retry helps, the fix.
+    ///
+    /// Reads what you paste: kubectl's message, a controller's log line, a Status JSON,
+    /// an audit event, a Python, Java or JavaScript client's exception, evanphx/json-patch's
+    /// own text. With --patch (and --object) it replays the patch on the engine of the
+    /// release and names the failing op. Exits 0 when explained, 1 when the text is not
+    /// recognised, 2 when an input cannot be read. Classes: docs/explain.md.
+    Explain(explain::Args),
 }
 
 /// A failure the CLI reports: the message and the exit code.
@@ -118,6 +127,11 @@ impl From<&std::ffi::OsStr> for Source {
 }
 
 impl Source {
+    /// Standard input.
+    pub fn stdin() -> Source {
+        Source(PathBuf::from("-"))
+    }
+
     fn is_stdin(&self) -> bool {
         self.0.as_os_str() == "-"
     }
@@ -165,7 +179,7 @@ impl Source {
 }
 
 /// `kube` or `rfc`, for clap.
-pub fn parse_semantics(s: &str) -> Result<Semantics, String> {
+pub fn parse_semantics(s: &str) -> Result<Semantics, patchlab::apply::UnknownSemantics> {
     s.parse()
 }
 
@@ -238,6 +252,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Migrate(args) => migrate::run(args, out),
         Command::Explore(args) => explore::run(args, out),
         Command::Lint(args) => lint::run(args, out),
+        Command::Explain(args) => explain::run(args, out),
     }
 }
 

@@ -58,17 +58,12 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// kube-apiserver refuses request bodies above 3 MiB and etcd objects
-    /// above 1.5 MiB; 4 MiB covers any real object.
-    pub const OBJECT_BYTES: usize = 4 * 1024 * 1024;
-    /// serde_json's own nesting limit; real objects stay far below it.
-    pub const DEPTH: usize = 128;
-
-    /// A budget for command-line tools processing files: 64 MiB.
+    /// A budget for command-line tools processing files
+    /// ([`crate::limits::CLI_BYTES`]).
     pub fn cli() -> Budget {
         Budget {
-            max_bytes: 64 * 1024 * 1024,
-            max_depth: Budget::DEPTH,
+            max_bytes: crate::limits::CLI_BYTES,
+            max_depth: crate::limits::DEPTH,
         }
     }
 }
@@ -76,8 +71,8 @@ impl Budget {
 impl Default for Budget {
     fn default() -> Self {
         Budget {
-            max_bytes: Budget::OBJECT_BYTES,
-            max_depth: Budget::DEPTH,
+            max_bytes: crate::limits::OBJECT_BYTES,
+            max_depth: crate::limits::DEPTH,
         }
     }
 }
@@ -249,7 +244,7 @@ fn parse_json(text: &str, budget: &Budget) -> Result<Value, InputError> {
             // serde_json's own guard, which stops at 128 levels.
             message = format!(
                 "nesting is deeper than the limit of {} levels",
-                budget.max_depth.min(Budget::DEPTH)
+                budget.max_depth.min(crate::limits::DEPTH)
             );
         }
         InputError {
@@ -283,29 +278,6 @@ fn check_depth(value: &Value, max: usize) -> Result<(), InputError> {
         stack.extend(children.map(|child| (child, depth + 1)));
     }
     Ok(())
-}
-
-/// A value as compact JSON, cut to at most `max` characters with an
-/// ellipsis (`…`) when longer: for showing values in one line.
-///
-/// ```
-/// use patchlab::input::elide;
-/// let v = serde_json::json!({"a": "x".repeat(50)});
-/// assert_eq!(elide(&v, 12), "{\"a\":\"xxxxx…");
-/// assert_eq!(elide(&serde_json::json!([1, 2]), 5), "[1,2]");
-/// ```
-pub fn elide(value: &Value, max: usize) -> String {
-    elide_text(&serde_json::to_string(value).unwrap_or_default(), max)
-}
-
-/// Text cut to at most `max` characters (the last one an ellipsis) when
-/// longer.
-pub fn elide_text(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_owned();
-    }
-    let keep: String = text.chars().take(max.saturating_sub(1)).collect();
-    format!("{keep}…")
 }
 
 /// Writes `value` as pretty JSON (two-space indent, document key order).

@@ -14,7 +14,7 @@
 //! One file per part, as the CLI is split: [`convert`] (arguments in,
 //! results and errors out), [`build`] (pointer escaping and KubeVirt's
 //! payload), [`apply`] (patches and merge patches on documents), [`diff`],
-//! [`sim`] (the simulator), [`info`] (presets, Kubernetes releases,
+//! [`sim`] (the simulator), [`explain`] (error texts), [`info`] (presets, Kubernetes releases,
 //! version), and the TypeScript declarations in [`types`].
 
 mod apply;
@@ -25,6 +25,7 @@ mod info;
 mod sim;
 mod types;
 
+pub mod explain;
 pub mod lint;
 
 pub use apply::{apply_merge_patch, apply_patch, apply_patch_json};
@@ -33,18 +34,8 @@ pub use diff::diff;
 pub use info::{kube_versions, presets, version};
 pub use sim::{migrate, simulate};
 
-use crate::input::Budget;
-
 // What the lint module (`js/lint.rs`) reads from its parent.
 use convert::{
     bad_argument, checked_string, document, json_text, options, to_js, type_name, value_to_js,
     ErrorBuilder,
 };
-
-/// The largest document, patch or scenario accepted, in UTF-16 code units
-/// of its JSON text (kube-apiserver refuses request bodies above 3 MiB).
-pub const MAX_INPUT: usize = Budget::OBJECT_BYTES;
-
-/// The most VMIs `migrate` simulates in one call (it runs synchronously:
-/// call it from a Web Worker for big runs).
-pub const MAX_MIGRATE_VMS: usize = crate::sim::migrate::MAX_VMS;

@@ -2,25 +2,56 @@
 //!
 //! Understand and produce conflict-narrow Kubernetes JSON Patches.
 //!
-//! The crate is the core of the patchlab playground and CLI. Data flows one
-//! way: pointer -> patch -> apply -> strategy -> sim. The browser UI lives in
-//! [`app`]; its components compile only for `wasm32`, its state is plain Rust.
+//! The crate is the core of the patchlab playground, its JavaScript API and
+//! its CLI. Data flows one way, up this table: a module uses modules of the
+//! layers its row names (and, where it says "own layer", modules of its own
+//! row), never a layer above. `tests/layers.rs` reads this table and every
+//! `crate::` and `super::` path of the library, and fails on an arrow that
+//! runs up a layer and on any cycle between files.
+//!
+//! | layer | modules | may use |
+//! |---|---|---|
+//! | 0 foundation | `limits`, `text`, `gojson`, `vocabulary`, `share` | own layer |
+//! | 1 input | `pointer`, `input` | 0, own layer |
+//! | 2 patch | `patch` | 0-1 |
+//! | 3 server | `status`, `apply`, `kube`, `schema` | 0-2, own layer |
+//! | 4 strategy | `strategy` | 0-3 |
+//! | 5 analysis | `lint`, `claims` | 0-4, own layer |
+//! | 6 simulation | `sim`, `explain`, `scan` | 0-5, own layer |
+//! | 7 JavaScript API | `js` | 0-6 |
+//! | 8.0 UI parts | `app` | 0-6, own layer |
+//! | 8.1 UI views | `app::build`, `app::check`, `app::race`, `app::scale` | 0-6, 8.0 |
+//! | 8.2 UI lessons | `app::learn` | 0-6, 8.0-8.1 |
+//! | 8.3 UI shell | `app::shell`, `app::full_app`, `app::boot` | 0-6, 8.0-8.2, own layer |
+//!
+//! In words: JSON Pointer and input parsing; the patch (ops, builder,
+//! payload); the server (apply: JSON patch, merge patch, per Kubernetes
+//! release; its answers); strategies (old + new object -> ops, by policy);
+//! lint and the lessons' claims; the simulator. The faces only call the
+//! core: the browser UI in [`app`] (its components compile only for
+//! `wasm32`, its state is plain Rust), the JavaScript API in `js`, and the
+//! CLI in the `patchlab` binary. Inside the UI, the views never use each
+//! other: what two views share lives in the UI parts.
 #![warn(missing_docs)]
 
 pub mod app;
 pub mod apply;
 pub mod claims;
+pub mod explain;
 pub mod gojson;
 pub mod input;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
 pub mod kube;
+pub mod limits;
 pub mod lint;
 pub mod patch;
 pub mod pointer;
+pub mod share;
 pub mod sim;
 pub mod status;
 pub mod strategy;
+pub mod text;
 pub mod vocabulary;
 
 /// The crate version, shown in the playground footer and `patchlab --version`.

@@ -48,17 +48,14 @@ use serde_json::Value;
 
 pub use fix::{FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
 pub use kubectl::is_command;
-pub use read::{
-    budget, read, read_object, read_with, BodyKind, Hint, Input, LintError, Origin, PatchFiles,
-};
+pub use read::{budget, read_object, BodyKind, Hint, Input, LintError, Origin, PatchFiles};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
 use crate::apply::{self, Semantics, ServerResponse};
+use crate::input::Budget;
+use crate::limits::MAX_BODY_BYTES;
 use crate::patch::{self, Encoding, Operation, PatchSet};
 use crate::strategy::{self, Overwrite, Policy, Precondition};
-
-/// kube-apiserver refuses request bodies above this many bytes (413).
-pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
 
 /// What lint checks against.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -292,6 +289,36 @@ impl Report {
     }
 }
 
+/// Reads a patch: a `kubectl patch` command line (found by its words,
+/// inside shell text too), JSON text (kept byte for byte) or YAML (sent
+/// as the JSON Go encodes, as kubectl does). A list is a JSON patch; an
+/// object is a merge patch, or a strategic merge patch when it holds
+/// directives (`$patch`, `$retainKeys`, `$setElementOrder/...`).
+///
+/// # Errors
+///
+/// [`LintError`] saying what and where.
+pub fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
+    read_with(text, budget, None)
+}
+
+/// [`read`], with a way to open the file of `kubectl patch --patch-file`
+/// (the CLI passes one; the browser has none).
+///
+/// # Errors
+///
+/// [`LintError`] saying what and where.
+pub fn read_with(
+    text: &str,
+    budget: &Budget,
+    files: Option<PatchFiles<'_>>,
+) -> Result<Input, LintError> {
+    if kubectl::is_command(text) {
+        return kubectl::read(text, budget, files);
+    }
+    read::body(text, budget, read::BodyText::File)
+}
+
 /// Reads `text` (see [`read`]) and lints it.
 ///
 /// # Errors
@@ -366,8 +393,9 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
             None,
             None,
             format!(
-                "the body is {} bytes, more than the server's limit of {MAX_BODY_BYTES}: HTTP 413 Request entity too large: limit is {MAX_BODY_BYTES}",
-                input.payload.len()
+                "the body is {} bytes, more than the server's limit of {MAX_BODY_BYTES}: {}",
+                input.payload.len(),
+                crate::status::Status::body_too_large()
             ),
         )));
     }

@@ -438,7 +438,7 @@ impl Pointer {
                         ))
                     }
                 },
-                other => return Err(AssignError::new(&self.0[..here], kind_of(other))),
+                other => return Err(AssignError::new(&self.0[..here], crate::text::kind(other))),
             };
         }
         if current.is_null() {
@@ -463,7 +463,7 @@ impl Pointer {
                     "an array without that position",
                 )),
             },
-            other => Err(AssignError::new(parent.as_str(), kind_of(other))),
+            other => Err(AssignError::new(parent.as_str(), crate::text::kind(other))),
         }
     }
 
@@ -488,17 +488,6 @@ impl Pointer {
             },
             _ => None,
         }
-    }
-}
-
-fn kind_of(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
     }
 }
 

@@ -7,14 +7,16 @@
 //! client (kubectl, client-go) shows them as `Error from server (<reason>):
 //! <message>`.
 
+mod catalogue;
+
 use std::fmt;
 
 use serde::Serialize;
 
-use crate::gojson::quote;
+pub use catalogue::{answers, Answer};
 
-/// kube-apiserver's default request body limit (`MaxRequestBodyBytes`).
-pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
+use crate::gojson::quote;
+use crate::limits::{MAX_BODY_BYTES, MAX_OPS};
 
 /// The message of every 422 a failed JSON patch op gets: the handler
 /// passes the engine's error to `NewGenericServerResponse`, which discards
@@ -75,7 +77,7 @@ impl PartialEq<&str> for Reason {
 
 /// One `StatusCause` (`details.causes[]`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Cause {
+pub struct StatusCause {
     /// `reason`: `FieldManagerConflict`, `FieldValueInvalid`, ...
     pub reason: &'static str,
     /// `message`.
@@ -96,7 +98,7 @@ pub struct Status {
     pub message: String,
     /// `details.causes`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub causes: Vec<Cause>,
+    pub causes: Vec<StatusCause>,
 }
 
 /// A resource as the API names it: `virtualmachineinstances.kubevirt.io`
@@ -204,7 +206,7 @@ impl Status {
     pub fn too_many_ops(count: usize) -> Status {
         Status::request_entity_too_large(format!(
             "The allowed maximum operations in a JSON patch is {}, got {count}",
-            crate::apply::MAX_OPS
+            MAX_OPS
         ))
     }
 
@@ -228,7 +230,7 @@ impl Status {
             message.push_str(&format!(" ({} {resource} {name})", verb.to_lowercase()));
         }
         let mut status = Status::new(500, Reason::InternalError, message);
-        status.causes.push(Cause {
+        status.causes.push(StatusCause {
             reason: "UnexpectedServerResponse",
             message: PANIC_TEXT.to_owned(),
             field: String::new(),
@@ -299,7 +301,7 @@ impl Status {
                 quote(name)
             ),
         );
-        status.causes.push(Cause {
+        status.causes.push(StatusCause {
             reason: "FieldValueInvalid",
             message: format!("Invalid value: {value}: {detail}"),
             field: "metadata.resourceVersion".to_owned(),
@@ -339,7 +341,7 @@ impl Status {
         let mut status = Status::new(409, Reason::Conflict, message);
         status.causes = conflicts
             .iter()
-            .map(|c| Cause {
+            .map(|c| StatusCause {
                 reason: "FieldManagerConflict",
                 message: format!("conflict with {}", c.manager),
                 field: c.field.clone(),

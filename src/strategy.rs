@@ -362,7 +362,7 @@ pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffErr
         if !value.is_object() {
             return Err(DiffError::NotAnObject {
                 side,
-                found: crate::apply::describe(value),
+                found: crate::text::kind(value),
             });
         }
     }

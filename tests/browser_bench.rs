@@ -25,7 +25,7 @@ fn requests(result: &patchlab::sim::migrate::MigrateResult) -> u64 {
 #[wasm_bindgen_test]
 #[ignore]
 fn bench_migrate_all_presets() {
-    use patchlab::sim::migrate::{forget_warm_tables, migrate, migrate_reference, MigrateOptions};
+    use patchlab::sim::migrate::{migrate_reference, migrate_warm, MigrateOptions, WarmTables};
     let log = |line: String| web_sys::console::log_1(&line.into());
     for vms in [2000, 10_000, 100_000] {
         let options = MigrateOptions {
@@ -36,12 +36,12 @@ fn bench_migrate_all_presets() {
         let (mut cold, mut warm) = (f64::MAX, f64::MAX);
         let mut first = None;
         for _ in 0..3 {
-            forget_warm_tables();
+            let mut warm_tables = WarmTables::default();
             let start = now();
-            let result = migrate(&options).expect("runs");
+            let result = migrate_warm(&options, &mut warm_tables).expect("runs");
             cold = cold.min(now() - start);
             let start = now();
-            let again = migrate(&options).expect("runs");
+            let again = migrate_warm(&options, &mut warm_tables).expect("runs");
             warm = warm.min(now() - start);
             assert_eq!(result, again, "deterministic");
             first.get_or_insert(result);

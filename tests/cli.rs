@@ -483,7 +483,7 @@ fn simulate_prints_steps_and_outcomes() {
     assert!(text.contains("every intent holds: yes"), "{text}");
     assert!(
         text.contains(
-            "false: A write failed (422 or 409) although nothing the writer meant to change"
+            "false: A write failed (422 or 409) although succeeding would have changed nothing another writer did since its read"
         ),
         "the legend defines the columns: {text}"
     );

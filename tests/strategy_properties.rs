@@ -199,7 +199,7 @@ fn round_trip(old: &Value, new: &Value, options: &Options) -> Result<Value, Stri
             let ops: Vec<Operation> = ops.iter().map(|p| p.op.clone()).collect();
             apply(&mut doc, &ops, Semantics::Kube).map_err(|e| format!("{e}\nplan: {ops:?}"))?;
         }
-        Body::MergePatch(body) => merge::apply(&mut doc, body),
+        Body::MergePatch(body) => patchlab::apply::merge::apply(&mut doc, body),
         Body::Update(body) => doc = body.clone(),
         Body::Apply { .. } => return Err("not a round-trip body".to_owned()),
     }

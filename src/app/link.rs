@@ -14,12 +14,13 @@ use base64::Engine as _;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use super::notice::Notice;
 use super::route::{Packed, Route, View};
 
 /// The newest format this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = crate::share::VERSION;
 /// The longest fragment accepted, in bytes.
-pub const MAX_FRAGMENT: usize = 512 * 1024;
+pub const MAX_FRAGMENT: usize = crate::share::MAX_FRAGMENT;
 /// The most bytes a link may decompress to: two objects at the input
 /// budget, with room for JSON escapes.
 pub const MAX_DECOMPRESSED: usize = 10 * 1024 * 1024;
@@ -65,7 +66,7 @@ pub trait ViewState: Clone + PartialEq + 'static {
     /// The action that opens a link pasted into the address bar.
     fn open(link: Self::Link) -> Self::Action;
     /// The action that shows a notice.
-    fn notify(notice: super::notice::Notice) -> Self::Action;
+    fn notify(notice: Notice) -> Self::Action;
 }
 
 /// Why a link (or saved state) cannot be opened.
@@ -102,6 +103,17 @@ impl LinkError {
     }
 }
 
+impl From<&LinkError> for Notice {
+    /// The notice for a link that could not be opened: what is wrong, and
+    /// that nothing was changed.
+    fn from(error: &LinkError) -> Notice {
+        Notice::error(format!(
+            "{error} Nothing was changed, and the link is still in the address bar."
+        ))
+        .with_detail(error.detail())
+    }
+}
+
 impl fmt::Display for LinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -128,14 +140,9 @@ impl fmt::Display for LinkError {
 
 impl std::error::Error for LinkError {}
 
-/// Packs any serializable state as an `s=` value.
+/// Packs any serializable state as an `s=` value ([`crate::share::pack`]).
 pub fn encode<T: Serialize>(value: &T) -> Packed {
-    let json = serde_json::to_vec(value).unwrap_or_default();
-    // Best compression for link-sized states; fast for megabytes, which
-    // are encoded on every (debounced) edit.
-    let level = if json.len() > 256 * 1024 { 1 } else { 9 };
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, level);
-    format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
+    crate::share::pack(value)
 }
 
 /// Unpacks a link's `s=` value.

@@ -86,12 +86,4 @@ impl Notice {
             ..self
         }
     }
-
-    /// The notice for a link that could not be opened.
-    pub fn broken_link(error: &super::link::LinkError) -> Notice {
-        Notice::error(format!(
-            "{error} Nothing was changed, and the link is still in the address bar."
-        ))
-        .with_detail(error.detail())
-    }
 }

@@ -2,14 +2,12 @@
 //! stopped before they happen: the browser would freeze for seconds laying
 //! out the text only for the parser to refuse it.
 
-use crate::input::Budget;
-
 const MIB: f64 = 1024.0 * 1024.0;
 
 /// Why inserting `inserted` bytes over the selection `start..end` (UTF-16
 /// offsets, as the browser reports them) of `text` is refused, if it is.
 pub fn refuse_insert(text: &str, start: usize, end: usize, inserted: usize) -> Option<String> {
-    let limit = Budget::OBJECT_BYTES;
+    let limit = crate::limits::OBJECT_BYTES;
     let selected = utf16_range_bytes(text, start, end);
     let total = text.len() - selected + inserted;
     (total > limit).then(|| {
@@ -59,7 +57,7 @@ mod tests {
 
     #[test]
     fn oversized_pastes_are_refused_before_they_happen() {
-        let limit = Budget::OBJECT_BYTES;
+        let limit = crate::limits::OBJECT_BYTES;
         assert_eq!(refuse_insert("", 0, 0, limit), None);
         let refusal = refuse_insert("", 0, 0, limit + 1).unwrap();
         assert_eq!(

@@ -10,6 +10,6 @@ mod charts;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub use state::{Run, ScaleAction, ScaleLink, ScaleState, MAX_VMS, VMI_STEPS};
+pub use state::{Run, ScaleAction, ScaleLink, ScaleState, VMI_STEPS};
 #[cfg(target_arch = "wasm32")]
 pub use view::ScaleView;

@@ -26,6 +26,7 @@ use wasm_bindgen::JsCast;
 use yew::Callback;
 
 use crate::sim::migrate::MigrateOptions;
+use crate::sim::migrate::WarmTables;
 use crate::sim::scale::{next_chunk, FromWorker, ScaleRun, ToWorker};
 
 /// Where Trunk puts the worker's loader (`data-loader-shim`), relative to
@@ -78,6 +79,9 @@ fn serve(port: Port) {
     // running loop sees it has been replaced.
     let current = Rc::new(Cell::new(0u32));
     let generation = Rc::new(Cell::new(0u64));
+    // The tables of earlier runs: a slider move re-runs with the same
+    // writers, which starts warm.
+    let warm = Rc::new(RefCell::new(WarmTables::default()));
     let reply = port.clone();
     let handler =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
@@ -96,7 +100,8 @@ fn serve(port: Port) {
                     let mine = (generation.get() | 1) + 2;
                     generation.set(mine);
                     current.set(id);
-                    match ScaleRun::new(id, &options) {
+                    let started = ScaleRun::warm(id, &options, &mut warm.borrow_mut());
+                    match started {
                         Err(error) => {
                             generation.set(mine + 1);
                             reply.post(
@@ -109,7 +114,10 @@ fn serve(port: Port) {
                         }
                         Ok(run) => {
                             let (port, generation) = (reply.clone(), generation.clone());
-                            wasm_bindgen_futures::spawn_local(drive(run, port, generation, mine));
+                            let warm = warm.clone();
+                            wasm_bindgen_futures::spawn_local(drive(
+                                run, port, generation, mine, warm,
+                            ));
                         }
                     }
                 }
@@ -121,26 +129,34 @@ fn serve(port: Port) {
 }
 
 /// Runs chunks until done or replaced (the generation moved on).
-async fn drive(mut run: ScaleRun, port: Port, generation: Rc<Cell<u64>>, mine: u64) {
+/// Its tables go back to `warm` when it ends either way.
+async fn drive(
+    mut run: ScaleRun,
+    port: Port,
+    generation: Rc<Cell<u64>>,
+    mine: u64,
+    warm: Rc<RefCell<WarmTables>>,
+) {
     let mut chunk = 256;
     loop {
         // Yield first: a cancel or a new start sent right after this start
         // is read before any work.
         gloo::timers::future::TimeoutFuture::new(0).await;
         if generation.get() != mine {
-            return;
+            break;
         }
         let Some((message, spent)) = run.step_timed(chunk, &now) else {
-            return;
+            break;
         };
         let finished = matches!(message, FromWorker::Done { .. });
         port.post(&message.to_json());
         if finished {
             generation.set(mine + 1);
-            return;
+            break;
         }
         chunk = next_chunk(chunk, spent, CHUNK_MS);
     }
+    run.keep(&mut warm.borrow_mut());
 }
 
 /// The `scale-worker` binary's entry point: serves the protocol on the

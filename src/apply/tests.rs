@@ -2,7 +2,10 @@
 //! releases Kubernetes has shipped answers it, next to what strict RFC
 //! 6902 does with the same input; plus the RFC 6902 Appendix A examples.
 
+use super::run::go_atoi;
 use super::*;
+use crate::limits::{COPY_LIMIT, MAX_BODY_BYTES, MAX_OPS};
+use crate::patch::{OpKind, PayloadError};
 use serde_json::json;
 
 /// What an engine does with a case: the resulting document, or an error

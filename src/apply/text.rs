@@ -115,7 +115,7 @@ impl PathTrie {
                 // path (hostile, or a typo) is the plain route's to refuse,
                 // and the trie stays shallow enough to drop without deep
                 // recursion.
-                if pointer.is_root() || pointer.count() > Budget::DEPTH {
+                if pointer.is_root() || pointer.count() > crate::limits::DEPTH {
                     return None;
                 }
                 trie.insert(pointer);
@@ -161,7 +161,7 @@ fn lazy(
     if doc.len() > budget.max_bytes {
         return None;
     }
-    let compact = scan(doc, budget.max_depth.min(Budget::DEPTH))?;
+    let compact = scan(doc, budget.max_depth.min(crate::limits::DEPTH))?;
     let decoded: Decoded = super::decode(payload, engine).ok()?;
     let trie = PathTrie::of(&decoded)?;
     let mut de = serde_json::Deserializer::from_str(doc);

@@ -139,7 +139,7 @@ pub fn explain(plan: &Plan) -> String {
                     .value
                     .as_ref()
                     .filter(|_| op.op.takes_value())
-                    .map(|v| format!(" {}", patchlab::input::elide(v, 80)))
+                    .map(|v| format!(" {}", patchlab::text::elide_value(v, 80)))
                     .unwrap_or_default();
                 let _ = writeln!(out, "  {i:>2}  {:<7} {}{value}", op.op.as_str(), op.path);
                 let _ = writeln!(out, "      why: {}", planned.reason);

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use patchlab::sim::migrate::{migrate_on, MigrateOptions, MigrateResult};
 use patchlab::strategy::Preset;
-use patchlab::vocabulary::Term;
+use patchlab::vocabulary::{Term, MIGRATION_COLUMNS};
 
 use super::{parse_preset, ClusterArgs, Failure};
 
@@ -71,25 +71,25 @@ fn render(result: &MigrateResult) -> String {
         result.vms, result.seed
     );
     let _ = write!(out, "{:<24}", "preset / writer");
-    for term in COLUMNS {
+    for term in &MIGRATION_COLUMNS {
         let _ = write!(out, " {:>8}", term.short());
     }
     let _ = writeln!(out, " {:>9}", Term::IntentNotHeld.short());
     for p in &result.presets {
         let _ = write!(out, "{:<24}", p.preset.as_str());
-        for term in COLUMNS {
+        for term in &MIGRATION_COLUMNS {
             let _ = write!(out, " {:>8}", p.total.get(*term).unwrap_or_default());
         }
         let _ = writeln!(out, " {:>9}", p.vmis_intent_not_held);
         for w in &p.writers {
             let _ = write!(out, "  {:<22}", w.name);
-            for term in COLUMNS {
+            for term in &MIGRATION_COLUMNS {
                 let _ = write!(out, " {:>8}", w.counts.get(*term).unwrap_or_default());
             }
             let _ = writeln!(out, " {:>9}", w.intent_not_held);
         }
     }
-    let mut terms = COLUMNS.to_vec();
+    let mut terms = MIGRATION_COLUMNS.to_vec();
     terms.push(Term::IntentNotHeld);
     let _ = write!(
         out,
@@ -98,16 +98,3 @@ fn render(result: &MigrateResult) -> String {
     );
     out
 }
-
-/// The counts of the table, in order.
-const COLUMNS: &[Term] = &[
-    Term::Writes,
-    Term::Ok,
-    Term::Invalid,
-    Term::Conflict,
-    Term::FalseConflict,
-    Term::FalseConflictOnMap,
-    Term::TrueConflict,
-    Term::LostUpdate,
-    Term::Retries,
-];

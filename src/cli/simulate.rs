@@ -5,7 +5,7 @@ use std::io::Write;
 
 use patchlab::sim::timeline::{replay, Replay, Scenario, WriterEnd};
 use patchlab::strategy::Preset;
-use patchlab::vocabulary::Term;
+use patchlab::vocabulary::{Term, REPLAY_COLUMNS};
 
 use super::{parse_preset, ClusterArgs, Failure, Source};
 
@@ -73,64 +73,17 @@ pub fn render(replay: &Replay) -> String {
         }
     }
     for step in &replay.steps {
-        let _ = writeln!(out, "\n{:>2}. {}", step.index, step.summary);
-        if let Some(sent) = &step.request {
-            let _ = writeln!(
-                out,
-                "    request ({}, {}): {}",
-                sent.preset,
-                sent.content_type,
-                one_line(&sent.body)
-            );
-        }
-        if let Some(response) = &step.response {
-            if !response.is_success() {
-                let _ = writeln!(
-                    out,
-                    "    response: {} {}: {}",
-                    response.code, response.reason, response.message
-                );
-            }
-            for warning in &response.warnings {
-                let _ = writeln!(out, "    Warning: {warning}");
-            }
-            if let Some(cause) = &response.cause {
-                let _ = writeln!(
-                    out,
-                    "    hidden cause (patchlab's explanation; the server discards it): op {} {} {}: {}",
-                    cause.index.map_or("-".to_owned(), |i| i.to_string()),
-                    cause.op.as_deref().unwrap_or("?"),
-                    cause.path.as_deref().unwrap_or("?"),
-                    cause.message
-                );
-            }
-        }
-        if let Some(conflict) = step.conflict {
-            let term = conflict.term();
-            let _ = writeln!(
-                out,
-                "    {}: {}",
-                term.label().to_lowercase(),
-                term.definition()
-            );
-        }
-        for lost in &step.lost {
-            let _ = writeln!(
-                out,
-                "    LOST UPDATE: {}'s \"{}\" ({}) erased",
-                lost.victim, lost.intent, lost.path
-            );
-        }
+        render_step(&mut out, step);
     }
     let _ = writeln!(out, "\noutcomes:");
     let _ = write!(out, "  {:<26} {:<17}", "writer", "preset");
-    for term in COLUMNS {
+    for term in &REPLAY_COLUMNS {
         let _ = write!(out, " {:>w$}", term.short(), w = width(*term));
     }
     let _ = writeln!(out, "  {}", Term::IntentHolds.short());
     for w in &replay.outcomes.writers {
         let _ = write!(out, "  {:<26} {:<17}", w.name, w.preset.as_str());
-        for term in COLUMNS {
+        for term in &REPLAY_COLUMNS {
             let _ = write!(
                 out,
                 " {:>w$}",
@@ -156,24 +109,64 @@ pub fn render(replay: &Replay) -> String {
         "  every intent holds: {}",
         yes(replay.outcomes.intents_hold)
     );
-    let mut terms = COLUMNS.to_vec();
+    let mut terms = REPLAY_COLUMNS.to_vec();
     terms.push(Term::IntentHolds);
     let _ = write!(out, "\n{}", Term::legend(&terms));
     out
 }
 
-/// The counts of the outcomes table, in order.
-const COLUMNS: &[Term] = &[
-    Term::Writes,
-    Term::Ok,
-    Term::Invalid,
-    Term::Conflict,
-    Term::Retries,
-    Term::FalseConflict,
-    Term::TrueConflict,
-    Term::LostUpdate,
-    Term::GaveUp,
-];
+/// One step: its summary, request, response, hidden cause, class and
+/// lost updates.
+fn render_step(out: &mut String, step: &patchlab::sim::timeline::Step) {
+    let _ = writeln!(out, "\n{:>2}. {}", step.index, step.summary);
+    if let Some(sent) = &step.request {
+        let _ = writeln!(
+            out,
+            "    request ({}, {}): {}",
+            sent.preset,
+            sent.content_type,
+            one_line(&sent.body)
+        );
+    }
+    if let Some(response) = &step.response {
+        if !response.is_success() {
+            let _ = writeln!(
+                out,
+                "    response: {} {}: {}",
+                response.code, response.reason, response.message
+            );
+        }
+        for warning in &response.warnings {
+            let _ = writeln!(out, "    Warning: {warning}");
+        }
+        if let Some(cause) = &response.cause {
+            let _ = writeln!(
+                out,
+                "    hidden cause (patchlab's explanation; the server discards it): op {} {} {}: {}",
+                cause.index.map_or("-".to_owned(), |i| i.to_string()),
+                cause.op.as_deref().unwrap_or("?"),
+                cause.path.as_deref().unwrap_or("?"),
+                cause.message
+            );
+        }
+    }
+    if let Some(conflict) = step.conflict {
+        let term = conflict.term();
+        let _ = writeln!(
+            out,
+            "    {}: {}",
+            term.label().to_lowercase(),
+            term.definition()
+        );
+    }
+    for lost in &step.lost {
+        let _ = writeln!(
+            out,
+            "    LOST UPDATE: {}'s \"{}\" ({}) erased",
+            lost.victim, lost.intent, lost.path
+        );
+    }
+}
 
 fn width(term: Term) -> usize {
     term.short().len().max(3)
@@ -181,5 +174,5 @@ fn width(term: Term) -> usize {
 
 fn one_line(body: &str) -> String {
     let flat: String = body.lines().map(str::trim).collect::<Vec<_>>().join(" ");
-    patchlab::input::elide_text(&flat, 300)
+    patchlab::text::elide(&flat, 300)
 }

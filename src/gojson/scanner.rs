@@ -25,9 +25,6 @@ impl fmt::Display for SyntaxError {
 
 impl std::error::Error for SyntaxError {}
 
-/// Go's `maxNestingDepth`.
-const MAX_DEPTH: usize = 10_000;
-
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Parse {
     ObjectKey,
@@ -105,7 +102,7 @@ impl Scanner {
 
     fn push(&mut self, c: u8, state: Parse) -> bool {
         self.parse.push(state);
-        if self.parse.len() <= MAX_DEPTH {
+        if self.parse.len() <= crate::limits::GO_NESTING {
             true
         } else {
             self.error(c, "exceeded max depth")
@@ -558,10 +555,14 @@ mod tests {
 
     #[test]
     fn nesting_beyond_go_limit() {
-        let deep = "[".repeat(MAX_DEPTH + 1);
+        let deep = "[".repeat(crate::limits::GO_NESTING + 1);
         let err = check_valid(deep.as_bytes()).unwrap_err();
         assert_eq!(err.message, "invalid character '[' exceeded max depth");
-        let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        let ok = format!(
+            "{}{}",
+            "[".repeat(crate::limits::GO_NESTING),
+            "]".repeat(crate::limits::GO_NESTING)
+        );
         assert!(check_valid(ok.as_bytes()).is_ok());
     }
 }

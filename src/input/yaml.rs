@@ -13,10 +13,6 @@ use serde_json::{Map, Number, Value};
 
 use super::{Budget, InputError};
 
-/// Most nodes one document may produce, aliases expanded (alias bombs stop
-/// here).
-const MAX_NODES: usize = 2_000_000;
-
 fn error_at(span: &Span, message: impl Into<String>) -> InputError {
     InputError {
         message: message.into(),
@@ -202,7 +198,7 @@ impl Folder {
             Event::Alias(id) => match anchors.get(&id) {
                 Some(value) => {
                     self.nodes += count_nodes(value);
-                    if self.nodes > MAX_NODES {
+                    if self.nodes > crate::limits::YAML_NODES {
                         return Err(error_at(&span, "aliases expand to too many nodes"));
                     }
                     value.clone()
@@ -211,8 +207,11 @@ impl Folder {
             },
         };
         self.nodes += 1;
-        if self.nodes > MAX_NODES {
-            return Err(error_at(&span, format!("more than {MAX_NODES} nodes")));
+        if self.nodes > crate::limits::YAML_NODES {
+            return Err(error_at(
+                &span,
+                format!("more than {} nodes", crate::limits::YAML_NODES),
+            ));
         }
         match stack.last_mut() {
             None => self.result = Some(value),

@@ -7,11 +7,11 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::MAX_INPUT;
 use crate::apply::{ApplyError, Cause, Engine, Evanphx, Semantics};
 use crate::gojson::DecodeError;
 use crate::input::{self, Budget, Format, InputError};
 use crate::kube::{Cluster, KubeVersion};
+use crate::limits::OBJECT_BYTES;
 use crate::patch::PayloadError;
 
 /// A `PatchlabError` with `kind` and `message`; add properties with
@@ -69,11 +69,11 @@ pub(super) fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> 
 /// A JS string, within budget, copied into wasm only when it fits.
 pub(super) fn checked_string(text: &JsString, what: &str) -> Result<String, JsValue> {
     let len = text.length() as usize;
-    if len > MAX_INPUT {
+    if len > OBJECT_BYTES {
         return Err(ErrorBuilder::new(
             "too-large",
             &format!(
-                "{what} is {len} characters of JSON, more than the limit of {MAX_INPUT} (4 MiB)"
+                "{what} is {len} characters of JSON, more than the limit of {OBJECT_BYTES} (4 MiB)"
             ),
         )
         .set("status", 413)

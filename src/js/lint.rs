@@ -167,7 +167,7 @@ pub fn lint(
         }
     };
     let budget = Budget {
-        max_bytes: super::MAX_INPUT,
+        max_bytes: crate::limits::OBJECT_BYTES,
         ..lint::budget()
     };
     let input = lint::read(&text, &budget).map_err(|e| lint_error(&e))?;

@@ -9,7 +9,7 @@ use super::convert::{
     bad_argument, checked_string, cluster_of, json_text, options, to_js, ErrorBuilder,
 };
 use super::diff::preset;
-use super::MAX_MIGRATE_VMS;
+use crate::limits::MIGRATE_VMS;
 use crate::sim::migrate::{migrate_on, MigrateOptions};
 use crate::sim::timeline::{replay, Scenario};
 
@@ -99,10 +99,10 @@ pub fn migrate(
         }
     };
     let vms = whole(args.vms.unwrap_or(2000.0), "options.vms", f64::MAX)?;
-    if vms < 1.0 || vms > MAX_MIGRATE_VMS as f64 {
+    if vms < 1.0 || vms > MIGRATE_VMS as f64 {
         return Err(ErrorBuilder::new(
             "too-large",
-            &format!("options.vms must be between 1 and {MAX_MIGRATE_VMS}, found {vms}"),
+            &format!("options.vms must be between 1 and {MIGRATE_VMS}, found {vms}"),
         )
         .build());
     }
@@ -120,12 +120,12 @@ pub fn migrate(
     let churn = whole(
         args.churn.unwrap_or(0.0),
         "options.churn",
-        crate::sim::migrate::MAX_CHURN as f64,
+        crate::limits::MIGRATE_CHURN as f64,
     )?;
     let retries = whole(
         args.retries.unwrap_or(2.0),
         "options.retries",
-        f64::from(crate::sim::migrate::MAX_RETRIES),
+        f64::from(crate::limits::MIGRATE_RETRIES),
     )?;
     let result = migrate_on(
         &MigrateOptions {

@@ -23,7 +23,7 @@ use crate::strategy::{self, Preset, Strategy};
 /// Paths with more tokens than this are left out of the index (no object
 /// nests that deep; a hostile path of a million tokens would otherwise
 /// cost a node per token in every relation).
-const MAX_TOKENS: usize = 512;
+const MAX_TOKENS: usize = crate::limits::LINT_PATH_TOKENS;
 
 /// What a JSON patch analysis produces: the report without findings, and
 /// the findings with their fixes still to write out.
@@ -54,17 +54,16 @@ pub(super) fn json_patch(
             .saturating_mul(super::fix::FIX_OPS_PER_OP)
             .saturating_add(super::fix::FIX_OPS_BASE),
     };
-    if decoded.count > apply::MAX_OPS {
+    if decoded.count > crate::limits::MAX_OPS {
         ctx.push(Finding::new(
             Rule::TooManyOps,
             None,
             None,
             format!(
-                "the patch holds {} ops, more than the server's limit of {}: HTTP 413 Request entity too large: The allowed maximum operations in a JSON patch is {}, got {}",
+                "the patch holds {} ops, more than the server's limit of {}: {}",
                 decoded.count,
-                apply::MAX_OPS,
-                apply::MAX_OPS,
-                decoded.count
+                crate::limits::MAX_OPS,
+                crate::status::Status::too_many_ops(decoded.count)
             ),
         ));
     }
@@ -333,12 +332,7 @@ fn tokens(pointer: &Pointer) -> Vec<String> {
 
 /// Renders a value for a message, cut short.
 fn short(value: &Value) -> String {
-    let text = gojson::to_string(value);
-    if text.chars().count() <= 60 {
-        return text;
-    }
-    let cut: String = text.chars().take(57).collect();
-    format!("{cut}...")
+    crate::text::elide(&gojson::to_string(value), 60)
 }
 
 /// `op 3, 4, 5 and 997 more`.

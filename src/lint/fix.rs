@@ -13,7 +13,7 @@ use super::{Finding, Fix, Folded, Rule};
 use crate::patch::Operation;
 
 /// Findings of one rule listed one by one; the rest are folded into one.
-pub const SHOWN_PER_RULE: usize = 5;
+pub const SHOWN_PER_RULE: usize = crate::limits::LINT_SHOWN_PER_RULE;
 
 /// Op indices a folded finding lists (its count says how many in all).
 pub const FOLDED_INDICES: usize = 100;
@@ -23,10 +23,10 @@ pub const FOLDED_PATHS: usize = 20;
 
 /// Ops all the fixes of one report may hold together: this many times
 /// the patch's op count, plus [`FIX_OPS_BASE`].
-pub const FIX_OPS_PER_OP: usize = 8;
+pub const FIX_OPS_PER_OP: usize = crate::limits::LINT_FIX_OPS_PER_OP;
 
 /// See [`FIX_OPS_PER_OP`].
-pub const FIX_OPS_BASE: usize = 4096;
+pub const FIX_OPS_BASE: usize = crate::limits::LINT_FIX_OPS_BASE;
 
 /// One change to the original op list.
 #[derive(Clone, Debug)]

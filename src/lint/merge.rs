@@ -10,6 +10,7 @@ use super::fix::{Draft, Pending};
 use super::read::is_directive;
 use super::writers::{self, Shape};
 use super::{paths, BodyKind, Finding, Options, Outcome, Report, Rule};
+use crate::apply;
 use crate::pointer::{escape, Pointer};
 use crate::strategy::{self, merge, Overwrite, Precondition, Preset};
 
@@ -131,7 +132,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
     // one list of ops, shared by every finding it fixes.
     let rewrite = options.object.as_ref().and_then(|object| {
         let mut new = object.clone();
-        merge::apply(&mut new, body);
+        apply::merge::apply(&mut new, body);
         let plan = strategy::diff(
             object,
             &new,
@@ -225,7 +226,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
     });
     let outcome = options.object.as_ref().map(|object| {
         let mut new = object.clone();
-        merge::apply(&mut new, body);
+        apply::merge::apply(&mut new, body);
         let stale = body
             .pointer("/metadata/resourceVersion")
             .filter(|rv| object.pointer("/metadata/resourceVersion") != Some(*rv));

@@ -157,53 +157,13 @@ impl fmt::Display for LintError {
 
 impl std::error::Error for LintError {}
 
-fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// The budget lint reads within: big enough to see a body over the
 /// server's 3 MiB limit and say so.
 pub fn budget() -> Budget {
     Budget {
         max_bytes: 16 * 1024 * 1024,
-        max_depth: Budget::DEPTH,
+        max_depth: crate::limits::DEPTH,
     }
-}
-
-/// Reads a patch: a `kubectl patch` command line (found by its words,
-/// inside shell text too), JSON text (kept byte for byte) or YAML (sent
-/// as the JSON Go encodes, as kubectl does). A list is a JSON patch; an
-/// object is a merge patch, or a strategic merge patch when it holds
-/// directives (`$patch`, `$retainKeys`, `$setElementOrder/...`).
-///
-/// # Errors
-///
-/// [`LintError`] saying what and where.
-pub fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
-    read_with(text, budget, None)
-}
-
-/// [`read`], with a way to open the file of `kubectl patch --patch-file`.
-///
-/// # Errors
-///
-/// [`LintError`] saying what and where.
-pub fn read_with(
-    text: &str,
-    budget: &Budget,
-    files: Option<PatchFiles<'_>>,
-) -> Result<Input, LintError> {
-    if super::kubectl::is_command(text) {
-        return super::kubectl::read(text, budget, files);
-    }
-    body(text, budget, BodyText::File)
 }
 
 /// How the body text is turned into the bytes sent.
@@ -293,7 +253,7 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
         Value::Object(_) => BodyKind::MergePatch,
         other => {
             return Err(LintError::NotAPatch {
-                found: type_name(other),
+                found: crate::text::kind(other),
             })
         }
     };
@@ -350,7 +310,7 @@ pub fn read_object(text: &str, budget: &Budget) -> Result<Value, LintError> {
     let (value, _) = input::parse(text, budget).map_err(LintError::Object)?;
     if !value.is_object() {
         return Err(LintError::ObjectNotAnObject {
-            found: type_name(&value),
+            found: crate::text::kind(&value),
         });
     }
     Ok(value)

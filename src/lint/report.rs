@@ -429,12 +429,5 @@ fn writers_table() -> String {
 }
 
 fn shorten(text: &str) -> String {
-    if text.len() <= 600 {
-        return text.to_owned();
-    }
-    let mut end = 300;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}... ({} bytes in all)", &text[..end], text.len())
+    crate::text::elide(text, 600)
 }

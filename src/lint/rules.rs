@@ -267,13 +267,13 @@ impl Rule {
                 r#"[{"op":"test","path":"/kind","value":"VirtualMachineInstance"}]"#,
             ),
             Rule::TooManyOps => Example {
-                patch: Cow::Owned(many_ops(crate::apply::MAX_OPS + 1)),
-                fixed: Cow::Owned(many_ops(crate::apply::MAX_OPS)),
+                patch: Cow::Owned(many_ops(crate::limits::MAX_OPS + 1)),
+                fixed: Cow::Owned(many_ops(crate::limits::MAX_OPS)),
                 object: None,
             },
             Rule::BodyTooLarge => Example {
-                patch: Cow::Owned(big_body(super::MAX_BODY_BYTES + 1)),
-                fixed: Cow::Owned(big_body(super::MAX_BODY_BYTES)),
+                patch: Cow::Owned(big_body(crate::limits::MAX_BODY_BYTES + 1)),
+                fixed: Cow::Owned(big_body(crate::limits::MAX_BODY_BYTES)),
                 object: None,
             },
             Rule::MalformedOp => text(

@@ -65,7 +65,7 @@ impl fmt::Display for ShellError {
 }
 
 /// The most words a text may hold.
-pub const MAX_WORDS: usize = 100_000;
+pub const MAX_WORDS: usize = crate::limits::SHELL_WORDS;
 
 struct Lexer<'a> {
     chars: std::iter::Peekable<std::str::CharIndices<'a>>,

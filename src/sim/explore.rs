@@ -6,10 +6,11 @@ use serde::Serialize;
 use super::timeline::{ConflictKind, Event, Scenario, ScenarioError, World};
 use crate::strategy::Preset;
 
-/// The explorer handles at most this many writers...
-pub const MAX_WRITERS: usize = 3;
+/// The explorer handles at most this many writers (the number of orders
+/// grows as a multinomial of the events per writer)...
+pub const EXPLORE_WRITERS: usize = 3;
 /// ...and this many events.
-pub const MAX_EVENTS: usize = 8;
+pub const EXPLORE_EVENTS: usize = 8;
 
 /// One outcome over every interleaving: in how many it happens, whose it
 /// is, and where it first shows.
@@ -31,6 +32,15 @@ pub struct ExploreCell {
 }
 
 impl ExploreCell {
+    /// Whose it is, in words: `virt-handler 3, migration-controller 1`.
+    pub fn whose(&self) -> String {
+        self.writers
+            .iter()
+            .map(|(name, k)| format!("{name} {k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     fn mark(&mut self, interleaving: usize, step: usize, writers: &[bool], names: &[String]) {
         if !writers.iter().any(|w| *w) {
             return;
@@ -141,14 +151,16 @@ fn fill(
 /// # Errors
 ///
 /// [`ScenarioError`] when the scenario is invalid or larger than
-/// [`MAX_WRITERS`] writers or [`MAX_EVENTS`] events.
+/// [`EXPLORE_WRITERS`] writers or [`EXPLORE_EVENTS`] events.
 pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, ScenarioError> {
     scenario.validate()?;
     let writers = scenario.writers.len();
-    if writers > MAX_WRITERS || scenario.schedule.len() > MAX_EVENTS {
+    if writers > EXPLORE_WRITERS || scenario.schedule.len() > EXPLORE_EVENTS {
         return Err(ScenarioError::TooBigToExplore {
             writers,
             events: scenario.schedule.len(),
+            max_writers: EXPLORE_WRITERS,
+            max_events: EXPLORE_EVENTS,
         });
     }
     let orders = interleavings(scenario);
@@ -168,21 +180,7 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
             lost_updates: ExploreCell::default(),
             intent_not_held: ExploreCell::default(),
         };
-        let options = scenario
-            .writers
-            .iter()
-            .map(|w| {
-                w.options(Some(preset))
-                    .map(|mut o| {
-                        o.explain = false;
-                        o
-                    })
-                    .map_err(|error| ScenarioError::BadOverride {
-                        writer: w.name.clone(),
-                        error,
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let options = scenario.quiet_writer_options(Some(preset))?;
         for (i, order) in orders.iter().enumerate() {
             let mut world = World::prepared(
                 scenario,

@@ -24,7 +24,7 @@
 //!
 //! A run's state is exact, not sampled: the differential property test in
 //! `src/sim/fast/tests.rs` checks counts, statuses and final objects
-//! against [`super::migrate::migrate_reference`] for random seeds, VMI
+//! against `migrate::migrate_reference` for random seeds, VMI
 //! counts, presets, churn and retry budgets.
 //!
 //! The mass migration runs every VMI on the transitions of VMI 0: VMI `i`
@@ -41,18 +41,21 @@ use std::ops::AddAssign;
 
 use serde_json::Value;
 
-use super::migrate::Slot;
 use super::outcome::{Counts, WriterEnd};
 use super::server::{key_of, Server};
 use super::timeline::{EventKind, Scenario, ScenarioError, World};
 use crate::strategy::Options;
 
+/// One event of a VMI's schedule: the writer's index and what it does.
+pub(crate) type Slot = (u8, EventKind);
+
 // proptest is a native dev-dependency.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
-/// The most intents a machine tracks (one bit each).
-const MAX_INTENTS: usize = 64;
+/// The most intents a machine tracks, over all its writers (one bit each
+/// of a `u64`).
+const INTENT_BITS: usize = 64;
 /// The most server states a machine keeps (each holds its objects).
 pub(crate) const MAX_STATES: usize = 2048;
 /// The most transitions a machine keeps.
@@ -189,11 +192,11 @@ impl Machine {
         scenario.schedule.clear();
         scenario.validate()?;
         let intents: usize = scenario.writers.iter().map(|w| w.intents.len()).sum();
-        if intents > MAX_INTENTS || scenario.writers.len() > usize::from(u8::MAX) {
+        if intents > INTENT_BITS || scenario.writers.len() > usize::from(u8::MAX) {
             return Err(ScenarioError::TooMany {
                 what: "intents for the fast path",
                 count: intents,
-                limit: MAX_INTENTS,
+                limit: INTENT_BITS,
             });
         }
         let keys: Vec<String> = scenario.objects.iter().map(key_of).collect();
@@ -427,20 +430,14 @@ impl Machine {
         let mut all = true;
         for (w, state) in tally.writers.iter_mut().enumerate() {
             let converged = holds & self.own[w] == self.own[w];
-            let exhausted =
-                state.failed.is_some() && state.attempts >= self.scenario.writers[w].attempts;
             state.intent_holds = converged;
-            state.end = if state.counts.gave_up > 0 || exhausted {
-                WriterEnd::GaveUp
-            } else if let Some(code) = state.failed {
-                WriterEnd::NotRetried { code }
-            } else if state.done && state.counts.ok > 0 {
-                WriterEnd::Succeeded
-            } else if state.done {
-                WriterEnd::NothingToDo
-            } else {
-                WriterEnd::NeverWrote
-            };
+            state.end = WriterEnd::decide(
+                state.counts.gave_up > 0,
+                state.failed,
+                state.attempts < self.scenario.writers[w].attempts,
+                state.done,
+                state.counts.ok > 0,
+            );
             all &= converged;
         }
         tally.intents_hold = all;

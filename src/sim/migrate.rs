@@ -5,20 +5,15 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::fast::{FastStats, Machine, Tally};
+use super::fast::{FastStats, Machine, Slot, Tally};
 use super::outcome::Counts;
 use super::rng::SplitMix64;
 use super::timeline::{Event, EventKind, Scenario, ScenarioError, World};
 use super::writer::{Intent, WriterSpec};
+use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
 use crate::pointer::PointerBuf;
 use crate::strategy::Preset;
 
-/// The most VMIs one run simulates.
-pub const MAX_VMS: usize = 100_000;
-/// The most extra writers per VMI ([`MigrateOptions::churn`]).
-pub const MAX_CHURN: usize = 8;
-/// The largest retry budget ([`MigrateOptions::retries`]).
-pub const MAX_RETRIES: u32 = 8;
 /// The names of the three KubeVirt writers of every VMI, in order.
 pub const WRITERS: [&str; 3] = ["virt-controller", "migration-controller", "virt-handler"];
 
@@ -64,11 +59,11 @@ pub struct MigrateResult {
 /// Why a mass migration cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MigrateError {
-    /// `vms` is 0 or above [`MAX_VMS`].
+    /// `vms` is 0 or above [`MIGRATE_VMS`].
     VmCount(usize),
-    /// `churn` is above [`MAX_CHURN`].
+    /// `churn` is above [`MIGRATE_CHURN`].
     Churn(usize),
-    /// `retries` is above [`MAX_RETRIES`].
+    /// `retries` is above [`MIGRATE_RETRIES`].
     Retries(u32),
     /// The writers' options could not be built (a bug in the scenario).
     Scenario(ScenarioError),
@@ -80,16 +75,16 @@ impl std::fmt::Display for MigrateError {
             MigrateError::VmCount(n) => {
                 write!(
                     f,
-                    "the number of VMIs must be between 1 and {MAX_VMS}, not {n}"
+                    "the number of VMIs must be between 1 and {MIGRATE_VMS}, not {n}"
                 )
             }
             MigrateError::Churn(n) => write!(
                 f,
-                "the number of extra writers (churn) must be between 0 and {MAX_CHURN}, not {n}"
+                "the number of extra writers (churn) must be between 0 and {MIGRATE_CHURN}, not {n}"
             ),
             MigrateError::Retries(n) => write!(
                 f,
-                "the retry budget must be between 0 and {MAX_RETRIES}, not {n}"
+                "the retry budget must be between 0 and {MIGRATE_RETRIES}, not {n}"
             ),
             MigrateError::Scenario(e) => write!(f, "{e}"),
         }
@@ -109,7 +104,7 @@ pub struct MigrateOptions {
     pub seed: u64,
     /// The presets to compare (all when empty).
     pub presets: Vec<Preset>,
-    /// Churn: how many extra writers (0 to [`MAX_CHURN`], default 0) write
+    /// Churn: how many extra writers (0 to [`MIGRATE_CHURN`], default 0) write
     /// each VMI besides KubeVirt's three. Extra writer `k` (`churn-k`) sets
     /// one label of its own, `example.com/churn-k`, which no other writer
     /// touches, with the run's preset; it reads, writes and retries like the
@@ -117,7 +112,7 @@ pub struct MigrateOptions {
     /// failure it causes in others is a false conflict.
     pub churn: usize,
     /// The retry budget: how many times each writer may re-read and write
-    /// again after a failed write (0 to [`MAX_RETRIES`], default 2). Each
+    /// again after a failed write (0 to [`MIGRATE_RETRIES`], default 2). Each
     /// writer gets that many retry events in the schedule and gives up
     /// after `1 + retries` writes.
     pub retries: u32,
@@ -151,13 +146,13 @@ impl MigrateOptions {
     ///
     /// [`MigrateError`] naming the option out of range.
     pub fn validate(&self) -> Result<(), MigrateError> {
-        if self.vms == 0 || self.vms > MAX_VMS {
+        if self.vms == 0 || self.vms > MIGRATE_VMS {
             return Err(MigrateError::VmCount(self.vms));
         }
-        if self.churn > MAX_CHURN {
+        if self.churn > MIGRATE_CHURN {
             return Err(MigrateError::Churn(self.churn));
         }
-        if self.retries > MAX_RETRIES {
+        if self.retries > MIGRATE_RETRIES {
             return Err(MigrateError::Retries(self.retries));
         }
         Ok(())
@@ -188,23 +183,7 @@ impl MigrateOptions {
 /// before migration to node02, without a schedule.
 pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
     let name = format!("vmi-{i:05}");
-    let vmi = json!({
-        "apiVersion": "kubevirt.io/v1",
-        "kind": "VirtualMachineInstance",
-        "metadata": {
-            "name": name, "namespace": "default", "resourceVersion": "1",
-            "labels": {"kubevirt.io/nodeName": "node01", "kubevirt.io/outdatedLauncherImage": ""},
-            "annotations": {"kubevirt.io/evacuationNodeName": "node01"},
-            "finalizers": ["kubevirt.io/virtualMachineControllerFinalize"]
-        },
-        "status": {
-            "phase": "Running",
-            "activePods": {format!("{name}-source"): "node01"},
-            "interfaces": [{"name": "default", "ipAddress": "10.244.1.7"}]
-        }
-    });
-    let pointer = |p: &str| PointerBuf::parse(p).unwrap_or_default();
-    let writer = |name: &str, preset: Preset, fixed: bool, intents: Vec<Intent>| WriterSpec {
+    let writer = |(name, preset, fixed, intents): (&str, Preset, bool, Vec<Intent>)| WriterSpec {
         name: name.to_owned(),
         preset,
         set: Default::default(),
@@ -219,94 +198,110 @@ pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
         intents,
     };
     let churn = (1..=options.churn).map(|k| {
-        writer(
-            &format!("churn-{k}"),
-            Preset::KubevirtPr18139,
-            false,
-            vec![Intent::SetLabel {
-                key: format!("example.com/churn-{k}"),
-                value: format!("{k}"),
-            }],
-        )
+        let intent = Intent::SetLabel {
+            key: format!("example.com/churn-{k}"),
+            value: format!("{k}"),
+        };
+        (format!("churn-{k}"), vec![intent])
     });
+    let churn: Vec<WriterSpec> = churn
+        .map(|(name, intents)| writer((&name, Preset::KubevirtPr18139, false, intents)))
+        .collect();
     Scenario {
+        objects: vec![vmi_object(&name)],
         name,
         description: String::new(),
-        objects: vec![vmi],
         owner: None,
         kubernetes: options.kubernetes,
         engine: options.engine,
-        writers: [
-            writer(
-                "virt-controller",
-                Preset::KubevirtPr18139,
-                false,
-                vec![
-                    Intent::SetLabel {
-                        key: "kubevirt.io/migrationTargetNodeName".into(),
-                        value: "node02".into(),
-                    },
-                    Intent::Set {
-                        path: pointer("/status/interfaces"),
-                        value: json!([{"name": "default", "ipAddress": format!("10.244.2.{}", i % 250 + 2)}]),
-                    },
-                    Intent::SetEntry {
-                        map: pointer("/status/activePods"),
-                        key: format!("vmi-{i:05}-target"),
-                        value: Value::from("node02"),
-                    },
-                ],
-            ),
-            writer(
-                "migration-controller",
-                Preset::KubevirtPr18139,
-                false,
-                vec![
-                    Intent::SetLabel {
-                        key: "kubevirt.io/migration-uid".into(),
-                        value: format!("mig-{i:05}"),
-                    },
-                    Intent::Set {
-                        path: pointer("/status/migrationState"),
-                        value: json!({"sourceNode": "node01", "targetNode": "node02", "migrationUid": format!("mig-{i:05}")}),
-                    },
-                ],
-            ),
-            writer(
-                "virt-handler",
-                Preset::Update,
-                true,
-                vec![
-                    Intent::SetLabel {
-                        key: "kubevirt.io/nodeName".into(),
-                        value: "node02".into(),
-                    },
-                    Intent::RemoveLabel {
-                        key: "kubevirt.io/outdatedLauncherImage".into(),
-                    },
-                    Intent::RemoveAnnotation {
-                        key: "kubevirt.io/evacuationNodeName".into(),
-                    },
-                ],
-            ),
-        ]
-        .into_iter()
-        .chain(churn)
-        .collect(),
+        writers: kubevirt_writers(i)
+            .into_iter()
+            .map(writer)
+            .chain(churn)
+            .collect(),
         schedule: Vec::new(),
         claims: Default::default(),
     }
 }
 
-/// One event of a VMI's schedule: the writer's index and what it does.
-pub(crate) type Slot = (u8, EventKind);
+/// VMI `name` running on node01, before its migration.
+fn vmi_object(name: &str) -> Value {
+    json!({
+        "apiVersion": "kubevirt.io/v1",
+        "kind": "VirtualMachineInstance",
+        "metadata": {
+            "name": name, "namespace": "default", "resourceVersion": "1",
+            "labels": {"kubevirt.io/nodeName": "node01", "kubevirt.io/outdatedLauncherImage": ""},
+            "annotations": {"kubevirt.io/evacuationNodeName": "node01"},
+            "finalizers": ["kubevirt.io/virtualMachineControllerFinalize"]
+        },
+        "status": {
+            "phase": "Running",
+            "activePods": {format!("{name}-source"): "node01"},
+            "interfaces": [{"name": "default", "ipAddress": "10.244.1.7"}]
+        }
+    })
+}
+
+/// KubeVirt's three writers of VMI `i` during its migration: name, preset,
+/// fixed (keeps its preset whatever the run's), intents.
+fn kubevirt_writers(i: usize) -> [(&'static str, Preset, bool, Vec<Intent>); 3] {
+    let pointer = |p: &str| PointerBuf::parse(p).unwrap_or_default();
+    let label = |key: &str, value: String| Intent::SetLabel {
+        key: key.into(),
+        value,
+    };
+    let virt_controller = vec![
+        label("kubevirt.io/migrationTargetNodeName", "node02".into()),
+        Intent::Set {
+            path: pointer("/status/interfaces"),
+            value: json!([{"name": "default", "ipAddress": format!("10.244.2.{}", i % 250 + 2)}]),
+        },
+        Intent::SetEntry {
+            map: pointer("/status/activePods"),
+            key: format!("vmi-{i:05}-target"),
+            value: Value::from("node02"),
+        },
+    ];
+    let migration_controller = vec![
+        label("kubevirt.io/migration-uid", format!("mig-{i:05}")),
+        Intent::Set {
+            path: pointer("/status/migrationState"),
+            value: json!({"sourceNode": "node01", "targetNode": "node02", "migrationUid": format!("mig-{i:05}")}),
+        },
+    ];
+    let virt_handler = vec![
+        label("kubevirt.io/nodeName", "node02".into()),
+        Intent::RemoveLabel {
+            key: "kubevirt.io/outdatedLauncherImage".into(),
+        },
+        Intent::RemoveAnnotation {
+            key: "kubevirt.io/evacuationNodeName".into(),
+        },
+    ];
+    [
+        (
+            "virt-controller",
+            Preset::KubevirtPr18139,
+            false,
+            virt_controller,
+        ),
+        (
+            "migration-controller",
+            Preset::KubevirtPr18139,
+            false,
+            migration_controller,
+        ),
+        ("virt-handler", Preset::Update, true, virt_handler),
+    ]
+}
 
 /// A random interleaving of `writers` writers' events (read, write, then
 /// `retries` retries), each writer's own order kept, into `out`.
 pub(crate) fn schedule(rng: &mut SplitMix64, writers: usize, retries: u32, out: &mut Vec<Slot>) {
     out.clear();
     let per_writer = 2 + retries as usize;
-    let mut next = [0usize; WRITERS.len() + MAX_CHURN];
+    let mut next = [0usize; WRITERS.len() + MIGRATE_CHURN];
     let next = &mut next[..writers];
     let mut open = writers;
     while open > 0 {
@@ -352,22 +347,8 @@ fn writer_options(
     preset: Preset,
 ) -> Result<Vec<crate::strategy::Options>, MigrateError> {
     scenario
-        .writers
-        .iter()
-        .map(|w| {
-            w.options(Some(preset))
-                .map(|mut o| {
-                    o.explain = false;
-                    o
-                })
-                .map_err(|error| {
-                    MigrateError::Scenario(ScenarioError::BadOverride {
-                        writer: w.name.clone(),
-                        error,
-                    })
-                })
-        })
-        .collect()
+        .quiet_writer_options(Some(preset))
+        .map_err(MigrateError::Scenario)
 }
 
 /// Zero counts for each preset and each writer of `template`.
@@ -420,12 +401,25 @@ pub struct Migration {
 }
 
 impl Migration {
-    /// Prepares a run.
+    /// Prepares a run that starts cold (every transition computed anew).
     ///
     /// # Errors
     ///
     /// [`MigrateError`] when an option is out of bounds.
     pub fn new(options: &MigrateOptions) -> Result<Migration, MigrateError> {
+        Migration::warm(options, &mut WarmTables::default())
+    }
+
+    /// Prepares a run that takes its tables from `warm` where an earlier
+    /// run had the same writers (give them back with [`Migration::keep`]).
+    ///
+    /// # Errors
+    ///
+    /// [`MigrateError`] when an option is out of bounds.
+    pub fn warm(
+        options: &MigrateOptions,
+        warm: &mut WarmTables,
+    ) -> Result<Migration, MigrateError> {
         options.validate()?;
         let presets = options.presets();
         // VMI 0 stands for every VMI: the others differ from it only in
@@ -435,7 +429,7 @@ impl Migration {
         let results = empty_results(&template, &presets)?;
         let machines = presets
             .iter()
-            .map(|preset| match warm_machine(&warm_key(options, *preset)) {
+            .map(|preset| match warm.take(&warm_key(options, *preset)) {
                 Some(machine) => Ok(machine),
                 None => Machine::new(template.clone(), writer_options(&template, *preset)?)
                     .map_err(MigrateError::Scenario),
@@ -522,7 +516,7 @@ impl Migration {
 
     /// What the fast path computed with the general engine and what it
     /// looked up, over every preset (counted since its tables were made:
-    /// they are kept from run to run, see [`Migration`]'s `Drop`).
+    /// they can be kept from run to run, see [`WarmTables`]).
     pub fn stats(&self) -> FastStats {
         let mut stats = FastStats::default();
         for machine in &self.machines {
@@ -532,21 +526,55 @@ impl Migration {
     }
 }
 
-impl Drop for Migration {
-    /// Keeps the machines' tables for the next run with the same writers.
-    fn drop(&mut self) {
+impl Migration {
+    /// Ends the run, keeping its machines' tables in `warm` for the next
+    /// run with the same writers.
+    pub fn keep(mut self, warm: &mut WarmTables) {
         let presets = self.results.iter().map(|r| r.preset);
-        let machines = std::mem::take(&mut self.machines);
-        WARM.with(|warm| {
-            let mut warm = warm.borrow_mut();
-            for (preset, machine) in presets.zip(machines) {
-                let key = warm_key(&self.options, preset);
-                warm.retain(|(k, _)| *k != key);
-                warm.push((key, machine));
-            }
-            let excess = warm.len().saturating_sub(WARM_MACHINES);
-            warm.drain(..excess);
-        });
+        for (preset, machine) in presets.zip(std::mem::take(&mut self.machines)) {
+            warm.put(warm_key(&self.options, preset), machine);
+        }
+    }
+}
+
+/// The tables of finished runs, owned by whoever runs one migration after
+/// another (the Scale worker): a run whose writers are those of an earlier
+/// one (another VMI count or seed, as when a slider of the Scale view
+/// moves) starts with their tables of transitions, which depend on
+/// neither. At most [`WARM_MACHINES`] machines are kept, the oldest
+/// dropped first.
+#[derive(Default)]
+pub struct WarmTables {
+    machines: Vec<((Preset, MigrateOptions), Machine)>,
+}
+
+impl WarmTables {
+    /// Drops every table kept (the memory is freed; the next run starts
+    /// cold).
+    pub fn clear(&mut self) {
+        self.machines.clear();
+    }
+
+    /// How many machines are kept.
+    pub fn len(&self) -> usize {
+        self.machines.len()
+    }
+
+    /// True when none is kept.
+    pub fn is_empty(&self) -> bool {
+        self.machines.is_empty()
+    }
+
+    fn take(&mut self, key: &(Preset, MigrateOptions)) -> Option<Machine> {
+        let at = self.machines.iter().position(|(k, _)| k == key)?;
+        Some(self.machines.remove(at).1)
+    }
+
+    fn put(&mut self, key: (Preset, MigrateOptions), machine: Machine) {
+        self.machines.retain(|(k, _)| *k != key);
+        self.machines.push((key, machine));
+        let excess = self.machines.len().saturating_sub(WARM_MACHINES);
+        self.machines.drain(..excess);
     }
 }
 
@@ -567,29 +595,6 @@ fn warm_key(options: &MigrateOptions, preset: Preset) -> (Preset, MigrateOptions
 
 /// How many machines the warm tables keep (two sets of all presets).
 const WARM_MACHINES: usize = 2 * Preset::ALL.len();
-
-std::thread_local! {
-    /// The machines of finished runs: a run whose writers are those of an
-    /// earlier one (another VMI count or seed, as when a slider of the Scale
-    /// view moves) starts with their tables of transitions, which depend on
-    /// neither. Bounded by [`WARM_MACHINES`].
-    static WARM: std::cell::RefCell<Vec<((Preset, MigrateOptions), Machine)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Drops the tables kept for later runs (their memory is freed; the next
-/// run starts cold, computing every transition again).
-pub fn forget_warm_tables() {
-    WARM.with(|warm| warm.borrow_mut().clear());
-}
-
-fn warm_machine(key: &(Preset, MigrateOptions)) -> Option<Machine> {
-    WARM.with(|warm| {
-        let mut warm = warm.borrow_mut();
-        let at = warm.iter().position(|(k, _)| k == key)?;
-        Some(warm.remove(at).1)
-    })
-}
 
 /// Adds one VMI's outcomes on the general path to a preset's totals.
 fn add_outcomes(result: &mut PresetResult, outcomes: &super::outcome::Outcomes) {
@@ -618,9 +623,24 @@ fn add(result: &mut PresetResult, tally: &Tally) {
 ///
 /// [`MigrateError`] when an option is out of bounds.
 pub fn migrate(options: &MigrateOptions) -> Result<MigrateResult, MigrateError> {
-    let mut migration = Migration::new(options)?;
+    migrate_warm(options, &mut WarmTables::default())
+}
+
+/// [`migrate`] with the tables of earlier runs (see [`WarmTables`]), kept
+/// for later ones.
+///
+/// # Errors
+///
+/// [`MigrateError`] when an option is out of bounds.
+pub fn migrate_warm(
+    options: &MigrateOptions,
+    warm: &mut WarmTables,
+) -> Result<MigrateResult, MigrateError> {
+    let mut migration = Migration::warm(options, warm)?;
     while !migration.advance(usize::MAX) {}
-    Ok(migration.result())
+    let result = migration.result();
+    migration.keep(warm);
+    Ok(result)
 }
 
 /// [`migrate`] on a cluster of a given release and JSON patch engine.
@@ -827,23 +847,23 @@ mod tests {
         })
         .is_err());
         assert!(migrate(&MigrateOptions {
-            vms: MAX_VMS + 1,
+            vms: MIGRATE_VMS + 1,
             ..MigrateOptions::default()
         })
         .is_err());
         let err = migrate(&MigrateOptions {
-            churn: MAX_CHURN + 1,
+            churn: MIGRATE_CHURN + 1,
             ..MigrateOptions::default()
         })
         .unwrap_err();
-        assert_eq!(err, MigrateError::Churn(MAX_CHURN + 1));
+        assert_eq!(err, MigrateError::Churn(MIGRATE_CHURN + 1));
         assert!(err.to_string().contains("between 0 and 8"), "{err}");
         let err = migrate(&MigrateOptions {
-            retries: MAX_RETRIES + 1,
+            retries: MIGRATE_RETRIES + 1,
             ..MigrateOptions::default()
         })
         .unwrap_err();
-        assert_eq!(err, MigrateError::Retries(MAX_RETRIES + 1));
+        assert_eq!(err, MigrateError::Retries(MIGRATE_RETRIES + 1));
         assert!(migrate_reference(&MigrateOptions {
             vms: 0,
             ..MigrateOptions::default()

@@ -38,7 +38,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::migrate::{MigrateError, MigrateOptions, MigrateResult, Migration};
+use super::migrate::{MigrateError, MigrateOptions, MigrateResult, Migration, WarmTables};
 
 /// A message from the page to the worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -166,12 +166,30 @@ impl ScaleRun {
     ///
     /// [`MigrateError`] when an option is out of range.
     pub fn new(id: u32, options: &MigrateOptions) -> Result<ScaleRun, MigrateError> {
+        ScaleRun::warm(id, options, &mut WarmTables::default())
+    }
+
+    /// [`ScaleRun::new`], starting from the tables of earlier runs.
+    ///
+    /// # Errors
+    ///
+    /// [`MigrateError`] when an option is out of range.
+    pub fn warm(
+        id: u32,
+        options: &MigrateOptions,
+        warm: &mut WarmTables,
+    ) -> Result<ScaleRun, MigrateError> {
         Ok(ScaleRun {
             id,
-            migration: Migration::new(options)?,
+            migration: Migration::warm(options, warm)?,
             elapsed_ms: 0.0,
             finished: false,
         })
+    }
+
+    /// Ends the run (finished or not), keeping its tables in `warm`.
+    pub fn keep(self, warm: &mut WarmTables) {
+        self.migration.keep(warm);
     }
 
     /// The run's number.

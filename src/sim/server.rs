@@ -149,7 +149,7 @@ impl Response {
 
 /// How a manager last wrote (the `operation` of a managedFields entry).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Operation {
+pub enum ManagedOperation {
     /// Server-side apply.
     Apply,
     /// Create, Update or any patch but apply.
@@ -163,7 +163,7 @@ pub struct Manager {
     /// `fieldManager` (or the writer's name).
     pub name: String,
     /// Apply or Update.
-    pub operation: Operation,
+    pub operation: ManagedOperation,
     /// The API version written (updaters only; appliers keep none, as in
     /// `BuildManagerIdentifier`).
     pub api_version: String,
@@ -173,7 +173,7 @@ impl Manager {
     fn applier(name: &str) -> Manager {
         Manager {
             name: name.to_owned(),
-            operation: Operation::Apply,
+            operation: ManagedOperation::Apply,
             api_version: String::new(),
         }
     }
@@ -181,7 +181,7 @@ impl Manager {
     fn updater(name: &str, object: &Value) -> Manager {
         Manager {
             name: name.to_owned(),
-            operation: Operation::Update,
+            operation: ManagedOperation::Update,
             api_version: object
                 .get("apiVersion")
                 .and_then(Value::as_str)
@@ -197,7 +197,7 @@ impl fmt::Display for Manager {
     /// `"name" using apiVersion` for an updater.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&gojson::quote(&self.name))?;
-        if self.operation == Operation::Update {
+        if self.operation == ManagedOperation::Update {
             write!(f, " using {}", self.api_version)?;
         }
         Ok(())
@@ -625,23 +625,8 @@ impl Server {
         let Some(stored) = self.objects.get(key) else {
             return self.not_found(key);
         };
-        if !config.is_object() {
-            return Response::from_status(Status::bad_apply_configuration(
-                "the configuration is not an object",
-            ));
-        }
-        let name = name_of(key);
-        let (config_name, _) = apply::identity(config);
-        let config_name = config_name.unwrap_or_default();
-        if config_name != name {
-            return Response::from_status(Status::name_mismatch(&config_name, name));
-        }
-        if key_of(config) != key {
-            return Response::patchlab(
-                400,
-                Reason::BadRequest,
-                "the apply configuration names another kind",
-            );
+        if let Some(refused) = refuse_apply_configuration(key, config) {
+            return refused;
         }
         let mut stored = stored.clone();
         if stored.managers.is_empty() {
@@ -657,17 +642,7 @@ impl Server {
         let applier = Manager::applier(manager);
         let current = leaf_fields(policy, &stored.object);
         let wanted = leaf_fields(policy, config);
-        let mut conflicts: Vec<(String, Manager)> = Vec::new();
-        for (field, value) in &wanted {
-            if current.get(field) == Some(value) {
-                continue;
-            }
-            for (owner, fields) in &stored.managers {
-                if *owner != applier && fields.contains(field) {
-                    conflicts.push((field.clone(), owner.clone()));
-                }
-            }
-        }
+        let conflicts = apply_conflicts(&stored, &applier, &current, &wanted);
         if !conflicts.is_empty() && !force {
             let list: Vec<ApplyConflict> = conflicts
                 .iter()
@@ -688,24 +663,8 @@ impl Server {
                 }
             }
         }
-        // Fields this manager applied before and now omits are released,
-        // and deleted when nobody else owns them; parents left empty go too.
-        let previous = stored.managers.get(&applier).cloned().unwrap_or_default();
         let mut object = (*stored.object).clone();
-        for field in previous.iter().filter(|f| !wanted.contains_key(*f)) {
-            let owned_elsewhere = stored
-                .managers
-                .iter()
-                .any(|(owner, fields)| *owner != applier && fields.contains(field));
-            if !owned_elsewhere {
-                if let Some(leaf) = current.get(field) {
-                    remove_leaf(&mut object, leaf);
-                }
-                for fields in stored.managers.values_mut() {
-                    fields.remove(field);
-                }
-            }
-        }
+        release_omitted(&mut stored, &mut object, &applier, &current, &wanted);
         for leaf in wanted.values() {
             set_leaf(&mut object, leaf);
         }
@@ -728,6 +687,81 @@ impl Server {
 
     fn fields(&self, object: &Value) -> BTreeSet<String> {
         leaf_fields(policy(), object).into_keys().collect()
+    }
+}
+
+/// The checks of an apply configuration before any merge: an object,
+/// naming the object of the URL (name and kind). The answer when it is
+/// refused.
+fn refuse_apply_configuration(key: &str, config: &Value) -> Option<Response> {
+    if !config.is_object() {
+        return Some(Response::from_status(Status::bad_apply_configuration(
+            "the configuration is not an object",
+        )));
+    }
+    let name = name_of(key);
+    let config_name = apply::identity(config).0.unwrap_or_default();
+    if config_name != name {
+        return Some(Response::from_status(Status::name_mismatch(
+            &config_name,
+            name,
+        )));
+    }
+    (key_of(config) != key).then(|| {
+        Response::patchlab(
+            400,
+            Reason::BadRequest,
+            "the apply configuration names another kind",
+        )
+    })
+}
+
+/// The fields `applier` would change that other managers own, with each
+/// owner.
+fn apply_conflicts(
+    stored: &Stored,
+    applier: &Manager,
+    current: &BTreeMap<String, Leaf>,
+    wanted: &BTreeMap<String, Leaf>,
+) -> Vec<(String, Manager)> {
+    let mut conflicts = Vec::new();
+    for (field, value) in wanted {
+        if current.get(field) == Some(value) {
+            continue;
+        }
+        for (owner, fields) in &stored.managers {
+            if owner != applier && fields.contains(field) {
+                conflicts.push((field.clone(), owner.clone()));
+            }
+        }
+    }
+    conflicts
+}
+
+/// Fields `applier` applied before and now omits are released, and
+/// deleted from `object` when nobody else owns them (parents left empty
+/// go too).
+fn release_omitted(
+    stored: &mut Stored,
+    object: &mut Value,
+    applier: &Manager,
+    current: &BTreeMap<String, Leaf>,
+    wanted: &BTreeMap<String, Leaf>,
+) {
+    let previous = stored.managers.get(applier).cloned().unwrap_or_default();
+    for field in previous.iter().filter(|f| !wanted.contains_key(*f)) {
+        let owned_elsewhere = stored
+            .managers
+            .iter()
+            .any(|(owner, fields)| owner != applier && fields.contains(field));
+        if !owned_elsewhere {
+            if let Some(leaf) = current.get(field) {
+                remove_leaf(object, leaf);
+            }
+            for fields in stored.managers.values_mut() {
+                fields.remove(field);
+            }
+        }
     }
 }
 

@@ -7,22 +7,16 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use super::outcome::{ConflictKind, Counts, LostUpdate, Outcomes, WriterEnd, WriterOutcome};
+pub use super::outcome::{
+    ConflictKind, Counts, Kept, LostUpdate, Outcomes, WriterEnd, WriterOutcome,
+};
 use super::server::{key_of, Request, Response, Server};
 use super::writer::WriterSpec;
 use crate::apply::Evanphx;
 use crate::input::{self, Budget};
 use crate::kube::{Cluster, KubeVersion};
+use crate::limits::{SCENARIO_EVENTS, SCENARIO_OBJECTS, SCENARIO_WRITERS, WRITER_INTENTS};
 use crate::strategy::{self, Body, BodyKind, FieldKind, PlannedOp, Preset};
-
-/// Limits on what one scenario may hold (scenarios also come from links).
-pub const MAX_WRITERS: usize = 16;
-/// Most events in one schedule.
-pub const MAX_EVENTS: usize = 400;
-/// Most objects in one scenario.
-pub const MAX_OBJECTS: usize = 16;
-/// Most intents per writer.
-pub const MAX_INTENTS: usize = 64;
 
 /// One scheduled event.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -173,7 +167,7 @@ pub enum ScenarioError {
         /// The name.
         name: String,
     },
-    /// A writer with more than [`MAX_INTENTS`] intents.
+    /// A writer with more than [`WRITER_INTENTS`] intents.
     TooManyIntents {
         /// The writer.
         writer: String,
@@ -214,6 +208,10 @@ pub enum ScenarioError {
         writers: usize,
         /// Events in its schedule.
         events: usize,
+        /// The explorer's bound on writers.
+        max_writers: usize,
+        /// The explorer's bound on events.
+        max_events: usize,
     },
 }
 
@@ -231,7 +229,7 @@ impl fmt::Display for ScenarioError {
             }
             ScenarioError::DuplicateWriter { name } => write!(f, "two writers are named {name:?}"),
             ScenarioError::TooManyIntents { writer } => {
-                write!(f, "writer {writer:?} has more than {MAX_INTENTS} intents")
+                write!(f, "writer {writer:?} has more than {WRITER_INTENTS} intents")
             }
             ScenarioError::UnknownTarget { writer, target } => write!(
                 f,
@@ -247,11 +245,14 @@ impl fmt::Display for ScenarioError {
                 kind,
                 writer,
             } => write!(f, "event {index} ({kind} {writer:?}) names no writer"),
-            ScenarioError::TooBigToExplore { writers, events } => write!(
+            ScenarioError::TooBigToExplore {
+                writers,
+                events,
+                max_writers,
+                max_events,
+            } => write!(
                 f,
-                "the explorer takes at most {} writers and {} events; this scenario has {writers} and {events}",
-                super::explore::MAX_WRITERS,
-                super::explore::MAX_EVENTS
+                "the explorer takes at most {max_writers} writers and {max_events} events; this scenario has {writers} and {events}"
             ),
         }
     }
@@ -260,6 +261,46 @@ impl fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 impl Scenario {
+    /// Every writer's diff options, `preset` replacing the writers' own
+    /// (fixed writers keep theirs).
+    ///
+    /// # Errors
+    ///
+    /// [`ScenarioError::BadOverride`] for a writer's bad strategy override.
+    pub fn writer_options(
+        &self,
+        preset: Option<Preset>,
+    ) -> Result<Vec<strategy::Options>, ScenarioError> {
+        self.writers
+            .iter()
+            .map(|w| {
+                w.options(preset)
+                    .map_err(|error| ScenarioError::BadOverride {
+                        writer: w.name.clone(),
+                        error,
+                    })
+            })
+            .collect()
+    }
+
+    /// [`Scenario::writer_options`] without the reasons diffs explain
+    /// their ops with (the explorer and the mass migration count, they do
+    /// not narrate).
+    ///
+    /// # Errors
+    ///
+    /// [`ScenarioError::BadOverride`] for a writer's bad strategy override.
+    pub fn quiet_writer_options(
+        &self,
+        preset: Option<Preset>,
+    ) -> Result<Vec<strategy::Options>, ScenarioError> {
+        let mut options = self.writer_options(preset)?;
+        for o in &mut options {
+            o.explain = false;
+        }
+        Ok(options)
+    }
+
     /// Reads a scenario from JSON or YAML text and checks it.
     ///
     /// # Errors
@@ -284,9 +325,9 @@ impl Scenario {
             return Err(ScenarioError::NoObjects);
         }
         for (what, count, limit) in [
-            ("objects", self.objects.len(), MAX_OBJECTS),
-            ("writers", self.writers.len(), MAX_WRITERS),
-            ("events", self.schedule.len(), MAX_EVENTS),
+            ("objects", self.objects.len(), SCENARIO_OBJECTS),
+            ("writers", self.writers.len(), SCENARIO_WRITERS),
+            ("events", self.schedule.len(), SCENARIO_EVENTS),
         ] {
             if count > limit {
                 return Err(ScenarioError::TooMany { what, count, limit });
@@ -309,7 +350,7 @@ impl Scenario {
             if !names.insert(writer.name.as_str()) {
                 return Err(ScenarioError::DuplicateWriter { name: name() });
             }
-            if writer.intents.len() > MAX_INTENTS {
+            if writer.intents.len() > WRITER_INTENTS {
                 return Err(ScenarioError::TooManyIntents { writer: name() });
             }
             if let Some(index) = writer.intents.iter().position(|i| i.location().is_root()) {
@@ -391,6 +432,8 @@ pub struct Step {
     pub response: Option<Response>,
     /// For a failed write: false or true conflict.
     pub conflict: Option<ConflictKind>,
+    /// For a true conflict: the changes of other writers the failure kept.
+    pub kept: Vec<Kept>,
     /// Changes of other writers this step erased.
     pub lost: Vec<LostUpdate>,
     /// The written object (`Kind/name`).
@@ -453,17 +496,7 @@ impl<'a> World<'a> {
         preset: Option<Preset>,
         record: bool,
     ) -> Result<World<'a>, ScenarioError> {
-        let options = scenario
-            .writers
-            .iter()
-            .map(|w| {
-                w.options(preset)
-                    .map_err(|error| ScenarioError::BadOverride {
-                        writer: w.name.clone(),
-                        error,
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let options = scenario.writer_options(preset)?;
         Ok(World::prepared(
             scenario,
             preset,
@@ -618,6 +651,7 @@ impl<'a> World<'a> {
                 request: step.request,
                 response: step.response,
                 conflict: step.conflict,
+                kept: step.kept,
                 lost: step.lost,
                 target,
                 object,
@@ -647,39 +681,66 @@ impl<'a> World<'a> {
         }
     }
 
+    /// Writer `w` writes: [`World::prepare`] the request from its cache,
+    /// note what the server holds just before, send it, then
+    /// [`World::classify`] and [`World::account`] the answer, and (when
+    /// recording) [`World::narrate`] it.
     fn write(&mut self, w: usize, index: usize, retry: bool, step: &mut StepDraft) {
+        let Some(prepared) = self.prepare(w, retry, step) else {
+            return;
+        };
+        let before = self.before(w, &prepared.cache);
+        let name = &self.scenario.writers[w].name;
+        let response = self.server.handle(&prepared.request, name);
+        let class = self.classify(&response, &before);
+        let conflict = class.as_ref().map(|(kind, _)| *kind);
+        if let Some((_, kept)) = class {
+            step.kept = kept;
+        }
+        self.account(w, index, &response, conflict, &before, step);
+        if self.record {
+            self.narrate(w, &prepared, &response, step);
+        }
+        step.response = Some(response);
+    }
+
+    /// Builds writer `w`'s request from its cache, or says in `step` why it
+    /// sends nothing (done, out of attempts, nothing read, nothing to change,
+    /// its write cannot be built).
+    fn prepare(&mut self, w: usize, retry: bool, step: &mut StepDraft) -> Option<Prepared> {
         let spec = &self.scenario.writers[w];
-        let name = spec.name.clone();
-        let target = self.targets[w].clone();
+        let name = &spec.name;
+        let target = &self.targets[w];
         // An applier sends its whole configuration on every write, so it
         // may apply again after a success.
         let applier = self.options[w].policy.preset == Preset::Ssa;
-        if self.states[w].done && !applier {
+        let state = &self.states[w];
+        if state.done && !applier {
             step.summary = format!("{name} has nothing to write: its write succeeded");
-            return;
+            return None;
         }
-        if !self.states[w].done && self.states[w].attempts >= spec.attempts {
+        if !state.done && state.attempts >= spec.attempts {
             self.outcomes.writers[w].counts.gave_up = 1;
-            step.summary = format!("{name} gives up: {} attempts used", self.states[w].attempts);
-            return;
+            step.summary = format!("{name} gives up: {} attempts used", state.attempts);
+            return None;
         }
-        let Some(cache) = self.states[w].cache.clone() else {
+        let Some(cache) = state.cache.clone() else {
             step.summary = format!("{name} has not read {target} yet: nothing to base a write on");
-            return;
+            return None;
         };
+        let cannot = |err: &dyn fmt::Display| format!("{name} cannot build its write: {err}");
         let desired = match spec.desired(&cache) {
             Ok(desired) => desired,
             Err(err) => {
-                step.summary = format!("{name} cannot build its write: {err}");
-                return;
+                step.summary = cannot(&err);
+                return None;
             }
         };
-        let preset = self.options[w].policy.preset;
         let mut plan = match strategy::diff(&cache, &desired, &self.options[w]) {
             Ok(plan) => plan,
             Err(err) => {
-                step.summary = format!("{name} cannot build its write: {err}");
-                return;
+                step.summary = cannot(&err);
+                return None;
             }
         };
         if applier {
@@ -688,8 +749,8 @@ impl<'a> World<'a> {
             let config = match spec.apply_configuration(&cache) {
                 Ok(config) => config,
                 Err(err) => {
-                    step.summary = format!("{name} cannot build its write: {err}");
-                    return;
+                    step.summary = cannot(&err);
+                    return None;
                 }
             };
             plan.body = Body::Apply {
@@ -699,36 +760,55 @@ impl<'a> World<'a> {
         } else if plan.is_empty() {
             self.states[w].done = true;
             step.summary = format!("{name}'s cache already shows its intent: nothing to send");
-            return;
+            return None;
         }
-        let record = self.record;
-        let (request, sent) = match &plan.body {
+        let (request, sent) = self.request(w, &plan, retry);
+        Some(Prepared {
+            request,
+            sent,
+            plan,
+            cache,
+        })
+    }
+
+    /// The request carrying `plan`'s body, and what it sends (for the
+    /// step's record).
+    fn request(
+        &self,
+        w: usize,
+        plan: &strategy::Plan,
+        retry: bool,
+    ) -> (Request, (BodyKind, Vec<PlannedOp>)) {
+        let spec = &self.scenario.writers[w];
+        let name = &spec.name;
+        let key = self.targets[w].clone();
+        match &plan.body {
             // Recorded steps send the payload text, as on the wire; the mass
             // migration hands the same ops over without the text round trip.
-            Body::JsonPatch(ops) if record => (
+            Body::JsonPatch(ops) if self.record => (
                 Request::JsonPatch {
-                    key: target.clone(),
+                    key,
                     payload: plan.body_text(),
                 },
                 (BodyKind::JsonPatch, ops.clone()),
             ),
             Body::JsonPatch(ops) => (
                 Request::Ops {
-                    key: target.clone(),
+                    key,
                     ops: ops.iter().map(|p| p.op.clone()).collect(),
                 },
                 (BodyKind::JsonPatch, Vec::new()),
             ),
             Body::MergePatch(body) => (
                 Request::MergePatch {
-                    key: target.clone(),
+                    key,
                     body: body.clone(),
                 },
                 (BodyKind::MergePatch, Vec::new()),
             ),
             Body::Apply { config, .. } => (
                 Request::Apply {
-                    key: target.clone(),
+                    key,
                     config: config.clone(),
                     manager: name.clone(),
                     force: spec.force || (retry && spec.force_on_retry),
@@ -737,131 +817,185 @@ impl<'a> World<'a> {
             ),
             Body::Update(object) => (
                 Request::Update {
-                    key: target.clone(),
+                    key,
                     object: object.clone(),
                 },
                 (BodyKind::Update, Vec::new()),
             ),
-        };
-        // What the server holds just before this write: for classifying a
-        // failure and for spotting the changes a success erases.
+        }
+    }
+
+    /// What the server holds just before writer `w`'s write, as far as
+    /// classifying a failure and spotting the changes a success erases
+    /// need it: the other writers' changes that hold now, and which of
+    /// them `w` has not seen (made after its read).
+    fn before(&self, w: usize, cache: &Value) -> Before {
+        let target = &self.targets[w];
         let null = Value::Null;
-        let before = self.server.get(&target).unwrap_or(&null);
-        let changed_since_read = spec
-            .intents
-            .iter()
-            .any(|intent| intent.observe(&cache) != intent.observe(before));
-        let held_before: Vec<bool> = self
+        let stored = self.server.get(target).unwrap_or(&null);
+        let held = self
             .watched
             .iter()
             .map(|watched| {
-                watched.target == target
-                    && watched.writer != w
-                    && self.scenario.writers[watched.writer].intents[watched.intent].holds(before)
+                let intent = &self.scenario.writers[watched.writer].intents[watched.intent];
+                let held = watched.target == *target && watched.writer != w && intent.holds(stored);
+                Seen {
+                    held,
+                    since_read: held && !intent.holds(cache),
+                }
             })
             .collect();
-        let response = self.server.handle(&request, &name);
+        // What the writer meant, done on the object as it is now: the
+        // yardstick of a failed write (what succeeding would have changed).
+        let meant = self.scenario.writers[w].desired(stored).ok();
+        Before { held, meant }
+    }
+
+    /// How a failed write (409 or 422) is classed, by the definitions of
+    /// [`Term::FalseConflict`] and [`Term::TrueConflict`]: true when doing
+    /// what the writer meant on the object as it is would have undone a
+    /// change another writer made after this writer's read (those changes
+    /// are named: the failure kept them), false otherwise. `None` for a
+    /// success and for other failures.
+    ///
+    /// [`Term::FalseConflict`]: crate::vocabulary::Term::FalseConflict
+    /// [`Term::TrueConflict`]: crate::vocabulary::Term::TrueConflict
+    fn classify(&self, response: &Response, before: &Before) -> Option<(ConflictKind, Vec<Kept>)> {
+        if response.is_success() || !matches!(response.code, 409 | 422) {
+            return None;
+        }
+        let kept: Vec<Kept> = self
+            .watched
+            .iter()
+            .zip(&before.held)
+            .filter(|(_, seen)| seen.since_read)
+            .filter(|(watched, _)| {
+                let intent = &self.scenario.writers[watched.writer].intents[watched.intent];
+                // A writer that cannot even build its intent now would
+                // have changed nothing.
+                before
+                    .meant
+                    .as_ref()
+                    .is_some_and(|meant| !intent.holds(meant))
+            })
+            .map(|(watched, _)| {
+                let intent = &self.scenario.writers[watched.writer].intents[watched.intent];
+                Kept {
+                    writer: self.scenario.writers[watched.writer].name.clone(),
+                    writer_index: watched.writer,
+                    intent: intent.describe(),
+                    path: intent.location().to_string(),
+                }
+            })
+            .collect();
+        let kind = if kept.is_empty() {
+            ConflictKind::False
+        } else {
+            ConflictKind::True
+        };
+        Some((kind, kept))
+    }
+
+    /// Counts the answer to writer `w`'s write and moves its state on; on
+    /// a success, finds the changes of others it erased.
+    fn account(
+        &mut self,
+        w: usize,
+        index: usize,
+        response: &Response,
+        conflict: Option<ConflictKind>,
+        before: &Before,
+        step: &mut StepDraft,
+    ) {
         self.states[w].attempts += 1;
-        let outcome = &mut self.outcomes.writers[w].counts;
-        outcome.writes += 1;
+        let counts = &mut self.outcomes.writers[w].counts;
+        counts.writes += 1;
         if response.is_success() {
-            outcome.ok += 1;
+            counts.ok += 1;
             self.states[w].done = true;
             self.states[w].failed = None;
-            step.lost = self.watch(w, index, &target, &held_before);
-            if self.record {
-                step.summary = format!(
-                    "{name} sends {}: {} {}",
-                    sent.0.describe(sent.1.len()),
-                    response.code,
-                    if response.changed {
-                        format!(
-                            "OK, resourceVersion {}",
-                            response.resource_version.as_deref().unwrap_or("?")
-                        )
-                    } else {
-                        "OK, nothing changed (no new resourceVersion)".to_owned()
-                    }
-                );
-            }
-        } else {
-            self.states[w].failed = Some(response.code);
-            match response.code {
-                422 => outcome.invalid += 1,
-                409 => outcome.conflict += 1,
-                _ => outcome.other_errors += 1,
-            }
-            if matches!(response.code, 409 | 422) {
-                let conflict = if changed_since_read {
-                    ConflictKind::True
-                } else {
-                    ConflictKind::False
-                };
-                match conflict {
-                    ConflictKind::True => outcome.true_conflicts += 1,
-                    ConflictKind::False => {
-                        outcome.false_conflicts += 1;
-                        let policy = &self.options[w].policy;
-                        if response
-                            .cause
-                            .as_ref()
-                            .and_then(|c| c.path.as_deref())
-                            .is_some_and(|path| on_a_map(policy, path))
-                        {
-                            outcome.false_conflicts_on_maps += 1;
-                        }
-                    }
+            let target = self.targets[w].clone();
+            step.lost = self.watch(w, index, &target, &before.held);
+            return;
+        }
+        self.states[w].failed = Some(response.code);
+        match response.code {
+            422 => counts.invalid += 1,
+            409 => counts.conflict += 1,
+            _ => counts.other_errors += 1,
+        }
+        match conflict {
+            Some(ConflictKind::True) => counts.true_conflicts += 1,
+            Some(ConflictKind::False) => {
+                counts.false_conflicts += 1;
+                let policy = &self.options[w].policy;
+                if response
+                    .cause
+                    .as_ref()
+                    .and_then(|c| c.path.as_deref())
+                    .is_some_and(|path| on_a_map(policy, path))
+                {
+                    counts.false_conflicts_on_maps += 1;
                 }
-                step.conflict = Some(conflict);
             }
-            if self.record {
-                let why = match (&response.cause, step.conflict) {
-                    (Some(cause), _) => format!(
-                        " at op {} ({} {})",
-                        cause.index.map_or("-".to_owned(), |i| i.to_string()),
-                        cause.op.as_deref().unwrap_or("?"),
-                        cause.path.as_deref().unwrap_or("?")
-                    ),
-                    _ => String::new(),
-                };
-                let class = match step.conflict {
-                    Some(ConflictKind::False) => {
-                        ": a false conflict, nothing it meant to change was touched"
-                    }
-                    Some(ConflictKind::True) => {
-                        ": a true conflict, another writer changed what it meant to change"
-                    }
-                    None => "",
-                };
-                step.summary = format!(
-                    "{name} sends {}: {} {}{why}{class}",
-                    sent.0.describe(sent.1.len()),
-                    response.code,
-                    response.reason
-                );
-            }
+            None => {}
         }
-        if self.record {
-            step.request = Some(Sent {
-                kind: sent.0,
-                content_type: plan.body.content_type(),
-                body: plan.body_text(),
-                preset,
-                ops: sent.1,
+        step.conflict = conflict;
+    }
+
+    /// The step's words and request, for recorded replays only.
+    fn narrate(&self, w: usize, prepared: &Prepared, response: &Response, step: &mut StepDraft) {
+        let name = &self.scenario.writers[w].name;
+        let (kind, ops) = &prepared.sent;
+        let sends = kind.describe(ops.len());
+        step.summary = if response.is_success() {
+            let result = if response.changed {
+                format!(
+                    "OK, resourceVersion {}",
+                    response.resource_version.as_deref().unwrap_or("?")
+                )
+            } else {
+                "OK, nothing changed (no new resourceVersion)".to_owned()
+            };
+            format!("{name} sends {sends}: {} {result}", response.code)
+        } else {
+            let at = response.cause.as_ref().map_or(String::new(), |cause| {
+                format!(
+                    " at op {} ({} {})",
+                    cause.index.map_or("-".to_owned(), |i| i.to_string()),
+                    cause.op.as_deref().unwrap_or("?"),
+                    cause.path.as_deref().unwrap_or("?")
+                )
             });
-        }
-        step.response = Some(response);
+            let class = match step.conflict {
+                Some(ConflictKind::False) => ": a false conflict: succeeding would have changed nothing another writer did since its read".to_owned(),
+                Some(ConflictKind::True) => format!(
+                    ": a true conflict: the failure kept {}",
+                    step.kept
+                        .iter()
+                        .map(|k| format!("{}'s change ({})", k.writer, k.intent))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+                None => String::new(),
+            };
+            format!(
+                "{name} sends {sends}: {} {}{at}{class}",
+                response.code, response.reason
+            )
+        };
+        step.request = Some(Sent {
+            kind: *kind,
+            content_type: prepared.plan.body.content_type(),
+            body: prepared.plan.body_text(),
+            preset: self.options[w].policy.preset,
+            ops: ops.clone(),
+        });
     }
 
     /// After writer `w` wrote successfully: which watched effects of other
     /// writers it erased without meaning to, and which of its own to watch.
-    fn watch(
-        &mut self,
-        w: usize,
-        index: usize,
-        target: &str,
-        held_before: &[bool],
-    ) -> Vec<LostUpdate> {
+    fn watch(&mut self, w: usize, index: usize, target: &str, seen: &[Seen]) -> Vec<LostUpdate> {
         let writers = &self.scenario.writers;
         let mine = &writers[w].intents;
         let null = Value::Null;
@@ -870,13 +1004,15 @@ impl<'a> World<'a> {
         let mut kept = Vec::with_capacity(self.watched.len());
         for (i, watched) in self.watched.drain(..).enumerate() {
             let intent = &writers[watched.writer].intents[watched.intent];
-            if !held_before.get(i).copied().unwrap_or(false) || intent.holds(after) {
+            let seen = seen.get(i).copied().unwrap_or_default();
+            if !seen.held || intent.holds(after) {
                 kept.push(watched);
                 continue;
             }
-            // Erased: lost unless this writer meant to change that field.
-            let meant = mine.iter().any(|m| m.concern() == intent.concern());
-            if !meant {
+            // Erased. Lost when the change was made after this writer's
+            // read (nobody told it); undoing a change it had read is a
+            // deliberate overwrite. Either way it is no longer watched.
+            if seen.since_read {
                 let victim = writers[watched.writer].name.clone();
                 self.outcomes.writers[watched.writer].counts.lost_updates += 1;
                 let record = LostUpdate {
@@ -893,7 +1029,8 @@ impl<'a> World<'a> {
         }
         self.watched = kept;
         for (i, intent) in mine.iter().enumerate() {
-            if intent.holds(after) {
+            let watched = |x: &Watched| x.writer == w && x.intent == i && x.target == target;
+            if intent.holds(after) && !self.watched.iter().any(watched) {
                 self.watched.push(Watched {
                     writer: w,
                     intent: i,
@@ -916,18 +1053,13 @@ impl<'a> World<'a> {
             let state = &self.states[w];
             let outcome = &mut self.outcomes.writers[w];
             outcome.intent_holds = converged;
-            let exhausted = state.failed.is_some() && state.attempts >= spec.attempts;
-            outcome.end = if outcome.counts.gave_up > 0 || exhausted {
-                WriterEnd::GaveUp
-            } else if let Some(code) = state.failed {
-                WriterEnd::NotRetried { code }
-            } else if state.done && outcome.counts.ok > 0 {
-                WriterEnd::Succeeded
-            } else if state.done {
-                WriterEnd::NothingToDo
-            } else {
-                WriterEnd::NeverWrote
-            };
+            outcome.end = WriterEnd::decide(
+                outcome.counts.gave_up > 0,
+                state.failed,
+                state.attempts < spec.attempts,
+                state.done,
+                outcome.counts.ok > 0,
+            );
             all &= converged;
         }
         self.outcomes.intents_hold = all;
@@ -957,12 +1089,42 @@ pub(crate) struct StepOutcome {
     pub(crate) lost: Vec<usize>,
 }
 
+/// A write built from a writer's cache, ready to send.
+struct Prepared {
+    request: Request,
+    /// What was sent, for the step's record: the body kind and its ops.
+    sent: (BodyKind, Vec<PlannedOp>),
+    plan: strategy::Plan,
+    /// The cache it was built from.
+    cache: std::rc::Rc<Value>,
+}
+
+/// What the server held just before a write.
+struct Before {
+    /// For each watched change of another writer: whether it held just
+    /// before, and whether it was made after this writer's read.
+    held: Vec<Seen>,
+    /// The writer's intents done on the object as it was just before
+    /// (`None` when they cannot be).
+    meant: Option<Value>,
+}
+
+/// A watched change of another writer, as a write finds it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    /// It holds on the server just before the write.
+    held: bool,
+    /// It holds, and the writer's cache does not show it.
+    since_read: bool,
+}
+
 #[derive(Default)]
 struct StepDraft {
     summary: String,
     request: Option<Sent>,
     response: Option<Response>,
     conflict: Option<ConflictKind>,
+    kept: Vec<Kept>,
     lost: Vec<LostUpdate>,
 }
 

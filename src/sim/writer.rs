@@ -129,12 +129,14 @@ impl Intent {
             Intent::SetAnnotation { key, value } => format!("annotation {key} = {value}"),
             Intent::RemoveAnnotation { key } => format!("remove annotation {key}"),
             Intent::SetEntry { map, key, value } => {
-                format!("{map}[{key}] = {}", crate::input::elide(value, 60))
+                format!("{map}[{key}] = {}", crate::text::elide_value(value, 60))
             }
             Intent::RemoveEntry { map, key } => format!("remove {map}[{key}]"),
             Intent::AddFinalizer { name } => format!("add finalizer {name}"),
             Intent::RemoveFinalizer { name } => format!("remove finalizer {name}"),
-            Intent::Set { path, value } => format!("{path} = {}", crate::input::elide(value, 60)),
+            Intent::Set { path, value } => {
+                format!("{path} = {}", crate::text::elide_value(value, 60))
+            }
             Intent::Remove { path } => format!("remove {path}"),
         }
     }

@@ -13,7 +13,7 @@ use policy::{FieldKind, Strategy};
 
 /// The most notes a plan lists (an object with thousands of fields that
 /// each deserve one would otherwise print them all).
-const MAX_NOTES: usize = 100;
+const MAX_NOTES: usize = crate::limits::PLAN_NOTES;
 
 /// A value's canonical text (keys sorted, as serde_json's map keeps them;
 /// `1` and `1.0` stay apart, as `Value`'s equality keeps them): equal

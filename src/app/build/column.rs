@@ -259,7 +259,7 @@ fn body_view(plan: &Plan, unique: &[bool], findings: Option<&Report>) -> Html {
                                 }
                             </div>
                             if let Some(value) = op.value.as_ref().filter(|_| op.op.takes_value()) {
-                                <code class="op-value">{ input::elide(value, 120) }</code>
+                                <code class="op-value">{ crate::text::elide_value(value, 120) }</code>
                             }
                             <p class="op-reason">{ planned.reason.to_string() }</p>
                             if let Some(report) = findings {

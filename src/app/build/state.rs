@@ -303,7 +303,7 @@ impl BuildState {
             }
             Start::BrokenLink { error, saved } => {
                 let mut state = saved.map(BuildState::from_link).unwrap_or_default();
-                state.notice = Some(Notice::broken_link(&error));
+                state.notice = Some(Notice::from(&error));
                 state
             }
             Start::BrokenSaved(error) => BuildState {

@@ -1,6 +1,6 @@
 use super::*;
 use crate::app::link::{self, Start};
-use crate::input::{Budget, Format};
+use crate::input::Format;
 use crate::pointer::PointerBuf;
 use crate::strategy::{Body, Preset, RoundTrip, Strategy};
 
@@ -391,7 +391,7 @@ fn objects_at_the_input_budget_fit_in_storage() {
     let object = |seed: u64| -> String {
         let mut x = seed;
         let mut text = String::from("data:\n");
-        while text.len() < Budget::OBJECT_BYTES - 64 {
+        while text.len() < crate::limits::OBJECT_BYTES - 64 {
             x = x
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);

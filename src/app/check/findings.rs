@@ -8,7 +8,6 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::state::{Checked, FixKey, OpRow};
-use crate::input;
 use crate::lint::{Finding, Severity};
 use crate::patch::OpKind;
 
@@ -251,8 +250,8 @@ fn op_row(
     let worst = row.findings.iter().map(|f| f.severity).max();
     let value = row.op.and_then(|op| {
         op.raw_value()
-            .map(|raw| input::elide_text(raw, 160))
-            .or_else(|| op.value.as_ref().map(|v| input::elide(v, 160)))
+            .map(|raw| crate::text::elide(raw, 160))
+            .or_else(|| op.value.as_ref().map(|v| crate::text::elide_value(v, 160)))
     });
     html! {
         <li class={classes!("op", op_class(row.op.map(|o| o.op)), worst.map(severity_class))}>
@@ -274,7 +273,7 @@ fn op_row(
             if let Some(value) = value {
                 <code class="op-value">{ value }</code>
             } else if row.op.is_none() {
-                <code class="op-value">{ row.written.map(|w| input::elide_text(w, 160)).unwrap_or_default() }</code>
+                <code class="op-value">{ row.written.map(|w| crate::text::elide(w, 160)).unwrap_or_default() }</code>
             }
             <Diagnostics findings={row.findings.iter().map(|f| numbered(f)).collect::<Vec<_>>()} onfix={onfix.clone()} shown={shown.clone()}
                 at={row.op.map(|op| AttrValue::from(op.path.clone()))} />

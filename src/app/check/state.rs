@@ -13,13 +13,13 @@ use crate::app::notice::Notice;
 use crate::app::route::View;
 use crate::app::text_diff::{line_diff, LineTag};
 use crate::apply::Semantics;
-use crate::input::{Budget, InputError};
+use crate::input::InputError;
 use crate::lint::{self, report, Finding, Fix, Input, LintError, Options, Origin, Report};
 use crate::patch::{Operation, PayloadError};
 
 /// The longest patch or object text a link may hold (the editors refuse
 /// longer pastes too).
-pub const MAX_TEXT: usize = Budget::OBJECT_BYTES;
+pub const MAX_TEXT: usize = crate::limits::OBJECT_BYTES;
 
 /// Ops listed one by one; a longer patch lists only its ops with findings
 /// (at most this many).
@@ -608,7 +608,7 @@ impl CheckState {
                 state
             }
             Start::BrokenLink { error, saved } => CheckState {
-                notice: Some(Notice::broken_link(&error)),
+                notice: Some(Notice::from(&error)),
                 ..saved.map(CheckState::from_link).unwrap_or_default()
             },
             Start::BrokenSaved(error) => CheckState {

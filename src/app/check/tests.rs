@@ -562,3 +562,28 @@ fn hostile_texts_and_links_never_panic() {
         let _ = CheckState::start(Start::new(Some(text), Some(text)));
     }
 }
+
+/// `explain`'s Check links (made in the core, by `share::pack`) open in
+/// Check with the patch and object they carry.
+#[test]
+fn explain_check_links_open_in_check() {
+    let text =
+        "The request is invalid: the server rejected our request due to an error in our request";
+    let patch = "kubectl patch vmi testvmi --type=json -p '[{\"op\":\"remove\",\"path\":\"/metadata/labels/a\"}]'";
+    let object = "metadata:\n  name: testvmi\n  labels: {}\n";
+    let e = crate::explain::explain(&crate::explain::Request {
+        patch: Some(patch),
+        object: Some(object),
+        ..crate::explain::Request::text(text)
+    })
+    .unwrap();
+    let fragment = e.check_link.unwrap();
+    let route = Route::parse(&fragment);
+    assert_eq!(route.view(), Some(View::Check));
+    let link: CheckLink = link::decode(route.packed().unwrap()).unwrap();
+    assert_eq!(&*link.patch, patch);
+    assert_eq!(&*link.object, object);
+    assert_eq!(link.semantics, Semantics::Kube);
+    let state = CheckState::from_link(link);
+    assert!(state.checked.ok().is_some());
+}

@@ -34,7 +34,7 @@ where
         packed,
         Callback::from(move |opened: Result<S::Link, LinkError>| match opened {
             Ok(link) => dispatcher.dispatch(S::open(link)),
-            Err(error) => dispatcher.dispatch(S::notify(Notice::broken_link(&error))),
+            Err(error) => dispatcher.dispatch(S::notify(Notice::from(&error))),
         }),
         notify,
     );

@@ -12,10 +12,9 @@ use crate::app::notice::Notice;
 use crate::app::route::View;
 use crate::input::{self, Budget, Format, InputError};
 use crate::kube::KubeVersion;
+use crate::limits::WRITER_INTENTS;
 use crate::sim::explore::{self, explore, Exploration};
-use crate::sim::timeline::{
-    replay, Event, Outcomes, Replay, Scenario, ScenarioError, Step, MAX_INTENTS,
-};
+use crate::sim::timeline::{replay, Event, Outcomes, Replay, Scenario, ScenarioError, Step};
 use crate::sim::writer::Intent;
 use crate::strategy::Preset;
 
@@ -151,7 +150,7 @@ pub enum IntentsError {
     Syntax(InputError),
     /// YAML, but not a list of intents (serde's words).
     Shape(String),
-    /// More than [`MAX_INTENTS`].
+    /// More than [`WRITER_INTENTS`].
     TooMany(usize),
 }
 
@@ -161,7 +160,7 @@ impl std::fmt::Display for IntentsError {
             IntentsError::Syntax(e) => write!(f, "{e}"),
             IntentsError::Shape(e) => write!(f, "{e}"),
             IntentsError::TooMany(n) => {
-                write!(f, "{n} intents, more than the limit of {MAX_INTENTS}")
+                write!(f, "{n} intents, more than the limit of {WRITER_INTENTS}")
             }
         }
     }
@@ -422,7 +421,7 @@ impl RaceState {
             Start::BrokenLink { error, saved } => saved
                 .and_then(|s| open(s).ok())
                 .unwrap_or_default()
-                .with_notice(Notice::broken_link(&error)),
+                .with_notice(Notice::from(&error)),
             Start::BrokenSaved(error) => RaceState::default().with_notice(
                 Notice::warning("Your saved race could not be read, so this is the first scenario.")
                     .with_detail(Some(&error.to_string())),
@@ -504,8 +503,8 @@ impl RaceState {
 
     /// True when the explorer can take this scenario.
     pub fn explorable(&self) -> bool {
-        self.scenario.writers.len() <= explore::MAX_WRITERS
-            && self.scenario.schedule.len() <= explore::MAX_EVENTS
+        self.scenario.writers.len() <= explore::EXPLORE_WRITERS
+            && self.scenario.schedule.len() <= explore::EXPLORE_EVENTS
     }
 
     /// The Kubernetes release the server runs.
@@ -684,8 +683,8 @@ impl RaceState {
                     None => {
                         next.notice = Some(Notice::warning(format!(
                             "The explorer takes at most {} writers and {} events.",
-                            explore::MAX_WRITERS,
-                            explore::MAX_EVENTS
+                            explore::EXPLORE_WRITERS,
+                            explore::EXPLORE_EVENTS
                         )));
                         None
                     }
@@ -750,7 +749,7 @@ fn parse_intents(text: &str) -> Result<Vec<Intent>, IntentsError> {
         input::parse_as(text, Format::Yaml, &Budget::default()).map_err(IntentsError::Syntax)?;
     let intents: Vec<Intent> =
         serde_json::from_value(value).map_err(|e| IntentsError::Shape(e.to_string()))?;
-    if intents.len() > MAX_INTENTS {
+    if intents.len() > WRITER_INTENTS {
         return Err(IntentsError::TooMany(intents.len()));
     }
     Ok(intents)

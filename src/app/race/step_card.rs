@@ -67,8 +67,8 @@ pub fn StepCard(props: &StepCardProps) -> Html {
                                         <dt>{ "op" }</dt><dd>{ format!("{} {}", cause.index.map_or("-".into(), |i| i.to_string()), cause.op.clone().unwrap_or_default()) }</dd>
                                         <dt>{ "path" }</dt><dd><code>{ path.clone() }</code></dd>
                                         if let Some(expected) = &cause.expected {
-                                            <dt>{ "expected" }</dt><dd><code class="wrap">{ input::elide(expected, 400) }</code></dd>
-                                            <dt>{ "actual" }</dt><dd><code class="wrap">{ cause.actual.as_ref().map_or("(absent)".to_owned(), |a| input::elide(a, 400)) }</code></dd>
+                                            <dt>{ "expected" }</dt><dd><code class="wrap">{ crate::text::elide_value(expected, 400) }</code></dd>
+                                            <dt>{ "actual" }</dt><dd><code class="wrap">{ cause.actual.as_ref().map_or("(absent)".to_owned(), |a| crate::text::elide_value(a, 400)) }</code></dd>
                                         }
                                     </dl>
                                 }
@@ -144,7 +144,7 @@ fn Request(props: &RequestProps) -> Html {
                                     }
                                 </div>
                                 if let Some(v) = op.value.as_ref().filter(|_| op.op.takes_value()) {
-                                    <code class="op-value">{ input::elide(v, 200) }</code>
+                                    <code class="op-value">{ crate::text::elide_value(v, 200) }</code>
                                 }
                             </li>
                         }

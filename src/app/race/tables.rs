@@ -11,24 +11,12 @@ use crate::app::components::TermHelp;
 use crate::sim::explore::{Exploration, ExploreCell, ExploreRow};
 use crate::sim::timeline::{Outcomes, ScenarioError, WriterEnd};
 use crate::strategy::Preset;
-use crate::vocabulary::Term;
+use crate::vocabulary::{Term, COMPARE_COLUMNS, REPLAY_COLUMNS};
 
 /// A column header naming a term, with its "?".
 fn th(term: Term) -> Html {
     html! { <th scope="col">{ term.label() }<TermHelp {term} /></th> }
 }
-
-/// The counts of the outcomes table, in order.
-const COUNTS: [Term; 8] = [
-    Term::Writes,
-    Term::Ok,
-    Term::Invalid,
-    Term::Conflict,
-    Term::Retries,
-    Term::FalseConflict,
-    Term::TrueConflict,
-    Term::LostUpdate,
-];
 
 #[derive(PartialEq, Properties)]
 pub struct OutcomesProps {
@@ -45,7 +33,7 @@ pub fn OutcomesTable(props: &OutcomesProps) -> Html {
                 <table class="outcomes">
                     <thead><tr>
                         <th scope="col">{ "Writer" }</th><th scope="col">{ "Preset" }</th>
-                        { for COUNTS.into_iter().map(th) }
+                        { for REPLAY_COLUMNS.into_iter().map(th) }
                         { th(Term::IntentHolds) }
                     </tr></thead>
                     <tbody>
@@ -53,7 +41,7 @@ pub fn OutcomesTable(props: &OutcomesProps) -> Html {
                             <tr>
                                 <th scope="row">{ w.name.clone() }</th>
                                 <td>{ w.preset.as_str() }</td>
-                                { for COUNTS.into_iter().map(|term| {
+                                { for REPLAY_COLUMNS.into_iter().map(|term| {
                                     let n = w.counts.get(term).unwrap_or_default();
                                     html! { <td class={classes!((term == Term::LostUpdate && n > 0).then_some("bad"))}>{ n }</td> }
                                 }) }
@@ -120,8 +108,7 @@ pub fn CompareTable(props: &CompareProps) -> Html {
                 <table class="outcomes">
                     <thead><tr>
                         <th scope="col">{ "Preset" }</th>
-                        { th(Term::Writes) }{ th(Term::Invalid) }{ th(Term::Conflict) }
-                        { th(Term::FalseConflict) }{ th(Term::TrueConflict) }{ th(Term::LostUpdate) }{ th(Term::IntentNotHeld) }
+                        { for COMPARE_COLUMNS.into_iter().map(th) }{ th(Term::IntentNotHeld) }
                     </tr></thead>
                     <tbody>
                         { for props.rows.iter().map(|row| match &row.outcomes {
@@ -130,8 +117,7 @@ pub fn CompareTable(props: &CompareProps) -> Html {
                                 html! {
                                     <tr>
                                         <th scope="row">{ row.preset.as_str() }</th>
-                                        { cell(o, Term::Writes) }{ cell(o, Term::Invalid) }{ cell(o, Term::Conflict) }
-                                        { cell(o, Term::FalseConflict) }{ cell(o, Term::TrueConflict) }{ cell(o, Term::LostUpdate) }
+                                        { for COMPARE_COLUMNS.into_iter().map(|term| cell(o, term)) }
                                         <td class={if not_held.is_empty() { "ok" } else { "bad" }}>
                                             { if not_held.is_empty() { "none".to_owned() } else { not_held.join(", ") } }
                                         </td>
@@ -174,12 +160,7 @@ pub fn ExplorerTable(props: &ExplorerProps) -> Html {
             }
             _ => html! {},
         };
-        let whose = cell
-            .writers
-            .iter()
-            .map(|(name, k)| format!("{name} {k}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let whose = cell.whose();
         html! {
             <td>
                 { format!("{} of {n}", cell.count) }

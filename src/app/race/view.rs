@@ -235,7 +235,7 @@ fn Toolbar(props: &ToolbarProps) -> Html {
                 { "Explore interleavings" }<kbd class="shortcut-hint" aria-hidden="true">{ "e" }</kbd>
             </button>
             if !explorable {
-                <span class="muted small">{ format!("The explorer takes at most {} writers and {} events.", crate::sim::explore::MAX_WRITERS, crate::sim::explore::MAX_EVENTS) }</span>
+                <span class="muted small">{ format!("The explorer takes at most {} writers and {} events.", crate::sim::explore::EXPLORE_WRITERS, crate::sim::explore::EXPLORE_EVENTS) }</span>
             }
             if state.undo.is_some() {
                 <button type="button" class="undo" onclick={click(&props.onundo)}>{ "Undo" }<kbd class="shortcut-hint" aria-hidden="true">{ "z" }</kbd></button>

@@ -10,10 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::app::link::{LinkError, Shareable, Start};
 use crate::app::notice::Notice;
 use crate::app::route::View;
-use crate::sim::migrate::{MigrateOptions, MigrateResult, MAX_CHURN, MAX_RETRIES};
-
-/// The most VMIs the view runs.
-pub const MAX_VMS: usize = crate::sim::migrate::MAX_VMS;
+use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
+use crate::sim::migrate::{MigrateOptions, MigrateResult};
 
 /// The VMI counts the slider stops at.
 pub const VMI_STEPS: [usize; 13] = [
@@ -61,15 +59,15 @@ impl Shareable for ScaleLink {
     const STORAGE_KEY: &'static str = "patchlab.scale";
 
     fn check(&self) -> Result<(), LinkError> {
-        if self.vms == 0 || self.vms > MAX_VMS {
+        if self.vms == 0 || self.vms > MIGRATE_VMS {
             return Err(LinkError::OverBudget(format!(
-                "{} VMIs (1 to {MAX_VMS})",
+                "{} VMIs (1 to {MIGRATE_VMS})",
                 self.vms
             )));
         }
-        if self.churn > MAX_CHURN || self.retries > MAX_RETRIES {
+        if self.churn > MIGRATE_CHURN || self.retries > MIGRATE_RETRIES {
             return Err(LinkError::OverBudget(format!(
-                "churn {} and retries {} (at most {MAX_CHURN} and {MAX_RETRIES})",
+                "churn {} and retries {} (at most {MIGRATE_CHURN} and {MIGRATE_RETRIES})",
                 self.churn, self.retries
             )));
         }
@@ -129,13 +127,13 @@ pub struct ScaleState {
 /// What can happen in the Scale view.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ScaleAction {
-    /// Set the number of VMIs (clamped to 1 ..= [`MAX_VMS`]).
+    /// Set the number of VMIs (clamped to 1 ..= [`MIGRATE_VMS`]).
     SetVms(usize),
     /// Set the seed.
     SetSeed(u64),
-    /// Set the churn (clamped to 0 ..= [`MAX_CHURN`]).
+    /// Set the churn (clamped to 0 ..= [`MIGRATE_CHURN`]).
     SetChurn(usize),
-    /// Set the retry budget (clamped to 0 ..= [`MAX_RETRIES`]).
+    /// Set the retry budget (clamped to 0 ..= [`MIGRATE_RETRIES`]).
     SetRetries(u32),
     /// Ask for a run (the view starts it).
     RequestRun,
@@ -206,7 +204,7 @@ impl ScaleState {
             Start::Fresh | Start::BrokenSaved(_) => ScaleState::default(),
             Start::Saved(link) | Start::Link { link, .. } => ScaleState::with(link),
             Start::BrokenLink { error, saved } => ScaleState {
-                notice: Some(Notice::broken_link(&error)),
+                notice: Some(Notice::from(&error)),
                 ..ScaleState::with(saved.unwrap_or_default())
             },
         }
@@ -252,7 +250,7 @@ impl ScaleState {
         let changed = |next: &mut ScaleState| next.run_requested = true;
         match action {
             ScaleAction::SetVms(vms) => {
-                next.inputs.vms = vms.clamp(1, MAX_VMS);
+                next.inputs.vms = vms.clamp(1, MIGRATE_VMS);
                 changed(&mut next);
             }
             ScaleAction::SetSeed(seed) => {
@@ -260,11 +258,11 @@ impl ScaleState {
                 changed(&mut next);
             }
             ScaleAction::SetChurn(churn) => {
-                next.inputs.churn = churn.min(MAX_CHURN);
+                next.inputs.churn = churn.min(MIGRATE_CHURN);
                 changed(&mut next);
             }
             ScaleAction::SetRetries(retries) => {
-                next.inputs.retries = retries.min(MAX_RETRIES);
+                next.inputs.retries = retries.min(MIGRATE_RETRIES);
                 changed(&mut next);
             }
             ScaleAction::RequestRun => next.run_requested = true,
@@ -424,16 +422,16 @@ mod tests {
                 .reduce(ScaleAction::SetVms(10_000_000))
                 .inputs
                 .vms,
-            MAX_VMS
+            MIGRATE_VMS
         );
         let bounded = ScaleState::default()
             .reduce(ScaleAction::SetChurn(99))
             .reduce(ScaleAction::SetRetries(99));
         assert_eq!(
             (bounded.inputs.churn, bounded.inputs.retries),
-            (MAX_CHURN, MAX_RETRIES)
+            (MIGRATE_CHURN, MIGRATE_RETRIES)
         );
-        assert_eq!(bounded.options().churn, MAX_CHURN);
+        assert_eq!(bounded.options().churn, MIGRATE_CHURN);
     }
 
     #[test]

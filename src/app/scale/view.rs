@@ -9,13 +9,13 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::charts::Charts;
-use super::state::{Run, ScaleAction, ScaleState, MAX_VMS, VMI_STEPS};
+use super::state::{Run, ScaleAction, ScaleState, VMI_STEPS};
 use crate::app::components::{use_copy, CopyFallback, NoticeBar};
 use crate::app::hooks::{use_share, use_shortcuts, use_view_state};
 use crate::app::route::View;
 use crate::app::scale_worker::ScaleWorker;
 use crate::app::shortcuts::Shortcut;
-use crate::sim::migrate::{MAX_CHURN, MAX_RETRIES};
+use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
 use crate::sim::scale::FromWorker;
 
 impl Reducible for ScaleState {
@@ -101,17 +101,17 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
                     <input type="range" min="0" max={(VMI_STEPS.len() - 1).to_string()} value={step_of(inputs.vms).to_string()}
                         aria-label="VMIs (slider)" aria-valuetext={inputs.vms.to_string()}
                         oninput={on(|i| ScaleAction::SetVms(VMI_STEPS[(i as usize).min(VMI_STEPS.len() - 1)]))} />
-                    <input type="number" min="1" max={MAX_VMS.to_string()} value={inputs.vms.to_string()}
+                    <input type="number" min="1" max={MIGRATE_VMS.to_string()} value={inputs.vms.to_string()}
                         aria-label="VMIs" oninput={on(|n| ScaleAction::SetVms(n as usize))} />
                 </label>
                 <label class="field slider">
                     <span>{ format!("Churn: {}", inputs.churn) }</span>
-                    <input type="range" min="0" max={MAX_CHURN.to_string()} value={inputs.churn.to_string()}
+                    <input type="range" min="0" max={MIGRATE_CHURN.to_string()} value={inputs.churn.to_string()}
                         aria-label="Churn (extra writers per VMI)" oninput={on(|n| ScaleAction::SetChurn(n as usize))} />
                 </label>
                 <label class="field slider">
                     <span>{ format!("Retries: {}", inputs.retries) }</span>
-                    <input type="range" min="0" max={MAX_RETRIES.to_string()} value={inputs.retries.to_string()}
+                    <input type="range" min="0" max={MIGRATE_RETRIES.to_string()} value={inputs.retries.to_string()}
                         aria-label="Retries per writer" oninput={on(|n| ScaleAction::SetRetries(n as u32))} />
                 </label>
                 <label class="field">

@@ -1,6 +1,7 @@
 //! The differential test of the fast path: the same counts, statuses
 //! and final objects as the general path.
 
+use crate::limits::{MIGRATE_CHURN, MIGRATE_VMS};
 use std::collections::BTreeMap;
 
 use proptest::prelude::*;
@@ -8,8 +9,7 @@ use serde_json::{Map, Value};
 
 use super::*;
 use crate::sim::migrate::{
-    migrate, migrate_reference, reference_run, schedule, vmi_scenario, MigrateOptions, MAX_CHURN,
-    MAX_VMS,
+    migrate, migrate_reference, reference_run, schedule, vmi_scenario, MigrateOptions,
 };
 use crate::sim::rng::SplitMix64;
 use crate::strategy::Preset;
@@ -100,9 +100,9 @@ proptest! {
     #[test]
     fn the_fast_path_gives_each_vmis_outcomes_and_object(
         seed in any::<u64>(),
-        vmis in proptest::collection::vec(0..MAX_VMS, 1..6),
+        vmis in proptest::collection::vec(0..MIGRATE_VMS, 1..6),
         preset in proptest::sample::select(Preset::ALL.to_vec()),
-        churn in 0..=MAX_CHURN,
+        churn in 0..=MIGRATE_CHURN,
         retries in 0..=3u32,
     ) {
         let options = MigrateOptions { vms: 1, seed, presets: vec![preset], churn, retries, ..MigrateOptions::default() };
@@ -134,7 +134,7 @@ proptest! {
 #[test]
 fn vmi_zero_stands_for_every_vmi() {
     let options = MigrateOptions {
-        churn: MAX_CHURN,
+        churn: MIGRATE_CHURN,
         ..MigrateOptions::default()
     };
     let template = vmi_scenario(0, &options);
@@ -149,7 +149,7 @@ fn vmi_zero_stands_for_every_vmi() {
             "vmi-00000-target"
         ]
     );
-    for i in (0..MAX_VMS).step_by(997).chain([MAX_VMS - 1]) {
+    for i in (0..MIGRATE_VMS).step_by(997).chain([MIGRATE_VMS - 1]) {
         let names = renaming(&template, &vmi_scenario(i, &options));
         let renamed: Vec<&String> = base.keys().map(|k| names.get(k).unwrap_or(k)).collect();
         let mut sorted = renamed.clone();
@@ -199,19 +199,28 @@ fn a_second_run_with_the_same_writers_starts_warm() {
         retries: 3,
         ..MigrateOptions::default()
     };
-    let mut first = crate::sim::migrate::Migration::new(&options(21)).unwrap();
+    let mut warm = crate::sim::migrate::WarmTables::default();
+    let mut first = crate::sim::migrate::Migration::warm(&options(21), &mut warm).unwrap();
     while !first.advance(usize::MAX) {}
     let learned = first.stats().transitions;
-    drop(first);
-    let mut second = crate::sim::migrate::Migration::new(&options(22)).unwrap();
+    first.keep(&mut warm);
+    assert!(!warm.is_empty());
+    let mut second = crate::sim::migrate::Migration::warm(&options(22), &mut warm).unwrap();
     assert!(second.stats().transitions >= learned, "warm from the start");
     while !second.advance(usize::MAX) {}
     assert_eq!(second.result(), migrate_reference(&options(22)).unwrap());
     // Other writers, other tables.
-    let other = crate::sim::migrate::Migration::new(&MigrateOptions {
-        churn: 1,
-        ..options(22)
-    })
+    let other = crate::sim::migrate::Migration::warm(
+        &MigrateOptions {
+            churn: 1,
+            ..options(22)
+        },
+        &mut warm,
+    )
     .unwrap();
     assert!(other.stats().transitions < learned);
+    // A run that was not kept leaves nothing behind.
+    let mut cold = crate::sim::migrate::WarmTables::default();
+    drop(crate::sim::migrate::Migration::warm(&options(22), &mut cold).unwrap());
+    assert!(cold.is_empty());
 }

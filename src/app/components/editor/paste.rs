@@ -6,7 +6,6 @@ use web_sys::{ClipboardEvent, DataTransfer, DragEvent, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::app::paste_guard::refuse_insert;
-use crate::input::Budget;
 
 /// The paste and drop handlers, and why the last one was refused.
 #[hook]
@@ -71,7 +70,7 @@ fn inserted_bytes(data: &DataTransfer) -> Option<usize> {
     let units = text.length() as usize;
     // One UTF-16 unit is 1 to 3 UTF-8 bytes: past the budget in units, the
     // paste is refused whatever its bytes (named as a lower bound).
-    if units > Budget::OBJECT_BYTES {
+    if units > crate::limits::OBJECT_BYTES {
         return Some(units);
     }
     String::from(text).len().into()

@@ -1,0 +1,60 @@
+//! How values are named and shortened in messages, written once: a JSON
+//! value's kind in words, and text cut to a length with an ellipsis.
+//!
+//! ```
+//! use patchlab::text::{elide, elide_value, kind};
+//! use serde_json::json;
+//!
+//! assert_eq!(kind(&json!({"a": 1})), "an object");
+//! assert_eq!(elide("abcdef", 4), "abc…");
+//! assert_eq!(elide_value(&json!({"a": "x".repeat(50)}), 12), "{\"a\":\"xxxxx…");
+//! assert_eq!(elide_value(&json!([1, 2]), 5), "[1,2]");
+//! ```
+
+use serde_json::Value;
+
+/// `null`, `a boolean`, `a number`, `a string`, `an array` or `an object`.
+pub fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Text cut to at most `max` characters (the last one an ellipsis, `…`)
+/// when longer.
+pub fn elide(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        None => text.to_owned(),
+        Some(_) => {
+            let end = text
+                .char_indices()
+                .nth(max.saturating_sub(1))
+                .map_or(text.len(), |(at, _)| at);
+            format!("{}…", &text[..end])
+        }
+    }
+}
+
+/// A value as compact JSON, cut to at most `max` characters with an
+/// ellipsis when longer: for showing values in one line.
+pub fn elide_value(value: &Value, max: usize) -> String {
+    elide(&serde_json::to_string(value).unwrap_or_default(), max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elide_counts_characters_not_bytes() {
+        assert_eq!(elide("ééééé", 5), "ééééé");
+        assert_eq!(elide("éééééé", 5), "éééé…");
+        assert_eq!(elide("", 0), "");
+        assert_eq!(elide("ab", 0), "…");
+    }
+}
