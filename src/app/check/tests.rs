@@ -32,7 +32,7 @@ fn edit(state: &CheckState, text: &str) -> CheckState {
 
 #[test]
 fn every_example_shows_exactly_the_findings_it_promises() {
-    assert_eq!(examples().len(), 5);
+    assert_eq!(examples().len(), 6);
     for example in examples() {
         let state = state_of(example.id);
         assert!(!state.stale(), "{}", example.id);
