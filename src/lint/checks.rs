@@ -1208,9 +1208,10 @@ impl<'a> Ctx<'a> {
             Some(index),
             Some(&op.path),
             format!(
-                "op {index} ({} {}) {what} with no test: a {item} another writer added or changed since your read is erased; {} also write {}{}{advice}",
+                "op {index} ({} {}) {what} with no test: {} another writer added or changed since your read is erased; {} also write {}{}{advice}",
                 op.op,
                 shown(&op.path),
+                paths::with_article(item),
                 sharing.list(),
                 pointer.as_str(),
                 on_kind(self.kind)

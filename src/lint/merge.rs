@@ -184,9 +184,11 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
                 None,
                 Some(path),
                 format!(
-                    "{} is a list ({} elements): a merge patch replaces the stored list whole, so a {item} another writer added or removed since your read is silently lost{who}",
+                    "{} is a list ({} {}): a merge patch replaces the stored list whole, so {} another writer added or removed since your read is silently lost{who}",
                     shown(path),
-                    items.len()
+                    items.len(),
+                    if items.len() == 1 { "element" } else { "elements" },
+                    paths::with_article(item)
                 ),
             ),
             Value::Null => match shape.map(|(s, _)| s) {

@@ -100,6 +100,12 @@ pub fn item_name(kind: Option<&str>, pointer: &Pointer) -> String {
     out
 }
 
+/// `a finalizer`, `an element`, `an owner reference`.
+pub fn with_article(item: &str) -> String {
+    let vowel = item.starts_with(['a', 'e', 'i', 'o', 'u']);
+    format!("{} {item}", if vowel { "an" } else { "a" })
+}
+
 /// True when `token` reads as the DNS prefix of a qualified key
 /// (`kubernetes.io`, `app.kubernetes.io`, `nvidia.com`): lowercase
 /// letters, digits, `-` and at least one inner `.`.
