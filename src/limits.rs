@@ -43,6 +43,18 @@ pub const YAML_NODES: usize = 2_000_000;
 /// refuses deeper nesting.
 pub const GO_NESTING: usize = 10_000;
 
+/// Most lines of a schema table text (`schema::Table::parse`; the
+/// compiled-in tables hold about 1,200 each).
+pub const SCHEMA_TABLE_LINES: usize = 200_000;
+
+/// Deepest nesting of a CustomResourceDefinition's schema read (real CRDs
+/// stay below 30).
+pub const CRD_DEPTH: usize = 64;
+
+/// Most schema nodes of a CustomResourceDefinition read (KubeVirt's
+/// largest CRD holds about 10,000).
+pub const CRD_NODES: usize = 200_000;
+
 /// Most writers in one scenario (scenarios also come from links).
 pub const SCENARIO_WRITERS: usize = 16;
 

@@ -4,10 +4,11 @@
 //! definition (a strategic merge patch to a custom resource is answered
 //! 415).
 //!
-//! Seam: [`is_builtin`] decides "built-in or custom resource" from a small
-//! table of kinds. The schema module (`src/schema.rs`, with the built-in
-//! definitions of each release) can replace that table; nothing else here
-//! depends on how the answer is found.
+//! Seam: [`is_builtin`] and [`resource`] ask the schema tables first
+//! ([`crate::schema::builtin`]: the kinds whose definitions are compiled
+//! in, with their plural, singular and short names), then the small table
+//! below (kube-apiserver's other resources, KubeVirt's and CDI's custom
+//! resources). Nothing else in lint depends on how the answer is found.
 //!
 //! ```
 //! use patchlab::lint::kinds::{resource, Served};
@@ -330,6 +331,11 @@ static KNOWN: [Known; 71] = [
 /// Seam for the schema module: is `kind` one of kube-apiserver's built-in
 /// kinds? `None` when the table does not know the kind.
 pub fn is_builtin(kind: &str) -> Option<bool> {
+    if let Some(tabled) = crate::schema::builtin().resource(kind) {
+        if tabled.kind().eq_ignore_ascii_case(kind) {
+            return Some(tabled.is_builtin());
+        }
+    }
     KNOWN
         .iter()
         .find(|k| k.kind.eq_ignore_ascii_case(kind))
@@ -348,6 +354,11 @@ pub fn served(kind: &str) -> Served {
 /// The canonical spelling of a known kind (`virtualmachineinstance` ->
 /// `VirtualMachineInstance`).
 pub fn canonical_kind(kind: &str) -> Option<&'static str> {
+    if let Some(tabled) = crate::schema::builtin().resource(kind) {
+        if tabled.kind().eq_ignore_ascii_case(kind) {
+            return Some(tabled.kind());
+        }
+    }
     KNOWN
         .iter()
         .find(|k| k.kind.eq_ignore_ascii_case(kind))
@@ -362,6 +373,18 @@ pub fn resource(arg: &str) -> Option<Resource> {
     let typed = arg.split_once('/').map_or(arg, |(t, _)| t);
     if typed.is_empty() {
         return None;
+    }
+    if let Some(tabled) = crate::schema::builtin().resource(typed) {
+        return Some(Resource {
+            typed: typed.to_owned(),
+            kind: Some(tabled.kind().to_owned()),
+            group: Some(tabled.group().to_owned()),
+            served: if tabled.is_builtin() {
+                Served::Builtin
+            } else {
+                Served::Custom
+            },
+        });
     }
     let lower = typed.to_ascii_lowercase();
     let (name, group) = match lower.split_once('.') {
