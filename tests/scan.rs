@@ -200,7 +200,7 @@ fn findings_say_where_what_and_how_to_fix() {
         .iter()
         .find(|f| f.function == "(*KubeVirtController).syncFinalizers")
         .unwrap();
-    assert_eq!(operator.rule, Rule::UnguardedWholeWrite);
+    assert_eq!(operator.rule, Rule::WholeCollectionWrite);
     assert!(
         operator
             .fix

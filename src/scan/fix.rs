@@ -80,7 +80,7 @@ pub fn for_op(rule: Rule, op: &OpT, partner: Option<&OpT>) -> String {
                 )
             }
         }
-        Rule::UnguardedWholeWrite => {
+        Rule::WholeCollectionWrite => {
             let new = value_expr(op);
             let list = collection_at(&path) == Some(Shape::List);
             match (builder, list) {

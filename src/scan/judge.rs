@@ -408,7 +408,8 @@ fn json_payload(file: &str, emit: &Emit, nodes: &[Node]) -> Payload {
 fn needs_guard_knowledge(rule: Rule) -> bool {
     matches!(
         rule,
-        Rule::UnguardedWholeWrite
+        Rule::WholeCollectionWrite
+            | Rule::WholeObjectTest
             | Rule::IndexWithoutTest
             | Rule::AddWithoutTest
             | Rule::RemoveWithoutTest
@@ -728,7 +729,7 @@ fn message(
             "`test {path}` compares the whole list {value} to change it: any concurrent change to the list ({} another controller adds) fails the patch (422); safe to retry after a re-read, only slower",
             what_shape(op)
         ),
-        Rule::UnguardedWholeWrite => {
+        Rule::WholeCollectionWrite => {
             let shape = if collection_at(&path) == Some(Shape::List) { "list" } else { "map" };
             format!(
                 "`{}` writes the whole {shape} {value} with no `test` before it: whatever another writer put there since your read ({}) is erased",
@@ -809,6 +810,8 @@ fn merge_body(
         kind: BodyKind::MergePatch,
         payload: text,
         origin: Origin::Json,
+        resource: None,
+        hints: Vec::new(),
     };
     let Ok(report) = lint::lint_input(&input, &Options::default()) else {
         return;

@@ -20,7 +20,7 @@ var (
 
 func (o *objectMover) deleteSourceObject(ctx context.Context, cFrom client.Client, obj *Unstructured) error {
 	// payload: [{"op":"add","path":"/metadata/annotations","value":{"<DeleteForMoveAnnotation>":""}}]
-	if err := cFrom.Patch(ctx, obj, addDeleteForMoveAnnotationPatch); err != nil { // want: unguarded-whole-write
+	if err := cFrom.Patch(ctx, obj, addDeleteForMoveAnnotationPatch); err != nil { // want: whole-collection-write
 		return err
 	}
 	// payload: {"metadata":{"finalizers":[]}}

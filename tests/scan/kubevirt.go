@@ -106,7 +106,7 @@ func prepareVMIPatch(oldVMI, newVMI *VMI) *patch.PatchSet {
 	}
 	if !equality.Semantic.DeepEqual(oldVMI.Labels, newVMI.Labels) {
 		if oldVMI.Labels == nil {
-			patchSet.AddOption(patch.WithAdd("/metadata/labels", newVMI.Labels)) // want: unguarded-whole-write
+			patchSet.AddOption(patch.WithAdd("/metadata/labels", newVMI.Labels)) // want: whole-collection-write
 		} else {
 			patchSet.AddOption(
 				patch.WithTest("/metadata/labels", oldVMI.Labels), // want: whole-map-test
@@ -130,7 +130,7 @@ func (c *KubeVirtController) syncFinalizers(kv, kvCopy *KubeVirt) error {
 	}
 	body := fmt.Sprintf(`[{"op": "replace", "path": "/metadata/finalizers", "value": %s}]`, string(finalizersJson))
 	// payload: [{"op":"replace","path":"/metadata/finalizers","value":<kvCopy.Finalizers>}]
-	_, err = c.virtClient.KubeVirt(kvCopy.Namespace).Patch(context.Background(), kvCopy.Name, types.JSONPatchType, []byte(body), metav1.PatchOptions{}) // want: unguarded-whole-write
+	_, err = c.virtClient.KubeVirt(kvCopy.Namespace).Patch(context.Background(), kvCopy.Name, types.JSONPatchType, []byte(body), metav1.PatchOptions{}) // want: whole-collection-write
 	return err
 }
 
@@ -138,9 +138,9 @@ func (c *KubeVirtController) syncFinalizers(kv, kvCopy *KubeVirt) error {
 // (pkg/virt-operator/resource/apply/reconcile.go): whole maps and lists added with no guard.
 func createLabelsAndAnnotationsPatch(objectMeta *ObjectMeta) []patch.PatchOption {
 	// payload: [{"op":"add","path":"/metadata/labels","value":<objectMeta.Labels>},{"op":"add","path":"/metadata/annotations","value":<objectMeta.Annotations>},{"op":"add","path":"/metadata/ownerReferences","value":<objectMeta.OwnerReferences>}]
-	return []patch.PatchOption{patch.WithAdd("/metadata/labels", objectMeta.Labels), // want: unguarded-whole-write
-		patch.WithAdd("/metadata/annotations", objectMeta.Annotations),         // want: unguarded-whole-write
-		patch.WithAdd("/metadata/ownerReferences", objectMeta.OwnerReferences)} // want: unguarded-whole-write
+	return []patch.PatchOption{patch.WithAdd("/metadata/labels", objectMeta.Labels), // want: whole-collection-write
+		patch.WithAdd("/metadata/annotations", objectMeta.Annotations),         // want: whole-collection-write
+		patch.WithAdd("/metadata/ownerReferences", objectMeta.OwnerReferences)} // want: whole-collection-write
 }
 
 // Shape: the descheduler annotations (pkg/virt-controller/watch/descheduler/descheduler.go):
@@ -168,7 +168,7 @@ func (c *VMController) syncDynamic(vm *VM, vmi *VMI) error {
 			return
 		}
 		if vmiOrigMap == nil {
-			patchSet.AddOption(patch.WithAdd("/metadata/"+subPath, vmiMap)) // want: unguarded-whole-write
+			patchSet.AddOption(patch.WithAdd("/metadata/"+subPath, vmiMap)) // want: whole-collection-write
 		} else {
 			patchSet.AddOption(
 				patch.WithTest("/metadata/"+subPath, vmiOrigMap), // want: whole-map-test

@@ -51,7 +51,7 @@ func mutate(ar *admissionv1.AdmissionReview, pod *Pod) *admissionv1.AdmissionRes
 func labelPod(ctx context.Context, client PodClient, pod *Pod) error {
 	var ops []patchOperation
 	if pod.Labels == nil {
-		ops = append(ops, patchOperation{Op: "add", Path: "/metadata/labels", Value: requiredLabels}) // want: unguarded-whole-write
+		ops = append(ops, patchOperation{Op: "add", Path: "/metadata/labels", Value: requiredLabels}) // want: whole-collection-write
 	}
 	patchBytes, err := json.Marshal(ops)
 	if err != nil {
