@@ -730,7 +730,11 @@ fn message(
             what_shape(op)
         ),
         Rule::WholeCollectionWrite => {
-            let shape = if collection_at(&path) == Some(Shape::List) { "list" } else { "map" };
+            let shape = match (collection_at(&path), op.value.as_ref().map(Val::shape)) {
+                (Some(Shape::List), _) | (None, Some(Shape::List)) => "list",
+                (Some(Shape::Map), _) | (None, Some(Shape::Map)) => "map",
+                _ => "collection",
+            };
             format!(
                 "`{}` writes the whole {shape} {value} with no `test` before it: whatever another writer put there since your read ({}) is erased",
                 show_op(op),
