@@ -308,7 +308,9 @@ fn finding(rule: Rule, index: Option<usize>, path: &str, fix: bool) -> Finding {
         index,
         path: Some(path.to_owned()),
         message: format!("op {index:?} at `{path}`"),
-        fix: fix.then(|| crate::lint::Fix { ops: Vec::new() }),
+        fix: fix.then(|| crate::lint::Fix::of(Vec::new())),
+        writers: Vec::new(),
+        folded: None,
     }
 }
 
