@@ -5,6 +5,7 @@ use yew::prelude::*;
 
 use super::fields::{FieldsTable, FieldsTableProps};
 use super::results::{ResultColumns, ResultColumnsProps};
+use super::tests::Recomputed;
 use super::*;
 use crate::app::components::UseCopy;
 use crate::app::render_test::{count, element, opening, render, text};
@@ -176,19 +177,4 @@ fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
         text(&fields(&same)),
         "Fields No field differs between the old and the new object."
     );
-}
-
-/// Test-only: what the view shows after an action (the reducer, then
-/// what it settles at once for small texts).
-trait Recomputed {
-    fn recomputed(&self) -> BuildState;
-}
-
-impl Recomputed for BuildState {
-    fn recomputed(&self) -> BuildState {
-        let mut state = self.clone();
-        state.settle();
-        assert!(!state.busy(), "small texts are brought up to date at once");
-        state
-    }
 }

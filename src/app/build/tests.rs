@@ -1,8 +1,13 @@
 use super::*;
+use crate::app::link::{self, Start};
 use crate::app::view_state::ViewState;
+use crate::input::Format;
+use crate::pointer::PointerBuf;
+use crate::strategy::{Body, Preset, RoundTrip, Strategy};
 
-/// Test-only: the reducer's recomputation as a step of a chain.
-trait Recomputed {
+/// Test-only: the results brought up to date at once, as a step of a
+/// chain (the reducer settles small texts; a job does big ones).
+pub(super) trait Recomputed {
     fn recomputed(&self) -> BuildState;
 }
 
@@ -11,10 +16,6 @@ impl Recomputed for BuildState {
         recomputed(self)
     }
 }
-use crate::app::link::{self, Start};
-use crate::input::Format;
-use crate::pointer::PointerBuf;
-use crate::strategy::{Body, Preset, RoundTrip, Strategy};
 
 fn ops(state: &BuildState, column: usize) -> Vec<String> {
     state.results.columns[column]
