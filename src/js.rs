@@ -12,12 +12,14 @@
 //! Nothing here panics on input: every parser has a size and depth budget.
 //!
 //! One file per part, as the CLI is split: [`convert`] (arguments in,
-//! results and errors out), [`build`] (pointer escaping and KubeVirt's
+//! results and errors out), [`boundary`] (the walks that run in JS: is a
+//! value exact as JSON, a diff's objects without their equal members), [`build`] (pointer escaping and KubeVirt's
 //! payload), [`apply`] (patches and merge patches on documents), [`diff`],
 //! [`sim`] (the simulator), [`info`] (presets, Kubernetes releases,
 //! version), and the TypeScript declarations in [`types`].
 
 mod apply;
+mod boundary;
 mod build;
 mod convert;
 mod diff;
@@ -35,6 +37,6 @@ pub use sim::{migrate, simulate};
 
 // What the lint module (`js/lint.rs`) reads from its parent.
 use convert::{
-    bad_argument, checked_string, document, json_text, options, to_js, type_name, value_to_js,
-    ErrorBuilder,
+    bad_argument, checked_string, document, json_text, to_js, type_name, value_to_js, ErrorBuilder,
+    OptionsReader,
 };

@@ -63,3 +63,17 @@ pub const MIGRATE_CHURN: usize = 8;
 
 /// The largest retry budget of a mass-migration run.
 pub const MIGRATE_RETRIES: u32 = 8;
+
+// ------------------------------------------------------------ option lists
+
+/// The most values one list option takes (`--preset` flags, `presets: [...]`).
+/// Duplicates are dropped first; more values than this is an error before
+/// any work starts (20,000 `--preset` flags once ran 20,000 simulations).
+pub const OPTION_VALUES: usize = 64;
+
+/// The most per-path strategy overrides of one diff (`--set`, `overrides`).
+pub const OVERRIDES: usize = 1_000;
+
+/// The longest text of one option value (a preset or engine name, a field
+/// manager, an override's path): far above any real one.
+pub const OPTION_TEXT: usize = 4 * 1024;

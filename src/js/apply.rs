@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::convert::{
-    apply_error, engine_of, input_error, json_text, options, parse_json, patch_text, string_arg,
-    value_to_js,
+    apply_error, bad_argument, engine_of, input_error, json_text, options, parse_json, patch_text,
+    string_arg, value_to_js,
 };
 use crate::apply::text::{PathTrie, TextError};
 use crate::apply::{self, Engine};
@@ -201,6 +201,11 @@ pub fn apply_merge_patch(
 ) -> Result<JsValue, JsValue> {
     let options = options.unwrap_or_default();
     let engine = engine(&options)?;
+    if patch.is_null() {
+        return Err(bad_argument(
+            "patch must be a merge patch object or its text, found null",
+        ));
+    }
     let body = patch_text(&patch)?;
     let mut doc: Value = parse_json(&json_text(&doc, "doc")?, "doc")?;
     apply::apply_merge(&mut doc, &body, engine).map_err(|e| apply_error(&e, Some(&body)))?;

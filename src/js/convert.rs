@@ -7,11 +7,12 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::boundary::{exact, thrown};
 use crate::apply::{ApplyError, Cause, Engine, Evanphx, Semantics};
 use crate::gojson::DecodeError;
 use crate::input::{self, Budget, Format, InputError};
 use crate::kube::{Cluster, KubeVersion};
-use crate::limits::OBJECT_BYTES;
+use crate::limits::{OBJECT_BYTES, OPTION_TEXT, OPTION_VALUES, OVERRIDES};
 use crate::patch::PayloadError;
 
 /// A `PatchlabError` with `kind` and `message`; add properties with
@@ -47,17 +48,19 @@ pub(super) fn bad_argument(message: impl AsRef<str>) -> JsValue {
     ErrorBuilder::new("bad-argument", message.as_ref()).build()
 }
 
-/// JSON text of a JS value (a document, patch or scenario), within budget.
+/// JSON text of a JS value (a document, patch or scenario), within budget:
+/// exact (no `NaN`, `Infinity` or `undefined` that `JSON.stringify` would
+/// turn into `null` or drop), measured before the text is built.
 pub(super) fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
     if value.is_undefined() {
         return Err(bad_argument(format!("{what} is missing")));
     }
+    exact(value, what)?;
     let text = JSON::stringify(value).map_err(|err| {
-        let why = err
-            .dyn_ref::<Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_default();
-        bad_argument(format!("{what} cannot be written as JSON: {why}"))
+        bad_argument(format!(
+            "{what} cannot be written as JSON: {}",
+            thrown(&err)
+        ))
     })?;
     // `JSON.stringify` of a function or a symbol gives undefined.
     let text: JsString = text
@@ -133,39 +136,152 @@ pub(super) fn document(value: &JsValue, what: &str, text_ok: bool) -> Result<Val
     parse_json(&json_text(value, what)?, what)
 }
 
-/// Options objects: `undefined` and `null` mean the defaults; a key not
-/// in `known` is an error (a misspelt option must not be ignored).
+/// An options object, read from its own properties only (a polluted
+/// `Object.prototype` changes nothing): `undefined` and `null` mean the
+/// defaults; a key not in `known` is an error (a misspelt option must not
+/// be ignored). Every value is checked against the option budgets
+/// ([`OPTION_TEXT`], [`OPTION_VALUES`], [`OVERRIDES`]) before it is read.
+pub(super) struct OptionsReader<'a> {
+    source: Option<js_sys::Object>,
+    what: &'a str,
+}
+
+impl<'a> OptionsReader<'a> {
+    /// Checks the type and the keys of `value`.
+    pub(super) fn new(
+        value: &JsValue,
+        what: &'a str,
+        known: &[&str],
+    ) -> Result<OptionsReader<'a>, JsValue> {
+        if value.is_undefined() || value.is_null() {
+            return Ok(OptionsReader { source: None, what });
+        }
+        if !value.is_object() || js_sys::Array::is_array(value) {
+            return Err(bad_argument(format!(
+                "{what} must be an object, found {}",
+                type_name(value)
+            )));
+        }
+        let source: js_sys::Object = value.clone().unchecked_into();
+        for key in js_sys::Object::keys(&source).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !known.contains(&key.as_str()) {
+                return Err(bad_argument(format!(
+                    "{what}: unknown option {:?} (known: {})",
+                    crate::text::elide(&key, 64),
+                    known.join(", ")
+                )));
+            }
+        }
+        Ok(OptionsReader {
+            source: Some(source),
+            what,
+        })
+    }
+
+    /// The option's own value (`undefined` when absent or inherited).
+    pub(super) fn get(&self, key: &str) -> Result<JsValue, JsValue> {
+        let Some(source) = &self.source else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        let key_js = JsValue::from_str(key);
+        if !js_sys::Object::has_own(source, &key_js) {
+            return Ok(JsValue::UNDEFINED);
+        }
+        Reflect::get(source, &key_js).map_err(|err| {
+            bad_argument(format!(
+                "{}.{key} cannot be read: {}",
+                self.what,
+                thrown(&err)
+            ))
+        })
+    }
+
+    /// The options `keys` (own properties only), each within the option
+    /// budgets, as `T`.
+    pub(super) fn read<T: for<'de> Deserialize<'de> + Default>(
+        &self,
+        keys: &[&str],
+    ) -> Result<T, JsValue> {
+        if self.source.is_none() {
+            return Ok(T::default());
+        }
+        // A copy with no prototype: the deserializer reads fields by name
+        // and must not find inherited ones.
+        let copy: js_sys::Object = js_sys::Object::create(JsValue::NULL.unchecked_ref());
+        for key in keys {
+            let value = self.get(key)?;
+            if value.is_undefined() {
+                continue;
+            }
+            check_option(&value, &format!("{}.{key}", self.what))?;
+            Reflect::set(&copy, &JsValue::from_str(key), &value)?;
+        }
+        serde_wasm_bindgen::from_value(copy.into())
+            .map_err(|e| bad_argument(format!("{}: {e}", self.what)))
+    }
+}
+
+/// An options object's own `known` keys as `T` (see [`OptionsReader`]).
 pub(super) fn options<T: for<'de> Deserialize<'de> + Default>(
     value: &JsValue,
     what: &str,
     known: &[&str],
 ) -> Result<T, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
-    }
-    if !value.is_object() || js_sys::Array::is_array(value) {
-        return Err(bad_argument(format!(
-            "{what} must be an object, found {}",
-            type_name(value)
-        )));
-    }
-    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
-        let key = key.as_string().unwrap_or_default();
-        if !known.contains(&key.as_str()) {
-            return Err(bad_argument(format!(
-                "{what}: unknown option {key:?} (known: {})",
-                known.join(", ")
-            )));
-        }
-    }
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| bad_argument(format!("{what}: {e}")))
+    OptionsReader::new(value, what, known)?.read(known)
 }
 
-/// Results as plain JS objects (not `Map`s).
+/// One option value within the budgets: texts up to [`OPTION_TEXT`]
+/// characters, lists up to [`OPTION_VALUES`] values, maps up to
+/// [`OVERRIDES`] entries (their texts within budget too). Checked before
+/// anything is copied into wasm.
+fn check_option(value: &JsValue, what: &str) -> Result<(), JsValue> {
+    let text = |value: &JsValue, what: &str| match value.dyn_ref::<JsString>() {
+        Some(s) if s.length() as usize > OPTION_TEXT => Err(bad_argument(format!(
+            "{what} is {} characters long, more than the limit of {OPTION_TEXT}",
+            s.length()
+        ))),
+        _ => Ok(()),
+    };
+    text(value, what)?;
+    if js_sys::Array::is_array(value) {
+        let list: &js_sys::Array = value.unchecked_ref();
+        let len = list.length() as usize;
+        if len > OPTION_VALUES {
+            return Err(bad_argument(format!(
+                "{what} has {len} values, more than the limit of {OPTION_VALUES}"
+            )));
+        }
+        for (i, item) in list.iter().enumerate() {
+            text(&item, &format!("{what}[{i}]"))?;
+        }
+    } else if value.is_object() {
+        let object: &js_sys::Object = value.unchecked_ref();
+        let keys = js_sys::Object::keys(object);
+        let len = keys.length() as usize;
+        if len > OVERRIDES {
+            return Err(bad_argument(format!(
+                "{what} has {len} entries, more than the limit of {OVERRIDES}"
+            )));
+        }
+        for key in keys.iter() {
+            text(&key, &format!("{what}: a key"))?;
+            let item = Reflect::get(object, &key)
+                .map_err(|err| bad_argument(format!("{what} cannot be read: {}", thrown(&err))))?;
+            text(&item, &format!("{what}: a value"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Results as plain JS objects, built by `JSON.parse` of their JSON text:
+/// every key is an own property (`__proto__` included, which an assignment
+/// would turn into the object's prototype), as in the documents
+/// [`value_to_js`] returns.
 pub(super) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from(Error::new(&format!("patchlab: result conversion: {e}"))))
+    let text = serde_json::to_string(value)
+        .map_err(|e| JsValue::from(Error::new(&format!("patchlab: result conversion: {e}"))))?;
+    JSON::parse(&text)
 }
 
 /// A document back to JS through `JSON.parse` of its text.
@@ -296,7 +412,15 @@ pub(super) fn cluster_of(
 
 /// Decodes a patch given as a JS array of ops or as payload text (the
 /// bytes as sent: the kube engine compares `test` values byte for byte).
+///
+/// `null` is refused: as JSON it is the body `null`, which the server
+/// reads as an empty patch.
 pub(super) fn patch_text(patch: &JsValue) -> Result<String, JsValue> {
+    if patch.is_null() {
+        return Err(bad_argument(
+            "patch must be an array of ops or the payload's text, found null",
+        ));
+    }
     match patch.dyn_ref::<JsString>() {
         Some(text) => checked_string(text, "patch"),
         None => json_text(patch, "patch"),

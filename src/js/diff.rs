@@ -4,7 +4,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{bad_argument, document, options, to_js, ErrorBuilder};
+use super::boundary::prune;
+use super::convert::{bad_argument, document, json_text, options, parse_json, to_js, ErrorBuilder};
 use crate::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
 
 #[derive(Default, Deserialize)]
@@ -174,8 +175,20 @@ pub fn diff(
 ) -> Result<JsValue, JsValue> {
     let options = options.unwrap_or_default();
     let options = diff_options(&options)?;
-    let old = document(&old, "old", true)?;
-    let new = document(&new, "new", true)?;
+    // Field by field, the diff skips members equal on both sides: leave
+    // them in JS (a walk there costs less than their trip into wasm).
+    // Whole-object presets need the whole objects.
+    let pruned = match options.policy.preset.whole_object() {
+        None => prune(&old, &new, &options.policy)?,
+        Some(_) => None,
+    };
+    let (old, new) = match pruned {
+        Some((old, new)) => (
+            parse_json(&json_text(&old, "old")?, "old")?,
+            parse_json(&json_text(&new, "new")?, "new")?,
+        ),
+        None => (document(&old, "old", true)?, document(&new, "new", true)?),
+    };
     let plan = strategy::diff(&old, &new, &options)
         .map_err(|e| ErrorBuilder::new("diff-failed", &e.to_string()).build())?;
     to_js(&diff_out(&plan))

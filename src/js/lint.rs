@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 
 use super::{
     bad_argument, checked_string, document, json_text, to_js, type_name, value_to_js, ErrorBuilder,
+    OptionsReader,
 };
 use crate::input::Budget;
 use crate::lint::{self, report, AppliesTo, LintError, Options, RULES};
@@ -121,7 +122,8 @@ pub fn lint(
     #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let options = options.unwrap_or_default();
-    let opts: LintOptions = super::options(&options, "options", &["object", "semantics"])?;
+    let reader = OptionsReader::new(&options, "options", &["object", "semantics"])?;
+    let opts: LintOptions = reader.read(&["semantics"])?;
     let semantics = match opts.semantics.as_deref() {
         None => crate::apply::Semantics::Kube,
         Some(s) => s.parse().map_err(|_| {
@@ -130,11 +132,7 @@ pub fn lint(
             ))
         })?,
     };
-    let object = if options.is_object() {
-        js_sys::Reflect::get(&options, &JsValue::from_str("object"))?
-    } else {
-        JsValue::UNDEFINED
-    };
+    let object = reader.get("object")?;
     let object = if object.is_undefined() || object.is_null() {
         None
     } else {

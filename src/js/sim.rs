@@ -111,12 +111,15 @@ pub fn migrate(
         "options.seed",
         9_007_199_254_740_991.0,
     )?;
-    let presets = args
-        .presets
-        .unwrap_or_default()
-        .iter()
-        .map(|name| preset(name, "options.presets"))
-        .collect::<Result<Vec<_>, _>>()?;
+    // At most OPTION_VALUES names were read (see `options`); each preset
+    // runs once.
+    let mut presets = Vec::new();
+    for name in args.presets.unwrap_or_default() {
+        let preset = preset(&name, "options.presets")?;
+        if !presets.contains(&preset) {
+            presets.push(preset);
+        }
+    }
     let churn = whole(
         args.churn.unwrap_or(0.0),
         "options.churn",
