@@ -42,9 +42,23 @@ function inexactLeaf(v) {
 function pointer(tokens) {
   let out = '';
   for (let i = 0; i < tokens.length; i++) {
-    out += '/' + String(tokens[i]).replace(/~/g, '~0').replace(/\//g, '~1');
+    const token = String(tokens[i]);
+    out += '/';
+    out += token.includes('~') || token.includes('/') ? token.replace(/~/g, '~0').replace(/\//g, '~1') : token;
   }
   return out;
+}
+
+/**
+ * Sets `out[key]` as an own data property, also for the key `__proto__`
+ * (which an assignment would take for the object's prototype).
+ */
+function put(out, key, value) {
+  if (key === '__proto__') {
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    out[key] = value;
+  }
 }
 
 /** A walk's state: the characters left in the budget. */
@@ -95,28 +109,67 @@ class Walk {
 
   /**
    * True when `a` and `b` are equal JSON values that JSON text carries
-   * exactly (so a member holding them on both sides may be left out).
-   * Anything else (NaN, undefined, a Date, a class instance, too deep or
-   * over budget) is "not equal": it stays and is checked on its way out.
+   * exactly (so a member holding them on both sides may be left out), or
+   * the very same object. Anything else (NaN, undefined, a Date, too deep
+   * or over budget) is "not equal": it stays and is checked on its way
+   * out.
    */
   equal(a, b, level) {
-    if (typeof a === 'string') {
-      this.left -= a.length;
-      return a === b;
+    if (a === b) {
+      const type = typeof a;
+      if (type === 'string') {
+        this.left -= a.length;
+        return true;
+      }
+      if (type === 'boolean' || a === null) return true;
+      if (type === 'number') return Number.isFinite(a);
+      // The same object on both sides: equal, and not read at all (as
+      // applyPatch never reads what a patch does not touch).
+      if (type === 'object') return true;
     }
-    if (typeof a === 'number') return a === b && Number.isFinite(a);
-    if (a === null || typeof a === 'boolean') return a === b;
-    if (typeof a !== 'object' || typeof b !== 'object' || b === null) return false;
+    if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
     if (--this.left < 0 || level >= this.depth) return false;
-    if (Array.isArray(a)) {
-      if (!Array.isArray(b) || a.length !== b.length) return false;
-      for (let i = 0; i < a.length; i++) {
-        if (!this.equal(a[i], b[i], level + 1)) return false;
+    const array = Array.isArray(a);
+    if (array !== Array.isArray(b)) return false;
+    if (array) {
+      const n = a.length;
+      if (n !== b.length) return false;
+      for (let i = 0; i < n; i++) {
+        const x = a[i];
+        const y = b[i];
+        if (x === y && typeof x === 'string') {
+          this.left -= x.length;
+          continue;
+        }
+        if (x === y && typeof x === 'boolean') continue;
+        if (!this.equal(x, y, level + 1)) return false;
       }
       return true;
     }
-    if (!isPlain(a) || !isPlain(b) || Array.isArray(b)) return false;
+    if (!isPlain(a) || !isPlain(b)) return false;
+    // The usual case: the same keys in the same order. Walk `b` with
+    // for-in (V8 reads its members straight from the enum cache) beside
+    // `a`'s own keys; any other order takes the general way.
     const keys = Object.keys(a);
+    const n = keys.length;
+    let i = 0;
+    for (const key in b) {
+      if (i >= n || keys[i] !== key) return this.unordered(a, b, keys, level);
+      i++;
+      const x = a[key];
+      const y = b[key];
+      if (x === y && typeof x === 'string') {
+        this.left -= x.length;
+        continue;
+      }
+      if (x === y && typeof x === 'boolean') continue;
+      if (!this.equal(x, y, level + 1)) return false;
+    }
+    return i === n;
+  }
+
+  /** `equal` of two plain objects whose keys come in another order. */
+  unordered(a, b, keys, level) {
     if (keys.length !== Object.keys(b).length) return false;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
@@ -127,56 +180,81 @@ class Walk {
 
   /**
    * Two plain objects without the members equal on both sides: null when
-   * every member is, else [a', b'] (new objects with no prototype, so that
-   * any key, `__proto__` included, is an own member). A member holding
+   * every member is, else [a', b'] (new objects whose every key,
+   * `__proto__` included, is an own member). A member holding
    * objects on both sides is pruned in turn unless `declared(pointer)`
    * says the diff patches it as one unit (then it stays whole).
    */
   prune(a, b, level, path, declared) {
-    const outA = Object.create(null);
-    const outB = Object.create(null);
-    let changed = false;
+    if (--this.left < 0) return [a, b];
+    let outA = null;
+    let outB = null;
     const keysA = Object.keys(a);
+    let aligned = true;
+    let n = 0;
+    for (const key in b) {
+      if (n >= keysA.length || keysA[n] !== key) {
+        aligned = false;
+        break;
+      }
+      n++;
+    }
+    aligned &&= n === keysA.length;
     for (let i = 0; i < keysA.length; i++) {
       const key = keysA[i];
       const va = a[key];
-      if (!Object.hasOwn(b, key)) {
-        outA[key] = va;
-        changed = true;
+      if (!aligned && !Object.hasOwn(b, key)) {
+        outA ??= {};
+        outB ??= {};
+        put(outA, key, va);
         continue;
       }
       const vb = b[key];
+      if (va === vb && typeof va === 'string') {
+        this.left -= va.length;
+        continue;
+      }
+      if (va === vb && (typeof va === 'boolean' || typeof va === 'object')) continue;
       if (level + 1 < this.depth && isPlain(va) && isPlain(vb)) {
         path.push(key);
         const inner = this.prune(va, vb, level + 1, path, declared);
         if (inner !== null) {
           const whole = declared(pointer(path));
-          outA[key] = whole ? va : inner[0];
-          outB[key] = whole ? vb : inner[1];
-          changed = true;
+          outA ??= {};
+          outB ??= {};
+          put(outA, key, whole ? va : inner[0]);
+          put(outB, key, whole ? vb : inner[1]);
         }
         path.pop();
       } else if (!this.equal(va, vb, level + 1)) {
-        outA[key] = va;
-        outB[key] = vb;
-        changed = true;
+        outA ??= {};
+        outB ??= {};
+        put(outA, key, va);
+        put(outB, key, vb);
       }
     }
-    const keysB = Object.keys(b);
-    for (let i = 0; i < keysB.length; i++) {
-      const key = keysB[i];
-      if (!Object.hasOwn(a, key)) {
-        outB[key] = b[key];
-        changed = true;
+    if (!aligned) {
+      const keysB = Object.keys(b);
+      for (let i = 0; i < keysB.length; i++) {
+        const key = keysB[i];
+        if (!Object.hasOwn(a, key)) {
+          outA ??= {};
+          outB ??= {};
+          put(outB, key, b[key]);
+        }
       }
     }
-    return changed ? [outA, outB] : null;
+    return outA === null ? null : [outA, outB];
   }
 }
 
 /** An object JSON writes member by member: a plain object, not an array. */
 function isPlain(v) {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  // Most objects answer by their inherited constructor (a cheap, cached
+  // load); the rest (no prototype, an own `constructor` member) by the
+  // prototype itself.
+  if (v.constructor === Object) return true;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
 }
@@ -192,17 +270,48 @@ export function inexact(value, depth, budget) {
   return [pointer(found[0].reverse()), found[1]];
 }
 
+/** Per options id, what `declared` said of each pointer (see pruneText). */
+const memos = new Map();
+const MEMO_SIZE = 10000;
+
 /**
- * `[old', new']`: two plain objects without the members equal on both
+ * The JSON text of two plain objects without the members equal on both
  * sides at every object the diff walks member by member (see
- * `Walk.prune`); `'too-large'` when the walk ran over its budget; null
- * when `old` or `new` is not a plain object. The members kept are the
- * caller's own values (check them with `inexact`).
+ * `Walk.prune`), old and new joined by a newline (JSON text holds none);
+ * or why not: null when `old` or `new` is not a plain object,
+ * `'too-deep'`, `'too-large'`, or `[pointer, what, side]` for a value JSON
+ * cannot carry (see `inexact`). `declared(pointer)` is asked once per
+ * pointer for the options numbered `id` (0: options used once, not
+ * remembered).
  */
-export function prune(old, neu, declared, depth, budget) {
+export function pruneText(old, neu, declared, depth, budget, id) {
   if (!isPlain(old) || !isPlain(neu)) return null;
+  let ask = declared;
+  if (id !== 0) {
+    let memo = memos.get(id);
+    if (memo === undefined || memo.size > MEMO_SIZE) {
+      memo = new Map();
+      memos.set(id, memo);
+    }
+    ask = (at) => {
+      let whole = memo.get(at);
+      if (whole === undefined) {
+        whole = declared(at);
+        memo.set(at, whole);
+      }
+      return whole;
+    };
+  }
   const walk = new Walk(depth, budget);
-  const out = walk.prune(old, neu, 0, [], declared);
+  const [a, b] = walk.prune(old, neu, 0, [], ask) ?? [{}, {}];
   if (walk.left < 0) return TOO_LARGE;
-  return out ?? [{}, {}];
+  let found = new Walk(depth, budget).find(a, 0);
+  let side = 'old';
+  if (found === null) {
+    found = new Walk(depth, budget).find(b, 0);
+    side = 'new';
+  }
+  if (found === null) return `${JSON.stringify(a)}\n${JSON.stringify(b)}`;
+  if (typeof found === 'string') return found;
+  return [pointer(found[0].reverse()), found[1], side];
 }

@@ -2,7 +2,7 @@
 //! and results and errors out (`PatchlabError`s).
 
 use js_sys::{Error, JsString, Reflect, JSON};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -139,8 +139,9 @@ pub(super) fn document(value: &JsValue, what: &str, text_ok: bool) -> Result<Val
 /// An options object, read from its own properties only (a polluted
 /// `Object.prototype` changes nothing): `undefined` and `null` mean the
 /// defaults; a key not in `known` is an error (a misspelt option must not
-/// be ignored). Every value is checked against the option budgets
-/// ([`OPTION_TEXT`], [`OPTION_VALUES`], [`OVERRIDES`]) before it is read.
+/// be ignored). Every value is typed and checked against the option
+/// budgets ([`OPTION_TEXT`], [`OPTION_VALUES`], [`OVERRIDES`]) before it is
+/// copied into wasm; `undefined` reads as absent.
 pub(super) struct OptionsReader<'a> {
     source: Option<js_sys::Object>,
     what: &'a str,
@@ -149,20 +150,20 @@ pub(super) struct OptionsReader<'a> {
 impl<'a> OptionsReader<'a> {
     /// Checks the type and the keys of `value`.
     pub(super) fn new(
-        value: &JsValue,
+        value: Option<JsValue>,
         what: &'a str,
         known: &[&str],
     ) -> Result<OptionsReader<'a>, JsValue> {
-        if value.is_undefined() || value.is_null() {
+        let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
             return Ok(OptionsReader { source: None, what });
-        }
-        if !value.is_object() || js_sys::Array::is_array(value) {
+        };
+        if !value.is_object() || js_sys::Array::is_array(&value) {
             return Err(bad_argument(format!(
                 "{what} must be an object, found {}",
-                type_name(value)
+                type_name(&value)
             )));
         }
-        let source: js_sys::Object = value.clone().unchecked_into();
+        let source: js_sys::Object = value.unchecked_into();
         for key in js_sys::Object::keys(&source).iter() {
             let key = key.as_string().unwrap_or_default();
             if !known.contains(&key.as_str()) {
@@ -197,81 +198,134 @@ impl<'a> OptionsReader<'a> {
         })
     }
 
-    /// The options `keys` (own properties only), each within the option
-    /// budgets, as `T`.
-    pub(super) fn read<T: for<'de> Deserialize<'de> + Default>(
-        &self,
-        keys: &[&str],
-    ) -> Result<T, JsValue> {
-        if self.source.is_none() {
-            return Ok(T::default());
-        }
-        // A copy with no prototype: the deserializer reads fields by name
-        // and must not find inherited ones.
-        let copy: js_sys::Object = js_sys::Object::create(JsValue::NULL.unchecked_ref());
-        for key in keys {
-            let value = self.get(key)?;
-            if value.is_undefined() {
-                continue;
-            }
-            check_option(&value, &format!("{}.{key}", self.what))?;
-            Reflect::set(&copy, &JsValue::from_str(key), &value)?;
-        }
-        serde_wasm_bindgen::from_value(copy.into())
-            .map_err(|e| bad_argument(format!("{}: {e}", self.what)))
+    fn wrong(&self, key: &str, expected: &str, found: &JsValue) -> JsValue {
+        bad_argument(format!(
+            "{}.{key} must be {expected}, found {}",
+            self.what,
+            type_name(found)
+        ))
     }
-}
 
-/// An options object's own `known` keys as `T` (see [`OptionsReader`]).
-pub(super) fn options<T: for<'de> Deserialize<'de> + Default>(
-    value: &JsValue,
-    what: &str,
-    known: &[&str],
-) -> Result<T, JsValue> {
-    OptionsReader::new(value, what, known)?.read(known)
-}
+    /// A text option.
+    pub(super) fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        option_text(&value, &format!("{}.{key}", self.what))
+            .map(Some)
+            .map_err(|e| e.unwrap_or_else(|| self.wrong(key, "a string", &value)))
+    }
 
-/// One option value within the budgets: texts up to [`OPTION_TEXT`]
-/// characters, lists up to [`OPTION_VALUES`] values, maps up to
-/// [`OVERRIDES`] entries (their texts within budget too). Checked before
-/// anything is copied into wasm.
-fn check_option(value: &JsValue, what: &str) -> Result<(), JsValue> {
-    let text = |value: &JsValue, what: &str| match value.dyn_ref::<JsString>() {
-        Some(s) if s.length() as usize > OPTION_TEXT => Err(bad_argument(format!(
-            "{what} is {} characters long, more than the limit of {OPTION_TEXT}",
-            s.length()
-        ))),
-        _ => Ok(()),
-    };
-    text(value, what)?;
-    if js_sys::Array::is_array(value) {
-        let list: &js_sys::Array = value.unchecked_ref();
+    /// A yes/no option.
+    pub(super) fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        value
+            .as_bool()
+            .map(Some)
+            .ok_or_else(|| self.wrong(key, "true or false", &value))
+    }
+
+    /// A number option (range checks are the caller's).
+    pub(super) fn number(&self, key: &str) -> Result<Option<f64>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        value
+            .as_f64()
+            .map(Some)
+            .ok_or_else(|| self.wrong(key, "a number", &value))
+    }
+
+    /// A list of texts, at most [`OPTION_VALUES`] of them.
+    pub(super) fn strings(&self, key: &str) -> Result<Option<Vec<String>>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        if !js_sys::Array::is_array(&value) {
+            return Err(self.wrong(key, "an array of strings", &value));
+        }
+        let list: js_sys::Array = value.unchecked_into();
         let len = list.length() as usize;
         if len > OPTION_VALUES {
             return Err(bad_argument(format!(
-                "{what} has {len} values, more than the limit of {OPTION_VALUES}"
+                "{}.{key} has {len} values, more than the limit of {OPTION_VALUES}",
+                self.what
             )));
         }
+        let mut out = Vec::with_capacity(len);
         for (i, item) in list.iter().enumerate() {
-            text(&item, &format!("{what}[{i}]"))?;
+            let what = format!("{}.{key}[{i}]", self.what);
+            out.push(option_text(&item, &what).map_err(|e| {
+                e.unwrap_or_else(|| {
+                    bad_argument(format!(
+                        "{what} must be a string, found {}",
+                        type_name(&item)
+                    ))
+                })
+            })?);
         }
-    } else if value.is_object() {
-        let object: &js_sys::Object = value.unchecked_ref();
-        let keys = js_sys::Object::keys(object);
+        Ok(Some(out))
+    }
+
+    /// A map of texts to texts (own enumerable keys), at most
+    /// [`OVERRIDES`] entries.
+    pub(super) fn string_map(&self, key: &str) -> Result<Option<Vec<(String, String)>>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        if !value.is_object() || js_sys::Array::is_array(&value) {
+            return Err(self.wrong(key, "an object", &value));
+        }
+        let object: js_sys::Object = value.unchecked_into();
+        let keys = js_sys::Object::keys(&object);
         let len = keys.length() as usize;
         if len > OVERRIDES {
             return Err(bad_argument(format!(
-                "{what} has {len} entries, more than the limit of {OVERRIDES}"
+                "{}.{key} has {len} entries, more than the limit of {OVERRIDES}",
+                self.what
             )));
         }
-        for key in keys.iter() {
-            text(&key, &format!("{what}: a key"))?;
-            let item = Reflect::get(object, &key)
+        let mut out = Vec::with_capacity(len);
+        for name in keys.iter() {
+            let what = format!("{}.{key}", self.what);
+            let name_text = option_text(&name, &format!("{what}: a key")).map_err(|e| {
+                e.unwrap_or_else(|| bad_argument(format!("{what}: a key is not a string")))
+            })?;
+            let item = Reflect::get(&object, &name)
                 .map_err(|err| bad_argument(format!("{what} cannot be read: {}", thrown(&err))))?;
-            text(&item, &format!("{what}: a value"))?;
+            let item_what = format!("{what}[{name_text:?}]");
+            let item_text = option_text(&item, &item_what).map_err(|e| {
+                e.unwrap_or_else(|| {
+                    bad_argument(format!(
+                        "{item_what} must be a string, found {}",
+                        type_name(&item)
+                    ))
+                })
+            })?;
+            out.push((name_text, item_text));
         }
+        Ok(Some(out))
     }
-    Ok(())
+}
+
+/// A JS string option within [`OPTION_TEXT`]: `Err(None)` when not a
+/// string, `Err(Some(error))` when too long.
+fn option_text(value: &JsValue, what: &str) -> Result<String, Option<JsValue>> {
+    let text = value.dyn_ref::<JsString>().ok_or(None)?;
+    let len = text.length() as usize;
+    if len > OPTION_TEXT {
+        return Err(Some(bad_argument(format!(
+            "{what} is {len} characters long, more than the limit of {OPTION_TEXT}"
+        ))));
+    }
+    Ok(String::from(text))
 }
 
 /// Results as plain JS objects, built by `JSON.parse` of their JSON text:

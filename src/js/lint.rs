@@ -3,7 +3,7 @@
 //! shape.
 
 use js_sys::JsString;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -84,11 +84,6 @@ export interface LintRuleInfo {
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = LINT_TYPES;
 
-#[derive(Default, Deserialize)]
-struct LintOptions {
-    semantics: Option<String>,
-}
-
 fn lint_error(err: &LintError) -> JsValue {
     let (line, column) = err.location();
     let kind = match err {
@@ -121,10 +116,8 @@ pub fn lint(
     #[wasm_bindgen(unchecked_param_type = "Operation[] | Json | string")] patch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let reader = OptionsReader::new(&options, "options", &["object", "semantics"])?;
-    let opts: LintOptions = reader.read(&["semantics"])?;
-    let semantics = match opts.semantics.as_deref() {
+    let reader = OptionsReader::new(options, "options", &["object", "semantics"])?;
+    let semantics = match reader.string("semantics")?.as_deref() {
         None => crate::apply::Semantics::Kube,
         Some(s) => s.parse().map_err(|_| {
             bad_argument(format!(
