@@ -52,6 +52,11 @@ pub const SCENARIO_EVENTS: usize = 400;
 /// Most objects in one scenario.
 pub const SCENARIO_OBJECTS: usize = 16;
 
+/// The most bytes of objects one replay keeps: each step keeps the object
+/// it wrote, so a scenario's objects (their JSON) times its events. A
+/// 3 MB object written 400 times would otherwise take gigabytes.
+pub const REPLAY_BYTES: usize = 32 * 1024 * 1024;
+
 /// Most intents per writer.
 pub const WRITER_INTENTS: usize = 64;
 

@@ -248,3 +248,38 @@ fn batch_answers_a_last_line_without_newline_while_the_writer_waits() {
     reader.join().unwrap();
     assert!(answers.try_recv().is_err(), "one answer per line");
 }
+
+#[test]
+fn a_replay_that_would_keep_gigabytes_is_refused_before_it_starts() {
+    // A 1 MB object written 200 times: each step keeps the object it wrote.
+    let annotations: serde_json::Map<String, Value> = (0..10_000)
+        .map(|i| (format!("k{i}"), Value::String("v".repeat(90))))
+        .collect();
+    let schedule: Vec<Value> = (0..100)
+        .flat_map(|_| {
+            [
+                serde_json::json!({"read": "w"}),
+                serde_json::json!({"write": "w"}),
+            ]
+        })
+        .collect();
+    let scenario = serde_json::json!({
+        "name": "big",
+        "objects": [{"apiVersion": "v1", "kind": "Pod",
+                     "metadata": {"name": "p", "resourceVersion": "1", "annotations": annotations}}],
+        "writers": [{"name": "w", "preset": "kubevirt-head",
+                     "intents": [{"set-label": {"key": "k", "value": "v"}}]}],
+        "schedule": schedule,
+    });
+    let file = scratch("big-scenario.json", &scenario.to_string());
+    let started = Instant::now();
+    let out = patchlab(&["simulate", &file], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bytes of objects the replay would keep")
+            && stderr.contains("more than the limit of 33554432"),
+        "{stderr}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}

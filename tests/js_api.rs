@@ -1130,6 +1130,37 @@ fn option_lists_are_capped_and_deduplicated() {
         message(&err),
         "options.fieldManager is 5000 characters long, more than the limit of 4096"
     );
+
+    // A replay that would keep a 1 MB object 200 times is refused before
+    // its first step.
+    let annotations: serde_json::Map<String, serde_json::Value> = (0..10_000)
+        .map(|i| (format!("k{i}"), serde_json::Value::String("v".repeat(90))))
+        .collect();
+    let schedule: Vec<serde_json::Value> = (0..100)
+        .flat_map(|_| {
+            [
+                serde_json::json!({"read": "w"}),
+                serde_json::json!({"write": "w"}),
+            ]
+        })
+        .collect();
+    let scenario = serde_json::json!({
+        "name": "big",
+        "objects": [{"apiVersion": "v1", "kind": "Pod",
+                     "metadata": {"name": "p", "resourceVersion": "1", "annotations": annotations}}],
+        "writers": [{"name": "w", "preset": "kubevirt-head",
+                     "intents": [{"set-label": {"key": "k", "value": "v"}}]}],
+        "schedule": schedule,
+    });
+    let err = error_of(
+        api::simulate(scenario.to_string().into(), None),
+        "invalid-scenario",
+    );
+    assert!(
+        message(&err).contains("bytes of objects the replay would keep"),
+        "{}",
+        message(&err)
+    );
     still_works();
 }
 
