@@ -217,6 +217,7 @@ export const applyPatchJson = /* @__PURE__ */ wrap(glue.applyPatchJson);
 export const buildPatch = /* @__PURE__ */ wrap(glue.buildPatch);
 export const diff = /* @__PURE__ */ wrap(glue.diff);
 export const escapeJsonPointer = /* @__PURE__ */ wrap(glue.escapeJsonPointer);
+export const explain = /* @__PURE__ */ wrap(glue.explain);
 export const kubeVersions = /* @__PURE__ */ wrap(glue.kubeVersions);
 export const lint = /* @__PURE__ */ wrap(glue.lint);
 export const lintRules = /* @__PURE__ */ wrap(glue.lintRules);

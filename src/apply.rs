@@ -36,11 +36,13 @@
 //! assert_eq!(vmi, json!({"metadata": {"finalizers": []}}));
 //! ```
 
+mod class;
 mod compare;
 mod engine;
 mod error;
 pub mod merge;
 mod run;
+pub mod strategic;
 pub mod text;
 
 use std::fmt;

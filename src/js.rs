@@ -17,8 +17,9 @@
 //! One file per part, as the CLI is split: [`convert`] (arguments in,
 //! results and errors out), [`boundary`] (the walks that run in JS: is a
 //! value exact as JSON, a diff's objects without their equal members),
-//! [`build`] (pointer escaping and KubeVirt's payload), [`apply`] (patches and merge patches on documents), [`diff`],
-//! [`sim`] (the simulator), [`info`] (presets, Kubernetes releases,
+//! [`build`] (pointer escaping and KubeVirt's payload), [`apply`] (patches
+//! and merge patches on documents), [`diff`], [`sim`] (the simulator),
+//! [`explain`] (error texts), [`info`] (presets, Kubernetes releases,
 //! version), and the TypeScript declarations in [`types`].
 
 mod apply;
@@ -30,6 +31,7 @@ mod info;
 mod sim;
 mod types;
 
+pub mod explain;
 pub mod lint;
 
 pub use apply::{apply_merge_patch, apply_patch, apply_patch_json};

@@ -11,7 +11,7 @@
 //!
 //! | layer | modules | may use |
 //! |---|---|---|
-//! | 0 foundation | `limits`, `text`, `gojson`, `vocabulary` | own layer |
+//! | 0 foundation | `limits`, `text`, `gojson`, `vocabulary`, `share` | own layer |
 //! | 1 input | `pointer`, `input` | 0, own layer |
 //! | 2 patch | `patch` | 0-1 |
 //! | 3 server | `status`, `apply`, `kube`, `schema` | 0-2, own layer |
@@ -37,6 +37,7 @@
 pub mod app;
 pub mod apply;
 pub mod claims;
+pub mod explain;
 pub mod gojson;
 pub mod input;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
@@ -46,6 +47,10 @@ pub mod limits;
 pub mod lint;
 pub mod patch;
 pub mod pointer;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod scan;
+pub mod schema;
+pub mod share;
 pub mod sim;
 pub mod status;
 pub mod strategy;

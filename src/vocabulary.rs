@@ -9,11 +9,15 @@
 //! use patchlab::vocabulary::Term;
 //!
 //! assert_eq!(Term::FalseConflict.label(), "False conflicts");
-//! assert!(Term::FalseConflict.definition().contains("nothing the writer meant to change"));
+//! assert!(Term::FalseConflict.definition().contains("would have changed nothing another writer did"));
 //! assert_eq!(Term::parse("lost-update"), Some(Term::LostUpdate));
 //! ```
 
 use serde::Serialize;
+
+mod error_class;
+
+pub use error_class::ErrorClass;
 
 /// One term of the vocabulary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -31,13 +35,14 @@ pub enum Term {
     OtherErrors,
     /// Re-read and wrote again.
     Retries,
-    /// Failed for nothing.
+    /// Failed, though succeeding would have changed nothing another writer
+    /// did since the read.
     FalseConflict,
     /// False conflicts on a map.
     FalseConflictOnMap,
-    /// Failed because someone changed what the writer meant to change.
+    /// Failed, and the failure kept another writer's change.
     TrueConflict,
-    /// A change erased by a write that did not mean to change it.
+    /// A change erased by a write whose writer had not read it.
     LostUpdate,
     /// Attempts used up.
     GaveUp,
@@ -205,14 +210,14 @@ impl Term {
             Term::Conflict => "The write carried a stale resourceVersion (an Update, or a merge patch that pins it), or a server-side apply changed a field another manager owns.",
             Term::OtherErrors => "Any other failure: 400, 404, 413, 500.",
             Term::Retries => "After a failure, the writer re-read the object, recomputed its write and sent it again.",
-            Term::FalseConflict => "A write failed (422 or 409) although nothing the writer meant to change had been changed by anyone since its read: it failed for nothing.",
+            Term::FalseConflict => "A write failed (422 or 409) although succeeding would have changed nothing another writer did since its read: it failed for nothing.",
             Term::FalseConflictOnMap => "A false conflict whose failing test was on a map (labels, annotations, activePods) or a key inside one: what per-key patches remove.",
-            Term::TrueConflict => "A write failed because another writer had changed a field this writer meant to change: the failure protected that change.",
-            Term::LostUpdate => "A successful write erased a change another writer had made, although it did not mean to change that field.",
+            Term::TrueConflict => "A write failed (422 or 409), and succeeding would have undone a change another writer made since its read: the failure kept that change.",
+            Term::LostUpdate => "A successful write erased a change another writer made after this writer's read, and nothing told it. Undoing a change it had read is a deliberate overwrite, not a lost update.",
             Term::GaveUp => "The writer used up its attempts without a successful write.",
             Term::NotRetried => "The writer's last write failed and the timeline ends before it retries (a real controller requeues and writes again later).",
             Term::IntentHolds => "At the end, the object shows everything the writer meant to change.",
-            Term::IntentNotHeld => "At the end, the object lacks something a writer meant to change: a failed write not retried, a lost update, or a writer that gave up.",
+            Term::IntentNotHeld => "At the end, the object lacks something a writer meant to change: the writer gave up, its last write failed and was never retried, it never wrote, or another writer's write erased its change.",
             Term::ConflictSurface => "The concurrent changes that make this patch fail: every test guards its path and what lies under it, and a remove needs its member.",
             Term::SilentOverwrite => "What this patch writes without a test first: a concurrent change there is overwritten or erased, and nobody is told.",
         }

@@ -793,11 +793,11 @@ fn lint_errors_say_what_and_where() {
     assert_eq!(num(&err, "index"), Some(0.0));
     assert_eq!(num(&err, "status"), Some(400.0));
     let err = error_of(
-        api::lint::lint("kubectl patch vmi a -p '{}'".into(), None),
+        api::lint::lint("kubectl patch vmi a --type=yaml -p '{}'".into(), None),
         "bad-argument",
     );
     assert!(
-        message(&err).contains("without --type"),
+        message(&err).contains("--type must be one of"),
         "{}",
         message(&err)
     );
@@ -1269,4 +1269,110 @@ fn diff_of_objects_equals_diff_of_their_text() {
         }
     }
     assert!(nonempty > 1000, "only {nonempty} diffs had changes");
+}
+
+#[wasm_bindgen_test]
+fn explain_reads_an_error_and_decides_with_patch_and_object() {
+    let bare =
+        "The request is invalid: the server rejected our request due to an error in our request";
+    let result = api::explain::explain(bare.into(), None).unwrap();
+    assert_eq!(get(&result, "recognised").as_bool(), Some(true));
+    assert!(get(&result, "class").is_null());
+    assert_eq!(string(&result, "shape").as_deref(), Some("kubectl"));
+    let candidates: Array = get(&result, "candidates").dyn_into().unwrap();
+    let classes: Vec<String> = candidates
+        .iter()
+        .map(|c| string(&c, "class").unwrap())
+        .collect();
+    assert_eq!(
+        classes,
+        [
+            "test-failed",
+            "missing-path",
+            "bad-index",
+            "malformed-op",
+            "smp-merge-key"
+        ]
+    );
+    assert_eq!(
+        get(&get(&candidates.get(0), "retry"), "retryOnConflict").as_bool(),
+        Some(false)
+    );
+    assert!(string(&result, "wouldDecide").unwrap().contains("--patch"));
+
+    // Patch as ops, object as data: the replay names the op.
+    let result = api::explain::explain(
+        bare.into(),
+        opts(
+            r#"{"patch":[{"op":"test","path":"/metadata/labels","value":{"a":"1"}},{"op":"add","path":"/metadata/labels/b","value":"2"}],
+                "object":{"metadata":{"name":"x","labels":{"a":"2"}}},"kubeVersion":"1.30"}"#,
+        ),
+    )
+    .unwrap();
+    assert_eq!(string(&result, "class").as_deref(), Some("test-failed"));
+    let replay = get(&result, "replay");
+    assert_eq!(num(&replay, "index"), Some(0.0));
+    assert_eq!(string(&replay, "release").as_deref(), Some("1.30"));
+    assert_eq!(
+        string(&replay, "engine").as_deref(),
+        Some("evanphx-v4.12.0")
+    );
+    assert_eq!(text(&get(&replay, "expected")), r#"{"a":"1"}"#);
+    assert_eq!(text(&get(&replay, "actual")), r#"{"a":"2"}"#);
+    assert!(string(&result, "checkLink")
+        .unwrap()
+        .starts_with("#/check?s=1."));
+    assert_eq!(
+        get(&get(&result, "retry"), "helps").as_string().as_deref(),
+        Some("after-reread")
+    );
+
+    // SSA conflicts come with their managers and fields.
+    let result = api::explain::explain(
+        r#"Error from server (Conflict): Apply failed with 1 conflict: conflict with "virt-handler" using kubevirt.io/v1: .metadata.labels.kubevirt.io/nodeName"#.into(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(string(&result, "class").as_deref(), Some("ssa-conflict"));
+    let managers: Array = get(&get(&result, "details"), "managers")
+        .dyn_into()
+        .unwrap();
+    assert_eq!(
+        string(&managers.get(0), "name").as_deref(),
+        Some("virt-handler")
+    );
+
+    // Not recognised is no error.
+    let result = api::explain::explain("all good".into(), None).unwrap();
+    assert_eq!(get(&result, "recognised").as_bool(), Some(false));
+}
+
+#[wasm_bindgen_test]
+fn explain_errors_say_what() {
+    error_of(
+        api::explain::explain(JsValue::from(5), None),
+        "bad-argument",
+    );
+    error_of(api::explain::explain("".into(), None), "bad-argument");
+    error_of(
+        api::explain::explain("x".into(), opts(r#"{"kubeVersion":"1.2"}"#)),
+        "bad-argument",
+    );
+    error_of(
+        api::explain::explain("x".into(), opts(r#"{"pach":"[]"}"#)),
+        "bad-argument",
+    );
+    let err = error_of(
+        api::explain::explain("x".into(), opts(r#"{"patch":"[{\"op\":"}"#)),
+        "syntax",
+    );
+    assert!(message(&err).starts_with("patch: "), "{}", message(&err));
+    error_of(
+        api::explain::explain("x".into(), opts(r#"{"contentType":"xml"}"#)),
+        "bad-argument",
+    );
+    error_of(
+        api::explain::explain("x".into(), opts(r#"{"object":"a: [\n"}"#)),
+        "syntax",
+    );
 }

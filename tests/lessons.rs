@@ -183,3 +183,106 @@ fn print_facts() {
         }
     }
 }
+
+/// The verdict words a text may use and the facts that decide each: a
+/// text that uses one must claim those facts, so the replay checks the
+/// word against its definition (src/vocabulary.rs). (`phrase`, pointers
+/// one of which a claim must end with.)
+const VERDICTS: [(&str, &[&str]); 11] = [
+    ("false conflict", &["false_conflicts", "/conflict"]),
+    ("true conflict", &["true_conflicts", "/conflict"]),
+    ("lost update", &["lost_updates", "/lost"]),
+    ("nothing is lost", &["lost_updates", "/lost"]),
+    ("is lost", &["lost_updates", "/lost"]),
+    ("erases", &["lost_updates", "/lost"]),
+    ("erased", &["lost_updates", "/lost"]),
+    ("intent holds", &["intent_holds", "intents_hold"]),
+    ("intents hold", &["intent_holds", "intents_hold"]),
+    ("no longer holds", &["intent_holds", "intents_hold"]),
+    ("gives up", &["gave_up"]),
+];
+
+/// The verdict words of `text` its `claims` do not speak to.
+fn unclaimed_verdicts(text: &str, claims: &Claims) -> Vec<&'static str> {
+    let text = text.to_lowercase();
+    let pointers: Vec<String> = serde_json::to_value(claims)
+        .ok()
+        .and_then(|v| v.as_object().map(|m| m.keys().cloned().collect()))
+        .unwrap_or_default();
+    VERDICTS
+        .iter()
+        .filter(|(phrase, _)| text.contains(phrase))
+        .filter(|(_, facts)| {
+            !pointers
+                .iter()
+                .any(|p| facts.iter().any(|f| p.ends_with(f)))
+        })
+        .map(|(phrase, _)| *phrase)
+        .collect()
+}
+
+/// A lesson that says "false conflict", "lost update", "nothing is lost",
+/// "intent holds", ... claims the facts that decide it, so a replay that
+/// shows otherwise fails `every_walkthrough_step_shows_what_its_text_says`
+/// or `every_race_scenario_shows_what_its_description_says`.
+#[test]
+fn every_verdict_word_in_a_lesson_is_claimed() {
+    let mut failures = Vec::new();
+    for w in walkthroughs() {
+        for (i, step) in w.steps.iter().enumerate() {
+            for phrase in unclaimed_verdicts(&step.text, &step.claims) {
+                failures.push(format!(
+                    "walkthrough {}, step {} ({:?}) says {phrase:?} but claims nothing that decides it",
+                    w.id,
+                    i + 1,
+                    step.title
+                ));
+            }
+        }
+    }
+    for (id, scenario) in library() {
+        // A description may speak of the scenario under several presets:
+        // some preset's claims must decide each word.
+        let words: Vec<&str> = VERDICTS
+            .iter()
+            .map(|(p, _)| *p)
+            .filter(|phrase| {
+                scenario.claims.values().all(|claims| {
+                    unclaimed_verdicts(&scenario.description, claims).contains(phrase)
+                })
+            })
+            .collect();
+        for phrase in words {
+            failures.push(format!(
+                "scenario {id} says {phrase:?} but no preset's claims decide it"
+            ));
+        }
+    }
+    for example in examples() {
+        for phrase in unclaimed_verdicts(&example.description, &example.claims) {
+            if matches!(phrase, "false conflict" | "true conflict" | "lost update") {
+                failures.push(format!(
+                    "example {} says {phrase:?}: a Build example shows ops, not replays; link to a Race scenario that claims it",
+                    example.id
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The check itself can fail.
+#[test]
+fn an_unclaimed_verdict_is_caught() {
+    let claims: Claims =
+        serde_json::from_value(serde_json::json!({"/current/status": 422})).unwrap();
+    assert_eq!(
+        unclaimed_verdicts("A false conflict: nothing is lost.", &claims),
+        ["false conflict", "nothing is lost", "is lost"]
+    );
+    let claims: Claims = serde_json::from_value(
+        serde_json::json!({"/current/conflict": "false", "/lost_updates": 0}),
+    )
+    .unwrap();
+    assert!(unclaimed_verdicts("A false conflict: nothing is lost.", &claims).is_empty());
+}

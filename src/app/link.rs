@@ -18,9 +18,9 @@ use super::notice::Notice;
 use super::route::{Packed, Route, View};
 
 /// The newest format this build writes and reads.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = crate::share::VERSION;
 /// The longest fragment accepted, in bytes.
-pub const MAX_FRAGMENT: usize = 512 * 1024;
+pub const MAX_FRAGMENT: usize = crate::share::MAX_FRAGMENT;
 /// The most bytes a link may decompress to: two objects at the input
 /// budget, with room for JSON escapes.
 pub const MAX_DECOMPRESSED: usize = 10 * 1024 * 1024;
@@ -140,14 +140,9 @@ impl fmt::Display for LinkError {
 
 impl std::error::Error for LinkError {}
 
-/// Packs any serializable state as an `s=` value.
+/// Packs any serializable state as an `s=` value ([`crate::share::pack`]).
 pub fn encode<T: Serialize>(value: &T) -> Packed {
-    let json = serde_json::to_vec(value).unwrap_or_default();
-    // Best compression for link-sized states; fast for megabytes, which
-    // are encoded on every (debounced) edit.
-    let level = if json.len() > 256 * 1024 { 1 } else { 9 };
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, level);
-    format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
+    crate::share::pack(value)
 }
 
 /// Unpacks a link's `s=` value.

@@ -64,12 +64,7 @@ fn render(result: &Exploration) -> String {
             ("a lost update", &row.lost_updates),
             ("an intent that does not hold", &row.intent_not_held),
         ] {
-            let whose = cell
-                .writers
-                .iter()
-                .map(|(name, k)| format!("{name} {k}"))
-                .collect::<Vec<_>>()
-                .join(", ");
+            let whose = cell.whose();
             let first = match (cell.first, cell.first_step) {
                 (Some(i), Some(step)) => format!("; first: interleaving {} at step {step}", i + 1),
                 _ => String::new(),

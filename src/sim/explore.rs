@@ -32,6 +32,15 @@ pub struct ExploreCell {
 }
 
 impl ExploreCell {
+    /// Whose it is, in words: `virt-handler 3, migration-controller 1`.
+    pub fn whose(&self) -> String {
+        self.writers
+            .iter()
+            .map(|(name, k)| format!("{name} {k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     fn mark(&mut self, interleaving: usize, step: usize, writers: &[bool], names: &[String]) {
         if !writers.iter().any(|w| *w) {
             return;
@@ -171,21 +180,7 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
             lost_updates: ExploreCell::default(),
             intent_not_held: ExploreCell::default(),
         };
-        let options = scenario
-            .writers
-            .iter()
-            .map(|w| {
-                w.options(Some(preset))
-                    .map(|mut o| {
-                        o.explain = false;
-                        o
-                    })
-                    .map_err(|error| ScenarioError::BadOverride {
-                        writer: w.name.clone(),
-                        error,
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let options = scenario.quiet_writer_options(Some(preset))?;
         for (i, order) in orders.iter().enumerate() {
             let mut world = World::prepared(
                 scenario,

@@ -353,22 +353,8 @@ fn writer_options(
     preset: Preset,
 ) -> Result<Vec<crate::strategy::Options>, MigrateError> {
     scenario
-        .writers
-        .iter()
-        .map(|w| {
-            w.options(Some(preset))
-                .map(|mut o| {
-                    o.explain = false;
-                    o
-                })
-                .map_err(|error| {
-                    MigrateError::Scenario(ScenarioError::BadOverride {
-                        writer: w.name.clone(),
-                        error,
-                    })
-                })
-        })
-        .collect()
+        .quiet_writer_options(Some(preset))
+        .map_err(MigrateError::Scenario)
 }
 
 /// Zero counts for each preset and each writer of `template`.

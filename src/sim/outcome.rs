@@ -13,11 +13,12 @@ use crate::vocabulary::Term;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ConflictKind {
-    /// Nothing the writer meant to change was changed by others since its
-    /// read: the failure was for nothing ([`Term::FalseConflict`]).
+    /// Succeeding would have changed nothing another writer did since
+    /// this writer's read: the failure was for nothing
+    /// ([`Term::FalseConflict`]).
     False,
-    /// Another writer changed a field this writer meant to change
-    /// ([`Term::TrueConflict`]).
+    /// The failure kept a change another writer made since this writer's
+    /// read ([`Term::TrueConflict`]).
     True,
 }
 
@@ -31,8 +32,9 @@ impl ConflictKind {
     }
 }
 
-/// A value a writer set successfully that a later write erased, although
-/// that write did not mean to change it ([`Term::LostUpdate`]).
+/// A change a writer made that a later write erased, although the eraser
+/// had read the object before that change and nothing told it
+/// ([`Term::LostUpdate`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LostUpdate {
     /// The writer whose change was lost.
@@ -48,6 +50,21 @@ pub struct LostUpdate {
     pub erased_by: String,
     /// The step that erased it (zero-based event index).
     pub step: usize,
+}
+
+/// A change of another writer that a failed write would have undone: what
+/// the failure kept ([`Term::TrueConflict`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Kept {
+    /// The writer whose change it is.
+    pub writer: String,
+    /// Its position among the scenario's writers.
+    #[serde(skip)]
+    pub writer_index: usize,
+    /// The change (the intent), in words.
+    pub intent: String,
+    /// The field.
+    pub path: String,
 }
 
 /// The counts of a writer, a VMI or a whole run; each field is one term

@@ -7,7 +7,9 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use super::outcome::{ConflictKind, Counts, LostUpdate, Outcomes, WriterEnd, WriterOutcome};
+pub use super::outcome::{
+    ConflictKind, Counts, Kept, LostUpdate, Outcomes, WriterEnd, WriterOutcome,
+};
 use super::server::{key_of, Request, Response, Server};
 use super::writer::WriterSpec;
 use crate::apply::Evanphx;
@@ -278,6 +280,46 @@ fn json_bytes(value: &impl Serialize) -> usize {
 }
 
 impl Scenario {
+    /// Every writer's diff options, `preset` replacing the writers' own
+    /// (fixed writers keep theirs).
+    ///
+    /// # Errors
+    ///
+    /// [`ScenarioError::BadOverride`] for a writer's bad strategy override.
+    pub fn writer_options(
+        &self,
+        preset: Option<Preset>,
+    ) -> Result<Vec<strategy::Options>, ScenarioError> {
+        self.writers
+            .iter()
+            .map(|w| {
+                w.options(preset)
+                    .map_err(|error| ScenarioError::BadOverride {
+                        writer: w.name.clone(),
+                        error,
+                    })
+            })
+            .collect()
+    }
+
+    /// [`Scenario::writer_options`] without the reasons diffs explain
+    /// their ops with (the explorer and the mass migration count, they do
+    /// not narrate).
+    ///
+    /// # Errors
+    ///
+    /// [`ScenarioError::BadOverride`] for a writer's bad strategy override.
+    pub fn quiet_writer_options(
+        &self,
+        preset: Option<Preset>,
+    ) -> Result<Vec<strategy::Options>, ScenarioError> {
+        let mut options = self.writer_options(preset)?;
+        for o in &mut options {
+            o.explain = false;
+        }
+        Ok(options)
+    }
+
     /// Reads a scenario from JSON or YAML text and checks it.
     ///
     /// # Errors
@@ -419,6 +461,8 @@ pub struct Step {
     pub response: Option<Response>,
     /// For a failed write: false or true conflict.
     pub conflict: Option<ConflictKind>,
+    /// For a true conflict: the changes of other writers the failure kept.
+    pub kept: Vec<Kept>,
     /// Changes of other writers this step erased.
     pub lost: Vec<LostUpdate>,
     /// The written object (`Kind/name`).
@@ -481,17 +525,7 @@ impl<'a> World<'a> {
         preset: Option<Preset>,
         record: bool,
     ) -> Result<World<'a>, ScenarioError> {
-        let options = scenario
-            .writers
-            .iter()
-            .map(|w| {
-                w.options(preset)
-                    .map_err(|error| ScenarioError::BadOverride {
-                        writer: w.name.clone(),
-                        error,
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let options = scenario.writer_options(preset)?;
         Ok(World::prepared(
             scenario,
             preset,
@@ -646,6 +680,7 @@ impl<'a> World<'a> {
                 request: step.request,
                 response: step.response,
                 conflict: step.conflict,
+                kept: step.kept,
                 lost: step.lost,
                 target,
                 object,
@@ -686,7 +721,11 @@ impl<'a> World<'a> {
         let before = self.before(w, &prepared.cache);
         let name = &self.scenario.writers[w].name;
         let response = self.server.handle(&prepared.request, name);
-        let conflict = self.classify(w, &response, &before);
+        let class = self.classify(&response, &before);
+        let conflict = class.as_ref().map(|(kind, _)| *kind);
+        if let Some((_, kept)) = class {
+            step.kept = kept;
+        }
         self.account(w, index, &response, conflict, &before, step);
         if self.record {
             self.narrate(w, &prepared, &response, step);
@@ -817,42 +856,73 @@ impl<'a> World<'a> {
 
     /// What the server holds just before writer `w`'s write, as far as
     /// classifying a failure and spotting the changes a success erases
-    /// need it.
+    /// need it: the other writers' changes that hold now, and which of
+    /// them `w` has not seen (made after its read).
     fn before(&self, w: usize, cache: &Value) -> Before {
-        let spec = &self.scenario.writers[w];
         let target = &self.targets[w];
         let null = Value::Null;
         let stored = self.server.get(target).unwrap_or(&null);
-        let changed_since_read = spec
-            .intents
-            .iter()
-            .any(|intent| intent.observe(cache) != intent.observe(stored));
         let held = self
             .watched
             .iter()
             .map(|watched| {
-                watched.target == *target
-                    && watched.writer != w
-                    && self.scenario.writers[watched.writer].intents[watched.intent].holds(stored)
+                let intent = &self.scenario.writers[watched.writer].intents[watched.intent];
+                let held = watched.target == *target && watched.writer != w && intent.holds(stored);
+                Seen {
+                    held,
+                    since_read: held && !intent.holds(cache),
+                }
             })
             .collect();
-        Before {
-            changed_since_read,
-            held,
-        }
+        // What the writer meant, done on the object as it is now: the
+        // yardstick of a failed write (what succeeding would have changed).
+        let meant = self.scenario.writers[w].desired(stored).ok();
+        Before { held, meant }
     }
 
-    /// How a failed write (409 or 422) is classed; `None` for a success
-    /// and for other failures.
-    fn classify(&self, _w: usize, response: &Response, before: &Before) -> Option<ConflictKind> {
+    /// How a failed write (409 or 422) is classed, by the definitions of
+    /// [`Term::FalseConflict`] and [`Term::TrueConflict`]: true when doing
+    /// what the writer meant on the object as it is would have undone a
+    /// change another writer made after this writer's read (those changes
+    /// are named: the failure kept them), false otherwise. `None` for a
+    /// success and for other failures.
+    ///
+    /// [`Term::FalseConflict`]: crate::vocabulary::Term::FalseConflict
+    /// [`Term::TrueConflict`]: crate::vocabulary::Term::TrueConflict
+    fn classify(&self, response: &Response, before: &Before) -> Option<(ConflictKind, Vec<Kept>)> {
         if response.is_success() || !matches!(response.code, 409 | 422) {
             return None;
         }
-        Some(if before.changed_since_read {
-            ConflictKind::True
-        } else {
+        let kept: Vec<Kept> = self
+            .watched
+            .iter()
+            .zip(&before.held)
+            .filter(|(_, seen)| seen.since_read)
+            .filter(|(watched, _)| {
+                let intent = &self.scenario.writers[watched.writer].intents[watched.intent];
+                // A writer that cannot even build its intent now would
+                // have changed nothing.
+                before
+                    .meant
+                    .as_ref()
+                    .is_some_and(|meant| !intent.holds(meant))
+            })
+            .map(|(watched, _)| {
+                let intent = &self.scenario.writers[watched.writer].intents[watched.intent];
+                Kept {
+                    writer: self.scenario.writers[watched.writer].name.clone(),
+                    writer_index: watched.writer,
+                    intent: intent.describe(),
+                    path: intent.location().to_string(),
+                }
+            })
+            .collect();
+        let kind = if kept.is_empty() {
             ConflictKind::False
-        })
+        } else {
+            ConflictKind::True
+        };
+        Some((kind, kept))
     }
 
     /// Counts the answer to writer `w`'s write and moves its state on; on
@@ -927,13 +997,16 @@ impl<'a> World<'a> {
                 )
             });
             let class = match step.conflict {
-                Some(ConflictKind::False) => {
-                    ": a false conflict, nothing it meant to change was touched"
-                }
-                Some(ConflictKind::True) => {
-                    ": a true conflict, another writer changed what it meant to change"
-                }
-                None => "",
+                Some(ConflictKind::False) => ": a false conflict: succeeding would have changed nothing another writer did since its read".to_owned(),
+                Some(ConflictKind::True) => format!(
+                    ": a true conflict: the failure kept {}",
+                    step.kept
+                        .iter()
+                        .map(|k| format!("{}'s change ({})", k.writer, k.intent))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+                None => String::new(),
             };
             format!(
                 "{name} sends {sends}: {} {}{at}{class}",
@@ -951,13 +1024,7 @@ impl<'a> World<'a> {
 
     /// After writer `w` wrote successfully: which watched effects of other
     /// writers it erased without meaning to, and which of its own to watch.
-    fn watch(
-        &mut self,
-        w: usize,
-        index: usize,
-        target: &str,
-        held_before: &[bool],
-    ) -> Vec<LostUpdate> {
+    fn watch(&mut self, w: usize, index: usize, target: &str, seen: &[Seen]) -> Vec<LostUpdate> {
         let writers = &self.scenario.writers;
         let mine = &writers[w].intents;
         let null = Value::Null;
@@ -966,13 +1033,15 @@ impl<'a> World<'a> {
         let mut kept = Vec::with_capacity(self.watched.len());
         for (i, watched) in self.watched.drain(..).enumerate() {
             let intent = &writers[watched.writer].intents[watched.intent];
-            if !held_before.get(i).copied().unwrap_or(false) || intent.holds(after) {
+            let seen = seen.get(i).copied().unwrap_or_default();
+            if !seen.held || intent.holds(after) {
                 kept.push(watched);
                 continue;
             }
-            // Erased: lost unless this writer meant to change that field.
-            let meant = mine.iter().any(|m| m.concern() == intent.concern());
-            if !meant {
+            // Erased. Lost when the change was made after this writer's
+            // read (nobody told it); undoing a change it had read is a
+            // deliberate overwrite. Either way it is no longer watched.
+            if seen.since_read {
                 let victim = writers[watched.writer].name.clone();
                 self.outcomes.writers[watched.writer].counts.lost_updates += 1;
                 let record = LostUpdate {
@@ -989,7 +1058,8 @@ impl<'a> World<'a> {
         }
         self.watched = kept;
         for (i, intent) in mine.iter().enumerate() {
-            if intent.holds(after) {
+            let watched = |x: &Watched| x.writer == w && x.intent == i && x.target == target;
+            if intent.holds(after) && !self.watched.iter().any(watched) {
                 self.watched.push(Watched {
                     writer: w,
                     intent: i,
@@ -1060,10 +1130,21 @@ struct Prepared {
 
 /// What the server held just before a write.
 struct Before {
-    /// Some intent of the writer reads differently now than in its cache.
-    changed_since_read: bool,
-    /// For each watched effect of another writer: it held just before.
-    held: Vec<bool>,
+    /// For each watched change of another writer: whether it held just
+    /// before, and whether it was made after this writer's read.
+    held: Vec<Seen>,
+    /// The writer's intents done on the object as it was just before
+    /// (`None` when they cannot be).
+    meant: Option<Value>,
+}
+
+/// A watched change of another writer, as a write finds it.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    /// It holds on the server just before the write.
+    held: bool,
+    /// It holds, and the writer's cache does not show it.
+    since_read: bool,
 }
 
 #[derive(Default)]
@@ -1072,6 +1153,7 @@ struct StepDraft {
     request: Option<Sent>,
     response: Option<Response>,
     conflict: Option<ConflictKind>,
+    kept: Vec<Kept>,
     lost: Vec<LostUpdate>,
 }
 

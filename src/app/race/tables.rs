@@ -160,12 +160,7 @@ pub fn ExplorerTable(props: &ExplorerProps) -> Html {
             }
             _ => html! {},
         };
-        let whose = cell
-            .writers
-            .iter()
-            .map(|(name, k)| format!("{name} {k}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let whose = cell.whose();
         html! {
             <td>
                 { format!("{} of {n}", cell.count) }

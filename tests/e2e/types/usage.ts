@@ -8,6 +8,7 @@ import init, {
   buildPatch,
   diff,
   escapeJsonPointer,
+  explain,
   lint,
   lintRules,
   migrate,
@@ -15,6 +16,7 @@ import init, {
   simulate,
   version,
   type DiffResult,
+  type Explanation,
   type Json,
   type LintResult,
   type MigrateResult,
@@ -69,6 +71,16 @@ try {
 }
 
 // Wrong uses the declarations must refuse:
+const why: Explanation = explain('Error from server (Conflict): Apply failed with 1 conflict: conflict with "a": .spec.x', {
+  patch: [{ op: 'test', path: '/a', value: 1 }],
+  object: { a: 2 },
+  kubeVersion: '1.30',
+  contentType: 'json',
+});
+const klass: string | null = why.class;
+const retries: boolean = why.candidates[0]!.retry.retryOnConflict;
+const link: string | null = why.checkLink;
+
 // @ts-expect-error an unknown op name
 buildPatch([{ op: 'upsert', path: '/a' }]);
 // @ts-expect-error an unknown preset
@@ -85,3 +97,6 @@ const exports: WebAssembly.Exports = await init();
 const wrong: string = diff({}, {});
 
 console.log(exports, payload, plain, doc, text, firstReason, surface, code, falseConflicts, handler, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);
+
+// @ts-expect-error explain classes are a closed set
+const notAClass: Explanation['class'] = 'flaky';

@@ -1,0 +1,93 @@
+//! `patchlab explain`: an error text in, its cause, whether a retry
+//! helps and the fix out.
+
+use std::io::Write;
+
+use patchlab::explain::{self, Request};
+use patchlab::kube::KubeVersion;
+
+use super::{parse_kube_version, Failure, Source};
+
+/// What the command prints (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    /// The class, the cause, retry, fix, sources and a Check link.
+    Text,
+    /// The explanation as JSON (the JS API's `explain()` shape).
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The error text itself (quote it), or - (or nothing) to read it from stdin.
+    text: Option<String>,
+    /// The patch that was sent: a file holding a JSON patch or merge patch (JSON or
+    /// YAML) or a `kubectl patch` command line; - for stdin.
+    #[arg(long, value_name = "P")]
+    patch: Option<Source>,
+    /// The object as the server held it (JSON or YAML file; - for stdin): the patch
+    /// is replayed on it to name the failing op.
+    #[arg(long, value_name = "O")]
+    object: Option<Source>,
+    /// The cluster's Kubernetes release (its JSON patch engine): 1.25 to 1.36, or
+    /// 1.X.Y. Default: 1.36.
+    #[arg(long = "kube-version", value_name = "V", value_parser = parse_kube_version)]
+    kube_version: Option<KubeVersion>,
+    /// The content type the patch was sent with: json, merge, strategic, apply or a
+    /// media type.
+    #[arg(long = "content-type", value_name = "T")]
+    content_type: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Output,
+}
+
+/// Exit status 2: an input could not be read.
+fn unreadable(message: impl Into<String>) -> Failure {
+    Failure::with_code(2, message)
+}
+
+pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
+    let text_from_stdin = args.text.as_deref().is_none_or(|t| t == "-");
+    let stdin_users = usize::from(text_from_stdin)
+        + usize::from(args.patch.as_ref().is_some_and(Source::is_stdin))
+        + usize::from(args.object.as_ref().is_some_and(Source::is_stdin));
+    if stdin_users > 1 {
+        return Err(unreadable(
+            "only one of TEXT, --patch and --object can be read from stdin",
+        ));
+    }
+    let text = match args.text.as_deref() {
+        Some(t) if t != "-" => t.to_owned(),
+        _ => Source::stdin()
+            .read()
+            .map_err(|f| unreadable(f.to_string()))?,
+    };
+    let read = |source: &Option<Source>| -> Result<Option<String>, Failure> {
+        source
+            .as_ref()
+            .map(|s| s.read().map_err(|f| unreadable(f.to_string())))
+            .transpose()
+    };
+    let patch = read(&args.patch)?;
+    let object = read(&args.object)?;
+    let request = Request {
+        text: &text,
+        patch: patch.as_deref(),
+        object: object.as_deref(),
+        kube_version: args.kube_version,
+        content_type: args.content_type.as_deref(),
+    };
+    let explanation = explain::explain(&request).map_err(|err| unreadable(err.to_string()))?;
+    match args.format {
+        Output::Text => out.write_all(explain::text(&explanation).as_bytes())?,
+        Output::Json => {
+            serde_json::to_writer_pretty(&mut *out, &explanation).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+    }
+    if !explanation.recognised {
+        return Err(Failure::with_code(1, String::new()));
+    }
+    Ok(())
+}

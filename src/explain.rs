@@ -1,0 +1,622 @@
+//! From the error a user got to its cause, whether a retry helps, and the
+//! fix.
+//!
+//! Users arrive with an error text, not with an old and a new object:
+//! kubectl's one-liner, a controller's log line, a `Status` JSON, an audit
+//! event, a client library's exception (see [`read`] for every shape).
+//! [`explain`] reads it, classifies it into an [`ErrorClass`] (or, where
+//! the text cannot decide, lists the candidates and what would decide),
+//! and, given the patch and the object, replays them on the engine of the
+//! Kubernetes release to name the failing op. Every class comes with
+//! whether `RetryOnConflict` retries it and whether retrying helps, the
+//! fix (lint's findings and rewrite when the patch is given), the
+//! Kubernetes code that writes the message, and a link that opens the
+//! case in the playground's Check view.
+//!
+//! ```
+//! use patchlab::explain::{explain, Request};
+//! use patchlab::vocabulary::ErrorClass;
+//!
+//! // The text alone: a bare 422 could be any failed op.
+//! let text = "The request is invalid: the server rejected our request due to an error in our request";
+//! let e = explain(&Request::text(text)).unwrap();
+//! assert_eq!(e.class, None);
+//! assert!(e.candidates.iter().any(|c| c.class == ErrorClass::TestFailed));
+//!
+//! // With the patch and the object, the replay names the op.
+//! let patch = r#"[{"op":"test","path":"/metadata/labels","value":{"a":"1"}},{"op":"add","path":"/metadata/labels/b","value":"2"}]"#;
+//! let object = r#"{"metadata":{"name":"x","labels":{"a":"1","c":"3"}}}"#;
+//! let e = explain(&Request { patch: Some(patch), object: Some(object), ..Request::text(text) }).unwrap();
+//! assert_eq!(e.class, Some(ErrorClass::TestFailed));
+//! let replay = e.replay.unwrap();
+//! assert_eq!((replay.index, replay.path.as_deref()), (Some(0), Some("/metadata/labels")));
+//! assert!(!e.retry.unwrap().retry_on_conflict);
+//! ```
+
+mod advice;
+mod classify;
+pub mod read;
+pub mod render;
+mod replay;
+mod report;
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use advice::{fix, retry, sources, Helps, Retry, SourceRef};
+pub use classify::{Details, FieldProblem, Manager, CUSTOM_RESOURCE_PATCH_TYPES, STRATEGIC};
+pub use read::{Shape, Target, MAX_TEXT_BYTES};
+pub use replay::{Replay, KNOWN_PANICS};
+pub use report::text;
+
+use crate::kube::KubeVersion;
+use crate::lint::{self, BodyKind, Finding, LintError, Options, Severity};
+use crate::patch::{self, OpKind};
+use crate::vocabulary::ErrorClass;
+
+/// What a user has: the error text, and optionally the patch (a payload,
+/// or a whole `kubectl patch` line), the object, the release and the
+/// content type sent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Request<'a> {
+    /// The error text as pasted.
+    pub text: &'a str,
+    /// The patch sent: JSON or YAML, or a `kubectl patch` command line.
+    pub patch: Option<&'a str>,
+    /// The object as the server held it (JSON or YAML).
+    pub object: Option<&'a str>,
+    /// The cluster's Kubernetes release (default: the newest modelled).
+    pub kube_version: Option<KubeVersion>,
+    /// The content type sent: `json`, `merge`, `strategic`, `apply`, or a
+    /// media type.
+    pub content_type: Option<&'a str>,
+}
+
+impl<'a> Request<'a> {
+    /// A request with the error text alone.
+    pub fn text(text: &'a str) -> Request<'a> {
+        Request {
+            text,
+            ..Request::default()
+        }
+    }
+}
+
+/// Why an explanation could not be made (the CLI exits 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExplainError {
+    /// The error text is over [`MAX_TEXT_BYTES`].
+    TextTooLarge {
+        /// Its size in bytes.
+        size: usize,
+    },
+    /// The error text is empty.
+    Empty,
+    /// The patch cannot be read (where, in the lint error).
+    Patch(LintError),
+    /// The object cannot be read.
+    Object(LintError),
+    /// A content type that is none of the patch types.
+    ContentType(String),
+}
+
+impl fmt::Display for ExplainError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExplainError::TextTooLarge { size } => write!(
+                f,
+                "the error text is {size} bytes, more than the limit of {MAX_TEXT_BYTES}"
+            ),
+            ExplainError::Empty => f.write_str("the error text is empty"),
+            ExplainError::Patch(err @ LintError::Command { .. }) => write!(f, "patch: {err}"),
+            ExplainError::Patch(err) | ExplainError::Object(err) => write!(f, "{err}"),
+            ExplainError::ContentType(t) => write!(
+                f,
+                "content type {t:?}: use json, merge, strategic, apply or a patch media type"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ExplainError {}
+
+/// One class the error may be, with what to do about it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    /// The class.
+    pub class: ErrorClass,
+    /// Its heading.
+    pub label: &'static str,
+    /// What it means.
+    pub definition: &'static str,
+    /// Whether a retry helps.
+    pub retry: Retry,
+    /// The fix, in general.
+    pub fix: &'static str,
+    /// Where Kubernetes writes the message.
+    pub sources: Vec<SourceRef>,
+}
+
+impl Candidate {
+    fn of(class: ErrorClass) -> Candidate {
+        Candidate {
+            class,
+            label: class.label(),
+            definition: class.definition(),
+            retry: retry(class),
+            fix: fix(class),
+            sources: sources(class),
+        }
+    }
+}
+
+/// The answer as read from the text.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Seen {
+    /// The HTTP status code.
+    pub code: Option<u16>,
+    /// The Status reason.
+    pub reason: Option<String>,
+    /// The Status message.
+    pub message: Option<String>,
+    /// The request verb.
+    pub verb: Option<String>,
+    /// The content type sent, as far as known.
+    #[serde(rename = "contentType")]
+    pub content_type: Option<String>,
+}
+
+/// What the Check view needs to open the case: the patch text and the
+/// object, in the shape of its links.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CheckCase {
+    /// The patch text (a payload or a kubectl line).
+    pub patch: String,
+    /// The object's text; empty when not given.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub object: String,
+}
+
+impl CheckCase {
+    /// The playground fragment that opens this case in Check
+    /// (`#/check?s=1.…`, the view's own link format); `None` when the
+    /// texts are over what the view opens (4 MiB each, a 512 KiB link).
+    pub fn fragment(&self) -> Option<String> {
+        let max = crate::limits::OBJECT_BYTES;
+        if self.patch.len() > max || self.object.len() > max {
+            return None;
+        }
+        let fragment = format!("#/check?s={}", crate::share::pack(self));
+        (fragment.len() <= crate::share::MAX_FRAGMENT).then_some(fragment)
+    }
+}
+
+/// Everything patchlab can say about an error text.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explanation {
+    /// True when the text was recognised (at least one candidate).
+    pub recognised: bool,
+    /// The class, when decided.
+    pub class: Option<ErrorClass>,
+    /// Every class consistent with what is known, likeliest first, each
+    /// with its retry verdict, fix and sources.
+    pub candidates: Vec<Candidate>,
+    /// How the class was decided (the text, the verb, the replay ...).
+    pub decided_by: Option<String>,
+    /// When undecided: what would decide.
+    pub would_decide: Option<String>,
+    /// What printed the text.
+    pub shape: Shape,
+    /// The answer as read.
+    pub seen: Seen,
+    /// The object the text names.
+    pub target: Target,
+    /// The Kubernetes (or client) text that matched.
+    pub matched: Option<&'static str>,
+    /// Details the text holds (paths, managers, fields, ...).
+    pub details: Details,
+    /// The cause, in a few sentences.
+    pub summary: String,
+    /// The decided class's retry verdict.
+    pub retry: Option<Retry>,
+    /// What to do, most specific first.
+    pub fix: Vec<String>,
+    /// Lint's findings on the patch (at warning and above).
+    pub findings: Vec<Finding>,
+    /// The patch rewritten by lint's first fix, as a payload.
+    pub rewrite: Option<String>,
+    /// The replay of the patch on the object, on the release's engine.
+    pub replay: Option<Replay>,
+    /// The releases whose engine panics on this patch and object.
+    pub panics_on: Vec<KubeVersion>,
+    /// The release assumed.
+    pub release: KubeVersion,
+    /// The case for the Check view (when the patch is given).
+    pub check: Option<CheckCase>,
+    /// The fragment that opens it (`#/check?s=...`).
+    pub check_link: Option<String>,
+}
+
+/// A media type from the CLI's or an API's short name.
+fn media_type(name: &str) -> Result<String, ExplainError> {
+    let t = name.trim().to_ascii_lowercase();
+    let full = match t.as_str() {
+        "json" | "json-patch" => "application/json-patch+json",
+        "merge" | "merge-patch" => "application/merge-patch+json",
+        "strategic" | "smp" => STRATEGIC,
+        "apply" | "ssa" => "application/apply-patch+yaml",
+        other if other.starts_with("application/") => other,
+        _ => return Err(ExplainError::ContentType(name.to_owned())),
+    };
+    Ok(full.to_owned())
+}
+
+/// The patch as read, when given.
+struct PatchRead {
+    /// The text as given (for the Check link).
+    text: String,
+    /// The body, when lint reads it (not a strategic merge patch).
+    input: Option<lint::Input>,
+    /// The content type it is sent with.
+    content_type: String,
+}
+
+fn read_patch(text: &str, content_type: Option<&str>) -> Result<PatchRead, ExplainError> {
+    match lint::read(text, &lint::budget()) {
+        Ok(input) => {
+            let content_type = match (content_type, input.kind) {
+                (Some(t), _) => t.to_owned(),
+                (None, kind) => kind.content_type().to_owned(),
+            };
+            let input = (!content_type.starts_with(STRATEGIC)).then_some(input);
+            Ok(PatchRead {
+                text: text.to_owned(),
+                input,
+                content_type,
+            })
+        }
+        // kubectl sends a strategic merge patch without --type (or with
+        // --type=strategic): lint does not read those, explain knows what
+        // the server does with them.
+        Err(LintError::Command { message, .. }) if message.contains("strategic merge patch") => {
+            Ok(PatchRead {
+                text: text.to_owned(),
+                input: None,
+                content_type: STRATEGIC.to_owned(),
+            })
+        }
+        Err(err) => Err(ExplainError::Patch(err)),
+    }
+}
+
+/// Explains an error text (see the module docs).
+///
+/// # Errors
+///
+/// [`ExplainError`] when the text is empty or too large, or the patch,
+/// object or content type given cannot be read. A text that is read but
+/// not recognised is no error: [`Explanation::recognised`] is false.
+pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
+    if request.text.len() > MAX_TEXT_BYTES {
+        return Err(ExplainError::TextTooLarge {
+            size: request.text.len(),
+        });
+    }
+    if request.text.trim().is_empty() {
+        return Err(ExplainError::Empty);
+    }
+    let release = request.kube_version.unwrap_or_default();
+    let content_type = request.content_type.map(media_type).transpose()?;
+    let mut reading = read::read(request.text);
+    // The patch: given, or the one the text carries (an audit event's
+    // requestObject, a -v=8 trace's request body).
+    let patch_text = request.patch.map(str::to_owned).or_else(|| {
+        reading
+            .request_body
+            .clone()
+            .filter(|b| b.trim_start().starts_with(['[', '{']))
+    });
+    let patch = patch_text
+        .as_deref()
+        .map(|t| {
+            read_patch(
+                t,
+                content_type.as_deref().or(reading.content_type.as_deref()),
+            )
+        })
+        .transpose();
+    let patch = match patch {
+        Ok(p) => p,
+        // A body carried by the text that patchlab cannot read is no error
+        // of the user's.
+        Err(_) if request.patch.is_none() => None,
+        Err(e) => return Err(e),
+    };
+    let object = request
+        .object
+        .map(|t| lint::read_object(t, &lint::budget()).map_err(ExplainError::Object))
+        .transpose()?;
+    if let Some(t) = content_type
+        .clone()
+        .or_else(|| patch.as_ref().map(|p| p.content_type.clone()))
+    {
+        reading.content_type = Some(t);
+    }
+    let verdict = classify::classify(&reading);
+    let mut e = Explanation {
+        recognised: !verdict.candidates.is_empty(),
+        class: None,
+        candidates: Vec::new(),
+        decided_by: None,
+        would_decide: None,
+        shape: reading.shape.unwrap_or(Shape::Plain),
+        seen: Seen {
+            code: reading.code,
+            reason: reading.reason.clone(),
+            message: reading.message.clone(),
+            verb: reading.verb.clone(),
+            content_type: reading.content_type.clone(),
+        },
+        target: reading.target.clone(),
+        matched: verdict.matched,
+        details: verdict.details.clone(),
+        summary: String::new(),
+        retry: None,
+        fix: Vec::new(),
+        findings: Vec::new(),
+        rewrite: None,
+        replay: None,
+        panics_on: Vec::new(),
+        release,
+        check: None,
+        check_link: None,
+    };
+    let mut candidates = verdict.candidates.clone();
+    let mut decided_by = (candidates.len() == 1).then(|| {
+        if reading.verb.is_some()
+            && matches!(
+                candidates[0],
+                ErrorClass::RvPrecondition | ErrorClass::UpdateConflict
+            )
+        {
+            "the message and the request's verb".to_owned()
+        } else {
+            "the message".to_owned()
+        }
+    });
+    // The patch narrows a bare 422 (and a stale resourceVersion) down.
+    if let Some(p) = &patch {
+        narrow_by_patch(p, &mut candidates, &mut decided_by);
+        // Lint only what the server would run (it refuses more than
+        // 10,000 ops before anything runs): lint's checks are not all
+        // linear in the op count.
+        let lintable = p.input.as_ref().filter(|input| {
+            input.kind != BodyKind::JsonPatch
+                || patch::decode(&input.payload).is_ok_and(|d| d.count <= crate::limits::MAX_OPS)
+        });
+        if let Some(input) = lintable {
+            let options = Options {
+                object: object.clone(),
+                ..Options::default()
+            };
+            if let Ok(report) = lint::lint_input(input, &options) {
+                e.findings = report
+                    .findings
+                    .into_iter()
+                    .filter(|f| f.severity >= Severity::Warning)
+                    .collect();
+                e.rewrite = e
+                    .findings
+                    .iter()
+                    .find_map(|f| f.fix.as_ref())
+                    .map(lint::Fix::payload);
+            }
+        }
+        e.check = Some(CheckCase {
+            patch: p.text.clone(),
+            object: request.object.unwrap_or_default().to_owned(),
+        });
+        e.check_link = e.check.as_ref().and_then(CheckCase::fragment);
+    }
+    // With the object too: replay on the release's engine.
+    if let (Some(p), Some(object)) = (&patch, &object) {
+        if let Some(input) = &p.input {
+            let replay = replay::replay(input.kind, &input.payload, object, release);
+            let op_failure = verdict
+                .candidates
+                .iter()
+                .any(|c| ErrorClass::BARE_422.contains(c) || *c == ErrorClass::EnginePanic);
+            if input.kind == BodyKind::JsonPatch
+                && (candidates.contains(&ErrorClass::EnginePanic)
+                    || replay.class == Some(ErrorClass::EnginePanic))
+            {
+                e.panics_on = replay::panics_on(&input.payload, object);
+            }
+            if let Some(class) = replay.class {
+                // The text's own candidates (before the patch narrowed
+                // them by its ops alone) bound what the replay may decide.
+                if op_failure && verdict.candidates.contains(&class) {
+                    candidates = vec![class];
+                    decided_by = Some(format!(
+                        "replaying the patch on the object with the engine of Kubernetes {release} (evanphx/json-patch {})",
+                        release.engine().tag()
+                    ));
+                } else if candidates.contains(&ErrorClass::EnginePanic) && !e.panics_on.is_empty() {
+                    candidates = vec![ErrorClass::EnginePanic];
+                    decided_by = Some(format!(
+                        "replaying the patch on the object: the engines of {} panic on it",
+                        releases_text(&e.panics_on)
+                    ));
+                }
+            }
+            e.replay = Some(replay);
+        }
+    }
+    e.class = (candidates.len() == 1).then(|| candidates[0]);
+    e.retry = e.class.map(retry);
+    e.decided_by = if e.class.is_some() { decided_by } else { None };
+    e.would_decide = if e.class.is_none() && !candidates.is_empty() {
+        Some(would_decide(&candidates, patch.is_some(), object.is_some()))
+    } else {
+        None
+    };
+    e.candidates = candidates.iter().copied().map(Candidate::of).collect();
+    e.summary = report::summary(&e);
+    e.fix = report::fixes(&e);
+    Ok(e)
+}
+
+/// Narrows the candidates with the patch alone.
+fn narrow_by_patch(
+    p: &PatchRead,
+    candidates: &mut Vec<ErrorClass>,
+    decided_by: &mut Option<String>,
+) {
+    let before = candidates.len();
+    let Some(input) = &p.input else {
+        // A strategic merge patch runs no JSON patch ops: a bare 422 is
+        // one of its own errors.
+        if candidates.contains(&ErrorClass::SmpMergeKey) {
+            candidates.retain(|c| !ErrorClass::BARE_422.contains(c));
+        }
+        if candidates.len() == 1 && before > 1 {
+            *decided_by =
+                Some("the message and the patch's content type (strategic merge patch)".to_owned());
+        }
+        return;
+    };
+    let stale = [ErrorClass::UpdateConflict, ErrorClass::RvPrecondition];
+    if candidates.iter().any(|c| stale.contains(c)) {
+        let pins = pins_resource_version(input);
+        candidates.retain(|c| !stale.contains(c) || (*c == ErrorClass::RvPrecondition) == pins);
+        if candidates.len() == 1 {
+            *decided_by = Some(if pins {
+                "the message and the patch (it sets metadata.resourceVersion)".to_owned()
+            } else {
+                "the message and the patch (it does not set metadata.resourceVersion, so the 409 came from an Update)".to_owned()
+            });
+        }
+        return;
+    }
+    if input.kind != BodyKind::JsonPatch {
+        candidates.retain(|c| !ErrorClass::BARE_422.contains(c));
+    } else if let Ok(decoded) = patch::decode(&input.payload) {
+        candidates.retain(|c| *c != ErrorClass::SmpMergeKey);
+        let ops = &decoded.ops;
+        let has = |kind: OpKind| ops.iter().any(|o| o.op == kind);
+        let indexed = ops.iter().any(|o| {
+            std::iter::once(o.path.as_str())
+                .chain(o.from.as_deref())
+                .flat_map(|p| p.split('/').skip(1))
+                .any(|t| {
+                    t == "-"
+                        || (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+                })
+        });
+        let malformed = decoded.malformed.is_some()
+            || ops.iter().any(|o| {
+                o.path.is_empty()
+                    || matches!(o.op, OpKind::Copy | OpKind::Move)
+                    || (o.value.is_none()
+                        && matches!(o.op, OpKind::Add | OpKind::Replace | OpKind::Test))
+            });
+        candidates.retain(|c| match c {
+            ErrorClass::TestFailed => has(OpKind::Test),
+            ErrorClass::BadIndex => indexed,
+            ErrorClass::MalformedOp => malformed,
+            _ => true,
+        });
+    }
+    if candidates.len() == 1 && before > 1 {
+        *decided_by = Some("the message and the ops of the patch".to_owned());
+    }
+}
+
+/// True when the patch sets or tests `metadata.resourceVersion`.
+fn pins_resource_version(input: &lint::Input) -> bool {
+    match input.kind {
+        BodyKind::JsonPatch => patch::decode(&input.payload).is_ok_and(|d| {
+            d.ops.iter().any(|o| {
+                o.path == "/metadata/resourceVersion"
+                    && matches!(o.op, OpKind::Add | OpKind::Replace | OpKind::Test)
+            })
+        }),
+        _ => serde_json::from_str::<Value>(&input.payload)
+            .ok()
+            .and_then(|v| v.pointer("/metadata/resourceVersion").cloned())
+            .is_some_and(|v| !v.is_null()),
+    }
+}
+
+/// `1.25 to 1.34`-style list of releases.
+pub(crate) fn releases_text(releases: &[KubeVersion]) -> String {
+    let mut minors: Vec<u16> = releases
+        .iter()
+        .filter(|v| v.patch().is_none())
+        .map(|v| v.minor())
+        .collect();
+    minors.sort_unstable();
+    minors.dedup();
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < minors.len() {
+        let mut j = i;
+        while j + 1 < minors.len() && minors[j + 1] == minors[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("1.{}", minors[i])
+        } else {
+            format!("1.{} to 1.{}", minors[i], minors[j])
+        });
+        i = j + 1;
+    }
+    let early_128 = releases
+        .iter()
+        .any(|v| v.minor() == 28 && v.patch().is_some());
+    if early_128 && !minors.contains(&28) {
+        parts.push("1.28.0 and 1.28.1".to_owned());
+    }
+    parts.join(", ")
+}
+
+/// What would decide between the candidates.
+fn would_decide(candidates: &[ErrorClass], has_patch: bool, has_object: bool) -> String {
+    let mut parts = Vec::new();
+    if candidates.iter().any(|c| ErrorClass::BARE_422.contains(c)) {
+        parts.push(match (has_patch, has_object) {
+            (false, _) => "the patch that was sent and the object as the server held it (--patch, --object): patchlab replays them on the release's engine and names the failing op; an audit event at level Request or above carries the patch as requestObject, and kubectl -v=8 prints it",
+            (true, false) => "the object as the server held it (--object): patchlab replays the patch on it and names the failing op",
+            (true, true) => "the object as the server held it when the patch was sent: on the object given, the patch applies, so the server's copy differed (a concurrent writer); the audit log's events for this object show who wrote in between",
+        });
+    }
+    if candidates.contains(&ErrorClass::SmpMergeKey) && candidates.len() > 1 {
+        parts.push("the content type sent (--content-type): a strategic merge patch gets its own 400, 422 and 500 answers");
+    }
+    if candidates.contains(&ErrorClass::UpdateConflict)
+        && candidates.contains(&ErrorClass::RvPrecondition)
+    {
+        parts.push("the request: an Update (PUT) with a stale resourceVersion, or a patch that sets metadata.resourceVersion (--patch, or the verb in an audit event or a -v=8 trace)");
+    }
+    if candidates.contains(&ErrorClass::SmpCustomResource)
+        && candidates.contains(&ErrorClass::ContentType)
+    {
+        parts.push("the media types the 415 lists (the whole message): a custom resource lists no strategic merge patch");
+    }
+    if candidates.contains(&ErrorClass::TooLarge) && candidates.contains(&ErrorClass::TooManyOps) {
+        parts.push("the message: the op limit names its count");
+    }
+    if candidates.contains(&ErrorClass::Invalid) {
+        parts.push("the Status message: a validation error names the object and its fields, a failed op does not");
+    }
+    if parts.is_empty() {
+        parts.push("the full Status message (kubectl -v=8, or the client's response body)");
+    }
+    parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests;
