@@ -15,11 +15,12 @@
 //! size and depth budget.
 //!
 //! One file per part, as the CLI is split: [`convert`] (arguments in,
-//! results and errors out), [`boundary`] (the walks that run in JS: is a
-//! value exact as JSON, a diff's objects without their equal members),
-//! [`build`] (pointer escaping and KubeVirt's payload), [`apply`] (patches
-//! and merge patches on documents), [`diff`], [`sim`] (the simulator),
-//! [`explain`] (error texts), [`info`] (presets, Kubernetes releases,
+//! results out), [`error`] (the `PatchlabError` shape), [`boundary`] (the
+//! walks that run in JS: is a value exact as JSON, a diff's objects
+//! without their equal members), [`build`] (pointer escaping and
+//! KubeVirt's payload), [`apply`] (patches and merge patches on
+//! documents), [`diff`], [`sim`] (the simulator), [`explain`] (error
+//! texts), [`info`] (presets, Kubernetes releases,
 //! version), and the TypeScript declarations in [`types`].
 
 mod apply;
@@ -27,6 +28,7 @@ mod boundary;
 mod build;
 mod convert;
 mod diff;
+mod error;
 mod info;
 mod sim;
 mod types;

@@ -9,7 +9,7 @@ use js_sys::{Array, Function, JsString};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::convert::{bad_argument, ErrorBuilder};
+use super::error::{bad_argument, thrown, ErrorBuilder};
 use crate::limits::{DEPTH, OBJECT_BYTES};
 use crate::pointer::Pointer;
 use crate::strategy::Options;
@@ -50,14 +50,6 @@ fn budgets() -> (u32, u32) {
     let depth = u32::try_from(DEPTH).unwrap_or(u32::MAX);
     let budget = u32::try_from(OBJECT_BYTES).unwrap_or(u32::MAX);
     (depth, budget)
-}
-
-/// The message of a thrown JS value.
-pub(super) fn thrown(err: &JsValue) -> String {
-    err.dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .or_else(|| err.as_string())
-        .unwrap_or_default()
 }
 
 /// The size error of a value whose JSON would exceed the input budget.

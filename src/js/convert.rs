@@ -7,46 +7,14 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::boundary::{exact, thrown};
+use super::boundary::exact;
+pub(super) use super::error::{bad_argument, thrown, ErrorBuilder};
 use crate::apply::{ApplyError, Cause, Engine, Evanphx, Semantics};
 use crate::gojson::DecodeError;
 use crate::input::{self, Budget, Format, InputError};
 use crate::kube::{Cluster, KubeVersion};
 use crate::limits::{OBJECT_BYTES, OPTION_TEXT, OPTION_VALUES, OVERRIDES};
 use crate::patch::PayloadError;
-
-/// A `PatchlabError` with `kind` and `message`; add properties with
-/// [`ErrorBuilder::set`].
-pub(super) struct ErrorBuilder(Error);
-
-impl ErrorBuilder {
-    pub(super) fn new(kind: &str, message: &str) -> ErrorBuilder {
-        let error = Error::new(message);
-        error.set_name("PatchlabError");
-        let builder = ErrorBuilder(error);
-        builder.set("kind", kind)
-    }
-
-    pub(super) fn set(self, key: &str, value: impl Into<JsValue>) -> ErrorBuilder {
-        let _ = Reflect::set(&self.0, &JsValue::from_str(key), &value.into());
-        self
-    }
-
-    pub(super) fn set_opt<T: Into<JsValue>>(self, key: &str, value: Option<T>) -> ErrorBuilder {
-        match value {
-            Some(value) => self.set(key, value),
-            None => self,
-        }
-    }
-
-    pub(super) fn build(self) -> JsValue {
-        self.0.into()
-    }
-}
-
-pub(super) fn bad_argument(message: impl AsRef<str>) -> JsValue {
-    ErrorBuilder::new("bad-argument", message.as_ref()).build()
-}
 
 /// JSON text of a JS value (a document, patch or scenario), within budget:
 /// exact (no `NaN`, `Infinity` or `undefined` that `JSON.stringify` would

@@ -24,7 +24,8 @@ export type LintRule =
   | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
   | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"
   | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "byte-order-mark"
-  | "go-formatted-body" | "non-string-value" | "yaml-number";
+  | "go-formatted-body" | "non-string-value" | "yaml-number" | "test-retried-on-conflict"
+  | "merge-from-replaces-list";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
 export type LintSeverity = "error" | "warning" | "note";
