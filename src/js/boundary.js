@@ -8,9 +8,10 @@
 //   a function or a symbol become null or vanish), and whether it is too
 //   deep or too large to be read at all (checked before the text is built:
 //   a shared subtree repeated many times would make the text huge).
-// - `prune`: for a diff, the two objects without the members that are
-//   equal on both sides, where the diff walks member by member (it skips
-//   equal members there, so removing them changes nothing it computes).
+// - `pruneText`: for a diff, the JSON text of the two objects without the
+//   members that are equal on both sides, where the diff walks member by
+//   member (it skips equal members there, so leaving them out changes
+//   nothing it computes).
 //
 // Both walks recurse at most `depth` levels (crate::limits::DEPTH) and visit
 // at most `budget` characters' worth of values (crate::limits::OBJECT_BYTES:

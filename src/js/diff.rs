@@ -22,23 +22,23 @@ thread_local! {
     static PRESETS: RefCell<Vec<(Preset, bool, Rc<Options>)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The kept options of `preset` with `explain`, and their number (from 1;
-/// see [`prune`]).
+/// The kept options of `preset` with `explain`, and their number (from 1,
+/// the same for the same preset and `explain` in every instance; see
+/// [`prune`]).
 fn cached(preset: Preset, explain: bool) -> (Rc<Options>, u32) {
+    let rank = Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0);
+    let id = u32::try_from(rank * 2 + usize::from(explain) + 1).unwrap_or(0);
     PRESETS.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let id = |at: usize| u32::try_from(at + 1).unwrap_or(0);
-        if let Some(at) = cache
-            .iter()
-            .position(|(p, e, _)| *p == preset && *e == explain)
+        if let Some((_, _, options)) = cache.iter().find(|(p, e, _)| *p == preset && *e == explain)
         {
-            return (Rc::clone(&cache[at].2), id(at));
+            return (Rc::clone(options), id);
         }
         let mut options = Options::preset(preset);
         options.explain = explain;
         let options = Rc::new(options);
         cache.push((preset, explain, Rc::clone(&options)));
-        (options, id(cache.len() - 1))
+        (options, id)
     })
 }
 
