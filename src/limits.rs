@@ -64,6 +64,11 @@ pub const SCENARIO_EVENTS: usize = 400;
 /// Most objects in one scenario.
 pub const SCENARIO_OBJECTS: usize = 16;
 
+/// The most bytes of objects one replay keeps: each step keeps the object
+/// it wrote, so a scenario's objects (their JSON) times its events. A
+/// 3 MB object written 400 times would otherwise take gigabytes.
+pub const REPLAY_BYTES: usize = 32 * 1024 * 1024;
+
 /// Most intents per writer.
 pub const WRITER_INTENTS: usize = 64;
 
@@ -114,3 +119,17 @@ pub const PLAN_NOTES: usize = 100;
 
 /// The longest link fragment the playground opens (bytes).
 pub const LINK_FRAGMENT: usize = 512 * 1024;
+
+// ------------------------------------------------------------ option lists
+
+/// The most values one list option takes (`--preset` flags, `presets: [...]`).
+/// Duplicates are dropped first; more values than this is an error before
+/// any work starts (20,000 `--preset` flags once ran 20,000 simulations).
+pub const OPTION_VALUES: usize = 64;
+
+/// The most per-path strategy overrides of one diff (`--set`, `overrides`).
+pub const OVERRIDES: usize = 1_000;
+
+/// The longest text of one option value (a preset or engine name, a field
+/// manager, an override's path): far above any real one.
+pub const OPTION_TEXT: usize = 4 * 1024;

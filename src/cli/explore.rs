@@ -7,6 +7,7 @@ use patchlab::sim::explore::{explore, Exploration};
 use patchlab::sim::timeline::Scenario;
 use patchlab::vocabulary::Term;
 
+use super::terminal::{field, printable};
 use super::{ClusterArgs, Failure, Source};
 
 /// What the command prints (`--format`).
@@ -37,7 +38,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let result = explore(&scenario, &[]).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Output::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
-        Output::Text => render(&result),
+        Output::Text => printable(&render(&result)).into_owned(),
     };
     writeln!(out, "{text}")?;
     Ok(())
@@ -49,7 +50,7 @@ fn render(result: &Exploration) -> String {
     let _ = writeln!(
         out,
         "{}: {n} interleavings (every order that keeps each writer's own)",
-        result.scenario
+        field(&result.scenario)
     );
     for row in &result.presets {
         let _ = writeln!(

@@ -6,6 +6,7 @@ use std::io::Write;
 use patchlab::apply::Semantics;
 use patchlab::lint::{self, report, Options, Origin};
 
+use super::terminal::printable;
 use super::{parse_semantics, Failure, Source};
 
 /// What the command prints (`--format`).
@@ -96,7 +97,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
             if let Origin::Kubectl { target, shell } = &input.origin {
                 writeln!(
                     out,
-                    "kubectl patch {target}: {} ({} bytes as sent)",
+                    "kubectl patch {}: {} ({} bytes as sent)",
+                    printable(target),
                     input.kind.content_type(),
                     input.payload.len()
                 )?;
@@ -104,7 +106,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
                     writeln!(out, "inside shell: {}", shell.join(", "))?;
                 }
             }
-            out.write_all(report::text(&report, &source).as_bytes())?;
+            out.write_all(printable(&report::text(&report, &source)).as_bytes())?;
         }
         Output::Json => {
             serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;

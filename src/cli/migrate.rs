@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
+use patchlab::limits::OPTION_VALUES;
 use patchlab::sim::migrate::{migrate_on, MigrateOptions, MigrateResult};
 use patchlab::strategy::Preset;
 use patchlab::vocabulary::{Term, MIGRATION_COLUMNS};
@@ -42,6 +43,20 @@ pub struct Args {
     format: Output,
     #[command(flatten)]
     cluster: ClusterArgs,
+}
+
+impl Args {
+    /// Why the `--preset` flags are refused: more than
+    /// [`OPTION_VALUES`] (repeats are dropped, but only that many are read).
+    pub fn check_lists(&self) -> Option<String> {
+        (self.presets.len() > OPTION_VALUES).then(|| {
+            format!(
+                "{} --preset flags, more than the limit of {OPTION_VALUES} (there are {} presets)",
+                self.presets.len(),
+                Preset::ALL.len()
+            )
+        })
+    }
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {

@@ -3,12 +3,13 @@
 //! shape.
 
 use js_sys::JsString;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{
     bad_argument, checked_string, document, json_text, to_js, type_name, value_to_js, ErrorBuilder,
+    OptionsReader,
 };
 use crate::input::Budget;
 use crate::lint::{self, report, AppliesTo, LintError, Options, RULES};
@@ -92,12 +93,6 @@ export interface LintRuleInfo {
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = LINT_TYPES;
 
-#[derive(Default, Deserialize)]
-struct LintOptions {
-    semantics: Option<String>,
-    kind: Option<String>,
-}
-
 fn lint_error(err: &LintError) -> JsValue {
     let (line, column) = err.location();
     let kind = match err {
@@ -130,9 +125,8 @@ pub fn lint(
     #[wasm_bindgen(unchecked_param_type = "Operation[] | Json | string")] patch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let opts: LintOptions = super::options(&options, "options", &["object", "semantics", "kind"])?;
-    let semantics = match opts.semantics.as_deref() {
+    let reader = OptionsReader::new(options, "options", &["object", "semantics", "kind"])?;
+    let semantics = match reader.string("semantics")?.as_deref() {
         None => crate::apply::Semantics::Kube,
         Some(s) => s.parse().map_err(|_| {
             bad_argument(format!(
@@ -140,11 +134,7 @@ pub fn lint(
             ))
         })?,
     };
-    let object = if options.is_object() {
-        js_sys::Reflect::get(&options, &JsValue::from_str("object"))?
-    } else {
-        JsValue::UNDEFINED
-    };
+    let object = reader.get("object")?;
     let object = if object.is_undefined() || object.is_null() {
         None
     } else {
@@ -175,7 +165,7 @@ pub fn lint(
     let options = Options {
         semantics,
         object,
-        kind: opts.kind,
+        kind: reader.string("kind")?,
         ..Options::default()
     };
     let report = lint::lint_input(&input, &options).map_err(|e| lint_error(&e))?;

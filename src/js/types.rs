@@ -220,7 +220,10 @@ export type ErrorKind =
   | "engine-panic"   // the server's engine panics here (500; evanphx v4.12.0 and v5.6.0)
   | "apply-failed"   // any other op failure: see index, path, cause
   | "invalid-scenario"
-  | "diff-failed";
+  | "diff-failed"
+  | "not-initialised"// a call before init() in a browser
+  | "init-failed"    // the wasm could not be fetched, or is not wasm
+  | "internal";      // the module stopped (out of memory, a bug): a fresh instance answers the next call
 
 export interface PatchlabError extends Error {
   name: "PatchlabError";

@@ -158,13 +158,19 @@ impl MigrateOptions {
         Ok(())
     }
 
-    /// The presets to run: the ones asked, or all.
+    /// The presets to run: the ones asked (each once, in the order first
+    /// asked), or all.
     pub fn presets(&self) -> Vec<Preset> {
         if self.presets.is_empty() {
-            Preset::ALL.to_vec()
-        } else {
-            self.presets.clone()
+            return Preset::ALL.to_vec();
         }
+        let mut once = Vec::with_capacity(Preset::ALL.len());
+        for preset in &self.presets {
+            if !once.contains(preset) {
+                once.push(*preset);
+            }
+        }
+        once
     }
 
     /// Writers per VMI.

@@ -15,7 +15,9 @@ use super::writer::WriterSpec;
 use crate::apply::Evanphx;
 use crate::input::{self, Budget};
 use crate::kube::{Cluster, KubeVersion};
-use crate::limits::{SCENARIO_EVENTS, SCENARIO_OBJECTS, SCENARIO_WRITERS, WRITER_INTENTS};
+use crate::limits::{
+    REPLAY_BYTES, SCENARIO_EVENTS, SCENARIO_OBJECTS, SCENARIO_WRITERS, WRITER_INTENTS,
+};
 use crate::strategy::{self, Body, BodyKind, FieldKind, PlannedOp, Preset};
 
 /// One scheduled event.
@@ -260,6 +262,23 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// The length of `value`'s compact JSON text, counted without building it.
+fn json_bytes(value: &impl Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
 impl Scenario {
     /// Every writer's diff options, `preset` replacing the writers' own
     /// (fixed writers keep theirs).
@@ -332,6 +351,16 @@ impl Scenario {
             if count > limit {
                 return Err(ScenarioError::TooMany { what, count, limit });
             }
+        }
+        // Each step keeps the object it wrote: refuse, before any step,
+        // a replay that would keep more than REPLAY_BYTES of them.
+        let kept = json_bytes(&self.objects).saturating_mul(self.schedule.len() + 1);
+        if kept > REPLAY_BYTES {
+            return Err(ScenarioError::TooMany {
+                what: "bytes of objects the replay would keep (the objects' JSON once per event)",
+                count: kept,
+                limit: REPLAY_BYTES,
+            });
         }
         let keys: BTreeSet<String> = self.objects.iter().map(key_of).collect();
         for (index, object) in self.objects.iter().enumerate() {

@@ -2,6 +2,7 @@
 // --strict against dist/pkg/patchlab.d.ts): every export used as documented,
 // and wrong uses that must not compile.
 import init, {
+  initSync,
   applyPatch,
   applyPatchJson,
   buildPatch,
@@ -25,6 +26,10 @@ import init, {
 } from '../../../dist/pkg/patchlab.js';
 
 await init();
+await init(new URL('./patchlab_bg.wasm', import.meta.url));
+await init({ module_or_path: fetch('/patchlab_bg.wasm') });
+initSync(new Uint8Array(8));
+initSync();
 
 const ops: Operation[] = [
   { op: 'test', path: '/metadata/labels', value: { a: '1' } },
@@ -61,7 +66,8 @@ try {
 } catch (e) {
   const err = e as PatchlabError;
   const where: string = `${err.kind} at op ${err.index ?? '-'} (${err.path ?? ''}), HTTP ${err.status ?? '-'}`;
-  console.log(where);
+  const restarted: boolean = err.kind === 'internal' || err.kind === 'not-initialised' || err.kind === 'init-failed';
+  console.log(where, restarted);
 }
 
 // Wrong uses the declarations must refuse:
@@ -85,10 +91,12 @@ applyPatch({}, [], { semantics: 'strict' });
 escapeJsonPointer(5);
 // @ts-expect-error lint severities are error, warning or note
 const sev: 'fatal' = lint('[]').findings[0]!.severity;
+// @ts-expect-error init resolves to nothing to use
+const exports: WebAssembly.Exports = await init();
 // @ts-expect-error diff results are not strings
 const wrong: string = diff({}, {});
 
-console.log(payload, plain, doc, text, firstReason, surface, code, falseConflicts, handler, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);
+console.log(exports, payload, plain, doc, text, firstReason, surface, code, falseConflicts, handler, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);
 
 // @ts-expect-error explain classes are a closed set
 const notAClass: Explanation['class'] = 'flaky';
