@@ -347,9 +347,21 @@ impl std::error::Error for DiffError {}
 
 /// Computes what a writer sends to turn `old` into `new` under `options`.
 ///
+/// Numbers are compared and sent as the server stores them
+/// ([`crate::gojson::stored_number`]): `1` and `1.0` are one value (no
+/// op), and `-0` is `0`.
+///
 /// # Errors
 ///
 /// [`DiffError`] when either object is not a JSON object.
+///
+/// ```
+/// use patchlab::strategy::{diff, Options};
+/// use serde_json::json;
+///
+/// let plan = diff(&json!({"spec": {"cpu": 1}}), &json!({"spec": {"cpu": 1.0}}), &Options::default()).unwrap();
+/// assert!(plan.is_empty());
+/// ```
 pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffError> {
     for (side, value) in [(Side::Old, old), (Side::New, new)] {
         if !value.is_object() {
@@ -359,7 +371,8 @@ pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffErr
             });
         }
     }
-    Ok(diff::plan(old, new, options))
+    let (old, new) = (crate::gojson::stored(old), crate::gojson::stored(new));
+    Ok(diff::plan(&old, &new, options))
 }
 
 /// Derives the conflict surface and the overwrites of a JSON patch: every

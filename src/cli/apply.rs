@@ -49,6 +49,11 @@ pub struct Args {
     /// Print the document on one line.
     #[arg(long)]
     compact: bool,
+    /// Print numbers as read (1.0 stays 1.0, -0 stays -0.0) instead of as the server
+    /// writes them (Go: 1, 0, 0.000001, 18446744073709552000); the default under
+    /// --semantics rfc, where no server stores anything. Also for --batch.
+    #[arg(long)]
+    literal_numbers: bool,
     /// The document: a JSON or YAML file, or - for stdin.
     #[arg(required_unless_present = "batch")]
     doc: Option<Source>,
@@ -70,12 +75,29 @@ pub enum PatchType {
     Strategic,
 }
 
-/// How a batch line's "patch" member is read, and the release.
+/// How a batch line's "patch" member is read, the release, and how
+/// numbers are printed.
 #[derive(Clone, Copy, Debug)]
 pub struct Mode {
     engine: Engine,
     patch_type: PatchType,
     version: KubeVersion,
+    /// Numbers as the server writes them (kube), or as read.
+    stored_numbers: bool,
+}
+
+/// The document as the CLI prints it: numbers as the server writes them
+/// (`stored`), or as read.
+fn document_text(document: &Value, stored: bool, pretty: bool) -> String {
+    if stored {
+        return gojson::to_string_stored(document, pretty);
+    }
+    let text = if pretty {
+        serde_json::to_string_pretty(document)
+    } else {
+        serde_json::to_string(document)
+    };
+    text.unwrap_or_default()
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
@@ -94,6 +116,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         engine,
         patch_type,
         version: args.cluster.cluster().version,
+        stored_numbers: engine.is_kube() && !args.literal_numbers,
     };
     if args.batch {
         let stdin = io::stdin();
@@ -131,12 +154,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         // kubectl prints the server's Warning headers so.
         eprintln!("Warning: {warning}");
     }
-    let text = if args.compact {
-        serde_json::to_string(&document)
-    } else {
-        serde_json::to_string_pretty(&document)
-    };
-    writeln!(out, "{}", text.unwrap_or_default())?;
+    writeln!(
+        out,
+        "{}",
+        document_text(&document, mode.stored_numbers, !args.compact)
+    )?;
     Ok(())
 }
 
@@ -221,7 +243,7 @@ pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, mode: Mode) -> Result
         match result {
             Ok((doc, warnings)) => {
                 out.write_all(b"{\"ok\":")?;
-                serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+                out.write_all(document_text(&doc, mode.stored_numbers, false).as_bytes())?;
                 if !warnings.is_empty() {
                     out.write_all(b",\"warnings\":")?;
                     serde_json::to_writer(&mut *out, &warnings).map_err(io::Error::from)?;

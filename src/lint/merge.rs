@@ -12,7 +12,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
     // What PR #18139's strategies would send instead, from the object.
     let rewrite = options.object.as_ref().and_then(|object| {
         let mut new = object.clone();
-        apply::merge::apply(&mut new, body);
+        apply::merge::apply_as(&mut new, body, options.semantics);
         let plan = strategy::diff(
             object,
             &new,
@@ -56,7 +56,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
     });
     let outcome = options.object.as_ref().map(|object| {
         let mut new = object.clone();
-        apply::merge::apply(&mut new, body);
+        apply::merge::apply_as(&mut new, body, options.semantics);
         let stale = body
             .pointer("/metadata/resourceVersion")
             .filter(|rv| object.pointer("/metadata/resourceVersion") != Some(*rv));
@@ -88,7 +88,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
                 path: None,
                 cause: None,
                 response: None,
-                unchanged: &new == object,
+                unchanged: crate::gojson::stored_eq(&new, object),
             },
         }
     });
