@@ -776,8 +776,13 @@ fn lint_unreadable_input_exits_2_with_where() {
         ),
         (
             vec!["lint", "-"],
-            "kubectl patch vmi x -p '{}'",
-            "without --type",
+            "kubectl patch vmi x --type=yaml -p '{}'",
+            "--type must be one of [json merge strategic], not \"yaml\"",
+        ),
+        (
+            vec!["lint", "-"],
+            "kubectl patch vmi x --type=json --patch-file no/such/patch.json",
+            "unable to read patch file: open no/such/patch.json",
         ),
         (
             vec!["lint", "no/such/file.json"],
@@ -801,6 +806,33 @@ fn lint_unreadable_input_exits_2_with_where() {
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
         assert!(stdout(&out).is_empty());
     }
+}
+
+/// `kubectl patch` lines as runbooks write them: `--patch-file` opened
+/// relative to the current directory, the shell around named, and a
+/// strategic merge patch to a custom resource found out (415).
+#[test]
+fn lint_reads_patch_files_shell_and_strategic_merge_patches() {
+    let out = patchlab(
+        &["lint", "-"],
+        "for n in $(kubectl get vmi -o name); do kubectl patch $n --type=json --patch-file tests/fixtures/whole-map-labels.json; done",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("inside shell: a for block"), "{text}");
+    assert!(text.contains("warning[whole-map-test]"), "{text}");
+    let out = patchlab(
+        &["lint", "-", "--format", "json"],
+        "kubectl patch vmi testvmi -p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}'",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["kind"], "strategic-merge-patch");
+    assert_eq!(report["findings"][0]["rule"], "smp-custom-resource");
+    assert!(report["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("415 Unsupported Media Type"));
 }
 
 /// `patchlab diff` output piped into `patchlab lint`: the payload and the
