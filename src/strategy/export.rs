@@ -77,6 +77,11 @@ pub fn kubectl(plan: &Plan, object: &Value) -> String {
             "kubectl patch {target} --type=merge -p {}",
             shell_quote(&plan.body_text())
         ),
+        // A body starting with `{` is sent as written (`yaml.ToJSON`).
+        Body::StrategicMergePatch(_) => format!(
+            "kubectl patch {target} --type=strategic -p {}",
+            shell_quote(&plan.body_text())
+        ),
         Body::Apply { field_manager, .. } => {
             let yaml = plan.body_text();
             let end = delimiter(&yaml);

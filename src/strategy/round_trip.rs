@@ -26,7 +26,8 @@ pub enum RoundTrip {
         more: usize,
     },
     /// Not a body that can be checked this way: a server-side apply's
-    /// result depends on who owns which field.
+    /// result depends on who owns which field; a strategic merge patch has
+    /// no RFC to check it against.
     NotApplicable,
 }
 
@@ -124,6 +125,20 @@ pub fn round_trip_on(
         }
         Body::Update(body) => doc = body.clone(),
         Body::Apply { .. } => return RoundTrip::NotApplicable,
+        Body::StrategicMergePatch(_) if !engine.is_kube() => return RoundTrip::NotApplicable,
+        Body::StrategicMergePatch(body) => {
+            // The newest release's strategicpatch (1.28 and later: what
+            // kubectl 1.32 runs too); a custom resource answers 415.
+            let target = super::strategic::target(old, new);
+            if let Err(err) = crate::apply::strategic::apply_body(
+                &mut doc,
+                &crate::gojson::to_string(body),
+                &target,
+                crate::kube::KubeVersion::default(),
+            ) {
+                return RoundTrip::Refused(err);
+            }
+        }
     }
     let strip = |v: &Value| {
         let mut v = v.clone();

@@ -270,7 +270,7 @@ fn body_view(plan: &Plan, unique: &[bool], findings: Option<&Report>) -> Html {
                 }) }
             </ol>
         },
-        Body::MergePatch(body) | Body::Update(body) => html! {
+        Body::MergePatch(body) | Body::Update(body) | Body::StrategicMergePatch(body) => html! {
             <pre class="body" tabindex="0" role="region" aria-label="The body"><code>{ input::to_json_pretty(body) }</code></pre>
         },
         Body::Apply {
