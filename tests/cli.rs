@@ -1236,3 +1236,47 @@ fn apply_prints_numbers_as_the_server_writes_them() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn migrate_shows_a_strategic_writer_refused_with_415_not_conflicts() {
+    let out = patchlab(
+        &[
+            "migrate",
+            "--vms",
+            "4",
+            "--preset",
+            "strategic",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let result: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let total = &result["presets"][0]["total"];
+    assert_eq!(result["presets"][0]["preset"], "strategic");
+    // Every controller write is refused (415), none as a conflict.
+    assert!(total["other_errors"].as_u64().unwrap() >= 8, "{total}");
+    for key in [
+        "invalid",
+        "false_conflicts",
+        "true_conflicts",
+        "lost_updates",
+    ] {
+        assert_eq!(total[key], 0, "{key}: {total}");
+    }
+    let text = stdout(&patchlab(
+        &["migrate", "--vms", "4", "--preset", "strategic"],
+        "",
+    ));
+    assert!(text.contains("   other "), "{text}");
+    assert!(
+        text.contains("415 (a strategic merge patch to a custom resource)"),
+        "{text}"
+    );
+    // Without such failures the table keeps its columns.
+    let text = stdout(&patchlab(
+        &["migrate", "--vms", "4", "--preset", "merge"],
+        "",
+    ));
+    assert!(!text.contains("   other "), "{text}");
+}
