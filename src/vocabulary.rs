@@ -204,7 +204,7 @@ impl Term {
     /// A one-line definition a newcomer understands.
     pub fn definition(self) -> &'static str {
         match self {
-            Term::Writes => "Requests a writer sent: JSON patches, merge patches, server-side applies and Updates.",
+            Term::Writes => "Requests a writer sent: JSON patches, merge patches, strategic merge patches, server-side applies and Updates.",
             Term::Ok => "Writes the server accepted (200), including those that changed nothing.",
             Term::Invalid => "The server refused a JSON patch because one of its ops failed (a failed test, a remove of a missing member): the whole patch is dropped. Clients cannot tell it from a validation error, and client-go's RetryOnConflict does not retry it.",
             Term::Conflict => "The write carried a stale resourceVersion (an Update, or a merge patch that pins it), or a server-side apply changed a field another manager owns.",
