@@ -23,6 +23,7 @@ mod convert;
 mod diff;
 mod info;
 mod sim;
+mod strategic;
 mod types;
 
 pub mod explain;
@@ -33,6 +34,7 @@ pub use build::{build_patch, escape_json_pointer};
 pub use diff::diff;
 pub use info::{kube_versions, presets, version};
 pub use sim::{migrate, simulate};
+pub use strategic::apply_strategic_merge_patch;
 
 // What the lint module (`js/lint.rs`) reads from its parent.
 use convert::{

@@ -169,22 +169,7 @@ fn target(
     api_version: Option<&str>,
     document: &Value,
 ) -> Result<Target<'static>, Failure> {
-    let own = |key: &str| {
-        document
-            .get(key)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-    };
-    Ok(match (kind, api_version) {
-        (None, None) => schema::target_of(document),
-        (None, Some(api_version)) => schema::target(api_version, own("kind")),
-        (Some(kind), api_version) => match schema::resource(kind) {
-            Some(found) if api_version.is_none_or(|v| v == found.api_version()) => {
-                Target::Tabled(found)
-            }
-            _ => schema::target(api_version.unwrap_or(own("apiVersion")), kind),
-        },
-    })
+    Ok(schema::target_named(kind, api_version, document))
 }
 
 /// The error as the CLI prints it: location and cause, then the response.
