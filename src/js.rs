@@ -31,6 +31,7 @@ mod diff;
 mod error;
 mod info;
 mod sim;
+mod strategic;
 mod types;
 
 pub mod explain;
@@ -41,6 +42,7 @@ pub use build::{build_patch, escape_json_pointer};
 pub use diff::diff;
 pub use info::{kube_versions, presets, version};
 pub use sim::{migrate, simulate};
+pub use strategic::apply_strategic_merge_patch;
 
 // What the lint module (`js/lint.rs`) reads from its parent.
 use convert::{

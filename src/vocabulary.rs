@@ -204,11 +204,11 @@ impl Term {
     /// A one-line definition a newcomer understands.
     pub fn definition(self) -> &'static str {
         match self {
-            Term::Writes => "Requests a writer sent: JSON patches, merge patches, server-side applies and Updates.",
+            Term::Writes => "Requests a writer sent: JSON patches, merge patches, strategic merge patches, server-side applies and Updates.",
             Term::Ok => "Writes the server accepted (200), including those that changed nothing.",
             Term::Invalid => "The server refused a JSON patch because one of its ops failed (a failed test, a remove of a missing member): the whole patch is dropped. Clients cannot tell it from a validation error, and client-go's RetryOnConflict does not retry it.",
             Term::Conflict => "The write carried a stale resourceVersion (an Update, or a merge patch that pins it), or a server-side apply changed a field another manager owns.",
-            Term::OtherErrors => "Any other failure: 400, 404, 413, 500.",
+            Term::OtherErrors => "Any other failure: 400, 404, 413, 415 (a strategic merge patch to a custom resource), 500.",
             Term::Retries => "After a failure, the writer re-read the object, recomputed its write and sent it again.",
             Term::FalseConflict => "A write failed (422 or 409) although succeeding would have changed nothing another writer did since its read: it failed for nothing.",
             Term::FalseConflictOnMap => "A false conflict whose failing test was on a map (labels, annotations, activePods) or a key inside one: what per-key patches remove.",

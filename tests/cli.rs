@@ -170,7 +170,7 @@ fn apply_batch_follows_the_contract() {
     assert_eq!(
         results[1],
         json!({"error": {"index": 0, "op": "test", "path": "/a", "kind": "test-failed",
-                         "message": "test failed: expected 1.0, found 1", "expected": 1.0, "actual": 1,
+                         "message": "test failed: the bytes differ: sent 1.0, the server stores 1 (one value, but the server compares scalars as bytes, the stored side in Go's encoding)", "expected": 1.0, "actual": 1,
                          "engine": "evanphx-v4.13.0", "status": 422, "reason": "Invalid",
                          "response": "the server rejected our request due to an error in our request"}})
     );
@@ -325,7 +325,7 @@ fn diff_formats() {
         stdout(&out)
     );
     let out = patchlab(&args("go"), "");
-    assert!(stdout(&out).contains("patch.WithAdd(\"/metadata/labels/\" + patch.EscapeJSONPointer(\"kubevirt.io/outdatedLauncherImage\"), \"\")"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("patch.WithAdd(\"/metadata/labels/\"+patch.EscapeJSONPointer(\"kubevirt.io/outdatedLauncherImage\"), \"\")"), "{}", stdout(&out));
     let out = patchlab(&args("rust"), "");
     assert!(
         stdout(&out)
@@ -1143,4 +1143,140 @@ fn batch_lines_take_the_type() {
     assert_eq!(lines[0]["ok"]["metadata"]["finalizers"], json!(["b"]));
     assert_eq!(lines[1]["error"]["kind"], "unsupported-media-type");
     assert_eq!(lines[1]["error"]["status"], 415);
+}
+
+#[test]
+fn lint_takes_the_release_and_reads_merge_bodies_as_the_server() {
+    // A test without a value on a missing member: 1.25 to 1.34's engine
+    // panics (500), 1.35 and later pass it.
+    let patch = r#"[{"op":"test","path":"/metadata/absent"}]"#;
+    let json = |args: &[&str], stdin: &str| -> serde_json::Value {
+        let mut all = vec![
+            "lint",
+            "-",
+            "--object",
+            "tests/fixtures/vmi.yaml",
+            "--format",
+            "json",
+        ];
+        all.extend_from_slice(args);
+        let out = patchlab(&all, stdin);
+        serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)))
+    };
+    assert_eq!(json(&[], patch)["outcome"]["applies"], true);
+    let old = json(&["--kube-version", "1.30"], patch);
+    assert_eq!(old["outcome"]["applies"], false);
+    assert_eq!(old["outcome"]["response"]["code"], 500, "{old}");
+    let engine = json(&["--engine", "evanphx-v4.12.0"], patch);
+    assert_eq!(engine["outcome"]["response"]["code"], 500);
+    // A merge body's nulls inside a list are pruned as the server prunes
+    // them: the result is the object as it is (RFC 7386 keeps the null).
+    let body = r#"{"status":{"interfaces":[{"name":"default","mac":null}]}}"#;
+    let object = r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstance","metadata":{"name":"x"},"status":{"interfaces":[{"name":"default"}]}}"#;
+    let dir = std::env::temp_dir().join(format!("patchlab-lint-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("vmi.json");
+    std::fs::write(&file, object).unwrap();
+    let run = |semantics: &str| -> serde_json::Value {
+        let out = patchlab(
+            &[
+                "lint",
+                "-",
+                "--object",
+                file.to_str().unwrap(),
+                "--format",
+                "json",
+                "--semantics",
+                semantics,
+            ],
+            body,
+        );
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    assert_eq!(run("kube")["outcome"]["unchanged"], true);
+    assert_eq!(run("rfc")["outcome"]["unchanged"], false);
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = patchlab(&["lint", "-", "--kube-version", "1.2"], patch);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn apply_prints_numbers_as_the_server_writes_them() {
+    let doc = r#"{"n":[-0,1.0,1e-6,18446744073709551616,1e21,1.5],"s":"<b>"}"#;
+    let dir = std::env::temp_dir().join(format!("patchlab-numbers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("doc.json");
+    std::fs::write(&file, doc).unwrap();
+    let path = file.to_str().unwrap();
+    let out = patchlab(&["apply", "--compact", path, "-"], "[]");
+    assert_eq!(
+        stdout(&out).trim_end(),
+        r#"{"n":[0,1,0.000001,18446744073709552000,1e+21,1.5],"s":"<b>"}"#
+    );
+    let out = patchlab(
+        &["apply", "--compact", "--literal-numbers", path, "-"],
+        "[]",
+    );
+    assert_eq!(
+        stdout(&out).trim_end(),
+        r#"{"n":[-0.0,1.0,1e-6,1.8446744073709552e+19,1e+21,1.5],"s":"<b>"}"#
+    );
+    let out = patchlab(
+        &["apply", "--compact", "--semantics", "rfc", path, "-"],
+        "[]",
+    );
+    assert!(stdout(&out).contains("1.0,1e-6"), "{}", stdout(&out));
+    let out = patchlab(
+        &["apply", "--batch"],
+        &format!("{{\"doc\":{doc},\"patch\":[]}}\n"),
+    );
+    assert_eq!(
+        stdout(&out),
+        "{\"ok\":{\"n\":[0,1,0.000001,18446744073709552000,1e+21,1.5],\"s\":\"<b>\"}}\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn migrate_shows_a_strategic_writer_refused_with_415_not_conflicts() {
+    let out = patchlab(
+        &[
+            "migrate",
+            "--vms",
+            "4",
+            "--preset",
+            "strategic",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let result: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let total = &result["presets"][0]["total"];
+    assert_eq!(result["presets"][0]["preset"], "strategic");
+    // Every controller write is refused (415), none as a conflict.
+    assert!(total["other_errors"].as_u64().unwrap() >= 8, "{total}");
+    for key in [
+        "invalid",
+        "false_conflicts",
+        "true_conflicts",
+        "lost_updates",
+    ] {
+        assert_eq!(total[key], 0, "{key}: {total}");
+    }
+    let text = stdout(&patchlab(
+        &["migrate", "--vms", "4", "--preset", "strategic"],
+        "",
+    ));
+    assert!(text.contains("   other "), "{text}");
+    assert!(
+        text.contains("415 (a strategic merge patch to a custom resource)"),
+        "{text}"
+    );
+    // Without such failures the table keeps its columns.
+    let text = stdout(&patchlab(
+        &["migrate", "--vms", "4", "--preset", "merge"],
+        "",
+    ));
+    assert!(!text.contains("   other "), "{text}");
 }

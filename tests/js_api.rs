@@ -525,7 +525,10 @@ fn migrate_counts_false_conflicts_per_preset() {
 #[wasm_bindgen_test]
 fn presets_and_version() {
     let list: Array = api::presets().unwrap().dyn_into().unwrap();
-    assert_eq!(list.length(), 7);
+    assert_eq!(list.length(), 8);
+    assert_eq!(string(&list.get(7), "name").as_deref(), Some("strategic"));
+    assert_eq!(get(&list.get(7), "builtinOnly").as_bool(), Some(true));
+    assert_eq!(get(&list.get(0), "builtinOnly").as_bool(), Some(false));
     assert_eq!(
         string(&list.get(0), "name").as_deref(),
         Some("kubevirt-head")
@@ -1374,5 +1377,111 @@ fn explain_errors_say_what() {
     error_of(
         api::explain::explain("x".into(), opts(r#"{"object":"a: [\n"}"#)),
         "syntax",
+    );
+}
+
+#[wasm_bindgen_test]
+fn apply_strategic_merge_patch_merges_by_key_and_refuses_custom_resources() {
+    // The kubernetes.io "patch containers" example: a merge by name.
+    let pod = js(
+        r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","finalizers":["a"]},
+        "spec":{"containers":[{"name":"a","image":"a:1"},{"name":"b","image":"b:1"}]}}"#,
+    );
+    let got = api::apply_strategic_merge_patch(
+        pod.clone(),
+        js(r#"{"metadata":{"finalizers":["b"]},"spec":{"containers":[{"name":"b","image":"b:2"}]}}"#),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        text(&get(&get(&got, "spec"), "containers")),
+        r#"[{"image":"a:1","name":"a"},{"image":"b:2","name":"b"}]"#
+    );
+    // A set merged as the server merges it: the patch's new element first.
+    assert_eq!(
+        text(&get(&get(&got, "metadata"), "finalizers")),
+        r#"["b","a"]"#
+    );
+    // The body as text, and the kind named as kubectl names it.
+    let got = api::apply_strategic_merge_patch(
+        js(r#"{"metadata":{"name":"n","labels":{"a":"1"}}}"#),
+        JsValue::from_str(r#"{"metadata":{"labels":{"kubevirt.io/schedulable":"true"}}}"#),
+        opts(r#"{"kind":"no"}"#),
+    )
+    .unwrap();
+    assert_eq!(
+        text(&get(&get(&got, "metadata"), "labels")),
+        r#"{"a":"1","kubevirt.io/schedulable":"true"}"#
+    );
+    // A missing merge key: the server's own text, 500.
+    let err = error_of(
+        api::apply_strategic_merge_patch(
+            pod.clone(),
+            js(r#"{"spec":{"containers":[{"image":"c"}]}}"#),
+            None,
+        ),
+        "missing-merge-key",
+    );
+    assert_eq!(num(&err, "status"), Some(500.0));
+    assert_eq!(
+        string(&err, "response").as_deref(),
+        Some("map: map[image:c] does not contain declared merge key: name")
+    );
+    // A custom resource: 415 with the server's text.
+    let vmi = js(
+        r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstance","metadata":{"name":"v"}}"#,
+    );
+    let err = error_of(
+        api::apply_strategic_merge_patch(vmi, js(r#"{"metadata":{"labels":{"a":"b"}}}"#), None),
+        "unsupported-media-type",
+    );
+    assert_eq!(num(&err, "status"), Some(415.0));
+    assert_eq!(
+        string(&err, "response").as_deref(),
+        Some("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml")
+    );
+    // Options are checked: an unknown key, a bad release.
+    error_of(
+        api::apply_strategic_merge_patch(
+            pod.clone(),
+            js("{}"),
+            opts(r#"{"engine":"evanphx-v4.12.0"}"#),
+        ),
+        "bad-argument",
+    );
+    error_of(
+        api::apply_strategic_merge_patch(pod, js("{}"), opts(r#"{"kubeVersion":"1.2"}"#)),
+        "bad-argument",
+    );
+}
+
+#[wasm_bindgen_test]
+fn diff_offers_the_strategic_preset_for_built_in_kinds() {
+    let node = |v: &str| {
+        js(&format!(
+            r#"{{"apiVersion":"v1","kind":"Node","metadata":{{"name":"n","labels":{{"kubevirt.io/schedulable":"{v}"}}}}}}"#
+        ))
+    };
+    let result = api::diff(
+        node("false"),
+        node("true"),
+        opts(r#"{"preset":"strategic"}"#),
+    )
+    .unwrap();
+    assert_eq!(
+        string(&result, "contentType").as_deref(),
+        Some("application/strategic-merge-patch+json")
+    );
+    assert_eq!(
+        string(&result, "body").as_deref(),
+        Some(r#"{"metadata":{"labels":{"kubevirt.io/schedulable":"true"}}}"#)
+    );
+    assert!(get(&result, "ops").is_null());
+    assert_eq!(
+        get(&result, "conflicts")
+            .dyn_into::<Array>()
+            .unwrap()
+            .length(),
+        0
     );
 }

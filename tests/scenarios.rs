@@ -341,3 +341,64 @@ fn migrate_matches_the_cross_platform_golden_file() {
     let result = patchlab::sim::migrate::migrate(&options).unwrap();
     assert_eq!(serde_json::to_value(&result).unwrap(), golden);
 }
+
+/// KubeVirt's node labeller (`pkg/virt-handler/node-labeller`, whole-map
+/// test + replace of a Node's labels) against the same virt-handler's
+/// heartbeat (a strategic merge patch) and node-feature-discovery (per-key
+/// JSON patch ops): a false conflict and a retry under the current code,
+/// none under per-key ops; the file's own claims hold under each preset
+/// they name (the Race library does not list the file yet, so
+/// `tests/lessons.rs` does not check them).
+#[test]
+fn node_labeller_fails_for_nothing_under_whole_map_and_never_per_key() {
+    let s = scenario("node-labeller");
+    let own = replay(&s, None).unwrap();
+    let heartbeat = own.steps[3].request.as_ref().unwrap();
+    assert_eq!(heartbeat.kind, BodyKind::StrategicMergePatch);
+    assert_eq!(
+        heartbeat.body,
+        r#"{"metadata":{"annotations":{"kubevirt.io/heartbeat":"2026-08-22T10:01:07Z"},"labels":{"kubevirt.io/schedulable":"true"}}}"#
+    );
+    let failed = own.steps[5].response.as_ref().unwrap();
+    assert_eq!(failed.code, 422);
+    assert_eq!(own.steps[5].conflict, Some(ConflictKind::False));
+    let labeller = writer(&own, "node-labeller");
+    assert_eq!(
+        (labeller.counts.false_conflicts, labeller.counts.retries),
+        (1, 1)
+    );
+    // The retry replaces the whole map it re-read: the heartbeat's and
+    // NFD's labels are in it, nothing is lost.
+    assert!(own.outcomes.lost_updates.is_empty());
+    let labels = &own.steps[6].object["metadata"]["labels"];
+    assert_eq!(labels["kubevirt.io/schedulable"], "true");
+    assert_eq!(
+        labels["feature.node.kubernetes.io/cpu-cpuid.AVX512F"],
+        "true"
+    );
+    assert_eq!(
+        labels["cpu-model.node.kubevirt.io/Skylake-Client-IBRS"],
+        "true"
+    );
+    assert!(labels.get("cpu-model.node.kubevirt.io/Haswell").is_none());
+
+    let per_key = replay(&s, Some(Preset::KubevirtPr18139)).unwrap();
+    assert_eq!(per_key.steps[5].response.as_ref().unwrap().code, 200);
+    assert_eq!(writer(&per_key, "node-labeller").counts.retries, 0);
+    // The heartbeat keeps its strategic merge patch under every preset
+    // (it is fixed), and a strategic labeller would not fail either.
+    let strategic = replay(&s, Some(Preset::Strategic)).unwrap();
+    assert_eq!(
+        strategic.steps[5].request.as_ref().unwrap().kind,
+        BodyKind::StrategicMergePatch
+    );
+    assert_eq!(strategic.steps[5].response.as_ref().unwrap().code, 200);
+
+    for (preset, claims) in &s.claims {
+        let preset = (preset != "own").then(|| preset.parse::<Preset>().unwrap());
+        let replay = replay(&s, preset).unwrap();
+        let facts = patchlab::app::learn::facts::race(&replay, replay.steps.len());
+        let failures = claims.check(&facts);
+        assert!(failures.is_empty(), "{preset:?}: {failures:?}");
+    }
+}

@@ -49,6 +49,11 @@ pub struct Args {
     /// Print the document on one line.
     #[arg(long)]
     compact: bool,
+    /// Print numbers as read (1.0 stays 1.0, -0 stays -0.0) instead of as the server
+    /// writes them (Go: 1, 0, 0.000001, 18446744073709552000); the default under
+    /// --semantics rfc, where no server stores anything. Also for --batch.
+    #[arg(long)]
+    literal_numbers: bool,
     /// The document: a JSON or YAML file, or - for stdin.
     #[arg(required_unless_present = "batch")]
     doc: Option<Source>,
@@ -70,12 +75,29 @@ pub enum PatchType {
     Strategic,
 }
 
-/// How a batch line's "patch" member is read, and the release.
+/// How a batch line's "patch" member is read, the release, and how
+/// numbers are printed.
 #[derive(Clone, Copy, Debug)]
 pub struct Mode {
     engine: Engine,
     patch_type: PatchType,
     version: KubeVersion,
+    /// Numbers as the server writes them (kube), or as read.
+    stored_numbers: bool,
+}
+
+/// The document as the CLI prints it: numbers as the server writes them
+/// (`stored`), or as read.
+fn document_text(document: &Value, stored: bool, pretty: bool) -> String {
+    if stored {
+        return gojson::to_string_stored(document, pretty);
+    }
+    let text = if pretty {
+        serde_json::to_string_pretty(document)
+    } else {
+        serde_json::to_string(document)
+    };
+    text.unwrap_or_default()
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
@@ -94,6 +116,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         engine,
         patch_type,
         version: args.cluster.cluster().version,
+        stored_numbers: engine.is_kube() && !args.literal_numbers,
     };
     if args.batch {
         // Own buffer: it tells whether the next line is already here.
@@ -132,12 +155,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         // kubectl prints the server's Warning headers so.
         eprintln!("Warning: {}", super::terminal::printable(&warning));
     }
-    let text = if args.compact {
-        serde_json::to_string(&document)
-    } else {
-        serde_json::to_string_pretty(&document)
-    };
-    writeln!(out, "{}", text.unwrap_or_default())?;
+    writeln!(
+        out,
+        "{}",
+        document_text(&document, mode.stored_numbers, !args.compact)
+    )?;
     Ok(())
 }
 
@@ -148,22 +170,7 @@ fn target(
     api_version: Option<&str>,
     document: &Value,
 ) -> Result<Target<'static>, Failure> {
-    let own = |key: &str| {
-        document
-            .get(key)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-    };
-    Ok(match (kind, api_version) {
-        (None, None) => schema::target_of(document),
-        (None, Some(api_version)) => schema::target(api_version, own("kind")),
-        (Some(kind), api_version) => match schema::resource(kind) {
-            Some(found) if api_version.is_none_or(|v| v == found.api_version()) => {
-                Target::Tabled(found)
-            }
-            _ => schema::target(api_version.unwrap_or(own("apiVersion")), kind),
-        },
-    })
+    Ok(schema::target_named(kind, api_version, document))
 }
 
 /// The error as the CLI prints it: location and cause, then the response.
@@ -233,7 +240,7 @@ pub fn batch<R: io::Read>(
         match result {
             Ok((doc, warnings)) => {
                 out.write_all(b"{\"ok\":")?;
-                serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+                out.write_all(document_text(&doc, mode.stored_numbers, false).as_bytes())?;
                 if !warnings.is_empty() {
                     out.write_all(b",\"warnings\":")?;
                     serde_json::to_writer(&mut *out, &warnings).map_err(io::Error::from)?;

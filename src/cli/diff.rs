@@ -31,7 +31,8 @@ pub struct Args {
     old: Source,
     /// The new object: a JSON or YAML file, or - for stdin.
     new: Source,
-    /// Strategy per field kind: kubevirt-head, kubevirt-pr18139, naive, optimistic, merge, ssa, update.
+    /// Strategy per field kind: kubevirt-head, kubevirt-pr18139, naive, optimistic, merge, ssa,
+    /// update, or strategic (the strategic merge patch kubectl computes; built-in kinds only).
     #[arg(long, default_value = "kubevirt-pr18139", value_parser = parse_preset)]
     preset: Preset,
     /// Override one field's strategy: PATH=STRATEGY (PATH as /json/pointer or dotted.path).
@@ -171,7 +172,10 @@ pub fn explain(plan: &Plan) -> String {
                 "ops (the payload has them all)",
             );
         }
-        Body::MergePatch(_) | Body::Update(_) | Body::Apply { .. } => {
+        Body::MergePatch(_)
+        | Body::Update(_)
+        | Body::Apply { .. }
+        | Body::StrategicMergePatch(_) => {
             let _ = writeln!(out, "\nbody:\n{}", indent(&pretty_body(plan)));
         }
     }
@@ -241,7 +245,9 @@ fn more(out: &mut String, len: usize, shown: usize, what: &str) {
 fn pretty_body(plan: &Plan) -> String {
     match &plan.body {
         Body::Apply { config, .. } => patchlab::input::to_yaml(config),
-        Body::MergePatch(body) | Body::Update(body) => patchlab::input::to_json_pretty(body),
+        Body::MergePatch(body) | Body::Update(body) | Body::StrategicMergePatch(body) => {
+            patchlab::input::to_json_pretty(body)
+        }
         Body::JsonPatch(_) => plan.body_text(),
     }
 }

@@ -7,7 +7,7 @@ use patchlab::apply::Semantics;
 use patchlab::lint::{self, report, Options, Origin};
 
 use super::terminal::printable;
-use super::{parse_semantics, Failure, Source};
+use super::{parse_semantics, ClusterArgs, Failure, Source};
 
 /// What the command prints (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -32,6 +32,8 @@ pub struct Args {
     /// The engine the patch is for: kube (kube-apiserver) or rfc (strict RFC 6902).
     #[arg(long, default_value = "kube", value_parser = parse_semantics)]
     semantics: Semantics,
+    #[command(flatten)]
+    cluster: ClusterArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Output,
@@ -82,6 +84,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         .map_err(|err| unreadable(format!("{name}: {err}")))?;
     let options = Options {
         semantics: args.semantics,
+        cluster: args.cluster.cluster(),
         object,
         kind: args.kind,
         ..Options::default()

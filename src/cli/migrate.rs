@@ -85,26 +85,32 @@ fn render(result: &MigrateResult) -> String {
         "{} VMIs migrating, seed {}; per VMI: VMI controller and migration controller patch (preset), virt-handler calls Update()\n",
         result.vms, result.seed
     );
+    // Other failures (415: a strategic merge patch to a VMI, a custom
+    // resource) get a column when there are any.
+    let mut columns = MIGRATION_COLUMNS.to_vec();
+    if result.presets.iter().any(|p| p.total.other_errors > 0) {
+        columns.insert(4, Term::OtherErrors);
+    }
     let _ = write!(out, "{:<24}", "preset / writer");
-    for term in &MIGRATION_COLUMNS {
+    for term in &columns {
         let _ = write!(out, " {:>8}", term.short());
     }
     let _ = writeln!(out, " {:>9}", Term::IntentNotHeld.short());
     for p in &result.presets {
         let _ = write!(out, "{:<24}", p.preset.as_str());
-        for term in &MIGRATION_COLUMNS {
+        for term in &columns {
             let _ = write!(out, " {:>8}", p.total.get(*term).unwrap_or_default());
         }
         let _ = writeln!(out, " {:>9}", p.vmis_intent_not_held);
         for w in &p.writers {
             let _ = write!(out, "  {:<22}", w.name);
-            for term in &MIGRATION_COLUMNS {
+            for term in &columns {
                 let _ = write!(out, " {:>8}", w.counts.get(*term).unwrap_or_default());
             }
             let _ = writeln!(out, " {:>9}", w.intent_not_held);
         }
     }
-    let mut terms = MIGRATION_COLUMNS.to_vec();
+    let mut terms = columns;
     terms.push(Term::IntentNotHeld);
     let _ = write!(
         out,

@@ -21,13 +21,16 @@ export type Semantics = "kube" | "rfc";
 /** The strategy presets, as in the CLI and the playground. */
 export type Preset =
   | "kubevirt-head" | "kubevirt-pr18139" | "naive" | "optimistic"
-  | "merge" | "ssa" | "update";
+  | "merge" | "ssa" | "update"
+  /** A strategic merge patch, as kubectl computes it: built-in kinds only (a custom resource answers 415). */
+  | "strategic";
 
 /** Per-field strategies (see `presets()` for what each does). */
 export type Strategy =
   | "whole-map" | "per-key" | "add-only"
   | "whole-slice" | "test-add" | "element"
   | "test-replace" | "add-if-absent" | "guarded-add" | "per-field" | "blind"
+  | "strategic-merge"
   | string;
 
 export interface BuildOptions {
@@ -205,6 +208,8 @@ export interface MigrateResult {
 export interface PresetInfo {
   name: Preset;
   summary: string;
+  /** True for `strategic`: only built-in kinds take it (a custom resource answers 415). */
+  builtinOnly: boolean;
 }
 
 /** What went wrong; thrown by every function of this module. */
@@ -216,6 +221,9 @@ export type ErrorKind =
   | "invalid-pointer"// a path that is not an RFC 6901 JSON Pointer: see index, path
   | "empty-patch"    // buildPatch of no ops (KubeVirt: "list of patches is empty")
   | "test-failed"    // a test op found another value: see index, path, expected, actual
+  | "unsupported-media-type" // a strategic merge patch to a custom resource (415)
+  | "no-schema"      // a built-in kind patchlab has no schema for: it cannot merge
+  | "missing-merge-key" // a strategic merge patch list element without its merge key (500)
   | "name-mismatch"  // the patched object names another object or namespace (400)
   | "engine-panic"   // the server's engine panics here (500; evanphx v4.12.0 and v5.6.0)
   | "apply-failed"   // any other op failure: see index, path, cause
@@ -236,7 +244,7 @@ export interface PatchlabError extends Error {
   path?: string;
   /** Why, in words: patchlab's explanation (for a failed op the server discards it). */
   cause?: string;
-  /** What kube-apiserver answers (kube semantics only): 400, 413, 422 or 500. */
+  /** What kube-apiserver answers (kube semantics only): 400, 413, 415, 422 or 500. */
   status?: number;
   /** That answer's reason (`BadRequest`, `Invalid`, ...) and message, in the server's words. */
   reason?: string;

@@ -74,7 +74,7 @@ pub(super) fn json_patch(
         ctx.op(index);
     }
     let outcome = options.object.as_ref().map(|object| {
-        let outcome = outcome(object, decoded, options.semantics);
+        let outcome = outcome(object, decoded, options.engine());
         if !outcome.applies {
             let what = match &outcome.response {
                 Some(response) => format!("; the server answers {response}"),
@@ -430,7 +430,7 @@ impl<'a> Ctx<'a> {
         let state = self.state.take();
         self.check(index, state.as_ref());
         self.state = state.and_then(|mut doc| {
-            apply::apply(&mut doc, &self.ops[index..=index], self.options.semantics)
+            apply::apply(&mut doc, &self.ops[index..=index], self.options.engine())
                 .ok()
                 .map(|()| doc)
         });

@@ -132,7 +132,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
     // one list of ops, shared by every finding it fixes.
     let rewrite = options.object.as_ref().and_then(|object| {
         let mut new = object.clone();
-        apply::merge::apply(&mut new, body);
+        apply::merge::apply_as(&mut new, body, options.semantics);
         let plan = strategy::diff(
             object,
             &new,
@@ -228,7 +228,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
     });
     let outcome = options.object.as_ref().map(|object| {
         let mut new = object.clone();
-        apply::merge::apply(&mut new, body);
+        apply::merge::apply_as(&mut new, body, options.semantics);
         let stale = body
             .pointer("/metadata/resourceVersion")
             .filter(|rv| object.pointer("/metadata/resourceVersion") != Some(*rv));
@@ -260,7 +260,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
                 path: None,
                 cause: None,
                 response: None,
-                unchanged: &new == object,
+                unchanged: crate::gojson::stored_eq(&new, object),
             },
         }
     });

@@ -835,6 +835,13 @@ impl<'a> World<'a> {
                 },
                 (BodyKind::MergePatch, Vec::new()),
             ),
+            Body::StrategicMergePatch(body) => (
+                Request::StrategicMergePatch {
+                    key,
+                    body: body.clone(),
+                },
+                (BodyKind::StrategicMergePatch, Vec::new()),
+            ),
             Body::Apply { config, .. } => (
                 Request::Apply {
                     key,
@@ -988,14 +995,19 @@ impl<'a> World<'a> {
             };
             format!("{name} sends {sends}: {} {result}", response.code)
         } else {
-            let at = response.cause.as_ref().map_or(String::new(), |cause| {
-                format!(
-                    " at op {} ({} {})",
-                    cause.index.map_or("-".to_owned(), |i| i.to_string()),
-                    cause.op.as_deref().unwrap_or("?"),
-                    cause.path.as_deref().unwrap_or("?")
-                )
-            });
+            // The failing op, for a JSON patch (other bodies fail whole).
+            let at = response
+                .cause
+                .as_ref()
+                .filter(|c| c.index.is_some())
+                .map_or(String::new(), |cause| {
+                    format!(
+                        " at op {} ({} {})",
+                        cause.index.map_or("-".to_owned(), |i| i.to_string()),
+                        cause.op.as_deref().unwrap_or("?"),
+                        cause.path.as_deref().unwrap_or("?")
+                    )
+                });
             let class = match step.conflict {
                 Some(ConflictKind::False) => ": a false conflict: succeeding would have changed nothing another writer did since its read".to_owned(),
                 Some(ConflictKind::True) => format!(

@@ -84,11 +84,14 @@ pub enum Strategy {
     MergePatch,
     /// A server-side-apply configuration.
     Apply,
+    /// A strategic merge patch (what `kubectl patch` sends by default;
+    /// built-in kinds only).
+    StrategicMerge,
 }
 
 impl Strategy {
     /// Every strategy, in the order the UI lists them.
-    pub const ALL: [Strategy; 15] = [
+    pub const ALL: [Strategy; 16] = [
         Strategy::WholeMap,
         Strategy::PerKey,
         Strategy::AddOnly,
@@ -104,6 +107,7 @@ impl Strategy {
         Strategy::RvTest,
         Strategy::MergePatch,
         Strategy::Apply,
+        Strategy::StrategicMerge,
     ];
 
     /// The name used by the CLI and the UI.
@@ -124,6 +128,7 @@ impl Strategy {
             Strategy::RvTest => "rv-test",
             Strategy::MergePatch => "merge-patch",
             Strategy::Apply => "apply",
+            Strategy::StrategicMerge => "strategic-merge",
         }
     }
 
@@ -145,6 +150,7 @@ impl Strategy {
             Strategy::RvTest => "the ops plus a leading test of /metadata/resourceVersion",
             Strategy::MergePatch => "an RFC 7386 JSON merge patch",
             Strategy::Apply => "a server-side-apply configuration of the fields this writer manages",
+            Strategy::StrategicMerge => "a strategic merge patch: lists merge by their schema's merge key, the rest like a merge patch (built-in kinds only)",
         }
     }
 
@@ -153,7 +159,11 @@ impl Strategy {
     pub fn is_whole_object(self) -> bool {
         matches!(
             self,
-            Strategy::Update | Strategy::RvTest | Strategy::MergePatch | Strategy::Apply
+            Strategy::Update
+                | Strategy::RvTest
+                | Strategy::MergePatch
+                | Strategy::Apply
+                | Strategy::StrategicMerge
         )
     }
 
@@ -176,7 +186,11 @@ impl Strategy {
                 FieldKind::Struct,
                 FieldKind::Scalar,
             ],
-            Strategy::Update | Strategy::RvTest | Strategy::MergePatch | Strategy::Apply => &[],
+            Strategy::Update
+            | Strategy::RvTest
+            | Strategy::MergePatch
+            | Strategy::Apply
+            | Strategy::StrategicMerge => &[],
         }
     }
 }
@@ -215,6 +229,10 @@ pub enum Preset {
     Ssa,
     /// A full-object `Update()` (PUT) with `resourceVersion`.
     Update,
+    /// A strategic merge patch, as kubectl computes it
+    /// (`CreateTwoWayMergePatch`): built-in kinds only (a custom resource
+    /// answers 415), so not in [`Preset::ALL`] (see [`Preset::EVERY`]).
+    Strategic,
 }
 
 impl Preset {
@@ -229,6 +247,48 @@ impl Preset {
         Preset::Update,
     ];
 
+    /// Every preset: [`Preset::ALL`], then [`Preset::Strategic`], which
+    /// only built-in kinds take ([`Preset::for_object`]).
+    pub const EVERY: [Preset; 8] = [
+        Preset::ALL[0],
+        Preset::ALL[1],
+        Preset::ALL[2],
+        Preset::ALL[3],
+        Preset::ALL[4],
+        Preset::ALL[5],
+        Preset::ALL[6],
+        Preset::Strategic,
+    ];
+
+    /// True for a preset a custom resource refuses (415 Unsupported Media
+    /// Type): [`Preset::Strategic`].
+    pub fn builtin_only(self) -> bool {
+        self == Preset::Strategic
+    }
+
+    /// The presets that make sense for `object`: [`Preset::ALL`], plus
+    /// [`Preset::Strategic`] when the object's kind is a built-in kind the
+    /// schema tables describe (a custom resource answers every strategic
+    /// merge patch 415; a built-in kind without a table cannot be diffed).
+    ///
+    /// ```
+    /// use patchlab::strategy::Preset;
+    /// use serde_json::json;
+    ///
+    /// let node = json!({"apiVersion": "v1", "kind": "Node"});
+    /// assert_eq!(Preset::for_object(&node).last(), Some(&Preset::Strategic));
+    /// let vmi = json!({"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance"});
+    /// assert_eq!(Preset::for_object(&vmi), Preset::ALL.to_vec());
+    /// ```
+    pub fn for_object(object: &Value) -> Vec<Preset> {
+        let target = crate::schema::target_of(object);
+        let takes = target.schema().is_some_and(|kind| kind.is_builtin());
+        Preset::EVERY
+            .into_iter()
+            .filter(|p| !p.builtin_only() || takes)
+            .collect()
+    }
+
     /// The name used by the CLI and the UI.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -239,6 +299,7 @@ impl Preset {
             Preset::Merge => "merge",
             Preset::Ssa => "ssa",
             Preset::Update => "update",
+            Preset::Strategic => "strategic",
         }
     }
 
@@ -256,6 +317,9 @@ impl Preset {
             Preset::Merge => "a JSON merge patch (RFC 7386)",
             Preset::Ssa => "server-side apply with a field manager",
             Preset::Update => "a full Update() with resourceVersion",
+            Preset::Strategic => {
+                "a strategic merge patch, as kubectl computes it (built-in kinds only)"
+            }
         }
     }
 
@@ -266,6 +330,7 @@ impl Preset {
             Preset::Merge => Some(Strategy::MergePatch),
             Preset::Ssa => Some(Strategy::Apply),
             Preset::Update => Some(Strategy::Update),
+            Preset::Strategic => Some(Strategy::StrategicMerge),
             _ => None,
         }
     }
@@ -298,10 +363,10 @@ impl fmt::Display for Preset {
 impl FromStr for Preset {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, UnknownName> {
-        Preset::ALL
+        Preset::EVERY
             .into_iter()
             .find(|preset| preset.as_str() == s)
-            .ok_or_else(|| UnknownName::new("preset", s, Preset::ALL.map(Preset::as_str)))
+            .ok_or_else(|| UnknownName::new("preset", s, Preset::EVERY.map(Preset::as_str)))
     }
 }
 
@@ -538,9 +603,10 @@ mod tests {
         for strategy in Strategy::ALL {
             assert_eq!(strategy.as_str().parse::<Strategy>(), Ok(strategy));
         }
-        for preset in Preset::ALL {
+        for preset in Preset::EVERY {
             assert_eq!(preset.as_str().parse::<Preset>(), Ok(preset));
         }
+        assert!(!Preset::ALL.contains(&Preset::Strategic));
         let err = "per_key".parse::<Strategy>().unwrap_err();
         assert_eq!((err.what, err.given.as_str()), ("strategy", "per_key"));
         assert!(

@@ -118,7 +118,9 @@ impl Texts {
     fn of(plan: &Plan, new: &Value) -> Texts {
         let body = match &plan.body {
             Body::JsonPatch(_) => None,
-            Body::MergePatch(body) | Body::Update(body) => Some(input::to_json_pretty(body)),
+            Body::MergePatch(body) | Body::Update(body) | Body::StrategicMergePatch(body) => {
+                Some(input::to_json_pretty(body))
+            }
             Body::Apply { config, .. } => Some(input::to_yaml(config)),
         };
         Texts {

@@ -230,7 +230,7 @@ fn body_view(plan: &Plan, texts: &Texts, unique: &[bool], findings: Option<&Repo
                 }) }
             </ol>
         },
-        Body::MergePatch(_) | Body::Update(_) => html! {
+        Body::MergePatch(_) | Body::Update(_) | Body::StrategicMergePatch(_) => html! {
             <pre class="body" tabindex="0" role="region" aria-label="The body"><code>{ texts.body.clone().map(AttrValue::from) }</code></pre>
         },
         Body::Apply { field_manager, .. } => html! {

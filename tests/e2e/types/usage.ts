@@ -5,6 +5,7 @@ import init, {
   initSync,
   applyPatch,
   applyPatchJson,
+  applyStrategicMergePatch,
   buildPatch,
   diff,
   escapeJsonPointer,
@@ -40,6 +41,11 @@ const payload: string = buildPatch(ops);
 const plain: string = buildPatch(ops, { encoding: 'plain' });
 const doc: Json = applyPatch({ metadata: { labels: { a: '1' } } }, payload, { semantics: 'kube' });
 const text: string = applyPatchJson('{}', '[]');
+const merged: Json = applyStrategicMergePatch({ kind: 'Node', apiVersion: 'v1' }, '{"metadata":{"labels":{"a":"b"}}}', {
+  kind: 'nodes',
+  kubeVersion: '1.30',
+});
+const builtinOnly: boolean = presets()[7]!.builtinOnly;
 const result: DiffResult = diff({ metadata: {} }, 'metadata: {labels: {a: b}}', {
   preset: 'kubevirt-head',
   overrides: { 'metadata.labels': 'per-key' },
@@ -87,6 +93,8 @@ buildPatch([{ op: 'upsert', path: '/a' }]);
 diff({}, {}, { preset: 'fastest' });
 // @ts-expect-error semantics is kube or rfc
 applyPatch({}, [], { semantics: 'strict' });
+// @ts-expect-error a strategic merge patch has no engine option (no RFC, no evanphx)
+applyStrategicMergePatch({}, {}, { engine: 'evanphx-v4.12.0' });
 // @ts-expect-error escapeJsonPointer takes a string
 escapeJsonPointer(5);
 // @ts-expect-error lint severities are error, warning or note
@@ -96,7 +104,7 @@ const exports: WebAssembly.Exports = await init();
 // @ts-expect-error diff results are not strings
 const wrong: string = diff({}, {});
 
-console.log(exports, payload, plain, doc, text, firstReason, surface, code, falseConflicts, handler, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);
+console.log(exports, payload, plain, doc, text, merged, builtinOnly, firstReason, surface, code, falseConflicts, handler, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);
 
 // @ts-expect-error explain classes are a closed set
 const notAClass: Explanation['class'] = 'flaky';
