@@ -22,7 +22,8 @@ export type LintRule =
   | "test-after-write" | "duplicate-path" | "rv-test" | "engine-dependent" | "release-dependent"
   | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
   | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"
-  | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "byte-order-mark"
+  | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "smp-replaces-list"
+  | "smp-patch-replace" | "smp-missing-merge-key" | "byte-order-mark"
   | "go-formatted-body" | "non-string-value" | "yaml-number";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
@@ -76,6 +77,11 @@ export interface LintResult {
   conflicts: { path: string; reason: string }[];
   /** Concurrent changes it would silently overwrite. */
   overwrites: { path: string; reason: string }[];
+  /** For a merge or strategic merge body: what each patch type would do with it, list by list. */
+  types?: {
+    summary: string;
+    lists: { path: string; strategic: string; merge: string }[];
+  };
 }
 
 export interface LintRuleInfo {

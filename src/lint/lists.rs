@@ -54,7 +54,10 @@ pub(super) enum ListSmp<'t> {
 
 /// The tabled kind lint reads a body against: the object's (`apiVersion`
 /// and `kind`), else the kind named.
-pub(super) fn schema_of(object: Option<&Value>, kind: Option<&str>) -> Option<schema::Kind<'static>> {
+pub(super) fn schema_of(
+    object: Option<&Value>,
+    kind: Option<&str>,
+) -> Option<schema::Kind<'static>> {
     if let Some(object) = object {
         if let schema::Target::Tabled(found) = schema::target_of(object) {
             return Some(found);
@@ -308,7 +311,10 @@ mod tests {
         ]}}}});
         let items = [json!({"name": "patch-demo-ctr-2", "image": "redis"})];
         let types = list_types(
-            smp_at(schema::resource("Deployment"), "/spec/template/spec/containers"),
+            smp_at(
+                schema::resource("Deployment"),
+                "/spec/template/spec/containers",
+            ),
             Some("Deployment"),
             Some(&object),
             "/spec/template/spec/containers",

@@ -7,11 +7,12 @@ use serde_json::Value;
 
 use super::checks::{shown, Analysis};
 use super::fix::{Draft, Pending};
+use super::lists::{self, ListSmp, ListTypes, Types};
 use super::read::is_directive;
 use super::writers::{self, Shape};
-use super::lists::{self, ListSmp, ListTypes, Types};
 use super::{paths, BodyKind, Finding, Options, Outcome, Report, Rule};
 use crate::apply;
+use crate::limits::MEMBER_PATH_BYTES;
 use crate::pointer::{escape, Pointer};
 use crate::schema::Smp;
 use crate::strategy::{self, merge, Overwrite, Precondition, Preset};
@@ -19,7 +20,9 @@ use crate::strategy::{self, merge, Overwrite, Precondition, Preset};
 /// The members of a body, depth first, each with its pointer and its
 /// parent's: objects are walked into (after being visited), lists and
 /// scalars are leaves. Iterative: the input's depth budget bounds it, not
-/// the stack.
+/// the stack. A member whose pointer would be longer than
+/// [`MEMBER_PATH_BYTES`] is left out (with everything below it), so a
+/// member costs at most that much.
 pub(super) fn members(body: &Value, mut visit: impl FnMut(&str, &str, &str, &Value)) {
     let Value::Object(map) = body else { return };
     // Each open object: its members still to visit, and its pointer.
@@ -29,15 +32,33 @@ pub(super) fn members(body: &Value, mut visit: impl FnMut(&str, &str, &str, &Val
             stack.pop();
             continue;
         };
-        let path = format!("{parent}/{}", escape(key));
-        let parent = parent.clone();
-        visit(&path, &parent, key, child);
+        let Some(path) = member_path(parent, key) else {
+            continue;
+        };
+        visit(&path, parent, key, child);
         if let Value::Object(inner) = child {
             if !is_directive(key) {
                 stack.push((inner.iter(), path));
             }
         }
     }
+}
+
+/// `parent/key` as a JSON pointer, `None` past [`MEMBER_PATH_BYTES`]
+/// (checked before anything is copied).
+pub(super) fn member_path(parent: &str, key: &str) -> Option<String> {
+    if parent.len() + 1 + key.len() > MEMBER_PATH_BYTES {
+        return None;
+    }
+    let escaped = escape(key);
+    if parent.len() + 1 + escaped.len() > MEMBER_PATH_BYTES {
+        return None;
+    }
+    let mut path = String::with_capacity(parent.len() + 1 + escaped.len());
+    path.push_str(parent);
+    path.push('/');
+    path.push_str(&escaped);
+    Some(path)
 }
 
 /// True when the body pins `metadata.resourceVersion`: the server then
@@ -176,7 +197,10 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
         }
         if pinned {
             if value.is_array() {
-                lists_found.push((path.to_owned(), keyed(schema_kind, kind, path).map(|(smp, _)| smp)));
+                lists_found.push((
+                    path.to_owned(),
+                    keyed(schema_kind, kind, path).map(|(smp, _)| smp),
+                ));
             }
             return;
         }
@@ -185,7 +209,8 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
         let item = match shape {
             Some((_, item)) => item,
             None => {
-                named_item = paths::item_name(kind, Pointer::parse(path).unwrap_or(Pointer::root()));
+                named_item =
+                    paths::item_name(kind, Pointer::parse(path).unwrap_or(Pointer::root()));
                 named_item.as_str()
             }
         };

@@ -16,7 +16,7 @@ use super::checks::{shown, Analysis};
 use super::fix::{Draft, Pending};
 use super::kinds::{self, Resource, Served};
 use super::lists::{self, ListSmp, ListTypes, Types};
-use super::merge::{non_string, pins_resource_version, resource_version, writers_of};
+use super::merge::{member_path, non_string, pins_resource_version, resource_version, writers_of};
 use super::read::is_directive;
 use super::writers::Shape;
 use super::{paths, BodyKind, Finding, Options, Outcome, Report, Rule};
@@ -24,7 +24,7 @@ use crate::apply::strategic::{self, ErrorKind, CUSTOM_RESOURCE_PATCH_TYPES};
 use crate::apply::Cause;
 use crate::gojson::{sprint, Verb};
 use crate::kube::KubeVersion;
-use crate::pointer::{escape, Pointer};
+use crate::pointer::Pointer;
 use crate::schema::{self, Node, Place, Smp};
 use crate::status::Status;
 use crate::strategy::{self, Overwrite, Preset};
@@ -138,9 +138,11 @@ pub(super) fn strategic(
             stack.pop();
             continue;
         };
-        let parent = frame.path.clone();
         let parent_node = frame.node;
-        let path = format!("{parent}/{}", escape(key));
+        let Some(path) = member_path(&frame.path, key) else {
+            continue;
+        };
+        let parent = frame.path.as_str();
         if let Some(problem) = bad_directive(key, value) {
             pending.push(Pending::new(Finding::new(
                 Rule::SmpBadDirective,
@@ -156,7 +158,7 @@ pub(super) fn strategic(
         if is_directive(key) {
             if key == "$patch" && !pinned {
                 if let Some(how @ ("replace" | "delete")) = value.as_str() {
-                    let found = whole_write(kind_name, &parent, how, options);
+                    let found = whole_write(kind_name, parent, how, options);
                     if let Some(finding) = found {
                         wants_fix.push(pending.len());
                         pending.push(Pending::new(finding));
@@ -165,11 +167,15 @@ pub(super) fn strategic(
             }
             continue;
         }
-        if let Some(finding) = non_string(options, kind_name, &path, &parent, value) {
+        if let Some(finding) = non_string(options, kind_name, &path, parent, value) {
             pending.push(Pending::new(finding));
         }
         // The member's type: the struct's field, the map's values.
-        let node = parent_node.or_else(|| (parent.is_empty() && key == "metadata").then_some(meta).flatten());
+        let node = parent_node.or_else(|| {
+            (parent.is_empty() && key == "metadata")
+                .then_some(meta)
+                .flatten()
+        });
         let place = node.and_then(|node| member(node, key, parent_node.is_none()));
         match value {
             Value::Null if !pinned => {
@@ -189,8 +195,7 @@ pub(super) fn strategic(
                 };
                 let replaced = items.iter().any(|i| directive_of(i) == Some("replace"));
                 if replaced && !pinned {
-                    if let Some(finding) = whole_write(kind_name, &path, "element", options)
-                    {
+                    if let Some(finding) = whole_write(kind_name, &path, "element", options) {
                         wants_fix.push(pending.len());
                         pending.push(Pending::new(finding));
                     }
@@ -231,9 +236,9 @@ pub(super) fn strategic(
                 });
             }
             Value::Object(map) => {
-                let child = place.map(|p| p.node).filter(|n| {
-                    matches!(n.ty(), schema::Ty::Struct(_) | schema::Ty::Map(_))
-                });
+                let child = place
+                    .map(|p| p.node)
+                    .filter(|n| matches!(n.ty(), schema::Ty::Struct(_) | schema::Ty::Map(_)));
                 stack.push(Frame {
                     members: map.iter(),
                     path,
@@ -245,7 +250,10 @@ pub(super) fn strategic(
     }
     if target.served == Served::Custom {
         pending.push(Pending::new(custom_resource(
-            kind, resource, body, &lists_found,
+            kind,
+            resource,
+            body,
+            &lists_found,
         )));
     }
     let mut conflicts = Vec::new();
@@ -653,6 +661,8 @@ fn rewrite(
 
 /// What the body overwrites, with each list's real semantics.
 fn overwrites(body: &Value, lists_found: &[Found<'_>], kind: Option<&str>) -> Vec<Overwrite> {
+    let by_path: std::collections::HashMap<&str, &Found<'_>> =
+        lists_found.iter().map(|l| (l.path.as_str(), l)).collect();
     let mut out = Vec::new();
     super::merge::members(body, |path, _, key, value| {
         if is_directive(key) || value.is_object() {
@@ -661,7 +671,7 @@ fn overwrites(body: &Value, lists_found: &[Found<'_>], kind: Option<&str>) -> Ve
         let reason = match value {
             Value::Null => format!("deletes {path}, whatever another writer put there"),
             Value::Array(_) => {
-                let Some(found) = lists_found.iter().find(|l| l.path == path) else {
+                let Some(found) = by_path.get(path) else {
                     return;
                 };
                 list_reason(found, kind)

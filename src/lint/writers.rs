@@ -515,9 +515,11 @@ mod tests {
             Sharing::Unknown
         );
         // The protection controllers hold PVC and PV finalizers only.
-        assert!(sharing(Some("PersistentVolumeClaim"), p("/metadata/finalizers"))
-            .names()
-            .contains(&"protection-controllers"));
+        assert!(
+            sharing(Some("PersistentVolumeClaim"), p("/metadata/finalizers"))
+                .names()
+                .contains(&"protection-controllers")
+        );
         assert!(!sharing(Some("Pod"), p("/metadata/finalizers"))
             .names()
             .contains(&"protection-controllers"));
