@@ -24,7 +24,8 @@ export type LintRule =
   | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"
   | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "smp-replaces-list"
   | "smp-patch-replace" | "smp-missing-merge-key" | "byte-order-mark"
-  | "go-formatted-body" | "non-string-value" | "yaml-number";
+  | "go-formatted-body" | "non-string-value" | "yaml-number"
+  | "test-retried-on-conflict" | "merge-from-replaces-list";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
 export type LintSeverity = "error" | "warning" | "note";
@@ -90,7 +91,7 @@ export interface LintRuleInfo {
   summary: string;
   explanation: string;
   fix: string;
-  appliesTo: "json-patch" | "merge-patch" | "both" | "strategic-merge-patch" | "all";
+  appliesTo: "json-patch" | "merge-patch" | "both" | "strategic-merge-patch" | "all" | "go-source";
 }
 "#;
 
@@ -216,6 +217,7 @@ pub fn lint_rules() -> Result<JsValue, JsValue> {
                 AppliesTo::Both => "both",
                 AppliesTo::StrategicMergePatch => "strategic-merge-patch",
                 AppliesTo::All => "all",
+                AppliesTo::GoSource => "go-source",
             },
         })
         .collect();
