@@ -88,6 +88,32 @@ fn benches(c: &mut Criterion) {
         });
     }
     group.finish();
+
+    // A strategic merge patch of a Node's taints against the Node: the
+    // schema walk, the engine, and the elements the replacement deletes.
+    let mut group = c.benchmark_group("lint/strategic-taints-with-object");
+    group.sample_size(10);
+    for n in [1_000, 10_000] {
+        let taints = |prefix: &str| -> Vec<Value> {
+            (0..n)
+                .map(|i| json!({"key": format!("{prefix}{i}"), "effect": "NoSchedule"}))
+                .collect()
+        };
+        let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node01"}, "spec": {"taints": taints("a")}});
+        let line = format!(
+            "kubectl patch node node01 -p '{}'",
+            json!({"spec": {"taints": taints("b")}})
+        );
+        let options = Options {
+            object: Some(node),
+            ..Options::default()
+        };
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_function(format!("{n}"), |b| {
+            b.iter(|| lint::lint(&line, &options).unwrap())
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(worst_benches, benches);

@@ -110,6 +110,13 @@ pub const LINT_FIX_OPS_BASE: usize = 4096;
 /// object nests that deep).
 pub const LINT_PATH_TOKENS: usize = 512;
 
+/// The longest member path the walks over a merge or strategic merge body
+/// go into (bytes): lint's rules and the overwrites a body is said to make.
+/// A member below is left out of them (the engines still apply it), so
+/// each member costs at most this much however long the keys above it
+/// are. Real paths are far shorter (a label key is at most 317 bytes).
+pub const MEMBER_PATH_BYTES: usize = 4096;
+
 /// The most words lint's shell reader splits a command text into.
 pub const SHELL_WORDS: usize = 100_000;
 

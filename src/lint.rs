@@ -32,6 +32,7 @@ mod fix;
 mod hints;
 pub mod kinds;
 mod kubectl;
+mod lists;
 mod merge;
 mod paths;
 mod read;
@@ -48,6 +49,7 @@ use serde_json::Value;
 
 pub use fix::{FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
 pub use kubectl::is_command;
+pub use lists::{ListTypes, Types, LISTS_SHOWN};
 pub use read::{budget, read_object, BodyKind, Hint, Input, LintError, Origin, PatchFiles};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
@@ -261,6 +263,11 @@ pub struct Report {
     /// Concurrent changes it would silently overwrite.
     #[serde(serialize_with = "overwrites")]
     pub overwrites: Vec<Overwrite>,
+    /// For a merge or strategic merge body: what each patch type would do
+    /// with it, list by list (so that no advice to switch types deletes
+    /// elements the user did not touch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub types: Option<Types>,
 }
 
 fn semantics_name<S: serde::Serializer>(s: &Semantics, ser: S) -> Result<S::Ok, S::Error> {
@@ -392,7 +399,13 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
         BodyKind::StrategicMergePatch => {
             let body: Value = serde_json::from_str(&input.payload).map_err(syntax)?;
             (
-                smp::strategic(&body, options, kind, input.resource.as_ref()),
+                smp::strategic(
+                    &body,
+                    &input.payload,
+                    options,
+                    kind,
+                    input.resource.as_ref(),
+                ),
                 None,
             )
         }
@@ -451,6 +464,7 @@ fn go_formatted_report(input: &Input, options: &Options) -> checks::Analysis {
             outcome: None,
             conflicts: Vec::new(),
             overwrites: Vec::new(),
+            types: None,
         },
         pending,
     }

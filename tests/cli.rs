@@ -832,7 +832,33 @@ fn lint_reads_patch_files_shell_and_strategic_merge_patches() {
     assert!(report["findings"][0]["message"]
         .as_str()
         .unwrap()
-        .contains("415 Unsupported Media Type"));
+        .contains("the server answers HTTP 415 UnsupportedMediaType: the body of the request was in an unknown format"));
+    // A body sent as a strategic merge patch (--type), against a Deployment:
+    // the engine's outcome, and what each type would do with the list.
+    let out = patchlab(
+        &[
+            "lint",
+            "-",
+            "--type",
+            "strategic",
+            "--kind",
+            "Deployment",
+            "--format",
+            "json",
+        ],
+        r#"{"spec":{"template":{"spec":{"containers":[{"name":"web-2","image":"redis"}]}}}}"#,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["kind"], "strategic-merge-patch");
+    assert_eq!(
+        report["types"]["lists"][0]["strategic"],
+        "merged by name: the containers you list are added or updated field by field, every other container stays"
+    );
+    // A list cannot be sent as one.
+    let out = patchlab(&["lint", "-", "--type", "strategic"], "[]");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--type: "), "{}", stderr(&out));
 }
 
 /// `patchlab diff` output piped into `patchlab lint`: the payload and the

@@ -42,6 +42,23 @@ pub struct Args {
     /// command names.
     #[arg(long, value_name = "KIND")]
     kind: Option<String>,
+    /// How a body (not a kubectl line, whose own --type decides) is sent: json,
+    /// merge or strategic. Default: a list is a JSON patch; an object a merge
+    /// patch, or a strategic merge patch when it holds directives.
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    patch_type: Option<PatchType>,
+}
+
+/// The patch type a body is sent as (`--type`, kubectl's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PatchType {
+    /// A JSON patch (application/json-patch+json).
+    Json,
+    /// A JSON merge patch (application/merge-patch+json).
+    Merge,
+    /// A strategic merge patch (application/strategic-merge-patch+json), what
+    /// `kubectl patch` sends without --type.
+    Strategic,
 }
 
 /// Exit status 2: the input could not be read.
@@ -80,8 +97,18 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         }
         std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"))
     };
-    let input = lint::read_with(&text, &lint::budget(), Some(&files))
+    let mut input = lint::read_with(&text, &lint::budget(), Some(&files))
         .map_err(|err| unreadable(format!("{name}: {err}")))?;
+    if let Some(patch_type) = args.patch_type {
+        let kind = match patch_type {
+            PatchType::Json => lint::BodyKind::JsonPatch,
+            PatchType::Merge => lint::BodyKind::MergePatch,
+            PatchType::Strategic => lint::BodyKind::StrategicMergePatch,
+        };
+        input
+            .set_kind(kind)
+            .map_err(|err| unreadable(format!("{name}: --type: {err}")))?;
+    }
     let options = Options {
         semantics: args.semantics,
         cluster: args.cluster.cluster(),

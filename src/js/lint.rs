@@ -23,9 +23,10 @@ export type LintRule =
   | "test-after-write" | "duplicate-path" | "rv-test" | "engine-dependent" | "release-dependent"
   | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
   | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"
-  | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "byte-order-mark"
-  | "go-formatted-body" | "non-string-value" | "yaml-number" | "test-retried-on-conflict"
-  | "merge-from-replaces-list";
+  | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "smp-replaces-list"
+  | "smp-patch-replace" | "smp-missing-merge-key" | "byte-order-mark"
+  | "go-formatted-body" | "non-string-value" | "yaml-number"
+  | "test-retried-on-conflict" | "merge-from-replaces-list";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
 export type LintSeverity = "error" | "warning" | "note";
@@ -78,6 +79,11 @@ export interface LintResult {
   conflicts: { path: string; reason: string }[];
   /** Concurrent changes it would silently overwrite. */
   overwrites: { path: string; reason: string }[];
+  /** For a merge or strategic merge body: what each patch type would do with it, list by list. */
+  types?: {
+    summary: string;
+    lists: { path: string; strategic: string; merge: string }[];
+  };
 }
 
 export interface LintRuleInfo {
@@ -86,7 +92,7 @@ export interface LintRuleInfo {
   summary: string;
   explanation: string;
   fix: string;
-  appliesTo: "json-patch" | "merge-patch" | "both" | "strategic-merge-patch" | "all";
+  appliesTo: "json-patch" | "merge-patch" | "both" | "strategic-merge-patch" | "all" | "go-source";
 }
 "#;
 

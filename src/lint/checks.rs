@@ -109,6 +109,7 @@ pub(super) fn json_patch(
             outcome,
             conflicts,
             overwrites,
+            types: None,
         },
         pending: ctx.pending,
     }
