@@ -86,7 +86,7 @@ fn plan_for(key: &str, value: Value) -> patchlab::strategy::Plan {
     let mut new = old.clone();
     new["metadata"]["labels"][key] = json!("set");
     new["status"]["value"] = value;
-    diff(&old, &new, &Options::preset(Preset::KubevirtPr18139)).unwrap()
+    diff(&old, &new, &Options::preset(Preset::KubevirtPerKey)).unwrap()
 }
 
 /// The `-p` argument of a kubectl command line, unquoted as a shell would.

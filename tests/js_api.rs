@@ -339,8 +339,9 @@ const NEW: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstan
 
 #[wasm_bindgen_test]
 fn diff_gives_ops_reasons_and_the_conflict_surface() {
+    // The old name of kubevirt-main is still read; the new one is written.
     let head = api::diff(js(OLD), js(NEW), opts(r#"{"preset":"kubevirt-head"}"#)).unwrap();
-    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-head"));
+    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-main"));
     assert_eq!(
         string(&head, "contentType").as_deref(),
         Some("application/json-patch+json")
@@ -444,7 +445,7 @@ fn diff_errors() {
 #[wasm_bindgen_test]
 fn simulate_replays_the_migration_race() {
     let scenario = include_str!("../www/scenarios/migration-race.yaml");
-    let head = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-head"}"#)).unwrap();
+    let head = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-main"}"#)).unwrap();
     let steps: Array = get(&head, "steps").dyn_into().unwrap();
     let step = steps.get(3);
     assert_eq!(string(&step, "writer").as_deref(), Some("virt-controller"));
@@ -454,7 +455,7 @@ fn simulate_replays_the_migration_race() {
         string(&response, "message").as_deref(),
         Some("the server rejected our request due to an error in our request")
     );
-    let pr = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-pr18139"}"#)).unwrap();
+    let pr = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-per-key"}"#)).unwrap();
     let steps: Array = get(&pr, "steps").dyn_into().unwrap();
     assert_eq!(num(&get(&steps.get(3), "response"), "code"), Some(200.0));
 
@@ -476,7 +477,7 @@ fn simulate_replays_the_migration_race() {
 #[wasm_bindgen_test]
 fn migrate_counts_false_conflicts_per_preset() {
     let result = api::migrate(opts(
-        r#"{"vms":40,"seed":3,"presets":["kubevirt-head","kubevirt-pr18139"]}"#,
+        r#"{"vms":40,"seed":3,"presets":["kubevirt-main","kubevirt-per-key"]}"#,
     ))
     .unwrap();
     assert_eq!(num(&result, "vms"), Some(40.0));
@@ -484,7 +485,7 @@ fn migrate_counts_false_conflicts_per_preset() {
     assert_eq!(presets.length(), 2);
     let head = presets.get(0);
     let pr = presets.get(1);
-    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-head"));
+    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-main"));
     assert!(num(&get(&head, "total"), "false_conflicts_on_maps").unwrap() > 0.0);
     assert_eq!(
         num(&get(&pr, "total"), "false_conflicts_on_maps"),
@@ -497,7 +498,7 @@ fn migrate_counts_false_conflicts_per_preset() {
     );
 
     let churned = api::migrate(opts(
-        r#"{"vms":10,"seed":3,"presets":["kubevirt-head"],"churn":2,"retries":0}"#,
+        r#"{"vms":10,"seed":3,"presets":["kubevirt-main"],"churn":2,"retries":0}"#,
     ))
     .unwrap();
     let head = Array::from(&get(&churned, "presets")).get(0);
@@ -528,7 +529,7 @@ fn presets_and_version() {
     assert_eq!(list.length(), 7);
     assert_eq!(
         string(&list.get(0), "name").as_deref(),
-        Some("kubevirt-head")
+        Some("kubevirt-main")
     );
     assert!(!string(&list.get(0), "summary").unwrap().is_empty());
     assert_eq!(

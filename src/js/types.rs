@@ -18,10 +18,16 @@ export interface Operation {
 /** `kube` (default): what kube-apiserver does; `rfc`: strict RFC 6902. */
 export type Semantics = "kube" | "rfc";
 
-/** The strategy presets, as in the CLI and the playground. */
+/**
+ * The strategy presets, as in the CLI and the playground: `kubevirt-main`
+ * is KubeVirt's code today, `kubevirt-per-key` adds PR #18139's per-key map
+ * ops. The old names `kubevirt-head` and `kubevirt-pr18139` are still read
+ * (as `kubevirt-main` and `kubevirt-per-key`); results carry the new names.
+ */
 export type Preset =
-  | "kubevirt-head" | "kubevirt-pr18139" | "naive" | "optimistic"
-  | "merge" | "ssa" | "update";
+  | "kubevirt-main" | "kubevirt-per-key" | "naive" | "optimistic"
+  | "merge" | "ssa" | "update"
+  | "kubevirt-head" | "kubevirt-pr18139";
 
 /** Per-field strategies (see `presets()` for what each does). */
 export type Strategy =
@@ -59,7 +65,7 @@ export interface KubeVersionInfo {
 }
 
 export interface DiffOptions {
-  /** Default `kubevirt-pr18139`. */
+  /** Default `kubevirt-per-key`. */
   preset?: Preset;
   /** Strategy per path (`/json/pointer` or `dotted.path`). */
   overrides?: Record<string, Strategy>;

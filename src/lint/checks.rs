@@ -587,9 +587,9 @@ impl Ctx<'_> {
         let mut new_doc = old_doc.clone();
         let writes: Vec<Operation> = group[1..].iter().map(|&j| self.ops[j].clone()).collect();
         apply::apply(&mut new_doc, &writes, Semantics::Kube).ok()?;
-        let mut options = strategy::Options::preset(Preset::KubevirtPr18139);
+        let mut options = strategy::Options::preset(Preset::KubevirtPerKey);
         options.policy = self.options.policy.clone();
-        options.policy.preset = Preset::KubevirtPr18139;
+        options.policy.preset = Preset::KubevirtPerKey;
         options.policy.set_strategy(at.to_buf(), strategy);
         options.explain = false;
         let plan = strategy::diff(&old_doc, &new_doc, &options).ok()?;

@@ -19,10 +19,10 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
             &strategy::Options {
                 policy: {
                     let mut policy = options.policy.clone();
-                    policy.preset = Preset::KubevirtPr18139;
+                    policy.preset = Preset::KubevirtPerKey;
                     policy
                 },
-                ..strategy::Options::preset(Preset::KubevirtPr18139)
+                ..strategy::Options::preset(Preset::KubevirtPerKey)
             },
         )
         .ok()?;

@@ -71,7 +71,7 @@ const SHOWN: usize = 3;
 ///
 /// let old = json!({"metadata": {"labels": {"a": "1"}}});
 /// let new = json!({"metadata": {}});
-/// let options = Options::preset(Preset::KubevirtPr18139);
+/// let options = Options::preset(Preset::KubevirtPerKey);
 /// let plan = diff(&old, &new, &options).unwrap();
 /// // Per-key ops never remove the map itself: `labels: {}` stays.
 /// assert!(matches!(round_trip(&old, &new, &plan, &options.policy), RoundTrip::Differs { .. }));
@@ -174,7 +174,7 @@ mod tests {
     fn server_written_fields_are_left_out_and_differences_named() {
         let old = json!({"metadata": {"name": "x", "resourceVersion": "7", "labels": {"a": "1"}}});
         let new = json!({"metadata": {"name": "x", "resourceVersion": "9", "labels": {"a": "2"}}});
-        for preset in [Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Merge] {
+        for preset in [Preset::KubevirtMain, Preset::KubevirtPerKey, Preset::Merge] {
             let options = Options::preset(preset);
             let plan = diff(&old, &new, &options).unwrap();
             assert_eq!(
@@ -183,7 +183,7 @@ mod tests {
                 "{preset}"
             );
         }
-        let options = Options::preset(Preset::KubevirtPr18139);
+        let options = Options::preset(Preset::KubevirtPerKey);
         let emptied = json!({"metadata": {"name": "x"}});
         let plan = diff(&old, &emptied, &options).unwrap();
         let result = round_trip(&old, &emptied, &plan, &options.policy);

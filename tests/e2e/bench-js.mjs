@@ -11,7 +11,7 @@ const server = await serveDist();
 const browser = await launch();
 const page = await openPage(browser, { bypassCSP: true });
 await page.goto(`${server.url}embed.html`);
-await page.getByRole('region', { name: 'kubevirt-head' }).waitFor();
+await page.getByRole('region', { name: 'kubevirt-main' }).waitFor();
 await page.addScriptTag({ path: fjpPath });
 
 const rows = await page.evaluate(async () => {
@@ -104,8 +104,8 @@ const rows = await page.evaluate(async () => {
     row['apply fjp (copy)'] = time(() => fjp.applyPatch(doc, patch, false, false));
     row['apply fjp (JSON text: parse, apply, stringify)'] = time(() => JSON.stringify(fjp.applyPatch(JSON.parse(text), patch, false, true).newDocument));
     row['apply fjp (in place)'] = time(() => fjp.applyPatch(inPlace, patch, false, true));
-    row['diff patchlab'] = time(() => api.diff(doc, next, { preset: 'kubevirt-pr18139' }));
-    row['diff patchlab (explain: false)'] = time(() => api.diff(doc, next, { preset: 'kubevirt-pr18139', explain: false }));
+    row['diff patchlab'] = time(() => api.diff(doc, next, { preset: 'kubevirt-per-key' }));
+    row['diff patchlab (explain: false)'] = time(() => api.diff(doc, next, { preset: 'kubevirt-per-key', explain: false }));
     row['diff fjp compare'] = time(() => fjp.compare(doc, next));
     out.push(row);
   }

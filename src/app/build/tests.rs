@@ -55,7 +55,7 @@ fn first_visit_shows_the_race_head_versus_per_key() {
     assert_eq!(state.example.as_deref(), Some("migration-race"));
     assert_eq!(
         state.columns.iter().map(|c| c.preset).collect::<Vec<_>>(),
-        [Preset::KubevirtHead, Preset::KubevirtPr18139]
+        [Preset::KubevirtMain, Preset::KubevirtPerKey]
     );
     let head = ops(&state, 0);
     assert!(head[0].starts_with(r#"{"op":"test","path":"/metadata/labels","value":{"#));
@@ -201,7 +201,7 @@ fn columns_and_overrides() {
     let two = three
         .reduce(BuildAction::RemoveColumn(0))
         .reduce(BuildAction::Recompute);
-    assert_eq!(two.columns[0].preset, Preset::KubevirtPr18139);
+    assert_eq!(two.columns[0].preset, Preset::KubevirtPerKey);
     let one = two
         .reduce(BuildAction::RemoveColumn(0))
         .reduce(BuildAction::RemoveColumn(0));

@@ -494,7 +494,7 @@ fn build_columns_carry_the_findings_of_the_ops_they_send() {
             .map(|f| (f.rule, f.index))
             .collect()
     };
-    // kubevirt-head tests the whole label map; PR #18139 adds one key.
+    // kubevirt-main tests the whole label map; PR #18139 adds one key.
     assert_eq!(rules(0), [(Rule::WholeMapTest, Some(0))]);
     assert_eq!(rules(1), [(Rule::AddWithoutTest, Some(0))]);
     let head = plan_findings(build.results[0].plan.as_ref().unwrap()).unwrap();
