@@ -207,10 +207,11 @@ impl FromStr for Strategy {
 /// open; only the current names are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Preset {
-    /// KubeVirt's code today (main at [`KUBEVIRT_COMMIT`]): whole-map test
-    /// + replace for maps, whole-slice for lists, add-if-absent for other
-    /// fields; test(null) + add for the first write of
-    /// `status.migrationState`, test + add for `status.interfaces`.
+    /// KubeVirt's code today (main at [`KUBEVIRT_COMMIT`]): a whole-map
+    /// test and replace for maps, whole-slice for lists, add-if-absent for
+    /// other fields; test(null) and add for the first write of
+    /// `status.migrationState`, test and add for `status.interfaces`,
+    /// add-if-absent for `status.volumeStatus`.
     KubevirtMain,
     /// PR #18139, "Use per-key JSON Patch operations for VMI map fields"
     /// (open, not in [`KUBEVIRT_COMMIT`]): [`Preset::KubevirtMain`] with
@@ -235,7 +236,7 @@ pub const KUBEVIRT_COMMIT: &str = "d923fdb815cd2016ddaebdaaa51db04133576d72";
 
 /// Fields KubeVirt's controllers write with a strategy of their own rather
 /// than the one of their kind (at [`KUBEVIRT_COMMIT`]).
-const KUBEVIRT_FIELDS: [(&str, Strategy); 2] = [
+const KUBEVIRT_FIELDS: [(&str, Strategy); 3] = [
     // pkg/virt-controller/watch/migration/migration.go, patchVMI (lines
     // 336-346): test(old) + add when the old state is nil, so a nil old
     // state is test(null) + add; test + replace otherwise.
@@ -243,6 +244,9 @@ const KUBEVIRT_FIELDS: [(&str, Strategy); 2] = [
     // pkg/virt-controller/watch/vmi/lifecycle.go, prepareVMIPatch (lines
     // 712-716): test(old interfaces) + add(new interfaces).
     ("/status/interfaces", Strategy::TestAdd),
+    // vmi/lifecycle.go prepareVMIPatch (lines 632-643): add when nil, else
+    // test + replace.
+    ("/status/volumeStatus", Strategy::AddIfAbsent),
 ];
 
 impl Preset {
@@ -327,7 +331,8 @@ impl Preset {
 
     /// The strategy for the field at `path` of `kind`: the KubeVirt
     /// presets write a few fields their own way (`status.migrationState`,
-    /// `status.interfaces`); otherwise [`Preset::strategy_for`] its kind.
+    /// `status.interfaces`, `status.volumeStatus`); otherwise
+    /// [`Preset::strategy_for`] its kind.
     pub fn strategy_at(self, path: &Pointer, kind: FieldKind) -> Strategy {
         if matches!(self, Preset::KubevirtMain | Preset::KubevirtPerKey) {
             if let Some((_, strategy)) = KUBEVIRT_FIELDS.iter().find(|(p, _)| *p == path.as_str()) {
@@ -674,6 +679,10 @@ mod tests {
             );
             assert_eq!(
                 at(preset, "/status/volumeStatus", AtomicList),
+                Strategy::AddIfAbsent
+            );
+            assert_eq!(
+                at(preset, "/status/conditions", AtomicList),
                 Strategy::WholeSlice
             );
         }
