@@ -668,23 +668,16 @@ mod tests {
         let at = |preset: Preset, path: &str, kind| {
             preset.strategy_at(Pointer::parse(path).unwrap(), kind)
         };
+        let fields = [
+            ("/status/migrationState", Struct, Strategy::GuardedAdd),
+            ("/status/interfaces", AtomicList, Strategy::TestAdd),
+            ("/status/volumeStatus", AtomicList, Strategy::AddIfAbsent),
+            ("/status/conditions", AtomicList, Strategy::WholeSlice),
+        ];
         for preset in [Preset::KubevirtMain, Preset::KubevirtPerKey] {
-            assert_eq!(
-                at(preset, "/status/migrationState", Struct),
-                Strategy::GuardedAdd
-            );
-            assert_eq!(
-                at(preset, "/status/interfaces", AtomicList),
-                Strategy::TestAdd
-            );
-            assert_eq!(
-                at(preset, "/status/volumeStatus", AtomicList),
-                Strategy::AddIfAbsent
-            );
-            assert_eq!(
-                at(preset, "/status/conditions", AtomicList),
-                Strategy::WholeSlice
-            );
+            for (path, kind, strategy) in fields {
+                assert_eq!(at(preset, path, kind), strategy, "{preset} {path}");
+            }
         }
         assert_eq!(
             at(Preset::Naive, "/status/migrationState", Struct),
