@@ -42,6 +42,7 @@ mod engine;
 mod error;
 pub mod merge;
 mod run;
+pub mod strategic;
 pub mod text;
 
 use std::fmt;

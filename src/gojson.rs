@@ -32,11 +32,16 @@ mod decode;
 mod isprint;
 mod quote;
 mod scanner;
+mod verb;
 
 pub use decode::{check_json_patch, check_merge_patch, DecodeError};
 pub use isprint::is_print;
 pub use quote::{prints_as_is, quote};
 pub use scanner::{check_valid, SyntaxError};
+pub use verb::{
+    deep_equal, format_g, go_eq, go_number, same_type, sprint, type_name, type_name_s, GoNumber,
+    ScalarKey, Verb,
+};
 
 /// Go's encoding of `value`.
 pub fn to_string(value: &Value) -> String {

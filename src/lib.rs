@@ -47,6 +47,7 @@ pub mod limits;
 pub mod lint;
 pub mod patch;
 pub mod pointer;
+pub mod schema;
 pub mod share;
 pub mod sim;
 pub mod status;

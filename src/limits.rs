@@ -43,6 +43,18 @@ pub const YAML_NODES: usize = 2_000_000;
 /// refuses deeper nesting.
 pub const GO_NESTING: usize = 10_000;
 
+/// Most lines of a schema table text (`schema::Table::parse`; the
+/// compiled-in tables hold about 1,200 each).
+pub const SCHEMA_TABLE_LINES: usize = 200_000;
+
+/// Deepest nesting of a CustomResourceDefinition's schema read (real CRDs
+/// stay below 30).
+pub const CRD_DEPTH: usize = 64;
+
+/// Most schema nodes of a CustomResourceDefinition read (KubeVirt's
+/// largest CRD holds about 10,000).
+pub const CRD_NODES: usize = 200_000;
+
 /// Most writers in one scenario (scenarios also come from links).
 pub const SCENARIO_WRITERS: usize = 16;
 
@@ -77,6 +89,28 @@ pub const EXPLAIN_STRINGS: usize = 2_000;
 
 /// The most nodes `explain` walks in one JSON value looking for a Status.
 pub const EXPLAIN_NODES: usize = 100_000;
+
+/// Findings of one lint rule listed one by one; past this many, the rest
+/// are folded into one finding with their count and one fix.
+pub const LINT_SHOWN_PER_RULE: usize = 5;
+
+/// The ops all the fixes of one lint report may hold together: this many
+/// times the patch's op count, plus [`LINT_FIX_OPS_BASE`].
+pub const LINT_FIX_OPS_PER_OP: usize = 8;
+
+/// See [`LINT_FIX_OPS_PER_OP`].
+pub const LINT_FIX_OPS_BASE: usize = 4096;
+
+/// Paths with more tokens than this are left out of lint's path index (no
+/// object nests that deep).
+pub const LINT_PATH_TOKENS: usize = 512;
+
+/// The most words lint's shell reader splits a command text into.
+pub const SHELL_WORDS: usize = 100_000;
+
+/// The most notes one strategy plan lists (one per field at most; past
+/// this, a count).
+pub const PLAN_NOTES: usize = 100;
 
 /// The longest link fragment the playground opens (bytes).
 pub const LINK_FRAGMENT: usize = 512 * 1024;

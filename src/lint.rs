@@ -28,17 +28,27 @@
 //! ```
 
 mod checks;
+mod fix;
+mod hints;
+pub mod kinds;
 mod kubectl;
 mod merge;
+mod paths;
 mod read;
 pub mod report;
 pub mod rules;
+mod shell;
+mod smp;
+pub mod writers;
+
+use std::rc::Rc;
 
 use serde::Serialize;
 use serde_json::Value;
 
+pub use fix::{FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
 pub use kubectl::is_command;
-pub use read::{budget, read_object, BodyKind, Input, LintError, Origin};
+pub use read::{budget, read_object, BodyKind, Hint, Input, LintError, Origin, PatchFiles};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
 use crate::apply::{self, Semantics, ServerResponse};
@@ -61,6 +71,11 @@ pub struct Options {
     /// ... by default; add a custom resource's own with
     /// [`Policy::set_kind`]).
     pub policy: Policy,
+    /// The object's kind (`Node`, `VirtualMachineInstance`): decides who
+    /// else writes a field ([`writers`]) and which maps hold strings.
+    /// When `None`, the object's `kind`, else the kind a `kubectl patch`
+    /// command names.
+    pub kind: Option<String>,
 }
 
 /// A rewritten op list: the whole patch as it should be sent.
@@ -68,15 +83,55 @@ pub struct Options {
 pub struct Fix {
     /// The ops, in order.
     pub ops: Vec<Operation>,
+    /// For each op, its index in the original patch when it is an
+    /// original op left as it was.
+    origin: Vec<Option<usize>>,
+    /// The original ops as sent (minified), by index.
+    written: Option<Rc<[Box<str>]>>,
 }
 
 impl Fix {
-    /// The fix as a payload, byte for byte as KubeVirt's builder writes it
-    /// (`[]` when the fix is to send nothing).
+    /// A fix of plain ops (nothing kept from an original payload).
+    pub fn of(ops: Vec<Operation>) -> Fix {
+        Fix {
+            origin: vec![None; ops.len()],
+            ops,
+            written: None,
+        }
+    }
+
+    /// Each op's JSON text: an op the fix leaves as it was keeps the bytes
+    /// it was sent with (a `test` value written `1.0`, an escape, a key
+    /// order); a new or changed op is written as KubeVirt's builder
+    /// writes it.
+    pub fn op_texts(&self) -> Vec<String> {
+        self.ops
+            .iter()
+            .zip(&self.origin)
+            .map(|(op, origin)| {
+                origin
+                    .and_then(|i| self.written.as_ref()?.get(i))
+                    .map(|text| text.to_string())
+                    .unwrap_or_else(|| op.to_json())
+            })
+            .collect()
+    }
+
+    /// The original index of each op the fix keeps as it was.
+    pub fn kept(&self) -> &[Option<usize>] {
+        &self.origin
+    }
+
+    /// The fix as a payload: untouched ops byte for byte as sent, the
+    /// others as KubeVirt's builder writes them (`[]` when the fix is to
+    /// send nothing).
     pub fn payload(&self) -> String {
-        PatchSet::of(self.ops.iter().cloned())
-            .payload_with(Encoding::Go)
-            .unwrap_or_else(|_| "[]".to_owned())
+        if self.written.is_none() {
+            return PatchSet::of(self.ops.iter().cloned())
+                .payload_with(Encoding::Go)
+                .unwrap_or_else(|_| "[]".to_owned());
+        }
+        format!("[{}]", self.op_texts().join(","))
     }
 }
 
@@ -84,6 +139,18 @@ impl Serialize for Fix {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.ops.serialize(serializer)
     }
+}
+
+/// Findings of one rule folded into one (see [`SHOWN_PER_RULE`]): the
+/// report stays bounded when a rule fires on thousands of ops.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Folded {
+    /// How many findings this one stands for, itself included.
+    pub count: usize,
+    /// Their op indices (the first 100).
+    pub indices: Vec<usize>,
+    /// Their paths (the first 20).
+    pub paths: Vec<String>,
 }
 
 /// One hazard found.
@@ -101,6 +168,13 @@ pub struct Finding {
     pub message: String,
     /// The whole patch rewritten, when lint can compute it.
     pub fix: Option<Fix>,
+    /// The other writers of the field that make this op fail or whose
+    /// changes it erases (names from [`writers::WRITERS`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub writers: Vec<&'static str>,
+    /// The same finding on further ops, folded into this one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folded: Option<Folded>,
 }
 
 impl Finding {
@@ -112,12 +186,19 @@ impl Finding {
             path: path.map(str::to_owned),
             message,
             fix: None,
+            writers: Vec::new(),
+            folded: None,
         }
     }
 
-    fn with_fix(mut self, fix: Option<Vec<Operation>>) -> Finding {
-        self.fix = fix.map(|ops| Fix { ops });
-        self
+    /// True when this finding stands for op `index` (its own, or one
+    /// folded into it).
+    pub fn covers(&self, index: usize) -> bool {
+        self.index == Some(index)
+            || self
+                .folded
+                .as_ref()
+                .is_some_and(|f| f.indices.contains(&index))
     }
 }
 
@@ -142,7 +223,7 @@ pub struct Outcome {
 /// Everything lint found about one body.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
-    /// JSON patch or merge patch.
+    /// JSON patch, merge patch or strategic merge patch.
     pub kind: BodyKind,
     /// The engine assumed.
     #[serde(serialize_with = "semantics_name")]
@@ -154,7 +235,8 @@ pub struct Report {
     /// How many ops the body holds (malformed ones included).
     #[serde(rename = "opCount")]
     pub op_count: usize,
-    /// The findings, by op index, then by severity (worst first).
+    /// The findings, by op index, then by severity (worst first); at most
+    /// [`SHOWN_PER_RULE`] + 1 per rule (see [`Finding::folded`]).
     pub findings: Vec<Finding>,
     /// With the current object: whether the patch applies now.
     pub outcome: Option<Outcome>,
@@ -201,23 +283,38 @@ impl Report {
         self.worst() >= Some(Severity::Warning)
     }
 
-    /// The findings about op `index`.
+    /// The findings about op `index` (folded ones included).
     pub fn on_op(&self, index: usize) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(move |f| f.index == Some(index))
+        self.findings.iter().filter(move |f| f.covers(index))
     }
 }
 
-/// Reads a patch: a `kubectl patch` command line (detected by its first
-/// word), JSON text (kept byte for byte) or YAML (sent as the JSON Go
-/// encodes, as kubectl does). A list is a JSON patch, an object a merge
-/// patch.
+/// Reads a patch: a `kubectl patch` command line (found by its words,
+/// inside shell text too), JSON text (kept byte for byte) or YAML (sent
+/// as the JSON Go encodes, as kubectl does). A list is a JSON patch; an
+/// object is a merge patch, or a strategic merge patch when it holds
+/// directives (`$patch`, `$retainKeys`, `$setElementOrder/...`).
 ///
 /// # Errors
 ///
 /// [`LintError`] saying what and where.
 pub fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
+    read_with(text, budget, None)
+}
+
+/// [`read`], with a way to open the file of `kubectl patch --patch-file`
+/// (the CLI passes one; the browser has none).
+///
+/// # Errors
+///
+/// [`LintError`] saying what and where.
+pub fn read_with(
+    text: &str,
+    budget: &Budget,
+    files: Option<PatchFiles<'_>>,
+) -> Result<Input, LintError> {
     if kubectl::is_command(text) {
-        return kubectl::read(text, budget);
+        return kubectl::read(text, budget, files);
     }
     read::body(text, budget, read::BodyText::File)
 }
@@ -232,32 +329,66 @@ pub fn lint(text: &str, options: &Options) -> Result<Report, LintError> {
     lint_input(&input, options)
 }
 
-/// Lints a body already read.
+/// The kind lint assumes: the options', the object's, or the command's.
+fn kind_of(options: &Options, input: Option<&Input>) -> Option<String> {
+    let kind = options.kind.clone().or_else(|| {
+        options
+            .object
+            .as_ref()
+            .and_then(|o| o.get("kind"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    kind.or_else(|| input?.resource.as_ref()?.kind.clone())
+        .map(|k| kinds::canonical_kind(&k).map_or(k, str::to_owned))
+}
+
+/// Lints a body already read. This and [`lint_ops`] are the two entry
+/// points: every face (CLI, JS, Check, Build) lints through them.
 ///
 /// # Errors
 ///
 /// [`LintError::Payload`] when a JSON patch body is not a list of op
 /// objects (the server answers 400 before running anything).
 pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError> {
-    let mut report = match input.kind {
+    let kind = kind_of(options, Some(input));
+    let kind = kind.as_deref();
+    let syntax = |err: serde_json::Error| {
+        LintError::Syntax(crate::input::InputError {
+            message: err.to_string(),
+            line: Some(err.line()),
+            column: Some(err.column()),
+        })
+    };
+    let go_formatted = input.hints.iter().any(|h| h.rule == Rule::GoFormattedBody);
+    let (analysis, written) = match input.kind {
+        BodyKind::JsonPatch if go_formatted => (go_formatted_report(input, options), None),
         BodyKind::JsonPatch => {
             let decoded = patch::decode(&input.payload).map_err(LintError::Payload)?;
-            checks::json_patch(&decoded, Some(&input.payload), options)
+            (
+                checks::json_patch(&decoded, Some(&input.payload), options, kind),
+                fix::written_ops(&input.payload),
+            )
         }
         BodyKind::MergePatch => {
-            let body: Value = serde_json::from_str(&input.payload).map_err(|err| {
-                LintError::Syntax(crate::input::InputError {
-                    message: err.to_string(),
-                    line: Some(err.line()),
-                    column: Some(err.column()),
-                })
-            })?;
-            merge::merge_patch(&body, options)
+            let body: Value = serde_json::from_str(&input.payload).map_err(syntax)?;
+            (merge::merge_patch(&body, options, kind), None)
+        }
+        BodyKind::StrategicMergePatch => {
+            let body: Value = serde_json::from_str(&input.payload).map_err(syntax)?;
+            (
+                smp::strategic(&body, options, kind, input.resource.as_ref()),
+                None,
+            )
         }
         kind @ (BodyKind::Apply | BodyKind::Update) => return Err(LintError::Unsupported(kind)),
     };
+    let checks::Analysis {
+        report,
+        mut pending,
+    } = analysis;
     if input.payload.len() > MAX_BODY_BYTES {
-        report.findings.push(Finding::new(
+        pending.push(fix::Pending::new(Finding::new(
             Rule::BodyTooLarge,
             None,
             None,
@@ -266,12 +397,66 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
                 input.payload.len(),
                 crate::status::Status::body_too_large()
             ),
-        ));
+        )));
     }
+    for hint in &input.hints {
+        if hint.rule != Rule::GoFormattedBody {
+            pending.push(fix::Pending::new(Finding::new(
+                hint.rule,
+                None,
+                None,
+                hint.message.clone(),
+            )));
+        }
+    }
+    Ok(finish(report, pending, written))
+}
+
+/// A body that is Go's `fmt` output: one finding, and the ops read back
+/// when they can be.
+fn go_formatted_report(input: &Input, options: &Options) -> checks::Analysis {
+    let message = input
+        .hints
+        .iter()
+        .find(|h| h.rule == Rule::GoFormattedBody)
+        .map(|h| h.message.clone())
+        .unwrap_or_default();
+    let ops = hints::read_go_formatted(&input.payload);
+    let pending = vec![
+        fix::Pending::new(Finding::new(Rule::GoFormattedBody, None, None, message))
+            .with(ops.map(|ops| fix::Draft::Whole(Rc::new(ops)))),
+    ];
+    checks::Analysis {
+        report: Report {
+            kind: BodyKind::JsonPatch,
+            semantics: options.semantics,
+            ops: Vec::new(),
+            op_count: 0,
+            findings: Vec::new(),
+            outcome: None,
+            conflicts: Vec::new(),
+            overwrites: Vec::new(),
+        },
+        pending,
+    }
+}
+
+/// Sorts, folds and writes out the fixes: the report's last step, the same
+/// for every body kind.
+fn finish(
+    mut report: Report,
+    mut pending: Vec<fix::Pending>,
+    written: Option<Rc<[Box<str>]>>,
+) -> Report {
+    pending.sort_by_key(|p| {
+        (
+            p.finding.index.map_or(0, |i| i + 1),
+            std::cmp::Reverse(p.finding.severity),
+        )
+    });
+    let pending = fix::fold(pending);
+    report.findings = fix::finish(pending, &report.ops, written);
     report
-        .findings
-        .sort_by_key(|f| (f.index.map_or(0, |i| i + 1), std::cmp::Reverse(f.severity)));
-    Ok(report)
 }
 
 /// Lints a list of ops (as the strategy engine or a builder made them).
@@ -282,11 +467,10 @@ pub fn lint_ops(ops: &[Operation], options: &Options) -> Report {
         count: ops.len(),
         warnings: Vec::new(),
     };
-    let mut report = checks::json_patch(&decoded, None, options);
-    report
-        .findings
-        .sort_by_key(|f| (f.index.map_or(0, |i| i + 1), std::cmp::Reverse(f.severity)));
-    report
+    let kind = kind_of(options, None);
+    let checks::Analysis { report, pending } =
+        checks::json_patch(&decoded, None, options, kind.as_deref());
+    finish(report, pending, None)
 }
 
 /// The outcome of applying `decoded` to `object` under `semantics`.

@@ -20,6 +20,10 @@ use std::fmt;
 use std::ops::Deref;
 use std::str::FromStr;
 
+mod trie;
+
+pub use trie::{NodeId, PathTrie};
+
 /// Escapes one reference token: `~` becomes `~0` first, then `/` becomes
 /// `~1`. This is KubeVirt's `EscapeJSONPointer`: it adds no leading `/`.
 ///

@@ -46,6 +46,10 @@ pub enum Reason {
     Invalid,
     /// 500.
     InternalError,
+    /// No reason (`StatusReasonUnknown`, `""`): an error the server did
+    /// not classify; kubectl prints `Error from server: <message>`.
+    #[serde(rename = "")]
+    Unknown,
 }
 
 impl Reason {
@@ -59,6 +63,7 @@ impl Reason {
             Reason::UnsupportedMediaType => "UnsupportedMediaType",
             Reason::Invalid => "Invalid",
             Reason::InternalError => "InternalError",
+            Reason::Unknown => "",
         }
     }
 }
@@ -238,6 +243,29 @@ impl Status {
         status
     }
 
+    /// A request body of a type the endpoint does not take
+    /// (`negotiation.NewUnsupportedMediaTypeError(accepted)`, k8s.io/apiserver
+    /// `pkg/endpoints/handlers/negotiation/errors.go`): 415, sent by
+    /// `PatchResource` (handlers/patch.go) before the body is read, for
+    /// example a strategic merge patch to a custom resource.
+    pub fn unsupported_media_type(accepted: &[&str]) -> Status {
+        Status::new(
+            415,
+            Reason::UnsupportedMediaType,
+            format!(
+                "the body of the request was in an unknown format - accepted media types include: {}",
+                accepted.join(", ")
+            ),
+        )
+    }
+
+    /// An error that is no API status (`ErrorToAPIStatus`,
+    /// k8s.io/apiserver `pkg/endpoints/handlers/responsewriters/status.go`):
+    /// the code (500), no reason, the error's own text.
+    pub fn unknown(code: u16, message: impl Into<String>) -> Status {
+        Status::new(code, Reason::Unknown, message)
+    }
+
     /// The patched object names another object (`checkName`,
     /// handlers/rest.go).
     pub fn name_mismatch(object: &str, url: &str) -> Status {
@@ -359,7 +387,10 @@ impl Status {
 
 impl fmt::Display for Status {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "HTTP {} {}: {}", self.code, self.reason, self.message)
+        match self.reason {
+            Reason::Unknown => write!(f, "HTTP {}: {}", self.code, self.message),
+            reason => write!(f, "HTTP {} {reason}: {}", self.code, self.message),
+        }
     }
 }
 
@@ -410,6 +441,26 @@ mod tests {
             Status::panicked(Some(("PATCH", &vmi, "testvmi"))).message,
             r#"an error on the server ("This request caused apiserver to panic. Look in the logs for details.") has prevented the request from succeeding (patch virtualmachineinstances.kubevirt.io testvmi)"#
         );
+    }
+
+    #[test]
+    fn unsupported_media_type_lists_what_is_accepted() {
+        let status = Status::unsupported_media_type(&[
+            "application/json-patch+json",
+            "application/merge-patch+json",
+        ]);
+        assert_eq!(status.code, 415);
+        assert_eq!(status.reason, "UnsupportedMediaType");
+        assert_eq!(
+            status.message,
+            "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json"
+        );
+        let unknown = Status::unknown(500, "map: map[] does not contain declared merge key: name");
+        assert_eq!(
+            unknown.to_string(),
+            "HTTP 500: map: map[] does not contain declared merge key: name"
+        );
+        assert_eq!(serde_json::to_value(unknown.reason).unwrap(), json!(""));
     }
 
     #[test]

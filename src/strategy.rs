@@ -39,7 +39,7 @@ use std::fmt;
 use serde_json::Value;
 
 use crate::patch::{Encoding, OpKind, Operation, PatchSet};
-use crate::pointer::{Pointer, PointerBuf};
+use crate::pointer::{PathTrie, Pointer, PointerBuf};
 
 pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_quote};
 pub use policy::{
@@ -137,6 +137,9 @@ pub enum BodyKind {
     JsonPatch,
     /// PATCH with `application/merge-patch+json`.
     MergePatch,
+    /// PATCH with `application/strategic-merge-patch+json` (what `kubectl
+    /// patch` sends without `--type`; built-in kinds only).
+    StrategicMergePatch,
     /// PATCH with `application/apply-patch+yaml` (server-side apply).
     Apply,
     /// PUT of the whole object (`Update()`).
@@ -144,11 +147,13 @@ pub enum BodyKind {
 }
 
 impl BodyKind {
-    /// `json-patch`, `merge-patch`, `apply` or `update`.
+    /// `json-patch`, `merge-patch`, `strategic-merge-patch`, `apply` or
+    /// `update`.
     pub fn as_str(self) -> &'static str {
         match self {
             BodyKind::JsonPatch => "json-patch",
             BodyKind::MergePatch => "merge-patch",
+            BodyKind::StrategicMergePatch => "strategic-merge-patch",
             BodyKind::Apply => "apply",
             BodyKind::Update => "update",
         }
@@ -159,6 +164,7 @@ impl BodyKind {
         match self {
             BodyKind::JsonPatch => "application/json-patch+json",
             BodyKind::MergePatch => "application/merge-patch+json",
+            BodyKind::StrategicMergePatch => "application/strategic-merge-patch+json",
             BodyKind::Apply => "application/apply-patch+yaml",
             BodyKind::Update => "application/json",
         }
@@ -171,6 +177,7 @@ impl BodyKind {
                 format!("a JSON patch ({ops} op{})", if ops == 1 { "" } else { "s" })
             }
             BodyKind::MergePatch => "a merge patch".to_owned(),
+            BodyKind::StrategicMergePatch => "a strategic merge patch".to_owned(),
             BodyKind::Apply => "a server-side apply".to_owned(),
             BodyKind::Update => "an Update".to_owned(),
         }
@@ -397,12 +404,18 @@ pub fn surface_of(ops: &[Operation]) -> (Vec<Precondition>, Vec<Overwrite>) {
 }
 
 /// [`surface_of`] over ops paired with "a per-key add" (for the wording).
+/// Linear in the total length of the paths: the tests seen so far are
+/// kept in a [`PathTrie`], and a write is guarded when a node on its path
+/// holds one.
 fn surface_with<'a>(
     ops: impl Iterator<Item = (&'a Operation, bool)>,
 ) -> (Vec<Precondition>, Vec<Overwrite>) {
     let mut conflicts = Vec::new();
     let mut overwrites = Vec::new();
-    let mut guards: Vec<&str> = Vec::new();
+    let mut trie = PathTrie::new();
+    let mut guard: Vec<bool> = vec![false];
+    // Paths that are not JSON Pointers guard only themselves.
+    let mut odd_guards: std::collections::HashSet<&str> = std::collections::HashSet::new();
     for (op, per_key) in ops {
         let path = op.path.as_str();
         if op.op == OpKind::Test {
@@ -420,10 +433,28 @@ fn surface_with<'a>(
                 path: path.to_owned(),
                 reason,
             });
-            guards.push(path);
+            match Pointer::parse(path) {
+                Ok(pointer) => {
+                    let node = trie.insert(pointer);
+                    if guard.len() < trie.len() {
+                        guard.resize(trie.len(), false);
+                    }
+                    guard[node] = true;
+                }
+                Err(_) => {
+                    odd_guards.insert(path);
+                }
+            }
             continue;
         }
-        let guarded = guards.iter().any(|guard| covers(guard, path));
+        let guarded = match Pointer::parse(path) {
+            Ok(pointer) => {
+                let mut hit = false;
+                trie.walk(pointer, |node| hit |= guard[node]);
+                hit
+            }
+            Err(_) => odd_guards.contains(path),
+        };
         if op.op == OpKind::Remove && !guarded {
             conflicts.push(Precondition {
                 path: path.to_owned(),
@@ -449,14 +480,6 @@ fn surface_with<'a>(
         }
     }
     (conflicts, overwrites)
-}
-
-/// True when a `test` of `guard` protects a write to `path`.
-fn covers(guard: &str, path: &str) -> bool {
-    match (Pointer::parse(guard), Pointer::parse(path)) {
-        (Ok(guard), Ok(path)) => path.starts_with(guard),
-        _ => guard == path,
-    }
 }
 
 #[cfg(test)]

@@ -832,8 +832,13 @@ fn lint_unreadable_input_exits_2_with_where() {
         ),
         (
             vec!["lint", "-"],
-            "kubectl patch vmi x -p '{}'",
-            "without --type",
+            "kubectl patch vmi x --type=yaml -p '{}'",
+            "--type must be one of [json merge strategic], not \"yaml\"",
+        ),
+        (
+            vec!["lint", "-"],
+            "kubectl patch vmi x --type=json --patch-file no/such/patch.json",
+            "unable to read patch file: open no/such/patch.json",
         ),
         (
             vec!["lint", "no/such/file.json"],
@@ -857,6 +862,33 @@ fn lint_unreadable_input_exits_2_with_where() {
         assert!(stderr(&out).contains(message), "{args:?}: {}", stderr(&out));
         assert!(stdout(&out).is_empty());
     }
+}
+
+/// `kubectl patch` lines as runbooks write them: `--patch-file` opened
+/// relative to the current directory, the shell around named, and a
+/// strategic merge patch to a custom resource found out (415).
+#[test]
+fn lint_reads_patch_files_shell_and_strategic_merge_patches() {
+    let out = patchlab(
+        &["lint", "-"],
+        "for n in $(kubectl get vmi -o name); do kubectl patch $n --type=json --patch-file tests/fixtures/whole-map-labels.json; done",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("inside shell: a for block"), "{text}");
+    assert!(text.contains("warning[whole-map-test]"), "{text}");
+    let out = patchlab(
+        &["lint", "-", "--format", "json"],
+        "kubectl patch vmi testvmi -p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}'",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["kind"], "strategic-merge-patch");
+    assert_eq!(report["findings"][0]["rule"], "smp-custom-resource");
+    assert!(report["findings"][0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("415 Unsupported Media Type"));
 }
 
 /// `patchlab diff` output piped into `patchlab lint`: the payload and the
@@ -991,4 +1023,180 @@ fn migrate_churn_and_retry_budget_flags() {
     let bad = patchlab(&["migrate", "--churn", "9"], "");
     assert!(!bad.status.success());
     assert!(stderr(&bad).contains("churn"), "{}", stderr(&bad));
+}
+
+// ------------------------------------------- apply --type strategic|merge|json
+
+fn json_out(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON on stdout")
+}
+
+const NODE: &str = "tests/fixtures/node.yaml";
+
+#[test]
+fn strategic_merges_lists_by_key_where_merge_replaces_them() {
+    // The kubernetes.io "patch containers" example, on a Deployment: the
+    // strategic patch adds a container, the merge patch replaces the list.
+    let patch = r#"{"spec":{"template":{"spec":{"containers":[{"name":"patch-demo-ctr-2","image":"redis"}]}}}}"#;
+    let strategic = json_out(&patchlab(
+        &[
+            "apply",
+            "--type",
+            "strategic",
+            "tests/fixtures/deployment.yaml",
+            "-",
+        ],
+        patch,
+    ));
+    let names: Vec<&str> = strategic["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["patch-demo-ctr-2", "patch-demo-ctr"]);
+    let merge = json_out(&patchlab(
+        &[
+            "apply",
+            "--type",
+            "merge",
+            "tests/fixtures/deployment.yaml",
+            "-",
+        ],
+        patch,
+    ));
+    assert_eq!(
+        merge["spec"]["template"]["spec"]["containers"],
+        json!([{"name": "patch-demo-ctr-2", "image": "redis"}])
+    );
+    // --merge is --type merge.
+    let same = json_out(&patchlab(
+        &["apply", "--merge", "tests/fixtures/deployment.yaml", "-"],
+        patch,
+    ));
+    assert_eq!(same, merge);
+}
+
+#[test]
+fn strategic_on_a_node_as_virt_handler_sends_it() {
+    let out = patchlab(
+        &["apply", "--type", "strategic", "--compact", NODE, "-"],
+        r#"{"metadata":{"labels":{"kubevirt.io/schedulable":"false"}},"spec":{"unschedulable":true}}"#,
+    );
+    let node = json_out(&out);
+    assert_eq!(
+        node["metadata"]["labels"]["kubevirt.io/schedulable"],
+        "false"
+    );
+    assert_eq!(
+        node["metadata"]["labels"]["kubernetes.io/hostname"],
+        "node01"
+    );
+    assert_eq!(node["spec"]["unschedulable"], true);
+    // Taints have no merge key: the patch's list replaces the node's.
+    let out = patchlab(
+        &["apply", "--type", "strategic", NODE, "-"],
+        r#"{"spec":{"taints":[{"key":"b","effect":"NoExecute"}]}}"#,
+    );
+    assert_eq!(
+        json_out(&out)["spec"]["taints"],
+        json!([{"key": "b", "effect": "NoExecute"}])
+    );
+}
+
+#[test]
+fn strategic_errors_carry_the_server_s_answer() {
+    let out = patchlab(
+        &[
+            "apply",
+            "--type",
+            "strategic",
+            "tests/fixtures/vmi.yaml",
+            "-",
+        ],
+        r#"{"metadata":{"labels":{"a":"b"}}}"#,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "patchlab: kubevirt.io/v1, Kind=VirtualMachineInstance is a custom resource: the server takes no strategic merge patch for it (send a merge patch or a JSON patch)\n\
+         the server would answer: HTTP 415 UnsupportedMediaType: the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml\n"
+    );
+    let out = patchlab(
+        &[
+            "apply",
+            "--type",
+            "strategic",
+            "--kind",
+            "deploy",
+            "tests/fixtures/deployment.yaml",
+            "-",
+        ],
+        r#"{"spec":{"template":{"spec":{"containers":[{"image":"redis"}]}}}}"#,
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err,
+        "patchlab: at /spec/template/spec/containers: map: map[image:redis] does not contain declared merge key: name\n\
+         the server would answer: HTTP 500: map: map[image:redis] does not contain declared merge key: name\n"
+    );
+    // The VMI read as a Pod (--kind): strategic merge patch allowed.
+    let out = patchlab(
+        &[
+            "apply",
+            "--type",
+            "strategic",
+            "--kind",
+            "Pod",
+            "--api-version",
+            "v1",
+            "tests/fixtures/vmi.yaml",
+            "-",
+        ],
+        r#"{"metadata":{"finalizers":["x"]}}"#,
+    );
+    assert!(json_out(&out)["metadata"]["finalizers"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("x")));
+    let out = patchlab(
+        &[
+            "apply",
+            "--type",
+            "strategic",
+            "--semantics",
+            "rfc",
+            NODE,
+            "-",
+        ],
+        "{}",
+    );
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn batch_lines_take_the_type() {
+    let line = json!({
+        "doc": {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "finalizers": ["a"]}},
+        "patch": {"metadata": {"finalizers": ["b"], "$deleteFromPrimitiveList/finalizers": ["a"]}}
+    });
+    let vmi = json!({"doc": {"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance", "metadata": {"name": "v"}}, "patch": {}});
+    let out = patchlab(
+        &["apply", "--batch", "--type", "strategic"],
+        &format!("{line}\n{vmi}\n"),
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["ok"]["metadata"]["finalizers"], json!(["b"]));
+    assert_eq!(lines[1]["error"]["kind"], "unsupported-media-type");
+    assert_eq!(lines[1]["error"]["status"], 415);
 }

@@ -794,11 +794,11 @@ fn lint_errors_say_what_and_where() {
     assert_eq!(num(&err, "index"), Some(0.0));
     assert_eq!(num(&err, "status"), Some(400.0));
     let err = error_of(
-        api::lint::lint("kubectl patch vmi a -p '{}'".into(), None),
+        api::lint::lint("kubectl patch vmi a --type=yaml -p '{}'".into(), None),
         "bad-argument",
     );
     assert!(
-        message(&err).contains("without --type"),
+        message(&err).contains("--type must be one of"),
         "{}",
         message(&err)
     );

@@ -5,6 +5,7 @@
 use crate::gojson::DecodeError;
 use crate::vocabulary::ErrorClass;
 
+use super::strategic::ErrorKind as StrategicKind;
 use super::Cause;
 
 /// Go's texts of a decode that failed because the body is the other kind
@@ -13,6 +14,33 @@ use super::Cause;
 pub(crate) fn is_content_type_mismatch(text: &str) -> bool {
     text.contains("cannot unmarshal object into Go value of type []handlers.jsonPatchOp")
         || text.contains("cannot unmarshal array into Go value of type map[string]interface {}")
+}
+
+/// The class of a failed strategic merge patch.
+fn strategic_class(kind: &StrategicKind) -> ErrorClass {
+    match kind {
+        StrategicKind::UnsupportedMediaType { .. } => ErrorClass::SmpCustomResource,
+        StrategicKind::BodyTooLarge { .. } => ErrorClass::TooLarge,
+        StrategicKind::Decode(DecodeError::Type(text)) if is_content_type_mismatch(text) => {
+            ErrorClass::ContentType
+        }
+        StrategicKind::Decode(_) | StrategicKind::Unsupported(_) | StrategicKind::BadJsonDoc => {
+            ErrorClass::DecodeError
+        }
+        StrategicKind::Panic(_) => ErrorClass::EnginePanic,
+        // The merge itself refused the patch: a missing merge key, a
+        // malformed directive, an unknown field, a list of lists; and
+        // patchlab's own refusal of a kind it has no schema for, which is
+        // about the same lists.
+        StrategicKind::NoMergeKey { .. }
+        | StrategicKind::BadPatchFormatForPrimitiveList
+        | StrategicKind::BadPatchFormatForRetainKeys
+        | StrategicKind::BadPatchFormatForSetElementOrderList
+        | StrategicKind::NoListOfLists
+        | StrategicKind::Lookup(_)
+        | StrategicKind::Other(_)
+        | StrategicKind::NoSchema { .. } => ErrorClass::SmpMergeKey,
+    }
 }
 
 impl Cause {
@@ -58,6 +86,7 @@ impl Cause {
             Cause::NameMismatch { .. } | Cause::NamespaceMismatch { .. } => {
                 ErrorClass::NameMismatch
             }
+            Cause::Strategic(err) => strategic_class(&err.kind),
         }
     }
 }

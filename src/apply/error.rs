@@ -129,6 +129,8 @@ pub enum Cause {
         /// The namespace the request was sent to.
         request: String,
     },
+    /// A strategic merge patch failed (see [`super::strategic::Error`]).
+    Strategic(Box<super::strategic::Error>),
 }
 
 impl Cause {
@@ -152,6 +154,7 @@ impl Cause {
             Cause::InvalidPointer { .. } | Cause::PathWithoutSlash { .. } => "invalid-pointer",
             Cause::NameMismatch { .. } | Cause::NamespaceMismatch { .. } => "name-mismatch",
             Cause::EnginePanic { .. } => "engine-panic",
+            Cause::Strategic(err) => err.kind_name(),
             _ => "apply-failed",
         }
     }
@@ -238,6 +241,8 @@ impl fmt::Display for Cause {
                 f,
                 "the patch changes metadata.namespace from {request:?} to {object:?}"
             ),
+            Cause::Strategic(err) if err.path.is_empty() => write!(f, "{err}"),
+            Cause::Strategic(err) => write!(f, "at {}: {err}", err.path),
         }
     }
 }
@@ -300,6 +305,7 @@ impl ApplyError {
             Cause::NameMismatch { object, url } => Status::name_mismatch(object, url),
             Cause::NamespaceMismatch { .. } => Status::namespace_mismatch(),
             Cause::NullMergePatch => Status::invalid_merge_patch(),
+            Cause::Strategic(err) => return err.status(),
             _ => Status::json_patch_failed(),
         })
     }

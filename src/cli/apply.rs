@@ -1,5 +1,5 @@
-//! `patchlab apply`: one document and one patch (or merge patch), or a
-//! batch of JSON lines.
+//! `patchlab apply`: one document and one patch (a JSON patch, a merge
+//! patch or a strategic merge patch), or a batch of JSON lines.
 
 use std::io::{self, BufRead, Write};
 
@@ -8,9 +8,11 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use patchlab::apply::{self, apply_decoded, ApplyError, Cause, Engine, Semantics};
+use patchlab::apply::{self, apply_decoded, strategic, ApplyError, Cause, Engine, Semantics};
 use patchlab::gojson;
 use patchlab::input::{Budget, Format};
+use patchlab::kube::KubeVersion;
+use patchlab::schema::{self, Target};
 
 use super::{parse_semantics, ClusterArgs, Failure, Source};
 
@@ -22,11 +24,26 @@ pub struct Args {
     semantics: Semantics,
     #[command(flatten)]
     cluster: ClusterArgs,
-    /// PATCH is a JSON merge patch (application/merge-patch+json), not a JSON Patch.
-    #[arg(long)]
+    /// The patch type: json (a JSON Patch, RFC 6902: a list of ops), merge (a JSON merge
+    /// patch: objects merge, null deletes, lists are replaced whole) or strategic (a
+    /// strategic merge patch, kubectl patch's default: lists merge by their schema's merge
+    /// key; built-in kinds only, a custom resource answers 415).
+    #[arg(long = "type", value_enum, default_value_t = PatchType::Json)]
+    patch_type: PatchType,
+    /// Same as --type merge.
+    #[arg(long, conflicts_with = "patch_type")]
     merge: bool,
+    /// For --type strategic: the kind patched, as a kind (Pod) or a kubectl resource name
+    /// (pods, po, deploy, deployments.apps, vmi); default: the document's own kind.
+    #[arg(long, value_name = "KIND")]
+    kind: Option<String>,
+    /// For --type strategic: the kind's apiVersion (v1, apps/v1); default: the
+    /// document's, or the one of the --kind resource.
+    #[arg(long = "api-version", value_name = "VERSION")]
+    api_version: Option<String>,
     /// Read JSON lines {"doc": ..., "patch": ...} (or "merge": BODY instead of "patch")
-    /// from stdin; write one line per input: {"ok": DOC} or {"error": {...}}.
+    /// from stdin; write one line per input: {"ok": DOC} or {"error": {...}}. With
+    /// --type strategic, "patch" holds a strategic merge patch.
     #[arg(long, conflicts_with_all = ["doc", "patch", "merge"])]
     batch: bool,
     /// Print the document on one line.
@@ -35,17 +52,52 @@ pub struct Args {
     /// The document: a JSON or YAML file, or - for stdin.
     #[arg(required_unless_present = "batch")]
     doc: Option<Source>,
-    /// The patch: a JSON or YAML file holding a list of ops (or, with --merge, a
-    /// merge patch), or - for stdin.
+    /// The patch: a JSON or YAML file holding a list of ops (or, with --type merge or
+    /// strategic, a patch object), or - for stdin.
     #[arg(required_unless_present = "batch")]
     patch: Option<Source>,
 }
 
+/// `--type`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum PatchType {
+    /// `application/json-patch+json`.
+    #[default]
+    Json,
+    /// `application/merge-patch+json`.
+    Merge,
+    /// `application/strategic-merge-patch+json`.
+    Strategic,
+}
+
+/// How a batch line's "patch" member is read, and the release.
+#[derive(Clone, Copy, Debug)]
+pub struct Mode {
+    engine: Engine,
+    patch_type: PatchType,
+    version: KubeVersion,
+}
+
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let engine = args.cluster.engine(args.semantics);
+    let patch_type = if args.merge {
+        PatchType::Merge
+    } else {
+        args.patch_type
+    };
+    if patch_type == PatchType::Strategic && args.semantics == Semantics::Rfc {
+        return Err(Failure::new(
+            "a strategic merge patch has no RFC: use --semantics kube",
+        ));
+    }
+    let mode = Mode {
+        engine,
+        patch_type,
+        version: args.cluster.cluster().version,
+    };
     if args.batch {
         let stdin = io::stdin();
-        return batch(&mut stdin.lock(), out, engine);
+        return batch(&mut stdin.lock(), out, mode);
     }
     let (Some(doc), Some(patch)) = (args.doc, args.patch) else {
         return Err(Failure::new("apply needs DOC and PATCH (or --batch)"));
@@ -61,8 +113,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         Format::Json => text,
         Format::Yaml => gojson::to_string(&value),
     };
-    let warnings = if args.merge {
+    let warnings = if patch_type == PatchType::Merge {
         apply::apply_merge(&mut document, &payload, engine)
+            .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?
+    } else if patch_type == PatchType::Strategic {
+        let target = target(args.kind.as_deref(), args.api_version.as_deref(), &document)?;
+        strategic::apply_body(&mut document, &payload, &target, mode.version)
             .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?
     } else {
         let decoded = apply::decode(&payload, engine)
@@ -82,6 +138,31 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     };
     writeln!(out, "{}", text.unwrap_or_default())?;
     Ok(())
+}
+
+/// What a strategic merge patch is sent to: `--kind` (a kind or a
+/// resource name) and `--api-version`, else the document's own.
+fn target(
+    kind: Option<&str>,
+    api_version: Option<&str>,
+    document: &Value,
+) -> Result<Target<'static>, Failure> {
+    let own = |key: &str| {
+        document
+            .get(key)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    };
+    Ok(match (kind, api_version) {
+        (None, None) => schema::target_of(document),
+        (None, Some(api_version)) => schema::target(api_version, own("kind")),
+        (Some(kind), api_version) => match schema::resource(kind) {
+            Some(found) if api_version.is_none_or(|v| v == found.api_version()) => {
+                Target::Tabled(found)
+            }
+            _ => schema::target(api_version.unwrap_or(own("apiVersion")), kind),
+        },
+    })
 }
 
 /// The error as the CLI prints it: location and cause, then the response.
@@ -123,7 +204,7 @@ struct Line<'a> {
 }
 
 /// Reads JSON lines and writes one result line per input line, in order.
-pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, engine: Engine) -> Result<(), Failure> {
+pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, mode: Mode) -> Result<(), Failure> {
     let limit = Budget::cli().max_bytes;
     let mut line = Vec::new();
     loop {
@@ -135,7 +216,7 @@ pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, engine: Engine) -> Re
         let result = if too_long {
             Err(protocol_error(format!("line longer than {limit} bytes")))
         } else {
-            run_line(&line, engine)
+            run_line(&line, mode)
         };
         match result {
             Ok((doc, warnings)) => {
@@ -344,7 +425,8 @@ fn read_members(text: &str) -> Result<(Value, &RawValue, bool), LineError> {
     Ok((document, body, merge))
 }
 
-fn run_line(line: &[u8], engine: Engine) -> Result<(Value, Vec<String>), LineError> {
+fn run_line(line: &[u8], mode: Mode) -> Result<(Value, Vec<String>), LineError> {
+    let engine = mode.engine;
     let text = std::str::from_utf8(line)
         .map_err(|_| protocol_error("line is not valid UTF-8".to_owned()))?;
     let text = text.trim_end_matches(['\n', '\r']);
@@ -363,8 +445,11 @@ fn run_line(line: &[u8], engine: Engine) -> Result<(Value, Vec<String>), LineErr
     } else {
         body.get()
     };
-    let result = if merge {
+    let result = if merge || mode.patch_type == PatchType::Merge {
         apply::apply_merge(&mut document, payload, engine)
+    } else if mode.patch_type == PatchType::Strategic {
+        let target = schema::target_of(&document);
+        strategic::apply_body(&mut document, payload, &target, mode.version)
     } else {
         apply::decode(payload, engine).and_then(|decoded| {
             apply_decoded(&mut document, &decoded, engine).map(|()| decoded.warnings)

@@ -133,7 +133,7 @@ pub fn explain(plan: &Plan) -> String {
     match &plan.body {
         Body::JsonPatch(ops) => {
             let _ = writeln!(out, "\nops:");
-            for (i, planned) in ops.iter().enumerate() {
+            for (i, planned) in ops.iter().enumerate().take(LISTED) {
                 let op = &planned.op;
                 let value = op
                     .value
@@ -144,13 +144,19 @@ pub fn explain(plan: &Plan) -> String {
                 let _ = writeln!(out, "  {i:>2}  {:<7} {}{value}", op.op.as_str(), op.path);
                 let _ = writeln!(out, "      why: {}", planned.reason);
             }
+            more(
+                &mut out,
+                ops.len(),
+                LISTED,
+                "ops (the payload has them all)",
+            );
         }
         Body::MergePatch(_) | Body::Update(_) | Body::Apply { .. } => {
             let _ = writeln!(out, "\nbody:\n{}", indent(&pretty_body(plan)));
         }
     }
     let _ = writeln!(out, "\nfields:");
-    for field in &plan.fields {
+    for field in plan.fields.iter().take(LISTED) {
         let _ = writeln!(
             out,
             "  {:<40} {:<12} {:<14} {}",
@@ -160,6 +166,7 @@ pub fn explain(plan: &Plan) -> String {
             field.change.as_str()
         );
     }
+    more(&mut out, plan.fields.len(), LISTED, "fields");
     let _ = writeln!(
         out,
         "\nconflict surface (a concurrent change here makes it fail):"
@@ -170,7 +177,7 @@ pub fn explain(plan: &Plan) -> String {
             "  none: nothing is tested, so no concurrent change makes it fail"
         );
     }
-    for conflict in &plan.conflicts {
+    for conflict in plan.conflicts.iter().take(LISTED) {
         let path = if conflict.path.is_empty() {
             "(whole object)"
         } else {
@@ -178,6 +185,7 @@ pub fn explain(plan: &Plan) -> String {
         };
         let _ = writeln!(out, "  {path}: {}", conflict.reason);
     }
+    more(&mut out, plan.conflicts.len(), LISTED, "conflicts");
     let _ = writeln!(
         out,
         "\noverwrites (concurrent changes it would silently erase):"
@@ -185,9 +193,10 @@ pub fn explain(plan: &Plan) -> String {
     if plan.overwrites.is_empty() {
         let _ = writeln!(out, "  none");
     }
-    for overwrite in &plan.overwrites {
+    for overwrite in plan.overwrites.iter().take(LISTED) {
         let _ = writeln!(out, "  {}: {}", overwrite.path, overwrite.reason);
     }
+    more(&mut out, plan.overwrites.len(), LISTED, "overwrites");
     if !plan.notes.is_empty() {
         let _ = writeln!(out, "\nnotes:");
         for note in &plan.notes {
@@ -195,6 +204,18 @@ pub fn explain(plan: &Plan) -> String {
         }
     }
     out
+}
+
+/// Ops, fields, conflicts and overwrites `--format explain` lists one by
+/// one; past this, a count (a diff of 16,000 keys explains in a page, not
+/// in megabytes).
+const LISTED: usize = 200;
+
+/// `  ... and 15800 more ops` when a list was cut.
+fn more(out: &mut String, len: usize, shown: usize, what: &str) {
+    if len > shown {
+        let _ = writeln!(out, "  ... and {} more {what}", len - shown);
+    }
 }
 
 fn pretty_body(plan: &Plan) -> String {

@@ -34,6 +34,11 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Output,
+    /// The object's kind (Node, Pod, VirtualMachineInstance): decides who else
+    /// writes a field. Default: the --object's kind, or the kind the kubectl
+    /// command names.
+    #[arg(long, value_name = "KIND")]
+    kind: Option<String>,
 }
 
 /// Exit status 2: the input could not be read.
@@ -59,11 +64,25 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         None => None,
     };
     let name = args.patch.name();
-    let input =
-        lint::read(&text, &lint::budget()).map_err(|err| unreadable(format!("{name}: {err}")))?;
+    // `kubectl patch --patch-file FILE` in the text: FILE is opened as
+    // kubectl opens it, relative to the current directory.
+    let files = |path: &str| -> Result<String, String> {
+        let limit = lint::budget().max_bytes;
+        let meta = std::fs::metadata(path).map_err(|e| format!("open {path}: {e}"))?;
+        if meta.len() > limit as u64 {
+            return Err(format!(
+                "{path} is {} bytes, more than the limit of {limit}",
+                meta.len()
+            ));
+        }
+        std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"))
+    };
+    let input = lint::read_with(&text, &lint::budget(), Some(&files))
+        .map_err(|err| unreadable(format!("{name}: {err}")))?;
     let options = Options {
         semantics: args.semantics,
         object,
+        kind: args.kind,
         ..Options::default()
     };
     let report =
@@ -74,13 +93,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let source = report::Source::new(name, as_written);
     match args.format {
         Output::Text => {
-            if let Origin::Kubectl { target } = &input.origin {
+            if let Origin::Kubectl { target, shell } = &input.origin {
                 writeln!(
                     out,
                     "kubectl patch {target}: {} ({} bytes as sent)",
                     input.kind.content_type(),
                     input.payload.len()
                 )?;
+                if !shell.is_empty() {
+                    writeln!(out, "inside shell: {}", shell.join(", "))?;
+                }
             }
             out.write_all(report::text(&report, &source).as_bytes())?;
         }

@@ -21,7 +21,9 @@ export type LintRule =
   | "test-never-matches" | "index-without-test" | "remove-without-test" | "add-without-test"
   | "test-after-write" | "duplicate-path" | "rv-test" | "engine-dependent" | "release-dependent"
   | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
-  | "merge-replaces-list" | "merge-null-deletes";
+  | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"
+  | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "byte-order-mark"
+  | "go-formatted-body" | "non-string-value" | "yaml-number";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
 export type LintSeverity = "error" | "warning" | "note";
@@ -31,6 +33,8 @@ export interface LintOptions {
   object?: Json | string;
   /** The engine the patch is for (default `kube`). */
   semantics?: Semantics;
+  /** The object's kind (`Node`, `VirtualMachineInstance`): decides who else writes a field. Default: the object's kind, or the one a kubectl command names. */
+  kind?: string;
 }
 
 export interface LintFinding {
@@ -43,6 +47,10 @@ export interface LintFinding {
   message: string;
   /** The whole patch rewritten, when lint can compute it. */
   fix: Operation[] | null;
+  /** The other writers of the field (names from docs/lint.md's writers table), when known. */
+  writers?: string[];
+  /** The same finding on further ops, folded into this one (a rule lists five findings, then folds). */
+  folded?: { count: number; indices: number[]; paths: string[] };
 }
 
 export interface LintOutcome {
@@ -57,7 +65,7 @@ export interface LintOutcome {
 }
 
 export interface LintResult {
-  kind: "json-patch" | "merge-patch";
+  kind: "json-patch" | "merge-patch" | "strategic-merge-patch";
   semantics: Semantics;
   opCount: number;
   /** By op index, worst first. */
@@ -76,7 +84,7 @@ export interface LintRuleInfo {
   summary: string;
   explanation: string;
   fix: string;
-  appliesTo: "json-patch" | "merge-patch" | "both";
+  appliesTo: "json-patch" | "merge-patch" | "both" | "strategic-merge-patch" | "all";
 }
 "#;
 
@@ -86,6 +94,7 @@ const TYPES: &'static str = LINT_TYPES;
 #[derive(Default, Deserialize)]
 struct LintOptions {
     semantics: Option<String>,
+    kind: Option<String>,
 }
 
 fn lint_error(err: &LintError) -> JsValue {
@@ -121,7 +130,7 @@ pub fn lint(
     #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
     let options = options.unwrap_or_default();
-    let opts: LintOptions = super::options(&options, "options", &["object", "semantics"])?;
+    let opts: LintOptions = super::options(&options, "options", &["object", "semantics", "kind"])?;
     let semantics = match opts.semantics.as_deref() {
         None => crate::apply::Semantics::Kube,
         Some(s) => s.parse().map_err(|_| {
@@ -165,6 +174,7 @@ pub fn lint(
     let options = Options {
         semantics,
         object,
+        kind: opts.kind,
         ..Options::default()
     };
     let report = lint::lint_input(&input, &options).map_err(|e| lint_error(&e))?;
@@ -198,6 +208,8 @@ pub fn lint_rules() -> Result<JsValue, JsValue> {
                 AppliesTo::JsonPatch => "json-patch",
                 AppliesTo::MergePatch => "merge-patch",
                 AppliesTo::Both => "both",
+                AppliesTo::StrategicMergePatch => "strategic-merge-patch",
+                AppliesTo::All => "all",
             },
         })
         .collect();

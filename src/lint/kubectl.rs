@@ -1,15 +1,20 @@
-//! A `kubectl patch ... --type=json -p '...'` command line, as pasted from
-//! a shell script, a runbook or a terminal: shell quoting (POSIX rules, by
-//! the `shlex` crate), then kubectl's own flags.
+//! A `kubectl patch` command line, as pasted from a shell script, a
+//! runbook or a terminal: split as bash splits it ([`super::shell`]:
+//! quotes, `$'...'`, continuations, here-documents), found inside the
+//! shell around it (loops, pipes into `xargs`, `;`, `&&`, redirections),
+//! then read with kubectl's own flags and messages
+//! (`staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`).
 //!
-//! kubectl converts `-p` with apimachinery's `yaml.ToJSON`
-//! (`staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`, `RunPatch`): text
+//! kubectl converts the patch with apimachinery's `yaml.ToJSON`: text
 //! starting with `{` is sent as it is, anything else (a JSON list too) is
-//! read as YAML and re-encoded by Go's `encoding/json`.
+//! read as YAML and re-encoded by Go's `encoding/json`. Without `--type`
+//! it sends a strategic merge patch.
 
 use crate::input::Budget;
 
-use super::read::{body, BodyKind, BodyText, Input, LintError, Origin};
+use super::kinds::{self, Resource};
+use super::read::{body, BodyKind, BodyText, Input, LintError, Origin, PatchFiles};
+use super::shell::{self, Token};
 
 /// kubectl's flags that take a value (the next word, unless written
 /// `--flag=value`). Any other flag is taken as a switch.
@@ -54,12 +59,31 @@ fn is_kubectl(word: &str) -> bool {
     matches!(name, "kubectl" | "oc" | "kubectl.exe" | "oc.exe")
 }
 
-/// True when `text` starts with a `kubectl` (or `oc`) command, optionally
-/// after a `$ ` prompt.
+/// True when `text` holds a `kubectl` (or `oc`) command: its first word,
+/// after an optional `$ ` prompt, or a word after shell that runs it
+/// (`for ...; do kubectl`, `| xargs kubectl`, `sudo kubectl`).
 pub fn is_command(text: &str) -> bool {
     let text = strip_prompt(text);
     let first = text.split_whitespace().next().unwrap_or("");
-    is_kubectl(first)
+    if is_kubectl(first) {
+        return true;
+    }
+    // Shell around a command: look for a `kubectl patch` anywhere, but
+    // only when the text does not read as a patch body itself.
+    let starts_like_body = matches!(
+        text.trim_start().as_bytes().first(),
+        Some(b'[' | b'{' | b'-')
+    ) || first.ends_with(':');
+    // Comment lines (a YAML file's or a script's) do not count.
+    let code = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(|l| {
+            l.split(|c: char| c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '`'))
+        })
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>();
+    !starts_like_body && code.windows(2).any(|w| is_kubectl(w[0]) && w[1] == "patch")
 }
 
 fn strip_prompt(text: &str) -> &str {
@@ -74,76 +98,173 @@ fn command_error(message: impl Into<String>, line: Option<usize>) -> LintError {
     }
 }
 
-/// The shell's line continuations (a backslash before a newline, outside
-/// single quotes) taken out before splitting, as POSIX does: shlex would
-/// make each one an empty word, so `-p \` at the end of a line took an
-/// empty patch. Between words the newline stays (line numbers stay right);
-/// inside a word both go. Double-quoted ones are left to shlex, which
-/// removes them.
-fn join_continuations(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains("\\\n") {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len());
-    let (mut single, mut double) = (false, false);
-    let mut chars = text.chars().peekable();
-    while let Some(mut c) = chars.next() {
-        match c {
-            '\'' if !double => single = !single,
-            '"' if !single => double = !double,
-            '\\' if !single => match chars.peek() {
-                Some('\n') if !double => {
-                    chars.next();
-                    if out.ends_with(char::is_whitespace) || out.is_empty() {
-                        out.push('\n');
-                    }
-                    continue;
-                }
-                Some(_) => {
-                    out.push(c);
-                    c = match chars.next() {
-                        Some(next) => next,
-                        None => continue,
-                    };
-                }
-                None => {}
-            },
-            _ => {}
-        }
-        out.push(c);
-    }
-    std::borrow::Cow::Owned(out)
+/// One simple command of the text: its words, and the shell around it.
+struct Command<'t> {
+    words: Vec<&'t Token>,
+    /// The shell constructs around it, named.
+    shell: Vec<String>,
 }
 
-/// Splits the command into words; stops at the first `|`, `;`, `&&` or
-/// `||` (only the first command of a pipeline matters).
-fn words(text: &str) -> Result<Vec<(String, usize)>, LintError> {
-    let text = join_continuations(text);
-    let mut lexer = shlex::Shlex::new(&text);
-    let mut out = Vec::new();
-    loop {
-        let line = lexer.line_no;
-        let Some(word) = lexer.next() else { break };
-        if matches!(word.as_str(), "|" | ";" | "&&" | "||" | "&") {
-            return Ok(out);
+/// The first `kubectl patch` command of the tokens, with the shell
+/// around it named.
+fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
+    let mut shell: Vec<String> = Vec::new();
+    let name = |what: String, shell: &mut Vec<String>| {
+        if !shell.contains(&what) {
+            shell.push(what);
         }
-        out.push((word, lexer.line_no));
-        if out.len() > 10_000 {
-            return Err(command_error("more than 10,000 words", Some(line)));
+    };
+    let mut found: Option<Vec<&Token>> = None;
+    let mut current: Vec<&Token> = Vec::new();
+    let mut commands = 0;
+    let mut after_redirect = false;
+    for token in tokens {
+        match token {
+            Token::Op { op, .. } => {
+                let joins = matches!(
+                    op.as_str(),
+                    "|" | "|&" | "||" | "&&" | ";" | ";;" | "&" | "\n" | "(" | ")"
+                );
+                match op.as_str() {
+                    "|" | "|&" => name("a pipe (|)".to_owned(), &mut shell),
+                    "&&" | "||" | ";" | "&" => name(format!("the operator {op}"), &mut shell),
+                    "\n" | "(" | ")" | ";;" => {}
+                    redirect => {
+                        name(format!("a redirection ({redirect})"), &mut shell);
+                        after_redirect = true;
+                        continue;
+                    }
+                }
+                if joins {
+                    if !current.is_empty() {
+                        commands += 1;
+                    }
+                    if found.is_none() && is_patch(&current) {
+                        found = Some(std::mem::take(&mut current));
+                    }
+                    current.clear();
+                }
+            }
+            Token::Word {
+                text, expansions, ..
+            } => {
+                if after_redirect {
+                    // The redirection's target, not an argument.
+                    after_redirect = false;
+                    continue;
+                }
+                for expansion in expansions {
+                    let shown: String = expansion.chars().take(40).collect();
+                    let cut = if shown.len() < expansion.len() {
+                        "..."
+                    } else {
+                        ""
+                    };
+                    name(format!("the expansion {shown}{cut}"), &mut shell);
+                }
+                match text.as_str() {
+                    "for" | "while" | "until" | "if" | "case" | "select" if current.is_empty() => {
+                        name(format!("a {text} block"), &mut shell);
+                    }
+                    "do" | "then" | "else" | "elif" | "done" | "fi" | "esac" | "{" | "}"
+                    | "time" | "sudo" | "command" | "exec" | "nohup"
+                        if current.is_empty() =>
+                    {
+                        continue;
+                    }
+                    "xargs" | "watch" | "env" | "timeout" | "parallel" if current.is_empty() => {
+                        name(text.clone(), &mut shell);
+                    }
+                    _ => {}
+                }
+                current.push(token);
+            }
         }
     }
-    if lexer.had_error {
-        let line = out.last().map_or(1, |(_, line)| *line);
-        return Err(command_error(
-            format!("a quote opened on or after this line is never closed (or the text ends with a lone backslash); last complete word: {}", out.last().map_or("none", |(w, _)| w.as_str())),
-            Some(line),
-        ));
+    if !current.is_empty() {
+        commands += 1;
     }
-    Ok(out)
+    if found.is_none() && is_patch(&current) {
+        found = Some(current);
+    }
+    let words = found?;
+    if commands > 1 {
+        name(format!("{commands} commands"), &mut shell);
+    }
+    // Runner words before kubectl (`xargs -I{}`, `env A=b`) belong to the
+    // shell, not to kubectl.
+    let start = words
+        .iter()
+        .position(|t| t.word().is_some_and(is_kubectl))?;
+    Some(Command {
+        words: words[start..].to_vec(),
+        shell,
+    })
+}
+
+/// What a `$(cat ...)` patch argument reads.
+enum Cat {
+    /// `$(cat FILE)`.
+    File(String),
+    /// `$(cat <<EOF ... EOF)`: the here-document's body.
+    HereDocument(String),
+}
+
+/// A patch argument that is exactly `$(cat FILE)` or `$(cat <<EOF ...)`.
+fn cat_substitution(value: &str) -> Option<Cat> {
+    let inner = value.strip_prefix("$(")?.strip_suffix(')')?.trim();
+    let rest = inner.strip_prefix("cat")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let rest = rest.trim_start();
+    if let Some(doc) = rest.strip_prefix("<<") {
+        let doc = doc.strip_prefix('-').unwrap_or(doc).trim_start();
+        let (first, body) = doc.split_once('\n')?;
+        let delimiter: String = first
+            .trim()
+            .chars()
+            .filter(|c| !matches!(c, '\'' | '"' | '\\'))
+            .collect();
+        let mut out = String::new();
+        for line in body.lines() {
+            if line.trim_start_matches('\t') == delimiter {
+                return Some(Cat::HereDocument(out));
+            }
+            out.push_str(line);
+            out.push('\n');
+        }
+        return None;
+    }
+    let file = rest.trim_matches(|c| c == '"' || c == '\'');
+    (!file.is_empty() && !file.contains(char::is_whitespace)).then(|| Cat::File(file.to_owned()))
+}
+
+/// True when the words hold `kubectl ... patch`.
+fn is_patch(words: &[&Token]) -> bool {
+    let Some(start) = words.iter().position(|t| t.word().is_some_and(is_kubectl)) else {
+        return false;
+    };
+    let mut rest = words[start + 1..].iter().filter_map(|t| t.word());
+    while let Some(word) = rest.next() {
+        if word.starts_with('-') {
+            let flag = word.split_once('=').map_or(word, |(f, _)| f);
+            if !word.contains('=') && VALUE_FLAGS.contains(&flag) {
+                rest.next();
+            }
+            continue;
+        }
+        return word == "patch";
+    }
+    false
 }
 
 /// Reads the patch out of a `kubectl patch` command line.
-pub(super) fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
+pub(super) fn read(
+    text: &str,
+    budget: &Budget,
+    files: Option<PatchFiles<'_>>,
+) -> Result<Input, LintError> {
     if text.len() > budget.max_bytes {
         return Err(command_error(
             format!(
@@ -154,112 +275,192 @@ pub(super) fn read(text: &str, budget: &Budget) -> Result<Input, LintError> {
             None,
         ));
     }
-    let words = words(strip_prompt(text))?;
+    let prompts_stripped: String;
+    let text = if text.lines().any(|l| l.trim_start().starts_with("$ ")) {
+        prompts_stripped = text
+            .lines()
+            .map(|l| l.trim_start().strip_prefix("$ ").unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n");
+        &prompts_stripped
+    } else {
+        text
+    };
+    let tokens = shell::split(text).map_err(|err| {
+        command_error(
+            format!("the shell cannot split this text: {}", err.message),
+            Some(err.line),
+        )
+    })?;
+    let Some(command) = find_patch_command(&tokens) else {
+        let verb = tokens
+            .iter()
+            .filter_map(Token::word)
+            .skip_while(|w| !is_kubectl(w))
+            .skip(1)
+            .find(|w| !w.starts_with('-'));
+        return Err(command_error(
+            match verb {
+                Some(verb) => {
+                    format!("lint reads `kubectl patch` commands; `kubectl {verb}` sends no patch")
+                }
+                None => "no `kubectl patch` command in this text".to_owned(),
+            },
+            None,
+        ));
+    };
     let mut patch: Option<(String, usize)> = None;
+    let mut patch_file: Option<(String, usize)> = None;
     let mut kind: Option<(String, usize)> = None;
+    let mut filename = false;
     let mut positional: Vec<String> = Vec::new();
-    let mut rest = words.iter().skip(1);
-    while let Some((word, line)) = rest.next() {
+    let mut rest = command.words.iter().skip(1);
+    while let Some(token) = rest.next() {
+        let Some(word) = token.word() else { continue };
+        let line = token.line();
         let (flag, inline) = match word.split_once('=') {
             Some((flag, value)) if flag.starts_with('-') => (flag, Some(value.to_owned())),
-            _ => (word.as_str(), None),
+            _ => (word, None),
         };
         if word == "--" {
-            positional.extend(rest.by_ref().map(|(w, _)| w.clone()));
+            positional.extend(rest.by_ref().filter_map(|t| t.word()).map(str::to_owned));
             break;
         }
         if !flag.starts_with('-') || flag == "-" {
-            positional.push(word.clone());
+            positional.push(word.to_owned());
             continue;
         }
         let takes_value = VALUE_FLAGS.contains(&flag);
         let value = match inline {
             Some(value) => Some(value),
-            None if takes_value => match rest.next() {
-                Some((value, _)) => Some(value.clone()),
-                None => return Err(command_error(format!("{flag} needs a value"), Some(*line))),
+            None if takes_value => match rest.next().and_then(|t| t.word()) {
+                Some(value) => Some(value.to_owned()),
+                None => {
+                    return Err(command_error(
+                        format!("flag needs an argument: {flag}"),
+                        Some(line),
+                    ))
+                }
             },
             None => None,
         };
         match flag {
-            "-p" | "--patch" => patch = value.map(|v| (v, *line)),
-            "--type" => kind = value.map(|v| (v, *line)),
-            "--patch-file" => {
-                return Err(command_error(
-                    "--patch-file names a file lint cannot open from a command line: lint the file itself (or paste its contents with -p)",
-                    Some(*line),
-                ))
-            }
+            "-p" | "--patch" => patch = value.map(|v| (v, line)),
+            "--patch-file" => patch_file = value.map(|v| (v, line)),
+            "--type" => kind = value.map(|v| (v, line)),
+            "-f" | "--filename" | "-k" | "--kustomize" => filename = true,
             _ => {}
         }
     }
-    let Some(verb) = positional.first() else {
+    // kubectl's `PatchOptions.Validate`, in its words.
+    let verb = positional.first().map(String::as_str);
+    if verb != Some("patch") {
         return Err(command_error(
-            "no kubectl subcommand (expected `kubectl patch ...`)",
-            None,
-        ));
-    };
-    if verb != "patch" {
-        return Err(command_error(
-            format!("lint reads `kubectl patch` commands; `kubectl {verb}` sends no JSON patch or merge patch"),
+            "no `kubectl patch` command in this text",
             None,
         ));
     }
-    let Some((patch, patch_line)) = patch else {
-        return Err(command_error(
-            "the command has no -p/--patch argument holding the patch",
-            None,
-        ));
-    };
-    let kind = match kind.as_ref().map(|(k, line)| (k.to_ascii_lowercase(), *line)) {
-        Some((k, _)) if k == "json" => BodyKind::JsonPatch,
-        Some((k, _)) if k == "merge" => BodyKind::MergePatch,
-        Some((k, line)) if k == "strategic" => {
+    let (text, patch_line) = match (patch, patch_file) {
+        (Some(_), Some((_, line))) => {
             return Err(command_error(
-                "--type=strategic sends a strategic merge patch, which lint does not read: use --type=json or --type=merge",
+                "cannot specify --patch and --patch-file together",
                 Some(line),
             ))
         }
-        None => {
+        (None, None) => {
             return Err(command_error(
-                "without --type, kubectl sends a strategic merge patch, which lint does not read: add --type=json or --type=merge",
+                "must specify --patch or --patch-file containing the contents of the patch",
                 None,
             ))
         }
-        Some((other, line)) => {
-            return Err(command_error(
-                format!("--type must be json, merge or strategic, not {other:?}"),
-                Some(line),
-            ))
+        (Some((value, line)), None) => match cat_substitution(&value) {
+            // `--patch "$(cat patch.yaml)"`, as older docs write it, or a
+            // here-document inside `$(cat <<EOF ... EOF)`.
+            Some(Cat::HereDocument(body)) => (body, line),
+            Some(Cat::File(file)) => match files {
+                Some(files) => (
+                    files(&file).map_err(|err| {
+                        command_error(format!("$(cat {file}): {err}"), Some(line))
+                    })?,
+                    line,
+                ),
+                None => {
+                    return Err(command_error(
+                        format!("the patch is the output of $(cat {file}): lint cannot open files here: paste the file's contents with -p, or run `patchlab lint` where the file is"),
+                        Some(line),
+                    ))
+                }
+            },
+            None => (value, line),
+        },
+        (None, Some((file, line))) => {
+            let Some(files) = files else {
+                return Err(command_error(
+                    format!("--patch-file {file}: lint cannot open files here: paste the file's contents with -p, or run `patchlab lint` where the file is"),
+                    Some(line),
+                ));
+            };
+            let contents = files(&file).map_err(|err| {
+                command_error(format!("unable to read patch file: {err}"), Some(line))
+            })?;
+            (contents, line)
         }
     };
-    let mut input = body(&patch, budget, BodyText::Kubectl).map_err(|err| match err {
+    let kind = match kind
+        .as_ref()
+        .map(|(k, line)| (k.to_ascii_lowercase(), *line))
+    {
+        Some((k, _)) if k == "json" => BodyKind::JsonPatch,
+        Some((k, _)) if k == "merge" => BodyKind::MergePatch,
+        Some((k, _)) if k == "strategic" => BodyKind::StrategicMergePatch,
+        None => BodyKind::StrategicMergePatch,
+        Some((_, line)) => {
+            let given = kind.map(|(k, _)| k).unwrap_or_default();
+            return Err(command_error(
+                format!("--type must be one of [json merge strategic], not {given:?}"),
+                Some(line),
+            ));
+        }
+    };
+    let targets = &positional[1..];
+    if targets.is_empty() && !filename {
+        return Err(command_error(
+            "You must provide one or more resources by argument or filename.",
+            None,
+        ));
+    }
+    let resource: Option<Resource> = targets.first().and_then(|t| kinds::resource(t));
+    let mut input = body(&text, budget, BodyText::Kubectl).map_err(|err| match err {
         LintError::Syntax(mut err) => {
-            err.message = format!("the -p argument (from line {patch_line}): {}", err.message);
+            let how = if text.trim_start().starts_with('{') {
+                "kubectl sends text starting with { as it is, and the server cannot decode it (400 error decoding patch)"
+            } else {
+                "kubectl reads it as YAML (yaml.ToJSON) and stops: unable to parse the patch"
+            };
+            err.message = format!("the patch (from line {patch_line}): {}; {how}", err.message);
             LintError::Syntax(err)
         }
         other => other,
     })?;
-    if input.kind != kind {
-        let found = if input.kind == BodyKind::JsonPatch {
-            "a list of ops"
-        } else {
-            "an object"
-        };
-        return Err(command_error(
-            format!(
-                "--type={} but the -p argument is {found}: the server would answer 400",
-                if kind == BodyKind::JsonPatch {
-                    "json"
-                } else {
-                    "merge"
-                }
-            ),
-            Some(patch_line),
-        ));
+    let found = input.kind;
+    let refused = match (kind, found) {
+        (BodyKind::JsonPatch, BodyKind::JsonPatch) => None,
+        (BodyKind::JsonPatch, _) => Some(
+            "--type=json but the patch is an object: the server answers 400 error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp; a JSON patch is a list of ops",
+        ),
+        (_, BodyKind::JsonPatch) => Some(
+            "the patch is a list, which is a JSON patch: add --type=json (a merge or strategic merge patch is an object)",
+        ),
+        _ => None,
+    };
+    if let Some(message) = refused {
+        return Err(command_error(message, Some(patch_line)));
     }
+    input.kind = kind;
+    input.resource = resource;
     input.origin = Origin::Kubectl {
-        target: positional[1..].join(" "),
+        target: targets.join(" "),
+        shell: command.shell,
     };
     Ok(input)
 }
@@ -269,7 +470,14 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Result<Input, LintError> {
-        super::read(text, &Budget::default())
+        super::read(text, &Budget::default(), None)
+    }
+
+    fn target(input: &Input) -> (&str, &[String]) {
+        match &input.origin {
+            Origin::Kubectl { target, shell } => (target, shell),
+            _ => panic!("not from kubectl"),
+        }
     }
 
     #[test]
@@ -283,19 +491,22 @@ mod tests {
             input.payload,
             r#"[{"op":"remove","path":"/metadata/labels/a"}]"#
         );
+        assert_eq!(target(&input).0, "vmi testvmi");
         assert_eq!(
-            input.origin,
-            Origin::Kubectl {
-                target: "vmi testvmi".to_owned()
-            }
+            input.resource.as_ref().unwrap().kind.as_deref(),
+            Some("VirtualMachineInstance")
         );
-        // Double quotes, a continuation line, --type as its own word, `'\''`.
+        // Double quotes, a continuation line, --type as its own word, `'\\''`.
         let input = read(
             "kubectl -n x patch vmi a \\\n  --type merge --patch \"{\\\"metadata\\\":{\\\"labels\\\":{\\\"it's\\\":null}}}\" | jq .",
         )
         .unwrap();
         assert_eq!(input.kind, BodyKind::MergePatch);
         assert_eq!(input.payload, r#"{"metadata":{"labels":{"it's":null}}}"#);
+        assert_eq!(
+            target(&input).1,
+            ["a pipe (|)".to_owned(), "2 commands".to_owned()]
+        );
         let input = read(
             r#"kubectl patch vmi a --type=json -p='[{"op":"add","path":"/a","value":"it'\''s"}]'"#,
         )
@@ -303,29 +514,26 @@ mod tests {
         assert!(input.payload.contains("it's"));
     }
 
+    /// kubectl's own help writes `$'...'`; the escapes are bash's.
+    #[test]
+    fn ansi_c_quoting_is_decoded() {
+        let input =
+            read(r#"kubectl patch node k8s-node-1 -p $'spec:\n  unschedulable: true'"#).unwrap();
+        assert_eq!(input.kind, BodyKind::StrategicMergePatch);
+        assert_eq!(input.payload, r#"{"spec":{"unschedulable":true}}"#);
+        assert_eq!(input.resource.unwrap().kind.as_deref(), Some("Node"));
+    }
+
     #[test]
     fn line_continuations_join_lines_as_the_shell_does() {
-        // The patch on the line after `-p \`, as runbooks write it.
         let input = read(
             "kubectl patch vmi testvmi \\\n  -n default \\\n  --type=json -p \\\n  '[{\"op\":\"remove\",\"path\":\"/a\"}]'",
         )
         .unwrap();
         assert_eq!(input.payload, r#"[{"op":"remove","path":"/a"}]"#);
-        assert_eq!(
-            input.origin,
-            Origin::Kubectl {
-                target: "vmi testvmi".to_owned()
-            }
-        );
-        // Inside a word both characters go; inside single quotes both stay;
-        // an escaped backslash is no continuation.
-        assert_eq!(
-            join_continuations("kubectl pat\\\nch -p 'a\\\nb' \\\n x\\\\\ny"),
-            "kubectl patch -p 'a\\\nb' \n x\\\\\ny"
-        );
+        assert_eq!(target(&input).0, "vmi testvmi");
         let input = read("kubectl pat\\\nch vmi a --type=json -p '[]'").unwrap();
         assert_eq!(input.payload, "[]");
-        // In double quotes shlex removes them itself.
         let input = read("kubectl patch vmi a --type=merge -p \"{\\\"a\\\":\\\n1}\"").unwrap();
         assert_eq!(input.payload, r#"{"a":1}"#);
     }
@@ -339,32 +547,153 @@ mod tests {
         assert_eq!(input.origin.as_str(), "kubectl");
         let input = read(r#"kubectl patch vmi a --type=merge -p '{"a": 1.0}'"#).unwrap();
         assert_eq!(input.payload, r#"{"a": 1.0}"#);
+        // A placeholder in a list: YAML reads it as a string, as kubectl does.
+        let input = read(
+            r#"kubectl patch deployment web --type=json -p '[{"op":"replace","path":"/spec/replicas","value":<desired number>}]'"#,
+        )
+        .unwrap();
+        assert_eq!(
+            input.payload,
+            r#"[{"op":"replace","path":"/spec/replicas","value":"\u003cdesired number\u003e"}]"#
+        );
     }
 
     #[test]
-    fn errors_say_what_and_where() {
+    fn shell_around_the_command_is_named() {
+        let input = read(
+            "for vmi in $(kubectl get vmi -o name); do\n  kubectl patch $vmi --type=merge -p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}' > /dev/null\ndone",
+        )
+        .unwrap();
+        let (on, shell) = target(&input);
+        assert_eq!(on, "$vmi");
+        assert!(shell.contains(&"a for block".to_owned()), "{shell:?}");
+        assert!(
+            shell.contains(&"the expansion $vmi".to_owned()),
+            "{shell:?}"
+        );
+        assert!(shell.contains(&"a redirection (>)".to_owned()), "{shell:?}");
+        let input = read(
+            "kubectl get pods -o name | xargs -I{} kubectl patch {} --type=json -p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers\"}]'",
+        )
+        .unwrap();
+        assert!(target(&input).1.contains(&"xargs".to_owned()));
+        assert_eq!(input.kind, BodyKind::JsonPatch);
+    }
+
+    #[test]
+    fn commands_are_told_from_bodies() {
+        assert!(is_command("$ kubectl patch a b -p '{}'"));
+        assert!(is_command("for x in a; do kubectl patch $x -p '{}'; done"));
+        assert!(!is_command(
+            "# run: kubectl patch vmi a\nmetadata:\n  labels: {a: b}\n"
+        ));
+        assert!(!is_command(
+            r#"[{"op":"add","path":"/a","value":"kubectl patch x"}]"#
+        ));
+        assert!(!is_command("note: kubectl patch it later\n"));
+    }
+
+    #[test]
+    fn no_type_is_a_strategic_merge_patch_of_the_named_kind() {
+        let input = read(r#"kubectl patch deploy web -p '{"spec":{"replicas":3}}'"#).unwrap();
+        assert_eq!(input.kind, BodyKind::StrategicMergePatch);
+        assert_eq!(input.resource.unwrap().kind.as_deref(), Some("Deployment"));
+        let input =
+            read(r#"kubectl patch gateways.gateway.networking.k8s.io/kong -p '{"metadata":{"finalizers":null}}'"#)
+                .unwrap();
+        assert_eq!(input.resource.unwrap().served, kinds::Served::Custom);
+    }
+
+    #[test]
+    fn cat_substitutions_read_the_file_or_the_here_document() {
+        let input = read(
+            "kubectl patch deployment patch-demo --patch \"$(cat <<EOF\nspec:\n  replicas: 2\nEOF\n)\"",
+        )
+        .unwrap();
+        assert_eq!(input.payload, r#"{"spec":{"replicas":2}}"#);
+        let files = |name: &str| match name {
+            "patch-file.yaml" => Ok("spec:\n  replicas: 3\n".to_owned()),
+            other => Err(format!("open {other}: no such file or directory")),
+        };
+        let input = super::read(
+            "kubectl patch deployment patch-demo --patch \"$(cat patch-file.yaml)\"",
+            &Budget::default(),
+            Some(&files),
+        )
+        .unwrap();
+        assert_eq!(input.payload, r#"{"spec":{"replicas":3}}"#);
+        let err = read("kubectl patch deployment patch-demo --patch \"$(cat patch-file.yaml)\"")
+            .unwrap_err();
+        assert!(err.to_string().contains("$(cat patch-file.yaml)"), "{err}");
+    }
+
+    #[test]
+    fn patch_files_are_read_through_the_callback() {
+        let files = |name: &str| match name {
+            "p.yaml" => Ok("metadata:\n  labels:\n    a: b\n".to_owned()),
+            other => Err(format!("open {other}: no such file or directory")),
+        };
+        let input = super::read(
+            "kubectl patch cm conf --type=merge --patch-file p.yaml",
+            &Budget::default(),
+            Some(&files),
+        )
+        .unwrap();
+        assert_eq!(input.payload, r#"{"metadata":{"labels":{"a":"b"}}}"#);
+        let err = super::read(
+            "kubectl patch cm conf --patch-file q.yaml",
+            &Budget::default(),
+            Some(&files),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("unable to read patch file: open q.yaml"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn errors_say_what_and_where_in_kubectl_terms() {
         let cases = [
-            ("kubectl patch vmi a -p '[]'", "without --type"),
-            ("kubectl patch vmi a --type=json", "no -p/--patch"),
-            ("kubectl apply -f x.yaml", "`kubectl apply`"),
+            (
+                "kubectl patch vmi a --type=json",
+                "must specify --patch or --patch-file",
+            ),
+            ("kubectl apply -f x.yaml", "`kubectl apply` sends no patch"),
             ("kubectl patch vmi a --type=json -p '[", "never closed"),
-            ("kubectl patch vmi a --type=json -p '{}'", "--type=json but"),
-            ("kubectl patch vmi a --type=yaml -p '{}'", "--type must be"),
+            (
+                "kubectl patch vmi a --type=json -p '{}'",
+                "--type=json but the patch is an object",
+            ),
+            (
+                "kubectl patch vmi a --type=yaml -p '{}'",
+                "--type must be one of [json merge strategic], not \"yaml\"",
+            ),
             (
                 "kubectl patch vmi a --type=json --patch-file p.json",
-                "--patch-file",
+                "--patch-file p.json: lint cannot open files here",
             ),
-            ("kubectl patch vmi a --type=json -p", "-p needs a value"),
+            (
+                "kubectl patch vmi a --type=json -p",
+                "flag needs an argument: -p",
+            ),
+            (
+                "kubectl patch --type=json -p '[]'",
+                "You must provide one or more resources",
+            ),
+            (
+                "kubectl patch vmi a -p '{}' --patch-file x",
+                "cannot specify --patch and --patch-file together",
+            ),
+            ("kubectl patch vmi a -p '[]'", "the patch is a list"),
         ];
         for (text, expected) in cases {
             let err = read(text).unwrap_err();
             assert!(err.to_string().contains(expected), "{text}: {err}");
         }
         let err = read("kubectl patch vmi a \\\n --type=json \\\n -p '[{'").unwrap_err();
-        assert!(
-            err.to_string().starts_with("patch: line 1, column 2"),
-            "{err}"
-        );
+        assert!(err.to_string().starts_with("patch: line 2"), "{err}");
         assert!(err.to_string().contains("from line 3"), "{err}");
     }
 }

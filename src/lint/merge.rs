@@ -1,15 +1,135 @@
-//! The merge patch rules.
+//! The merge patch rules, and the walk they share with the strategic
+//! merge patch rules.
+
+use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::{BodyKind, Finding, Options, Outcome, Report, Rule};
+use super::checks::{shown, Analysis};
+use super::fix::{Draft, Pending};
+use super::read::is_directive;
+use super::writers::{self, Shape};
+use super::{paths, BodyKind, Finding, Options, Outcome, Report, Rule};
 use crate::apply;
 use crate::pointer::{escape, Pointer};
 use crate::strategy::{self, merge, Overwrite, Precondition, Preset};
 
-pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
-    let mut findings = Vec::new();
-    // What PR #18139's strategies would send instead, from the object.
+/// The members of a body, depth first, each with its pointer and its
+/// parent's: objects are walked into (after being visited), lists and
+/// scalars are leaves. Iterative: the input's depth budget bounds it, not
+/// the stack.
+pub(super) fn members(body: &Value, mut visit: impl FnMut(&str, &str, &str, &Value)) {
+    let Value::Object(map) = body else { return };
+    // Each open object: its members still to visit, and its pointer.
+    let mut stack: Vec<(serde_json::map::Iter<'_>, String)> = vec![(map.iter(), String::new())];
+    while let Some((members, parent)) = stack.last_mut() {
+        let Some((key, child)) = members.next() else {
+            stack.pop();
+            continue;
+        };
+        let path = format!("{parent}/{}", escape(key));
+        let parent = parent.clone();
+        visit(&path, &parent, key, child);
+        if let Value::Object(inner) = child {
+            if !is_directive(key) {
+                stack.push((inner.iter(), path));
+            }
+        }
+    }
+}
+
+/// True when the body pins `metadata.resourceVersion`: the server then
+/// refuses it (409) after any concurrent write, so nothing is lost
+/// silently.
+pub(super) fn pins_resource_version(body: &Value) -> bool {
+    body.pointer("/metadata/resourceVersion")
+        .is_some_and(|rv| !rv.is_null())
+}
+
+/// The rv-test finding and precondition of a body that pins it.
+pub(super) fn resource_version(
+    body: &Value,
+    pending: &mut Vec<Pending>,
+    conflicts: &mut Vec<Precondition>,
+) {
+    if !pins_resource_version(body) {
+        return;
+    }
+    pending.push(Pending::new(Finding::new(
+        Rule::RvTest,
+        None,
+        Some("/metadata/resourceVersion"),
+        "the body pins metadata.resourceVersion: it is a precondition, so any write to the object since your read (by anyone, to any field) fails the patch with 409 Conflict instead of being overwritten".to_owned(),
+    )));
+    conflicts.push(Precondition {
+        path: String::new(),
+        reason: "the body pins metadata.resourceVersion: any write to the object since your read fails it (409)".to_owned(),
+    });
+}
+
+/// A non-string value under a map of strings.
+pub(super) fn non_string(
+    options: &Options,
+    kind: Option<&str>,
+    path: &str,
+    parent: &str,
+    value: &Value,
+) -> Option<Finding> {
+    if value.is_string() || value.is_null() || value.is_object() && is_directive_object(value) {
+        return None;
+    }
+    let parent = Pointer::parse(parent).ok()?;
+    let declared_only = options.policy.declared_kind(parent) == Some(strategy::FieldKind::Map)
+        && !matches!(
+            parent.as_str(),
+            "/metadata/labels" | "/metadata/annotations"
+        );
+    if declared_only || !paths::is_string_map(&options.policy, kind, parent) {
+        return None;
+    }
+    let what = match value {
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "a boolean",
+        Value::Array(_) => "a list",
+        _ => "an object",
+    };
+    Some(Finding::new(
+        Rule::NonStringValue,
+        None,
+        Some(path),
+        format!(
+            "{} is {what} ({}): {} holds strings only (map[string]string), so for a built-in kind the server cannot decode the patched object (422 Invalid); write it as a string",
+            shown(path),
+            crate::gojson::to_string(value),
+            shown(parent.as_str())
+        ),
+    ))
+}
+
+fn is_directive_object(value: &Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|m| m.keys().any(|k| is_directive(k)))
+}
+
+/// The writers clause of a message: `; kubelet and ... also write it`.
+pub(super) fn writers_of(
+    kind: Option<&str>,
+    path: &str,
+) -> (Option<(Shape, &'static str)>, writers::Sharing) {
+    match Pointer::parse(path) {
+        Ok(pointer) => (
+            writers::shape(kind, pointer),
+            writers::sharing(kind, pointer),
+        ),
+        Err(_) => (None, writers::Sharing::Unknown),
+    }
+}
+
+pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -> Analysis {
+    let mut pending: Vec<Pending> = Vec::new();
+    // What PR #18139's strategies would send instead, from the object:
+    // one list of ops, shared by every finding it fixes.
     let rewrite = options.object.as_ref().and_then(|object| {
         let mut new = object.clone();
         apply::merge::apply(&mut new, body);
@@ -22,37 +142,89 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
                     policy.preset = Preset::KubevirtPerKey;
                     policy
                 },
+                explain: false,
                 ..strategy::Options::preset(Preset::KubevirtPerKey)
             },
         )
         .ok()?;
-        Some(plan.patch_set().ops().to_vec())
+        let ops = plan.patch_set().ops().to_vec();
+        (!ops.is_empty()).then(|| Rc::new(ops))
     });
-    walk(body, &mut String::new(), &mut |path, value| {
-        match value {
-        Value::Array(items) => findings.push(
-            Finding::new(
+    let fix = || rewrite.clone().map(Draft::Whole);
+    let pinned = pins_resource_version(body);
+    members(body, |path, parent, key, value| {
+        if is_directive(key) {
+            pending.push(Pending::new(Finding::new(
+                Rule::MergeHasDirective,
+                None,
+                Some(path),
+                format!(
+                    "{} is a strategic-merge-patch directive, but this is a merge patch: the server reads {key:?} as a field of that name, drops it as unknown (a warning under the default field validation) and applies the rest; the directive does nothing",
+                    shown(path)
+                ),
+            )));
+            return;
+        }
+        if let Some(finding) = non_string(options, kind, path, parent, value) {
+            pending.push(Pending::new(finding));
+        }
+        if pinned {
+            return;
+        }
+        let (shape, sharing) = writers_of(kind, path);
+        let item = shape.map_or("element", |(_, item)| item);
+        let who = if sharing.is_shared() {
+            format!("; {} write {}", sharing.list(), shown(path))
+        } else {
+            String::new()
+        };
+        let mut finding = match value {
+            Value::Array(items) => Finding::new(
                 Rule::MergeReplacesList,
                 None,
                 Some(path),
                 format!(
-                    "{path} is a list ({} elements): a merge patch replaces the stored list whole, so an element another writer added or removed since your read is silently lost",
-                    items.len()
+                    "{} is a list ({} {}): a merge patch replaces the stored list whole, so {} another writer added or removed since your read is silently lost{who}",
+                    shown(path),
+                    items.len(),
+                    if items.len() == 1 { "element" } else { "elements" },
+                    paths::with_article(item)
                 ),
-            )
-            .with_fix(rewrite.clone()),
-        ),
-        Value::Null => findings.push(
-            Finding::new(
-                Rule::MergeNullDeletes,
-                None,
-                Some(path),
-                format!("{path} is null: a merge patch deletes the member, whatever value another writer put there meanwhile"),
-            )
-            .with_fix(rewrite.clone()),
-        ),
-        _ => {}
-    }
+            ),
+            Value::Null => match shape.map(|(s, _)| s) {
+                Some(Shape::List) if sharing.is_shared() => Finding::new(
+                    Rule::MergeReplacesList,
+                    None,
+                    Some(path),
+                    format!(
+                        "{} is null: a merge patch deletes the whole list, so every {item} another writer added is lost, exactly as with []{who}",
+                        shown(path)
+                    ),
+                ),
+                Some(shape @ Shape::Map) if sharing.is_shared() => Finding::new(
+                    Rule::WholeCollectionWrite,
+                    None,
+                    Some(path),
+                    format!(
+                        "{} is null: a merge patch deletes the whole {}, every {item} included, whatever other writers put there{who}",
+                        shown(path),
+                        shape.as_str()
+                    ),
+                ),
+                _ => Finding::new(
+                    Rule::MergeNullDeletes,
+                    None,
+                    Some(path),
+                    format!(
+                        "{} is null: a merge patch deletes the member, whatever value another writer put there meanwhile",
+                        shown(path)
+                    ),
+                ),
+            },
+            _ => return,
+        };
+        finding.writers = sharing.names();
+        pending.push(Pending::new(finding).with(fix()));
     });
     let outcome = options.object.as_ref().map(|object| {
         let mut new = object.clone();
@@ -93,7 +265,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
         }
     });
     if let Some(outcome) = outcome.as_ref().filter(|o| !o.applies) {
-        findings.push(Finding::new(
+        pending.push(Pending::new(Finding::new(
             Rule::FailsNow,
             None,
             outcome.path.as_deref(),
@@ -101,45 +273,29 @@ pub(super) fn merge_patch(body: &Value, options: &Options) -> Report {
                 "on the current object: {}; the server answers 409 Conflict",
                 outcome.cause.as_deref().unwrap_or("")
             ),
-        ));
+        )));
     }
     let mut conflicts = Vec::new();
-    if body.pointer("/metadata/resourceVersion").is_some() {
-        conflicts.push(Precondition {
-            path: String::new(),
-            reason: "the body pins metadata.resourceVersion: any write to the object since your read fails it (409)".to_owned(),
-        });
+    resource_version(body, &mut pending, &mut conflicts);
+    let overwrites = if pinned {
+        Vec::new()
+    } else {
+        merge::overwrites(body)
+            .into_iter()
+            .map(|(path, reason)| Overwrite { path, reason })
+            .collect()
+    };
+    Analysis {
+        report: Report {
+            kind: BodyKind::MergePatch,
+            semantics: options.semantics,
+            ops: Vec::new(),
+            op_count: 0,
+            findings: Vec::new(),
+            outcome,
+            conflicts,
+            overwrites,
+        },
+        pending,
     }
-    let overwrites = merge::overwrites(body)
-        .into_iter()
-        .map(|(path, reason)| Overwrite { path, reason })
-        .collect();
-    Report {
-        kind: BodyKind::MergePatch,
-        semantics: options.semantics,
-        ops: Vec::new(),
-        op_count: 0,
-        findings,
-        outcome,
-        conflicts,
-        overwrites,
-    }
-}
-
-/// Visits every member below the top-level object with its pointer
-/// (objects are walked into, arrays and scalars are leaves).
-fn walk(value: &Value, path: &mut String, visit: &mut dyn FnMut(&str, &Value)) {
-    let Value::Object(map) = value else { return };
-    for (key, child) in map {
-        let len = path.len();
-        path.push('/');
-        path.push_str(&escape(key));
-        if child.is_object() {
-            walk(child, path, visit);
-        } else {
-            visit(path, child);
-        }
-        path.truncate(len);
-    }
-    debug_assert!(path.is_empty() || Pointer::parse(path).is_ok());
 }

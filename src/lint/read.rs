@@ -5,11 +5,18 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::hints;
+use super::kinds::Resource;
+use super::rules::Rule;
 use crate::gojson;
 use crate::input::{self, Budget, Format, InputError};
 use crate::patch::PayloadError;
 
 pub use crate::strategy::BodyKind;
+
+/// Reads the file a `--patch-file` names (the CLI passes one; the browser
+/// has none).
+pub type PatchFiles<'a> = &'a dyn Fn(&str) -> Result<String, String>;
 
 /// Where the body came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,10 +25,14 @@ pub enum Origin {
     Json,
     /// YAML text, sent as the JSON Go encodes (what kubectl does).
     Yaml,
-    /// The `-p` argument of a `kubectl patch` command line.
+    /// The `-p` argument (or `--patch-file`) of a `kubectl patch` command
+    /// line.
     Kubectl {
-        /// The resource arguments (`vmi testvmi -n default`), as typed.
+        /// The resource arguments (`vmi testvmi`), as typed.
         target: String,
+        /// The shell around the command, named (`a for loop`, `xargs`, `a
+        /// > redirection`, `the expansion $VMI`): empty for a bare command.
+        shell: Vec<String>,
     },
 }
 
@@ -39,12 +50,27 @@ impl Origin {
 /// A body ready to lint: its kind and the bytes the server receives.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Input {
-    /// JSON patch or merge patch.
+    /// JSON patch, merge patch or strategic merge patch.
     pub kind: BodyKind,
     /// The body as the server receives it (JSON text).
     pub payload: String,
     /// Where it came from.
     pub origin: Origin,
+    /// The resource a command names (`kubectl patch vmi ...`), with its
+    /// kind when known.
+    pub resource: Option<Resource>,
+    /// What reading found about the text itself (a byte order mark, YAML
+    /// numbers that lose digits, Go formatting): lint reports them.
+    pub hints: Vec<Hint>,
+}
+
+/// A finding made while reading the text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The rule.
+    pub rule: Rule,
+    /// What and where.
+    pub message: String,
 }
 
 /// Why lint could not read its input. Every variant says where.
@@ -118,7 +144,7 @@ impl fmt::Display for LintError {
             LintError::Object(err) => write!(f, "object: {err}"),
             LintError::Unsupported(kind) => write!(
                 f,
-                "lint reads JSON patches and merge patches, not {} bodies ({})",
+                "lint reads JSON patches, merge patches and strategic merge patches, not {} bodies ({})",
                 kind,
                 kind.content_type()
             ),
@@ -151,11 +177,79 @@ pub(super) enum BodyText {
     Kubectl,
 }
 
+/// True when `value` holds a strategic-merge-patch directive key at any
+/// depth.
+pub(super) fn has_directive(value: &Value) -> bool {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    if is_directive(key) {
+                        return true;
+                    }
+                    stack.push(child);
+                }
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// `$patch`, `$retainKeys`, `$setElementOrder/<list>`,
+/// `$deleteFromPrimitiveList/<list>` (apimachinery
+/// `pkg/util/strategicpatch/patch.go`).
+pub(super) fn is_directive(key: &str) -> bool {
+    key == "$patch"
+        || key == "$retainKeys"
+        || key.starts_with("$setElementOrder/")
+        || key.starts_with("$deleteFromPrimitiveList/")
+}
+
 pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, LintError> {
-    let format = Format::detect(text);
-    let value = input::parse_as(text, format, budget).map_err(LintError::Syntax)?;
+    let mut hints = Vec::new();
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            if how == BodyText::File {
+                hints.push(Hint {
+                    rule: Rule::ByteOrderMark,
+                    message: "the body starts with a UTF-8 byte order mark (EF BB BF): Go's decoder refuses it, the server answers 400 error decoding patch: invalid character 'ï' looking for beginning of value".to_owned(),
+                });
+            }
+            rest
+        }
+        None => text,
+    };
+    let format = match how {
+        BodyText::File => Format::detect(text),
+        BodyText::Kubectl if text.trim_start().starts_with('{') => Format::Json,
+        BodyText::Kubectl => Format::Yaml,
+    };
+    // A JSON list given to kubectl is read as YAML; JSON is YAML, and
+    // reading it as JSON gives the same values far faster.
+    let fast = (format == Format::Yaml && text.trim_start().starts_with('['))
+        .then(|| input::parse_as(text, Format::Json, budget).ok())
+        .flatten();
+    let parsed = match fast {
+        Some(value) => Ok(value),
+        None => input::parse_as(text, format, budget),
+    };
+    let value = match parsed {
+        Ok(value) => value,
+        Err(err) if hints::looks_go_formatted(text) => {
+            let _ = err;
+            return Ok(go_formatted(text, hints));
+        }
+        Err(err) => return Err(LintError::Syntax(err)),
+    };
+    if hints::looks_go_formatted(text) {
+        return Ok(go_formatted(text, hints));
+    }
     let kind = match &value {
         Value::Array(_) => BodyKind::JsonPatch,
+        Value::Object(_) if has_directive(&value) => BodyKind::StrategicMergePatch,
         Value::Object(_) => BodyKind::MergePatch,
         other => {
             return Err(LintError::NotAPatch {
@@ -163,9 +257,20 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
             })
         }
     };
+    if format == Format::Yaml {
+        for number in hints::yaml_numbers(text) {
+            hints.push(Hint {
+                rule: Rule::YamlNumber,
+                message: format!(
+                    "line {}: the YAML number {} is sent as {}: quote it (\"{}\") if the digits matter",
+                    number.line, number.written, number.sent, number.written
+                ),
+            });
+        }
+    }
     let as_written = match how {
         BodyText::File => format == Format::Json,
-        BodyText::Kubectl => text.trim_start().starts_with('{'),
+        BodyText::Kubectl => format == Format::Json,
     };
     let (payload, origin) = if as_written {
         (text.to_owned(), Origin::Json)
@@ -176,7 +281,24 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
         kind,
         payload,
         origin,
+        resource: None,
+        hints,
     })
+}
+
+/// A body that is Go's `fmt` output: the text as sent, with the hint.
+fn go_formatted(text: &str, mut hints: Vec<Hint>) -> Input {
+    hints.push(Hint {
+        rule: Rule::GoFormattedBody,
+        message: "the body is Go's %v of a slice of ops, not JSON (no quotes, no field names): the server cannot decode it, 400 error decoding patch; write it with json.Marshal or KubeVirt's GeneratePayload()".to_owned(),
+    });
+    Input {
+        kind: BodyKind::JsonPatch,
+        payload: text.to_owned(),
+        origin: Origin::Json,
+        resource: None,
+        hints,
+    }
 }
 
 /// Reads the current object (JSON or YAML).

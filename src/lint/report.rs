@@ -14,20 +14,24 @@ pub fn op_locations(payload: &str) -> Vec<(usize, usize)> {
     };
     let base = payload.as_ptr() as usize;
     let mut out = Vec::with_capacity(elements.len());
-    let (mut line, mut line_start, mut scanned) = (1, 0, 0);
+    // One pass: the line so far, and the characters since its start
+    // (counting from the line's start for each op is quadratic on a
+    // payload written on one line).
+    let (mut line, mut column, mut scanned) = (1, 0, 0);
     for element in elements {
         let offset = (element.get().as_ptr() as usize)
             .saturating_sub(base)
             .min(payload.len());
-        for (i, b) in payload.as_bytes()[scanned..offset].iter().enumerate() {
-            if *b == b'\n' {
-                line += 1;
-                line_start = scanned + i + 1;
+        let segment = &payload[scanned..offset];
+        match segment.rfind('\n') {
+            Some(last) => {
+                line += segment.bytes().filter(|&b| b == b'\n').count();
+                column = segment[last + 1..].chars().count();
             }
+            None => column += segment.chars().count(),
         }
         scanned = offset;
-        let column = payload[line_start..offset].chars().count() + 1;
-        out.push((line, column));
+        out.push((line, column + 1));
     }
     out
 }
@@ -57,6 +61,13 @@ impl Source {
         finding.index.and_then(|i| self.ops.get(i).copied())
     }
 }
+
+/// The longest fix the text output prints whole.
+pub const FIX_SHOWN_BYTES: usize = 4096;
+
+/// Conflicts and overwrites the text output lists (JSON and SARIF list
+/// all of them).
+pub const LISTED: usize = 50;
 
 /// Compiler-style text: one block per finding (severity, rule, message,
 /// location, why, fix), then the outcome, conflict surface, overwrites and
@@ -88,7 +99,32 @@ pub fn text(report: &Report, source: &Source) -> String {
         match &finding.fix {
             Some(fix) => {
                 let _ = writeln!(out, "   = fix: {}", info.fix);
-                let _ = writeln!(out, "          {}", fix.payload());
+                let payload = fix.payload();
+                if payload.len() <= FIX_SHOWN_BYTES {
+                    let _ = writeln!(out, "          {payload}");
+                } else {
+                    // A long patch: the ops the fix writes anew, not the
+                    // whole of it again for every finding.
+                    let texts = fix.op_texts();
+                    let new: Vec<&String> = texts
+                        .iter()
+                        .zip(fix.kept())
+                        .filter(|(_, kept)| kept.is_none())
+                        .map(|(text, _)| text)
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "          {} ops in all ({} new or changed; --format json has the whole patch):",
+                        fix.ops.len(),
+                        new.len()
+                    );
+                    for text in new.iter().take(10) {
+                        let _ = writeln!(out, "          {text}");
+                    }
+                    if new.len() > 10 {
+                        let _ = writeln!(out, "          ... and {} more", new.len() - 10);
+                    }
+                }
             }
             None => {
                 let _ = writeln!(out, "   = fix: {}", info.fix);
@@ -127,13 +163,20 @@ pub fn text(report: &Report, source: &Source) -> String {
     if report.conflicts.is_empty() {
         let _ = writeln!(out, "  none: nothing is tested");
     }
-    for conflict in &report.conflicts {
+    for conflict in report.conflicts.iter().take(LISTED) {
         let path = if conflict.path.is_empty() {
             "(whole object)"
         } else {
             &conflict.path
         };
         let _ = writeln!(out, "  {path}: {}", conflict.reason);
+    }
+    if report.conflicts.len() > LISTED {
+        let _ = writeln!(
+            out,
+            "  ... and {} more (--format json lists them all)",
+            report.conflicts.len() - LISTED
+        );
     }
     let _ = writeln!(
         out,
@@ -142,8 +185,15 @@ pub fn text(report: &Report, source: &Source) -> String {
     if report.overwrites.is_empty() {
         let _ = writeln!(out, "  none");
     }
-    for overwrite in &report.overwrites {
+    for overwrite in report.overwrites.iter().take(LISTED) {
         let _ = writeln!(out, "  {}: {}", overwrite.path, overwrite.reason);
+    }
+    if report.overwrites.len() > LISTED {
+        let _ = writeln!(
+            out,
+            "  ... and {} more (--format json lists them all)",
+            report.overwrites.len() - LISTED
+        );
     }
     let _ = writeln!(out, "{}", count(report));
     out
@@ -232,8 +282,19 @@ pub fn sarif(report: &Report, source: &Source) -> Value {
                 "message": {"text": finding.message},
                 "locations": [location],
             });
+            let mut properties = serde_json::Map::new();
             if let Some(fix) = &finding.fix {
-                result["properties"] = json!({"fix": fix, "fixPayload": fix.payload()});
+                properties.insert("fix".into(), json!(fix));
+                properties.insert("fixPayload".into(), json!(fix.payload()));
+            }
+            if !finding.writers.is_empty() {
+                properties.insert("writers".into(), json!(finding.writers));
+            }
+            if let Some(folded) = &finding.folded {
+                properties.insert("folded".into(), json!(folded));
+            }
+            if !properties.is_empty() {
+                result["properties"] = Value::Object(properties);
             }
             result
         })
@@ -271,10 +332,12 @@ fn pascal(name: &str) -> String {
 pub fn markdown() -> String {
     let mut out = String::new();
     out.push_str("# Lint rules\n\n");
-    out.push_str("<!-- Generated from the rule table (src/lint/rules.rs) by `patchlab::lint::report::markdown()`; the test `docs_match_the_rule_table` keeps this file equal to it: run `PATCHLAB_BLESS=1 cargo test --lib lint::` after changing a rule. -->\n\n");
-    out.push_str("`patchlab lint PATCH [--object OBJ] [--semantics kube|rfc] [--format text|json|sarif]` reads a JSON patch, a merge patch or a whole `kubectl patch` command line and reports what is hazardous about it. Severities: **error** (cannot work, or fails on a real server), **warning** (fails or loses data under concurrency, or on some Kubernetes releases), **note** (worth knowing). The CLI exits 0 when nothing is at warning or above, 1 when something is, 2 when the input cannot be read.\n\n");
-    out.push_str("How bodies are read: JSON text is sent byte for byte as written (that is what a controller sends, and what `test-never-matches` looks at); YAML is sent as the JSON Go's `encoding/json` writes. A `kubectl patch` `-p` argument is converted the way kubectl converts it (apimachinery `yaml.ToJSON`, called from `staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`): text starting with `{` is sent as is, anything else, a JSON list included, is read as YAML and re-encoded by Go, so `1.0` in a `kubectl patch --type=json` list reaches the server as `1`.\n\n");
-    out.push_str("Sources for the server's behaviour: kubernetes `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go` (10,000-op limit, 413; 422 for a failed op), evanphx/json-patch `patch.go` at v4.12.0, v4.13.0 and v5.6.0 (the engines Kubernetes has shipped), KubeVirt `pkg/apimachinery/patch/patch.go` and PR #18139 (per-key map patches).\n\n");
+    out.push_str("<!-- Generated from the rule table (src/lint/rules.rs) and the writers table (src/lint/writers.rs) by `patchlab::lint::report::markdown()`; the test `docs_match_the_rule_table` keeps this file equal to it: run `PATCHLAB_BLESS=1 cargo test --lib lint::` after changing a rule. -->\n\n");
+    out.push_str("`patchlab lint PATCH [--object OBJ] [--semantics kube|rfc] [--format text|json|sarif]` reads a JSON patch, a merge patch, a strategic merge patch or a whole `kubectl patch` command line and reports what is hazardous about it. Severities: **error** (cannot work, or fails on a real server), **warning** (fails or loses data under concurrency, or on some Kubernetes releases), **note** (worth knowing). The CLI exits 0 when nothing is at warning or above, 1 when something is, 2 when the input cannot be read.\n\n");
+    out.push_str("How bodies are read: JSON text is sent byte for byte as written (that is what a controller sends, and what `test-never-matches` looks at); YAML is sent as the JSON Go's `encoding/json` writes. A list is a JSON patch; an object is a merge patch, or a strategic merge patch when it holds directives (`$patch`, `$retainKeys`, `$setElementOrder/...`, `$deleteFromPrimitiveList/...`).\n\n");
+    out.push_str("How `kubectl patch` lines are read: as bash splits them (single and double quotes, `$'...'` with its escapes, continuation lines, here-documents), inside the shell around them (`for` loops, `| xargs`, `;`, `&&`, redirections, `$(...)`: each is named in the output). The `-p` argument, or the file `--patch-file` names (the CLI opens it), is converted the way kubectl converts it (apimachinery `yaml.ToJSON`, called from `staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`): text starting with `{` is sent as is, anything else, a JSON list included, is read as YAML and re-encoded by Go, so `1.0` in a `kubectl patch --type=json` list reaches the server as `1` and a placeholder such as `<desired number>` becomes a string. Without `--type` (or with `--type=strategic`) kubectl sends a strategic merge patch: lint reads it and runs the rules that need no schema (a custom resource answers 415, preconditions, directives, collections replaced or deleted whole). The kind comes from the resource name (`cm`, `deploy`, `vmi`, `virtualmachineinstances.kubevirt.io`, `deploy/web`) and decides who else writes a field. A line lint cannot use says why in kubectl's own words (`must specify --patch or --patch-file containing the contents of the patch`, `--type must be one of [json merge strategic]`, ...).\n\n");
+    out.push_str("Sources for the server's behaviour: kubernetes `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go` (10,000-op limit, 413; 422 for a failed op; 400 `error decoding patch`), `staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go` (the patch types a custom resource accepts), evanphx/json-patch `patch.go` at v4.12.0, v4.13.0 and v5.6.0 (the engines Kubernetes has shipped), KubeVirt `pkg/apimachinery/patch/patch.go` and PR #18139 (per-key map patches).\n\n");
+    out.push_str("Bounds: every rule runs in time linear in the patch (paths are indexed once, in a trie), a rule that fires on many ops lists the first five and folds the rest into one finding with their count and one fix for all of them, and the fixes of one report hold at most eight times the patch's ops (plus 4,096).\n\n");
     out.push_str("| rule | severity | finds |\n|---|---|---|\n");
     for info in &RULES {
         let _ = writeln!(
@@ -283,30 +346,85 @@ pub fn markdown() -> String {
             info.name, info.name, info.severity, info.summary
         );
     }
+    out.push_str(&writers_table());
     for info in &RULES {
         let example = info.rule.example();
         let _ = write!(
             out,
-            "\n## {}\n\n**{}**: {}.\n\n{}\n\n",
+            "## {}\n\n**{}**: {}.\n\n{}\n\n",
             info.name, info.severity, info.summary, info.explanation
         );
         let applies = match info.applies_to {
             super::AppliesTo::JsonPatch => "JSON patches",
             super::AppliesTo::MergePatch => "merge patches",
             super::AppliesTo::Both => "JSON patches and merge patches",
+            super::AppliesTo::StrategicMergePatch => {
+                "strategic merge patches (`kubectl patch` without `--type`)"
+            }
+            super::AppliesTo::All => "JSON patches, merge patches and strategic merge patches",
         };
         let _ = writeln!(out, "Applies to {applies}.\n");
-        out.push_str("Example:\n\n```json\n");
-        out.push_str(&shorten(&example.patch));
-        out.push_str("\n```\n\n");
+        out.push_str("Example:\n\n");
+        out.push_str(&fenced(&example.patch));
         if example.object.is_some() {
             out.push_str("(against the example VMI, `patchlab lint --object`; see `EXAMPLE_OBJECT` in src/lint/rules.rs)\n\n");
         }
         let _ = writeln!(out, "Fix: {}\n", info.fix);
-        out.push_str("```json\n");
-        out.push_str(&shorten(&example.fixed));
-        out.push_str("\n```\n");
+        out.push_str(&fenced(&example.fixed));
     }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+/// A code block: `sh` for a command line, `json` otherwise; a byte order
+/// mark shown as `<U+FEFF>` (invisible otherwise).
+fn fenced(text: &str) -> String {
+    let language = if super::is_command(text) {
+        "sh"
+    } else {
+        "json"
+    };
+    let shown = match text.strip_prefix('\u{feff}') {
+        Some(rest) => format!("<U+FEFF>{rest}"),
+        None => text.to_owned(),
+    };
+    format!("```{language}\n{}\n```\n\n", shorten(&shown))
+}
+
+/// The writers table of docs/lint.md: who writes which field, with where.
+fn writers_table() -> String {
+    use super::writers::{ROWS, WRITERS};
+    let mut out = String::from("\n## Who writes what\n\n");
+    out.push_str("Whether a whole-field `test` or write is a hazard depends on who else writes the field, not on its shape: the table below (`src/lint/writers.rs`, `patchlab::lint::writers`, which the simulator can read too) says it per kind and path, and each finding names the writers that make it fail or whose changes it erases. A field with one writer (a VMI's `status.activePods`, written by the VMI controller alone) is safe to test whole; a field the table does not know is not called shared.\n\n");
+    out.push_str("| kind | field | shape | writers |\n|---|---|---|---|\n");
+    for row in &ROWS {
+        let kinds = if row.kinds.is_empty() {
+            "every kind".to_owned()
+        } else {
+            row.kinds.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "| {kinds} | `{}` | {} | {} |",
+            row.path,
+            row.shape.as_str(),
+            row.writers
+                .iter()
+                .map(|w| format!("`{w}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    out.push_str("\n| writer | what it writes | source |\n|---|---|---|\n");
+    for writer in &WRITERS {
+        let _ = writeln!(
+            out,
+            "| `{}` | {} | {} |",
+            writer.name, writer.what, writer.source
+        );
+    }
+    out.push('\n');
     out
 }
 

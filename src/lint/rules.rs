@@ -82,6 +82,25 @@ pub enum Rule {
     MergeReplacesList,
     /// A `null` in a merge patch, which deletes the member.
     MergeNullDeletes,
+    /// A write of a whole list or map that other writers also fill, with
+    /// no `test` before it.
+    WholeCollectionWrite,
+    /// A `test` of a whole object that other writers change.
+    WholeObjectTest,
+    /// Strategic-merge-patch directives in a merge patch.
+    MergeHasDirective,
+    /// A strategic merge patch to a custom resource (415).
+    SmpCustomResource,
+    /// A strategic-merge-patch directive the server cannot read.
+    SmpBadDirective,
+    /// A UTF-8 byte order mark before the body.
+    ByteOrderMark,
+    /// Go's `%v` of a slice of ops instead of JSON.
+    GoFormattedBody,
+    /// A number, boolean or object where Kubernetes keeps strings.
+    NonStringValue,
+    /// A YAML number whose digits the JSON sent loses (`1.10` -> `1.1`).
+    YamlNumber,
 }
 
 /// One row of the rule table.
@@ -112,6 +131,10 @@ pub enum AppliesTo {
     MergePatch,
     /// Both.
     Both,
+    /// Strategic merge patches (`kubectl patch` without `--type`).
+    StrategicMergePatch,
+    /// JSON patches, merge patches and strategic merge patches.
+    All,
 }
 
 /// An example for a rule: a patch it fires on, the fixed patch it is silent
@@ -132,7 +155,7 @@ pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"Virtu
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 19] = [
+    pub const ALL: [Rule; 28] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -152,6 +175,15 @@ impl Rule {
         Rule::FailsNow,
         Rule::MergeReplacesList,
         Rule::MergeNullDeletes,
+        Rule::WholeCollectionWrite,
+        Rule::WholeObjectTest,
+        Rule::MergeHasDirective,
+        Rule::SmpCustomResource,
+        Rule::SmpBadDirective,
+        Rule::ByteOrderMark,
+        Rule::GoFormattedBody,
+        Rule::NonStringValue,
+        Rule::YamlNumber,
     ];
 
     /// The stable kebab-case name.
@@ -260,6 +292,42 @@ impl Rule {
                 r#"{"metadata":{"annotations":{"kubevirt.io/evacuationNodeName":null}}}"#,
                 r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
             ),
+            Rule::WholeCollectionWrite => text(
+                r#"[{"op":"add","path":"/metadata/annotations","value":{"example.com/owner":"team-a"}}]"#,
+                r#"[{"op":"add","path":"/metadata/annotations/example.com~1owner","value":"team-a"}]"#,
+            ),
+            Rule::WholeObjectTest => text(
+                r#"[{"op":"test","path":"/status/migrationState","value":{"sourceNode":"node01","targetNode":"node02"}},{"op":"replace","path":"/status/migrationState","value":{"completed":true,"sourceNode":"node01","targetNode":"node02"}}]"#,
+                r#"[{"op":"add","path":"/status/migrationState/completed","value":true}]"#,
+            ),
+            Rule::MergeHasDirective => with_object(
+                r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"$deleteFromPrimitiveList/finalizers":["foregroundDeleteVirtualMachine"]}}'"#,
+                r#"kubectl patch vmi testvmi --type=json -p '[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]'"#,
+            ),
+            Rule::SmpCustomResource => text(
+                r#"kubectl patch vmi testvmi -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#,
+                r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#,
+            ),
+            Rule::SmpBadDirective => text(
+                r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"$patch":"replace-all","app":"web"}}}'"#,
+                r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"app":"web"}}}'"#,
+            ),
+            Rule::ByteOrderMark => text(
+                "\u{feff}[{\"op\":\"add\",\"path\":\"/metadata/labels/app\",\"value\":\"web\"}]",
+                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
+            ),
+            Rule::GoFormattedBody => text(
+                r#"[{add /metadata/labels/app web}]"#,
+                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
+            ),
+            Rule::NonStringValue => text(
+                r#"[{"op":"add","path":"/metadata/labels/replicas","value":3}]"#,
+                r#"[{"op":"add","path":"/metadata/labels/replicas","value":"3"}]"#,
+            ),
+            Rule::YamlNumber => text(
+                r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: 1.10}}'"#,
+                r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: "1.10"}}'"#,
+            ),
         }
     }
 }
@@ -310,13 +378,13 @@ impl serde::Serialize for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 19] = [
+pub static RULES: [RuleInfo; 28] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
         severity: Severity::Warning,
-        summary: "a `test` of a whole map (labels, annotations, activePods) in a patch that changes some of its keys",
-        explanation: "A `test` compares the whole map, so it fails (422) as soon as any other writer adds, changes or removes any key, even one this patch does not care about. A JSON patch is atomic: every other op in it is dropped too, and the controller has to requeue. This is the race KubeVirt hit during mass live migration (PR #18139): virt-handler changed an unrelated label and the controller's label patch, and the status update riding with it, kept failing.",
+        summary: "a `test` of a whole map that other writers change (labels, annotations, a Node's labels)",
+        explanation: "A `test` compares the whole map, so it fails (422) as soon as any other writer adds, changes or removes any key, even one this patch does not care about. A JSON patch is atomic: every other op in it is dropped too, and the controller has to requeue. This is the race KubeVirt hit during mass live migration (PR #18139): virt-handler changed an unrelated label and the controller's label patch, and the status update riding with it, kept failing. Who else writes the map decides (the writers table): a map one controller writes alone, such as a VMI's `status.activePods`, is safe to test whole.",
         fix: "Per-key ops, as PR #18139's `GeneratePerKeyMapPatches` writes them: `add` for a new key (no test), `test` + `replace` of just a changed key, `remove` of a dropped key.",
         applies_to: AppliesTo::JsonPatch,
     },
@@ -481,5 +549,86 @@ pub static RULES: [RuleInfo; 19] = [
         explanation: "In a merge patch `null` means delete: the key is removed whatever value another writer put there meanwhile, and a field can never be set to `null` this way. If you meant the value `null`, use a JSON patch.",
         fix: "The JSON patch for the same change, with a `test` of the current value before each `remove` (needs the current object).",
         applies_to: AppliesTo::MergePatch,
+    },
+    RuleInfo {
+        rule: Rule::WholeCollectionWrite,
+        name: "whole-collection-write",
+        severity: Severity::Warning,
+        summary: "a write of a whole list or map that other writers also fill (finalizers, ownerReferences, labels, annotations, conditions), with no `test` first",
+        explanation: "`replace`, `add` or `remove` of the whole collection sets it to what this writer read plus its change: a finalizer, label or condition another writer added since that read is silently erased (and `add` of a map replaces the map, it does not add to it). The same loss as a list in a merge patch, and a `null` for the collection in a merge or strategic merge patch. Who else writes the field comes from the writers table (\"Who writes what\" in docs/lint.md): the finding names them.",
+        fix: "Narrower ops: per key for maps (`add` of each key, as PR #18139 does), per element for lists (`test` + `remove` at an index, `add` at `/-`), or a `test` of the value read right before the write (KubeVirt's `getPatchFinalizerOps`); `test` null + `add` when the collection was absent. Needs the current object for lists; without it the finding says what to test.",
+        applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::WholeObjectTest,
+        name: "whole-object-test",
+        severity: Severity::Warning,
+        summary: "a `test` of a whole object (a struct such as `status.migrationState`, or all of `status`) that other writers change",
+        explanation: "A `test` compares every field of the object, so a change by any other writer of any field fails the patch (422), and everything else in the patch is dropped with it. Whether that happens is a question of who writes the object, not of its shape: KubeVirt's `status.migrationState` is filled by the migration controller and by virt-handler on both nodes, a Node's `status` by kubelet, the node lifecycle controller and node-problem-detector.",
+        fix: "Per-field ops: `test` + `replace` of just the fields the patch changes (`add` where the field was unset), as KubeVirt's synchronization controller writes `migrationState`.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::MergeHasDirective,
+        name: "merge-has-directive",
+        severity: Severity::Error,
+        summary: "strategic-merge-patch directives (`$patch`, `$retainKeys`, `$setElementOrder/...`, `$deleteFromPrimitiveList/...`) in a merge patch",
+        explanation: "Directives mean something only in a strategic merge patch. A JSON merge patch (RFC 7386, `--type=merge`) treats `$deleteFromPrimitiveList/finalizers` as a field of that name: the server drops it as unknown (with a warning under the default field validation) and the directive does nothing, while the rest of the body is applied.",
+        fix: "None automatic: send the body as a strategic merge patch (a built-in kind, `kubectl patch` without `--type`), or write the change as a JSON patch (for a custom resource).",
+        applies_to: AppliesTo::MergePatch,
+    },
+    RuleInfo {
+        rule: Rule::SmpCustomResource,
+        name: "smp-custom-resource",
+        severity: Severity::Error,
+        summary: "a strategic merge patch (`kubectl patch` without `--type`) to a custom resource",
+        explanation: "Custom resources accept only JSON patches, merge patches and server-side apply: the server answers 415 `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml` (kubernetes `staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go`, `supportedTypes`; `handlers/patch.go`, `PatchResource`). `kubectl patch` sends a strategic merge patch unless `--type` says otherwise.",
+        fix: "None automatic: `--type=merge` (the same body means the same when it holds no lists and no directives), or `--type=json` with ops.",
+        applies_to: AppliesTo::StrategicMergePatch,
+    },
+    RuleInfo {
+        rule: Rule::SmpBadDirective,
+        name: "smp-bad-directive",
+        severity: Severity::Error,
+        summary: "a strategic-merge-patch directive the server cannot read (`$patch: remove`, `$setElementOrder/x` that is not a list, ...)",
+        explanation: "`$patch` takes `replace`, `merge` or `delete`; `$retainKeys`, `$setElementOrder/<list>` and `$deleteFromPrimitiveList/<list>` take lists. Anything else fails the whole patch with apimachinery's error (`unknown patch type`, `invalid patch format of retainKeys`, `invalid patch format of setElementOrder list`, `invalid patch format of primitive list`: `k8s.io/apimachinery/pkg/util/mergepatch/errors.go`).",
+        fix: "None automatic: the directive spelled as the server reads it, or left out.",
+        applies_to: AppliesTo::StrategicMergePatch,
+    },
+    RuleInfo {
+        rule: Rule::ByteOrderMark,
+        name: "byte-order-mark",
+        severity: Severity::Error,
+        summary: "a UTF-8 byte order mark before the body",
+        explanation: "Editors on Windows save files with a byte order mark (EF BB BF). Go's JSON decoder does not skip it: the server answers 400 `error decoding patch: invalid character 'ï' looking for beginning of value`. (`kubectl patch -p` reads a value that does not start with `{` as YAML, which drops the mark, so the same text works there.)",
+        fix: "The same body without the mark.",
+        applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::GoFormattedBody,
+        name: "go-formatted-body",
+        severity: Severity::Error,
+        summary: "a body that is Go's `%v` or `%s` of a slice of ops (`[{add /metadata/labels/app web}]`), not JSON",
+        explanation: "Printing a `[]PatchOperation` with `fmt.Sprintf(\"%v\", ops)` or `%s` writes Go's own notation: no quotes, no field names, maps as `map[k:v]`. The server cannot decode it (400 `error decoding patch`). It shows up when a log line or a test fixture is pasted as a patch, or when the payload was built with `fmt` instead of `json.Marshal`.",
+        fix: "The ops written as JSON (`json.Marshal`, or KubeVirt's `PatchSet.GeneratePayload()`), when the text can be read back.",
+        applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::NonStringValue,
+        name: "non-string-value",
+        severity: Severity::Error,
+        summary: "a number, boolean, list or object where Kubernetes keeps strings (label and annotation values, `nodeSelector`, a ConfigMap's `data`)",
+        explanation: "Labels, annotations, `nodeSelector`, `matchLabels` and ConfigMap data are `map[string]string` in the API types. `\"3\"` is a string, `3` is not: for a built-in kind the server cannot decode the patched object and answers 422 Invalid (`handlers/patch.go`: a decoding error of the patched object). YAML makes this easy to miss: `replicas: 3` and `enabled: true` are a number and a boolean.",
+        fix: "The same value as a string (`\"3\"`, `\"true\"`).",
+        applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::YamlNumber,
+        name: "yaml-number",
+        severity: Severity::Warning,
+        summary: "a YAML number whose digits the JSON sent does not keep (`1.10` is sent as `1.1`, `1.0` as `1`, `0o17` as `15`)",
+        explanation: "`kubectl patch -p` reads a value that does not start with `{` as YAML, and a YAML file is converted to JSON before it is sent (apimachinery `yaml.ToJSON`): an unquoted `1.10` is the number 1.1, so a version `1.10` arrives as `1.1`, and a number where a string belongs (a label, an annotation) is refused on top.",
+        fix: "None automatic: quote the value (`\"1.10\"`).",
+        applies_to: AppliesTo::All,
     },
 ];

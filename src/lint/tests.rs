@@ -403,8 +403,10 @@ fn docs_match_the_rule_table() {
     }
 }
 
-/// A fix is the whole patch: on a big patch, the fixes stop at a budget
-/// instead of holding a copy of the patch per finding.
+/// A fix is the whole patch: on a big patch, the findings of one rule
+/// fold into a bounded few (the last one counts the rest and fixes them
+/// all at once), and the fixes stay within a budget proportional to the
+/// patch.
 #[test]
 fn fixes_of_a_big_patch_stay_within_budget() {
     let ops: Vec<String> = (0..2000)
@@ -419,12 +421,75 @@ fn fixes_of_a_big_patch_stay_within_budget() {
         },
     )
     .unwrap();
-    assert_eq!(report.findings.len(), 2000);
+    assert_eq!(report.findings.len(), SHOWN_PER_RULE + 1);
     assert!(report
         .findings
         .iter()
         .all(|f| f.rule == Rule::AddWithoutTest));
-    let with_fix = report.findings.iter().filter(|f| f.fix.is_some()).count();
-    assert_eq!(with_fix, 100, "200,000 ops of fixes, 2,000 copied for each");
+    let folded = report.findings.last().unwrap();
+    let group = folded.folded.as_ref().unwrap();
+    assert_eq!(group.count, 2000 - SHOWN_PER_RULE);
+    assert_eq!(group.indices.len(), 100);
+    assert!(report.on_op(104).any(|f| std::ptr::eq(f, folded)));
+    // One fix for the folded 1,995: a test before each.
+    let fix = folded.fix.as_ref().unwrap();
+    assert_eq!(fix.ops.len(), 2000 + 1995);
+    let held: usize = report
+        .findings
+        .iter()
+        .filter_map(|f| f.fix.as_ref())
+        .map(|f| f.ops.len())
+        .sum();
+    assert!(held <= 2000 * FIX_OPS_PER_OP + FIX_OPS_BASE, "{held}");
     assert!(report.outcome.unwrap().applies);
+}
+
+/// Every fixed example docs/lint.md shows, and every fix lint proposes for
+/// an example, lints clean: nothing at warning or above.
+#[test]
+fn every_fix_shown_lints_clean() {
+    for rule in Rule::ALL {
+        let example = rule.example();
+        let options = options(example.object);
+        let fixed = lint(&example.fixed, &options)
+            .unwrap_or_else(|e| panic!("{rule}: fixed example unreadable: {e}"));
+        let loud: Vec<_> = fixed
+            .findings
+            .iter()
+            .filter(|f| {
+                f.severity >= Severity::Warning
+                    && f.rule != Rule::TooManyOps
+                    && f.rule != Rule::BodyTooLarge
+            })
+            .collect();
+        assert!(
+            loud.is_empty(),
+            "{rule}: the fixed example is not clean: {loud:#?}"
+        );
+        let report = lint(&example.patch, &options).unwrap();
+        for finding in report.findings.iter().filter(|f| f.rule == rule) {
+            if let Some(fix) = &finding.fix {
+                let again = lint(&fix.payload(), &options).unwrap();
+                let loud: Vec<_> = again
+                    .findings
+                    .iter()
+                    .filter(|f| {
+                        f.severity >= Severity::Warning
+                            && f.rule != Rule::TooManyOps
+                            && f.rule != Rule::BodyTooLarge
+                    })
+                    .collect();
+                assert!(
+                    loud.is_empty(),
+                    "{rule}: its fix {} is not clean: {loud:#?}",
+                    fix.payload()
+                );
+                assert_ne!(
+                    fix.payload(),
+                    example.patch.as_ref(),
+                    "{rule}: the fix is the input"
+                );
+            }
+        }
+    }
 }

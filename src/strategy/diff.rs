@@ -2,7 +2,7 @@
 //! its strategy.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -10,6 +10,26 @@ use super::{merge, policy, surface, Body, Change, Field, Options, Plan, PlannedO
 use crate::patch::{OpKind, Operation};
 use crate::pointer::{escape, Pointer, PointerBuf};
 use policy::{FieldKind, Strategy};
+
+/// The most notes a plan lists (an object with thousands of fields that
+/// each deserve one would otherwise print them all).
+const MAX_NOTES: usize = crate::limits::PLAN_NOTES;
+
+/// A value's canonical text (keys sorted, as serde_json's map keeps them;
+/// `1` and `1.0` stay apart, as `Value`'s equality keeps them): equal
+/// values have equal texts, so lists compare as sets in linear time.
+fn canonical(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// How many times each element occurs.
+fn counts(items: &[Value]) -> HashMap<String, usize> {
+    let mut out = HashMap::with_capacity(items.len());
+    for item in items {
+        *out.entry(canonical(item)).or_insert(0) += 1;
+    }
+    out
+}
 
 /// The plan for `old` -> `new` (both objects) under `options`.
 pub(super) fn plan(old: &Value, new: &Value, options: &Options) -> Plan {
@@ -21,6 +41,8 @@ pub(super) fn plan(old: &Value, new: &Value, options: &Options) -> Plan {
         ops: Vec::new(),
         fields: Vec::new(),
         notes: Vec::new(),
+        noted: HashSet::new(),
+        notes_left_out: 0,
         force_blind: whole.is_some(),
     };
     walker.object(old, new);
@@ -28,9 +50,14 @@ pub(super) fn plan(old: &Value, new: &Value, options: &Options) -> Plan {
         ops,
         fields,
         mut notes,
+        notes_left_out,
         ..
     } = walker;
-    notes.dedup();
+    if notes_left_out > 0 {
+        notes.push(format!(
+            "and {notes_left_out} more notes like these (the first {MAX_NOTES} are listed)"
+        ));
+    }
     let mut plan = Plan {
         preset,
         body: Body::JsonPatch(Vec::new()),
@@ -210,15 +237,19 @@ fn apply_config(plan: &mut Plan, old: &Value, new: &Value, options: &Options) {
             (FieldKind::SetList, before, Some(Value::Array(items))) => {
                 let empty = Vec::new();
                 let old_items = before.and_then(Value::as_array).unwrap_or(&empty);
+                let (old_set, new_set) = (counts(old_items), counts(items));
                 let added: Vec<Value> = items
                     .iter()
-                    .filter(|v| !old_items.contains(v))
+                    .filter(|v| !old_set.contains_key(&canonical(v)))
                     .cloned()
                     .collect();
                 if !added.is_empty() {
                     applied(&field.path, Value::Array(added));
                 }
-                for item in old_items.iter().filter(|v| !items.contains(v)) {
+                for item in old_items
+                    .iter()
+                    .filter(|v| !new_set.contains_key(&canonical(v)))
+                {
                     released.push(format!("{}[{}]", field.path, item));
                 }
             }
@@ -246,6 +277,10 @@ struct Walker<'a> {
     ops: Vec<PlannedOp>,
     fields: Vec<Field>,
     notes: Vec<String>,
+    /// The notes so far, to keep each once in constant time.
+    noted: HashSet<String>,
+    /// Notes past [`MAX_NOTES`], counted.
+    notes_left_out: usize,
     /// Whole-object strategies still list the changed fields; their ops are
     /// blind (rv-test guards them with one test).
     force_blind: bool,
@@ -337,7 +372,14 @@ impl Walker<'_> {
     }
 
     fn note(&mut self, note: String) {
-        if self.options.explain && !self.notes.contains(&note) {
+        if !self.options.explain {
+            return;
+        }
+        if self.notes.len() >= MAX_NOTES {
+            self.notes_left_out += 1;
+            return;
+        }
+        if self.noted.insert(note.clone()) {
             self.notes.push(note);
         }
     }
@@ -673,19 +715,16 @@ impl Walker<'_> {
             ));
             return self.whole_slice(old, new);
         };
-        let unique = |items: &[Value]| {
-            items
-                .iter()
-                .enumerate()
-                .all(|(i, a)| items[..i].iter().all(|b| b != a))
-        };
-        let kept: Vec<&Value> = old_items.iter().filter(|v| new_items.contains(v)).collect();
-        let added: Vec<&Value> = new_items
-            .iter()
-            .filter(|v| !old_items.contains(v))
-            .collect();
-        let expressible = unique(old_items)
-            && unique(new_items)
+        let old_counts = counts(old_items);
+        let new_counts = counts(new_items);
+        let unique =
+            |items: &[Value], counted: &HashMap<String, usize>| counted.len() == items.len();
+        let in_new = |v: &Value| new_counts.contains_key(&canonical(v));
+        let in_old = |v: &Value| old_counts.contains_key(&canonical(v));
+        let kept: Vec<&Value> = old_items.iter().filter(|v| in_new(v)).collect();
+        let added: Vec<&Value> = new_items.iter().filter(|v| !in_old(v)).collect();
+        let expressible = unique(old_items, &old_counts)
+            && unique(new_items, &new_counts)
             && kept
                 .iter()
                 .copied()
@@ -713,7 +752,7 @@ impl Walker<'_> {
             return;
         }
         for (index, item) in old_items.iter().enumerate().rev() {
-            if new_items.contains(item) {
+            if in_new(item) {
                 continue;
             }
             let at = format!("{path}/{index}");

@@ -200,7 +200,7 @@ impl FromStr for Strategy {
 /// A named choice of strategy for every field kind.
 ///
 /// The two KubeVirt presets are read from KubeVirt's code (docs/fidelity.md
-/// section 7 names the files and lines): [`Preset::KubevirtMain`] is what
+/// section 9 names the files and lines): [`Preset::KubevirtMain`] is what
 /// its controllers send today, [`Preset::KubevirtPerKey`] is that code with
 /// PR #18139's per-key map ops. The names they had before
 /// ([`Preset::ALIASES`]) are still read, so old links and scenario files

@@ -41,7 +41,7 @@ pub struct Example {
 }
 
 /// The example files, in menu order (the order of issue 17's list).
-pub(super) const FILES: [(&str, &str); 5] = [
+pub(super) const FILES: [(&str, &str); 6] = [
     (
         "seed-whole-map",
         include_str!("../../../www/check/seed-whole-map.yaml"),
@@ -61,6 +61,10 @@ pub(super) const FILES: [(&str, &str); 5] = [
     (
         "merge-drops-finalizer",
         include_str!("../../../www/check/merge-drops-finalizer.yaml"),
+    ),
+    (
+        "node-labels-shared",
+        include_str!("../../../www/check/node-labels-shared.yaml"),
     ),
 ];
 

@@ -218,6 +218,7 @@ pub fn OpList(props: &OpListProps) -> Html {
     let (rows, left_out) = patch.rows();
     let body_label = match patch.input.kind {
         crate::lint::BodyKind::JsonPatch => "The whole patch",
+        crate::lint::BodyKind::StrategicMergePatch => "The strategic merge patch body",
         _ => "The merge patch body",
     };
     html! {

@@ -281,6 +281,7 @@ impl CheckedPatch {
                 let n = self.report.op_count;
                 format!("a JSON patch of {n} op{}", if n == 1 { "" } else { "s" })
             }
+            lint::BodyKind::StrategicMergePatch => "a strategic merge patch".to_owned(),
             _ => "a JSON merge patch".to_owned(),
         };
         let bytes = self.input.payload.len();
@@ -289,8 +290,12 @@ impl CheckedPatch {
             Origin::Yaml => format!(
                 "Read {what} from YAML: sent as the {bytes} bytes of JSON that kubectl and Go write."
             ),
-            Origin::Kubectl { target } => format!(
+            Origin::Kubectl { target, shell } if shell.is_empty() => format!(
                 "Read {what} from the -p argument of `kubectl patch {target}`: {bytes} bytes as sent."
+            ),
+            Origin::Kubectl { target, shell } => format!(
+                "Read {what} from the -p argument of `kubectl patch {target}` (inside shell: {}): {bytes} bytes as sent.",
+                shell.join(", ")
             ),
         }
     }
@@ -417,9 +422,9 @@ pub fn fix_text(fix: &Fix) -> String {
         return "[]\n".to_owned();
     }
     let lines: Vec<String> = fix
-        .ops
-        .iter()
-        .map(|op| format!("  {}", op.to_json()))
+        .op_texts()
+        .into_iter()
+        .map(|op| format!("  {op}"))
         .collect();
     format!("[\n{}\n]\n", lines.join(",\n"))
 }
@@ -440,30 +445,55 @@ pub struct Comparison {
 
 impl Comparison {
     fn new(patch: &CheckedPatch, finding: &Finding, fix: &Fix) -> Comparison {
-        let fixed_ops: Vec<String> = fix.ops.iter().map(Operation::to_json).collect();
-        let (original, fixed) = if patch.input.kind == lint::BodyKind::JsonPatch {
-            let diff = line_diff(&patch.written.join("\n"), &fixed_ops.join("\n"));
-            let side = |keep: LineTag| -> Vec<(LineTag, String)> {
-                diff.iter()
-                    .filter(|(tag, _)| *tag == LineTag::Same || *tag == keep)
-                    .cloned()
-                    .collect()
+        let fixed_ops: Vec<String> = fix.op_texts();
+        let kept = fix.kept();
+        let (original, fixed) =
+            if patch.input.kind == lint::BodyKind::JsonPatch && kept.iter().any(Option::is_some) {
+                // The fix says which ops it keeps: the comparison follows
+                // from that in one pass, whatever the patch's length.
+                let mut original = Vec::with_capacity(patch.written.len());
+                let mut fixed = Vec::with_capacity(fixed_ops.len());
+                let mut next = 0;
+                for (text, kept) in fixed_ops.into_iter().zip(kept) {
+                    match kept {
+                        Some(i) => {
+                            for dropped in patch.written.get(next..*i).unwrap_or_default() {
+                                original.push((LineTag::Removed, dropped.clone()));
+                            }
+                            next = next.max(i + 1);
+                            original.push((LineTag::Same, text.clone()));
+                            fixed.push((LineTag::Same, text));
+                        }
+                        None => fixed.push((LineTag::Added, text)),
+                    }
+                }
+                for dropped in patch.written.get(next..).unwrap_or_default() {
+                    original.push((LineTag::Removed, dropped.clone()));
+                }
+                (original, fixed)
+            } else if patch.input.kind == lint::BodyKind::JsonPatch {
+                let diff = line_diff(&patch.written.join("\n"), &fixed_ops.join("\n"));
+                let side = |keep: LineTag| -> Vec<(LineTag, String)> {
+                    diff.iter()
+                        .filter(|(tag, _)| *tag == LineTag::Same || *tag == keep)
+                        .cloned()
+                        .collect()
+                };
+                (side(LineTag::Removed), side(LineTag::Added))
+            } else {
+                let body = serde_json::from_str(&patch.input.payload)
+                    .map(|value| crate::input::to_json_pretty(&value))
+                    .unwrap_or_else(|_| patch.input.payload.clone());
+                let same = |text: &str| -> Vec<(LineTag, String)> {
+                    text.lines()
+                        .map(|l| (LineTag::Same, l.to_owned()))
+                        .collect()
+                };
+                (
+                    same(&body),
+                    fixed_ops.into_iter().map(|l| (LineTag::Added, l)).collect(),
+                )
             };
-            (side(LineTag::Removed), side(LineTag::Added))
-        } else {
-            let body = serde_json::from_str(&patch.input.payload)
-                .map(|value| crate::input::to_json_pretty(&value))
-                .unwrap_or_else(|_| patch.input.payload.clone());
-            let same = |text: &str| -> Vec<(LineTag, String)> {
-                text.lines()
-                    .map(|l| (LineTag::Same, l.to_owned()))
-                    .collect()
-            };
-            (
-                same(&body),
-                fixed_ops.into_iter().map(|l| (LineTag::Added, l)).collect(),
-            )
-        };
         Comparison {
             finding: finding.clone(),
             original,

@@ -32,7 +32,7 @@ fn edit(state: &CheckState, text: &str) -> CheckState {
 
 #[test]
 fn every_example_shows_exactly_the_findings_it_promises() {
-    assert_eq!(examples().len(), 5);
+    assert_eq!(examples().len(), 6);
     for example in examples() {
         let state = state_of(example.id);
         assert!(!state.stale(), "{}", example.id);
@@ -228,7 +228,8 @@ fn a_kubectl_command_is_read_from_its_quoting() {
     assert_eq!(
         patch.input.origin,
         Origin::Kubectl {
-            target: "vmi testvmi".into()
+            target: "vmi testvmi".into(),
+            shell: Vec::new(),
         }
     );
     assert!(patch.lines.is_empty(), "the editor holds a command line");
@@ -241,14 +242,33 @@ fn a_kubectl_command_is_read_from_its_quoting() {
         fixed.payload,
         r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1nodeName","value":"node02"}]"#
     );
-    // A command lint cannot use says what and on which line.
+    // A command lint cannot use says what, in kubectl's words, and on
+    // which line.
     let broken = edit(
         &state,
-        "kubectl patch vmi testvmi \\\n  --type=strategic -p '{}'",
+        "kubectl patch vmi testvmi \\\n  --type=yaml -p '{}'",
     );
     let error = broken.patch_error().unwrap();
     assert_eq!(error.line, Some(2));
-    assert!(error.message.contains("strategic"), "{error}");
+    assert!(
+        error
+            .message
+            .contains("--type must be one of [json merge strategic]"),
+        "{error}"
+    );
+    // A strategic merge patch is read, and to a VMI it is answered 415.
+    let strategic = edit(
+        &state,
+        "kubectl patch vmi testvmi \\\n  --type=strategic -p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}'",
+    );
+    let patch = strategic.checked.ok().unwrap();
+    assert_eq!(patch.input.kind, crate::lint::BodyKind::StrategicMergePatch);
+    assert_eq!(patch.report.findings[0].rule, Rule::SmpCustomResource);
+    assert!(
+        patch.read_as().contains("strategic merge patch"),
+        "{}",
+        patch.read_as()
+    );
     // A syntax error inside -p names the argument, not a line of the editor.
     let broken = edit(&state, "kubectl patch vmi a \\\n --type=json \\\n -p '[{'");
     let error = broken.patch_error().unwrap();

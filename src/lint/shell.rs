@@ -1,0 +1,617 @@
+//! Splits shell text into words and operators as bash does, far enough to
+//! find a `kubectl patch` command in a runbook line: single and double
+//! quotes, ANSI-C quoting (`$'...'`, which kubectl's own help uses),
+//! backslashes and line continuations, comments, here-documents, and the
+//! operators that join commands (`|`, `;`, `&&`, `>` ...). Expansions
+//! (`$VAR`, `${VAR}`, `$(...)`, backquotes) are kept as written and
+//! recorded: lint cannot know their values.
+//!
+//! One pass over the text, linear in its length.
+
+use std::fmt;
+
+/// One token.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Token {
+    /// A word after quote removal.
+    Word {
+        /// The word's text.
+        text: String,
+        /// 1-based line where it starts.
+        line: usize,
+        /// Expansions inside it, as written (`$VMI`, `$(hostname)`).
+        expansions: Vec<String>,
+    },
+    /// An operator: `|`, `||`, `&`, `&&`, `;`, `;;`, `(`, `)`, a newline
+    /// (`\n`), or a redirection (`>`, `>>`, `<`, `2>`, `&>`, `<<`, ...).
+    Op {
+        /// The operator as written.
+        op: String,
+        /// 1-based line.
+        line: usize,
+    },
+}
+
+impl Token {
+    /// The line the token starts on.
+    pub fn line(&self) -> usize {
+        match self {
+            Token::Word { line, .. } | Token::Op { line, .. } => *line,
+        }
+    }
+
+    /// The word's text, for a word.
+    pub fn word(&self) -> Option<&str> {
+        match self {
+            Token::Word { text, .. } => Some(text),
+            Token::Op { .. } => None,
+        }
+    }
+}
+
+/// Why the text cannot be split.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShellError {
+    /// What is wrong, in the shell's terms.
+    pub message: String,
+    /// 1-based line.
+    pub line: usize,
+}
+
+impl fmt::Display for ShellError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+/// The most words a text may hold.
+pub const MAX_WORDS: usize = crate::limits::SHELL_WORDS;
+
+struct Lexer<'a> {
+    chars: std::iter::Peekable<std::str::CharIndices<'a>>,
+    text: &'a str,
+    line: usize,
+    out: Vec<Token>,
+    word: Option<Word>,
+    /// Here-documents waiting for their bodies: (delimiter, strip tabs,
+    /// the line of the `<<`).
+    heredocs: Vec<(String, bool, usize)>,
+}
+
+struct Word {
+    text: String,
+    line: usize,
+    expansions: Vec<String>,
+}
+
+/// Splits `text` into tokens.
+///
+/// # Errors
+///
+/// [`ShellError`] for a quote or substitution never closed, or more than
+/// [`MAX_WORDS`] words.
+pub fn split(text: &str) -> Result<Vec<Token>, ShellError> {
+    let mut lexer = Lexer {
+        chars: text.char_indices().peekable(),
+        text,
+        line: 1,
+        out: Vec::new(),
+        word: None,
+        heredocs: Vec::new(),
+    };
+    lexer.run()?;
+    Ok(lexer.out)
+}
+
+impl Lexer<'_> {
+    fn error(&self, message: impl Into<String>, line: usize) -> ShellError {
+        ShellError {
+            message: message.into(),
+            line,
+        }
+    }
+
+    fn word(&mut self) -> &mut Word {
+        let line = self.line;
+        self.word.get_or_insert_with(|| Word {
+            text: String::new(),
+            line,
+            expansions: Vec::new(),
+        })
+    }
+
+    fn end_word(&mut self) -> Result<(), ShellError> {
+        if let Some(word) = self.word.take() {
+            if self.out.len() >= MAX_WORDS {
+                return Err(self.error(format!("more than {MAX_WORDS} words"), word.line));
+            }
+            self.out.push(Token::Word {
+                text: word.text,
+                line: word.line,
+                expansions: word.expansions,
+            });
+        }
+        Ok(())
+    }
+
+    fn op(&mut self, op: &str) -> Result<(), ShellError> {
+        self.end_word()?;
+        self.out.push(Token::Op {
+            op: op.to_owned(),
+            line: self.line,
+        });
+        Ok(())
+    }
+
+    fn next_is(&mut self, c: char) -> bool {
+        if self.chars.peek().is_some_and(|&(_, n)| n == c) {
+            self.chars.next();
+            true
+        } else {
+            false
+        }
+    }
+
+    fn run(&mut self) -> Result<(), ShellError> {
+        while let Some((at, c)) = self.chars.next() {
+            match c {
+                '\n' => {
+                    self.op("\n")?;
+                    self.line += 1;
+                    self.read_heredocs()?;
+                }
+                ' ' | '\t' | '\r' => self.end_word()?,
+                '#' if self.word.is_none() => {
+                    while self.chars.peek().is_some_and(|&(_, n)| n != '\n') {
+                        self.chars.next();
+                    }
+                }
+                '\\' => match self.chars.next() {
+                    Some((_, '\n')) => self.line += 1,
+                    Some((_, next)) => self.word().text.push(next),
+                    None => self.word().text.push('\\'),
+                },
+                '\'' => self.single_quoted()?,
+                '"' => self.double_quoted()?,
+                '$' if self.chars.peek().is_some_and(|&(_, n)| n == '\'') => {
+                    self.chars.next();
+                    self.ansi_c()?;
+                }
+                '$' => self.expansion(at)?,
+                '`' => self.backquoted(at)?,
+                '|' | '&' | ';' | '(' | ')' | '<' | '>' => self.operator(c)?,
+                other => self.word().text.push(other),
+            }
+        }
+        self.end_word()
+    }
+
+    fn operator(&mut self, c: char) -> Result<(), ShellError> {
+        // `2>`, `2>&1`: a file descriptor number before a redirection.
+        let fd = matches!(c, '<' | '>')
+            && self
+                .word
+                .as_ref()
+                .is_some_and(|w| !w.text.is_empty() && w.text.bytes().all(|b| b.is_ascii_digit()));
+        let prefix = if fd {
+            self.word.take().map(|w| w.text).unwrap_or_default()
+        } else {
+            String::new()
+        };
+        let op = match c {
+            '|' if self.next_is('|') => "||".to_owned(),
+            '|' if self.next_is('&') => "|&".to_owned(),
+            '&' if self.next_is('&') => "&&".to_owned(),
+            '&' if self.next_is('>') => "&>".to_owned(),
+            ';' if self.next_is(';') => ";;".to_owned(),
+            '>' if self.next_is('>') => format!("{prefix}>>"),
+            '>' if self.next_is('&') => format!("{prefix}>&"),
+            '<' if self.next_is('<') => {
+                let strip = self.next_is('-');
+                self.op("<<")?;
+                return self.heredoc_delimiter(strip);
+            }
+            '<' | '>' => format!("{prefix}{c}"),
+            other => other.to_string(),
+        };
+        self.op(&op)
+    }
+
+    fn heredoc_delimiter(&mut self, strip: bool) -> Result<(), ShellError> {
+        while self
+            .chars
+            .peek()
+            .is_some_and(|&(_, n)| n == ' ' || n == '\t')
+        {
+            self.chars.next();
+        }
+        let mut delimiter = String::new();
+        while let Some(&(_, n)) = self.chars.peek() {
+            if n.is_whitespace() || matches!(n, ';' | '|' | '&' | '<' | '>' | '(' | ')') {
+                break;
+            }
+            self.chars.next();
+            if n != '\'' && n != '"' && n != '\\' {
+                delimiter.push(n);
+            }
+        }
+        if delimiter.is_empty() {
+            return Err(self.error("`<<` needs a delimiter word", self.line));
+        }
+        self.heredocs.push((delimiter, strip, self.line));
+        Ok(())
+    }
+
+    /// After a newline: the bodies of pending here-documents, each up to
+    /// its delimiter line, kept as one word after the `<<` operator.
+    fn read_heredocs(&mut self) -> Result<(), ShellError> {
+        let pending = std::mem::take(&mut self.heredocs);
+        for (delimiter, strip, start) in pending {
+            let mut body = String::new();
+            loop {
+                let Some(&(at, _)) = self.chars.peek() else {
+                    return Err(self.error(
+                        format!("the here-document that starts here never reaches its delimiter {delimiter:?}"),
+                        start,
+                    ));
+                };
+                let rest = &self.text[at..];
+                let end = rest.find('\n').map_or(rest.len(), |i| i);
+                let line = &rest[..end];
+                for _ in 0..line.chars().count() {
+                    self.chars.next();
+                }
+                let had_newline = self.chars.next().is_some();
+                self.line += 1;
+                let shown = if strip {
+                    line.trim_start_matches('\t')
+                } else {
+                    line
+                };
+                if shown == delimiter {
+                    break;
+                }
+                body.push_str(shown);
+                body.push('\n');
+                if !had_newline {
+                    return Err(self.error(
+                        format!("the here-document that starts here never reaches its delimiter {delimiter:?}"),
+                        start,
+                    ));
+                }
+            }
+            self.out.push(Token::Word {
+                text: body,
+                line: start + 1,
+                expansions: Vec::new(),
+            });
+        }
+        Ok(())
+    }
+
+    fn single_quoted(&mut self) -> Result<(), ShellError> {
+        let line = self.line;
+        self.word();
+        loop {
+            match self.chars.next() {
+                Some((_, '\'')) => return Ok(()),
+                Some((_, c)) => {
+                    if c == '\n' {
+                        self.line += 1;
+                    }
+                    self.word().text.push(c);
+                }
+                None => {
+                    return Err(self.error("a single quote (') opened here is never closed", line))
+                }
+            }
+        }
+    }
+
+    fn double_quoted(&mut self) -> Result<(), ShellError> {
+        let line = self.line;
+        self.word();
+        loop {
+            match self.chars.next() {
+                Some((_, '"')) => return Ok(()),
+                Some((_, '\\')) => match self.chars.peek().copied() {
+                    Some((_, '\n')) => {
+                        self.chars.next();
+                        self.line += 1;
+                    }
+                    Some((_, c @ ('$' | '`' | '"' | '\\'))) => {
+                        self.chars.next();
+                        self.word().text.push(c);
+                    }
+                    _ => self.word().text.push('\\'),
+                },
+                Some((at, '$')) => self.expansion(at)?,
+                Some((at, '`')) => self.backquoted(at)?,
+                Some((_, c)) => {
+                    if c == '\n' {
+                        self.line += 1;
+                    }
+                    self.word().text.push(c);
+                }
+                None => {
+                    return Err(self.error("a double quote (\") opened here is never closed", line))
+                }
+            }
+        }
+    }
+
+    /// `$'...'`: bash's ANSI-C quoting.
+    fn ansi_c(&mut self) -> Result<(), ShellError> {
+        let line = self.line;
+        self.word();
+        loop {
+            let Some((_, c)) = self.chars.next() else {
+                return Err(self.error("a $'...' quote opened here is never closed", line));
+            };
+            match c {
+                '\'' => return Ok(()),
+                '\\' => {
+                    let Some((_, e)) = self.chars.next() else {
+                        return Err(self.error("a $'...' quote opened here is never closed", line));
+                    };
+                    let decoded = match e {
+                        'a' => Some('\u{7}'),
+                        'b' => Some('\u{8}'),
+                        'e' | 'E' => Some('\u{1b}'),
+                        'f' => Some('\u{c}'),
+                        'n' => Some('\n'),
+                        'r' => Some('\r'),
+                        't' => Some('\t'),
+                        'v' => Some('\u{b}'),
+                        '\\' | '\'' | '"' | '?' => Some(e),
+                        'c' => self.chars.next().map(|(_, x)| char::from((x as u8) & 0x1f)),
+                        '0'..='7' => {
+                            let mut n = e.to_digit(8).unwrap_or(0);
+                            for _ in 0..2 {
+                                match self.chars.peek().and_then(|&(_, d)| d.to_digit(8)) {
+                                    Some(d) => {
+                                        self.chars.next();
+                                        n = n * 8 + d;
+                                    }
+                                    None => break,
+                                }
+                            }
+                            char::from_u32(n & 0xff)
+                        }
+                        'x' | 'u' | 'U' => {
+                            let max = match e {
+                                'x' => 2,
+                                'u' => 4,
+                                _ => 8,
+                            };
+                            let mut n: u32 = 0;
+                            let mut digits = 0;
+                            while digits < max {
+                                match self.chars.peek().and_then(|&(_, d)| d.to_digit(16)) {
+                                    Some(d) => {
+                                        self.chars.next();
+                                        n = n.saturating_mul(16).saturating_add(d);
+                                        digits += 1;
+                                    }
+                                    None => break,
+                                }
+                            }
+                            if digits == 0 {
+                                self.word().text.push('\\');
+                                Some(e)
+                            } else {
+                                char::from_u32(n)
+                            }
+                        }
+                        other => {
+                            self.word().text.push('\\');
+                            Some(other)
+                        }
+                    };
+                    if let Some(d) = decoded {
+                        self.word().text.push(d);
+                    }
+                }
+                other => {
+                    if other == '\n' {
+                        self.line += 1;
+                    }
+                    self.word().text.push(other);
+                }
+            }
+        }
+    }
+
+    /// `$NAME`, `${...}`, `$(...)`, `$((...))`: kept as written, recorded.
+    fn expansion(&mut self, start: usize) -> Result<(), ShellError> {
+        let line = self.line;
+        let mut end = start + 1;
+        match self.chars.peek().copied() {
+            Some((_, '(' | '{')) => {
+                let (open, close) = match self.chars.peek() {
+                    Some((_, '(')) => ('(', ')'),
+                    _ => ('{', '}'),
+                };
+                let mut depth = 0usize;
+                let mut quote: Option<char> = None;
+                loop {
+                    let Some((at, c)) = self.chars.next() else {
+                        return Err(self.error(
+                            format!("a ${open}...{close} opened here is never closed"),
+                            line,
+                        ));
+                    };
+                    end = at + c.len_utf8();
+                    match (quote, c) {
+                        (Some(q), c) if c == q => quote = None,
+                        (Some(_), '\n') | (None, '\n') => self.line += 1,
+                        (Some(_), _) => {}
+                        (None, '\'' | '"') => quote = Some(c),
+                        (None, c) if c == open => depth += 1,
+                        (None, c) if c == close => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Some((_, c))
+                if c.is_ascii_alphanumeric()
+                    || matches!(c, '_' | '@' | '*' | '#' | '?' | '-' | '$' | '!') =>
+            {
+                let special = !(c.is_ascii_alphanumeric() || c == '_') || c.is_ascii_digit();
+                while let Some(&(at, n)) = self.chars.peek() {
+                    if !(n.is_ascii_alphanumeric() || n == '_') {
+                        break;
+                    }
+                    self.chars.next();
+                    end = at + 1;
+                    if special {
+                        break;
+                    }
+                }
+                if special && end == start + 1 {
+                    if let Some((at, n)) = self.chars.next() {
+                        end = at + n.len_utf8();
+                    }
+                }
+            }
+            _ => {
+                // A lone `$` is a literal dollar sign.
+                self.word().text.push('$');
+                return Ok(());
+            }
+        }
+        let written = self.text[start..end].to_owned();
+        let word = self.word();
+        word.text.push_str(&written);
+        word.expansions.push(written);
+        Ok(())
+    }
+
+    fn backquoted(&mut self, start: usize) -> Result<(), ShellError> {
+        let line = self.line;
+        let end;
+        loop {
+            match self.chars.next() {
+                Some((at, '`')) => {
+                    end = at + 1;
+                    break;
+                }
+                Some((_, '\\')) => {
+                    self.chars.next();
+                }
+                Some((_, '\n')) => self.line += 1,
+                Some(_) => {}
+                None => return Err(self.error("a backquote (`) opened here is never closed", line)),
+            }
+        }
+        let written = self.text[start..end].to_owned();
+        let word = self.word();
+        word.text.push_str(&written);
+        word.expansions.push(written);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        split(text)
+            .unwrap()
+            .into_iter()
+            .map(|t| match t {
+                Token::Word { text, .. } => text,
+                Token::Op { op, .. } => format!("<{op}>"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn quotes_as_bash_reads_them() {
+        assert_eq!(
+            words(r#"a 'b c' "d \"e\" \$f" g\ h"#),
+            ["a", "b c", "d \"e\" $f", "g h"]
+        );
+        // ANSI-C quoting: escapes decoded, \' inside.
+        assert_eq!(
+            words(r#"-p $'[{"op": "remove", "path": "/a\'b\n"}]' $'\x41\u00e9\101'"#),
+            [
+                "-p",
+                "[{\"op\": \"remove\", \"path\": \"/a'b\n\"}]",
+                "Aé\u{41}"
+            ]
+        );
+        assert_eq!(words("a\\\nb c # comment\nd"), ["ab", "c", "<\n>", "d"]);
+        assert_eq!(words("x'it'\\''s'"), ["xit's"]);
+    }
+
+    #[test]
+    fn operators_and_expansions() {
+        assert_eq!(
+            words("kubectl get vmi -o name | xargs -I{} kubectl patch {} -p '{}' > out.log 2>&1 && echo ok; done"),
+            [
+                "kubectl", "get", "vmi", "-o", "name", "<|>", "xargs", "-I{}", "kubectl", "patch", "{}",
+                "-p", "{}", "<>>", "out.log", "<2>&>", "1", "<&&>", "echo", "ok", "<;>", "done"
+            ]
+        );
+        let tokens = split(r#"kubectl patch vmi "$VMI" -p "{\"a\":\"$(date +%s)\"}""#).unwrap();
+        let Token::Word {
+            text, expansions, ..
+        } = &tokens[3]
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (text.as_str(), expansions.as_slice()),
+            ("$VMI", ["$VMI".to_owned()].as_slice())
+        );
+        let Token::Word { expansions, .. } = &tokens[5] else {
+            panic!()
+        };
+        assert_eq!(expansions, &["$(date +%s)".to_owned()]);
+        assert_eq!(
+            words("echo ${A:-x} $((1+2)) `id` $"),
+            ["echo", "${A:-x}", "$((1+2))", "`id`", "$"]
+        );
+    }
+
+    #[test]
+    fn heredocs_are_one_word() {
+        assert_eq!(
+            words("kubectl patch cm a --patch-file /dev/stdin <<EOF\ndata:\n  k: v\nEOF\necho"),
+            [
+                "kubectl",
+                "patch",
+                "cm",
+                "a",
+                "--patch-file",
+                "/dev/stdin",
+                "<<<>",
+                "<\n>",
+                "data:\n  k: v\n",
+                "echo"
+            ]
+        );
+    }
+
+    #[test]
+    fn unclosed_quotes_say_where() {
+        for (text, what, line) in [
+            ("a\nb 'c", "single quote", 2),
+            ("\"x", "double quote", 1),
+            ("$'x", "$'...'", 1),
+            ("a $(b", "$(", 1),
+            ("cat <<EOF\nx\n", "here-document", 1),
+        ] {
+            let err = split(text).unwrap_err();
+            assert!(err.message.contains(what), "{text}: {err}");
+            assert_eq!(err.line, line, "{text}");
+        }
+    }
+}

@@ -1,0 +1,480 @@
+//! The schema table: kinds, struct types and their fields, read from the
+//! compact text `scripts/schemas.py` writes (format below), or built from
+//! a CustomResourceDefinition ([`super::crd`]).
+//!
+//! The format, one item per line (blank lines and `#` comments skipped):
+//!
+//! ```text
+//! @custom                          the kinds after it are custom resources
+//! >Kind apiVersion plural singular short,names|- RootType
+//! !apiVersion Kind Kind ...        built-in kinds with no schema in the table
+//! =Type [m=atomic|granular]        a struct; its fields follow, one a line:
+//! name type [p=strategies] [k=mergeKey] [l=atomic|set|map:key,key] [m=atomic|granular]
+//! ```
+//!
+//! Types: `s` string, `b` bool, `i32`, `i64`, `n` number, `ios`
+//! IntOrString, `q` Quantity, `t` Time, `mt` MicroTime, `x` any JSON,
+//! `[T]` a list of T, `{T}` a map of T, or a struct's name (defined in the
+//! same text or in one read before it).
+
+use crate::limits::SCHEMA_TABLE_LINES as MAX_TABLE_LINES;
+use std::collections::HashMap;
+use std::fmt;
+
+/// A JSON scalar type, with the Go type behind it where that matters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// `string` (also `[]byte`, base64 in JSON).
+    String,
+    /// `bool`.
+    Bool,
+    /// `int32`.
+    Int32,
+    /// `int64`.
+    Int64,
+    /// `float64`.
+    Number,
+    /// `intstr.IntOrString` (a struct in Go).
+    IntOrString,
+    /// `resource.Quantity` (a struct in Go).
+    Quantity,
+    /// `metav1.Time` (a struct in Go).
+    Time,
+    /// `metav1.MicroTime` (a struct in Go).
+    MicroTime,
+    /// Any JSON value (no schema).
+    Any,
+}
+
+impl Scalar {
+    fn parse(code: &str) -> Option<Scalar> {
+        Some(match code {
+            "s" => Scalar::String,
+            "b" => Scalar::Bool,
+            "i32" => Scalar::Int32,
+            "i64" => Scalar::Int64,
+            "n" => Scalar::Number,
+            "ios" => Scalar::IntOrString,
+            "q" => Scalar::Quantity,
+            "t" => Scalar::Time,
+            "mt" => Scalar::MicroTime,
+            "x" => Scalar::Any,
+            _ => return None,
+        })
+    }
+
+    /// The table's code for the type (`s`, `i32`, ...).
+    pub fn code(self) -> &'static str {
+        match self {
+            Scalar::String => "s",
+            Scalar::Bool => "b",
+            Scalar::Int32 => "i32",
+            Scalar::Int64 => "i64",
+            Scalar::Number => "n",
+            Scalar::IntOrString => "ios",
+            Scalar::Quantity => "q",
+            Scalar::Time => "t",
+            Scalar::MicroTime => "mt",
+            Scalar::Any => "x",
+        }
+    }
+
+    /// The Go struct behind a scalar JSON form (`IntOrString`, ...), if any.
+    pub fn go_struct(self) -> Option<&'static str> {
+        match self {
+            Scalar::IntOrString => Some("IntOrString"),
+            Scalar::Quantity => Some("Quantity"),
+            Scalar::Time => Some("Time"),
+            Scalar::MicroTime => Some("MicroTime"),
+            _ => None,
+        }
+    }
+
+    /// `reflect.Kind` of the Go type, as `String()` prints it.
+    pub fn go_kind(self) -> &'static str {
+        match self {
+            Scalar::String => "string",
+            Scalar::Bool => "bool",
+            Scalar::Int32 => "int32",
+            Scalar::Int64 => "int64",
+            Scalar::Number => "float64",
+            Scalar::IntOrString | Scalar::Quantity | Scalar::Time | Scalar::MicroTime => "struct",
+            Scalar::Any => "interface",
+        }
+    }
+}
+
+/// A field's type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ty {
+    /// A scalar.
+    Scalar(Scalar),
+    /// A struct of the table, by index.
+    Struct(u32),
+    /// A list (`type: array`).
+    List(Box<Ty>),
+    /// A map (`additionalProperties`).
+    Map(Box<Ty>),
+}
+
+/// `x-kubernetes-list-type`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ListType {
+    /// `atomic`: the list is one value.
+    Atomic,
+    /// `set`: scalars, each element owned on its own.
+    Set,
+    /// `map`, keyed by these fields (`x-kubernetes-list-map-keys`).
+    Map(Vec<Box<str>>),
+}
+
+/// `x-kubernetes-map-type`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapType {
+    /// `atomic`: the map (or struct) is one value.
+    Atomic,
+    /// `granular`: each key on its own.
+    Granular,
+}
+
+/// One field of a struct.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The JSON name.
+    pub name: Box<str>,
+    /// Its type.
+    pub ty: Ty,
+    /// `x-kubernetes-patch-strategy` as written (`merge`,
+    /// `merge,retainKeys`, `retainKeys`, `replace`); `None` when absent.
+    pub patch_strategy: Option<Box<str>>,
+    /// `x-kubernetes-patch-merge-key`.
+    pub merge_key: Option<Box<str>>,
+    /// `x-kubernetes-list-type`.
+    pub list_type: Option<ListType>,
+    /// `x-kubernetes-map-type`.
+    pub map_type: Option<MapType>,
+}
+
+/// A struct type: its Go name and fields (sorted by name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Struct {
+    /// The Go type's name (`PodSpec`), as errors print it.
+    pub name: Box<str>,
+    /// `x-kubernetes-map-type` of the type itself.
+    pub map_type: Option<MapType>,
+    /// The fields, sorted by name.
+    pub fields: Vec<Field>,
+}
+
+impl Struct {
+    /// The field of this JSON name, exactly.
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields
+            .binary_search_by(|f| (*f.name).cmp(name))
+            .ok()
+            .map(|i| &self.fields[i])
+    }
+}
+
+/// One kind of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KindInfo {
+    /// `Pod`.
+    pub kind: Box<str>,
+    /// `v1`, `apps/v1`.
+    pub api_version: Box<str>,
+    /// `pods`.
+    pub plural: Box<str>,
+    /// `pod`.
+    pub singular: Box<str>,
+    /// `po`.
+    pub short_names: Vec<Box<str>>,
+    /// The type of the whole object.
+    pub root: Ty,
+    /// A custom resource (served by a CRD: no strategic merge patch).
+    pub custom: bool,
+}
+
+/// Kinds and their types: the compiled-in tables, or one read at run time
+/// (a table text, a CustomResourceDefinition).
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub(crate) kinds: Vec<KindInfo>,
+    pub(crate) structs: Vec<Struct>,
+    by_name: HashMap<Box<str>, u32>,
+    /// Built-in kinds without a schema here: (apiVersion, kind).
+    pub(crate) builtin: Vec<(Box<str>, Box<str>)>,
+    /// The `#` header lines of each text read (sources and versions).
+    pub(crate) sources: Vec<String>,
+}
+
+/// A table text that cannot be read: the line and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableError {
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "schema table line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl Table {
+    /// Reads a table text (see the module docs).
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] with the line of the first problem.
+    pub fn parse(text: &str) -> Result<Table, TableError> {
+        let mut table = Table::default();
+        table.extend(text)?;
+        Ok(table)
+    }
+
+    /// Reads one more table text into this one; its types may refer to
+    /// types read before (a type it defines itself shadows an earlier one
+    /// of the same name). On error the table is unchanged.
+    ///
+    /// # Errors
+    ///
+    /// [`TableError`] with the line of the first problem.
+    pub fn extend(&mut self, text: &str) -> Result<(), TableError> {
+        let mut next = self.clone();
+        next.read(text)?;
+        *self = next;
+        Ok(())
+    }
+
+    fn read(&mut self, text: &str) -> Result<(), TableError> {
+        let lines: Vec<&str> = text.lines().collect();
+        if lines.len() > MAX_TABLE_LINES {
+            return Err(TableError {
+                line: MAX_TABLE_LINES + 1,
+                message: format!("more than {MAX_TABLE_LINES} lines"),
+            });
+        }
+        // Pass 1: the struct names, so that fields may name any of them. A
+        // name defined here shadows one of an earlier text.
+        let first = self.structs.len();
+        let mut defined = std::collections::HashSet::new();
+        for (i, line) in lines.iter().enumerate() {
+            if let Some(rest) = line.strip_prefix('=') {
+                let mut parts = rest.split_ascii_whitespace();
+                let name = parts.next().unwrap_or_default();
+                if name.is_empty() {
+                    return Err(err(i, "a type without a name"));
+                }
+                if !defined.insert(name) {
+                    return Err(err(i, format!("type {name} is defined twice")));
+                }
+                let map_type = match parts.next() {
+                    None => None,
+                    Some(attr) => Some(map_type(attr.strip_prefix("m=").unwrap_or(attr), i)?),
+                };
+                self.by_name.insert(name.into(), self.structs.len() as u32);
+                self.structs.push(Struct {
+                    name: name.into(),
+                    map_type,
+                    fields: Vec::new(),
+                });
+            }
+        }
+        // Pass 2: everything else.
+        let mut custom = false;
+        let mut current: Option<usize> = None;
+        let mut next_struct = first;
+        let mut header = Vec::new();
+        let mut content = false;
+        for (i, raw) in lines.iter().enumerate() {
+            let line = raw.trim_end();
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(comment) = line.strip_prefix('#') {
+                if !content {
+                    header.push(comment.trim().to_owned());
+                }
+                continue;
+            }
+            content = true;
+            match line.as_bytes()[0] {
+                b'@' => {
+                    if line != "@custom" {
+                        return Err(err(i, format!("unknown directive {line:?}")));
+                    }
+                    custom = true;
+                }
+                b'>' => {
+                    current = None;
+                    let parts: Vec<&str> = line[1..].split_ascii_whitespace().collect();
+                    let [kind, api_version, plural, singular, shorts, root] = parts[..] else {
+                        return Err(err(i, "a kind line needs 6 parts"));
+                    };
+                    let short_names = if shorts == "-" {
+                        Vec::new()
+                    } else {
+                        shorts.split(',').map(Into::into).collect()
+                    };
+                    let root = self.ty(root, i)?;
+                    self.kinds.push(KindInfo {
+                        kind: kind.into(),
+                        api_version: api_version.into(),
+                        plural: plural.into(),
+                        singular: singular.into(),
+                        short_names,
+                        root,
+                        custom,
+                    });
+                }
+                b'!' => {
+                    current = None;
+                    let mut parts = line[1..].split_ascii_whitespace();
+                    let api_version = parts.next().unwrap_or_default();
+                    for kind in parts {
+                        self.builtin.push((api_version.into(), kind.into()));
+                    }
+                }
+                b'=' => {
+                    current = Some(next_struct);
+                    next_struct += 1;
+                }
+                _ => {
+                    let Some(index) = current else {
+                        return Err(err(i, "a field outside a type"));
+                    };
+                    let field = self.field(line, i)?;
+                    self.structs[index].fields.push(field);
+                }
+            }
+        }
+        // Fields come sorted (the generator sorts them): lookups are binary
+        // searches, and no sort is compiled in.
+        for s in &self.structs[first..] {
+            if let Some(w) = s.fields.windows(2).find(|w| w[0].name >= w[1].name) {
+                return Err(TableError {
+                    line: 0,
+                    message: format!(
+                        "type {}: field {} is not before {} (fields must be sorted, each once)",
+                        s.name, w[0].name, w[1].name
+                    ),
+                });
+            }
+        }
+        self.sources.extend(header);
+        Ok(())
+    }
+
+    fn field(&self, line: &str, i: usize) -> Result<Field, TableError> {
+        let mut parts = line.split_ascii_whitespace();
+        let (Some(name), Some(ty)) = (parts.next(), parts.next()) else {
+            return Err(err(i, "a field needs a name and a type"));
+        };
+        let mut field = Field {
+            name: name.into(),
+            ty: self.ty(ty, i)?,
+            patch_strategy: None,
+            merge_key: None,
+            list_type: None,
+            map_type: None,
+        };
+        for attr in parts {
+            let (key, value) = attr
+                .split_once('=')
+                .ok_or_else(|| err(i, format!("attribute {attr:?} has no '='")))?;
+            match key {
+                "p" => field.patch_strategy = Some(value.into()),
+                "k" => field.merge_key = Some(value.into()),
+                "l" => {
+                    field.list_type = Some(match value {
+                        "atomic" => ListType::Atomic,
+                        "set" => ListType::Set,
+                        _ => match value.strip_prefix("map:") {
+                            Some(keys) => ListType::Map(
+                                keys.split(',')
+                                    .filter(|k| !k.is_empty())
+                                    .map(Into::into)
+                                    .collect(),
+                            ),
+                            None => return Err(err(i, format!("unknown list type {value:?}"))),
+                        },
+                    })
+                }
+                "m" => field.map_type = Some(map_type(value, i)?),
+                _ => return Err(err(i, format!("unknown attribute {key:?}"))),
+            }
+        }
+        Ok(field)
+    }
+
+    fn ty(&self, text: &str, i: usize) -> Result<Ty, TableError> {
+        if let Some(inner) = text.strip_prefix('[').and_then(|t| t.strip_suffix(']')) {
+            return Ok(Ty::List(Box::new(self.ty(inner, i)?)));
+        }
+        if let Some(inner) = text.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            return Ok(Ty::Map(Box::new(self.ty(inner, i)?)));
+        }
+        if let Some(scalar) = Scalar::parse(text) {
+            return Ok(Ty::Scalar(scalar));
+        }
+        self.by_name
+            .get(text)
+            .map(|&index| Ty::Struct(index))
+            .ok_or_else(|| err(i, format!("unknown type {text:?}")))
+    }
+
+    /// Adds a struct type (for tables built in code); returns its index.
+    pub(crate) fn push_struct(&mut self, s: Struct) -> u32 {
+        let index = self.structs.len() as u32;
+        self.by_name.insert(s.name.clone(), index);
+        self.structs.push(s);
+        index
+    }
+
+    /// The struct at an index of a [`Ty::Struct`].
+    pub fn struct_at(&self, index: u32) -> Option<&Struct> {
+        self.structs.get(index as usize)
+    }
+
+    /// The struct of this name.
+    pub fn struct_named(&self, name: &str) -> Option<&Struct> {
+        self.by_name.get(name).and_then(|&i| self.struct_at(i))
+    }
+
+    /// The kinds tabled.
+    pub fn kinds(&self) -> &[KindInfo] {
+        &self.kinds
+    }
+
+    /// The header lines of the texts read: where the data comes from.
+    pub fn sources(&self) -> &[String] {
+        &self.sources
+    }
+
+    /// Whether this built-in kind is listed without a schema.
+    pub fn lists_builtin(&self, api_version: &str, kind: &str) -> bool {
+        self.builtin
+            .iter()
+            .any(|(a, k)| **a == *api_version && **k == *kind)
+    }
+}
+
+fn map_type(value: &str, i: usize) -> Result<MapType, TableError> {
+    match value {
+        "atomic" => Ok(MapType::Atomic),
+        "granular" => Ok(MapType::Granular),
+        _ => Err(err(i, format!("unknown map type {value:?}"))),
+    }
+}
+
+fn err(i: usize, message: impl Into<String>) -> TableError {
+    TableError {
+        line: i + 1,
+        message: message.into(),
+    }
+}

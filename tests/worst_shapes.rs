@@ -1,0 +1,297 @@
+//! The worst shapes found by trying to freeze lint and diff (issue #26):
+//! 10,000 ops in one patch, 16,000 changed keys in one map, a 12 MB
+//! `kubectl patch` line, 500 unescaped paths. Each finishes well within a
+//! generous time box even in a debug build (the analyses are linear: the
+//! quadratic versions took minutes), and the output stays bounded by the
+//! input. Speed itself is measured by `benches/worst.rs`.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+use patchlab::lint::{self, report, Options, Rule, FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
+use patchlab::strategy::{self, Preset};
+
+/// Far above what the linear code needs in a debug build on a loaded
+/// machine, far below what the quadratic code took.
+const BOX: Duration = Duration::from_secs(30);
+
+fn timed<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    let start = Instant::now();
+    let out = f();
+    let took = start.elapsed();
+    println!("{what}: {took:?}");
+    assert!(took < BOX, "{what} took {took:?}, more than {BOX:?}");
+    out
+}
+
+/// The report is bounded: a few findings per rule, fixes within budget,
+/// text output within a small multiple of the input.
+fn assert_bounded(what: &str, input: &str, report: &lint::Report) {
+    let mut per_rule = std::collections::BTreeMap::<Rule, usize>::new();
+    for f in &report.findings {
+        *per_rule.entry(f.rule).or_default() += 1;
+    }
+    for (rule, n) in per_rule {
+        assert!(n <= SHOWN_PER_RULE + 1, "{what}: {n} findings of {rule}");
+    }
+    let held: usize = report
+        .findings
+        .iter()
+        .filter_map(|f| f.fix.as_ref())
+        .map(|f| f.ops.len())
+        .sum();
+    let budget = report.ops.len() * FIX_OPS_PER_OP + FIX_OPS_BASE;
+    assert!(
+        held <= budget,
+        "{what}: fixes hold {held} ops, budget {budget}"
+    );
+    let text = report::text(report, &report::Source::new("<stdin>", None));
+    assert!(
+        text.len() <= 2 * input.len() + 200_000,
+        "{what}: {} bytes of text for {} bytes in",
+        text.len(),
+        input.len()
+    );
+}
+
+fn patch(ops: impl IntoIterator<Item = Value>) -> String {
+    serde_json::to_string(&ops.into_iter().collect::<Vec<_>>()).unwrap()
+}
+
+/// Shapes of 10,000 ops that each hit a relation between ops: tests and
+/// writes under them, repeated paths, indices, unescaped keys.
+fn ten_thousand_op_shapes() -> Vec<(&'static str, String)> {
+    let n = 10_000;
+    vec![
+        (
+            "test+replace pairs",
+            patch((0..n / 2).flat_map(|i| {
+                [
+                    json!({"op": "test", "path": format!("/metadata/labels/k{i}"), "value": "a"}),
+                    json!({"op": "replace", "path": format!("/metadata/labels/k{i}"), "value": "b"}),
+                ]
+            })),
+        ),
+        (
+            "adds",
+            patch((0..n).map(|i| json!({"op": "add", "path": format!("/metadata/labels/k{i}"), "value": "v"}))),
+        ),
+        (
+            "indices",
+            patch((0..n).map(|i| json!({"op": "replace", "path": format!("/spec/containers/{i}/image"), "value": "x"}))),
+        ),
+        (
+            "whole-map tests, each followed by every write",
+            patch(
+                (0..n / 2)
+                    .map(|_| json!({"op": "test", "path": "/metadata/labels", "value": {"a": "1"}}))
+                    .chain((0..n / 2).map(|i| json!({"op": "add", "path": format!("/metadata/labels/k{i}"), "value": "v"}))),
+            ),
+        ),
+        (
+            "one path written again and again",
+            patch((0..n).map(|i| json!({"op": "replace", "path": "/spec/replicas", "value": i}))),
+        ),
+        (
+            "tests after writes",
+            patch((0..n).map(|i| {
+                if i % 2 == 0 {
+                    json!({"op": "replace", "path": "/status", "value": {}})
+                } else {
+                    json!({"op": "test", "path": format!("/status/f{i}"), "value": 1})
+                }
+            })),
+        ),
+        (
+            "negative indices on one path",
+            patch((0..n).map(|_| json!({"op": "remove", "path": "/metadata/finalizers/-1"}))),
+        ),
+        (
+            "whole collections rewritten",
+            patch((0..n).map(|i| json!({"op": "replace", "path": "/metadata/finalizers", "value": [format!("f{i}")]}))),
+        ),
+    ]
+}
+
+#[test]
+fn ten_thousand_ops_in_one_patch() {
+    for (shape, text) in ten_thousand_op_shapes() {
+        let report = timed(&format!("lint 10,000 ops: {shape}"), || {
+            lint::lint(&text, &Options::default()).unwrap()
+        });
+        assert_eq!(report.op_count, 10_000, "{shape}");
+        assert_bounded(shape, &text, &report);
+        // With an object: every op applied one by one to it as lint goes.
+        let object = json!({"metadata": {"labels": {}, "finalizers": ["a", "b"]}, "spec": {"containers": []}, "status": {}});
+        let report = timed(&format!("lint 10,000 ops with the object: {shape}"), || {
+            lint::lint(
+                &text,
+                &Options {
+                    object: Some(object.clone()),
+                    ..Options::default()
+                },
+            )
+            .unwrap()
+        });
+        assert_bounded(shape, &text, &report);
+    }
+}
+
+fn map_of(n: usize, value: &str) -> Value {
+    let labels: Map<String, Value> = (0..n).map(|i| (format!("k{i}"), json!(value))).collect();
+    json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "labels": labels}})
+}
+
+#[test]
+fn sixteen_thousand_changed_keys_in_one_map() {
+    let (old, new) = (map_of(16_000, "a"), map_of(16_000, "b"));
+    for preset in Preset::ALL {
+        let plan = timed(&format!("diff of 16,000 changed keys, {preset}"), || {
+            strategy::diff(&old, &new, &strategy::Options::preset(preset)).unwrap()
+        });
+        let options = strategy::Options::preset(preset);
+        // (Per-key ops for 16,000 keys are 32,000 ops: the server refuses
+        // them, 413; the check says so, quickly.)
+        timed(&format!("round trip, {preset}"), || {
+            strategy::round_trip(&old, &new, &plan, &options.policy)
+        });
+        if let Some(ops) = plan.ops() {
+            let ops: Vec<_> = ops.iter().map(|p| p.op.clone()).collect();
+            let report = timed(&format!("lint of the diff, {preset}"), || {
+                lint::lint_ops(&ops, &Options::default())
+            });
+            assert_bounded(preset.as_str(), &plan.body_text(), &report);
+        } else {
+            let report = timed(&format!("lint of the body, {preset}"), || {
+                lint::lint(&plan.body_text(), &Options::default())
+            });
+            if let Ok(report) = report {
+                assert_bounded(preset.as_str(), &plan.body_text(), &report);
+            }
+        }
+    }
+    // The merge patch of the same change, and a whole-map test of it.
+    let body = json!({"metadata": {"labels": new["metadata"]["labels"].clone()}}).to_string();
+    let report = timed("lint of a merge patch of 16,000 keys", || {
+        lint::lint(&body, &Options::default()).unwrap()
+    });
+    assert_bounded("merge", &body, &report);
+    let whole = patch([
+        json!({"op": "test", "path": "/metadata/labels", "value": old["metadata"]["labels"].clone()}),
+        json!({"op": "replace", "path": "/metadata/labels", "value": new["metadata"]["labels"].clone()}),
+    ]);
+    let report = timed("lint of a whole-map test of 16,000 keys", || {
+        lint::lint(
+            &whole,
+            &Options {
+                object: Some(old.clone()),
+                ..Options::default()
+            },
+        )
+        .unwrap()
+    });
+    assert_eq!(report.findings[0].rule, Rule::WholeMapTest);
+    assert_bounded("whole map", &whole, &report);
+}
+
+#[test]
+fn a_twelve_megabyte_kubectl_line() {
+    let ops: Vec<Value> = (0..75_000)
+        .map(|i| json!({"op": "add", "path": format!("/metadata/annotations/k{i}"), "value": "v".repeat(100)}))
+        .collect();
+    let line = format!("kubectl patch vmi testvmi --type=json -p '{}'", patch(ops));
+    assert!(line.len() > 12_000_000, "{}", line.len());
+    let report = timed("lint of a 12 MB kubectl line", || {
+        lint::lint(&line, &Options::default()).unwrap()
+    });
+    assert!(report.findings.iter().any(|f| f.rule == Rule::TooManyOps));
+    assert!(report.findings.iter().any(|f| f.rule == Rule::BodyTooLarge));
+    assert_bounded("12 MB line", &line, &report);
+}
+
+#[test]
+fn five_hundred_unescaped_paths_print_a_bounded_report() {
+    let text = patch((0..500).map(
+        |i| json!({"op": "add", "path": format!("/metadata/labels/example.io/k{i}"), "value": "v"}),
+    ));
+    let report = timed("lint of 500 unescaped paths", || {
+        lint::lint(&text, &Options::default()).unwrap()
+    });
+    let unescaped: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == Rule::UnescapedSlash)
+        .collect();
+    assert_eq!(unescaped.len(), SHOWN_PER_RULE + 1);
+    let folded = unescaped.last().unwrap().folded.as_ref().unwrap();
+    assert_eq!(folded.count, 500 - SHOWN_PER_RULE);
+    // One fix for the 495 folded ops: each path escaped.
+    let fix = unescaped.last().unwrap().fix.as_ref().unwrap();
+    assert_eq!(
+        fix.ops
+            .iter()
+            .filter(|o| o.path.contains("example.io~1k"))
+            .count(),
+        495
+    );
+    let out = report::text(&report, &report::Source::new("p.json", Some(&text)));
+    println!(
+        "500 unescaped paths: {} bytes in, {} bytes of text out",
+        text.len(),
+        out.len()
+    );
+    assert!(
+        out.len() < text.len(),
+        "{} bytes out for {} in",
+        out.len(),
+        text.len()
+    );
+    let json = serde_json::to_string(&report::json(&report)).unwrap();
+    println!("500 unescaped paths: {} bytes of JSON out", json.len());
+    assert!(
+        json.len() < 16 * text.len(),
+        "{} bytes of JSON for {} in",
+        json.len(),
+        text.len()
+    );
+}
+
+/// One op of a random worst-shape mix.
+fn op() -> impl Strategy<Value = Value> {
+    let key = (0..50usize).prop_map(|k| format!("k{k}"));
+    prop_oneof![
+        key.clone().prop_map(|k| json!({"op": "test", "path": "/metadata/labels", "value": {k: "a"}})),
+        key.clone().prop_map(|k| json!({"op": "add", "path": format!("/metadata/labels/{k}"), "value": "v"})),
+        key.clone().prop_map(|k| json!({"op": "remove", "path": format!("/metadata/labels/a.io/{k}")})),
+        (0..20usize).prop_map(|i| json!({"op": "replace", "path": format!("/spec/containers/{i}/image"), "value": "x"})),
+        Just(json!({"op": "replace", "path": "/metadata/finalizers", "value": ["a"]})),
+        Just(json!({"op": "test", "path": "/metadata/finalizers", "value": ["a", "b"]})),
+        Just(json!({"op": "remove", "path": "/metadata/finalizers/-1"})),
+        Just(json!({"op": "test", "path": "/status/migrationState", "value": {"a": 1}})),
+        Just(json!({"op": "replace", "path": "/status/migrationState/a", "value": 2})),
+        Just(json!({"op": "test", "path": "", "value": {}})),
+        Just(json!({"op": "upsert", "path": "/a", "value": 1})),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Any mix of the worst shapes, thousands of ops long: bounded time and
+    /// output, with and without the object.
+    #[test]
+    fn mixes_of_worst_shapes_stay_bounded(ops in proptest::collection::vec(op(), 1000..4000), with_object in any::<bool>()) {
+        let text = patch(ops);
+        let options = Options {
+            object: with_object.then(|| json!({"kind": "VirtualMachineInstance", "metadata": {"labels": {"a.io/k1": "x"}, "finalizers": ["a", "b"]}, "spec": {"containers": [{"name": "c"}]}, "status": {"migrationState": {"a": 1}}})),
+            ..Options::default()
+        };
+        let start = Instant::now();
+        let report = lint::lint(&text, &options).unwrap();
+        prop_assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
+        assert_bounded("mix", &text, &report);
+    }
+}
