@@ -110,6 +110,19 @@ pub struct Exploration {
     pub presets: Vec<ExploreRow>,
 }
 
+impl Exploration {
+    /// What happened in interleaving `index` under `preset`: the story a
+    /// replayed interleaving is told by (`None` for a preset not explored or
+    /// an index past the end).
+    pub fn story(&self, preset: Preset, index: usize) -> Option<&Story> {
+        self.presets
+            .iter()
+            .find(|row| row.preset == preset)?
+            .stories
+            .get(index)
+    }
+}
+
 /// Every interleaving of per-writer event sequences that keeps each
 /// writer's order (a multiset permutation), in lexicographic order of the
 /// writers chosen.
@@ -405,7 +418,11 @@ mod tests {
         );
         assert_eq!(row.intent_not_held.count, 0, "{row:?}");
         let first = row.never_retried.first.unwrap();
-        let story = row.stories[first].describe();
+        let story = result
+            .story(Preset::KubevirtMain, first)
+            .unwrap()
+            .describe();
+        assert!(result.story(Preset::Naive, first).is_none());
         assert!(
             story.last().unwrap().contains(
                 "backup-controller's intent does not hold: its last write got 422 and no retry was scheduled"
