@@ -7,6 +7,7 @@ mod explain;
 mod explore;
 mod lint;
 mod migrate;
+mod scan;
 mod simulate;
 
 use std::fmt;
@@ -63,6 +64,15 @@ enum Command {
     /// rewritten ops. Exits 0 when nothing is at warning or above, 1 when something
     /// is, 2 when the input cannot be read. Rules: docs/lint.md.
     Lint(lint::Args),
+    /// Find hazardous patches in a controller's Go source: whole-map tests, unguarded writes, ...
+    ///
+    /// Parses Go files (tree-sitter), follows how each function builds its JSON
+    /// patches, merge bodies and controller-runtime patches, prints each payload's
+    /// findings with file, line, function, the ops and a Go rewrite. Skips
+    /// _test.go files and vendor/ unless asked. Exits 0 when nothing is at
+    /// warning or above, 1 when something is, 2 when a PATH cannot be read.
+    /// Rules: docs/lint.md; results on KubeVirt: docs/scan.md.
+    Scan(scan::Args),
     /// Explain an error a Kubernetes write got: its cause, whether a retry helps, the fix.
     ///
     /// Reads what you paste: kubectl's message, a controller's log line, a Status JSON,
@@ -252,6 +262,7 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Migrate(args) => migrate::run(args, out),
         Command::Explore(args) => explore::run(args, out),
         Command::Lint(args) => lint::run(args, out),
+        Command::Scan(args) => scan::run(args, out),
         Command::Explain(args) => explain::run(args, out),
     }
 }

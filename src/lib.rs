@@ -47,6 +47,8 @@ pub mod limits;
 pub mod lint;
 pub mod patch;
 pub mod pointer;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod scan;
 pub mod schema;
 pub mod share;
 pub mod sim;

@@ -210,6 +210,7 @@ pub fn lint_rules() -> Result<JsValue, JsValue> {
                 AppliesTo::Both => "both",
                 AppliesTo::StrategicMergePatch => "strategic-merge-patch",
                 AppliesTo::All => "all",
+                AppliesTo::GoSource => "go-source",
             },
         })
         .collect();

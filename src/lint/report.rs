@@ -236,19 +236,6 @@ pub const SARIF_VERSION: &str = "2.1.0";
 /// The report as a SARIF 2.1.0 log (one run, the rule table as the
 /// driver's rules), so CI systems show the findings inline.
 pub fn sarif(report: &Report, source: &Source) -> Value {
-    let rules: Vec<Value> = RULES
-        .iter()
-        .map(|info| {
-            json!({
-                "id": info.name,
-                "name": pascal(info.name),
-                "shortDescription": {"text": info.summary},
-                "fullDescription": {"text": info.explanation},
-                "help": {"text": format!("{}\n\nFix: {}", info.explanation, info.fix)},
-                "defaultConfiguration": {"level": info.severity.as_str()},
-            })
-        })
-        .collect();
     let uri = if source.name.starts_with('<') {
         "stdin".to_owned()
     } else {
@@ -299,6 +286,29 @@ pub fn sarif(report: &Report, source: &Source) -> Value {
             result
         })
         .collect();
+    sarif_log(results)
+}
+
+/// The rule table as SARIF `reportingDescriptor`s, in [`Rule::ALL`]
+/// order (a result's `ruleIndex` points into it).
+pub fn sarif_rules() -> Vec<Value> {
+    RULES
+        .iter()
+        .map(|info| {
+            json!({
+                "id": info.name,
+                "name": pascal(info.name),
+                "shortDescription": {"text": info.summary},
+                "fullDescription": {"text": info.explanation},
+                "help": {"text": format!("{}\n\nFix: {}", info.explanation, info.fix)},
+                "defaultConfiguration": {"level": info.severity.as_str()},
+            })
+        })
+        .collect()
+}
+
+/// A SARIF 2.1.0 log of one patchlab run holding `results`.
+pub fn sarif_log(results: Vec<Value>) -> Value {
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": SARIF_VERSION,
@@ -307,7 +317,7 @@ pub fn sarif(report: &Report, source: &Source) -> Value {
                 "name": "patchlab",
                 "version": crate::VERSION,
                 "informationUri": crate::SOURCE_URL,
-                "rules": rules,
+                "rules": sarif_rules(),
             }},
             "results": results,
         }],
@@ -362,15 +372,24 @@ pub fn markdown() -> String {
                 "strategic merge patches (`kubectl patch` without `--type`)"
             }
             super::AppliesTo::All => "JSON patches, merge patches and strategic merge patches",
+            super::AppliesTo::GoSource => "Go source (`patchlab scan`)",
+        };
+        let go = info.applies_to == super::AppliesTo::GoSource;
+        let fence = |text: &str| {
+            if go {
+                format!("```go\n{text}\n```\n\n")
+            } else {
+                fenced(text)
+            }
         };
         let _ = writeln!(out, "Applies to {applies}.\n");
         out.push_str("Example:\n\n");
-        out.push_str(&fenced(&example.patch));
+        out.push_str(&fence(&example.patch));
         if example.object.is_some() {
             out.push_str("(against the example VMI, `patchlab lint --object`; see `EXAMPLE_OBJECT` in src/lint/rules.rs)\n\n");
         }
         let _ = writeln!(out, "Fix: {}\n", info.fix);
-        out.push_str(&fenced(&example.fixed));
+        out.push_str(&fence(&example.fixed));
     }
     out.truncate(out.trim_end().len());
     out.push('\n');

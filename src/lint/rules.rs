@@ -101,6 +101,12 @@ pub enum Rule {
     NonStringValue,
     /// A YAML number whose digits the JSON sent loses (`1.10` -> `1.1`).
     YamlNumber,
+    /// Go source: a JSON patch with a `test` retried by
+    /// `retry.RetryOnConflict` (which retries 409 only).
+    TestRetriedOnConflict,
+    /// Go source: a `client.MergeFrom` patch that carries a list changed
+    /// after the base was copied.
+    MergeFromReplacesList,
 }
 
 /// One row of the rule table.
@@ -135,6 +141,9 @@ pub enum AppliesTo {
     StrategicMergePatch,
     /// JSON patches, merge patches and strategic merge patches.
     All,
+    /// Go source read by `patchlab scan` (the rule needs the code around
+    /// the patch: its examples are Go).
+    GoSource,
 }
 
 /// An example for a rule: a patch it fires on, the fixed patch it is silent
@@ -155,7 +164,7 @@ pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"Virtu
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 28] = [
+    pub const ALL: [Rule; 30] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -184,6 +193,8 @@ impl Rule {
         Rule::GoFormattedBody,
         Rule::NonStringValue,
         Rule::YamlNumber,
+        Rule::TestRetriedOnConflict,
+        Rule::MergeFromReplacesList,
     ];
 
     /// The stable kebab-case name.
@@ -328,9 +339,51 @@ impl Rule {
                 r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: 1.10}}'"#,
                 r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: "1.10"}}'"#,
             ),
+            Rule::TestRetriedOnConflict => text(GO_RETRY, GO_RETRY_FIXED),
+            Rule::MergeFromReplacesList => text(GO_MERGE_FROM, GO_MERGE_FROM_FIXED),
         }
     }
 }
+
+/// Go: a JSON patch with a `test`, retried on 409 only.
+const GO_RETRY: &str = r#"err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
+	payload, err := patch.New(
+		patch.WithTest("/status/phase", vmi.Status.Phase),
+		patch.WithReplace("/status/phase", v1.Succeeded),
+	).GeneratePayload()
+	if err != nil {
+		return err
+	}
+	_, err = c.clientset.VirtualMachineInstance(vmi.Namespace).Patch(ctx, vmi.Name, types.JSONPatchType, payload, metav1.PatchOptions{})
+	return err
+})"#;
+
+/// Go: the same patch, retried on the 422 of a failed test after a re-read.
+const GO_RETRY_FIXED: &str = r#"err := retry.OnError(retry.DefaultRetry, apierrors.IsInvalid, func() error {
+	current, err := c.clientset.VirtualMachineInstance(ns).Get(ctx, name, metav1.GetOptions{})
+	if err != nil {
+		return err
+	}
+	payload, err := patch.New(
+		patch.WithTest("/status/phase", current.Status.Phase),
+		patch.WithReplace("/status/phase", v1.Succeeded),
+	).GeneratePayload()
+	if err != nil {
+		return err
+	}
+	_, err = c.clientset.VirtualMachineInstance(ns).Patch(ctx, name, types.JSONPatchType, payload, metav1.PatchOptions{})
+	return err
+})"#;
+
+/// Go: a finalizer added after the `MergeFrom` base was copied.
+const GO_MERGE_FROM: &str = r#"base := obj.DeepCopy()
+controllerutil.AddFinalizer(obj, "example.com/cleanup")
+err := r.Patch(ctx, obj, client.MergeFrom(base))"#;
+
+/// Go: the same change with the resourceVersion pinned.
+const GO_MERGE_FROM_FIXED: &str = r#"base := obj.DeepCopy()
+controllerutil.AddFinalizer(obj, "example.com/cleanup")
+err := r.Patch(ctx, obj, client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{}))"#;
 
 /// `n` per-key adds: a patch of `n` ops.
 fn many_ops(n: usize) -> String {
@@ -378,7 +431,7 @@ impl serde::Serialize for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 28] = [
+pub static RULES: [RuleInfo; 30] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
@@ -630,5 +683,23 @@ pub static RULES: [RuleInfo; 28] = [
         explanation: "`kubectl patch -p` reads a value that does not start with `{` as YAML, and a YAML file is converted to JSON before it is sent (apimachinery `yaml.ToJSON`): an unquoted `1.10` is the number 1.1, so a version `1.10` arrives as `1.1`, and a number where a string belongs (a label, an annotation) is refused on top.",
         fix: "None automatic: quote the value (`\"1.10\"`).",
         applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::TestRetriedOnConflict,
+        name: "test-retried-on-conflict",
+        severity: Severity::Warning,
+        summary: "a JSON patch with a `test`, sent inside `retry.RetryOnConflict`",
+        explanation: "`retry.RetryOnConflict` retries only when the error is a 409 Conflict (client-go `util/retry`: `OnError(backoff, errors.IsConflict, fn)`). A failed `test` is answered 422 Invalid, never 409, and a JSON patch without a resourceVersion is never refused with 409 at all (the server re-applies it to the latest object itself). So the loop runs once: the retry the author meant never happens, and the test values are never refreshed.",
+        fix: "Retry on the 422 with a fresh read: `retry.OnError(backoff, apierrors.IsInvalid, fn)` where `fn` gets the object again and rebuilds the patch (its `test` values) from it; or return the error and let the work queue requeue.",
+        applies_to: AppliesTo::GoSource,
+    },
+    RuleInfo {
+        rule: Rule::MergeFromReplacesList,
+        name: "merge-from-replaces-list",
+        severity: Severity::Warning,
+        summary: "a controller-runtime `client.MergeFrom` patch whose object's finalizers, conditions or owner references changed after the base was copied",
+        explanation: "`client.MergeFrom(base)` sends the JSON merge patch from `base` to the object. A merge patch replaces lists whole, so the finalizers (or conditions, or owner references) go out as the complete list this controller saw: a finalizer another controller added since the read is removed again, silently. Without `MergeFromWithOptimisticLock` nothing guards it (no resourceVersion in the body, so no 409).",
+        fix: "`client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})` (the body then carries the resourceVersion: a concurrent write is a 409, retried from a fresh read with `retry.RetryOnConflict`); for built-in kinds `client.StrategicMergeFrom(base)` merges finalizers as a set.",
+        applies_to: AppliesTo::GoSource,
     },
 ];
