@@ -141,6 +141,12 @@ export interface Replay {
   cluster: { version: KubeVersion; engine: Engine };
   initial: Json[];
   steps: ({ index: number; writer: string; event: string; response: ServerResponse | null } & { [key: string]: Json })[];
+  /**
+   * Per writer (`writers`): the counts, `intent_holds`, `end`, and
+   * `not_held` (null, or why its intent does not hold: `{ reason: "gave-up" |
+   * "not-retried" | "never-wrote" | "lost" | "overwritten" | "nothing-sent" |
+   * "unmet", code?, by?, intent?, step? }`); `lost_updates`; `intents_hold`.
+   */
   outcomes: { [key: string]: Json };
 }
 
@@ -175,12 +181,13 @@ export interface Counts {
   conflict: number;
   other_errors: number;
   retries: number;
-  /** Failures although nothing the writer meant to change had changed. */
+  /** Failed writes (422 or 409) that, had they succeeded, would have undone no change another writer made since the read. */
   false_conflicts: number;
   /** False conflicts whose failing test was on a map (labels, annotations, activePods). */
   false_conflicts_on_maps: number;
+  /** Failed writes that would have undone a change another writer made since the read: the failure kept it. */
   true_conflicts: number;
-  /** Changes of this writer that others erased. */
+  /** Changes of this writer that a later write erased, its writer not having read them. */
   lost_updates: number;
   gave_up: number;
 }
