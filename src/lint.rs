@@ -502,5 +502,9 @@ fn surface(ops: &[Operation]) -> (Vec<Precondition>, Vec<Overwrite>) {
     strategy::surface_of(ops)
 }
 
+// Lint on a strategy's plan (the Build view's columns).
+mod plan;
+pub use plan::lint_plan;
+
 #[cfg(test)]
 mod tests;

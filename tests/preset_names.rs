@@ -9,6 +9,7 @@ use patchlab::app::build::{BuildLink, BuildState};
 use patchlab::app::learn::{facts, Open};
 use patchlab::app::link::{decode, decode_stored};
 use patchlab::app::race::{RaceLink, RaceState};
+use patchlab::app::view_state::ViewState;
 use patchlab::share::pack;
 use patchlab::sim::timeline::{replay, Scenario};
 use patchlab::strategy::Preset;

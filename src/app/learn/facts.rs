@@ -59,6 +59,7 @@ fn plan_facts(plan: &Plan, round_trip: &RoundTrip) -> Value {
 pub fn build(state: &BuildState) -> Value {
     let columns: Vec<Value> = state
         .results
+        .columns
         .iter()
         .map(|result| match &result.plan {
             Ok(plan) => plan_facts(plan, &result.round_trip),

@@ -124,7 +124,7 @@ pub fn CompareTable(props: &CompareProps) -> Html {
                                     </tr>
                                 }
                             }
-                            Err(e) => html! { <tr><th scope="row">{ row.preset.as_str() }</th><td colspan="7">{ e.to_string() }</td></tr> },
+                            Err(e) => html! { <tr><th scope="row">{ row.preset.as_str() }</th><td colspan={(COMPARE_COLUMNS.len() + 1).to_string()}>{ e.to_string() }</td></tr> },
                         }) }
                     </tbody>
                 </table>

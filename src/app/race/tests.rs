@@ -1,5 +1,6 @@
 use super::*;
 use crate::app::link::{self, Start};
+use crate::app::view_state::ViewState;
 use crate::sim::timeline::{Event, EventKind};
 use crate::strategy::Preset;
 
@@ -232,11 +233,21 @@ fn loading_over_an_edited_race_can_be_undone() {
         .reduce(RaceAction::Load(other.to_owned()))
         .reduce(RaceAction::Undo);
     assert_eq!(undone.intents[0].text, "- set-label: [");
-    // An edit after the load drops the undo.
+    // An edit after the load keeps the undo (one policy for every view),
+    // and Undo then keeps that edit in turn: nothing is lost.
     let later = edited
         .reduce(RaceAction::Load(other.to_owned()))
         .reduce(RaceAction::MoveDown(0));
-    assert!(later.undo.is_none());
+    assert!(later.edited() && later.undo.is_some());
+    let back = later.reduce(RaceAction::Undo);
+    assert_eq!(back.scenario, edited.scenario);
+    assert!(back
+        .notice
+        .as_ref()
+        .unwrap()
+        .text
+        .starts_with("Brought back your edited race. Your edited race is kept"));
+    assert_eq!(back.reduce(RaceAction::Undo).scenario, later.scenario);
     // A link opened over saved edits keeps them for an undo too.
     let opened = RaceState::start(Start::new(
         Some(&link::encode(&shipped.link())),
