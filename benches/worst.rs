@@ -55,12 +55,12 @@ fn benches(c: &mut Criterion) {
     for n in [1_000, 16_000] {
         let (old, new) = (labels(n, "a"), labels(n, "b"));
         group.throughput(Throughput::Elements(n as u64));
-        group.bench_function(format!("{n}/kubevirt-pr18139"), |b| {
+        group.bench_function(format!("{n}/kubevirt-per-key"), |b| {
             b.iter(|| {
                 strategy::diff(
                     &old,
                     &new,
-                    &strategy::Options::preset(Preset::KubevirtPr18139),
+                    &strategy::Options::preset(Preset::KubevirtPerKey),
                 )
                 .unwrap()
             })
@@ -68,7 +68,7 @@ fn benches(c: &mut Criterion) {
         let plan = strategy::diff(
             &old,
             &new,
-            &strategy::Options::preset(Preset::KubevirtPr18139),
+            &strategy::Options::preset(Preset::KubevirtPerKey),
         )
         .unwrap();
         let ops: Vec<_> = plan.patch_set().ops().to_vec();

@@ -248,7 +248,7 @@ impl ClusterArgs {
     }
 }
 
-/// A preset name (`kubevirt-head`, ...), for clap.
+/// A preset name (`kubevirt-main`, ...), for clap.
 pub fn parse_preset(
     s: &str,
 ) -> Result<patchlab::strategy::Preset, patchlab::strategy::UnknownName> {

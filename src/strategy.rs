@@ -11,12 +11,12 @@
 //! let new = json!({"metadata": {"labels": {"kubevirt.io/nodeName": "node01",
 //!                                          "kubevirt.io/migrationTargetNodeName": "node02"}}});
 //!
-//! let head = diff(&old, &new, &Options::preset(Preset::KubevirtHead)).unwrap();
+//! let head = diff(&old, &new, &Options::preset(Preset::KubevirtMain)).unwrap();
 //! assert_eq!(
 //!     head.payload().unwrap(),
 //!     r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#
 //! );
-//! let per_key = diff(&old, &new, &Options::preset(Preset::KubevirtPr18139)).unwrap();
+//! let per_key = diff(&old, &new, &Options::preset(Preset::KubevirtPerKey)).unwrap();
 //! assert_eq!(
 //!     per_key.payload().unwrap(),
 //!     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#
@@ -43,7 +43,9 @@ use crate::patch::{Encoding, OpKind, Operation, PatchSet};
 use crate::pointer::{PathTrie, Pointer, PointerBuf};
 
 pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_quote};
-pub use policy::{parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName};
+pub use policy::{
+    parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName, KUBEVIRT_COMMIT,
+};
 pub use round_trip::{round_trip, round_trip_on, RoundTrip};
 pub use strategic::strategic_overwrites;
 

@@ -46,7 +46,7 @@ pub enum Term {
     LostUpdate,
     /// Attempts used up.
     GaveUp,
-    /// Last write failed, not retried before the end.
+    /// Last write failed, and no retry was scheduled after it.
     NotRetried,
     /// The writer's intent holds at the end.
     IntentHolds,
@@ -161,7 +161,7 @@ impl Term {
             Term::TrueConflict => "True conflicts",
             Term::LostUpdate => "Lost updates",
             Term::GaveUp => "Gave up",
-            Term::NotRetried => "Not retried",
+            Term::NotRetried => "Never retried",
             Term::IntentHolds => "Intent holds",
             Term::IntentNotHeld => "Intent does not hold",
             Term::ConflictSurface => "Fails if another writer changed",
@@ -183,7 +183,7 @@ impl Term {
             Term::TrueConflict => "true",
             Term::LostUpdate => "lost",
             Term::GaveUp => "gave up",
-            Term::NotRetried => "not retried",
+            Term::NotRetried => "never retried",
             Term::IntentHolds => "intent holds",
             Term::IntentNotHeld => "not held",
             Term::ConflictSurface => "fails if",
@@ -215,9 +215,9 @@ impl Term {
             Term::TrueConflict => "A write failed (422 or 409), and succeeding would have undone a change another writer made since its read: the failure kept that change.",
             Term::LostUpdate => "A successful write erased a change another writer made after this writer's read, and nothing told it. Undoing a change it had read is a deliberate overwrite, not a lost update.",
             Term::GaveUp => "The writer used up its attempts without a successful write.",
-            Term::NotRetried => "The writer's last write failed and the timeline ends before it retries (a real controller requeues and writes again later).",
+            Term::NotRetried => "The writer's last write failed and no retry was scheduled after it: the timeline ends before it writes again (a real controller requeues and writes again later).",
             Term::IntentHolds => "At the end, the object shows everything the writer meant to change.",
-            Term::IntentNotHeld => "At the end, the object lacks something a writer meant to change: the writer gave up, its last write failed and was never retried, it never wrote, or another writer's write erased its change.",
+            Term::IntentNotHeld => "At the end, the object lacks something a writer meant to change, and patchlab says why: the writer gave up, its last write failed and no retry was scheduled, it never wrote, another writer's write erased its change (a lost update) or overwrote it after reading it, or its own write did not make it.",
             Term::ConflictSurface => "The concurrent changes that make this patch fail: every test guards its path and what lies under it, and a remove needs its member.",
             Term::SilentOverwrite => "What this patch writes without a test first: a concurrent change there is overwritten or erased, and nobody is told.",
         }

@@ -270,7 +270,7 @@ fn diff_seed_race_head_and_pr18139_payloads() {
             "tests/fixtures/vmi-race-old.json",
             "tests/fixtures/vmi-race-new.json",
             "--preset",
-            "kubevirt-head",
+            "kubevirt-main",
         ],
         "",
     );
@@ -285,7 +285,7 @@ fn diff_seed_race_head_and_pr18139_payloads() {
             "tests/fixtures/vmi-race-old.json",
             "tests/fixtures/vmi-race-new.json",
             "--preset",
-            "kubevirt-pr18139",
+            "kubevirt-per-key",
         ],
         "",
     );
@@ -293,7 +293,7 @@ fn diff_seed_race_head_and_pr18139_payloads() {
         stdout(&fixed),
         "[{\"op\":\"add\",\"path\":\"/metadata/labels/kubevirt.io~1migrationTargetNodeName\",\"value\":\"node02\"}]\n"
     );
-    // The default preset is kubevirt-pr18139.
+    // The default preset is kubevirt-per-key.
     let default = patchlab(
         &[
             "diff",
@@ -467,7 +467,7 @@ fn simulate_prints_steps_and_outcomes() {
             "simulate",
             "www/scenarios/migration-race.yaml",
             "--preset",
-            "kubevirt-head",
+            "kubevirt-main",
         ],
         "",
     );
@@ -537,8 +537,8 @@ fn migrate_json_contract_and_determinism() {
     assert_eq!(
         names,
         [
-            "kubevirt-head",
-            "kubevirt-pr18139",
+            "kubevirt-main",
+            "kubevirt-per-key",
             "naive",
             "optimistic",
             "merge",
@@ -577,11 +577,11 @@ fn migrate_json_contract_and_determinism() {
     }
     let by = |name: &str| presets.iter().find(|p| p["preset"] == name).unwrap();
     assert_eq!(
-        by("kubevirt-pr18139")["total"]["false_conflicts_on_maps"],
+        by("kubevirt-per-key")["total"]["false_conflicts_on_maps"],
         0
     );
     assert!(
-        by("kubevirt-head")["total"]["false_conflicts_on_maps"]
+        by("kubevirt-main")["total"]["false_conflicts_on_maps"]
             .as_u64()
             .unwrap()
             > 50
@@ -627,7 +627,63 @@ fn explore_counts_interleavings() {
     assert!(text.contains("20 interleavings"), "{text}");
     // Whose it is, named: under per-key only virt-handler's Update fails.
     assert!(
-        text.contains("kubevirt-pr18139 (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 20 (virt-handler 6)"),
+        text.contains("kubevirt-per-key (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 20 (virt-handler 6)"),
+        "{text}"
+    );
+    // The old preset names are still read; the new ones are shown.
+    let old = stdout(&patchlab(
+        &[
+            "simulate",
+            "www/scenarios/migration-race.yaml",
+            "--preset",
+            "kubevirt-main",
+        ],
+        "",
+    ));
+    assert!(
+        old.contains("preset: kubevirt-main (fixed writers keep their own)"),
+        "{old}"
+    );
+}
+
+/// A writer whose failed write nothing retries is counted as never
+/// retried, apart from intents that do not hold for other reasons, and
+/// the explorer says it has no retry scheduled.
+#[test]
+fn explore_counts_never_retried_apart() {
+    let scenario = std::fs::read_to_string("www/scenarios/finalizer-race.yaml").unwrap();
+    let without = scenario.replace("  - retry: backup-controller\n", "");
+    assert_ne!(scenario, without);
+    let text = stdout(&patchlab(&["explore", "-"], &without));
+    assert!(
+        text.contains("no retry is scheduled for backup-controller: in every order, its failed write stays failed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("kubevirt-main (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a false conflict                6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a lost update                   0 of 10\n  a write never retried           4 of 10 (backup-controller 4); first: interleaving 4 at step 5\n  intent not held, other reason   0 of 10\n"),
+        "{text}"
+    );
+    let json: Value = serde_json::from_str(&stdout(&patchlab(
+        &["explore", "-", "--format", "json"],
+        &without,
+    )))
+    .unwrap();
+    assert_eq!(
+        json["without_retry"],
+        serde_json::json!(["backup-controller"])
+    );
+    let main = &json["presets"][0];
+    assert_eq!(main["never_retried"]["count"], 4);
+    let story = &main["stories"][3];
+    assert_eq!(story["happenings"][0]["what"], "failed");
+    assert_eq!(story["writers"][1]["not_held"]["reason"], "not-retried");
+    // simulate says why, in the same words.
+    let text = stdout(&patchlab(
+        &["simulate", "-", "--preset", "naive"],
+        &scenario,
+    ));
+    assert!(
+        text.contains("backup-controller's intent does not hold: virt-controller's write erased its change (add finalizer backup.example.com/protect) without having read it: a lost update"),
         "{text}"
     );
 }
@@ -866,8 +922,8 @@ fn lint_reads_patch_files_shell_and_strategic_merge_patches() {
 #[test]
 fn lint_reads_what_diff_writes() {
     for preset in [
-        "kubevirt-head",
-        "kubevirt-pr18139",
+        "kubevirt-main",
+        "kubevirt-per-key",
         "naive",
         "optimistic",
         "merge",
@@ -914,7 +970,7 @@ fn lint_reads_what_diff_writes() {
                 .any(|f| f["rule"] == "whole-map-test");
             assert_eq!(
                 has_whole_map,
-                preset == "kubevirt-head",
+                preset == "kubevirt-main",
                 "{preset} {format}: {report:#}"
             );
         }
@@ -935,7 +991,7 @@ fn migrate_churn_and_retry_budget_flags() {
             "--retries",
             "0",
             "--preset",
-            "kubevirt-head",
+            "kubevirt-main",
             "--format",
             "json",
         ],

@@ -69,7 +69,7 @@ fn repeated_presets_run_once_and_65_flags_are_too_many() {
     let base = ["migrate", "--vms", "10", "--format", "json"];
     let mut args = base.to_vec();
     args.extend(std::iter::repeat_n(["--preset", "naive"], 10).flatten());
-    args.extend(["--preset", "kubevirt-head", "--preset", "naive"]);
+    args.extend(["--preset", "kubevirt-main", "--preset", "naive"]);
     let out = patchlab(&args, "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let result: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -79,7 +79,7 @@ fn repeated_presets_run_once_and_65_flags_are_too_many() {
         .iter()
         .map(|p| p["preset"].as_str().unwrap())
         .collect();
-    assert_eq!(presets, ["naive", "kubevirt-head"]);
+    assert_eq!(presets, ["naive", "kubevirt-main"]);
 
     let mut args = base.to_vec();
     args.extend(std::iter::repeat_n(["--preset", "naive"], 65).flatten());
@@ -155,7 +155,7 @@ fn simulate_text_escapes_names_and_json_keeps_them() {
         "name": name,
         "objects": [{"apiVersion": "v1", "kind": "Pod",
                      "metadata": {"name": "p", "resourceVersion": "1", "labels": {}}}],
-        "writers": [{"name": "w\u{7}", "preset": "kubevirt-head",
+        "writers": [{"name": "w\u{7}", "preset": "kubevirt-main",
                      "intents": [{"set-label": {"key": "k\u{1b}", "value": "v"}}]}],
         "schedule": [{"read": "w\u{7}"}, {"write": "w\u{7}"}]
     });
@@ -267,7 +267,7 @@ fn a_replay_that_would_keep_gigabytes_is_refused_before_it_starts() {
         "name": "big",
         "objects": [{"apiVersion": "v1", "kind": "Pod",
                      "metadata": {"name": "p", "resourceVersion": "1", "annotations": annotations}}],
-        "writers": [{"name": "w", "preset": "kubevirt-head",
+        "writers": [{"name": "w", "preset": "kubevirt-main",
                      "intents": [{"set-label": {"key": "k", "value": "v"}}]}],
         "schedule": schedule,
     });

@@ -86,7 +86,7 @@ fn plan_for(key: &str, value: Value) -> patchlab::strategy::Plan {
     let mut new = old.clone();
     new["metadata"]["labels"][key] = json!("set");
     new["status"]["value"] = value;
-    diff(&old, &new, &Options::preset(Preset::KubevirtPr18139)).unwrap()
+    diff(&old, &new, &Options::preset(Preset::KubevirtPerKey)).unwrap()
 }
 
 /// The `-p` argument of a kubectl command line, unquoted as a shell would.
@@ -249,8 +249,8 @@ fn go_export_is_gofmt_clean() {
             new["metadata"]["labels"] = json!({});
         }
         let preset = [
-            Preset::KubevirtHead,
-            Preset::KubevirtPr18139,
+            Preset::KubevirtMain,
+            Preset::KubevirtPerKey,
             Preset::Naive,
             Preset::Optimistic,
         ][case % 4];

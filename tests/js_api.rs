@@ -339,8 +339,9 @@ const NEW: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstan
 
 #[wasm_bindgen_test]
 fn diff_gives_ops_reasons_and_the_conflict_surface() {
-    let head = api::diff(js(OLD), js(NEW), opts(r#"{"preset":"kubevirt-head"}"#)).unwrap();
-    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-head"));
+    // The old name of kubevirt-main is still read; the new one is written.
+    let head = api::diff(js(OLD), js(NEW), opts(r#"{"preset":"kubevirt-main"}"#)).unwrap();
+    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-main"));
     assert_eq!(
         string(&head, "contentType").as_deref(),
         Some("application/json-patch+json")
@@ -444,7 +445,7 @@ fn diff_errors() {
 #[wasm_bindgen_test]
 fn simulate_replays_the_migration_race() {
     let scenario = include_str!("../www/scenarios/migration-race.yaml");
-    let head = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-head"}"#)).unwrap();
+    let head = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-main"}"#)).unwrap();
     let steps: Array = get(&head, "steps").dyn_into().unwrap();
     let step = steps.get(3);
     assert_eq!(string(&step, "writer").as_deref(), Some("virt-controller"));
@@ -454,7 +455,7 @@ fn simulate_replays_the_migration_race() {
         string(&response, "message").as_deref(),
         Some("the server rejected our request due to an error in our request")
     );
-    let pr = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-pr18139"}"#)).unwrap();
+    let pr = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-per-key"}"#)).unwrap();
     let steps: Array = get(&pr, "steps").dyn_into().unwrap();
     assert_eq!(num(&get(&steps.get(3), "response"), "code"), Some(200.0));
 
@@ -476,7 +477,7 @@ fn simulate_replays_the_migration_race() {
 #[wasm_bindgen_test]
 fn migrate_counts_false_conflicts_per_preset() {
     let result = api::migrate(opts(
-        r#"{"vms":40,"seed":3,"presets":["kubevirt-head","kubevirt-pr18139"]}"#,
+        r#"{"vms":40,"seed":3,"presets":["kubevirt-main","kubevirt-per-key"]}"#,
     ))
     .unwrap();
     assert_eq!(num(&result, "vms"), Some(40.0));
@@ -484,7 +485,7 @@ fn migrate_counts_false_conflicts_per_preset() {
     assert_eq!(presets.length(), 2);
     let head = presets.get(0);
     let pr = presets.get(1);
-    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-head"));
+    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-main"));
     assert!(num(&get(&head, "total"), "false_conflicts_on_maps").unwrap() > 0.0);
     assert_eq!(
         num(&get(&pr, "total"), "false_conflicts_on_maps"),
@@ -497,7 +498,7 @@ fn migrate_counts_false_conflicts_per_preset() {
     );
 
     let churned = api::migrate(opts(
-        r#"{"vms":10,"seed":3,"presets":["kubevirt-head"],"churn":2,"retries":0}"#,
+        r#"{"vms":10,"seed":3,"presets":["kubevirt-main"],"churn":2,"retries":0}"#,
     ))
     .unwrap();
     let head = Array::from(&get(&churned, "presets")).get(0);
@@ -531,7 +532,7 @@ fn presets_and_version() {
     assert_eq!(get(&list.get(0), "builtinOnly").as_bool(), Some(false));
     assert_eq!(
         string(&list.get(0), "name").as_deref(),
-        Some("kubevirt-head")
+        Some("kubevirt-main")
     );
     assert!(!string(&list.get(0), "summary").unwrap().is_empty());
     assert_eq!(
@@ -895,7 +896,7 @@ fn results_keep_proto_keys_as_own_keys() {
     let new = js(&format!(
         r#"{{"metadata":{{"labels":{{"a":"1"}},"extra":{evil}}}}}"#
     ));
-    for preset in ["kubevirt-pr18139", "kubevirt-head", "naive", "optimistic"] {
+    for preset in ["kubevirt-per-key", "kubevirt-main", "naive", "optimistic"] {
         let out = api::diff(
             old.clone(),
             new.clone(),
@@ -923,7 +924,7 @@ fn results_keep_proto_keys_as_own_keys() {
     // The simulator's objects too.
     let scenario = r#"{"name":"proto","objects":[{"apiVersion":"v1","kind":"Pod",
         "metadata":{"name":"p","resourceVersion":"1","labels":{"__proto__":"x"}}}],
-        "writers":[{"name":"w","preset":"kubevirt-pr18139","intents":[{"set-label":{"key":"k","value":"v"}}]}],
+        "writers":[{"name":"w","preset":"kubevirt-per-key","intents":[{"set-label":{"key":"k","value":"v"}}]}],
         "schedule":[{"read":"w"},{"write":"w"}]}"#;
     let replay = api::simulate(scenario.into(), None).unwrap();
     let steps: Array = get(&replay, "steps").dyn_into().unwrap();
@@ -1057,7 +1058,7 @@ fn options_are_read_from_own_properties_only() {
     pollute("semantics", "rfc");
     let result = std::panic::catch_unwind(|| {
         let out = api::diff(js(OLD), js(NEW), opts("{}")).unwrap();
-        assert_eq!(string(&out, "preset").as_deref(), Some("kubevirt-pr18139"));
+        assert_eq!(string(&out, "preset").as_deref(), Some("kubevirt-per-key"));
         let err = error_of(
             api::apply_patch(
                 js(r#"{"a":1}"#),
@@ -1085,7 +1086,7 @@ fn options_are_read_from_own_properties_only() {
     // Inherited from an options object's own prototype: not read either.
     let options: Object = Object::create(js(r#"{"preset":"naive"}"#).unchecked_ref());
     let out = api::diff(js(OLD), js(NEW), Some(options.into())).unwrap();
-    assert_eq!(string(&out, "preset").as_deref(), Some("kubevirt-pr18139"));
+    assert_eq!(string(&out, "preset").as_deref(), Some("kubevirt-per-key"));
 }
 
 #[wasm_bindgen_test]
@@ -1098,7 +1099,7 @@ fn option_lists_are_capped_and_deduplicated() {
         "options.presets has 70000 values, more than the limit of 64"
     );
     let out = api::migrate(opts(
-        r#"{"vms":10,"presets":["naive","kubevirt-head","naive","naive"]}"#,
+        r#"{"vms":10,"presets":["naive","kubevirt-main","naive","naive"]}"#,
     ))
     .unwrap();
     let presets: Array = get(&out, "presets").dyn_into().unwrap();
@@ -1151,7 +1152,7 @@ fn option_lists_are_capped_and_deduplicated() {
         "name": "big",
         "objects": [{"apiVersion": "v1", "kind": "Pod",
                      "metadata": {"name": "p", "resourceVersion": "1", "annotations": annotations}}],
-        "writers": [{"name": "w", "preset": "kubevirt-head",
+        "writers": [{"name": "w", "preset": "kubevirt-main",
                      "intents": [{"set-label": {"key": "k", "value": "v"}}]}],
         "schedule": schedule,
     });
@@ -1220,8 +1221,8 @@ fn diff_of_objects_equals_diff_of_their_text() {
     // read whole. Every preset, with and without overrides, must agree.
     let mut rng = Lcg(26);
     let option_sets = [
-        r#"{"preset":"kubevirt-pr18139"}"#,
-        r#"{"preset":"kubevirt-head"}"#,
+        r#"{"preset":"kubevirt-per-key"}"#,
+        r#"{"preset":"kubevirt-main"}"#,
         r#"{"preset":"naive"}"#,
         r#"{"preset":"optimistic"}"#,
         r#"{"preset":"merge"}"#,

@@ -238,10 +238,10 @@ proptest! {
 
     #[test]
     fn presets_round_trip(old in object(), new in object()) {
-        for preset in [Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Naive, Preset::Optimistic, Preset::Update] {
+        for preset in [Preset::KubevirtMain, Preset::KubevirtPerKey, Preset::Naive, Preset::Optimistic, Preset::Update] {
             let options = Options::preset(preset);
             let got = round_trip(&old, &new, &options).map_err(TestCaseError::fail)?;
-            let map_strategy = if preset == Preset::KubevirtPr18139 { S::PerKey } else { S::WholeMap };
+            let map_strategy = if preset == Preset::KubevirtPerKey { S::PerKey } else { S::WholeMap };
             prop_assert_eq!(got, expected(&old, &new, map_strategy), "preset {}", preset);
         }
     }
@@ -254,7 +254,7 @@ proptest! {
         list in prop::sample::select(vec![S::WholeSlice, S::TestAdd, S::Element, S::AddIfAbsent, S::Blind]),
         unit in prop::sample::select(vec![S::TestReplace, S::AddIfAbsent, S::GuardedAdd, S::PerField, S::Blind]),
     ) {
-        let options = overridden(Preset::KubevirtPr18139, map, list, unit);
+        let options = overridden(Preset::KubevirtPerKey, map, list, unit);
         let got = round_trip(&old, &new, &options).map_err(TestCaseError::fail)?;
         prop_assert_eq!(got, expected(&old, &new, map), "{} / {} / {}", map, list, unit);
     }

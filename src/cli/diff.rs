@@ -31,9 +31,9 @@ pub struct Args {
     old: Source,
     /// The new object: a JSON or YAML file, or - for stdin.
     new: Source,
-    /// Strategy per field kind: kubevirt-head, kubevirt-pr18139, naive, optimistic, merge, ssa,
+    /// Strategy per field kind: kubevirt-main, kubevirt-per-key, naive, optimistic, merge, ssa,
     /// update, or strategic (the strategic merge patch kubectl computes; built-in kinds only).
-    #[arg(long, default_value = "kubevirt-pr18139", value_parser = parse_preset)]
+    #[arg(long, default_value = "kubevirt-per-key", value_parser = parse_preset)]
     preset: Preset,
     /// Override one field's strategy: PATH=STRATEGY (PATH as /json/pointer or dotted.path).
     #[arg(long = "set", value_name = "PATH=STRATEGY", value_parser = parse_override)]

@@ -52,6 +52,17 @@ fn render(result: &Exploration) -> String {
         "{}: {n} interleavings (every order that keeps each writer's own)",
         field(&result.scenario)
     );
+    if !result.without_retry.is_empty() {
+        let (whose, writes) = match result.without_retry.len() {
+            1 => ("its", "write stays"),
+            _ => ("their", "writes stay"),
+        };
+        let _ = writeln!(
+            out,
+            "no retry is scheduled for {}: in every order, {whose} failed {writes} failed",
+            result.without_retry.join(", ")
+        );
+    }
     for row in &result.presets {
         let _ = writeln!(
             out,
@@ -62,7 +73,8 @@ fn render(result: &Exploration) -> String {
             ("a 422 or 409", &row.failed),
             ("a false conflict", &row.false_conflicts),
             ("a lost update", &row.lost_updates),
-            ("an intent that does not hold", &row.intent_not_held),
+            ("a write never retried", &row.never_retried),
+            ("intent not held, other reason", &row.intent_not_held),
         ] {
             let whose = cell.whose();
             let first = match (cell.first, cell.first_step) {
@@ -83,8 +95,13 @@ fn render(result: &Exploration) -> String {
     }
     let _ = write!(
         out,
-        "\ncounts are interleavings in which it happens at least once; in brackets, to whom\n{}",
-        Term::legend(&[Term::FalseConflict, Term::LostUpdate, Term::IntentNotHeld])
+        "\ncounts are interleavings in which it happens at least once; in brackets, to whom; a writer never retried is not counted again under \"intent not held\"\n{}",
+        Term::legend(&[
+            Term::FalseConflict,
+            Term::LostUpdate,
+            Term::NotRetried,
+            Term::IntentNotHeld
+        ])
     );
     out
 }

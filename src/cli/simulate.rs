@@ -95,8 +95,15 @@ pub fn render(replay: &Replay) -> String {
         let _ = writeln!(out, "  {}", yes(w.intent_holds));
     }
     for w in &replay.outcomes.writers {
-        if !matches!(w.end, WriterEnd::Succeeded) {
-            let _ = writeln!(out, "  {}", w.end.describe(&w.name));
+        match &w.not_held {
+            // Why its intent does not hold says where it ended, and more.
+            Some(why) => {
+                let _ = writeln!(out, "  {}", why.describe(&w.name));
+            }
+            None if !matches!(w.end, WriterEnd::Succeeded) => {
+                let _ = writeln!(out, "  {}", w.end.describe(&w.name));
+            }
+            None => {}
         }
     }
     let _ = writeln!(

@@ -18,12 +18,18 @@ export interface Operation {
 /** `kube` (default): what kube-apiserver does; `rfc`: strict RFC 6902. */
 export type Semantics = "kube" | "rfc";
 
-/** The strategy presets, as in the CLI and the playground. */
+/**
+ * The strategy presets, as in the CLI and the playground: `kubevirt-main`
+ * is KubeVirt's code today, `kubevirt-per-key` adds PR #18139's per-key map
+ * ops. The old names `kubevirt-head` and `kubevirt-pr18139` are still read
+ * (as `kubevirt-main` and `kubevirt-per-key`); results carry the new names.
+ */
 export type Preset =
-  | "kubevirt-head" | "kubevirt-pr18139" | "naive" | "optimistic"
+  | "kubevirt-main" | "kubevirt-per-key" | "naive" | "optimistic"
   | "merge" | "ssa" | "update"
   /** A strategic merge patch, as kubectl computes it: built-in kinds only (a custom resource answers 415). */
-  | "strategic";
+  | "strategic"
+  | "kubevirt-head" | "kubevirt-pr18139";
 
 /** Per-field strategies (see `presets()` for what each does). */
 export type Strategy =
@@ -62,7 +68,7 @@ export interface KubeVersionInfo {
 }
 
 export interface DiffOptions {
-  /** Default `kubevirt-pr18139`. */
+  /** Default `kubevirt-per-key`. */
   preset?: Preset;
   /** Strategy per path (`/json/pointer` or `dotted.path`). */
   overrides?: Record<string, Strategy>;
@@ -138,6 +144,12 @@ export interface Replay {
   cluster: { version: KubeVersion; engine: Engine };
   initial: Json[];
   steps: ({ index: number; writer: string; event: string; response: ServerResponse | null } & { [key: string]: Json })[];
+  /**
+   * Per writer (`writers`): the counts, `intent_holds`, `end`, and
+   * `not_held` (null, or why its intent does not hold: `{ reason: "gave-up" |
+   * "not-retried" | "never-wrote" | "lost" | "overwritten" | "nothing-sent" |
+   * "unmet", code?, by?, intent?, step? }`); `lost_updates`; `intents_hold`.
+   */
   outcomes: { [key: string]: Json };
 }
 
@@ -172,12 +184,13 @@ export interface Counts {
   conflict: number;
   other_errors: number;
   retries: number;
-  /** Failures although nothing the writer meant to change had changed. */
+  /** Failed writes (422 or 409) that, had they succeeded, would have undone no change another writer made since the read. */
   false_conflicts: number;
   /** False conflicts whose failing test was on a map (labels, annotations, activePods). */
   false_conflicts_on_maps: number;
+  /** Failed writes that would have undone a change another writer made since the read: the failure kept it. */
   true_conflicts: number;
-  /** Changes of this writer that others erased. */
+  /** Changes of this writer that a later write erased, its writer not having read them. */
   lost_updates: number;
   gave_up: number;
 }

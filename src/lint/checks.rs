@@ -882,9 +882,9 @@ impl<'a> Ctx<'a> {
             writes.insert(0, self.ops[first].clone());
         }
         apply::apply(&mut new_doc, &writes, Semantics::Kube).ok()?;
-        let mut options = strategy::Options::preset(Preset::KubevirtPr18139);
+        let mut options = strategy::Options::preset(Preset::KubevirtPerKey);
         options.policy = self.options.policy.clone();
-        options.policy.preset = Preset::KubevirtPr18139;
+        options.policy.preset = Preset::KubevirtPerKey;
         options.policy.set_strategy(at.to_buf(), strategy);
         options.explain = false;
         let plan = strategy::diff(&old_doc, &new_doc, &options).ok()?;

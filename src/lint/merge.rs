@@ -162,11 +162,11 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
             &strategy::Options {
                 policy: {
                     let mut policy = options.policy.clone();
-                    policy.preset = Preset::KubevirtPr18139;
+                    policy.preset = Preset::KubevirtPerKey;
                     policy
                 },
                 explain: false,
-                ..strategy::Options::preset(Preset::KubevirtPr18139)
+                ..strategy::Options::preset(Preset::KubevirtPerKey)
             },
         )
         .ok()?;

@@ -647,11 +647,11 @@ fn rewrite(
         &strategy::Options {
             policy: {
                 let mut policy = options.policy.clone();
-                policy.preset = Preset::KubevirtPr18139;
+                policy.preset = Preset::KubevirtPerKey;
                 policy
             },
             explain: false,
-            ..strategy::Options::preset(Preset::KubevirtPr18139)
+            ..strategy::Options::preset(Preset::KubevirtPerKey)
         },
     )
     .ok()?;

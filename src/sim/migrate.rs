@@ -211,7 +211,7 @@ pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
         (format!("churn-{k}"), vec![intent])
     });
     let churn: Vec<WriterSpec> = churn
-        .map(|(name, intents)| writer((&name, Preset::KubevirtPr18139, false, intents)))
+        .map(|(name, intents)| writer((&name, Preset::KubevirtPerKey, false, intents)))
         .collect();
     Scenario {
         objects: vec![vmi_object(&name)],
@@ -288,13 +288,13 @@ fn kubevirt_writers(i: usize) -> [(&'static str, Preset, bool, Vec<Intent>); 3] 
     [
         (
             "virt-controller",
-            Preset::KubevirtPr18139,
+            Preset::KubevirtPerKey,
             false,
             virt_controller,
         ),
         (
             "migration-controller",
-            Preset::KubevirtPr18139,
+            Preset::KubevirtPerKey,
             false,
             migration_controller,
         ),
@@ -798,7 +798,7 @@ mod tests {
         let options = MigrateOptions {
             vms: 200,
             seed: 7,
-            presets: vec![Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Naive],
+            presets: vec![Preset::KubevirtMain, Preset::KubevirtPerKey, Preset::Naive],
             ..MigrateOptions::default()
         };
         let result = migrate(&options).unwrap();
@@ -886,7 +886,7 @@ mod tests {
             migrate(&MigrateOptions {
                 vms: 100,
                 seed: 2,
-                presets: vec![Preset::KubevirtHead, Preset::KubevirtPr18139],
+                presets: vec![Preset::KubevirtMain, Preset::KubevirtPerKey],
                 churn,
                 ..MigrateOptions::default()
             })
@@ -920,7 +920,7 @@ mod tests {
             migrate(&MigrateOptions {
                 vms: 100,
                 seed: 4,
-                presets: vec![Preset::Naive, Preset::KubevirtHead],
+                presets: vec![Preset::Naive, Preset::KubevirtMain],
                 retries,
                 ..MigrateOptions::default()
             })
@@ -951,7 +951,7 @@ mod tests {
             migrate(&MigrateOptions {
                 vms: 100,
                 seed: 4,
-                presets: vec![Preset::Naive, Preset::KubevirtHead],
+                presets: vec![Preset::Naive, Preset::KubevirtMain],
                 ..MigrateOptions::default()
             })
             .unwrap(),

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use super::outcome::{
-    ConflictKind, Counts, Kept, LostUpdate, Outcomes, WriterEnd, WriterOutcome,
+    ConflictKind, Counts, Erasure, Kept, LostUpdate, NotHeld, Outcomes, WriterEnd, WriterOutcome,
 };
 use super::server::{key_of, Request, Response, Server};
 use super::writer::WriterSpec;
@@ -503,6 +503,15 @@ struct Watched {
     target: String,
 }
 
+/// A watched effect a later write undid: whose (writer, intent), which
+/// write, and whether it was a lost update (else a deliberate overwrite).
+struct Undone {
+    writer: usize,
+    intent: usize,
+    erasure: Erasure,
+    lost: bool,
+}
+
 /// The world a replay runs in: the server, the writers' caches and what
 /// is watched for lost updates; `record` keeps a full step log (the mass
 /// migration turns it off and keeps counts only).
@@ -514,6 +523,9 @@ pub(crate) struct World<'a> {
     pub(crate) server: Server,
     states: Vec<WriterState>,
     watched: Vec<Watched>,
+    /// Every watched effect undone, in order: why an intent no longer
+    /// holds at the end.
+    undone: Vec<Undone>,
     pub(crate) outcomes: Outcomes,
     record: bool,
     pub(crate) steps: Vec<Step>,
@@ -563,6 +575,7 @@ impl<'a> World<'a> {
                     counts: Counts::default(),
                     intent_holds: false,
                     end: WriterEnd::NeverWrote,
+                    not_held: None,
                 })
                 .collect(),
             lost_updates: Vec::new(),
@@ -589,6 +602,7 @@ impl<'a> World<'a> {
                 })
                 .collect(),
             watched: Vec::new(),
+            undone: Vec::new(),
             outcomes,
             record,
             steps: Vec::new(),
@@ -669,6 +683,8 @@ impl<'a> World<'a> {
             code: step.response.as_ref().map(|r| r.code),
             conflict: step.conflict,
             lost: step.lost.iter().map(|l| l.victim_index).collect(),
+            kept: step.kept.iter().map(|k| k.writer_index).collect(),
+            ok: step.response.as_ref().is_some_and(Response::is_success),
         };
         if self.record {
             let object = self.server.get(&target).cloned().unwrap_or(Value::Null);
@@ -1053,20 +1069,31 @@ impl<'a> World<'a> {
             // Erased. Lost when the change was made after this writer's
             // read (nobody told it); undoing a change it had read is a
             // deliberate overwrite. Either way it is no longer watched.
+            let erasure = Erasure {
+                by: writers[w].name.clone(),
+                intent: intent.describe(),
+                step: index,
+            };
             if seen.since_read {
                 let victim = writers[watched.writer].name.clone();
                 self.outcomes.writers[watched.writer].counts.lost_updates += 1;
                 let record = LostUpdate {
                     victim,
                     victim_index: watched.writer,
-                    intent: intent.describe(),
+                    intent: erasure.intent.clone(),
                     path: intent.location().to_string(),
-                    erased_by: writers[w].name.clone(),
+                    erased_by: erasure.by.clone(),
                     step: index,
                 };
                 self.outcomes.lost_updates.push(record.clone());
                 lost.push(record);
             }
+            self.undone.push(Undone {
+                writer: watched.writer,
+                intent: watched.intent,
+                erasure,
+                lost: seen.since_read,
+            });
         }
         self.watched = kept;
         for (i, intent) in mine.iter().enumerate() {
@@ -1082,15 +1109,14 @@ impl<'a> World<'a> {
         lost
     }
 
+    /// Decides each writer's end, whether its intent holds and, when it
+    /// does not, why ([`NotHeld::decide`]).
     pub(crate) fn finish(&mut self) {
         let mut all = true;
         for (w, spec) in self.scenario.writers.iter().enumerate() {
-            let object = self
-                .server
-                .get(&self.targets[w])
-                .cloned()
-                .unwrap_or(Value::Null);
-            let converged = spec.intents.iter().all(|i| i.holds(&object));
+            let null = Value::Null;
+            let object = self.server.get(&self.targets[w]).unwrap_or(&null);
+            let converged = spec.intents.iter().all(|i| i.holds(object));
             let state = &self.states[w];
             let outcome = &mut self.outcomes.writers[w];
             outcome.intent_holds = converged;
@@ -1101,6 +1127,17 @@ impl<'a> World<'a> {
                 state.done,
                 outcome.counts.ok > 0,
             );
+            outcome.not_held = (!converged).then(|| {
+                // The last write that undid one of its changes still
+                // missing now.
+                let erased = self
+                    .undone
+                    .iter()
+                    .rev()
+                    .find(|u| u.writer == w && !spec.intents[u.intent].holds(object))
+                    .map(|u| (u.erasure.clone(), u.lost));
+                NotHeld::decide(outcome.end, erased)
+            });
             all &= converged;
         }
         self.outcomes.intents_hold = all;
@@ -1128,6 +1165,10 @@ pub(crate) struct StepOutcome {
     pub(crate) conflict: Option<ConflictKind>,
     /// The writers (indices) whose changes this step erased.
     pub(crate) lost: Vec<usize>,
+    /// For a true conflict: the writers (indices) whose changes it kept.
+    pub(crate) kept: Vec<usize>,
+    /// The request succeeded.
+    pub(crate) ok: bool,
 }
 
 /// A write built from a writer's cache, ready to send.

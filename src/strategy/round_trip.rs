@@ -73,7 +73,7 @@ const SHOWN: usize = 3;
 ///
 /// let old = json!({"metadata": {"labels": {"a": "1"}}});
 /// let new = json!({"metadata": {}});
-/// let options = Options::preset(Preset::KubevirtPr18139);
+/// let options = Options::preset(Preset::KubevirtPerKey);
 /// let plan = diff(&old, &new, &options).unwrap();
 /// // Per-key ops never remove the map itself: `labels: {}` stays.
 /// assert!(matches!(round_trip(&old, &new, &plan, &options.policy), RoundTrip::Differs { .. }));
@@ -191,7 +191,7 @@ mod tests {
     fn server_written_fields_are_left_out_and_differences_named() {
         let old = json!({"metadata": {"name": "x", "resourceVersion": "7", "labels": {"a": "1"}}});
         let new = json!({"metadata": {"name": "x", "resourceVersion": "9", "labels": {"a": "2"}}});
-        for preset in [Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Merge] {
+        for preset in [Preset::KubevirtMain, Preset::KubevirtPerKey, Preset::Merge] {
             let options = Options::preset(preset);
             let plan = diff(&old, &new, &options).unwrap();
             assert_eq!(
@@ -200,7 +200,7 @@ mod tests {
                 "{preset}"
             );
         }
-        let options = Options::preset(Preset::KubevirtPr18139);
+        let options = Options::preset(Preset::KubevirtPerKey);
         let emptied = json!({"metadata": {"name": "x"}});
         let plan = diff(&old, &emptied, &options).unwrap();
         let result = round_trip(&old, &emptied, &plan, &options.policy);
@@ -211,7 +211,7 @@ mod tests {
         // Numbers compare as the server stores them.
         let float = json!({"metadata": {"name": "x"}, "spec": {"cpu": 1.0, "z": -0.0}});
         let int = json!({"metadata": {"name": "x"}, "spec": {"cpu": 1, "z": 0}});
-        for preset in [Preset::KubevirtHead, Preset::Naive, Preset::Merge] {
+        for preset in [Preset::KubevirtMain, Preset::Naive, Preset::Merge] {
             let options = Options::preset(preset);
             let plan = diff(&int, &float, &options).unwrap();
             assert!(plan.is_empty(), "{preset}: {:?}", plan.body);

@@ -11,7 +11,7 @@ const server = await serveDist();
 const browser = await launch();
 const page = await openPage(browser, { bypassCSP: true });
 await page.goto(`${server.url}embed.html`);
-await page.getByRole('region', { name: 'kubevirt-head' }).waitFor();
+await page.getByRole('region', { name: 'kubevirt-main' }).waitFor();
 await page.addScriptTag({ path: fjpPath });
 
 const rows = await page.evaluate(async () => {
@@ -114,7 +114,7 @@ const rows = await page.evaluate(async () => {
     const inPlace = fjp.deepClone(doc);
     // Objects and their text take different routes into the engine (objects
     // leave their equal members in JS); the ops must be the same.
-    for (const preset of ['kubevirt-pr18139', 'naive']) {
+    for (const preset of ['kubevirt-per-key', 'naive']) {
       const fromObjects = api.diff(doc, next, { preset }).body;
       if (fromObjects !== api.diff(text, JSON.stringify(next), { preset }).body) throw new Error(`diff routes differ (${preset})`);
     }
@@ -128,8 +128,8 @@ const rows = await page.evaluate(async () => {
         'apply fjp (in place)': () => fjp.applyPatch(inPlace, patch, false, true),
       }),
       ...timeAll({
-        'diff patchlab': () => api.diff(doc, next, { preset: 'kubevirt-pr18139' }),
-        'diff patchlab (explain: false)': () => api.diff(doc, next, { preset: 'kubevirt-pr18139', explain: false }),
+        'diff patchlab': () => api.diff(doc, next, { preset: 'kubevirt-per-key' }),
+        'diff patchlab (explain: false)': () => api.diff(doc, next, { preset: 'kubevirt-per-key', explain: false }),
         'diff patchlab (naive)': () => api.diff(doc, next, { preset: 'naive' }),
         'diff fjp compare': () => fjp.compare(doc, next),
       }),

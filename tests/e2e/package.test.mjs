@@ -50,7 +50,7 @@ function assertChecks(result, where, { trap }) {
   assert.equal(result.presets.kind, 'bad-argument', where);
   assert.equal(result.presets.message, 'options.presets has 70000 values, more than the limit of 64', where);
   assert.ok(result.presets.ms < 1000, `${where}: refused in ${result.presets.ms} ms`);
-  assert.equal(result.polluted, 'kubevirt-pr18139', `${where}: a polluted prototype is no option`);
+  assert.equal(result.polluted, 'kubevirt-per-key', `${where}: a polluted prototype is no option`);
   if (trap) {
     assert.equal(result.trap.name, 'PatchlabError', where);
     assert.equal(result.trap.kind, 'internal', where);

@@ -19,7 +19,7 @@ fn the_library_loads_and_the_race_replays() {
         422,
         "the file's own preset is head"
     );
-    let fixed = at.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPr18139)));
+    let fixed = at.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPerKey)));
     assert_eq!(fixed.step, 4, "the step stays");
     assert_eq!(
         fixed.current().unwrap().response.as_ref().unwrap().code,

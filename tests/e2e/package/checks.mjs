@@ -25,8 +25,8 @@ export async function checks(api, glue) {
   await api.default();
   await api.default(); // a second init returns at once
   out.version = api.version();
-  out.body = api.diff(old, next, { preset: 'kubevirt-pr18139' }).body;
-  out.head = api.diff(old, next, { preset: 'kubevirt-head' }).ops.map((op) => op.op);
+  out.body = api.diff(old, next, { preset: 'kubevirt-per-key' }).body;
+  out.head = api.diff(old, next, { preset: 'kubevirt-main' }).ops.map((op) => op.op);
 
   // Exact data: an own __proto__ key, no NaN turned into null.
   const evil = api.diff({ metadata: {} }, JSON.parse('{"metadata":{"x":{"__proto__":{"isAdmin":true}}}}'), { preset: 'naive' });

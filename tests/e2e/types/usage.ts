@@ -47,7 +47,7 @@ const merged: Json = applyStrategicMergePatch({ kind: 'Node', apiVersion: 'v1' }
 });
 const builtinOnly: boolean = presets()[7]!.builtinOnly;
 const result: DiffResult = diff({ metadata: {} }, 'metadata: {labels: {a: b}}', {
-  preset: 'kubevirt-head',
+  preset: 'kubevirt-main',
   overrides: { 'metadata.labels': 'per-key' },
   explain: false,
 });
@@ -55,7 +55,7 @@ const firstReason: string | undefined = result.ops?.[0]?.reason;
 const surface: string[] = result.conflicts.map((c) => `${c.path}: ${c.reason}`);
 const replay: Replay = simulate('name: x', { preset: 'naive' });
 const code: number | undefined = replay.steps[0]?.response?.code;
-const run: MigrateResult = migrate({ vms: 10, seed: 2, presets: ['kubevirt-head'] });
+const run: MigrateResult = migrate({ vms: 10, seed: 2, presets: ['kubevirt-main'] });
 const falseConflicts: number = run.presets[0]!.total.false_conflicts;
 const handler: string = run.presets[0]!.writers[2]!.name;
 const names: string[] = presets().map((p) => `${p.name}: ${p.summary}`);
