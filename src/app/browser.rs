@@ -109,13 +109,16 @@ pub fn dialog_open() -> bool {
         .is_some()
 }
 
-/// True when keyboard focus is in a text field (shortcuts stay out of it).
+/// True when keyboard focus is in a text field (shortcuts stay out of it),
+/// or anywhere inside an editor (its coloured layer included, should focus
+/// ever land there).
 pub fn typing() -> bool {
     gloo::utils::document()
         .active_element()
         .map(|el| {
             let tag = el.tag_name().to_ascii_lowercase();
             tag == "textarea"
+                || el.closest(".editor .code").ok().flatten().is_some()
                 || (tag == "input"
                     && !matches!(
                         el.get_attribute("type").as_deref(),

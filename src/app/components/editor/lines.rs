@@ -40,12 +40,14 @@ pub struct BackdropProps {
     pub plain: bool,
 }
 
-/// The text again, coloured, under the transparent textarea.
+/// The text again, coloured, under the transparent textarea. It scrolls
+/// (with the textarea), so Chromium would make it a Tab stop: `tabindex=-1`
+/// keeps it out of the Tab order, and `aria-hidden` out of the reading.
 #[component]
 pub fn Backdrop(props: &BackdropProps) -> Html {
     let text = props.text.as_str();
     html! {
-        <pre class="backdrop" ref={props.node.clone()} aria-hidden="true">
+        <pre class="backdrop" ref={props.node.clone()} aria-hidden="true" tabindex="-1">
             if !props.plain {
                 { for highlight(text, props.format).into_iter().map(|(kind, range)| {
                     let piece = text[range].to_owned();
