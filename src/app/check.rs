@@ -6,9 +6,12 @@
 //! for native tests, which render them to HTML).
 
 mod examples;
+mod explained;
 mod link;
 mod state;
 
+#[cfg(any(target_arch = "wasm32", test))]
+mod explain_panel;
 #[cfg(any(target_arch = "wasm32", test))]
 mod findings;
 #[cfg(target_arch = "wasm32")]
@@ -19,15 +22,20 @@ mod report;
 mod view;
 
 pub use examples::{example, examples, Example, Expected, FIRST_EXAMPLE};
+pub use explained::{explain_error, helps_text, retry_on_conflict_text, Explained, Unused};
 pub use link::{CheckLink, FixKey, MAX_TEXT};
 pub use state::{
     editor_error, fix_text, CheckAction, CheckJob, CheckState, Checked, CheckedPatch, Comparison,
-    Counts, ObjectRead, OpRow, MAX_SHOWN_OPS,
+    Counts, ObjectRead, OpRow, Texts, MAX_SHOWN_OPS,
 };
 #[cfg(target_arch = "wasm32")]
 pub use view::CheckView;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
+mod explain_render_tests;
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod render_tests;
+#[cfg(test)]
+mod explain_tests;
 #[cfg(test)]
 mod tests;

@@ -17,6 +17,7 @@ mod glossary;
 mod kubernetes;
 mod notice;
 mod ops;
+mod plural;
 mod select;
 mod surface;
 mod toolbar;
@@ -35,6 +36,8 @@ pub use glossary::{GlossaryContext, GlossaryDialog, TermHelp};
 pub use kubernetes::KubernetesSelect;
 pub use notice::NoticeBar;
 pub use ops::{op_class, op_line};
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub use plural::counted;
 pub use select::{Choice, Select};
 pub use surface::ConflictSurface;
 pub use toolbar::{ShareButton, UndoButton};

@@ -10,6 +10,7 @@ use super::examples::example;
 use crate::app::link::{LinkError, Shareable};
 use crate::app::route::View;
 use crate::apply::Semantics;
+use crate::kube::KubeVersion;
 use crate::lint::Finding;
 
 /// The longest patch or object text a link may hold (the editors refuse
@@ -71,6 +72,14 @@ pub struct CheckLink {
     /// The current object's text (empty: none given).
     #[serde(default = "empty", skip_serializing_if = "is_empty")]
     pub object: Rc<str>,
+    /// The error text the user got (empty: none pasted). Links made
+    /// before the field open with none.
+    #[serde(default = "empty", skip_serializing_if = "is_empty")]
+    pub error: Rc<str>,
+    /// The Kubernetes release the error came from (explain replays the
+    /// patch on its engine; `None`: the newest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes: Option<KubeVersion>,
     /// The engine the patch is meant for.
     #[serde(default, skip_serializing_if = "is_kube")]
     pub semantics: Semantics,
@@ -89,6 +98,8 @@ impl CheckLink {
         Some(CheckLink {
             patch: Rc::from(example.patch.as_str()),
             object: Rc::from(example.object.as_deref().unwrap_or_default()),
+            error: empty(),
+            kubernetes: None,
             semantics: example.semantics,
             example: Some(example.id.to_owned()),
             fix: None,
@@ -103,8 +114,13 @@ impl CheckLink {
                 *e.patch != *self.patch
                     || e.object.as_deref().unwrap_or_default() != &*self.object
                     || e.semantics != self.semantics
+                    || !self.error.trim().is_empty()
             }
-            None => !self.patch.trim().is_empty() || !self.object.trim().is_empty(),
+            None => {
+                !self.patch.trim().is_empty()
+                    || !self.object.trim().is_empty()
+                    || !self.error.trim().is_empty()
+            }
         }
     }
 }
@@ -114,7 +130,11 @@ impl Shareable for CheckLink {
     const STORAGE_KEY: &'static str = "patchlab.check";
 
     fn check(&self) -> Result<(), LinkError> {
-        for (what, text) in [("a patch", &self.patch), ("an object", &self.object)] {
+        for (what, text) in [
+            ("a patch", &self.patch),
+            ("an object", &self.object),
+            ("an error text", &self.error),
+        ] {
             if text.len() > MAX_TEXT {
                 return Err(LinkError::OverBudget(format!(
                     "{what} of {} bytes (at most {MAX_TEXT})",

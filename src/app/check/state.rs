@@ -8,6 +8,7 @@ use std::convert::Infallible;
 use std::rc::Rc;
 
 use super::examples::{example, FIRST_EXAMPLE};
+use super::explained::{explain_error, Explained};
 use super::link::{empty, CheckLink, FixKey};
 use crate::app::deferred::{Deferred, Job, INSTANT_BYTES};
 use crate::app::notice::Notice;
@@ -15,6 +16,7 @@ use crate::app::text_diff::{line_diff, LineTag};
 use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::apply::Semantics;
 use crate::input::InputError;
+use crate::kube::KubeVersion;
 use crate::lint::{self, report, Finding, Fix, Input, LintError, Options, Origin, Report};
 use crate::patch::{Operation, PayloadError};
 
@@ -211,11 +213,51 @@ pub struct Checked {
     pub patch: Option<Result<CheckedPatch, LintError>>,
     /// The current object.
     pub object: ObjectRead,
+    /// explain's answer for the pasted error text (`None`: none pasted).
+    pub explained: Option<Explained>,
+}
+
+/// The texts of the Check view, as one check reads them.
+#[derive(Clone, Copy, Debug)]
+pub struct Texts<'a> {
+    /// The patch editor's text.
+    pub patch: &'a str,
+    /// The object editor's text.
+    pub object: &'a str,
+    /// The pasted error text.
+    pub error: &'a str,
+    /// The engine lint checks the patch for.
+    pub semantics: Semantics,
+    /// The release explain replays on (`None`: the newest).
+    pub kubernetes: Option<KubeVersion>,
 }
 
 impl Checked {
-    /// Reads and lints `patch` against `object` (blank: none).
+    /// Reads and lints `patch` against `object` (blank: none); no error
+    /// text.
     pub fn run(patch: &str, object: &str, semantics: Semantics, rev: u64) -> Checked {
+        Checked::of(
+            &Texts {
+                patch,
+                object,
+                error: "",
+                semantics,
+                kubernetes: None,
+            },
+            rev,
+        )
+    }
+
+    /// Reads and lints the patch against the object (blank: none), and
+    /// explains the error text (blank: none) with them.
+    pub fn of(texts: &Texts<'_>, rev: u64) -> Checked {
+        let Texts {
+            patch,
+            object,
+            error,
+            semantics,
+            kubernetes,
+        } = *texts;
         let (value, object) = if object.trim().is_empty() {
             (None, ObjectRead::Blank)
         } else {
@@ -234,7 +276,13 @@ impl Checked {
             let report = lint::lint_input(&input, &options)?;
             Ok(CheckedPatch::new(input, report))
         });
-        Checked { rev, patch, object }
+        let explained = explain_error(error, texts.patch, texts.object, kubernetes);
+        Checked {
+            rev,
+            patch,
+            object,
+            explained,
+        }
     }
 
     /// The checked patch, when it could be read.
@@ -369,6 +417,10 @@ pub struct CheckState {
     pub patch: Rc<str>,
     /// The current object's text (empty: none).
     pub object: Rc<str>,
+    /// The pasted error text (empty: none).
+    pub error: Rc<str>,
+    /// The release explain replays the patch on (`None`: the newest).
+    pub kubernetes: Option<KubeVersion>,
     /// The engine.
     pub semantics: Semantics,
     /// The example loaded last, if any.
@@ -395,6 +447,10 @@ pub enum CheckAction {
     EditPatch(Rc<str>),
     /// The object editor's text changed.
     EditObject(Rc<str>),
+    /// The pasted error text changed.
+    EditError(Rc<str>),
+    /// The release explain replays on changed.
+    SetKubernetes(KubeVersion),
     /// The engine changed.
     SetSemantics(Semantics),
     /// What lint found on big texts, after a pause in typing.
@@ -426,6 +482,8 @@ impl Default for CheckState {
         CheckState::from_link(CheckLink::example(FIRST_EXAMPLE).unwrap_or(CheckLink {
             patch: empty(),
             object: empty(),
+            error: empty(),
+            kubernetes: None,
             semantics: Semantics::Kube,
             example: None,
             fix: None,
@@ -436,10 +494,21 @@ impl Default for CheckState {
 impl CheckState {
     /// The state of a link, checked.
     pub fn from_link(link: CheckLink) -> CheckState {
-        let checked = Checked::run(&link.patch, &link.object, link.semantics, 1);
+        let checked = Checked::of(
+            &Texts {
+                patch: &link.patch,
+                object: &link.object,
+                error: &link.error,
+                semantics: link.semantics,
+                kubernetes: link.kubernetes,
+            },
+            1,
+        );
         let mut state = CheckState {
             patch: link.patch,
             object: link.object,
+            error: link.error,
+            kubernetes: link.kubernetes,
             semantics: link.semantics,
             example: link.example,
             fix: None,
@@ -458,9 +527,9 @@ impl CheckState {
         self.checked.rev != self.rev
     }
 
-    /// Total bytes in the editors.
+    /// Total bytes in the editors (the error text included).
     pub fn text_bytes(&self) -> usize {
-        self.patch.len() + self.object.len()
+        self.patch.len() + self.object.len() + self.error.len()
     }
 
     /// True when the texts are too big to check on every keystroke.
@@ -559,6 +628,8 @@ impl CheckState {
         self.stale().then(|| CheckJob {
             patch: Rc::clone(&self.patch),
             object: Rc::clone(&self.object),
+            error: Rc::clone(&self.error),
+            kubernetes: self.kubernetes,
             semantics: self.semantics,
             rev: self.rev,
             checked: None,
@@ -600,6 +671,8 @@ impl CheckState {
 pub struct CheckJob {
     patch: Rc<str>,
     object: Rc<str>,
+    error: Rc<str>,
+    kubernetes: Option<KubeVersion>,
     semantics: Semantics,
     rev: u64,
     checked: Option<Rc<Checked>>,
@@ -608,12 +681,20 @@ pub struct CheckJob {
 impl CheckJob {
     /// Does it all at once.
     pub fn run(self) -> Rc<Checked> {
-        Rc::new(Checked::run(
-            &self.patch,
-            &self.object,
-            self.semantics,
+        Rc::new(self.checked())
+    }
+
+    fn checked(&self) -> Checked {
+        Checked::of(
+            &Texts {
+                patch: &self.patch,
+                object: &self.object,
+                error: &self.error,
+                semantics: self.semantics,
+                kubernetes: self.kubernetes,
+            },
             self.rev,
-        ))
+        )
     }
 }
 
@@ -621,8 +702,7 @@ impl Job for CheckJob {
     type Done = Rc<Checked>;
 
     fn step(&mut self) -> bool {
-        let checked = Checked::run(&self.patch, &self.object, self.semantics, self.rev);
-        self.checked = Some(Rc::new(checked));
+        self.checked = Some(Rc::new(self.checked()));
         false
     }
 
@@ -654,6 +734,8 @@ impl ViewState for CheckState {
         CheckLink {
             patch: Rc::clone(&self.patch),
             object: Rc::clone(&self.object),
+            error: Rc::clone(&self.error),
+            kubernetes: self.kubernetes,
             semantics: self.semantics,
             example: self.example.clone(),
             fix: self.fix.clone(),
@@ -680,6 +762,18 @@ impl ViewState for CheckState {
                 next.object = text;
                 next.edited();
             }
+            CheckAction::EditError(text) => {
+                next.error = text;
+                next.edited();
+            }
+            CheckAction::SetKubernetes(release) => {
+                let release = (release != KubeVersion::NEWEST).then_some(release);
+                if release != next.kubernetes {
+                    next.kubernetes = release;
+                    next.edited();
+                    next.check();
+                }
+            }
             CheckAction::SetSemantics(semantics) => {
                 if semantics != next.semantics {
                     next.semantics = semantics;
@@ -700,6 +794,8 @@ impl ViewState for CheckState {
                 let blank = CheckLink {
                     patch: empty(),
                     object: empty(),
+                    error: empty(),
+                    kubernetes: self.kubernetes,
                     semantics: self.semantics,
                     example: None,
                     fix: None,

@@ -7,14 +7,15 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::explain_panel::ExplainPanel;
 use super::findings::OpList;
 use super::fix::FixPanel;
 use super::link::FixKey;
 use super::report::{engine, ApplyOutcome, Summary};
 use super::state::{CheckAction, CheckState, Checked, Comparison};
 use crate::app::components::{
-    fix_button_id, with_code, CopyFallback, Editor, ExampleSelect, NoticeBar, ShareButton, TabMode,
-    UndoButton, UseCopy,
+    fix_button_id, with_code, CopyFallback, Editor, ExampleSelect, KubernetesSelect, NoticeBar,
+    ShareButton, TabMode, UndoButton, UseCopy,
 };
 use crate::app::hooks::{use_copy, use_deferred, use_share, use_shortcuts, use_tab_mode, use_view};
 use crate::app::route::View;
@@ -22,6 +23,7 @@ use crate::app::shortcuts::Shortcut;
 use crate::app::view_state::ViewState;
 use crate::apply::Semantics;
 use crate::input::{Format, InputError};
+use crate::kube::KubeVersion;
 
 #[derive(PartialEq, Properties)]
 pub struct CheckViewProps {
@@ -70,7 +72,9 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
             <div class="workspace check-workspace">
                 <Editors patch={AttrValue::from(Rc::clone(&state.patch))} object={AttrValue::from(Rc::clone(&state.object))}
                     patch_error={state.patch_error()} object_error={state.object_error()} {tab_mode} ontabmode={on_tab_mode}
-                    onpatch={send.reform(CheckAction::EditPatch)} onobject={send.reform(CheckAction::EditObject)} />
+                    onpatch={send.reform(CheckAction::EditPatch)} onobject={send.reform(CheckAction::EditObject)}
+                    error={AttrValue::from(Rc::clone(&state.error))} kubernetes={state.kubernetes.unwrap_or_default()}
+                    onerror={send.reform(CheckAction::EditError)} onkubernetes={send.reform(CheckAction::SetKubernetes)} />
                 <Results checked={Rc::clone(&state.checked)} checking={state.stale() && state.big()} comparison={state.shown.clone()}
                     shown={state.fix.clone()} opener={state.shown_finding().map(|n| AttrValue::from(fix_button_id(n)))} copy={copy.clone()}
                     onfix={send.reform(CheckAction::ShowFix)} onadopt={on(CheckAction::AdoptFix)} onclose={on(CheckAction::HideFix)} />
@@ -90,6 +94,11 @@ struct EditorsProps {
     ontabmode: Callback<TabMode>,
     onpatch: Callback<Rc<str>>,
     onobject: Callback<Rc<str>>,
+    /// The pasted error text.
+    error: AttrValue,
+    kubernetes: KubeVersion,
+    onerror: Callback<Rc<str>>,
+    onkubernetes: Callback<KubeVersion>,
 }
 
 #[component]
@@ -106,6 +115,7 @@ fn Editors(props: &EditorsProps) -> Html {
                 <Editor id="check-object" label="Current object" text={props.object.clone()} format={Format::detect(&props.object)}
                     error={props.object_error.clone()} tab_mode={props.tab_mode} ontabmode={props.ontabmode.clone()} onchange={props.onobject.clone()} />
             </div>
+            <ErrorField text={props.error.clone()} kubernetes={props.kubernetes} onchange={props.onerror.clone()} onkubernetes={props.onkubernetes.clone()} />
         </div>
     }
 }
@@ -131,6 +141,9 @@ fn Results(props: &ResultsProps) -> Html {
         <div class={classes!("results", "check-results", props.checking.then_some("stale"))} aria-busy={props.checking.to_string()}>
             if props.checking {
                 <p class="stale-note" role="status">{ "Checking: large texts are checked after a pause in typing." }</p>
+            }
+            if let Some(explained) = props.checked.explained.clone() {
+                <ExplainPanel {explained} />
             }
             <Summary checked={Rc::clone(&props.checked)} />
             if let Some(comparison) = props.comparison.clone() {
@@ -174,6 +187,37 @@ fn Toolbar(props: &ToolbarProps) -> Html {
             <button type="button" onclick={props.onclear.reform(|_: MouseEvent| ())}>{ "Clear" }</button>
             <UndoButton shown={props.undo} onundo={props.onundo.clone()} />
             <ShareButton class="primary" copy={props.copy.clone()} onshare={props.onshare.clone()} />
+        </div>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct ErrorFieldProps {
+    text: AttrValue,
+    kubernetes: KubeVersion,
+    onchange: Callback<Rc<str>>,
+    onkubernetes: Callback<KubeVersion>,
+}
+
+/// "Paste the error you got": a plain text field (Tab leaves it) and the
+/// release the error came from.
+#[component]
+fn ErrorField(props: &ErrorFieldProps) -> Html {
+    let oninput = props.onchange.reform(|event: InputEvent| {
+        let text = event
+            .target_dyn_into::<web_sys::HtmlTextAreaElement>()
+            .map(|area| area.value())
+            .unwrap_or_default();
+        Rc::from(text.as_str())
+    });
+    html! {
+        <div class="pane error-pane">
+            <h3 class="pane-title"><label for="check-error">{ "The error you got" }</label><span class="hint" id="check-error-hint">{ "optional: paste it, and Check says what it means, whether a retry helps and what to change" }</span></h3>
+            <textarea id="check-error" class="error-text" rows="3" spellcheck="false" autocapitalize="off" autocomplete="off"
+                aria-describedby="check-error-hint"
+                placeholder="The request is invalid: the server rejected our request due to an error in our request"
+                value={props.text.clone()} {oninput} />
+            <KubernetesSelect value={props.kubernetes} onchange={props.onkubernetes.clone()} />
         </div>
     }
 }

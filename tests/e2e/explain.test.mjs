@@ -1,0 +1,49 @@
+// Check's "paste the error you got": explain's answer beside lint's
+// findings, replayed on the patch and object of the view, in the link.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openPage, server, browser, useServerAndBrowser } from './harness.mjs';
+
+useServerAndBrowser();
+
+const BARE_422 = 'The request is invalid: the server rejected our request due to an error in our request';
+const PATCH = '[{"op":"test","path":"/metadata/labels","value":{"a":"1"}},{"op":"add","path":"/metadata/labels/b","value":"2"}]';
+const OBJECT = '{"metadata":{"name":"x","labels":{"a":"1","c":"3"}}}';
+
+test('a pasted 422 is explained, replayed on the patch and object, and shared in the link', async () => {
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}#/check`);
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByRole('textbox', { name: 'The error you got' }).fill(BARE_422);
+  const panel = page.getByRole('region', { name: 'The error you got' });
+  await panel.getByText(/^Undecided: one of \d+ classes$/).waitFor();
+  await panel.getByText('What would decide:').waitFor();
+  // With the patch and the object, the replay decides and names the op.
+  await page.getByRole('textbox', { name: 'Patch', exact: true }).fill(PATCH);
+  await page.getByRole('textbox', { name: 'Current object', exact: true }).fill(OBJECT);
+  await panel.locator('.verdict').filter({ hasText: 'test-failed' }).waitFor();
+  assert.match(await panel.textContent(), /Op 0/);
+  assert.match(await panel.textContent(), /RetryOnConflict does not retry it/);
+  // Lint's findings stay beside it.
+  await page.locator('.check-summary').waitFor();
+  // The release is kept in the link with the error.
+  await page.getByRole('combobox', { name: 'Kubernetes' }).selectOption('1.30');
+  await panel.getByText(/Kubernetes 1\.30/).first().waitFor();
+  await page.getByRole('button', { name: 'Share link' }).click();
+  await page.getByRole('toolbar').getByRole('button', { name: 'Copied' }).waitFor();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  await context.close();
+
+  const fresh = await openPage(browser);
+  await fresh.goto(link);
+  const again = fresh.getByRole('region', { name: 'The error you got' });
+  await again.locator('.verdict').filter({ hasText: 'test-failed' }).waitFor();
+  assert.equal(await fresh.getByRole('textbox', { name: 'The error you got' }).inputValue(), BARE_422);
+  assert.equal(await fresh.getByRole('combobox', { name: 'Kubernetes' }).inputValue(), '1.30');
+  assert.deepEqual(fresh.errors, []);
+  assert.deepEqual(errors, []);
+  await fresh.context().close();
+});
