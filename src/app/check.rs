@@ -33,9 +33,9 @@ pub use view::CheckView;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod explain_render_tests;
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod render_tests;
 #[cfg(test)]
 mod explain_tests;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_tests;
 #[cfg(test)]
 mod tests;

@@ -21,6 +21,7 @@ mod plural;
 mod select;
 mod surface;
 mod toolbar;
+mod writers;
 
 pub use callback::ReformSome;
 pub use copy::{Copied, CopyButton, CopyFallback, UseCopy};
@@ -41,6 +42,8 @@ pub use plural::counted;
 pub use select::{Choice, Select};
 pub use surface::ConflictSurface;
 pub use toolbar::{ShareButton, UndoButton};
+#[cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
+pub use writers::writer_class;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

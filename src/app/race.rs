@@ -31,3 +31,5 @@ pub use view::RaceView;
 mod render_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod ui2_tests;

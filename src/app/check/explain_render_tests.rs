@@ -20,7 +20,10 @@ fn panel(patch: &str, object: &str, error: &str) -> String {
 fn a_decided_class_shows_its_label_the_replay_and_the_retry_verdict() {
     let html = panel(PATCH, OBJECT, BARE_422);
     let read = text(&html);
-    assert!(read.starts_with("The error you got A test op failed test-failed"), "{read}");
+    assert!(
+        read.starts_with("The error you got A test op failed test-failed"),
+        "{read}"
+    );
     assert!(read.contains("Op 0"), "the replay names the op: {read}");
     assert!(read.contains("/metadata/labels"), "{read}");
     assert!(
@@ -28,7 +31,10 @@ fn a_decided_class_shows_its_label_the_replay_and_the_retry_verdict() {
         "{read}"
     );
     assert!(read.contains("What to do"), "{read}");
-    assert!(read.ends_with("From the error text with the patch and the current object of this view."), "{read}");
+    assert!(
+        read.ends_with("From the error text with the patch and the current object of this view."),
+        "{read}"
+    );
     assert_eq!(count(&html, "<li>"), count(&html, "</li>"));
 }
 

@@ -33,7 +33,11 @@ fn edit(state: &CheckState, action: CheckAction) -> CheckState {
 }
 
 fn answer(state: &CheckState) -> &crate::explain::Explanation {
-    let explained = state.checked.explained.as_ref().expect("an error text is explained");
+    let explained = state
+        .checked
+        .explained
+        .as_ref()
+        .expect("an error text is explained");
     explained.answer.as_ref().expect("explain answered")
 }
 
@@ -65,7 +69,10 @@ fn a_bare_422_with_the_patch_and_object_names_the_failing_op() {
     let alone = edit(&state, CheckAction::EditObject(Rc::from("")));
     let e = answer(&alone);
     assert_eq!(e.class, None);
-    assert!(e.candidates.iter().any(|c| c.class == ErrorClass::TestFailed));
+    assert!(e
+        .candidates
+        .iter()
+        .any(|c| c.class == ErrorClass::TestFailed));
     assert!(e.would_decide.is_some());
     assert!(!alone.checked.explained.as_ref().unwrap().with_object);
 }

@@ -397,3 +397,35 @@ fn a_refused_copy_offers_the_text_to_copy_by_hand() {
         "at the top and at the foot"
     );
 }
+
+#[test]
+fn the_kubernetes_picker_says_when_the_release_does_not_matter_and_marks_what_differs() {
+    use std::rc::Rc;
+    let same = render::<KubernetesSelect>(yew::props!(KubernetesSelectProps {
+        value: KubeVersion::NEWEST,
+        onchange: Callback::noop(),
+        differs: Some(Rc::new(Vec::new())),
+    }));
+    assert!(text(&same).ends_with("Every release gives the same answer here."));
+    assert_eq!(count(&same, super::kubernetes::DIFFERS_MARK), 0);
+    let old: Vec<KubeVersion> = ["1.25", "1.26"]
+        .iter()
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let differs = render::<KubernetesSelect>(yew::props!(KubernetesSelectProps {
+        value: KubeVersion::NEWEST,
+        onchange: Callback::noop(),
+        differs: Some(Rc::new(old.clone())),
+    }));
+    assert_eq!(count(&differs, super::kubernetes::DIFFERS_MARK), 2);
+    for v in &old {
+        assert!(differs.contains(&format!("{}{}", v.label(), super::kubernetes::DIFFERS_MARK)));
+    }
+    assert!(text(&differs).ends_with("2 releases answer differently from 1.36 (marked)."));
+    let one = render::<KubernetesSelect>(yew::props!(KubernetesSelectProps {
+        value: KubeVersion::NEWEST,
+        onchange: Callback::noop(),
+        differs: Some(Rc::new(old[..1].to_vec())),
+    }));
+    assert!(text(&one).ends_with("1 release answers differently from 1.36 (marked)."));
+}

@@ -19,7 +19,7 @@ pub fn List() -> Html {
                     <a href={w.route(1).to_fragment()}><span class="number">{ i + 1 }</span>{ w.title.clone() }</a>
                     <p class="muted">{ w.summary.clone() }</p>
                     <p class="goal small">{ w.goal.clone() }</p>
-                    <p class="muted small">{ format!("{} steps", w.steps.len()) }</p>
+                    <p class="muted small">{ crate::app::components::counted(w.steps.len(), "step", "steps") }</p>
                 </li>
             }) }
         </ol>
@@ -121,7 +121,7 @@ fn Live(props: &LiveProps) -> Html {
     if let Some(link) = open.scale_link() {
         return html! {
             <div class="live" aria-label="Live example">
-                <p>{ format!("Opens the Scale view with {} VMIs and runs it.", link.vms) }</p>
+                <p>{ format!("Opens the Scale view with {} and runs it.", crate::app::components::counted(link.vms, "VMI", "VMIs")) }</p>
             </div>
         };
     }
@@ -181,7 +181,8 @@ fn LiveRace(props: &LiveRaceProps) -> Html {
                 if let Some(outcomes) = outcomes.filter(|_| shows(Aspect::Outcomes)) {
                     <ul class="live-outcomes">
                         { for outcomes.writers.iter().map(|w| html! {
-                            <li>{ format!("{} ({}): {} writes, {} OK; intent {}", w.name, w.preset, w.counts.writes, w.counts.ok,
+                            <li>{ format!("{} ({}): {}, {} OK; intent {}", w.name, w.preset,
+                                crate::app::components::counted(usize::try_from(w.counts.writes).unwrap_or(usize::MAX), "write", "writes"), w.counts.ok,
                                 if w.intent_holds { "holds" } else { "does not hold" }) }</li>
                         }) }
                     </ul>

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::app::components::writer_class;
 use crate::sim::timeline::{Replay, ScenarioError, Step};
 
 #[derive(PartialEq, Properties)]
@@ -32,10 +33,10 @@ pub fn Lanes(props: &LanesProps) -> Html {
         return html! {};
     };
     html! {
-        <div class="lanes" role="group" aria-label="Writers' timelines">
-            { for props.writers.iter().map(|writer| html! {
-                <div class="lane">
-                    <div class="lane-name">{ writer.clone() }</div>
+        <div class="lanes" id="lanes" role="group" aria-label="Writers' timelines">
+            { for props.writers.iter().enumerate().map(|(w, writer)| html! {
+                <div class={classes!("lane", writer_class(w))}>
+                    <div class="lane-name" title={writer.clone()}><span class="lane-name-text">{ writer.clone() }</span></div>
                     <ol class="lane-events">
                         { for replay.steps.iter().map(|s| {
                             if &s.writer != writer {

@@ -156,7 +156,7 @@ fn the_explorer_counts_interleavings_and_opens_the_first_of_each() {
 #[test]
 fn lanes_mark_what_happened_and_the_current_step() {
     let html = lanes(&head_at(4));
-    assert_eq!(count(&html, r#"class="lane""#), 2);
+    assert_eq!(count(&html, r#"class="lane w"#), 2);
     let current = opening(&html, r#"aria-current="step""#).unwrap();
     assert!(current.contains(r#"aria-label="Step 4: virt-controller write 422""#));
     assert!(current.contains(r#"class="ev ev-bad done current""#));

@@ -466,6 +466,39 @@ impl RaceState {
         }
     }
 
+    /// The release choices on which this race runs differently from the
+    /// release it runs on now: another response or another object at some
+    /// step (or one runs and the other cannot). Empty: the choice of
+    /// release does not matter here.
+    pub fn release_differences(&self) -> Vec<KubeVersion> {
+        let now = self.cluster().choice();
+        // What a user sees answered: the status line and the object.
+        let same =
+            |a: &Result<Replay, ScenarioError>, b: &Result<Replay, ScenarioError>| match (a, b) {
+                (Ok(a), Ok(b)) => {
+                    a.steps.len() == b.steps.len()
+                        && a.steps.iter().zip(&b.steps).all(|(x, y)| {
+                            x.object == y.object
+                                && x.response.as_ref().map(|r| (r.code, &r.reason, &r.message))
+                                    == y.response.as_ref().map(|r| (r.code, &r.reason, &r.message))
+                        })
+                }
+                (Err(a), Err(b)) => a == b,
+                _ => false,
+            };
+        KubeVersion::choices()
+            .into_iter()
+            .filter(|v| *v != now)
+            .filter(|v| {
+                let scenario = Scenario {
+                    kubernetes: Some(*v),
+                    ..self.scenario.clone()
+                };
+                !same(&replay(&scenario, self.preset), &self.replay)
+            })
+            .collect()
+    }
+
     fn explore(&self) -> Result<Exploration, ScenarioError> {
         explore(&self.running(), &[])
     }

@@ -135,11 +135,37 @@ fn use_play_timer(state: &RaceState, send: &Callback<RaceAction>) {
 #[hook]
 fn use_reveal_step(step: usize) {
     let first = use_mut_ref(|| true);
-    use_effect_with(step, move |_| {
+    use_effect_with(step, move |step| {
+        follow_in_lanes();
         if !std::mem::replace(&mut *first.borrow_mut(), false) {
             browser::reveal("step-card");
+        } else if *step > 0 {
+            // A link that opens at a step (a phone's narrow screen
+            // included): the lanes, at the step, in view.
+            browser::reveal("lanes");
         }
     });
+}
+
+/// Scrolls the lanes sideways so that the current step's event is in the
+/// middle (on a narrow screen they are wider than the page).
+fn follow_in_lanes() {
+    let document = gloo::utils::document();
+    let Some(lanes) = document.get_element_by_id("lanes") else {
+        return;
+    };
+    let Some(current) = lanes.query_selector(".ev.current").ok().flatten() else {
+        return;
+    };
+    let (outer, inner) = (
+        lanes.get_bounding_client_rect(),
+        current.get_bounding_client_rect(),
+    );
+    let off_centre = inner.left() + inner.width() / 2.0 - (outer.left() + outer.width() / 2.0);
+    if off_centre.abs() >= 1.0 {
+        // Whole pixels: the offset of a box, well within i32.
+        lanes.set_scroll_left(lanes.scroll_left() + off_centre.round() as i32);
+    }
 }
 
 #[derive(PartialEq, Properties)]
@@ -167,6 +193,15 @@ fn Toolbar(props: &ToolbarProps) -> Html {
         .map(|p| Choice::plain(p.as_str()))
         .collect();
     let explorable = state.explorable();
+    // Which releases run this race differently (14 small replays, again
+    // only when the scenario, the preset or the release changes).
+    let differs = {
+        let handle = state.clone();
+        use_memo(
+            (state.scenario.clone(), state.preset, state.cluster()),
+            move |_| handle.release_differences(),
+        )
+    };
     html! {
         <div class="toolbar" role="toolbar" aria-label="Race actions">
             <Select label="Scenario" choices={scenarios} selected={shipped.clone()}
@@ -175,7 +210,7 @@ fn Toolbar(props: &ToolbarProps) -> Html {
             <Select label="Preset for writers" choices={presets} placeholder="each writer's own"
                 selected={state.preset.map_or("", Preset::as_str)}
                 onchange={send.reform(|v: String| RaceAction::SetPreset(v.parse::<Preset>().ok()))} />
-            <KubernetesSelect value={state.cluster()} onchange={send.reform(RaceAction::SetKubernetes)} />
+            <KubernetesSelect value={state.cluster()} onchange={send.reform(RaceAction::SetKubernetes)} differs={Some(differs)} />
             <button type="button" aria-pressed={state.compare.is_some().to_string()} onclick={click(RaceAction::ToggleCompare)}>
                 { "Compare presets" }<kbd class="shortcut-hint" aria-hidden="true">{ "c" }</kbd>
             </button>

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::components::TermHelp;
+use crate::app::components::{writer_class, TermHelp};
 use crate::sim::migrate::{MigrateResult, PresetResult};
 use crate::vocabulary::Term;
 
@@ -19,9 +19,6 @@ const TERMS: [Term; 7] = [
     Term::LostUpdate,
     Term::IntentNotHeld,
 ];
-
-/// Writer colours in the style sheet (`.w0` ...); more writers reuse them.
-const SWATCHES: usize = 6;
 
 #[derive(PartialEq, Properties)]
 pub struct ChartsProps {
@@ -61,7 +58,7 @@ pub fn Charts(props: &ChartsProps) -> Html {
             <p class="legend chart-legend">
                 { "Bars are split by writer: " }
                 { for writers.iter().enumerate().map(|(i, name)| html! {
-                    <span class="legend-item"><span class={format!("swatch w{}", i % SWATCHES)} aria-hidden="true"></span>{ name.clone() }</span>
+                    <span class="legend-item"><span class={format!("swatch {}", writer_class(i))} aria-hidden="true"></span>{ name.clone() }</span>
                 }) }
             </p>
             <div class="charts">
@@ -130,7 +127,7 @@ fn Chart(props: &ChartProps) -> Html {
                             }
                             { for parts.iter().enumerate().filter(|(_, (_, n))| *n > 0).map(|(w, (_, n))| {
                                 let width = (*n as f64 / max as f64) * bar_space;
-                                let rect = html! { <rect x={x.to_string()} y={y.to_string()} width={width.max(1.0).to_string()} height="18" class={format!("bar w{}", w % SWATCHES)} /> };
+                                let rect = html! { <rect x={x.to_string()} y={y.to_string()} width={width.max(1.0).to_string()} height="18" class={format!("bar {}", writer_class(w))} /> };
                                 x += width;
                                 rect
                             }) }

@@ -43,7 +43,9 @@ fn charts_draw_a_bar_per_preset_per_term_and_name_every_number() {
         text(element(&html, r#"class="run-summary""#).unwrap()),
         format!(
             "20 VMIs, seed 1, churn 0, 2 retries: {} simulated writes in 12 ms.",
-            shown.presets.iter().map(|p| p.total.writes).sum::<u64>()
+            crate::app::paste_guard::thousands(
+                shown.presets.iter().map(|p| p.total.writes).sum::<u64>() as usize
+            )
         )
     );
     assert_eq!(count(&html, r#"<figure class="chart">"#), 7);
@@ -77,7 +79,7 @@ fn charts_draw_a_bar_per_preset_per_term_and_name_every_number() {
 
 #[test]
 fn progress_says_how_far_the_run_is_or_why_it_stopped() {
-    let progress = |run: Run| render::<Progress>(yew::props!(ProgressProps { run }));
+    let progress = |run: Run| render::<Progress>(yew::props!(ProgressProps { run, vms: 20 }));
     assert_eq!(progress(Run::Idle), "");
     let running = progress(Run::Running {
         id: 1,
@@ -100,7 +102,17 @@ fn progress_says_how_far_the_run_is_or_why_it_stopped() {
         partial: None,
     });
     assert!(opening(&stopped, r#"role="status""#).is_some());
-    assert!(text(&stopped).starts_with("Stopped after 30 of 140 VMI runs"));
+    assert!(text(&stopped).starts_with("Stopped before the first of 20 VMIs had run"));
+    // Stopped with counts: it names what it ran.
+    let stopped = progress(Run::Stopped {
+        done: 30,
+        total: 140,
+        partial: Some(result(3)),
+    });
+    assert_eq!(
+        text(&stopped),
+        "Stopped: it ran the first 3 of 20 VMIs under every preset; the charts show those. Run again to finish."
+    );
     let failed = progress(Run::Failed("no worker".into()));
     assert_eq!(
         opening(&failed, r#"role="alert""#),
@@ -116,5 +128,41 @@ fn progress_says_how_far_the_run_is_or_why_it_stopped() {
             total: 14_000,
             partial: result(10),
         });
-    assert!(summary(&partial).starts_with("So far: the first 10 VMIs, seed 1"));
+    assert!(summary(&partial).starts_with("So far: the first 10 of 2,000 VMIs, seed 1"));
+}
+
+#[test]
+fn a_heavy_setting_says_how_long_it_takes_and_waits_for_run() {
+    // Measured here: the default 2,000 VMIs in 240 ms.
+    let measured = ScaleState::default()
+        .reduce(ScaleAction::Started { id: 1 })
+        .reduce(ScaleAction::Finished {
+            id: 1,
+            result: result(20),
+            ms: 240.0,
+        });
+    assert!(!measured.heavy());
+    // 100,000 VMIs: 50 times the work, about 12 s.
+    let heavy = measured.reduce(ScaleAction::SetVms(100_000));
+    let ms = heavy.estimate_ms().unwrap();
+    assert!((ms - 12_000.0).abs() < 1e-6, "{ms}");
+    assert!(heavy.heavy() && heavy.held && !heavy.run_requested);
+    assert_eq!(
+        super::progress::estimate(&heavy).unwrap().as_str(),
+        "This setting takes about 12 s here (the last run, 2,000 VMIs at churn 0, took 0.2 s)."
+    );
+    // The numbers on screen are said to be the last run's.
+    assert!(summary(&heavy).contains("(the last run, before these inputs)"));
+    // Run: it runs.
+    let run = heavy.reduce(ScaleAction::RequestRun);
+    assert!(run.run_requested && !run.held);
+    // A light setting runs at once, as before.
+    let light = measured.reduce(ScaleAction::SetVms(4_000));
+    assert!(light.run_requested && !light.held);
+    // Nothing measured yet: nothing held.
+    let fresh = ScaleState::default().reduce(ScaleAction::SetVms(100_000));
+    assert!(fresh.run_requested && fresh.estimate_ms().is_none());
+    // Churn weighs in: three churn writers double the writers per VMI.
+    let churned = measured.reduce(ScaleAction::SetChurn(3));
+    assert!((churned.estimate_ms().unwrap() - 480.0).abs() < 1e-6);
 }

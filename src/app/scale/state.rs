@@ -113,6 +113,28 @@ pub enum Run {
     Failed(String),
 }
 
+/// A run that took this long is heavy: the view says how long it will
+/// take before the numbers come.
+pub const HEAVY_MS: f64 = 2_000.0;
+
+/// This browser's measured speed: the last finished run's work and time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measured {
+    /// Its inputs.
+    pub inputs: ScaleLink,
+    /// How long it took, in milliseconds.
+    pub ms: f64,
+}
+
+/// The work of a run, in writer runs: every VMI under every preset, each
+/// with its three writers and the churn writers; retries add to it (a
+/// rough weight: a writer retries only after a conflict).
+pub fn work(inputs: &ScaleLink) -> f64 {
+    let writers = 3.0 + inputs.churn as f64;
+    let retries = 1.0 + f64::from(inputs.retries) / 4.0;
+    inputs.vms as f64 * crate::strategy::Preset::ALL.len() as f64 * writers * retries
+}
+
 /// The Scale view state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScaleState {
@@ -122,6 +144,11 @@ pub struct ScaleState {
     pub run: Run,
     /// The view should start a run (the inputs changed, or asked).
     pub run_requested: bool,
+    /// The last finished run's speed here (for estimates).
+    pub measured: Option<Measured>,
+    /// The inputs changed to a heavy setting: it waits for Run, the
+    /// estimate shown.
+    pub held: bool,
     /// A message for the user.
     pub notice: Option<Notice>,
     /// The inputs (and run) a link replaced (the notice's Undo).
@@ -200,6 +227,8 @@ impl ScaleState {
             },
             run: Run::Idle,
             run_requested: true,
+            measured: None,
+            held: false,
             notice: None,
             undo: None,
         }
@@ -228,6 +257,19 @@ impl ScaleState {
             Run::Running { partial, .. } | Run::Stopped { partial, .. } => partial.as_ref(),
             _ => None,
         }
+    }
+
+    /// How long a run of the current inputs takes here, in milliseconds,
+    /// from the last finished run's speed (`None`: nothing measured yet).
+    pub fn estimate_ms(&self) -> Option<f64> {
+        let measured = self.measured?;
+        let done = work(&measured.inputs);
+        (done > 0.0 && measured.ms > 0.0).then(|| work(&self.inputs) * measured.ms / done)
+    }
+
+    /// True when the current inputs take [`HEAVY_MS`] or more here.
+    pub fn heavy(&self) -> bool {
+        self.estimate_ms().is_some_and(|ms| ms >= HEAVY_MS)
     }
 
     fn current(&self, id: u32) -> bool {
@@ -269,7 +311,11 @@ impl ViewState for ScaleState {
     /// The next state.
     fn reduce(&self, action: ScaleAction) -> Self {
         let mut next = self.clone();
-        let changed = |next: &mut ScaleState| next.run_requested = true;
+        // A heavy setting waits for Run; the view says how long it takes.
+        let changed = |next: &mut ScaleState| {
+            next.held = next.heavy();
+            next.run_requested = !next.held;
+        };
         match action {
             ScaleAction::SetVms(vms) => {
                 next.inputs.vms = vms.clamp(1, MIGRATE_VMS);
@@ -287,11 +333,15 @@ impl ViewState for ScaleState {
                 next.inputs.retries = retries.min(MIGRATE_RETRIES);
                 changed(&mut next);
             }
-            ScaleAction::RequestRun => next.run_requested = true,
+            ScaleAction::RequestRun => {
+                next.run_requested = true;
+                next.held = false;
+            }
             ScaleAction::Open(link) => next = view_state::open(self, link),
             ScaleAction::Undo => next = view_state::undo(self),
             ScaleAction::Started { id } => {
                 next.run_requested = false;
+                next.held = false;
                 let partial = self.shown().cloned();
                 next.run = Run::Running {
                     id,
@@ -318,6 +368,10 @@ impl ViewState for ScaleState {
             ScaleAction::Finished { id, result, ms } => {
                 if self.current(id) {
                     next.run = Run::Done { result, ms };
+                    next.measured = Some(Measured {
+                        inputs: self.inputs,
+                        ms,
+                    });
                 }
             }
             ScaleAction::Failed { id, message } => {
@@ -351,6 +405,9 @@ impl ViewState for ScaleState {
     /// stay until the new ones come (a finished run brought back by Undo
     /// shows its own numbers at once).
     fn after(mut self, previous: &Self) -> Self {
+        // The speed measured here stays true of this browser.
+        self.measured = self.measured.or(previous.measured);
+        self.held = false;
         if !matches!(self.run, Run::Done { .. }) {
             self.run = previous.run.clone();
             self.run_requested = true;

@@ -9,7 +9,7 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::charts::Charts;
-use super::progress::{summary, Progress};
+use super::progress::{estimate, summary, Progress};
 use super::state::{ScaleAction, ScaleState, VMI_STEPS};
 use crate::app::components::{CopyFallback, NoticeBar, ReformSome, ShareButton, UndoButton};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_view, ViewHandle};
@@ -106,7 +106,13 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
             </form>
             <NoticeBar notice={state.notice.clone()} ondismiss={send.reform(|()| ScaleAction::DismissNotice)}
                 onundo={send.reform(|()| ScaleAction::Undo)} />
-            <Progress run={state.run.clone()} />
+            if state.held {
+                <div class="held-run" role="status">
+                    <p>{ estimate(&state).unwrap_or_default() }</p>
+                    <button type="button" class="primary" onclick={send.reform(|_: MouseEvent| ScaleAction::RequestRun)}>{ "Run it" }</button>
+                </div>
+            }
+            <Progress run={state.run.clone()} vms={state.inputs.vms} estimate={state.running().then(|| estimate(&state)).flatten()} />
             if let Some(result) = state.shown() {
                 <Charts result={Rc::clone(result)} summary={summary(&state)} />
             }
