@@ -6,6 +6,7 @@
 
 mod scenarios;
 mod state;
+mod writer_edit;
 
 #[cfg(any(target_arch = "wasm32", test))]
 mod lanes;
@@ -13,6 +14,8 @@ mod lanes;
 mod player;
 #[cfg(any(target_arch = "wasm32", test))]
 mod step_card;
+#[cfg(any(target_arch = "wasm32", test))]
+mod story_card;
 #[cfg(any(target_arch = "wasm32", test))]
 mod tables;
 #[cfg(any(target_arch = "wasm32", test))]
@@ -26,6 +29,7 @@ pub use state::{
 };
 #[cfg(target_arch = "wasm32")]
 pub use view::RaceView;
+pub use writer_edit::{overrides_text, WriterEdit};
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod render_tests;
@@ -33,3 +37,5 @@ mod render_tests;
 mod tests;
 #[cfg(test)]
 mod ui2_tests;
+#[cfg(test)]
+mod writer_edit_tests;

@@ -71,7 +71,7 @@ async function counts(page, term) {
 }
 
 const finished = (page, vms) =>
-  page.locator('.run-summary').filter({ hasText: new RegExp(`^${vms} VMIs, .* simulated writes in \\d+ ms\\.$`) }).waitFor({ timeout: 60_000 });
+  page.locator('.run-summary').filter({ hasText: new RegExp(`^${vms.toLocaleString('en-US')} VMIs, .* simulated writes in \\d+ ms\\.$`) }).waitFor({ timeout: 60_000 });
 
 test('scale: runs on arrival, 2000 VMIs under every preset, charted', async () => {
   const page = await openPage(browser);
@@ -128,11 +128,18 @@ test('scale: the sliders re-run, churn adds writers, Stop keeps the counts so fa
   assert.deepEqual(again.errors, []);
   await again.context().close();
   // A big run streams partial counts and stops on request, keeping them.
+  // A heavy setting says how long it takes here (from the last run's
+  // speed) and waits for Run.
   await page.getByRole('spinbutton', { name: 'VMIs' }).fill('100000');
+  await page.locator('.held-run').getByText(/^This setting takes about [\d.]+ (s|min \d+ s) here \(the last run, 1,000 VMIs at churn 2, took [\d.]+ s\)\.$/).waitFor();
+  assert.equal(await page.locator('progress').count(), 0, 'held: not running');
+  await page.getByRole('button', { name: 'Run it' }).click();
   await page.locator('progress').waitFor();
-  await page.locator('.run-summary').filter({ hasText: /^So far: the first \d+ VMIs/ }).waitFor({ timeout: 30_000 });
+  await page.locator('.progress-box .estimate').waitFor();
+  await page.locator('.run-summary').filter({ hasText: /^So far: the first [\d,]+ of 100,000 VMIs/ }).waitFor({ timeout: 30_000 });
   await page.getByRole('button', { name: 'Stop' }).click();
-  await page.getByText(/^Stopped after \d+ of 700000 VMI runs/).waitFor();
+  // Stopped: it names what it ran.
+  await page.getByText(/^Stopped: it ran the first [\d,]+ of 100,000 VMIs under every preset; the charts show those\./).waitFor();
   assert.equal(await page.locator('figure.chart').count(), 7, 'the counts so far stay charted');
   assert.equal(await page.locator('progress').count(), 0);
   assert.deepEqual(page.errors, []);

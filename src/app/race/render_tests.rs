@@ -273,3 +273,84 @@ fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
     assert!(add.contains(r#"aria-label="Writer of the new event""#));
     assert!(add.contains(r#"<option value="0" selected="selected">virt-controller</option>"#));
 }
+
+#[test]
+fn the_timeline_editor_shows_each_writers_overrides_and_settings() {
+    let state = RaceState::default().reduce(RaceAction::EditWriter(
+        0,
+        super::WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
+    ));
+    let html = render::<TimelineEditor>(yew::props!(TimelineEditorProps {
+        writers: state.scenario.writers.clone(),
+        intents: state.intents.clone(),
+        overrides: state.overrides.clone(),
+        objects: vec!["VirtualMachineInstance/a".into(), "Pod/b".into()],
+        schedule: state.scenario.schedule.clone(),
+        open: true,
+        ontoggle: Callback::noop(),
+        onpreset: Callback::noop(),
+        onintents: Callback::noop(),
+        onwriter: Callback::noop(),
+        onadd: Callback::noop(),
+        onremove: Callback::noop(),
+        onup: Callback::noop(),
+        ondown: Callback::noop(),
+    }));
+    let name = &state.scenario.writers[0].name;
+    let overrides = element(&html, &format!(r#"aria-label="Field overrides of {name}""#)).unwrap();
+    assert!(
+        overrides.contains("/metadata/labels: per-key"),
+        "{overrides}"
+    );
+    let attempts = opening(&html, &format!(r#"aria-label="Attempts of {name}""#)).unwrap();
+    assert!(
+        attempts.contains(&format!(
+            r#"value="{}""#,
+            state.scenario.writers[0].attempts
+        )),
+        "{attempts}"
+    );
+    for what in [
+        "keeps its own preset",
+        "applies with force",
+        "forces on retry",
+    ] {
+        assert_eq!(count(&html, what), state.scenario.writers.len(), "{what}");
+    }
+    // With more than one object, which one each writer writes.
+    assert!(html.contains(&format!(r#"aria-label="Object {name} writes""#)));
+    assert!(html.contains("the first object"));
+}
+
+#[test]
+fn a_replayed_interleaving_shows_its_own_story_and_who_is_never_retried() {
+    use super::story_card::{StoryCard, StoryCardProps};
+    let explored = RaceState::default().reduce(RaceAction::ToggleExplore);
+    let opened = explored.reduce(RaceAction::OpenInterleaving {
+        index: 1,
+        preset: crate::strategy::Preset::KubevirtMain,
+        step: 0,
+    });
+    let (story, number, of) = opened.interleaving_story().unwrap();
+    let lines = story.describe();
+    let html = render::<StoryCard>(yew::props!(StoryCardProps {
+        story,
+        number,
+        of,
+        never_retried: vec!["backup-controller".to_owned()],
+    }));
+    let read = text(&html);
+    assert!(
+        read.starts_with(&format!(
+            "Interleaving 2 of {of}: what happened in this order"
+        )),
+        "{read}"
+    );
+    assert_eq!(count(&html, "<li>"), lines.len());
+    for line in &lines {
+        assert!(read.contains(line.as_str()), "{line}");
+    }
+    assert!(read.ends_with(
+        "Never retried: backup-controller has no retry in the schedule, so its failed writes stay failed in every order."
+    ), "{read}");
+}

@@ -214,6 +214,8 @@ pub struct RaceState {
     pub editing: bool,
     /// The intents editors' texts, per writer.
     pub intents: Vec<IntentsText>,
+    /// The field overrides editors' texts (`set`, YAML), per writer.
+    pub overrides: Vec<IntentsText>,
     /// A message for the user.
     pub notice: Option<Notice>,
     /// The race before a load replaced an edited one.
@@ -275,6 +277,8 @@ pub enum RaceAction {
     MoveDown(usize),
     /// Edit a writer's intents (YAML text).
     EditIntents(usize, String),
+    /// Edit a writer's other settings (overrides, attempts, force ...).
+    EditWriter(usize, super::writer_edit::WriterEdit),
     /// Show a message.
     Notify(Notice),
     /// Hide the message.
@@ -327,6 +331,14 @@ impl RaceState {
                 .iter()
                 .map(|w| IntentsText {
                     text: intents_text(&w.intents),
+                    error: None,
+                })
+                .collect(),
+            overrides: scenario
+                .writers
+                .iter()
+                .map(|w| IntentsText {
+                    text: super::writer_edit::overrides_text(w),
                     error: None,
                 })
                 .collect(),
@@ -403,7 +415,12 @@ impl RaceState {
     /// True when loading something else would lose work: the scenario was
     /// edited here, or an intents editor holds text that was not taken.
     pub fn edited(&self) -> bool {
-        self.source == Source::Edited || self.intents.iter().any(|i| i.error.is_some())
+        self.source == Source::Edited
+            || self
+                .intents
+                .iter()
+                .chain(&self.overrides)
+                .any(|i| i.error.is_some())
     }
 
     /// The scenario's name as the menu shows it.
@@ -466,6 +483,35 @@ impl RaceState {
         }
     }
 
+    /// The story of the replay on screen when it is one of the explored
+    /// interleavings (its own, not the scenario's description), with its
+    /// number from 1 and how many there are. Told from the replay itself:
+    /// the same as the explorer's `Exploration::story(preset, index)` for
+    /// it, and right also when the explorer has not run or ran on the
+    /// reordered schedule (whose own list numbers orders otherwise).
+    pub fn interleaving_story(&self) -> Option<(crate::sim::story::Story, usize, usize)> {
+        let Source::Interleaving { index, of, .. } = &self.source else {
+            return None;
+        };
+        let replay = self.replay.as_ref().as_ref().ok()?;
+        Some((crate::sim::story::Story::of_replay(replay), index + 1, *of))
+    }
+
+    /// The writers the schedule never lets retry: a failed write of theirs
+    /// stays failed whatever the order.
+    pub fn never_retried(&self) -> Vec<String> {
+        self.scenario
+            .writers
+            .iter()
+            .filter(|w| {
+                !self.scenario.schedule.iter().any(|e| {
+                    e.kind() == crate::sim::timeline::EventKind::Retry && e.writer() == w.name
+                })
+            })
+            .map(|w| w.name.clone())
+            .collect()
+    }
+
     /// The release choices on which this race runs differently from the
     /// release it runs on now: another response or another object at some
     /// step (or one runs and the other cannot). Empty: the choice of
@@ -500,6 +546,18 @@ impl RaceState {
     }
 
     fn explore(&self) -> Result<Exploration, ScenarioError> {
+        // An interleaving's explorer is its scenario's: the list numbers
+        // the orders from the shipped schedule (a reordered one would
+        // number them otherwise, and "open #N" would open another).
+        if let Source::Interleaving { id, .. } = &self.source {
+            if let Some(shipped) = scenario(id) {
+                let base = Scenario {
+                    kubernetes: self.kubernetes.or(shipped.kubernetes),
+                    ..shipped.clone()
+                };
+                return explore(&base, &[]);
+            }
+        }
         explore(&self.running(), &[])
     }
 
@@ -515,7 +573,7 @@ impl RaceState {
     }
 
     /// The scenario changed here: it is now the user's own.
-    fn edit(&mut self) {
+    pub(super) fn edit(&mut self) {
         self.source = Source::Edited;
         self.rerun();
         if self.exploration.is_some() {
@@ -743,6 +801,7 @@ impl ViewState for RaceState {
                 }
             }
             RaceAction::EditIntents(w, text) => next.edit_intents(w, text),
+            RaceAction::EditWriter(w, edit) => next.edit_writer(w, edit),
             RaceAction::AddEvent(event) => {
                 next.scenario.schedule.push(event);
                 next.edit();

@@ -173,6 +173,7 @@ pub fn ExplorerTable(props: &ExplorerProps) -> Html {
         <section class="explorer" aria-labelledby="explorer-title">
             <h2 id="explorer-title">{ format!("Every interleaving ({n}), per preset") }</h2>
             <p class="muted">{ "How many of the interleavings (every order that keeps each writer's own) show it at least once, and to whom. A writer never retried is not counted again under Intent does not hold. Open one to replay it here, under that row's preset, at the step where it shows." }</p>
+            { super::story_card::never_retried(&result.without_retry, " Counted apart, under Never retried.") }
             <div class="table-scroll">
                 <table class="outcomes">
                     <thead><tr>

@@ -1,9 +1,11 @@
-//! The timeline editor: each writer's preset and intents, and the events
+//! The timeline editor: each writer's preset, intents, field overrides
+//! and settings (what a scenario file can say of a writer), and the events
 //! in order (move, remove, add).
 
 use yew::prelude::*;
 
 use super::state::IntentsText;
+use super::writer_edit::WriterEdit;
 use crate::app::components::{Choice, ReformSome, Select};
 use crate::sim::timeline::{Event as TimelineEvent, EventKind};
 use crate::sim::writer::WriterSpec;
@@ -13,11 +15,20 @@ use crate::strategy::Preset;
 pub struct TimelineEditorProps {
     pub writers: Vec<WriterSpec>,
     pub intents: Vec<IntentsText>,
+    /// The field overrides' texts, per writer.
+    #[prop_or_default]
+    pub overrides: Vec<IntentsText>,
+    /// The objects' keys (`Kind/name`), for a writer's target.
+    #[prop_or_default]
+    pub objects: Vec<String>,
     pub schedule: Vec<TimelineEvent>,
     pub open: bool,
     pub ontoggle: Callback<bool>,
     pub onpreset: Callback<(usize, Preset)>,
     pub onintents: Callback<(usize, String)>,
+    /// A writer's other settings changed.
+    #[prop_or_default]
+    pub onwriter: Callback<(usize, WriterEdit)>,
     pub onadd: Callback<TimelineEvent>,
     pub onremove: Callback<usize>,
     pub onup: Callback<usize>,
@@ -39,8 +50,10 @@ pub fn TimelineEditor(props: &TimelineEditorProps) -> Html {
                     <h3 id="writers-title">{ "Writers" }</h3>
                     { for props.writers.iter().enumerate().map(|(w, writer)| html! {
                         <WriterCard writer={writer.clone()} intents={props.intents.get(w).cloned()}
+                            overrides={props.overrides.get(w).cloned()} objects={props.objects.clone()}
                             onpreset={props.onpreset.reform(move |p| (w, p))}
-                            onintents={props.onintents.reform(move |t| (w, t))} />
+                            onintents={props.onintents.reform(move |t| (w, t))}
+                            onwriter={props.onwriter.reform(move |e| (w, e))} />
                     }) }
                 </section>
                 <section aria-labelledby="timeline-title">
@@ -69,12 +82,15 @@ pub fn TimelineEditor(props: &TimelineEditorProps) -> Html {
 struct WriterCardProps {
     writer: WriterSpec,
     intents: Option<IntentsText>,
+    overrides: Option<IntentsText>,
+    objects: Vec<String>,
     onpreset: Callback<Preset>,
     onintents: Callback<String>,
+    onwriter: Callback<WriterEdit>,
 }
 
-/// A writer: its own preset and its intents (YAML), with why they were
-/// not taken.
+/// A writer: its own preset, its intents and field overrides (YAML), its
+/// settings, with why a change was not taken.
 #[component]
 fn WriterCard(props: &WriterCardProps) -> Html {
     let writer = &props.writer;
@@ -87,6 +103,34 @@ fn WriterCard(props: &WriterCardProps) -> Html {
             .target_dyn_into::<web_sys::HtmlTextAreaElement>()
             .map(|area| area.value())
     });
+    let overrides = props.overrides.clone().unwrap_or(IntentsText {
+        text: String::new(),
+        error: None,
+    });
+    let on_overrides = props.onwriter.reform_some(|event: InputEvent| {
+        event
+            .target_dyn_into::<web_sys::HtmlTextAreaElement>()
+            .map(|area| WriterEdit::Overrides(area.value()))
+    });
+    let checkbox = |make: fn(bool) -> WriterEdit| {
+        props.onwriter.reform_some(move |event: Event| {
+            event
+                .target_dyn_into::<web_sys::HtmlInputElement>()
+                .map(|input| make(input.checked()))
+        })
+    };
+    let on_attempts = props.onwriter.reform_some(|event: Event| {
+        event
+            .target_dyn_into::<web_sys::HtmlInputElement>()
+            .and_then(|input| input.value().parse::<u32>().ok())
+            .map(WriterEdit::Attempts)
+    });
+    let targets: Vec<Choice> = props
+        .objects
+        .iter()
+        .map(|k| Choice::plain(k.clone()))
+        .collect();
+    let name = writer.name.clone();
     let presets: Vec<Choice> = Preset::ALL
         .into_iter()
         .map(|p| Choice::plain(p.as_str()))
@@ -104,6 +148,32 @@ fn WriterCard(props: &WriterCardProps) -> Html {
             if let Some(error) = intents.error {
                 <p class="parse-error" role="alert">{ error.to_string() }</p>
             }
+            <label class="intents">
+                <span>{ "Field overrides (YAML: path: strategy)" }</span>
+                <textarea aria-label={format!("Field overrides of {name}")} spellcheck="false" rows="2"
+                    placeholder="/metadata/labels: per-key" value={overrides.text} oninput={on_overrides} />
+            </label>
+            if let Some(error) = overrides.error {
+                <p class="parse-error" role="alert">{ error.to_string() }</p>
+            }
+            <div class="writer-settings">
+                <label class="field">
+                    <span>{ "Attempts" }</span>
+                    <input type="number" min="1" max="99" aria-label={format!("Attempts of {name}")}
+                        value={writer.attempts.to_string()} onchange={on_attempts} />
+                </label>
+                <label class="check"><input type="checkbox" checked={writer.fixed} onchange={checkbox(WriterEdit::Fixed)}
+                    aria-label={format!("{name} keeps its own preset")} />{ "keeps its preset" }</label>
+                <label class="check"><input type="checkbox" checked={writer.force} onchange={checkbox(WriterEdit::Force)}
+                    aria-label={format!("{name} applies with force")} />{ "force (SSA)" }</label>
+                <label class="check"><input type="checkbox" checked={writer.force_on_retry} onchange={checkbox(WriterEdit::ForceOnRetry)}
+                    aria-label={format!("{name} forces on retry")} />{ "force on retry (SSA)" }</label>
+                if targets.len() > 1 {
+                    <Select label="Writes" aria_label={format!("Object {name} writes")} choices={targets}
+                        placeholder="the first object" selected={writer.target.clone().unwrap_or_default()}
+                        onchange={props.onwriter.reform(|v: String| WriterEdit::Target((!v.is_empty()).then_some(v)))} />
+                }
+            </div>
         </div>
     }
 }

@@ -56,3 +56,89 @@ fn release_differences_name_exactly_the_releases_that_answer_otherwise() {
         }
     }
 }
+
+#[test]
+fn a_replayed_interleaving_is_told_by_its_own_story() {
+    use crate::sim::story::Story;
+    use crate::strategy::Preset;
+    let state = RaceState::default();
+    assert_eq!(
+        state.interleaving_story(),
+        None,
+        "the scenario's own order: its description"
+    );
+    let explored = state.reduce(RaceAction::ToggleExplore);
+    let exploration = explored.exploration.clone().unwrap();
+    let exploration = exploration.as_ref().as_ref().unwrap();
+    let n = exploration.interleavings.len();
+    assert!(n > 2);
+    let mut told = std::collections::BTreeSet::new();
+    for index in [0, n / 2, n - 1] {
+        let opened = explored.reduce(RaceAction::OpenInterleaving {
+            index,
+            preset: Preset::KubevirtMain,
+            step: 0,
+        });
+        let (story, number, of) = opened.interleaving_story().expect("an interleaving");
+        assert_eq!((number, of), (index + 1, n));
+        // The explorer's story of that interleaving, which is the replay's.
+        assert_eq!(
+            Some(&story),
+            exploration.story(Preset::KubevirtMain, index),
+            "interleaving {index}"
+        );
+        assert_eq!(
+            story,
+            Story::of_replay(opened.replay.as_ref().as_ref().unwrap())
+        );
+        told.insert(story.describe());
+        // Opened from its link (no explorer run): the same story.
+        let again = RaceState::from_link(opened.link()).unwrap();
+        assert_eq!(again.interleaving_story().unwrap().0, story);
+    }
+    assert!(told.len() > 1, "different orders, different stories");
+}
+
+#[test]
+fn writers_never_retried_are_named() {
+    for (id, scenario) in library() {
+        let state = RaceState::load(id);
+        let explored = crate::sim::explore::explore(scenario, &[]);
+        if let Ok(exploration) = explored {
+            assert_eq!(state.never_retried(), exploration.without_retry, "{id}");
+        }
+    }
+}
+
+#[test]
+fn an_interleaving_opened_from_its_link_numbers_the_orders_as_the_scenario_does() {
+    use crate::strategy::Preset;
+    let explored = RaceState::default().reduce(RaceAction::ToggleExplore);
+    let n = explored
+        .exploration
+        .as_deref()
+        .unwrap()
+        .as_ref()
+        .unwrap()
+        .interleavings
+        .len();
+    for index in [1, n / 2, n - 1] {
+        let opened = explored.reduce(RaceAction::OpenInterleaving {
+            index,
+            preset: Preset::KubevirtMain,
+            step: 0,
+        });
+        let again = RaceState::from_link(opened.link()).unwrap();
+        assert_eq!(
+            again.exploration, explored.exploration,
+            "interleaving {index}"
+        );
+        // Opening "#N" from its table opens the same order again.
+        let reopened = again.reduce(RaceAction::OpenInterleaving {
+            index,
+            preset: Preset::KubevirtMain,
+            step: 0,
+        });
+        assert_eq!(reopened.scenario.schedule, opened.scenario.schedule);
+    }
+}

@@ -11,6 +11,7 @@ use super::player::Player;
 use super::scenarios::library;
 use super::state::{RaceAction, RaceState, Source};
 use super::step_card::StepCard;
+use super::story_card::StoryCard;
 use super::tables::{CompareTable, ExplorerTable, OutcomesTable};
 use super::timeline_editor::TimelineEditor;
 use crate::app::browser;
@@ -49,7 +50,9 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
             </div>
             <Toolbar state={state.clone()} copy={copy.clone()} send={send.clone()} onshare={share} />
             <NoticeBar notice={state.notice.clone()} ondismiss={on(RaceAction::DismissNotice)} onundo={on(RaceAction::Undo)} />
-            if !state.scenario.description.is_empty() {
+            if let Some((story, number, of)) = state.interleaving_story() {
+                <StoryCard {story} {number} {of} never_retried={state.never_retried()} />
+            } else if !state.scenario.description.is_empty() {
                 <p class="subject-note">{ state.scenario.description.clone() }</p>
             }
             <Player step={state.step} len={state.scenario.schedule.len()} playing={state.playing} speed={state.speed}
@@ -74,6 +77,9 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
                     onopen={send.reform(|(index, preset, step)| RaceAction::OpenInterleaving { index, preset, step })} />
             }
             <TimelineEditor writers={state.scenario.writers.clone()} intents={state.intents.clone()}
+                overrides={state.overrides.clone()}
+                objects={state.scenario.objects.iter().map(crate::sim::server::key_of).collect::<Vec<_>>()}
+                onwriter={send.reform(|(w, e)| RaceAction::EditWriter(w, e))}
                 schedule={state.scenario.schedule.clone()} open={state.editing}
                 ontoggle={send.reform(RaceAction::SetEditing)}
                 onpreset={send.reform(|(w, p)| RaceAction::SetWriterPreset(w, p))}
