@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPage, server, browser, useServerAndBrowser } from './harness.mjs';
+import { encodeLink } from './link.mjs';
 
 useServerAndBrowser();
 
@@ -25,12 +26,15 @@ async function describeFocus(page, cdp) {
     const ring = (node) => {
       const s = getComputedStyle(node);
       const outline = s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2;
-      const shadow = s.boxShadow && s.boxShadow !== 'none';
-      return outline || shadow;
+      return outline;
     };
     const editor = el.closest('.editor');
     const tag = el.tagName.toLowerCase();
+    // The walk marks each stop: a second visit means it went round.
+    const again = el.hasAttribute('data-walked');
+    el.setAttribute('data-walked', '');
     return {
+      again,
       key: `${tag}#${el.id}.${[...el.classList].join('.')}[${el.getAttribute('aria-label') ?? ''}]${(el.textContent ?? '').trim().slice(0, 40)}`,
       tag,
       role: el.getAttribute('role'),
@@ -60,7 +64,6 @@ async function walk(page) {
     window.scrollTo(0, 0);
   });
   const stops = [];
-  const seen = new Set();
   for (let i = 0; i < MAX_STOPS; i += 1) {
     // An editor's Tab indents; Esc then Tab leaves (the editor's own rule).
     if (await page.evaluate(() => document.activeElement?.tagName === 'TEXTAREA')) {
@@ -69,8 +72,7 @@ async function walk(page) {
     await page.keyboard.press('Tab');
     const info = await describeFocus(page, cdp);
     if (!info) continue;
-    if (seen.has(info.key)) return stops;
-    seen.add(info.key);
+    if (info.again) return stops;
     stops.push(info);
   }
   throw new Error(`Tab did not come back to the first stop within ${MAX_STOPS} presses`);
@@ -88,6 +90,22 @@ const views = {
   race: async (page) => {
     await page.goto(`${server.url}#/race`);
     await page.locator('.step-count').waitFor();
+  },
+  'race with the editor, compare and the explorer open': async (page) => {
+    const link = encodeLink({ id: 'finalizer-race', step: 2, editing: true, compare: true, explore: true });
+    await page.goto(`${server.url}#/race?s=${link}`);
+    await page.locator('.writer-card').first().waitFor();
+    await page.locator('.explorer').waitFor();
+  },
+  'race replaying an interleaving': async (page) => {
+    const link = encodeLink({ id: 'migration-race', interleaving: 2, preset: 'kubevirt-main', step: 3 });
+    await page.goto(`${server.url}#/race?s=${link}`);
+    await page.locator('.story-card').waitFor();
+  },
+  'check with an error explained': async (page) => {
+    const link = encodeLink({ patch: '[{"op":"test","path":"/a","value":1}]', object: '{"a":2}', error: 'The request is invalid: the server rejected our request due to an error in our request' });
+    await page.goto(`${server.url}#/check?s=${link}`);
+    await page.locator('.explain-panel').waitFor();
   },
   scale: async (page) => {
     await page.goto(`${server.url}#/scale`);
