@@ -7,6 +7,13 @@ use yew::prelude::*;
 use super::state::{Measured, Run, ScaleState};
 use crate::app::components::counted;
 
+/// The VMIs whose runs are all done after `done` VMI runs: the worker
+/// runs each VMI under every preset before the next (sim::scale), so the
+/// counts so far cover exactly these.
+pub fn vmis_done(done: usize) -> usize {
+    done / crate::strategy::Preset::ALL.len()
+}
+
 /// The line above the charts: what they show.
 pub fn summary(state: &ScaleState) -> AttrValue {
     let Some(result) = state.shown() else {
@@ -34,10 +41,14 @@ pub fn summary(state: &ScaleState) -> AttrValue {
             "{}, {inputs}: {writes} in {ms:.0} ms.",
             counted(result.vms, "VMI", "VMIs")
         ),
-        _ => format!(
+        Run::Running { done, .. } | Run::Stopped { done, .. } => format!(
             "So far: the first {} of {}, {inputs}: {writes}.",
-            crate::app::paste_guard::thousands(result.vms),
+            crate::app::paste_guard::thousands(vmis_done(*done)),
             counted(state.inputs.vms, "VMI", "VMIs")
+        ),
+        _ => format!(
+            "{}, {inputs}: {writes}.",
+            counted(result.vms, "VMI", "VMIs")
         ),
     }
     .into()
@@ -101,8 +112,12 @@ pub fn Progress(props: &ProgressProps) -> Html {
                 }
             </div>
         },
-        Run::Stopped { partial, .. } => {
-            let ran = partial.as_ref().map_or(0, |p| p.vms);
+        Run::Stopped { done, partial, .. } => {
+            let ran = if partial.is_some() {
+                vmis_done(*done)
+            } else {
+                0
+            };
             let text = if ran == 0 {
                 format!(
                     "Stopped before the first of {} had run under every preset. Run again to finish.",

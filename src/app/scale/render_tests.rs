@@ -103,15 +103,16 @@ fn progress_says_how_far_the_run_is_or_why_it_stopped() {
     });
     assert!(opening(&stopped, r#"role="status""#).is_some());
     assert!(text(&stopped).starts_with("Stopped before the first of 20 VMIs had run"));
-    // Stopped with counts: it names what it ran.
+    // Stopped with counts: it names what it ran (30 runs of 7 presets:
+    // the first 4 VMIs under every preset).
     let stopped = progress(Run::Stopped {
         done: 30,
         total: 140,
-        partial: Some(result(3)),
+        partial: Some(result(20)),
     });
     assert_eq!(
         text(&stopped),
-        "Stopped: it ran the first 3 of 20 VMIs under every preset; the charts show those. Run again to finish."
+        "Stopped: it ran the first 4 of 20 VMIs under every preset; the charts show those. Run again to finish."
     );
     let failed = progress(Run::Failed("no worker".into()));
     assert_eq!(
@@ -128,7 +129,27 @@ fn progress_says_how_far_the_run_is_or_why_it_stopped() {
             total: 14_000,
             partial: result(10),
         });
-    assert!(summary(&partial).starts_with("So far: the first 10 of 2,000 VMIs, seed 1"));
+    assert!(
+        summary(&partial).starts_with("So far: the first 1 of 2,000 VMIs, seed 1"),
+        "10 runs of 7 presets: 1 VMI done"
+    );
+    // The issue's example: 20,930 runs of 7 presets.
+    let big = ScaleState::default()
+        .reduce(ScaleAction::SetVms(100_000))
+        .reduce(ScaleAction::Started { id: 3 })
+        .reduce(ScaleAction::Progress {
+            id: 3,
+            done: 20_930,
+            total: 700_000,
+            partial: result(10),
+        });
+    assert!(summary(&big).starts_with("So far: the first 2,990 of 100,000 VMIs"));
+    let stopped = big.reduce(ScaleAction::Cancel);
+    assert!(text(&render::<Progress>(yew::props!(ProgressProps {
+        run: stopped.run.clone(),
+        vms: stopped.inputs.vms,
+    })))
+    .starts_with("Stopped: it ran the first 2,990 of 100,000 VMIs under every preset"));
 }
 
 #[test]
