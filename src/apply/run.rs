@@ -129,11 +129,25 @@ impl<'p> Target<'p> {
 /// Decodes an escaped token: `~1` to `/`, then `~0` to `~`. For RFC mode
 /// the pointer was validated first; kube mode keeps bad escapes as written.
 fn unescape(token: &str) -> Cow<'_, str> {
-    if token.contains('~') {
-        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
-    } else {
-        Cow::Borrowed(token)
+    if !token.contains('~') {
+        return Cow::Borrowed(token);
     }
+    // One pass, the same as replacing every `~1`, then every `~0`: an
+    // escape never makes another.
+    let mut out = String::with_capacity(token.len());
+    let mut rest = token;
+    while let Some(at) = rest.find('~') {
+        out.push_str(&rest[..at]);
+        let (unescaped, skip) = match rest.as_bytes().get(at + 1) {
+            Some(b'1') => ('/', 2),
+            Some(b'0') => ('~', 2),
+            _ => ('~', 1),
+        };
+        out.push(unescaped);
+        rest = &rest[at + skip..];
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// Marks under some node, relative to it.
@@ -470,13 +484,14 @@ impl Run {
         match container {
             Value::Object(map) => {
                 let key = unescape(key).into_owned();
-                let old = map.insert(key.clone(), value);
+                let seg = self.tracking.then(|| key.clone());
+                let old = map.insert(key, value);
                 self.undo.push(Undo::Member {
                     op: index,
                     loc: Loc::Path,
                     old,
                 });
-                if self.tracking {
+                if let Some(key) = seg {
                     trail.push(Seg::Key(key));
                     self.take_marks(&trail);
                     self.graft(&trail, marks);
@@ -995,4 +1010,23 @@ pub(super) fn go_atoi(token: &str) -> Option<i64> {
         return None;
     }
     token.parse::<i64>().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unescape;
+
+    #[test]
+    fn unescape_is_replace_one_then_zero() {
+        for token in [
+            "", "a", "~", "~~", "~0", "~1", "~01", "~10", "~~1", "~~10", "a~1b~0c", "~2", "é~1ü~",
+            "~0~1~",
+        ] {
+            assert_eq!(
+                unescape(token),
+                token.replace("~1", "/").replace("~0", "~"),
+                "{token:?}"
+            );
+        }
+    }
 }

@@ -11,10 +11,13 @@ use serde_json::Value;
 use patchlab::apply::{self, apply_decoded, strategic, ApplyError, Cause, Engine, Semantics};
 use patchlab::gojson;
 use patchlab::input::{Budget, Format};
+use patchlab::json;
 use patchlab::kube::KubeVersion;
 use patchlab::schema::{self, Target};
 
 use super::{parse_semantics, ClusterArgs, Failure, Source};
+
+mod line;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -207,8 +210,11 @@ struct Line<'a> {
 pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, mode: Mode) -> Result<(), Failure> {
     let limit = Budget::cli().max_bytes;
     let mut line = Vec::new();
+    // One result line is built here and written at once.
+    let mut buf = Vec::new();
     loop {
         line.clear();
+        buf.clear();
         let (read, too_long) = read_line(input, &mut line, limit)?;
         if read == 0 {
             break;
@@ -220,13 +226,20 @@ pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, mode: Mode) -> Result
         };
         match result {
             Ok((doc, warnings)) => {
-                out.write_all(b"{\"ok\":")?;
-                serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+                buf.extend_from_slice(b"{\"ok\":");
+                json::write_value(&mut buf, &doc);
                 if !warnings.is_empty() {
-                    out.write_all(b",\"warnings\":")?;
-                    serde_json::to_writer(&mut *out, &warnings).map_err(io::Error::from)?;
+                    buf.extend_from_slice(b",\"warnings\":[");
+                    for (i, warning) in warnings.iter().enumerate() {
+                        if i > 0 {
+                            buf.push(b',');
+                        }
+                        json::write_str(&mut buf, warning);
+                    }
+                    buf.push(b']');
                 }
-                out.write_all(b"}\n")?;
+                buf.extend_from_slice(b"}\n");
+                out.write_all(&buf)?;
             }
             Err(error) => {
                 out.write_all(b"{\"error\":")?;
@@ -264,7 +277,7 @@ fn read_line(
         if buf.is_empty() {
             return Ok((total, total > limit));
         }
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+        let (chunk, done) = match memchr::memchr(b'\n', buf) {
             Some(at) => (&buf[..=at], true),
             None => (buf, false),
         };
@@ -432,6 +445,17 @@ fn run_line(line: &[u8], mode: Mode) -> Result<(Value, Vec<String>), LineError> 
     let text = text.trim_end_matches(['\n', '\r']);
     if text.trim().is_empty() {
         return Err(protocol_error("empty line".to_owned()));
+    }
+    if mode.patch_type == PatchType::Json {
+        if let Some(usual) = line::read(text) {
+            let mut document = usual.doc;
+            return apply::decode_given(usual.payload, Some(usual.decoded), engine)
+                .and_then(|decoded| {
+                    apply_decoded(&mut document, &decoded, engine).map(|()| decoded.warnings)
+                })
+                .map(|warnings| (document, warnings))
+                .map_err(|err| LineError::Apply(Box::new(err)));
+        }
     }
     let (mut document, body, merge) = read_members(text)?;
     // The body is the bytes as written; a JSON string holds the payload
