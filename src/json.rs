@@ -96,11 +96,24 @@ impl<'a> Reader<'a> {
 
     /// A reader at byte `at` of `text`.
     pub fn at(text: &'a str, at: usize) -> Reader<'a> {
+        Reader::with_scratch(text, at, Vec::new())
+    }
+
+    /// A reader at byte `at` of `text` that keeps the members of the
+    /// objects it reads in `scratch` while it reads them (see
+    /// [`Reader::into_scratch`]): a loop over many texts allocates it once.
+    pub fn with_scratch(text: &'a str, at: usize, scratch: Vec<(String, Value)>) -> Reader<'a> {
         Reader {
             text,
             at,
-            members: Vec::new(),
+            members: scratch,
         }
+    }
+
+    /// The reader's scratch space, emptied, for the next reader.
+    pub fn into_scratch(mut self) -> Vec<(String, Value)> {
+        self.members.clear();
+        self.members
     }
 
     /// The byte offset read up to.
@@ -318,26 +331,23 @@ pub fn write_value(out: &mut Vec<u8>, value: &Value) {
         Value::Number(n) => write_number(out, n),
         Value::String(s) => write_str(out, s),
         Value::Array(items) => {
-            out.push(b'[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
+            let mut open = b"[".as_slice();
+            for item in items {
+                out.extend_from_slice(open);
+                open = b",";
                 write_value(out, item);
             }
-            out.push(b']');
+            out.extend_from_slice(if items.is_empty() { b"[]" } else { b"]" });
         }
         Value::Object(map) => {
-            out.push(b'{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_str(out, key);
-                out.push(b':');
+            // `{"key":` or `,"key":` as one quoted run each.
+            let mut open = b"{\"".as_slice();
+            for (key, item) in map {
+                write_quoted(out, open, key, b"\":");
+                open = b",\"";
                 write_value(out, item);
             }
-            out.push(b'}');
+            out.extend_from_slice(if map.is_empty() { b"{}" } else { b"}" });
         }
     }
 }
@@ -357,9 +367,15 @@ fn write_number(out: &mut Vec<u8>, n: &Number) {
 /// Appends a string as serde_json writes it: `"` and `\` escaped, control
 /// characters as `\b`, `\t`, `\n`, `\f`, `\r` or `\u00xx`, the rest as is.
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
+    write_quoted(out, b"\"", s, b"\"");
+}
+
+/// Appends `open`, `s` escaped as [`write_str`] does (without its quotes),
+/// then `close`.
+fn write_quoted(out: &mut Vec<u8>, open: &[u8], s: &str, close: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let bytes = s.as_bytes();
-    out.push(b'"');
+    out.extend_from_slice(open);
     let mut start = 0;
     loop {
         let at = plain_run(bytes, start);
@@ -384,7 +400,7 @@ pub fn write_str(out: &mut Vec<u8>, s: &str) {
         }
         start = at + 1;
     }
-    out.push(b'"');
+    out.extend_from_slice(close);
 }
 
 #[cfg(test)]

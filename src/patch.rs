@@ -49,7 +49,7 @@ use crate::json::Reader;
 
 mod one_pass;
 
-pub use one_pass::decode_at;
+pub use one_pass::{decode_at, decode_from};
 
 /// The six RFC 6902 operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -747,6 +747,11 @@ pub fn decode_as(payload: &str, dialect: Dialect) -> Result<Decoded, PayloadErro
             return Ok(decoded);
         }
     }
+    decode_general(payload, dialect)
+}
+
+/// [`decode_as`] without the one-pass route: every payload, the errors.
+fn decode_general(payload: &str, dialect: Dialect) -> Result<Decoded, PayloadError> {
     let top: &RawValue = serde_json::from_str(payload).map_err(|e| syntax_error(&e))?;
     match top.get().trim_start().as_bytes().first() {
         Some(b'[') => {}

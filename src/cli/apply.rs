@@ -212,6 +212,7 @@ pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, mode: Mode) -> Result
     let mut line = Vec::new();
     // One result line is built here and written at once.
     let mut buf = Vec::new();
+    let mut scratch = Vec::new();
     loop {
         line.clear();
         buf.clear();
@@ -222,7 +223,7 @@ pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, mode: Mode) -> Result
         let result = if too_long {
             Err(protocol_error(format!("line longer than {limit} bytes")))
         } else {
-            run_line(&line, mode)
+            run_line(&line, mode, &mut scratch)
         };
         match result {
             Ok((doc, warnings)) => {
@@ -438,7 +439,11 @@ fn read_members(text: &str) -> Result<(Value, &RawValue, bool), LineError> {
     Ok((document, body, merge))
 }
 
-fn run_line(line: &[u8], mode: Mode) -> Result<(Value, Vec<String>), LineError> {
+fn run_line(
+    line: &[u8],
+    mode: Mode,
+    scratch: &mut Vec<(String, Value)>,
+) -> Result<(Value, Vec<String>), LineError> {
     let engine = mode.engine;
     let text = std::str::from_utf8(line)
         .map_err(|_| protocol_error("line is not valid UTF-8".to_owned()))?;
@@ -447,7 +452,7 @@ fn run_line(line: &[u8], mode: Mode) -> Result<(Value, Vec<String>), LineError> 
         return Err(protocol_error("empty line".to_owned()));
     }
     if mode.patch_type == PatchType::Json {
-        if let Some(usual) = line::read(text) {
+        if let Some(usual) = line::read(text, scratch) {
             let mut document = usual.doc;
             return apply::decode_given(usual.payload, Some(usual.decoded), engine)
                 .and_then(|decoded| {

@@ -19,13 +19,20 @@ use crate::json::Reader;
 /// `None` when the payload is not a usual one (see the module docs).
 pub fn decode_at(text: &str, at: usize) -> Option<(Decoded, usize)> {
     let mut reader = Reader::at(text, at);
+    let decoded = decode_from(&mut reader)?;
+    Some((decoded, reader.offset()))
+}
+
+/// As [`decode_at`], from where `reader` is; the reader is left just past
+/// the array.
+pub fn decode_from(reader: &mut Reader<'_>) -> Option<Decoded> {
     if !reader.eat(b'[') {
         return None;
     }
     let mut ops = Vec::new();
     if !reader.eat(b']') {
         loop {
-            ops.push(op(&mut reader)?);
+            ops.push(op(reader)?);
             if reader.eat(b']') {
                 break;
             }
@@ -34,13 +41,12 @@ pub fn decode_at(text: &str, at: usize) -> Option<(Decoded, usize)> {
             }
         }
     }
-    let decoded = Decoded {
+    Some(Decoded {
         count: ops.len(),
         ops,
         malformed: None,
         warnings: Vec::new(),
-    };
-    Some((decoded, reader.offset()))
+    })
 }
 
 /// One op object.
@@ -96,4 +102,59 @@ fn op(reader: &mut Reader<'_>) -> Option<Operation> {
         value,
         raw,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{decode_general, Dialect};
+    use super::decode_at;
+
+    /// Whatever the one pass reads, the general decoder reads alike in
+    /// both dialects (ops, their values and the kept bytes of `test`
+    /// values); where it gives up, the general decoder answers.
+    #[test]
+    fn one_pass_reads_as_the_general_decoder_or_gives_up() {
+        let usual = [
+            "[]",
+            " [ ] ",
+            r#"[{"op":"add","path":"/a","value":{"b":[1,-2,2.5,"t\u00e9",null]}}]"#,
+            r#"[{"value":1.0,"path":"/a","op":"test"},{"op":"remove","path":"/b"}]"#,
+            r#"[{"op":"test","path":"/a","value": 1e2 }]"#,
+            r#"[{"op":"move","from":"/a","path":"/b"},{"op":"copy","path":"/c","from":"/b"}]"#,
+            r#"[{"op":"remove","path":"/a","value":[1]},{"op":"add","path":"/m~1n","from":"/x"}]"#,
+            r#"[{"op":"add","path":"/a"}]"#,
+            r#"[{"op":"replace","path":"/a","value":null}]"#,
+            r#"[{"op":"add","p\u0061th":"/\u00e9","value":"x"}]"#,
+        ];
+        for payload in usual {
+            let (fast, end) = decode_at(payload, 0).unwrap_or_else(|| panic!("{payload}"));
+            assert_eq!(payload[end..].trim(), "", "{payload}");
+            for dialect in [Dialect::Rfc, Dialect::Go] {
+                let general = decode_general(payload, dialect).unwrap();
+                assert_eq!(fast.ops, general.ops, "{payload}");
+                assert!(general.malformed.is_none(), "{payload}");
+                assert_eq!(fast.count, general.count, "{payload}");
+                let raws =
+                    |d: &super::Decoded| d.ops.iter().map(|op| op.raw.clone()).collect::<Vec<_>>();
+                assert_eq!(raws(&fast), raws(&general), "{payload}");
+            }
+        }
+        let unusual = [
+            "null",
+            "{}",
+            "[null]",
+            "[1]",
+            r#"[{"op":"add","path":"/a","value":1},]"#,
+            r#"[{"op":"add","op":"remove","path":"/a"}]"#,
+            r#"[{"op":"frob","path":"/a"}]"#,
+            r#"[{"op":"move","path":"/a"}]"#,
+            r#"[{"op":"add","path":1,"value":1}]"#,
+            r#"[{"op":"add","path":"/a","value":1,"comment":"x"}]"#,
+            r#"[{"op":"add","path":"/a","value":1e400}]"#,
+            r#"[{"op":"add","path":"/\ud800","value":1}]"#,
+        ];
+        for payload in unusual {
+            assert!(decode_at(payload, 0).is_none(), "{payload}");
+        }
+    }
 }

@@ -21,9 +21,16 @@ pub struct Usual<'a> {
     pub decoded: Decoded,
 }
 
-/// Reads a usual line (see the module docs).
-pub fn read(text: &str) -> Option<Usual<'_>> {
-    let mut reader = Reader::new(text);
+/// Reads a usual line (see the module docs). `scratch` is the reader's
+/// scratch space, kept from line to line.
+pub fn read<'a>(text: &'a str, scratch: &mut Vec<(String, Value)>) -> Option<Usual<'a>> {
+    let mut reader = Reader::with_scratch(text, 0, std::mem::take(scratch));
+    let usual = members(&mut reader);
+    *scratch = reader.into_scratch();
+    usual
+}
+
+fn members<'a>(reader: &mut Reader<'a>) -> Option<Usual<'a>> {
     if !reader.eat(b'{') {
         return None;
     }
@@ -39,9 +46,8 @@ pub fn read(text: &str) -> Option<Usual<'_>> {
             "patch" if patch.is_none() => {
                 reader.skip_ws();
                 let start = reader.offset();
-                let (decoded, end) = patch::decode_at(text, start)?;
-                patch = Some((text.get(start..end)?, decoded));
-                reader = Reader::at(text, end);
+                let decoded = patch::decode_from(reader)?;
+                patch = Some((reader.text().get(start..reader.offset())?, decoded));
             }
             _ => return None,
         }
@@ -56,8 +62,11 @@ pub fn read(text: &str) -> Option<Usual<'_>> {
         return None;
     }
     let (payload, decoded) = patch?;
+    // A `null` document reads as a missing one the plain way (serde's
+    // `Option`): that way gives its error.
+    let doc = doc.filter(|doc| !doc.is_null())?;
     Some(Usual {
-        doc: doc?,
+        doc,
         payload,
         decoded,
     })
