@@ -2,15 +2,20 @@
 //!
 //! Everything that decides what the page shows is plain Rust, compiled and
 //! unit-tested natively: the routes ([`route`]), links and saved state
-//! ([`link`]), notices, shortcuts, and one pure state module per view
-//! ([`build`], [`check`], [`race`], [`scale`], [`learn`]). The Yew components that
-//! render them, and the hooks that talk to the browser, compile only for
-//! `wasm32`.
+//! ([`link`]), how every view starts, keeps replaced work for Undo and
+//! reduces its actions ([`view_state`]), work deferred off the keystroke
+//! ([`deferred`]), notices, shortcuts, and one pure state module per view
+//! ([`build`], [`check`], [`race`], [`scale`], [`learn`]). The Yew
+//! components that render them compile for `wasm32` and, in tests,
+//! natively, where Yew's server renderer renders them to HTML
+//! (`render_test`); the hooks that talk to the browser, the views that use
+//! them and the page frame compile only for `wasm32`.
 
 pub mod build;
 pub mod bundled;
 pub mod check;
 pub mod crash;
+pub mod deferred;
 pub mod edit_history;
 pub mod highlight;
 pub mod learn;
@@ -23,19 +28,26 @@ pub mod scale;
 pub mod shortcuts;
 pub mod text_diff;
 pub mod theme;
+pub mod view_state;
 
 #[cfg(target_arch = "wasm32")]
+pub mod boot;
+#[cfg(target_arch = "wasm32")]
 mod browser;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 mod components;
-#[cfg(target_arch = "wasm32")]
-pub mod full_app;
+#[cfg(all(target_arch = "wasm32", feature = "build-only"))]
+mod full_app;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_test;
 #[cfg(target_arch = "wasm32")]
 pub mod scale_worker;
 #[cfg(target_arch = "wasm32")]
 mod shell;
 
 #[cfg(target_arch = "wasm32")]
-pub use shell::{start, App};
+pub use boot::start;
+#[cfg(target_arch = "wasm32")]
+pub use shell::App;

@@ -28,8 +28,9 @@
 //! payload); the server (apply: JSON patch, merge patch, per Kubernetes
 //! release; its answers); strategies (old + new object -> ops, by policy);
 //! lint and the lessons' claims; the simulator. The faces only call the
-//! core: the browser UI in [`app`] (its components compile only for
-//! `wasm32`, its state is plain Rust), the JavaScript API in `js`, and the
+//! core: the browser UI in [`app`] (its state is plain Rust; its
+//! components compile for `wasm32` and, in tests, natively, where they are
+//! rendered to HTML), the JavaScript API in `js`, and the
 //! CLI in the `patchlab` binary. Inside the UI, the views never use each
 //! other: what two views share lives in the UI parts.
 #![warn(missing_docs)]

@@ -92,20 +92,20 @@ fn vmi_pair(kb: usize) -> (String, String) {
 
 fn time_edit(kb: usize, runs: usize) -> (f64, f64) {
     use patchlab::app::build::{BuildAction, BuildState};
+    use patchlab::app::view_state::ViewState;
     let (old, new) = vmi_pair(kb);
-    let state = BuildState::default()
-        .reduce(BuildAction::EditOld(old))
-        .reduce(BuildAction::EditNew(new.clone()))
-        .reduce(BuildAction::Recompute);
+    let mut state = BuildState::default()
+        .reduce(BuildAction::EditOld(old.into()))
+        .reduce(BuildAction::EditNew(new.as_str().into()));
+    state.recompute();
     assert!(!state.stale());
     let mut times = Vec::with_capacity(runs);
     for run in 0..runs {
         // Each edit changes the text, as typing does.
         let text = format!("{new}# edit {run}\n");
         let start = now();
-        let next = state
-            .reduce(BuildAction::EditNew(text))
-            .reduce(BuildAction::Recompute);
+        let mut next = state.reduce(BuildAction::EditNew(text.into()));
+        next.recompute();
         times.push(now() - start);
         assert!(!next.stale());
     }

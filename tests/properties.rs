@@ -269,6 +269,7 @@ mod links {
     use patchlab::app::race::{RaceLink, RaceState};
     use patchlab::app::route::Route;
     use patchlab::app::scale::ScaleLink;
+    use patchlab::app::view_state::ViewState;
     use patchlab::input::Format;
     use patchlab::strategy::{Preset, Strategy as PatchStrategy};
 

@@ -1,29 +1,32 @@
 //! The Build view: edit an old and a new object and compare, side by side,
 //! what each strategy sends. The state is a pure reducer ([`state`]); the
 //! work that takes time is a job in pieces ([`recompute`]); the components
-//! (wasm only) render the state and send actions.
+//! render the state and send actions (they compile for wasm32, and for
+//! native tests, which render them to HTML).
 
 mod examples;
+mod link;
 mod recompute;
 mod state;
 
-#[cfg(target_arch = "wasm32")]
-mod column;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 mod fields;
+#[cfg(any(target_arch = "wasm32", test))]
+mod results;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-#[cfg(target_arch = "wasm32")]
-pub(crate) use column::surface;
 pub use examples::{example, examples, Example, FIRST_EXAMPLE};
-pub use recompute::{Computed, RecomputeJob, PIECE_CHARS};
-pub use state::{
-    BuildAction, BuildLink, BuildState, Column, ColumnResult, Editor, FieldRow, Revs, MAX_COLUMNS,
-    MAX_OVERRIDES,
+pub use link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
+pub use recompute::{
+    ColumnResult, Computed, FieldRow, Parse, RecomputeJob, Results, Revs, TextSide, Texts,
+    PIECE_CHARS,
 };
+pub use state::{BuildAction, BuildState};
 #[cfg(target_arch = "wasm32")]
 pub use view::BuildView;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_tests;
 #[cfg(test)]
 mod tests;

@@ -2,29 +2,32 @@
 //! command (and, optionally, the current object) and see what
 //! [`crate::lint`] finds, on the ops themselves, with the explanation and
 //! the fix beside the patch. The state is a pure reducer ([`state`]); the
-//! components (wasm only) render it and send actions.
+//! components render it and send actions (they compile for wasm32, and
+//! for native tests, which render them to HTML).
 
 mod examples;
+mod link;
 mod state;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 mod findings;
 #[cfg(target_arch = "wasm32")]
 mod fix;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 mod report;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
 pub use examples::{example, examples, Example, Expected, FIRST_EXAMPLE};
-#[cfg(target_arch = "wasm32")]
-pub(crate) use findings::{Diag, Diagnostics};
+pub use link::{CheckLink, FixKey, MAX_TEXT};
 pub use state::{
-    editor_error, fix_text, plan_findings, CheckAction, CheckLink, CheckState, Checked,
-    CheckedPatch, Comparison, Counts, FixKey, ObjectRead, OpRow, Snapshot, MAX_SHOWN_OPS, MAX_TEXT,
+    editor_error, fix_text, CheckAction, CheckJob, CheckState, Checked, CheckedPatch, Comparison,
+    Counts, ObjectRead, OpRow, MAX_SHOWN_OPS,
 };
 #[cfg(target_arch = "wasm32")]
 pub use view::CheckView;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_tests;
 #[cfg(test)]
 mod tests;

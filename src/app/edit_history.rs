@@ -10,9 +10,9 @@
 
 use std::rc::Rc;
 
-/// A text and where the caret was.
+/// A point in an editor's history: a text and where the caret was.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Snapshot {
+pub struct EditPoint {
     /// The text.
     pub text: Rc<str>,
     /// The selection, in UTF-16 units (as the browser counts).
@@ -38,8 +38,8 @@ pub const MAX_BYTES: usize = 32 * 1024 * 1024;
 /// Undo and redo stacks.
 #[derive(Clone, Debug, Default)]
 pub struct EditHistory {
-    undo: Vec<Snapshot>,
-    redo: Vec<Snapshot>,
+    undo: Vec<EditPoint>,
+    redo: Vec<EditPoint>,
     /// When the open typing group last grew, and where its caret was.
     typing: Option<(f64, u32)>,
 }
@@ -48,7 +48,7 @@ impl EditHistory {
     /// Records `before` (the state a change starts from) unless the change
     /// continues the open typing group. `at` is the UTF-16 offset the
     /// change happens at; `now` a clock in milliseconds.
-    pub fn record(&mut self, before: Snapshot, change: Change, at: u32, now: f64, newline: bool) {
+    pub fn record(&mut self, before: EditPoint, change: Change, at: u32, now: f64, newline: bool) {
         let continues = match (change, self.typing) {
             (Change::Typing, Some((last, caret))) => {
                 now - last < PAUSE_MS && !newline && at.abs_diff(caret) <= 1
@@ -74,7 +74,7 @@ impl EditHistory {
     }
 
     /// The state to go back to, given the current one.
-    pub fn undo(&mut self, current: Snapshot) -> Option<Snapshot> {
+    pub fn undo(&mut self, current: EditPoint) -> Option<EditPoint> {
         let previous = self.undo.pop()?;
         self.redo.push(current);
         self.typing = None;
@@ -82,7 +82,7 @@ impl EditHistory {
     }
 
     /// The state to go forward to again.
-    pub fn redo(&mut self, current: Snapshot) -> Option<Snapshot> {
+    pub fn redo(&mut self, current: EditPoint) -> Option<EditPoint> {
         let next = self.redo.pop()?;
         self.undo.push(current);
         self.typing = None;
@@ -118,8 +118,8 @@ pub fn first_difference(a: &str, b: &str) -> u32 {
 mod tests {
     use super::*;
 
-    fn snap(text: &str) -> Snapshot {
-        Snapshot {
+    fn snap(text: &str) -> EditPoint {
+        EditPoint {
             text: Rc::from(text),
             selection: (text.len() as u32, text.len() as u32),
         }

@@ -1,76 +1,18 @@
-//! One app, two builds (docs/performance.md, "First load"). The page module
-//! (the `patchlab` binary with feature `build-only`) holds the shell and the
-//! Build view: what a first visit to Build downloads. The full app (the
-//! `views` binary: every view) is what a visit to Check, Race, Scale or
-//! Learn starts with, and what the page module fetches when the user opens
-//! one of those views: it then takes the page over ([`take_over`]), and the
-//! page module gives it up (its app is destroyed, its root removed).
-//!
-//! The two never render at the same time: each Yew instance numbers its
-//! elements' listeners on its own, so two apps in one tree would take each
-//! other's events. Work is never lost in the change: every view keeps its
-//! state in the link and in storage, written when it changes and when the
-//! view ends (`use_link_sync`).
+//! Fetching the full app from the page module (docs/performance.md, "First
+//! load"): in place of a view the page module does not have, [`Loading`]
+//! fetches the full app's glue and loader, says so, and says why when it
+//! fails. The full app then takes the page over ([`super::boot`]).
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 use gloo::events::EventListener;
 use yew::prelude::*;
 
-use super::shell::App;
-
-/// The element the app mounts on (made fresh by each mount).
-pub const ROOT_ID: &str = "app";
-/// Sent by the full app as it starts: the page module gives the page up.
-pub const HANDOFF_EVENT: &str = "patchlab:handoff";
 /// Sent by `views_loader.js` when the full app could not start.
 pub const FAILED_EVENT: &str = "patchlab:views-failed";
 
 thread_local! {
-    static HANDLE: RefCell<Option<yew::AppHandle<App>>> = const { RefCell::new(None) };
-    static HANDED_OVER: Cell<bool> = const { Cell::new(false) };
     static REQUESTED: Cell<bool> = const { Cell::new(false) };
-}
-
-/// True once this module gave the page to the full app.
-pub fn handed_over() -> bool {
-    HANDED_OVER.with(Cell::get)
-}
-
-/// Mounts [`App`] on a fresh `#app` at the start of `<body>`. In the page
-/// module, also listens for the full app's [`HANDOFF_EVENT`] (outside Yew:
-/// the listener must outlive the app it destroys).
-pub fn mount() {
-    let document = gloo::utils::document();
-    if let Some(old) = document.get_element_by_id(ROOT_ID) {
-        old.remove();
-    }
-    let (Ok(root), Some(body)) = (document.create_element("div"), document.body()) else {
-        web_sys::console::error_1(&"patchlab: no document body to mount on".into());
-        return;
-    };
-    root.set_id(ROOT_ID);
-    let _ = body.prepend_with_node_1(&root);
-    let handle = yew::Renderer::<App>::with_root(root).render();
-    if cfg!(feature = "build-only") {
-        HANDLE.with(|h| *h.borrow_mut() = Some(handle));
-        EventListener::new(&gloo::utils::window(), HANDOFF_EVENT, |_| {
-            HANDED_OVER.with(|h| h.set(true));
-            if let Some(handle) = HANDLE.with(|h| h.borrow_mut().take()) {
-                handle.destroy();
-            }
-        })
-        .forget();
-    }
-}
-
-/// The full app's entry point: asks the page module (if it runs) to give
-/// up the page, then starts like the page module does.
-pub fn take_over() {
-    if let Ok(event) = web_sys::Event::new(HANDOFF_EVENT) {
-        let _ = gloo::utils::window().dispatch_event(&event);
-    }
-    super::shell::start();
 }
 
 /// Adds the full app's glue and, once it ran, its loader (`index.html`

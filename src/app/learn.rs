@@ -5,9 +5,14 @@
 pub mod facts;
 mod walkthroughs;
 
+#[cfg(any(target_arch = "wasm32", test))]
+mod pages;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub use view::LearnView;
 pub use walkthroughs::{walkthrough, walkthroughs, Aspect, LessonStep, Open, Walkthrough};
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_tests;

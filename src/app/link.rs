@@ -50,25 +50,6 @@ pub trait Shareable: Serialize + DeserializeOwned + Clone + PartialEq + 'static 
     }
 }
 
-/// A view's whole state, as the link layer sees it: how it starts from a
-/// link or saved state, its link, and the actions that open a link or
-/// show a notice. One hook (`hooks::use_view_state`) does the rest for
-/// every view.
-pub trait ViewState: Clone + PartialEq + 'static {
-    /// What its links hold.
-    type Link: Shareable;
-    /// Its actions.
-    type Action: 'static;
-    /// The state a visit starts with.
-    fn start(start: Start<Self::Link>) -> Self;
-    /// Its link.
-    fn link(&self) -> Self::Link;
-    /// The action that opens a link pasted into the address bar.
-    fn open(link: Self::Link) -> Self::Action;
-    /// The action that shows a notice.
-    fn notify(notice: Notice) -> Self::Action;
-}
-
 /// Why a link (or saved state) cannot be opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LinkError {
@@ -215,7 +196,8 @@ fn decode_v1<T: DeserializeOwned>(data: &str) -> Result<T, LinkError> {
 }
 
 /// What a view opens with, from the link it was opened with (if any) and
-/// what browser storage holds (if anything).
+/// what browser storage holds (if anything). What each case leads to is
+/// one policy for every view: [`super::view_state::begin`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Start<T> {
     /// Nothing given: the view's default.

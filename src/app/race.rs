@@ -1,18 +1,21 @@
 //! The Race view: concurrent writers step by step, in swimlanes, with each
 //! request and response, the object as it changes, compare mode, the
 //! interleaving explorer and an editable timeline. The state is a pure
-//! reducer ([`state`]); the components (wasm only) render it.
+//! reducer ([`state`]); the components render it (they compile for
+//! wasm32, and for native tests, which render them to HTML).
 
 mod scenarios;
 mod state;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 mod lanes;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
+mod player;
+#[cfg(any(target_arch = "wasm32", test))]
 mod step_card;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 mod tables;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
 mod timeline_editor;
 #[cfg(target_arch = "wasm32")]
 mod view;
@@ -24,5 +27,7 @@ pub use state::{
 #[cfg(target_arch = "wasm32")]
 pub use view::RaceView;
 
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod render_tests;
 #[cfg(test)]
 mod tests;

@@ -108,20 +108,7 @@ pub fn App() -> Html {
             <a class="skip-link" href="#main" onclick={skip_to_main()}>{ "Skip to content" }</a>
             <Header {view} theme={*theme} onglossary={show(Open::Glossary(None))} onshortcuts={show(Open::Shortcuts)} ontheme={cycle_theme} />
             <main id="main" class="main" tabindex="-1">
-                { match &*route {
-                    Route::Build(packed) => html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> },
-                    Route::NotFound(fragment) => html! { <NotFound fragment={fragment.clone()} /> },
-                    #[cfg(not(feature = "build-only"))]
-                    Route::Check(packed) => html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> },
-                    #[cfg(not(feature = "build-only"))]
-                    Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
-                    #[cfg(not(feature = "build-only"))]
-                    Route::Scale(packed) => html! { <ScaleView packed={packed.clone().map(AttrValue::from)} /> },
-                    #[cfg(not(feature = "build-only"))]
-                    Route::Learn(at) => html! { <LearnView at={at.clone()} /> },
-                    #[cfg(feature = "build-only")]
-                    _ => html! { <super::full_app::Loading {view} /> },
-                } }
+                { page(&route) }
             </main>
             { match *open {
                 Open::None => html! {},
@@ -140,6 +127,31 @@ pub fn App() -> Html {
         </div>
         </ContextProvider<ShortcutSettings>>
         </ContextProvider<GlossaryContext>>
+    }
+}
+
+/// The page of a route: its view, or (in the page module) the loading of
+/// the full app that has it.
+fn page(route: &Route) -> Html {
+    match route {
+        Route::Build(packed) => {
+            html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> }
+        }
+        Route::NotFound(fragment) => html! { <NotFound fragment={fragment.clone()} /> },
+        #[cfg(not(feature = "build-only"))]
+        Route::Check(packed) => {
+            html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> }
+        }
+        #[cfg(not(feature = "build-only"))]
+        Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
+        #[cfg(not(feature = "build-only"))]
+        Route::Scale(packed) => {
+            html! { <ScaleView packed={packed.clone().map(AttrValue::from)} /> }
+        }
+        #[cfg(not(feature = "build-only"))]
+        Route::Learn(at) => html! { <LearnView at={at.clone()} /> },
+        #[cfg(feature = "build-only")]
+        _ => html! { <super::full_app::Loading view={route.view()} /> },
     }
 }
 
@@ -281,25 +293,12 @@ fn Help(props: &HelpProps) -> Html {
     }
 }
 
-/// Mounts the playground on the page. Installs a panic hook first, so a bug
-/// shows a banner (with a way back to the work) instead of a dead page.
-///
-/// In the page module (feature `build-only`), the app gives the page up to
-/// the full app when that one starts ([`super::full_app`]).
-pub fn start() {
-    super::crash::install();
-    // `#/debug/panic` crashes the app on purpose, to see (and test) what a
-    // bug looks like to the user in the very build that ships.
-    let panic_on_purpose = || {
-        let hash = gloo::utils::window().location().hash().unwrap_or_default();
-        if hash == super::crash::PANIC_ROUTE && !super::full_app::handed_over() {
-            panic!("a panic on purpose ({hash})");
-        }
-    };
-    EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-        panic_on_purpose()
-    })
-    .forget();
-    gloo::timers::callback::Timeout::new(0, panic_on_purpose).forget();
-    super::full_app::mount();
+/// Crashes the app on purpose when the page shows `#/debug/panic` (and it
+/// still holds the page: a page module that `handed_over` does nothing),
+/// to see (and test) what a bug looks like in the very build that ships.
+pub fn crash_on_purpose(handed_over: bool) {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    if hash == super::crash::PANIC_ROUTE && !handed_over {
+        panic!("a panic on purpose ({hash})");
+    }
 }

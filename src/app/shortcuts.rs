@@ -156,7 +156,7 @@ impl Shortcut {
                 Shortcut::Undo,
                 Shortcut::Share,
             ],
-            Some(View::Scale) => vec![Shortcut::Run, Shortcut::Share],
+            Some(View::Scale) => vec![Shortcut::Run, Shortcut::Undo, Shortcut::Share],
             Some(View::Learn) => vec![Shortcut::PreviousStep, Shortcut::NextStep],
             None => Vec::new(),
         };

@@ -2,12 +2,12 @@
 //! Check, Race, Scale or Learn starts with and which takes the page over
 //! from the page module when one of those views opens (Trunk builds it with
 //! `data-type="worker"` for its `no-modules` glue, started by
-//! `www/views_loader.js`; see `patchlab::app::full_app`). It only runs in a
+//! `www/views_loader.js`; see `patchlab::app::boot`). It only runs in a
 //! browser page.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    patchlab::app::full_app::take_over();
+    patchlab::app::boot::take_over();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -1,8 +1,12 @@
 //! The bundled examples of the Build view (`www/examples/*.yaml`).
 
+use std::rc::Rc;
+
 use serde::Deserialize;
 
-use super::Column;
+use super::link::{BuildLink, Column};
+use crate::input::Format;
+use crate::strategy::Preset;
 
 /// A bundled example.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
@@ -80,6 +84,33 @@ pub fn examples() -> &'static [Example] {
 /// One example by id.
 pub fn example(id: &str) -> Option<&'static Example> {
     examples().iter().find(|e| e.id == id)
+}
+
+impl Example {
+    /// True when `link` holds this example as bundled (its objects and
+    /// columns untouched).
+    pub fn is(&self, link: &BuildLink) -> bool {
+        *self.old == *link.old && *self.new == *link.new && self.columns == link.columns
+    }
+}
+
+impl BuildLink {
+    /// The link of a bundled example, with `presets` as its columns when
+    /// given.
+    pub fn example(id: &str, presets: Option<&[Preset]>) -> Option<BuildLink> {
+        let example = example(id)?;
+        Some(BuildLink {
+            old: Rc::from(example.old.as_str()),
+            new: Rc::from(example.new.as_str()),
+            format: Format::Yaml,
+            columns: match presets {
+                Some(presets) => presets.iter().copied().map(Column::of).collect(),
+                None => example.columns.clone(),
+            },
+            example: Some(example.id.to_owned()),
+            kubernetes: None,
+        })
+    }
 }
 
 #[cfg(test)]

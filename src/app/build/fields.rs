@@ -1,16 +1,19 @@
 //! The Fields table: every changed field, its kind, and per column the
 //! strategy that patches it, each overridable.
 
-use web_sys::HtmlSelectElement;
+use std::rc::Rc;
+
 use yew::prelude::*;
 
-use super::state::FieldRow;
+use super::recompute::{FieldRow, Results};
+use crate::app::components::{Choice, Select};
 use crate::pointer::PointerBuf;
 use crate::strategy::{FieldKind, Preset, Strategy};
 
 #[derive(PartialEq, Properties)]
 pub struct FieldsTableProps {
-    pub rows: Vec<FieldRow>,
+    /// The results, with the rows (derived with them).
+    pub results: Rc<Results>,
     pub columns: Vec<Preset>,
     /// Override (or clear) a field's strategy in a column.
     pub onchange: Callback<(usize, PointerBuf, Option<Strategy>)>,
@@ -25,10 +28,11 @@ fn choices(kind: FieldKind) -> Vec<Strategy> {
 
 #[component]
 pub fn FieldsTable(props: &FieldsTableProps) -> Html {
+    let rows = &props.results.fields;
     html! {
         <section class="fields" aria-labelledby="fields-title">
             <h2 id="fields-title">{ "Fields" }</h2>
-            if props.rows.is_empty() {
+            if rows.is_empty() {
                 <p class="muted">{ "No field differs between the old and the new object." }</p>
             } else {
                 <p class="muted">{ "Every changed field, and how each column patches it: change a strategy for one field in one column." }</p>
@@ -45,7 +49,7 @@ pub fn FieldsTable(props: &FieldsTableProps) -> Html {
                             </tr>
                         </thead>
                         <tbody>
-                            { for props.rows.iter().map(|row| html! {
+                            { for rows.iter().map(|row| html! {
                                 <tr>
                                     <th scope="row"><code>{ row.path.to_string() }</code></th>
                                     <td>{ row.kind.as_str() }</td>
@@ -79,21 +83,23 @@ fn StrategyCell(props: &StrategyCellProps) -> Html {
     }
     let i = props.column;
     let current = row.strategies.get(i).copied().flatten();
-    let default = props.preset.strategy_for(row.kind);
-    let onchange = {
-        let (onchange, path) = (props.onchange.clone(), row.path.clone());
-        Callback::from(move |event: Event| {
-            if let Some(select) = event.target_dyn_into::<HtmlSelectElement>() {
-                onchange.emit((i, path.clone(), select.value().parse::<Strategy>().ok()));
-            }
-        })
+    let default = props.preset.strategy_at(&row.path, row.kind);
+    let path = row.path.clone();
+    let onchange = props
+        .onchange
+        .reform(move |value: String| (i, path.clone(), value.parse::<Strategy>().ok()));
+    // The preset's own strategy first (value ""), then the others.
+    let choices: Vec<Choice> = choices(row.kind)
+        .into_iter()
+        .filter(|s| *s != default)
+        .map(|s| Choice::plain(s.as_str()))
+        .collect();
+    let selected = match current {
+        Some(s) if s != default => s.as_str(),
+        _ => "",
     };
     html! {
-        <select aria-label={format!("Strategy for {} in column {}", row.path, i + 1)} {onchange}>
-            <option value="" selected={current == Some(default)}>{ format!("{default} (preset)") }</option>
-            { for choices(row.kind).into_iter().filter(|s| *s != default).map(|s| html! {
-                <option value={s.as_str()} selected={current == Some(s)}>{ s.as_str() }</option>
-            }) }
-        </select>
+        <Select aria_label={format!("Strategy for {} in column {}", row.path, i + 1)} {choices} {selected}
+            placeholder={format!("{default} (preset)")} {onchange} />
     }
 }

@@ -1,11 +1,24 @@
 use super::*;
 use crate::app::link::{self, Start};
+use crate::app::view_state::ViewState;
 use crate::input::Format;
 use crate::pointer::PointerBuf;
 use crate::strategy::{Body, Preset, RoundTrip, Strategy};
 
+/// Test-only: the results brought up to date at once, as a step of a
+/// chain (the reducer settles small texts; a job does big ones).
+pub(super) trait Recomputed {
+    fn recomputed(&self) -> BuildState;
+}
+
+impl Recomputed for BuildState {
+    fn recomputed(&self) -> BuildState {
+        recomputed(self)
+    }
+}
+
 fn ops(state: &BuildState, column: usize) -> Vec<String> {
-    state.results[column]
+    state.results.columns[column]
         .plan
         .as_ref()
         .unwrap()
@@ -16,20 +29,27 @@ fn ops(state: &BuildState, column: usize) -> Vec<String> {
         .collect()
 }
 
+/// `state` with its results brought up to date at once.
+fn recomputed(state: &BuildState) -> BuildState {
+    let mut state = state.clone();
+    state.recompute();
+    state
+}
+
 fn labels() -> PointerBuf {
     PointerBuf::parse("/metadata/labels").unwrap()
 }
 
 /// Steps a job to its end in pieces, counting them.
 fn in_pieces(state: &BuildState, piece: usize) -> (BuildState, usize) {
-    let Some(mut job) = RecomputeJob::new(state) else {
+    let Some(mut job) = state.recompute_job() else {
         return (state.clone(), 0);
     };
     let mut pieces = 1;
-    while job.step(piece) {
+    while job.step_by(piece) {
         pieces += 1;
     }
-    let next = state.reduce(BuildAction::Computed(std::rc::Rc::new(job.finish())));
+    let next = state.reduce(BuildAction::Computed(std::rc::Rc::new(job.finish_now())));
     (next, pieces)
 }
 
@@ -41,8 +61,8 @@ fn every_example_loads_and_round_trips() {
         let state = BuildState::from_link(BuildLink::example(example.id, None).unwrap());
         assert!(!state.stale(), "{}", example.id);
         assert!(!state.blocked(), "{}", example.id);
-        assert_eq!(state.results.len(), example.columns.len());
-        for result in state.results.iter() {
+        assert_eq!(state.results.columns.len(), example.columns.len());
+        for result in state.results.columns.iter() {
             assert!(!result.plan.as_ref().unwrap().is_empty(), "{}", example.id);
         }
         assert_eq!(state.title().0, example.title);
@@ -55,7 +75,7 @@ fn first_visit_shows_the_race_head_versus_per_key() {
     assert_eq!(state.example.as_deref(), Some("migration-race"));
     assert_eq!(
         state.columns.iter().map(|c| c.preset).collect::<Vec<_>>(),
-        [Preset::KubevirtHead, Preset::KubevirtPr18139]
+        [Preset::KubevirtMain, Preset::KubevirtPerKey]
     );
     let head = ops(&state, 0);
     assert!(head[0].starts_with(r#"{"op":"test","path":"/metadata/labels","value":{"#));
@@ -65,10 +85,10 @@ fn first_visit_shows_the_race_head_versus_per_key() {
             r#"{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}"#
         ]
     );
-    assert_eq!(state.results[0].round_trip, RoundTrip::Exact);
-    assert_eq!(state.results[1].round_trip, RoundTrip::Exact);
-    assert_eq!(state.results[1].unique, [true]);
-    let fields = state.fields();
+    assert_eq!(state.results.columns[0].round_trip, RoundTrip::Exact);
+    assert_eq!(state.results.columns[1].round_trip, RoundTrip::Exact);
+    assert_eq!(state.results.columns[1].unique, [true]);
+    let fields = state.results.fields.clone();
     assert_eq!(fields.len(), 1);
     assert_eq!(fields[0].path, labels());
     assert_eq!(
@@ -83,22 +103,23 @@ fn editing_marks_stale_until_recomputed_and_keeps_the_last_good_result() {
     let edited = state.reduce(BuildAction::EditNew("{\"metadata\": ]}".into()));
     assert!(edited.stale() && edited.busy());
     assert_eq!(edited.results, state.results, "nothing recomputed yet");
-    let broken = edited.reduce(BuildAction::Recompute);
+    let broken = edited.recomputed();
     assert!(broken.stale() && broken.blocked() && !broken.busy());
     let err = broken.new.current_error().unwrap();
     assert_eq!((err.line, err.column), (Some(1), Some(14)));
     assert_eq!(broken.results, state.results, "the last good result stays");
     assert!(broken.new.value.is_some(), "the last good value stays");
     assert!(
-        RecomputeJob::new(&broken).is_none(),
+        broken.recompute_job().is_none(),
         "nothing to do until the text changes"
     );
     let fixed = broken
-        .reduce(BuildAction::EditNew(state.old.text.to_string()))
-        .reduce(BuildAction::Recompute);
+        .reduce(BuildAction::EditNew(state.old.text.clone()))
+        .recomputed();
     assert!(!fixed.stale());
     assert!(fixed
         .results
+        .columns
         .iter()
         .all(|r| r.plan.as_ref().unwrap().is_empty()));
 }
@@ -190,18 +211,16 @@ fn columns_and_overrides() {
     let state = BuildState::default();
     let three = state.reduce(BuildAction::AddColumn);
     assert!(three.stale(), "column changes recompute like edits");
-    let three = three.reduce(BuildAction::Recompute);
+    let three = three.recomputed();
     assert_eq!(three.columns.len(), 3);
     assert_eq!(
         three.columns[2].preset,
         Preset::Naive,
         "the next preset not shown"
     );
-    assert_eq!(three.results.len(), 3);
-    let two = three
-        .reduce(BuildAction::RemoveColumn(0))
-        .reduce(BuildAction::Recompute);
-    assert_eq!(two.columns[0].preset, Preset::KubevirtPr18139);
+    assert_eq!(three.results.columns.len(), 3);
+    let two = three.reduce(BuildAction::RemoveColumn(0)).recomputed();
+    assert_eq!(two.columns[0].preset, Preset::KubevirtPerKey);
     let one = two
         .reduce(BuildAction::RemoveColumn(0))
         .reduce(BuildAction::RemoveColumn(0));
@@ -217,21 +236,21 @@ fn columns_and_overrides() {
             labels(),
             Some(Strategy::WholeMap),
         ))
-        .reduce(BuildAction::Recompute);
+        .recomputed();
     assert_eq!(ops(&overridden, 1), ops(&state, 0));
     assert_eq!(
-        overridden.fields()[0].strategies,
+        overridden.results.fields[0].strategies,
         [Some(Strategy::WholeMap), Some(Strategy::WholeMap)]
     );
     let cleared = overridden
         .reduce(BuildAction::SetOverride(1, labels(), None))
-        .reduce(BuildAction::Recompute);
+        .recomputed();
     assert_eq!(cleared.results, state.results);
     let preset = state
         .reduce(BuildAction::SetPreset(0, Preset::Merge))
-        .reduce(BuildAction::Recompute);
+        .recomputed();
     assert!(matches!(
-        preset.results[0].plan.as_ref().unwrap().body,
+        preset.results.columns[0].plan.as_ref().unwrap().body,
         Body::MergePatch(_)
     ));
 }
@@ -246,7 +265,7 @@ fn links_round_trip_through_the_state() {
         ))
         .reduce(BuildAction::SetOverride(1, labels(), Some(Strategy::Blind)))
         .reduce(BuildAction::AddColumn)
-        .reduce(BuildAction::Recompute);
+        .recomputed();
     let link = state.link();
     let packed = link::encode(&link);
     let opened = BuildState::start(Start::new(Some(&packed), None));
@@ -321,12 +340,12 @@ fn big_yaml_is_parsed_in_pieces() {
     let new = old.replace("key-7: \"v", "key-7: \"w");
     let state = BuildState::default();
     let edited = state
-        .reduce(BuildAction::EditOld(old.clone()))
-        .reduce(BuildAction::EditNew(new.clone()));
+        .reduce(BuildAction::EditOld(old.as_str().into()))
+        .reduce(BuildAction::EditNew(new.as_str().into()));
     let (piecewise, pieces) = in_pieces(&edited, PIECE_CHARS);
     // Each text in at least 3 pieces, then one piece per column.
     assert!(pieces >= 2 * 3 + state.columns.len(), "{pieces} pieces");
-    let at_once = edited.reduce(BuildAction::Recompute);
+    let at_once = edited.recomputed();
     assert_eq!(piecewise.results, at_once.results);
     assert_eq!(piecewise.new.value, at_once.new.value);
     assert!(!piecewise.stale());
@@ -336,36 +355,36 @@ fn big_yaml_is_parsed_in_pieces() {
 fn a_job_finished_after_an_edit_does_not_overwrite_the_edit() {
     let state = BuildState::default();
     let edited = state.reduce(BuildAction::EditNew(
-        state.new.text.replace("node02", "node03"),
+        state.new.text.replace("node02", "node03").into(),
     ));
-    let job = RecomputeJob::new(&edited).unwrap();
+    let job = edited.recompute_job().unwrap();
     // The user types again before the job's result arrives.
     let again = edited.reduce(BuildAction::EditNew(
-        state.new.text.replace("node02", "node04"),
+        state.new.text.replace("node02", "node04").into(),
     ));
     let late = again.reduce(BuildAction::Computed(std::rc::Rc::new(job.run())));
     assert!(late.stale(), "the late result is for an older text");
     assert_eq!(late.results, state.results);
-    let current = late.reduce(BuildAction::Recompute);
+    let current = late.recomputed();
     assert!(ops(&current, 1)[0].contains("node04"));
     // A column change during a job: the parse is kept, the results not.
-    let job = RecomputeJob::new(&edited).unwrap();
+    let job = edited.recompute_job().unwrap();
     let columns = edited.reduce(BuildAction::AddColumn);
     let late = columns.reduce(BuildAction::Computed(std::rc::Rc::new(job.run())));
     assert!(late.stale() && !late.new.dirty());
-    assert_eq!(late.reduce(BuildAction::Recompute).results.len(), 3);
+    assert_eq!(late.recomputed().results.columns.len(), 3);
 }
 
 #[test]
 fn big_inputs_recompute_piece_by_piece() {
     let state = BuildState::default();
     let edited = state.reduce(BuildAction::EditNew(
-        state.new.text.replace("node02", "node03"),
+        state.new.text.replace("node02", "node03").into(),
     ));
     let (stepped, pieces) = in_pieces(&edited, PIECE_CHARS);
     // The new editor, then one piece per column.
     assert_eq!(pieces, 1 + state.columns.len());
-    let at_once = edited.reduce(BuildAction::Recompute);
+    let at_once = edited.recomputed();
     assert_eq!(stepped.results, at_once.results);
     assert!(!stepped.stale());
 }
@@ -377,9 +396,9 @@ fn round_trip_reports_the_per_key_exception() {
             "metadata:\n  labels: {a: '1'}\n".into(),
         ))
         .reduce(BuildAction::EditNew("metadata: {}\n".into()))
-        .reduce(BuildAction::Recompute);
-    assert_eq!(state.results[0].round_trip, RoundTrip::Exact);
-    match &state.results[1].round_trip {
+        .recomputed();
+    assert_eq!(state.results.columns[0].round_trip, RoundTrip::Exact);
+    match &state.results.columns[1].round_trip {
         RoundTrip::Differs { at, .. } => assert_eq!(at, &[labels()]),
         other => panic!("{other:?}"),
     }
@@ -431,7 +450,7 @@ fn the_kubernetes_release_is_in_the_link_and_runs_the_round_trips() {
         moved.old.value.clone().unwrap(),
         moved.new.value.clone().unwrap(),
     );
-    for (column, result) in moved.columns.iter().zip(moved.results.iter()) {
+    for (column, result) in moved.columns.iter().zip(moved.results.columns.iter()) {
         let options = column.options();
         let plan = result.plan.as_ref().unwrap();
         assert_eq!(
@@ -451,4 +470,93 @@ fn the_kubernetes_release_is_in_the_link_and_runs_the_round_trips() {
         back.revs(),
         "choosing the release shown changes nothing"
     );
+}
+
+#[test]
+fn columns_carry_the_findings_of_the_ops_they_send() {
+    use crate::lint::{Rule, Severity};
+    let build = BuildState::default();
+    let rules = |column: usize| -> Vec<(Rule, Option<usize>)> {
+        build.results.columns[column]
+            .findings
+            .as_ref()
+            .unwrap()
+            .findings
+            .iter()
+            .map(|f| (f.rule, f.index))
+            .collect()
+    };
+    // kubevirt-main tests the whole label map; PR #18139 adds one key.
+    assert_eq!(rules(0), [(Rule::WholeMapTest, Some(0))]);
+    assert_eq!(rules(1), [(Rule::AddWithoutTest, Some(0))]);
+    let head = build.results.columns[0].findings.as_ref().unwrap();
+    assert!(head.on_op(0).all(|f| f.severity == Severity::Warning));
+    assert_eq!(head.on_op(1).count(), 0);
+    // A body that is not a JSON patch has no ops to mark.
+    let merge = build
+        .reduce(BuildAction::SetPreset(1, Preset::Merge))
+        .recomputed();
+    assert!(merge.results.columns[1].findings.is_none());
+    assert!(merge.results.columns[1]
+        .texts
+        .as_ref()
+        .unwrap()
+        .body
+        .is_some());
+}
+
+#[test]
+fn small_edits_are_settled_in_the_reducer_big_ones_left_to_the_job() {
+    use crate::app::deferred::{Deferred, INSTANT_BYTES};
+    let state = BuildState::default();
+    // Small texts: what the view shows after one action is up to date
+    // (one render per keystroke), and there is no job.
+    let mut typed = state.reduce(BuildAction::EditNew(
+        state.new.text.replace("node02", "node05").into(),
+    ));
+    assert!(typed.stale());
+    typed.settle();
+    assert!(!typed.stale());
+    assert!(ops(&typed, 1)[0].contains("node05"));
+    assert!(Deferred::job(&typed).is_none());
+    // Big texts: left behind for the job, which waits for a pause when
+    // the user typed, not when a column changed.
+    let big = format!("{}\n# {}\n", state.new.text, "x".repeat(INSTANT_BYTES));
+    let mut typed = state.reduce(BuildAction::EditNew(big.into()));
+    typed.settle();
+    assert!(typed.busy() && typed.big());
+    let job = Deferred::job(&typed).expect("a job for big texts");
+    assert!(BuildState::typed(&state.key(), &typed.key()));
+    let added = typed.reduce(BuildAction::AddColumn);
+    assert!(!BuildState::typed(&typed.key(), &added.key()));
+    let done = typed.reduce(BuildState::done(crate::app::deferred::Job::finish({
+        let mut job = job;
+        while crate::app::deferred::Job::step(&mut job) {}
+        job
+    })));
+    assert!(!done.stale());
+}
+
+#[test]
+fn a_job_for_earlier_objects_is_never_taken_after_a_load_or_an_undo() {
+    let state = BuildState::default();
+    let edited = state.reduce(BuildAction::EditNew(
+        state.new.text.replace("node02", "node06").into(),
+    ));
+    let job = edited.recompute_job().unwrap();
+    // The user loads an example, then types once, as before the load: the
+    // revisions do not start over, so they never come back to the job's.
+    let loaded = edited.reduce(BuildAction::LoadExample("finalizers".into()));
+    let loaded = loaded.reduce(BuildAction::EditNew(loaded.new.text.clone()));
+    assert!(loaded.revs().old > edited.revs().columns);
+    let late = loaded.reduce(BuildAction::Computed(std::rc::Rc::new(job.run())));
+    assert!(late.stale(), "the late result is not for these objects");
+    assert!(!ops(&late.recomputed(), 0)
+        .iter()
+        .any(|op| op.contains("node06")));
+    // What Undo brings back keeps its results, renumbered past the state
+    // it replaces.
+    let back = loaded.recomputed().reduce(BuildAction::Undo);
+    assert!(back.revs().old > loaded.revs().columns);
+    assert_eq!(&*back.new.text, &*edited.new.text);
 }

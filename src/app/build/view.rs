@@ -4,26 +4,21 @@
 
 use yew::prelude::*;
 
-use super::column::ResultColumns;
 use super::fields::FieldsTable;
+use super::results::ResultColumns;
 use super::state::{BuildAction, BuildState};
 use crate::app::components::{
-    use_copy, CopyFallback, Editor, ExampleSelect, KubernetesSelect, NoticeBar, UseCopy,
+    CopyFallback, Editor, ExampleSelect, KubernetesSelect, NoticeBar, ShareButton, TabMode,
+    UndoButton, UseCopy,
 };
 use crate::app::hooks::{
-    use_piecewise_recompute, use_share, use_shortcuts, use_tab_mode, use_view_state,
+    use_copy, use_deferred, use_share, use_shortcuts, use_tab_mode, use_view, ViewHandle,
 };
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
+use crate::app::view_state::ViewState;
 use crate::input::Format;
 use crate::kube::KubeVersion;
-
-impl Reducible for BuildState {
-    type Action = BuildAction;
-    fn reduce(self: std::rc::Rc<Self>, action: BuildAction) -> std::rc::Rc<Self> {
-        std::rc::Rc::new(BuildState::reduce(&self, action))
-    }
-}
 
 #[derive(PartialEq, Properties)]
 pub struct BuildViewProps {
@@ -34,51 +29,14 @@ pub struct BuildViewProps {
 /// The Build view.
 #[component]
 pub fn BuildView(props: &BuildViewProps) -> Html {
-    let state = use_view_state::<BuildState>(props.packed.clone());
+    let (state, send) = use_view::<BuildState>(props.packed.clone());
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
-    let send = {
-        let dispatcher = state.dispatcher();
-        move |action: BuildAction| dispatcher.dispatch(action)
-    };
-    let notify = {
-        let send = send.clone();
-        Callback::from(move |notice| send(BuildAction::Notify(notice)))
-    };
-    use_piecewise_recompute(&state, state.dispatcher());
-    let share = use_share(state.link(), &copy, notify);
-    {
-        let (state, send, share, copy) = (state.clone(), send.clone(), share.clone(), copy.clone());
-        use_shortcuts(
-            Some(View::Build),
-            Callback::from(move |shortcut| match shortcut {
-                Shortcut::Swap => send(BuildAction::Swap),
-                Shortcut::Format => send(BuildAction::FormatText),
-                Shortcut::Undo => send(BuildAction::Undo),
-                Shortcut::Share => share.emit(()),
-                Shortcut::CopyPayload(n) => {
-                    let i = usize::from(n) - 1;
-                    if let Some(Ok(plan)) = state.results.get(i).map(|r| &r.plan) {
-                        copy.copy
-                            .emit((format!("payload-{i}").into(), plan.body_text()));
-                    }
-                }
-                _ => {}
-            }),
-        );
-    }
-    let on = |action: BuildAction| {
-        let send = send.clone();
-        Callback::from(move |()| send(action.clone()))
-    };
-    let on_text = |make: fn(String) -> BuildAction| {
-        let send = send.clone();
-        Callback::from(move |text: String| send(make(text)))
-    };
+    use_deferred(&**state, send.clone());
+    let share = use_share(state.link(), &copy, send.reform(BuildAction::Notify));
+    use_build_shortcuts(&state, &send, &share, &copy);
+    let on = |action: BuildAction| send.reform(move |()| action.clone());
     let (title, description) = state.title();
-    let old_error = state.old.current_error().cloned();
-    let new_error = state.new.current_error().cloned();
-
     html! {
         <section class="view build" aria-labelledby="view-title">
             <div class="view-head">
@@ -89,15 +47,9 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
                 example={state.example.clone()}
                 format={state.format}
                 kubernetes={state.kubernetes.unwrap_or_default()}
-                onkubernetes={{ let send = send.clone(); Callback::from(move |v| send(BuildAction::SetKubernetes(v))) }}
                 undo={state.undo.is_some()}
                 copy={copy.clone()}
-                onexample={{ let send = send.clone(); Callback::from(move |id| send(BuildAction::LoadExample(id))) }}
-                onformat={{ let send = send.clone(); Callback::from(move |f| send(BuildAction::SetFormat(f))) }}
-                onpretty={on(BuildAction::FormatText)}
-                onswap={on(BuildAction::Swap)}
-                onreset={on(BuildAction::Reset)}
-                onundo={on(BuildAction::Undo)}
+                send={send.clone()}
                 onshare={share}
             />
             <NoticeBar notice={state.notice.clone()} ondismiss={on(BuildAction::DismissNotice)} onundo={on(BuildAction::Undo)} />
@@ -108,52 +60,87 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
                 }
             </div>
             <div class="workspace">
-                <div class="editors">
-                    <div class="pane">
-                        <h3 class="pane-title"><label for="old-object">{ "Old object" }</label><span class="hint">{ "what your cache shows" }</span></h3>
-                        <Editor id="old-object" label="Old object" text={AttrValue::from(state.old.text.clone())}
-                            format={Format::detect(&state.old.text)} error={old_error}
-                            tab_mode={tab_mode} ontabmode={on_tab_mode.clone()} onchange={on_text(BuildAction::EditOld)} />
-                    </div>
-                    <div class="pane">
-                        <h3 class="pane-title"><label for="new-object">{ "New object" }</label><span class="hint">{ "what you want it to be" }</span></h3>
-                        <Editor id="new-object" label="New object" text={AttrValue::from(state.new.text.clone())}
-                            format={Format::detect(&state.new.text)} error={new_error}
-                            tab_mode={tab_mode} ontabmode={on_tab_mode} onchange={on_text(BuildAction::EditNew)} />
-                    </div>
-                </div>
+                <Editors state={state.clone()} {tab_mode} ontabmode={on_tab_mode} send={send.clone()} />
                 <ResultColumns
                     columns={state.columns.clone()}
                     results={state.results.clone()}
                     stale={state.stale()}
                     blocked={state.blocked()}
-                    big={state.text_bytes() > crate::app::hooks::INSTANT_BYTES}
-                    target={kubectl_target(&state)}
+                    big={state.big()}
                     copy={copy.clone()}
-                    onpreset={{ let send = send.clone(); Callback::from(move |(i, p)| send(BuildAction::SetPreset(i, p))) }}
-                    onremove={{ let send = send.clone(); Callback::from(move |i| send(BuildAction::RemoveColumn(i))) }}
+                    onpreset={send.reform(|(i, p)| BuildAction::SetPreset(i, p))}
+                    onremove={send.reform(BuildAction::RemoveColumn)}
                     onadd={on(BuildAction::AddColumn)}
                 />
             </div>
-            <FieldsTable rows={state.fields()} columns={state.columns.iter().map(|c| c.preset).collect::<Vec<_>>()}
-                onchange={{ let send = send.clone(); Callback::from(move |(i, path, s)| send(BuildAction::SetOverride(i, path, s))) }} />
-            <CopyFallback copy={copy} />
+            <FieldsTable results={state.results.clone()} columns={state.columns.iter().map(|c| c.preset).collect::<Vec<_>>()}
+                onchange={send.reform(|(i, path, s)| BuildAction::SetOverride(i, path, s))} />
+            <CopyFallback {copy} />
         </section>
     }
 }
 
-/// What kubectl needs to name the object; not the whole (maybe large) object.
-fn kubectl_target(state: &BuildState) -> serde_json::Value {
-    let at = |p: &str| {
-        crate::pointer::Pointer::parse(p)
-            .ok()
-            .and_then(|p| state.new_at(p))
-            .cloned()
+/// Build's keys: swap, format, undo, share, copy a column's payload.
+#[hook]
+fn use_build_shortcuts(
+    state: &ViewHandle<BuildState>,
+    send: &Callback<BuildAction>,
+    share: &Callback<()>,
+    copy: &UseCopy,
+) {
+    let (state, send, share, copy) = (state.clone(), send.clone(), share.clone(), copy.clone());
+    use_shortcuts(
+        Some(View::Build),
+        Callback::from(move |shortcut| match shortcut {
+            Shortcut::Swap => send.emit(BuildAction::Swap),
+            Shortcut::Format => send.emit(BuildAction::FormatText),
+            Shortcut::Undo => send.emit(BuildAction::Undo),
+            Shortcut::Share => share.emit(()),
+            Shortcut::CopyPayload(n) => {
+                let i = usize::from(n) - 1;
+                let texts = state.results.columns.get(i).and_then(|r| r.texts.as_ref());
+                if let Some(texts) = texts {
+                    copy.copy
+                        .emit((format!("payload-{i}").into(), texts.payload.to_string()));
+                }
+            }
+            _ => {}
+        }),
+    );
+}
+
+#[derive(PartialEq, Properties)]
+struct EditorsProps {
+    state: ViewHandle<BuildState>,
+    tab_mode: TabMode,
+    ontabmode: Callback<TabMode>,
+    send: Callback<BuildAction>,
+}
+
+/// The old and the new object, side by side.
+#[component]
+fn Editors(props: &EditorsProps) -> Html {
+    let state = &props.state;
+    let pane = |id: &'static str,
+                label: &'static str,
+                hint: &'static str,
+                side: &super::TextSide,
+                edit: fn(std::rc::Rc<str>) -> BuildAction| {
+        html! {
+            <div class="pane">
+                <h3 class="pane-title"><label for={id}>{ label }</label><span class="hint">{ hint }</span></h3>
+                <Editor {id} {label} text={AttrValue::from(side.text.clone())}
+                    format={Format::detect(&side.text)} error={side.current_error().cloned()}
+                    tab_mode={props.tab_mode} ontabmode={props.ontabmode.clone()} onchange={props.send.reform(edit)} />
+            </div>
+        }
     };
-    serde_json::json!({
-        "kind": at("/kind"),
-        "metadata": { "name": at("/metadata/name"), "namespace": at("/metadata/namespace") }
-    })
+    html! {
+        <div class="editors">
+            { pane("old-object", "Old object", "what your cache shows", &state.old, BuildAction::EditOld) }
+            { pane("new-object", "New object", "what you want it to be", &state.new, BuildAction::EditNew) }
+        </div>
+    }
 }
 
 #[derive(PartialEq, Properties)]
@@ -161,47 +148,36 @@ struct ToolbarProps {
     example: Option<String>,
     format: Format,
     kubernetes: KubeVersion,
-    onkubernetes: Callback<KubeVersion>,
     undo: bool,
     copy: UseCopy,
-    onexample: Callback<String>,
-    onformat: Callback<Format>,
-    onpretty: Callback<()>,
-    onswap: Callback<()>,
-    onreset: Callback<()>,
-    onundo: Callback<()>,
+    send: Callback<BuildAction>,
     onshare: Callback<()>,
 }
 
 #[component]
 fn Toolbar(props: &ToolbarProps) -> Html {
-    let click = |cb: &Callback<()>| cb.reform(|_: MouseEvent| ());
+    let send = &props.send;
+    let click = |action: BuildAction| send.reform(move |_: MouseEvent| action.clone());
     let format = |f: Format, label: &'static str| {
-        let onformat = props.onformat.clone();
         html! {
             <button type="button" aria-pressed={(props.format == f).to_string()}
-                onclick={Callback::from(move |_: MouseEvent| onformat.emit(f))}>{ label }</button>
+                onclick={click(BuildAction::SetFormat(f))}>{ label }</button>
         }
     };
-    let share_label = props.copy.label("share", "Share link");
     html! {
         <div class="toolbar" role="toolbar" aria-label="Editor actions">
-            <ExampleSelect current={props.example.clone()} onchoose={props.onexample.clone()}
+            <ExampleSelect current={props.example.clone()} onchoose={send.reform(BuildAction::LoadExample)}
                 choices={super::examples().iter().map(|e| (e.id, e.title.clone())).collect::<Vec<_>>()} />
-            <KubernetesSelect value={props.kubernetes} onchange={props.onkubernetes.clone()} />
+            <KubernetesSelect value={props.kubernetes} onchange={send.reform(BuildAction::SetKubernetes)} />
             <div class="segmented" role="group" aria-label="Format">
                 { format(Format::Yaml, "YAML") }
                 { format(Format::Json, "JSON") }
             </div>
-            <button type="button" onclick={click(&props.onpretty)}>{ "Format" }<kbd class="shortcut-hint" aria-hidden="true">{ "f" }</kbd></button>
-            <button type="button" onclick={click(&props.onswap)}>{ "Swap old and new" }<kbd class="shortcut-hint" aria-hidden="true">{ "s" }</kbd></button>
-            <button type="button" onclick={click(&props.onreset)}>{ "Reset" }</button>
-            if props.undo {
-                <button type="button" class="undo" onclick={click(&props.onundo)}>{ "Undo" }<kbd class="shortcut-hint" aria-hidden="true">{ "z" }</kbd></button>
-            }
-            <button type="button" class="primary" onclick={click(&props.onshare)}>
-                <span aria-live="polite">{ share_label }</span><kbd class="shortcut-hint" aria-hidden="true">{ "l" }</kbd>
-            </button>
+            <button type="button" onclick={click(BuildAction::FormatText)}>{ "Format" }<kbd class="shortcut-hint" aria-hidden="true">{ "f" }</kbd></button>
+            <button type="button" onclick={click(BuildAction::Swap)}>{ "Swap old and new" }<kbd class="shortcut-hint" aria-hidden="true">{ "s" }</kbd></button>
+            <button type="button" onclick={click(BuildAction::Reset)}>{ "Reset" }</button>
+            <UndoButton shown={props.undo} onundo={send.reform(|()| BuildAction::Undo)} />
+            <ShareButton class="primary" copy={props.copy.clone()} onshare={props.onshare.clone()} />
         </div>
     }
 }

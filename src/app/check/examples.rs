@@ -34,7 +34,7 @@ pub struct Example {
     #[serde(default)]
     pub object: Option<String>,
     /// The engine (kube when not given).
-    #[serde(default, with = "super::state::semantics_name")]
+    #[serde(default)]
     pub semantics: Semantics,
     /// Every finding lint reports on it.
     pub expect: Vec<Expected>,

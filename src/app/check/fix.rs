@@ -2,18 +2,20 @@
 //! op per line with the changed lines marked, a copy button, and a button
 //! that puts the fix in the editor.
 
+use std::rc::Rc;
+
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::findings::with_code;
+use super::link::FixKey;
 use super::state::Comparison;
-use crate::app::components::{CopyButton, UseCopy};
+use crate::app::components::{with_code, CopyButton, UseCopy};
 use crate::app::text_diff::LineTag;
 
 #[derive(PartialEq, Properties)]
 pub struct FixPanelProps {
     /// The fix and the patch it rewrites.
-    pub comparison: Comparison,
+    pub comparison: Rc<Comparison>,
     /// The id of the button that opened it (focus returns there on close).
     pub opener: Option<AttrValue>,
     /// The view's copy helper.
@@ -38,7 +40,7 @@ pub fn FixPanel(props: &FixPanelProps) -> Html {
     let finding = &props.comparison.finding;
     // Shown (or another fix shown): focus moves to the panel, which says
     // what it is.
-    use_effect_with(crate::app::check::FixKey::of(finding), |_| {
+    use_effect_with(FixKey::of(finding), |_| {
         focus("fix-title");
         crate::app::browser::reveal("fix-panel");
     });

@@ -6,13 +6,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::findings::severity_class;
 use super::state::{Checked, ObjectRead};
+use crate::app::components::{severity_class, with_code, ConflictSurface};
 use crate::apply::Semantics;
 use crate::lint::Outcome;
 
 /// The engine's name, in a sentence.
-pub(super) fn engine(semantics: Semantics) -> &'static str {
+pub fn engine(semantics: Semantics) -> &'static str {
     match semantics {
         Semantics::Kube => "kube-apiserver",
         Semantics::Rfc => "strict RFC 6902",
@@ -44,7 +44,7 @@ pub fn Summary(props: &SummaryProps) -> Html {
                         <strong>{ counts.summary() }</strong>
                         { if worst.is_none() { " at note level or above: no hazard lint knows of." } else { "" } }
                     </p>
-                    <p class="muted read-as">{ super::findings::with_code(&patch.read_as()) }</p>
+                    <p class="muted read-as">{ with_code(&patch.read_as()) }</p>
                 </div>
             }
         }
@@ -82,7 +82,7 @@ pub fn ApplyOutcome(props: &ApplyOutcomeProps) -> Html {
             </section>
             <section class="apply-outcome" aria-labelledby="surface-title">
                 <h3 id="surface-title">{ "While other writers write" }</h3>
-                { crate::app::build::surface(&report.conflicts, &report.overwrites) }
+                <ConflictSurface conflicts={report.conflicts.clone()} overwrites={report.overwrites.clone()} />
             </section>
         </>
     }

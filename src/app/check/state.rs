@@ -1,160 +1,26 @@
 //! The Check view's state: the pasted patch, the current object (optional),
 //! the engine, what lint found, which fix is shown beside the patch, a
 //! notice and an undo. A pure reducer, tested natively; the components
-//! render it, a hook decides when to run lint ([`CheckAction::Check`]).
+//! render it. Lint runs in the reducer for small texts, and as a job after
+//! a pause in typing for big ones ([`CheckJob`]).
 
+use std::convert::Infallible;
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-
 use super::examples::{example, FIRST_EXAMPLE};
-use crate::app::link::{LinkError, Shareable, Start};
+use super::link::{empty, CheckLink, FixKey};
+use crate::app::deferred::{Deferred, Job, INSTANT_BYTES};
 use crate::app::notice::Notice;
-use crate::app::route::View;
 use crate::app::text_diff::{line_diff, LineTag};
+use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::apply::Semantics;
 use crate::input::InputError;
 use crate::lint::{self, report, Finding, Fix, Input, LintError, Options, Origin, Report};
 use crate::patch::{Operation, PayloadError};
 
-/// The longest patch or object text a link may hold (the editors refuse
-/// longer pastes too).
-pub const MAX_TEXT: usize = crate::limits::OBJECT_BYTES;
-
 /// Ops listed one by one; a longer patch lists only its ops with findings
 /// (at most this many).
 pub const MAX_SHOWN_OPS: usize = 200;
-
-/// `kube` or `rfc`, in links and example files.
-pub(crate) mod semantics_name {
-    use serde::de::Error as _;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    use crate::apply::Semantics;
-
-    pub fn serialize<S: Serializer>(semantics: &Semantics, ser: S) -> Result<S::Ok, S::Error> {
-        ser.serialize_str(semantics.as_str())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(de: D) -> Result<Semantics, D::Error> {
-        let name = String::deserialize(de)?;
-        name.parse().map_err(|_| {
-            D::Error::custom(format!(
-                "semantics {name:?} is neither \"kube\" nor \"rfc\""
-            ))
-        })
-    }
-}
-
-fn is_kube(semantics: &Semantics) -> bool {
-    *semantics == Semantics::Kube
-}
-
-fn is_empty(text: &Rc<str>) -> bool {
-    text.is_empty()
-}
-
-fn empty() -> Rc<str> {
-    Rc::from("")
-}
-
-/// Names a finding across edits: its rule, op index and path. The fix
-/// shown is the current fix of the finding with this key, if lint still
-/// reports it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FixKey {
-    /// The rule's kebab-case name.
-    pub rule: String,
-    /// The op index (`None`: the whole body).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub index: Option<usize>,
-    /// The path.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-}
-
-impl FixKey {
-    /// The key of `finding`.
-    pub fn of(finding: &Finding) -> FixKey {
-        FixKey {
-            rule: finding.rule.as_str().to_owned(),
-            index: finding.index,
-            path: finding.path.clone(),
-        }
-    }
-
-    /// True when `finding` is the one this key names.
-    pub fn names(&self, finding: &Finding) -> bool {
-        finding.rule.as_str() == self.rule
-            && finding.index == self.index
-            && finding.path == self.path
-    }
-}
-
-/// What a Check view link holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CheckLink {
-    /// The pasted text: a JSON patch, a merge patch or a kubectl command.
-    pub patch: Rc<str>,
-    /// The current object's text (empty: none given).
-    #[serde(default = "empty", skip_serializing_if = "is_empty")]
-    pub object: Rc<str>,
-    /// The engine the patch is meant for.
-    #[serde(default, with = "semantics_name", skip_serializing_if = "is_kube")]
-    pub semantics: Semantics,
-    /// The example it started from, if any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub example: Option<String>,
-    /// The finding whose fix is shown beside the patch.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fix: Option<FixKey>,
-}
-
-impl CheckLink {
-    /// The link of a bundled example.
-    pub fn example(id: &str) -> Option<CheckLink> {
-        let example = example(id)?;
-        Some(CheckLink {
-            patch: Rc::from(example.patch.as_str()),
-            object: Rc::from(example.object.as_deref().unwrap_or_default()),
-            semantics: example.semantics,
-            example: Some(example.id.to_owned()),
-            fix: None,
-        })
-    }
-
-    /// True when replacing this link loses work: anything but a bundled
-    /// example as bundled (or nothing at all).
-    fn is_work(&self) -> bool {
-        match self.example.as_deref().and_then(example) {
-            Some(e) => {
-                *e.patch != *self.patch
-                    || e.object.as_deref().unwrap_or_default() != &*self.object
-                    || e.semantics != self.semantics
-            }
-            None => !self.patch.trim().is_empty() || !self.object.trim().is_empty(),
-        }
-    }
-}
-
-impl Shareable for CheckLink {
-    const VIEW: View = View::Check;
-    const STORAGE_KEY: &'static str = "patchlab.check";
-
-    fn check(&self) -> Result<(), LinkError> {
-        for (what, text) in [("a patch", &self.patch), ("an object", &self.object)] {
-            if text.len() > MAX_TEXT {
-                return Err(LinkError::OverBudget(format!(
-                    "{what} of {} bytes (at most {MAX_TEXT})",
-                    text.len()
-                )));
-            }
-        }
-        Ok(())
-    }
-}
 
 /// The current object, as lint read it.
 #[derive(Clone, Debug, PartialEq)]
@@ -408,13 +274,6 @@ pub fn editor_error(err: &LintError, text: &str) -> InputError {
     }
 }
 
-/// What lint finds in the ops a strategy sends (`None` for a body that
-/// is not a JSON patch): the Build view shows it on each column's ops.
-pub fn plan_findings(plan: &crate::strategy::Plan) -> Option<Report> {
-    let ops: Vec<Operation> = plan.ops()?.iter().map(|p| p.op.clone()).collect();
-    Some(lint::lint_ops(&ops, &Options::default()))
-}
-
 /// A fix as the editor holds it: one op per line (the same bytes per op
 /// as [`Fix::payload`], which is what the copy button copies).
 pub fn fix_text(fix: &Fix) -> String {
@@ -503,12 +362,6 @@ impl Comparison {
     }
 }
 
-/// What an undo restores.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Snapshot {
-    link: CheckLink,
-}
-
 /// The whole Check view state.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckState {
@@ -526,24 +379,26 @@ pub struct CheckState {
     pub rev: u64,
     /// What lint found, for revision `checked.rev`.
     pub checked: Rc<Checked>,
+    /// The fix shown beside the patch (derived from `checked` and `fix`,
+    /// whenever either changes).
+    pub shown: Option<Rc<Comparison>>,
     /// A message for the user.
     pub notice: Option<Notice>,
     /// What the last replacement replaced (the notice's Undo).
-    pub undo: Option<Rc<Snapshot>>,
+    pub undo: Option<Undo<CheckState>>,
 }
 
 /// What can happen in the Check view.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CheckAction {
     /// The patch editor's text changed.
-    EditPatch(String),
+    EditPatch(Rc<str>),
     /// The object editor's text changed.
-    EditObject(String),
+    EditObject(Rc<str>),
     /// The engine changed.
     SetSemantics(Semantics),
-    /// Run lint on the current texts (the hook sends it: at once for small
-    /// texts, after a pause in typing for big ones).
-    Check,
+    /// What lint found on big texts, after a pause in typing.
+    Checked(Rc<Checked>),
     /// Load an example by id (undoable).
     LoadExample(String),
     /// Open a link's state (undoable).
@@ -582,56 +437,20 @@ impl CheckState {
     /// The state of a link, checked.
     pub fn from_link(link: CheckLink) -> CheckState {
         let checked = Checked::run(&link.patch, &link.object, link.semantics, 1);
-        CheckState {
+        let mut state = CheckState {
             patch: link.patch,
             object: link.object,
             semantics: link.semantics,
             example: link.example,
-            fix: link.fix,
+            fix: None,
             rev: 1,
             checked: Rc::new(checked),
+            shown: None,
             notice: None,
             undo: None,
-        }
-    }
-
-    /// The state a visit starts with (see [`Start`]).
-    pub fn start(start: Start<CheckLink>) -> CheckState {
-        match start {
-            Start::Fresh => CheckState::default(),
-            Start::Saved(link) => CheckState::from_link(link),
-            Start::Link { link, saved } => {
-                let mut state = CheckState::from_link(link);
-                if let Some(saved) = saved.filter(CheckLink::is_work) {
-                    state.keep_for_undo(saved, "Opened the link");
-                }
-                state
-            }
-            Start::BrokenLink { error, saved } => CheckState {
-                notice: Some(Notice::from(&error)),
-                ..saved.map(CheckState::from_link).unwrap_or_default()
-            },
-            Start::BrokenSaved(error) => CheckState {
-                notice: Some(
-                    Notice::warning(
-                        "Your saved patch could not be read, so this is the first example.",
-                    )
-                    .with_detail(Some(&error.to_string())),
-                ),
-                ..CheckState::default()
-            },
-        }
-    }
-
-    /// The link of this state.
-    pub fn link(&self) -> CheckLink {
-        CheckLink {
-            patch: Rc::clone(&self.patch),
-            object: Rc::clone(&self.object),
-            semantics: self.semantics,
-            example: self.example.clone(),
-            fix: self.fix.clone(),
-        }
+        };
+        state.show_fix(link.fix);
+        state
     }
 
     /// True when the findings are not those of the current texts.
@@ -642,6 +461,11 @@ impl CheckState {
     /// Total bytes in the editors.
     pub fn text_bytes(&self) -> usize {
         self.patch.len() + self.object.len()
+    }
+
+    /// True when the texts are too big to check on every keystroke.
+    pub fn big(&self) -> bool {
+        self.text_bytes() > INSTANT_BYTES
     }
 
     /// The title and description of what the editors hold: the example's
@@ -676,11 +500,40 @@ impl CheckState {
 
     /// The fix shown beside the patch, if lint still reports its finding.
     pub fn comparison(&self) -> Option<Comparison> {
+        self.shown.as_deref().cloned()
+    }
+
+    /// The position in the report of the finding whose fix is shown.
+    pub fn shown_finding(&self) -> Option<usize> {
         let key = self.fix.as_ref()?;
-        let patch = self.checked.ok()?;
-        let finding = patch.report.findings.iter().find(|f| key.names(f))?;
-        let fix = finding.fix.as_ref()?;
-        Some(Comparison::new(patch, finding, fix))
+        self.checked
+            .ok()?
+            .report
+            .findings
+            .iter()
+            .position(|f| key.names(f))
+    }
+
+    /// Works out the fix shown again (lint's findings or the key changed).
+    fn compare(&mut self) {
+        self.shown = self.fix.as_ref().and_then(|key| {
+            let patch = self.checked.ok()?;
+            let finding = patch.report.findings.iter().find(|f| key.names(f))?;
+            let fix = finding.fix.as_ref()?;
+            Some(Rc::new(Comparison::new(patch, finding, fix)))
+        });
+    }
+
+    fn show_fix(&mut self, fix: Option<FixKey>) {
+        self.fix = fix;
+        self.compare();
+    }
+
+    fn take_checked(&mut self, checked: Rc<Checked>) {
+        if checked.rev == self.rev {
+            self.checked = checked;
+            self.compare();
+        }
     }
 
     /// The first finding that has a fix.
@@ -696,60 +549,135 @@ impl CheckState {
 
     /// Runs lint when the texts changed since the last run.
     pub fn check(&mut self) {
-        if self.stale() {
-            self.checked = Rc::new(Checked::run(
-                &self.patch,
-                &self.object,
-                self.semantics,
-                self.rev,
-            ));
+        if let Some(job) = self.check_job() {
+            self.take_checked(job.run());
         }
+    }
+
+    /// Lint of the current texts, when they changed since the last run.
+    pub fn check_job(&self) -> Option<CheckJob> {
+        self.stale().then(|| CheckJob {
+            patch: Rc::clone(&self.patch),
+            object: Rc::clone(&self.object),
+            semantics: self.semantics,
+            rev: self.rev,
+            checked: None,
+        })
     }
 
     fn edited(&mut self) {
         self.rev += 1;
     }
 
-    /// Replaces the content with `link`, keeping the current one for an
-    /// undo when it is work (or always, with `keep`).
-    fn load(&mut self, link: CheckLink, what: &str, keep: bool) {
-        let previous = self.link();
-        let keep = (keep || previous.is_work()) && previous != link;
-        self.notice = None;
-        self.undo = None;
-        self.patch = link.patch;
-        self.object = link.object;
-        self.semantics = link.semantics;
-        self.example = link.example;
-        self.fix = link.fix;
-        self.edited();
-        self.check();
-        if keep {
-            self.keep_for_undo(previous, what);
+    /// The state of `link` in place of this one (undoable when this is work).
+    fn load(&self, link: CheckLink, what: &str) -> CheckState {
+        view_state::replace(self, CheckState::from_link(link), what)
+    }
+
+    /// The patch editor with the fix shown, the patch before kept for Undo.
+    fn adopt_fix(&self) -> CheckState {
+        let Some(comparison) = &self.shown else {
+            return self.clone();
+        };
+        let Some(fixed) = comparison.finding.fix.as_ref().map(fix_text) else {
+            return self.clone();
+        };
+        let link = CheckLink {
+            patch: Rc::from(fixed),
+            fix: None,
+            ..self.link()
+        };
+        let what = format!(
+            "The patch editor now holds the fix for {}",
+            comparison.finding.rule
+        );
+        view_state::replace_keeping(self, CheckState::from_link(link), &what)
+    }
+}
+
+/// Lint of the two texts, as a job (one piece: lint is one pass; the job
+/// lets big texts wait for a pause in typing).
+pub struct CheckJob {
+    patch: Rc<str>,
+    object: Rc<str>,
+    semantics: Semantics,
+    rev: u64,
+    checked: Option<Rc<Checked>>,
+}
+
+impl CheckJob {
+    /// Does it all at once.
+    pub fn run(self) -> Rc<Checked> {
+        Rc::new(Checked::run(
+            &self.patch,
+            &self.object,
+            self.semantics,
+            self.rev,
+        ))
+    }
+}
+
+impl Job for CheckJob {
+    type Done = Rc<Checked>;
+
+    fn step(&mut self) -> bool {
+        let checked = Checked::run(&self.patch, &self.object, self.semantics, self.rev);
+        self.checked = Some(Rc::new(checked));
+        false
+    }
+
+    fn finish(self) -> Rc<Checked> {
+        match self.checked {
+            Some(checked) => checked,
+            None => self.run(),
+        }
+    }
+}
+
+impl ViewState for CheckState {
+    type Link = CheckLink;
+    type Action = CheckAction;
+    type OpenError = Infallible;
+    const WORDS: Words = Words {
+        saved: "patch",
+        fresh: "this is the first example",
+        kept: "What the editors held before is kept",
+        back: "Brought back what the editors held",
+    };
+
+    fn from_link(link: CheckLink) -> Result<Self, Infallible> {
+        Ok(CheckState::from_link(link))
+    }
+
+    /// The link of this state.
+    fn link(&self) -> CheckLink {
+        CheckLink {
+            patch: Rc::clone(&self.patch),
+            object: Rc::clone(&self.object),
+            semantics: self.semantics,
+            example: self.example.clone(),
+            fix: self.fix.clone(),
         }
     }
 
-    /// Keeps `link` as what Undo brings back, and says so.
-    fn keep_for_undo(&mut self, link: CheckLink, what: &str) {
-        self.undo = Some(Rc::new(Snapshot { link }));
-        self.notice = Some(
-            Notice::info(format!(
-                "{what}. What the editors held before is kept: Undo brings it back."
-            ))
-            .with_undo("Undo"),
-        );
+    fn is_work(&self) -> bool {
+        self.link().is_work()
+    }
+
+    fn parts(&mut self) -> (&mut Option<Notice>, &mut Option<Undo<Self>>) {
+        (&mut self.notice, &mut self.undo)
     }
 
     /// The next state; a pure function of the state and the action.
-    pub fn reduce(&self, action: CheckAction) -> CheckState {
+    fn reduce(&self, action: CheckAction) -> Self {
         let mut next = self.clone();
         match action {
             CheckAction::EditPatch(text) => {
-                next.patch = Rc::from(text);
+                next.patch = text;
                 next.edited();
             }
             CheckAction::EditObject(text) => {
-                next.object = Rc::from(text);
+                next.object = text;
                 next.edited();
             }
             CheckAction::SetSemantics(semantics) => {
@@ -759,83 +687,87 @@ impl CheckState {
                     next.check();
                 }
             }
-            CheckAction::Check => next.check(),
+            CheckAction::Checked(checked) => next.take_checked(checked),
             CheckAction::LoadExample(id) => match CheckLink::example(&id) {
                 Some(link) => {
                     let title = example(&id).map(|e| e.title.as_str()).unwrap_or_default();
-                    next.load(link, &format!("Loaded the example “{title}”"), false);
+                    next = self.load(link, &format!("Loaded the example “{title}”"));
                 }
                 None => next.notice = Some(Notice::error(format!("There is no example {id:?}."))),
             },
-            CheckAction::OpenLink(link) => next.load(link, "Opened the link", false),
+            CheckAction::OpenLink(link) => next = view_state::open(self, link),
             CheckAction::Clear => {
                 let blank = CheckLink {
                     patch: empty(),
                     object: empty(),
-                    semantics: next.semantics,
+                    semantics: self.semantics,
                     example: None,
                     fix: None,
                 };
-                next.load(blank, "Cleared the editors", false);
+                next = self.load(blank, "Cleared the editors");
             }
-            CheckAction::ShowFix(key) => next.fix = Some(key),
+            CheckAction::ShowFix(key) => next.show_fix(Some(key)),
             CheckAction::ShowFirstFix => match next.first_fix() {
-                Some(key) => next.fix = Some(key),
+                Some(key) => next.show_fix(Some(key)),
                 None => {
                     next.notice = Some(Notice::info("No finding here comes with a fix to use."))
                 }
             },
-            CheckAction::HideFix => next.fix = None,
-            CheckAction::AdoptFix => {
-                if let Some(comparison) = next.comparison() {
-                    let fixed = comparison.finding.fix.as_ref().map(fix_text);
-                    if let Some(fixed) = fixed {
-                        let link = CheckLink {
-                            patch: Rc::from(fixed),
-                            fix: None,
-                            ..next.link()
-                        };
-                        let what = format!(
-                            "The patch editor now holds the fix for {}",
-                            comparison.finding.rule
-                        );
-                        next.load(link, &what, true);
-                    }
-                }
-            }
-            CheckAction::Undo => {
-                if let Some(snapshot) = next.undo.take() {
-                    next.load(
-                        snapshot.link.clone(),
-                        "Brought back what the editors held",
-                        false,
-                    );
-                }
-            }
+            CheckAction::HideFix => next.show_fix(None),
+            CheckAction::AdoptFix => next = self.adopt_fix(),
+            CheckAction::Undo => next = view_state::undo(self),
             CheckAction::Notify(notice) => next.notice = Some(notice),
             CheckAction::DismissNotice => next.notice = None,
         }
         next
     }
-}
 
-impl crate::app::link::ViewState for CheckState {
-    type Link = CheckLink;
-    type Action = CheckAction;
-
-    fn start(start: Start<CheckLink>) -> Self {
-        CheckState::start(start)
+    fn settle(&mut self) {
+        if !self.big() {
+            self.check();
+        }
     }
 
-    fn link(&self) -> CheckLink {
-        CheckState::link(self)
+    /// Revisions keep counting past `previous`'s, so that no lint of an
+    /// earlier text is taken for this one's.
+    fn after(mut self, previous: &Self) -> Self {
+        let rev = previous.rev + 1;
+        // Up to date stays up to date; behind stays behind.
+        let checked_rev = if self.stale() { 0 } else { rev };
+        self.checked = Rc::new(Checked {
+            rev: checked_rev,
+            ..Checked::clone(&self.checked)
+        });
+        self.rev = rev;
+        self
     }
 
-    fn open(link: CheckLink) -> CheckAction {
+    fn open_action(link: CheckLink) -> CheckAction {
         CheckAction::OpenLink(link)
     }
 
-    fn notify(notice: Notice) -> CheckAction {
+    fn notify_action(notice: Notice) -> CheckAction {
         CheckAction::Notify(notice)
+    }
+}
+
+impl Deferred for CheckState {
+    type Job = CheckJob;
+    type Key = u64;
+
+    fn key(&self) -> u64 {
+        self.rev
+    }
+
+    fn job(&self) -> Option<CheckJob> {
+        self.big().then(|| self.check_job()).flatten()
+    }
+
+    fn typed(_before: &u64, _now: &u64) -> bool {
+        true
+    }
+
+    fn done(checked: Rc<Checked>) -> CheckAction {
+        CheckAction::Checked(checked)
     }
 }

@@ -2,6 +2,21 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use super::*;
+use crate::app::view_state::ViewState;
+
+/// Test-only: lint run at once, as a step of a chain (the reducer does
+/// it for small texts, a job for big ones).
+trait CheckedNow {
+    fn checked_now(&self) -> CheckState;
+}
+
+impl CheckedNow for CheckState {
+    fn checked_now(&self) -> CheckState {
+        let mut state = self.clone();
+        state.check();
+        state
+    }
+}
 use crate::app::link::{self, LinkError, Shareable, Start};
 use crate::app::route::{Route, View};
 use crate::app::text_diff::LineTag;
@@ -26,8 +41,8 @@ fn findings(state: &CheckState) -> BTreeSet<(String, Option<usize>, Option<Strin
 
 fn edit(state: &CheckState, text: &str) -> CheckState {
     state
-        .reduce(CheckAction::EditPatch(text.to_owned()))
-        .reduce(CheckAction::Check)
+        .reduce(CheckAction::EditPatch(text.into()))
+        .checked_now()
 }
 
 #[test]
@@ -200,7 +215,7 @@ fn edits_wait_for_a_check_then_update_and_keep_the_fix_while_its_finding_lasts()
         typed.checked, state.checked,
         "the last findings stay meanwhile"
     );
-    let checked = typed.reduce(CheckAction::Check);
+    let checked = typed.checked_now();
     assert!(!checked.stale());
     assert_eq!(checked.checked.ok().unwrap().lines, [1, 1]);
     let comparison = checked.comparison().unwrap();
@@ -299,7 +314,7 @@ fn unreadable_text_says_where_and_a_bad_object_does_not_stop_the_patch() {
 
     let bad_object = state_of("finalizer-by-index")
         .reduce(CheckAction::EditObject("metadata: [".into()))
-        .reduce(CheckAction::Check);
+        .checked_now();
     assert!(bad_object.object_error().is_some());
     let patch = bad_object.checked.ok().unwrap();
     assert_eq!(patch.report.outcome, None, "checked without the object");
@@ -310,7 +325,7 @@ fn unreadable_text_says_where_and_a_bad_object_does_not_stop_the_patch() {
     )));
     let not_an_object = bad_object
         .reduce(CheckAction::EditObject("[1, 2]".into()))
-        .reduce(CheckAction::Check);
+        .checked_now();
     assert!(not_an_object
         .object_error()
         .unwrap()
@@ -466,7 +481,7 @@ fn links_round_trip_are_budgeted_and_start_like_every_view() {
     let bad_engine = link::encode(&serde_json::json!({"patch": "[]", "semantics": "etcd"}));
     assert!(matches!(
         link::decode::<CheckLink>(&bad_engine),
-        Err(LinkError::NotPatchlab(why)) if why.contains("neither")
+        Err(LinkError::NotPatchlab(why)) if why.contains("unknown semantics \"etcd\": use kube or rfc")
     ));
 
     // A link over saved work keeps the work for Undo.
@@ -502,27 +517,6 @@ fn links_round_trip_are_budgeted_and_start_like_every_view() {
 }
 
 #[test]
-fn build_columns_carry_the_findings_of_the_ops_they_send() {
-    use crate::app::build::BuildState;
-    let build = BuildState::default();
-    let rules = |column: usize| -> Vec<(Rule, Option<usize>)> {
-        let plan = build.results[column].plan.as_ref().unwrap();
-        plan_findings(plan)
-            .unwrap()
-            .findings
-            .iter()
-            .map(|f| (f.rule, f.index))
-            .collect()
-    };
-    // kubevirt-head tests the whole label map; PR #18139 adds one key.
-    assert_eq!(rules(0), [(Rule::WholeMapTest, Some(0))]);
-    assert_eq!(rules(1), [(Rule::AddWithoutTest, Some(0))]);
-    let head = plan_findings(build.results[0].plan.as_ref().unwrap()).unwrap();
-    assert!(head.on_op(0).all(|f| f.severity == Severity::Warning));
-    assert_eq!(head.on_op(1).count(), 0);
-}
-
-#[test]
 fn hostile_texts_and_links_never_panic() {
     let deep = "[".repeat(10_000);
     let texts = [
@@ -544,9 +538,9 @@ fn hostile_texts_and_links_never_panic() {
     for text in texts {
         for object in ["", text, "{}", "metadata: {labels: {a: b}}"] {
             let state = CheckState::default()
-                .reduce(CheckAction::EditObject(object.to_owned()))
-                .reduce(CheckAction::EditPatch(text.to_owned()))
-                .reduce(CheckAction::Check)
+                .reduce(CheckAction::EditObject(object.into()))
+                .reduce(CheckAction::EditPatch(text.into()))
+                .checked_now()
                 .reduce(CheckAction::ShowFirstFix)
                 .reduce(CheckAction::AdoptFix)
                 .reduce(CheckAction::Undo);
@@ -561,6 +555,48 @@ fn hostile_texts_and_links_never_panic() {
         }
         let _ = CheckState::start(Start::new(Some(text), Some(text)));
     }
+}
+
+#[test]
+fn small_texts_are_checked_in_the_reducer_big_ones_after_a_pause() {
+    use crate::app::deferred::{Deferred, Job, INSTANT_BYTES};
+    let state = CheckState::default();
+    let mut typed = state.reduce(CheckAction::EditPatch(
+        r#"[{"op":"remove","path":"/a"}]"#.into(),
+    ));
+    assert!(typed.stale());
+    typed.settle();
+    assert!(!typed.stale(), "one render per keystroke: checked at once");
+    assert!(Deferred::job(&typed).is_none());
+    let big = format!(
+        "[{}]",
+        r#"{"op":"add","path":"/a","value":1},"#.repeat(INSTANT_BYTES / 30)
+            + r#"{"op":"remove","path":"/a"}"#
+    );
+    let mut typed = state.reduce(CheckAction::EditPatch(big.into()));
+    typed.settle();
+    assert!(typed.stale() && typed.big());
+    let mut job = Deferred::job(&typed).unwrap();
+    while job.step() {}
+    let done = typed.reduce(CheckState::done(job.finish()));
+    assert!(!done.stale());
+    assert!(done.checked.ok().unwrap().report.op_count > 600);
+}
+
+#[test]
+fn lint_of_an_earlier_text_is_never_taken_after_a_load() {
+    let state = CheckState::default();
+    let typed = state.reduce(CheckAction::EditPatch("[]".into()));
+    let job = typed.check_job().unwrap();
+    // A load, then an edit: revisions keep counting past the job's, so
+    // its late answer (for "[]") is not taken for this text.
+    let loaded = typed
+        .reduce(CheckAction::LoadExample("float-test".into()))
+        .reduce(CheckAction::EditObject("{}".into()));
+    assert!(loaded.rev > typed.rev + 1);
+    let late = loaded.reduce(CheckAction::Checked(job.run()));
+    assert!(late.stale(), "still waiting for its own lint");
+    assert_eq!(late.checked, loaded.checked);
 }
 
 /// `explain`'s Check links (made in the core, by `share::pack`) open in

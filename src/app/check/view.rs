@@ -5,57 +5,23 @@
 
 use std::rc::Rc;
 
-use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
-use super::findings::{fix_button_id, OpList};
+use super::findings::OpList;
 use super::fix::FixPanel;
+use super::link::FixKey;
 use super::report::{engine, ApplyOutcome, Summary};
-use super::state::{CheckAction, CheckState, Checked, Comparison, FixKey};
+use super::state::{CheckAction, CheckState, Checked, Comparison};
 use crate::app::components::{
-    use_copy, CopyFallback, Editor, ExampleSelect, NoticeBar, TabMode, UseCopy,
+    fix_button_id, with_code, CopyFallback, Editor, ExampleSelect, NoticeBar, ShareButton, TabMode,
+    UndoButton, UseCopy,
 };
-use crate::app::hooks::{use_share, use_shortcuts, use_tab_mode, use_view_state, INSTANT_BYTES};
+use crate::app::hooks::{use_copy, use_deferred, use_share, use_shortcuts, use_tab_mode, use_view};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
+use crate::app::view_state::ViewState;
 use crate::apply::Semantics;
 use crate::input::{Format, InputError};
-
-impl Reducible for CheckState {
-    type Action = CheckAction;
-    fn reduce(self: Rc<Self>, action: CheckAction) -> Rc<Self> {
-        let next = CheckState::reduce(&self, action);
-        if next == *self {
-            self
-        } else {
-            Rc::new(next)
-        }
-    }
-}
-
-/// The pause in typing before big texts are checked.
-const PAUSE_MS: u32 = 300;
-
-/// Runs lint when the texts changed: at once for small texts, after a
-/// pause in typing for big ones.
-#[hook]
-fn use_lint(state: &CheckState, dispatcher: UseReducerDispatcher<CheckState>) {
-    let timer = use_mut_ref(|| None::<Timeout>);
-    let big = state.text_bytes() > INSTANT_BYTES;
-    use_effect_with((state.rev, state.stale()), move |(_, stale)| {
-        timer.borrow_mut().take();
-        if !*stale {
-            return;
-        }
-        if big {
-            *timer.borrow_mut() = Some(Timeout::new(PAUSE_MS, move || {
-                dispatcher.dispatch(CheckAction::Check)
-            }));
-        } else {
-            dispatcher.dispatch(CheckAction::Check);
-        }
-    });
-}
 
 #[derive(PartialEq, Properties)]
 pub struct CheckViewProps {
@@ -66,16 +32,11 @@ pub struct CheckViewProps {
 /// The Check view.
 #[component]
 pub fn CheckView(props: &CheckViewProps) -> Html {
-    let state = use_view_state::<CheckState>(props.packed.clone());
+    let (state, send) = use_view::<CheckState>(props.packed.clone());
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
-    let send = {
-        let dispatcher = state.dispatcher();
-        Callback::from(move |action: CheckAction| dispatcher.dispatch(action))
-    };
-    let notify = send.reform(CheckAction::Notify);
-    use_lint(&state, state.dispatcher());
-    let share = use_share(state.link(), &copy, notify);
+    use_deferred(&**state, send.clone());
+    let share = use_share(state.link(), &copy, send.reform(CheckAction::Notify));
     {
         let (send, share) = (send.clone(), share.clone());
         use_shortcuts(
@@ -89,13 +50,6 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
         );
     }
     let on = |action: CheckAction| send.reform(move |()| action.clone());
-    // The fix beside the patch, worked out again only when it can change.
-    let comparison = {
-        let state = state.clone();
-        use_memo((state.checked.rev, state.fix.clone()), move |_| {
-            state.comparison()
-        })
-    };
     let (title, description) = state.title();
     html! {
         <section class="view check" aria-labelledby="view-title">
@@ -110,15 +64,15 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
             <div class="subject">
                 <h2 class="subject-title">{ title }</h2>
                 if let Some(description) = description {
-                    <p class="subject-note">{ super::findings::with_code(&description) }</p>
+                    <p class="subject-note">{ with_code(&description) }</p>
                 }
             </div>
             <div class="workspace check-workspace">
                 <Editors patch={AttrValue::from(Rc::clone(&state.patch))} object={AttrValue::from(Rc::clone(&state.object))}
                     patch_error={state.patch_error()} object_error={state.object_error()} {tab_mode} ontabmode={on_tab_mode}
                     onpatch={send.reform(CheckAction::EditPatch)} onobject={send.reform(CheckAction::EditObject)} />
-                <Results checked={Rc::clone(&state.checked)} checking={state.stale() && state.text_bytes() > INSTANT_BYTES} comparison={(*comparison).clone()}
-                    shown={state.fix.clone()} copy={copy.clone()}
+                <Results checked={Rc::clone(&state.checked)} checking={state.stale() && state.big()} comparison={state.shown.clone()}
+                    shown={state.fix.clone()} opener={state.shown_finding().map(|n| AttrValue::from(fix_button_id(n)))} copy={copy.clone()}
                     onfix={send.reform(CheckAction::ShowFix)} onadopt={on(CheckAction::AdoptFix)} onclose={on(CheckAction::HideFix)} />
             </div>
             <CopyFallback {copy} />
@@ -134,8 +88,8 @@ struct EditorsProps {
     object_error: Option<InputError>,
     tab_mode: TabMode,
     ontabmode: Callback<TabMode>,
-    onpatch: Callback<String>,
-    onobject: Callback<String>,
+    onpatch: Callback<Rc<str>>,
+    onobject: Callback<Rc<str>>,
 }
 
 #[component]
@@ -161,8 +115,10 @@ struct ResultsProps {
     checked: Rc<Checked>,
     /// Big texts changed and wait for a pause in typing.
     checking: bool,
-    comparison: Option<Comparison>,
+    comparison: Option<Rc<Comparison>>,
     shown: Option<FixKey>,
+    /// The id of the button of the finding whose fix is shown.
+    opener: Option<AttrValue>,
     copy: UseCopy,
     onfix: Callback<FixKey>,
     onadopt: Callback<()>,
@@ -171,20 +127,14 @@ struct ResultsProps {
 
 #[component]
 fn Results(props: &ResultsProps) -> Html {
-    let comparison = props.comparison.clone();
-    let opener = comparison.as_ref().and_then(|c| {
-        let findings = &props.checked.ok()?.report.findings;
-        let n = findings.iter().position(|f| *f == c.finding)?;
-        Some(AttrValue::from(fix_button_id(n)))
-    });
     html! {
         <div class={classes!("results", "check-results", props.checking.then_some("stale"))} aria-busy={props.checking.to_string()}>
             if props.checking {
                 <p class="stale-note" role="status">{ "Checking: large texts are checked after a pause in typing." }</p>
             }
             <Summary checked={Rc::clone(&props.checked)} />
-            if let Some(comparison) = comparison {
-                <FixPanel {comparison} {opener} copy={props.copy.clone()} onadopt={props.onadopt.clone()} onclose={props.onclose.clone()} />
+            if let Some(comparison) = props.comparison.clone() {
+                <FixPanel {comparison} opener={props.opener.clone()} copy={props.copy.clone()} onadopt={props.onadopt.clone()} onclose={props.onclose.clone()} />
             }
             <OpList checked={Rc::clone(&props.checked)} shown={props.shown.clone()} onfix={props.onfix.clone()} />
             <ApplyOutcome checked={Rc::clone(&props.checked)} />
@@ -207,12 +157,10 @@ struct ToolbarProps {
 
 #[component]
 fn Toolbar(props: &ToolbarProps) -> Html {
-    let click = |cb: &Callback<()>| cb.reform(|_: MouseEvent| ());
     let engine_button = |s: Semantics| {
-        let onsemantics = props.onsemantics.clone();
         html! {
             <button type="button" aria-pressed={(props.semantics == s).to_string()}
-                onclick={Callback::from(move |_: MouseEvent| onsemantics.emit(s))}>{ engine(s) }</button>
+                onclick={props.onsemantics.reform(move |_: MouseEvent| s)}>{ engine(s) }</button>
         }
     };
     html! {
@@ -223,13 +171,9 @@ fn Toolbar(props: &ToolbarProps) -> Html {
                 { engine_button(Semantics::Kube) }
                 { engine_button(Semantics::Rfc) }
             </div>
-            <button type="button" onclick={click(&props.onclear)}>{ "Clear" }</button>
-            if props.undo {
-                <button type="button" class="undo" onclick={click(&props.onundo)}>{ "Undo" }<kbd class="shortcut-hint" aria-hidden="true">{ "z" }</kbd></button>
-            }
-            <button type="button" class="primary" onclick={click(&props.onshare)}>
-                <span aria-live="polite">{ props.copy.label("share", "Share link") }</span><kbd class="shortcut-hint" aria-hidden="true">{ "l" }</kbd>
-            </button>
+            <button type="button" onclick={props.onclear.reform(|_: MouseEvent| ())}>{ "Clear" }</button>
+            <UndoButton shown={props.undo} onundo={props.onundo.clone()} />
+            <ShareButton class="primary" copy={props.copy.clone()} onshare={props.onshare.clone()} />
         </div>
     }
 }

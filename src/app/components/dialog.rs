@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use wasm_bindgen::JsCast;
+use web_sys::wasm_bindgen::JsCast;
 use web_sys::{HtmlDialogElement, HtmlElement};
 use yew::prelude::*;
 
@@ -28,8 +28,9 @@ pub fn Dialog(props: &DialogProps) -> Html {
     {
         let node = node.clone();
         use_effect_with((), move |_| {
-            let previous = gloo::utils::document()
-                .active_element()
+            let previous = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.active_element())
                 .and_then(|el| el.dyn_into::<HtmlElement>().ok());
             if let Some(dialog) = node.cast::<HtmlDialogElement>() {
                 let _ = dialog.show_modal();

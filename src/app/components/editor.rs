@@ -12,6 +12,8 @@ mod input;
 mod lines;
 mod paste;
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use crate::app::highlight::MAX_HIGHLIGHT;
@@ -74,7 +76,7 @@ pub struct EditorProps {
     /// Switch what Tab does (Ctrl+M).
     pub ontabmode: Callback<TabMode>,
     /// Called with the new text on every edit.
-    pub onchange: Callback<String>,
+    pub onchange: Callback<Rc<str>>,
 }
 
 #[component]

@@ -2,6 +2,8 @@
 
 use yew::prelude::*;
 
+use super::{Choice, ReformSome, Select};
+
 /// What [`ExampleSelect`] offers.
 #[derive(PartialEq, Properties)]
 pub struct ExampleSelectProps {
@@ -17,25 +19,14 @@ pub struct ExampleSelectProps {
 /// entry for work of one's own.
 #[component]
 pub fn ExampleSelect(props: &ExampleSelectProps) -> Html {
-    let onchange = {
-        let onchoose = props.onchoose.clone();
-        Callback::from(move |event: Event| {
-            if let Some(select) = event.target_dyn_into::<web_sys::HtmlSelectElement>() {
-                if !select.value().is_empty() {
-                    onchoose.emit(select.value());
-                }
-            }
-        })
-    };
+    let choices: Vec<Choice> = props
+        .choices
+        .iter()
+        .map(|(id, title)| Choice::new(*id, title.clone()))
+        .collect();
     html! {
-        <label class="field">
-            <span>{ "Example" }</span>
-            <select {onchange}>
-                <option value="" selected={props.current.is_none()}>{ "Choose an example…" }</option>
-                { for props.choices.iter().map(|(id, title)| html! {
-                    <option value={*id} selected={props.current.as_deref() == Some(*id)}>{ title.clone() }</option>
-                }) }
-            </select>
-        </label>
+        <Select label="Example" placeholder="Choose an example…" {choices}
+            selected={props.current.clone().unwrap_or_default()}
+            onchange={props.onchoose.reform_some(|id: String| (!id.is_empty()).then_some(id))} />
     }
 }

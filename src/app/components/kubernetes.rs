@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::{Choice, ReformSome, Select};
 use crate::kube::KubeVersion;
 
 #[derive(PartialEq, Properties)]
@@ -16,25 +17,14 @@ pub struct KubernetesSelectProps {
 /// A labelled select of [`KubeVersion::choices`], newest first.
 #[component]
 pub fn KubernetesSelect(props: &KubernetesSelectProps) -> Html {
-    let onchange = {
-        let emit = props.onchange.clone();
-        Callback::from(move |event: Event| {
-            let chosen = event
-                .target_dyn_into::<web_sys::HtmlSelectElement>()
-                .and_then(|select| select.value().parse::<KubeVersion>().ok());
-            if let Some(version) = chosen {
-                emit.emit(version);
-            }
-        })
-    };
+    let choices: Vec<Choice> = KubeVersion::choices()
+        .into_iter()
+        .map(|v| Choice::new(v.to_string(), v.label()))
+        .collect();
     html! {
-        <label class="field kube" title="The kube-apiserver that answers: each release is built with one evanphx/json-patch release, and their answers differ in a few places (docs/fidelity.md in the source).">
-            <span>{ "Kubernetes" }</span>
-            <select {onchange}>
-                { for KubeVersion::choices().into_iter().map(|v| html! {
-                    <option value={v.to_string()} selected={v == props.value.choice()}>{ v.label() }</option>
-                }) }
-            </select>
-        </label>
+        <Select label="Kubernetes" field_class="kube" {choices}
+            title="The kube-apiserver that answers: each release is built with one evanphx/json-patch release, and their answers differ in a few places (docs/fidelity.md in the source)."
+            selected={props.value.choice().to_string()}
+            onchange={props.onchange.reform_some(|v: String| v.parse::<KubeVersion>().ok())} />
     }
 }

@@ -18,14 +18,15 @@ const SETTLE_MS: u32 = 250;
 
 /// Writes `state` to the address bar and storage when it changes (after it
 /// settles), and hands a link pasted into the address bar of the open page
-/// to `onopen`. The first render writes nothing when the page was opened
-/// from a link that could not be read, so the address bar keeps it and it
-/// can be repaired. Storage refused and states too big for a link are
-/// announced once through `onnotice`.
+/// to `onopen`. With `keep_address` (the page was opened from a link that
+/// could not be opened), the first render writes nothing, so the address
+/// bar keeps the link and it can be repaired. Storage refused and states
+/// too big for a link are announced once through `onnotice`.
 #[hook]
 pub fn use_link_sync<L: Shareable>(
     state: L,
     packed: Option<AttrValue>,
+    keep_address: bool,
     onopen: Callback<Result<L, LinkError>>,
     onnotice: Callback<Notice>,
 ) {
@@ -47,11 +48,7 @@ pub fn use_link_sync<L: Shareable>(
     let announced = use_mut_ref(Announced::default);
     // A broken link on arrival stays in the address bar until the state
     // changes.
-    let keep_address = use_mut_ref(|| {
-        packed
-            .as_deref()
-            .is_some_and(|p| link::decode::<L>(p).is_err())
-    });
+    let keep_address = use_mut_ref(|| keep_address);
 
     // A new link pasted into the address bar of an open page.
     {

@@ -7,9 +7,10 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::scenarios::{library, scenario, FIRST_SCENARIO};
-use crate::app::link::{LinkError, Shareable, Start};
+use crate::app::link::{LinkError, Shareable};
 use crate::app::notice::Notice;
 use crate::app::route::View;
+use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::input::{self, Budget, Format, InputError};
 use crate::kube::KubeVersion;
 use crate::limits::WRITER_INTENTS;
@@ -136,7 +137,9 @@ impl std::fmt::Display for OpenError {
             OpenError::UnknownScenario(id) => write!(f, "there is no scenario {id:?}"),
             OpenError::NoScenario => f.write_str("the link names no scenario"),
             OpenError::UnknownInterleaving(i) => {
-                write!(f, "the scenario has no interleaving {}", i + 1)
+                // Shown from 1; a link's index may be usize::MAX (no wrap).
+                let shown = u128::try_from(*i).map_or(u128::MAX, |i| i + 1);
+                write!(f, "the scenario has no interleaving {shown}")
             }
             OpenError::Invalid(e) => write!(f, "{e}"),
         }
@@ -214,7 +217,7 @@ pub struct RaceState {
     /// A message for the user.
     pub notice: Option<Notice>,
     /// The race before a load replaced an edited one.
-    pub undo: Option<Rc<RaceState>>,
+    pub undo: Option<Undo<RaceState>>,
 }
 
 /// What can happen in the Race view.
@@ -397,46 +400,6 @@ impl RaceState {
         Ok(state)
     }
 
-    /// The state a visit starts with (see [`Start`]).
-    pub fn start(start: Start<RaceLink>) -> RaceState {
-        let open = |link: RaceLink| RaceState::open(link);
-        match start {
-            Start::Fresh => RaceState::default(),
-            Start::Saved(link) => open(link).unwrap_or_else(|why| {
-                RaceState::default().with_notice(Notice::warning(format!(
-                    "Your saved race could not be opened ({why}), so this is the first scenario."
-                )))
-            }),
-            Start::Link { link, saved } => match open(link) {
-                Ok(state) => match saved.and_then(|s| open(s).ok()).filter(|s| s.edited()) {
-                    Some(saved) => saved.replaced_by(state, "Opened the link"),
-                    None => state,
-                },
-                Err(why) => {
-                    RaceState::default().with_notice(Notice::error(format!(
-                        "This link could not be opened: {why}. Nothing was changed, and the link is still in the address bar."
-                    )))
-                }
-            },
-            Start::BrokenLink { error, saved } => saved
-                .and_then(|s| open(s).ok())
-                .unwrap_or_default()
-                .with_notice(Notice::from(&error)),
-            Start::BrokenSaved(error) => RaceState::default().with_notice(
-                Notice::warning("Your saved race could not be read, so this is the first scenario.")
-                    .with_detail(Some(&error.to_string())),
-            ),
-        }
-    }
-
-    /// `self` with a message.
-    pub fn with_notice(self, notice: Notice) -> RaceState {
-        RaceState {
-            notice: Some(notice),
-            ..self
-        }
-    }
-
     /// True when loading something else would lose work: the scenario was
     /// edited here, or an intents editor holds text that was not taken.
     pub fn edited(&self) -> bool {
@@ -454,51 +417,19 @@ impl RaceState {
         }
     }
 
-    /// `next` replacing `self`, keeping `self` for an undo when it was edited.
-    fn replaced_by(&self, next: RaceState, what: &str) -> RaceState {
-        if !self.edited() {
-            return next;
-        }
-        let mut kept = self.clone();
-        kept.undo = None;
-        kept.notice = None;
-        kept.playing = false;
-        RaceState {
-            notice: Some(
-                Notice::info(format!(
-                    "{what}. Your edited race is kept: Undo brings it back."
-                ))
-                .with_undo("Undo"),
-            ),
-            undo: Some(Rc::new(kept)),
-            ..next
-        }
-    }
-
-    /// The link of this state.
-    pub fn link(&self) -> RaceLink {
-        let (id, scenario, interleaving) = match &self.source {
-            Source::Shipped(id) => (Some(id.clone()), None, None),
-            Source::Interleaving { id, index, .. } => (Some(id.clone()), None, Some(*index)),
-            Source::Edited => (None, Some(self.scenario.clone()), None),
-        };
-        RaceLink {
-            id,
-            scenario,
-            interleaving,
-            preset: self.preset,
-            kubernetes: self.kubernetes,
-            step: self.step,
-            compare: self.compare.is_some(),
-            explore: self.exploration.is_some(),
-            editing: self.editing,
-        }
-    }
-
     /// The last step that happened (`None` at the start).
     pub fn current(&self) -> Option<&Step> {
         let replay = self.replay.as_ref().as_ref().ok()?;
         self.step.checked_sub(1).and_then(|i| replay.steps.get(i))
+    }
+
+    /// The object before the step shown (the first object at the start).
+    pub fn previous_object(&self) -> Option<&serde_json::Value> {
+        let replay = self.replay.as_ref().as_ref().ok()?;
+        match self.step {
+            0 | 1 => replay.initial.first(),
+            n => replay.steps.get(n - 2).map(|s| &s.object),
+        }
     }
 
     /// True when the explorer can take this scenario.
@@ -553,194 +484,151 @@ impl RaceState {
     /// The scenario changed here: it is now the user's own.
     fn edit(&mut self) {
         self.source = Source::Edited;
-        self.undo = None;
         self.rerun();
         if self.exploration.is_some() {
             self.exploration = Some(Rc::new(self.explore()));
         }
     }
 
-    /// The next state.
-    pub fn reduce(&self, action: RaceAction) -> RaceState {
-        let mut next = self.clone();
-        let len = next.scenario.schedule.len();
+    /// The player's actions: where on the timeline, playing or not.
+    fn play(&mut self, action: RaceAction) {
+        let len = self.scenario.schedule.len();
         match action {
-            RaceAction::Load(id) => {
-                let mut loaded = RaceState {
-                    preset: self.preset,
-                    ..RaceState::load(&id)
-                };
-                // A release chosen here stays chosen, like the preset.
-                loaded.kubernetes = self
-                    .kubernetes
-                    .filter(|v| Some(*v) != loaded.scenario.kubernetes);
-                loaded.rerun();
-                let name = loaded.scenario.name.clone();
-                next = self.replaced_by(loaded, &format!("Loaded “{name}”"));
-            }
-            RaceAction::Open(link) => {
-                next = match RaceState::open(link) {
-                    Ok(opened) => self.replaced_by(opened, "Opened the link"),
-                    Err(why) => next.with_notice(Notice::error(format!(
-                        "This link could not be opened: {why}. Nothing was changed."
-                    ))),
-                }
-            }
-            RaceAction::OpenInterleaving {
-                index,
-                preset,
-                step,
-            } => {
-                let Some(id) = self.source.id() else {
-                    // An edited scenario: replay the interleaving of it.
-                    if let Some(Ok(exploration)) = self.exploration.as_deref() {
-                        if let Some(schedule) = exploration.interleavings.get(index) {
-                            next.scenario.schedule = schedule.clone();
-                            next.preset = Some(preset);
-                            next.rerun();
-                            next.step = step.min(next.scenario.schedule.len());
-                            next.playing = false;
-                        }
-                    }
-                    return next;
-                };
-                let link = RaceLink {
-                    interleaving: Some(index),
-                    explore: true,
-                    compare: self.compare.is_some(),
-                    editing: self.editing,
-                    kubernetes: self.kubernetes,
-                    ..RaceLink::shipped(id, Some(preset), step)
-                };
-                match RaceState::open(link) {
-                    Ok(opened) => {
-                        next = RaceState {
-                            exploration: self.exploration.clone(),
-                            ..opened
-                        }
-                    }
-                    Err(why) => next.notice = Some(Notice::error(why.to_string())),
-                }
-            }
-            RaceAction::SetPreset(preset) => {
-                next.preset = preset;
-                next.rerun();
-            }
-            RaceAction::SetKubernetes(version) => {
-                let own = next.scenario.kubernetes.unwrap_or_default();
-                let version = (version != own).then_some(version);
-                if next.kubernetes != version {
-                    next.kubernetes = version;
-                    next.rerun();
-                    if next.exploration.is_some() {
-                        next.exploration = Some(Rc::new(next.explore()));
-                    }
-                }
-            }
-            RaceAction::SetWriterPreset(w, preset) => {
-                if let Some(writer) = next.scenario.writers.get_mut(w) {
-                    writer.preset = preset;
-                    next.edit();
-                }
-            }
             RaceAction::Goto(step) => {
-                next.step = step.min(len);
-                next.playing = false;
+                self.step = step.min(len);
+                self.playing = false;
             }
-            RaceAction::Next => next.step = (next.step + 1).min(len),
+            RaceAction::Next => self.step = (self.step + 1).min(len),
             RaceAction::Prev => {
-                next.step = next.step.saturating_sub(1);
-                next.playing = false;
+                self.step = self.step.saturating_sub(1);
+                self.playing = false;
             }
             RaceAction::End => {
-                next.step = len;
-                next.playing = false;
+                self.step = len;
+                self.playing = false;
             }
             RaceAction::Play => {
-                if next.step >= len {
-                    next.step = 0;
+                if self.step >= len {
+                    self.step = 0;
                 }
-                next.playing = len > 0;
+                self.playing = len > 0;
             }
-            RaceAction::Pause => next.playing = false,
-            RaceAction::Tick => {
-                if next.playing {
-                    next.step = (next.step + 1).min(len);
-                    next.playing = next.step < len;
-                }
+            RaceAction::Pause => self.playing = false,
+            RaceAction::Tick if self.playing => {
+                self.step = (self.step + 1).min(len);
+                self.playing = self.step < len;
             }
-            RaceAction::SetSpeed(ms) => next.speed = ms.clamp(100, 5000),
-            RaceAction::ToggleCompare => {
-                next.compare = match next.compare {
-                    Some(_) => None,
-                    None => Some(Rc::new(next.compare_rows())),
-                };
-            }
-            RaceAction::ToggleExplore => {
-                next.exploration = match next.exploration {
-                    Some(_) => None,
-                    None if next.explorable() => Some(Rc::new(next.explore())),
-                    None => {
-                        next.notice = Some(Notice::warning(format!(
-                            "The explorer takes at most {} writers and {} events.",
-                            explore::EXPLORE_WRITERS,
-                            explore::EXPLORE_EVENTS
-                        )));
-                        None
-                    }
-                };
-            }
-            RaceAction::SetEditing(open) => next.editing = open,
-            RaceAction::AddEvent(event) => {
-                next.scenario.schedule.push(event);
-                next.edit();
-            }
-            RaceAction::RemoveEvent(i) => {
-                if i < len {
-                    next.scenario.schedule.remove(i);
-                    next.edit();
-                }
-            }
-            RaceAction::MoveUp(i) => {
-                if i > 0 && i < len {
-                    next.scenario.schedule.swap(i - 1, i);
-                    next.edit();
+            RaceAction::SetSpeed(ms) => self.speed = ms.clamp(100, 5000),
+            _ => {}
+        }
+    }
+
+    /// A shipped scenario in place of this one; the preset and a release
+    /// chosen here stay chosen.
+    fn load_shipped(&self, id: &str) -> RaceState {
+        let mut loaded = RaceState {
+            preset: self.preset,
+            ..RaceState::load(id)
+        };
+        loaded.kubernetes = self
+            .kubernetes
+            .filter(|v| Some(*v) != loaded.scenario.kubernetes);
+        loaded.rerun();
+        let name = loaded.scenario.name.clone();
+        view_state::replace(self, loaded, &format!("Loaded “{name}”"))
+    }
+
+    /// Replays one of the explored interleavings at a step, every writer
+    /// (but the fixed ones) on `preset`.
+    fn open_interleaving(&self, index: usize, preset: Preset, step: usize) -> RaceState {
+        let mut next = self.clone();
+        let Some(id) = self.source.id() else {
+            // An edited scenario: replay the interleaving of it.
+            if let Some(Ok(exploration)) = self.exploration.as_deref() {
+                if let Some(schedule) = exploration.interleavings.get(index) {
+                    next.scenario.schedule = schedule.clone();
+                    next.preset = Some(preset);
+                    next.rerun();
+                    next.step = step.min(next.scenario.schedule.len());
+                    next.playing = false;
                 }
             }
-            RaceAction::MoveDown(i) => {
-                if i + 1 < len {
-                    next.scenario.schedule.swap(i, i + 1);
-                    next.edit();
-                }
+            return next;
+        };
+        let link = RaceLink {
+            interleaving: Some(index),
+            explore: true,
+            compare: self.compare.is_some(),
+            editing: self.editing,
+            kubernetes: self.kubernetes,
+            ..RaceLink::shipped(id, Some(preset), step)
+        };
+        match RaceState::open(link) {
+            Ok(opened) => RaceState {
+                exploration: self.exploration.clone(),
+                ..opened
+            },
+            Err(why) => next.with_notice(Notice::error(why.to_string())),
+        }
+    }
+
+    /// Runs the server as `version` (`None` in the link when it is the
+    /// scenario's own).
+    fn set_kubernetes(&mut self, version: KubeVersion) {
+        let own = self.scenario.kubernetes.unwrap_or_default();
+        let version = (version != own).then_some(version);
+        if self.kubernetes != version {
+            self.kubernetes = version;
+            self.rerun();
+            if self.exploration.is_some() {
+                self.exploration = Some(Rc::new(self.explore()));
             }
-            RaceAction::EditIntents(w, text) => {
-                if w < next.intents.len() {
-                    match parse_intents(&text) {
-                        Ok(intents) => {
-                            next.intents[w] = IntentsText { text, error: None };
-                            if let Some(writer) = next.scenario.writers.get_mut(w) {
-                                writer.intents = intents;
-                            }
-                            next.edit();
-                        }
-                        Err(error) => {
-                            next.intents[w] = IntentsText {
-                                text,
-                                error: Some(error),
-                            }
-                        }
-                    }
+        }
+    }
+
+    /// A writer's intents edited: taken when they parse, kept as typed
+    /// (with why) when they do not.
+    fn edit_intents(&mut self, w: usize, text: String) {
+        if w >= self.intents.len() {
+            return;
+        }
+        match parse_intents(&text) {
+            Ok(intents) => {
+                self.intents[w] = IntentsText { text, error: None };
+                if let Some(writer) = self.scenario.writers.get_mut(w) {
+                    writer.intents = intents;
                 }
+                self.edit();
             }
-            RaceAction::Notify(notice) => next.notice = Some(notice),
-            RaceAction::DismissNotice => next.notice = None,
-            RaceAction::Undo => {
-                if let Some(undo) = &self.undo {
-                    next = RaceState::clone(undo);
+            Err(error) => {
+                self.intents[w] = IntentsText {
+                    text,
+                    error: Some(error),
                 }
             }
         }
-        next
+    }
+
+    /// Changes the schedule with `change` (which says whether it did).
+    fn edit_schedule(&mut self, change: impl FnOnce(&mut Vec<Event>) -> Option<()>) {
+        if change(&mut self.scenario.schedule).is_some() {
+            self.edit();
+        }
+    }
+
+    fn toggle_explore(&mut self) {
+        self.exploration = match self.exploration {
+            Some(_) => None,
+            None if self.explorable() => Some(Rc::new(self.explore())),
+            None => {
+                self.notice = Some(Notice::warning(format!(
+                    "The explorer takes at most {} writers and {} events.",
+                    explore::EXPLORE_WRITERS,
+                    explore::EXPLORE_EVENTS
+                )));
+                None
+            }
+        };
     }
 }
 
@@ -755,23 +643,121 @@ fn parse_intents(text: &str) -> Result<Vec<Intent>, IntentsError> {
     Ok(intents)
 }
 
-impl crate::app::link::ViewState for RaceState {
+impl ViewState for RaceState {
     type Link = RaceLink;
     type Action = RaceAction;
+    type OpenError = OpenError;
+    const WORDS: Words = Words {
+        saved: "race",
+        fresh: "this is the first scenario",
+        kept: "Your edited race is kept",
+        back: "Brought back your edited race",
+    };
 
-    fn start(start: Start<RaceLink>) -> Self {
-        RaceState::start(start)
+    fn from_link(link: RaceLink) -> Result<Self, OpenError> {
+        RaceState::open(link)
     }
 
+    /// The link of this state.
     fn link(&self) -> RaceLink {
-        RaceState::link(self)
+        let (id, scenario, interleaving) = match &self.source {
+            Source::Shipped(id) => (Some(id.clone()), None, None),
+            Source::Interleaving { id, index, .. } => (Some(id.clone()), None, Some(*index)),
+            Source::Edited => (None, Some(self.scenario.clone()), None),
+        };
+        RaceLink {
+            id,
+            scenario,
+            interleaving,
+            preset: self.preset,
+            kubernetes: self.kubernetes,
+            step: self.step,
+            compare: self.compare.is_some(),
+            explore: self.exploration.is_some(),
+            editing: self.editing,
+        }
     }
 
-    fn open(link: RaceLink) -> RaceAction {
+    fn is_work(&self) -> bool {
+        self.edited()
+    }
+
+    fn parts(&mut self) -> (&mut Option<Notice>, &mut Option<Undo<Self>>) {
+        (&mut self.notice, &mut self.undo)
+    }
+
+    /// The next state.
+    fn reduce(&self, action: RaceAction) -> Self {
+        let mut next = self.clone();
+        match action {
+            RaceAction::Load(id) => return self.load_shipped(&id),
+            RaceAction::Open(link) => return view_state::open(self, link),
+            RaceAction::OpenInterleaving {
+                index,
+                preset,
+                step,
+            } => return self.open_interleaving(index, preset, step),
+            RaceAction::Undo => return view_state::undo(self),
+            RaceAction::SetPreset(preset) => {
+                next.preset = preset;
+                next.rerun();
+            }
+            RaceAction::SetKubernetes(version) => next.set_kubernetes(version),
+            RaceAction::SetWriterPreset(w, preset) => {
+                if let Some(writer) = next.scenario.writers.get_mut(w) {
+                    writer.preset = preset;
+                    next.edit();
+                }
+            }
+            RaceAction::EditIntents(w, text) => next.edit_intents(w, text),
+            RaceAction::AddEvent(event) => {
+                next.scenario.schedule.push(event);
+                next.edit();
+            }
+            RaceAction::RemoveEvent(i) => {
+                next.edit_schedule(|s| (i < s.len()).then(|| drop(s.remove(i))))
+            }
+            RaceAction::MoveUp(i) => {
+                next.edit_schedule(|s| (i > 0 && i < s.len()).then(|| s.swap(i - 1, i)))
+            }
+            RaceAction::MoveDown(i) => {
+                next.edit_schedule(|s| (i + 1 < s.len()).then(|| s.swap(i, i + 1)))
+            }
+            RaceAction::ToggleCompare => {
+                next.compare = match next.compare {
+                    Some(_) => None,
+                    None => Some(Rc::new(next.compare_rows())),
+                };
+            }
+            RaceAction::ToggleExplore => next.toggle_explore(),
+            RaceAction::SetEditing(open) => next.editing = open,
+            RaceAction::Notify(notice) => next.notice = Some(notice),
+            RaceAction::DismissNotice => next.notice = None,
+            player @ (RaceAction::Goto(_)
+            | RaceAction::Next
+            | RaceAction::Prev
+            | RaceAction::End
+            | RaceAction::Play
+            | RaceAction::Pause
+            | RaceAction::Tick
+            | RaceAction::SetSpeed(_)) => next.play(player),
+        }
+        next
+    }
+
+    /// A race brought back does not play on by itself.
+    fn after(self, _previous: &Self) -> Self {
+        RaceState {
+            playing: false,
+            ..self
+        }
+    }
+
+    fn open_action(link: RaceLink) -> RaceAction {
         RaceAction::Open(link)
     }
 
-    fn notify(notice: Notice) -> RaceAction {
+    fn notify_action(notice: Notice) -> RaceAction {
         RaceAction::Notify(notice)
     }
 }

@@ -4,10 +4,9 @@
 
 use yew::prelude::*;
 
-use crate::app::components::TermHelp;
+use crate::app::components::{op_class, op_line, TermHelp};
 use crate::app::text_diff::{line_diff, LineTag};
 use crate::input;
-use crate::patch::OpKind;
 use crate::sim::timeline::{Sent, Step};
 use crate::strategy::BodyKind;
 use crate::vocabulary::Term;
@@ -126,26 +125,11 @@ fn Request(props: &RequestProps) -> Html {
                 <ol class="ops" aria-label="Operations sent">
                     { for sent.ops.iter().enumerate().map(|(i, planned)| {
                         let op = &planned.op;
-                        let class = match op.op {
-                            OpKind::Add => "op-add",
-                            OpKind::Remove => "op-remove",
-                            OpKind::Replace => "op-replace",
-                            OpKind::Test => "op-test",
-                            _ => "op-move",
-                        };
+                        let class = op_class(Some(op.op));
                         let failed = Some(i) == props.failing;
                         html! {
                             <li class={classes!("op", class, failed.then_some("failing"))}>
-                                <div class="op-line">
-                                    <span class="op-kind">{ op.op.as_str() }</span>
-                                    <code class="op-path">{ op.path.clone() }</code>
-                                    if failed {
-                                        <span class="fail-badge">{ "failed here" }</span>
-                                    }
-                                </div>
-                                if let Some(v) = op.value.as_ref().filter(|_| op.op.takes_value()) {
-                                    <code class="op-value">{ crate::text::elide_value(v, 200) }</code>
-                                }
+                                { op_line(op, failed.then_some(("fail-badge", "failed here")), 200) }
                             </li>
                         }
                     }) }

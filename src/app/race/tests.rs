@@ -1,5 +1,6 @@
 use super::*;
 use crate::app::link::{self, Start};
+use crate::app::view_state::ViewState;
 use crate::sim::timeline::{Event, EventKind};
 use crate::strategy::Preset;
 
@@ -18,7 +19,7 @@ fn the_library_loads_and_the_race_replays() {
         422,
         "the file's own preset is head"
     );
-    let fixed = at.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPr18139)));
+    let fixed = at.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPerKey)));
     assert_eq!(fixed.step, 4, "the step stays");
     assert_eq!(
         fixed.current().unwrap().response.as_ref().unwrap().code,
@@ -232,11 +233,21 @@ fn loading_over_an_edited_race_can_be_undone() {
         .reduce(RaceAction::Load(other.to_owned()))
         .reduce(RaceAction::Undo);
     assert_eq!(undone.intents[0].text, "- set-label: [");
-    // An edit after the load drops the undo.
+    // An edit after the load keeps the undo (one policy for every view),
+    // and Undo then keeps that edit in turn: nothing is lost.
     let later = edited
         .reduce(RaceAction::Load(other.to_owned()))
         .reduce(RaceAction::MoveDown(0));
-    assert!(later.undo.is_none());
+    assert!(later.edited() && later.undo.is_some());
+    let back = later.reduce(RaceAction::Undo);
+    assert_eq!(back.scenario, edited.scenario);
+    assert!(back
+        .notice
+        .as_ref()
+        .unwrap()
+        .text
+        .starts_with("Brought back your edited race. Your edited race is kept"));
+    assert_eq!(back.reduce(RaceAction::Undo).scenario, later.scenario);
     // A link opened over saved edits keeps them for an undo too.
     let opened = RaceState::start(Start::new(
         Some(&link::encode(&shipped.link())),
@@ -285,4 +296,26 @@ fn the_kubernetes_release_runs_the_replay_and_travels_in_the_link() {
         back.kubernetes, None,
         "the scenario's own release leaves the link short"
     );
+}
+
+#[test]
+fn a_link_to_an_interleaving_out_of_range_says_which_without_wrapping() {
+    // 4294967295 is usize::MAX in the browser (wasm32): shown + 1 it once
+    // wrapped to "interleaving 0".
+    for (index, shown) in [
+        (4_294_967_295usize, "4294967296".to_owned()),
+        (
+            usize::MAX,
+            (u128::try_from(usize::MAX).unwrap() + 1).to_string(),
+        ),
+    ] {
+        let mut link = RaceState::default().link();
+        link.interleaving = Some(index);
+        let err = RaceState::open(link).unwrap_err();
+        assert_eq!(err, OpenError::UnknownInterleaving(index));
+        assert_eq!(
+            err.to_string(),
+            format!("the scenario has no interleaving {shown}")
+        );
+    }
 }

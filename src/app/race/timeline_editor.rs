@@ -4,6 +4,7 @@
 use yew::prelude::*;
 
 use super::state::IntentsText;
+use crate::app::components::{Choice, ReformSome, Select};
 use crate::sim::timeline::{Event as TimelineEvent, EventKind};
 use crate::sim::writer::WriterSpec;
 use crate::strategy::Preset;
@@ -23,78 +24,23 @@ pub struct TimelineEditorProps {
     pub ondown: Callback<usize>,
 }
 
-fn select_value(event: &Event) -> Option<String> {
-    event
-        .target_dyn_into::<web_sys::HtmlSelectElement>()
-        .map(|s| s.value())
-}
-
 #[component]
 pub fn TimelineEditor(props: &TimelineEditorProps) -> Html {
-    let add_writer = use_state(|| 0usize);
-    let add_kind = use_state(|| EventKind::Write);
-    let ontoggle = {
-        let ontoggle = props.ontoggle.clone();
-        Callback::from(move |event: Event| {
-            if let Some(details) = event.target_dyn_into::<web_sys::HtmlDetailsElement>() {
-                ontoggle.emit(details.open());
-            }
-        })
-    };
-    let add = {
-        let (onadd, writers) = (props.onadd.clone(), props.writers.clone());
-        let (add_writer, add_kind) = (add_writer.clone(), add_kind.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(writer) = writers.get(*add_writer) {
-                onadd.emit(TimelineEvent::new(*add_kind, writer.name.clone()));
-            }
-        })
-    };
+    let ontoggle = props.ontoggle.reform_some(|event: Event| {
+        event
+            .target_dyn_into::<web_sys::HtmlDetailsElement>()
+            .map(|details| details.open())
+    });
     html! {
         <details class="editing" open={props.open} {ontoggle}>
             <summary>{ "Edit the writers and the timeline" }</summary>
             <div class="editing-grid">
                 <section aria-labelledby="writers-title">
                     <h3 id="writers-title">{ "Writers" }</h3>
-                    { for props.writers.iter().enumerate().map(|(w, writer)| {
-                        let intents = props.intents.get(w).cloned().unwrap_or(IntentsText { text: String::new(), error: None });
-                        let onpreset = {
-                            let onpreset = props.onpreset.clone();
-                            Callback::from(move |event: Event| {
-                                if let Some(preset) = select_value(&event).and_then(|v| v.parse::<Preset>().ok()) {
-                                    onpreset.emit((w, preset));
-                                }
-                            })
-                        };
-                        let oninput = {
-                            let onintents = props.onintents.clone();
-                            Callback::from(move |event: InputEvent| {
-                                if let Some(area) = event.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
-                                    onintents.emit((w, area.value()));
-                                }
-                            })
-                        };
-                        html! {
-                            <div class="writer-card">
-                                <h4>{ writer.name.clone() }{ if writer.fixed { " (fixed preset)" } else { "" } }</h4>
-                                <label class="field">
-                                    <span>{ "Own preset" }</span>
-                                    <select aria-label={format!("Preset of {}", writer.name)} onchange={onpreset}>
-                                        { for Preset::ALL.into_iter().map(|p| html! {
-                                            <option value={p.as_str()} selected={writer.preset == p}>{ p.as_str() }</option>
-                                        }) }
-                                    </select>
-                                </label>
-                                <label class="intents">
-                                    <span>{ "Intents (YAML)" }</span>
-                                    <textarea aria-label={format!("Intents of {}", writer.name)} spellcheck="false" rows="5"
-                                        value={intents.text} {oninput} />
-                                </label>
-                                if let Some(error) = intents.error {
-                                    <p class="parse-error" role="alert">{ error.to_string() }</p>
-                                }
-                            </div>
-                        }
+                    { for props.writers.iter().enumerate().map(|(w, writer)| html! {
+                        <WriterCard writer={writer.clone()} intents={props.intents.get(w).cloned()}
+                            onpreset={props.onpreset.reform(move |p| (w, p))}
+                            onintents={props.onintents.reform(move |t| (w, t))} />
                     }) }
                 </section>
                 <section aria-labelledby="timeline-title">
@@ -112,17 +58,96 @@ pub fn TimelineEditor(props: &TimelineEditorProps) -> Html {
                             }
                         }) }
                     </ol>
-                    <div class="add-event">
-                        <select aria-label="Writer of the new event" onchange={{ let a = add_writer.clone(); Callback::from(move |e: Event| if let Some(v) = select_value(&e).and_then(|v| v.parse().ok()) { a.set(v) }) }}>
-                            { for props.writers.iter().enumerate().map(|(i, w)| html! { <option value={i.to_string()} selected={*add_writer == i}>{ w.name.clone() }</option> }) }
-                        </select>
-                        <select aria-label="Kind of the new event" onchange={{ let a = add_kind.clone(); Callback::from(move |e: Event| if let Some(k) = select_value(&e).and_then(|v| v.parse::<EventKind>().ok()) { a.set(k) }) }}>
-                            { for EventKind::ALL.into_iter().map(|k| html! { <option value={k.as_str()} selected={*add_kind == k}>{ k.as_str() }</option> }) }
-                        </select>
-                        <button type="button" onclick={add}>{ "Add event" }</button>
-                    </div>
+                    <AddEvent writers={props.writers.iter().map(|w| w.name.clone()).collect::<Vec<_>>()} onadd={props.onadd.clone()} />
                 </section>
             </div>
         </details>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct WriterCardProps {
+    writer: WriterSpec,
+    intents: Option<IntentsText>,
+    onpreset: Callback<Preset>,
+    onintents: Callback<String>,
+}
+
+/// A writer: its own preset and its intents (YAML), with why they were
+/// not taken.
+#[component]
+fn WriterCard(props: &WriterCardProps) -> Html {
+    let writer = &props.writer;
+    let intents = props.intents.clone().unwrap_or(IntentsText {
+        text: String::new(),
+        error: None,
+    });
+    let oninput = props.onintents.reform_some(|event: InputEvent| {
+        event
+            .target_dyn_into::<web_sys::HtmlTextAreaElement>()
+            .map(|area| area.value())
+    });
+    let presets: Vec<Choice> = Preset::ALL
+        .into_iter()
+        .map(|p| Choice::plain(p.as_str()))
+        .collect();
+    html! {
+        <div class="writer-card">
+            <h4>{ writer.name.clone() }{ if writer.fixed { " (fixed preset)" } else { "" } }</h4>
+            <Select label="Own preset" aria_label={format!("Preset of {}", writer.name)} choices={presets}
+                selected={writer.preset.as_str()} onchange={props.onpreset.reform_some(|v: String| v.parse::<Preset>().ok())} />
+            <label class="intents">
+                <span>{ "Intents (YAML)" }</span>
+                <textarea aria-label={format!("Intents of {}", writer.name)} spellcheck="false" rows="5"
+                    value={intents.text} {oninput} />
+            </label>
+            if let Some(error) = intents.error {
+                <p class="parse-error" role="alert">{ error.to_string() }</p>
+            }
+        </div>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct AddEventProps {
+    /// The writers' names.
+    writers: Vec<String>,
+    onadd: Callback<TimelineEvent>,
+}
+
+/// A new event at the end: which writer, which kind.
+#[component]
+fn AddEvent(props: &AddEventProps) -> Html {
+    let writer = use_state(|| 0usize);
+    let kind = use_state(|| EventKind::Write);
+    let add = {
+        let (onadd, writers) = (props.onadd.clone(), props.writers.clone());
+        let (writer, kind) = (writer.clone(), kind.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(name) = writers.get(*writer) {
+                onadd.emit(TimelineEvent::new(*kind, name.clone()));
+            }
+        })
+    };
+    let writers: Vec<Choice> = props
+        .writers
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Choice::new(i.to_string(), name.clone()))
+        .collect();
+    let kinds: Vec<Choice> = EventKind::ALL
+        .into_iter()
+        .map(|k| Choice::plain(k.as_str()))
+        .collect();
+    let set_writer = writer.setter();
+    let set_kind = kind.setter();
+    html! {
+        <div class="add-event">
+            <Select aria_label="Writer of the new event" choices={writers} selected={writer.to_string()}
+                onchange={Callback::from(move |v: String| if let Ok(i) = v.parse() { set_writer.set(i) })} />
+            <Select aria_label="Kind of the new event" choices={kinds} selected={kind.as_str()}
+                onchange={Callback::from(move |v: String| if let Ok(k) = v.parse::<EventKind>() { set_kind.set(k) })} />
+            <button type="button" onclick={add}>{ "Add event" }</button>
+        </div>
     }
 }

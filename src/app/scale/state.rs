@@ -3,13 +3,15 @@
 //! a new run, which replaces the one going on: the charts follow the
 //! sliders.
 
+use std::convert::Infallible;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::link::{LinkError, Shareable, Start};
+use crate::app::link::{LinkError, Shareable};
 use crate::app::notice::Notice;
 use crate::app::route::View;
+use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
 use crate::sim::migrate::{MigrateOptions, MigrateResult};
 
@@ -122,6 +124,8 @@ pub struct ScaleState {
     pub run_requested: bool,
     /// A message for the user.
     pub notice: Option<Notice>,
+    /// The inputs (and run) a link replaced (the notice's Undo).
+    pub undo: Option<Undo<ScaleState>>,
 }
 
 /// What can happen in the Scale view.
@@ -137,8 +141,10 @@ pub enum ScaleAction {
     SetRetries(u32),
     /// Ask for a run (the view starts it).
     RequestRun,
-    /// Open a link: its inputs, and a run.
+    /// Open a link: its inputs, and a run (undoable).
     Open(ScaleLink),
+    /// Bring back the inputs a link replaced.
+    Undo,
     /// A run started.
     Started {
         /// Its number.
@@ -195,24 +201,8 @@ impl ScaleState {
             run: Run::Idle,
             run_requested: true,
             notice: None,
+            undo: None,
         }
-    }
-
-    /// The state a visit starts with: it runs at once.
-    pub fn start(start: Start<ScaleLink>) -> ScaleState {
-        match start {
-            Start::Fresh | Start::BrokenSaved(_) => ScaleState::default(),
-            Start::Saved(link) | Start::Link { link, .. } => ScaleState::with(link),
-            Start::BrokenLink { error, saved } => ScaleState {
-                notice: Some(Notice::from(&error)),
-                ..ScaleState::with(saved.unwrap_or_default())
-            },
-        }
-    }
-
-    /// The link of this state.
-    pub fn link(&self) -> ScaleLink {
-        self.inputs
     }
 
     /// What to simulate.
@@ -243,9 +233,41 @@ impl ScaleState {
     fn current(&self, id: u32) -> bool {
         matches!(self.run, Run::Running { id: current, .. } if current == id)
     }
+}
+
+impl ViewState for ScaleState {
+    type Link = ScaleLink;
+    type Action = ScaleAction;
+    type OpenError = Infallible;
+    const WORDS: Words = Words {
+        saved: "inputs",
+        fresh: "these are the default inputs",
+        kept: "Your previous inputs are kept",
+        back: "Brought back your previous inputs",
+    };
+
+    /// Its inputs, run at once (a link holds no numbers: the same inputs
+    /// give the same numbers).
+    fn from_link(link: ScaleLink) -> Result<Self, Infallible> {
+        Ok(ScaleState::with(link))
+    }
+
+    /// The link of this state.
+    fn link(&self) -> ScaleLink {
+        self.inputs
+    }
+
+    /// Inputs other than the defaults.
+    fn is_work(&self) -> bool {
+        self.inputs != ScaleLink::default()
+    }
+
+    fn parts(&mut self) -> (&mut Option<Notice>, &mut Option<Undo<Self>>) {
+        (&mut self.notice, &mut self.undo)
+    }
 
     /// The next state.
-    pub fn reduce(&self, action: ScaleAction) -> ScaleState {
+    fn reduce(&self, action: ScaleAction) -> Self {
         let mut next = self.clone();
         let changed = |next: &mut ScaleState| next.run_requested = true;
         match action {
@@ -266,10 +288,8 @@ impl ScaleState {
                 changed(&mut next);
             }
             ScaleAction::RequestRun => next.run_requested = true,
-            ScaleAction::Open(link) => {
-                next.inputs = ScaleLink { ran: false, ..link };
-                next.run_requested = true;
-            }
+            ScaleAction::Open(link) => next = view_state::open(self, link),
+            ScaleAction::Undo => next = view_state::undo(self),
             ScaleAction::Started { id } => {
                 next.run_requested = false;
                 let partial = self.shown().cloned();
@@ -326,25 +346,23 @@ impl ScaleState {
         }
         next
     }
-}
 
-impl crate::app::link::ViewState for ScaleState {
-    type Link = ScaleLink;
-    type Action = ScaleAction;
-
-    fn start(start: Start<ScaleLink>) -> Self {
-        ScaleState::start(start)
+    /// Inputs without their numbers run again, and the counts on screen
+    /// stay until the new ones come (a finished run brought back by Undo
+    /// shows its own numbers at once).
+    fn after(mut self, previous: &Self) -> Self {
+        if !matches!(self.run, Run::Done { .. }) {
+            self.run = previous.run.clone();
+            self.run_requested = true;
+        }
+        self
     }
 
-    fn link(&self) -> ScaleLink {
-        ScaleState::link(self)
-    }
-
-    fn open(link: ScaleLink) -> ScaleAction {
+    fn open_action(link: ScaleLink) -> ScaleAction {
         ScaleAction::Open(link)
     }
 
-    fn notify(notice: Notice) -> ScaleAction {
+    fn notify_action(notice: Notice) -> ScaleAction {
         ScaleAction::Notify(notice)
     }
 }
@@ -352,7 +370,7 @@ impl crate::app::link::ViewState for ScaleState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::link;
+    use crate::app::link::{self, Start};
     use crate::sim::migrate::migrate;
 
     #[test]
@@ -454,5 +472,79 @@ mod tests {
             link::decode::<ScaleLink>(&link::encode(&bad)),
             Err(LinkError::OverBudget(_))
         ));
+    }
+
+    #[test]
+    fn saved_inputs_are_never_dropped_in_silence() {
+        let mine = ScaleState::default()
+            .reduce(ScaleAction::SetVms(300))
+            .reduce(ScaleAction::SetChurn(2));
+        let link = ScaleLink {
+            vms: 50,
+            ..ScaleLink::default()
+        };
+        // A link opened over saved inputs of one's own keeps them for Undo.
+        let opened = ScaleState::start(Start::new(
+            Some(&link::encode(&link)),
+            Some(&link::encode(&mine.link())),
+        ));
+        assert_eq!(opened.inputs, link);
+        let notice = opened.notice.clone().unwrap();
+        assert_eq!(
+            notice.text,
+            "Opened the link. Your previous inputs are kept: Undo brings it back."
+        );
+        assert_eq!(notice.undo.as_deref(), Some("Undo"));
+        let back = opened.reduce(ScaleAction::Undo);
+        assert_eq!(back.inputs, mine.inputs);
+        assert!(back.run_requested, "inputs brought back run again");
+        // The defaults are nothing to keep.
+        let plain = ScaleState::start(Start::new(
+            Some(&link::encode(&link)),
+            Some(&link::encode(&ScaleLink::default())),
+        ));
+        assert!(plain.undo.is_none() && plain.notice.is_none());
+        // A link pasted into the open page: the same.
+        let pasted = mine.reduce(ScaleAction::Open(link));
+        assert_eq!(pasted.inputs, link);
+        assert!(pasted.undo.is_some());
+        assert_eq!(pasted.reduce(ScaleAction::Undo).inputs, mine.inputs);
+        // Saved inputs that cannot be read: said, not dropped in silence.
+        let unreadable = ScaleState::start(Start::new(None, Some("1.!!")));
+        assert_eq!(unreadable.inputs, ScaleLink::default());
+        assert!(unreadable
+            .notice
+            .unwrap()
+            .text
+            .starts_with("Your saved inputs could not be read, so these are the default inputs."));
+    }
+
+    #[test]
+    fn a_finished_run_brought_back_shows_its_numbers_at_once() {
+        let result = Rc::new(
+            migrate(&MigrateOptions {
+                vms: 3,
+                ..MigrateOptions::default()
+            })
+            .unwrap(),
+        );
+        let mine = ScaleState::default()
+            .reduce(ScaleAction::SetVms(300))
+            .reduce(ScaleAction::Started { id: 1 })
+            .reduce(ScaleAction::Finished {
+                id: 1,
+                result: Rc::clone(&result),
+                ms: 3.0,
+            });
+        let opened = mine.reduce(ScaleAction::Open(ScaleLink::default()));
+        assert!(opened.run_requested);
+        assert_eq!(
+            opened.shown(),
+            Some(&result),
+            "the counts stay until new ones come"
+        );
+        let back = opened.reduce(ScaleAction::Undo);
+        assert!(!back.run_requested, "its own numbers, no new run");
+        assert!(matches!(back.run, Run::Done { .. }));
     }
 }

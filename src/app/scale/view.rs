@@ -9,21 +9,16 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::charts::Charts;
-use super::state::{Run, ScaleAction, ScaleState, VMI_STEPS};
-use crate::app::components::{use_copy, CopyFallback, NoticeBar};
-use crate::app::hooks::{use_share, use_shortcuts, use_view_state};
+use super::progress::{summary, Progress};
+use super::state::{ScaleAction, ScaleState, VMI_STEPS};
+use crate::app::components::{CopyFallback, NoticeBar, ReformSome, ShareButton, UndoButton};
+use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_view, ViewHandle};
 use crate::app::route::View;
 use crate::app::scale_worker::ScaleWorker;
 use crate::app::shortcuts::Shortcut;
+use crate::app::view_state::ViewState;
 use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
 use crate::sim::scale::FromWorker;
-
-impl Reducible for ScaleState {
-    type Action = ScaleAction;
-    fn reduce(self: Rc<Self>, action: ScaleAction) -> Rc<Self> {
-        Rc::new(ScaleState::reduce(&self, action))
-    }
-}
 
 #[derive(PartialEq, Properties)]
 pub struct ScaleViewProps {
@@ -49,44 +44,28 @@ fn step_of(vms: usize) -> usize {
 /// The Scale view.
 #[component]
 pub fn ScaleView(props: &ScaleViewProps) -> Html {
-    let state = use_view_state::<ScaleState>(props.packed.clone());
+    let (state, send) = use_view::<ScaleState>(props.packed.clone());
     let copy = use_copy();
-    let send = {
-        let dispatcher = state.dispatcher();
-        move |action: ScaleAction| dispatcher.dispatch(action)
-    };
-    let notify = {
-        let send = send.clone();
-        Callback::from(move |notice| send(ScaleAction::Notify(notice)))
-    };
-    let cancel = use_runner(&state);
-    let share = use_share(state.link(), &copy, notify);
+    let cancel = use_runner(&state, &send);
+    let share = use_share(state.link(), &copy, send.reform(ScaleAction::Notify));
     {
         let (send, share) = (send.clone(), share.clone());
         use_shortcuts(
             Some(View::Scale),
             Callback::from(move |shortcut| match shortcut {
-                Shortcut::Run => send(ScaleAction::RequestRun),
+                Shortcut::Run => send.emit(ScaleAction::RequestRun),
+                Shortcut::Undo => send.emit(ScaleAction::Undo),
                 Shortcut::Share => share.emit(()),
                 _ => {}
             }),
         );
     }
-    let onsubmit = {
-        let send = send.clone();
-        Callback::from(move |event: SubmitEvent| {
-            event.prevent_default();
-            send(ScaleAction::RequestRun);
-        })
-    };
-    let on = |make: fn(u64) -> ScaleAction| {
-        let send = send.clone();
-        Callback::from(move |e: InputEvent| {
-            if let Some(n) = number(&e) {
-                send(make(n));
-            }
-        })
-    };
+    let onsubmit = send.reform(|event: SubmitEvent| {
+        event.prevent_default();
+        ScaleAction::RequestRun
+    });
+    let on =
+        |make: fn(u64) -> ScaleAction| send.reform_some(move |e: InputEvent| number(&e).map(make));
     let inputs = state.inputs;
     let running = state.running();
     html! {
@@ -122,11 +101,11 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
                 if running {
                     <button type="button" onclick={cancel.reform(|_: MouseEvent| ())}>{ "Stop" }</button>
                 }
-                <button type="button" onclick={share.reform(|_: MouseEvent| ())}>
-                    <span aria-live="polite">{ copy.label("share", "Share link") }</span><kbd class="shortcut-hint" aria-hidden="true">{ "l" }</kbd>
-                </button>
+                <UndoButton shown={state.undo.is_some()} onundo={send.reform(|()| ScaleAction::Undo)} />
+                <ShareButton copy={copy.clone()} onshare={share} />
             </form>
-            <NoticeBar notice={state.notice.clone()} ondismiss={{ let send = send.clone(); Callback::from(move |()| send(ScaleAction::DismissNotice)) }} />
+            <NoticeBar notice={state.notice.clone()} ondismiss={send.reform(|()| ScaleAction::DismissNotice)}
+                onundo={send.reform(|()| ScaleAction::Undo)} />
             <Progress run={state.run.clone()} />
             if let Some(result) = state.shown() {
                 <Charts result={Rc::clone(result)} summary={summary(&state)} />
@@ -136,59 +115,13 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
     }
 }
 
-/// The line above the charts: what they show.
-fn summary(state: &ScaleState) -> AttrValue {
-    let Some(result) = state.shown() else {
-        return AttrValue::default();
-    };
-    let writes: u64 = result.presets.iter().map(|p| p.total.writes).sum();
-    let inputs = format!(
-        "seed {}, churn {}, {} retries",
-        result.seed, state.inputs.churn, state.inputs.retries
-    );
-    match &state.run {
-        Run::Done { ms, .. } => format!(
-            "{} VMIs, {inputs}: {writes} simulated writes in {ms:.0} ms.",
-            result.vms
-        ),
-        _ => format!(
-            "So far: the first {} VMIs, {inputs}: {writes} simulated writes.",
-            result.vms
-        ),
-    }
-    .into()
-}
-
-#[derive(PartialEq, Properties)]
-struct ProgressProps {
-    run: Run,
-}
-
-/// How far the run is, or why it stopped.
-#[component]
-fn Progress(props: &ProgressProps) -> Html {
-    match &props.run {
-        Run::Idle | Run::Done { .. } => html! {},
-        Run::Running { done, total, .. } => html! {
-            <div class="progress-box">
-                <label for="scale-progress">{ format!("Simulating: {done} of {total} VMI runs (every preset)") }</label>
-                <progress id="scale-progress" max={total.to_string()} value={done.to_string()}></progress>
-            </div>
-        },
-        Run::Stopped { done, total, .. } => html! {
-            <p class="muted" role="status">{ format!("Stopped after {done} of {total} VMI runs; the charts show the counts so far. Run again to finish.") }</p>
-        },
-        Run::Failed(e) => html! { <p class="parse-error" role="alert">{ e.clone() }</p> },
-    }
-}
-
 /// Starts a run in the Scale worker whenever the state asks for one, and
 /// turns the worker's answers into actions. Returns the callback that stops
 /// the run. The worker starts on the first run and ends with the view.
 #[hook]
-fn use_runner(state: &UseReducerHandle<ScaleState>) -> Callback<()> {
+fn use_runner(state: &ViewHandle<ScaleState>, send: &Callback<ScaleAction>) -> Callback<()> {
     let worker = use_mut_ref(|| None::<ScaleWorker>);
-    let dispatcher = state.dispatcher();
+    let dispatcher = send.clone();
     let requested = state.run_requested;
     let options = state.options();
     {
@@ -203,7 +136,7 @@ fn use_runner(state: &UseReducerHandle<ScaleState>) -> Callback<()> {
                     let dispatcher = dispatcher.clone();
                     Callback::from(move |message| {
                         if let Some(action) = action_of(message) {
-                            dispatcher.dispatch(action);
+                            dispatcher.emit(action);
                         }
                     })
                 };
@@ -215,21 +148,21 @@ fn use_runner(state: &UseReducerHandle<ScaleState>) -> Callback<()> {
             match slot.as_ref() {
                 Some(worker) => {
                     let id = worker.run(&options);
-                    dispatcher.dispatch(ScaleAction::Started { id });
+                    dispatcher.emit(ScaleAction::Started { id });
                 }
-                None => dispatcher.dispatch(ScaleAction::Failed {
+                None => dispatcher.emit(ScaleAction::Failed {
                     id: 0,
                     message: "This browser could not start the simulation: it refused to start a Web Worker (./scale-worker_loader.js). Serve the playground over http(s), not from a file.".into(),
                 }),
             }
         });
     }
-    let dispatcher = state.dispatcher();
+    let dispatcher = send.clone();
     Callback::from(move |()| {
         if let Some(worker) = worker.borrow().as_ref() {
             worker.cancel();
         }
-        dispatcher.dispatch(ScaleAction::Cancel);
+        dispatcher.emit(ScaleAction::Cancel);
     })
 }
 

@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use super::TabMode;
 use crate::app::browser;
-use crate::app::edit_history::{first_difference, Change, EditHistory, Snapshot};
+use crate::app::edit_history::{first_difference, Change, EditHistory, EditPoint};
 
 fn now() -> f64 {
     web_sys::window()
@@ -20,10 +20,10 @@ fn now() -> f64 {
 }
 
 /// The textarea's text and selection.
-fn snapshot_of(area: &HtmlTextAreaElement) -> Snapshot {
+fn point_of(area: &HtmlTextAreaElement) -> EditPoint {
     let start = area.selection_start().ok().flatten().unwrap_or(0);
     let end = area.selection_end().ok().flatten().unwrap_or(start);
-    Snapshot {
+    EditPoint {
         text: Rc::from(area.value()),
         selection: (start, end),
     }
@@ -39,31 +39,53 @@ fn change_of(kind: &str) -> Change {
     }
 }
 
+/// The text of `text`, shared (a view's text is an `Rc` already).
+fn shared(text: &AttrValue) -> Rc<str> {
+    match text {
+        AttrValue::Rc(text) => Rc::clone(text),
+        AttrValue::Static(text) => Rc::from(*text),
+    }
+}
+
+/// True when `shown` is the text `text` holds (the same `Rc` at once).
+fn same(shown: &Option<Rc<str>>, text: &AttrValue) -> bool {
+    match (shown, text) {
+        (Some(shown), AttrValue::Rc(text)) if Rc::ptr_eq(shown, text) => true,
+        (Some(shown), text) => **shown == **text,
+        (None, _) => false,
+    }
+}
+
 /// The textarea's `input` and `keydown` handlers. The textarea is
 /// uncontrolled: its text is written only when `text` differs from what it
 /// last reported (an example, a format, an undo), never read back on
-/// render.
+/// render. A keystroke copies the text once, out of the browser; the
+/// history, the view's state and the next render share that copy.
 #[hook]
 pub fn use_editor_input(
     textarea: NodeRef,
     text: AttrValue,
     tab_mode: TabMode,
     ontabmode: Callback<TabMode>,
-    onchange: Callback<String>,
+    onchange: Callback<Rc<str>>,
 ) -> (Callback<InputEvent>, Callback<KeyboardEvent>) {
-    let shown = use_mut_ref(|| None::<AttrValue>);
+    let shown = use_mut_ref(|| None::<Rc<str>>);
     let history = use_mut_ref(EditHistory::default);
     // Esc was pressed: the next Tab leaves the editor.
     let escaped = use_mut_ref(|| false);
     {
         let (textarea, shown, history) = (textarea.clone(), shown.clone(), history.clone());
         use_effect_with(text, move |text| {
-            if shown.borrow().as_ref() != Some(text) {
+            if !same(&shown.borrow(), text) {
                 if let Some(area) = textarea.cast::<HtmlTextAreaElement>() {
                     // A text from code (a format, an example, a swap) is an
                     // undo step like any other change.
-                    if shown.borrow().is_some() && area.value() != **text {
-                        let before = snapshot_of(&area);
+                    if let Some(before) = shown.borrow().clone() {
+                        let selection = point_of(&area).selection;
+                        let before = EditPoint {
+                            text: before,
+                            selection,
+                        };
                         history
                             .borrow_mut()
                             .record(before, Change::Other, 0, now(), false);
@@ -72,18 +94,18 @@ pub fn use_editor_input(
                     let _ = area.set_selection_range(0, 0);
                     area.set_scroll_top(0);
                 }
-                *shown.borrow_mut() = Some(text.clone());
+                *shown.borrow_mut() = Some(shared(text));
             }
         });
     }
-    // Puts a snapshot in place, as an edit.
+    // Puts a point of the history in place, as an edit.
     let apply = {
         let (onchange, shown) = (onchange.clone(), shown.clone());
-        move |area: &HtmlTextAreaElement, snapshot: Snapshot| {
-            area.set_value(&snapshot.text);
-            let _ = area.set_selection_range(snapshot.selection.0, snapshot.selection.1);
-            *shown.borrow_mut() = Some(AttrValue::from(snapshot.text.to_string()));
-            onchange.emit(snapshot.text.to_string());
+        move |area: &HtmlTextAreaElement, point: EditPoint| {
+            area.set_value(&point.text);
+            let _ = area.set_selection_range(point.selection.0, point.selection.1);
+            *shown.borrow_mut() = Some(Rc::clone(&point.text));
+            onchange.emit(point.text);
         }
     };
     let oninput = {
@@ -92,26 +114,26 @@ pub fn use_editor_input(
             let Some(area) = event.target_dyn_into::<HtmlTextAreaElement>() else {
                 return;
             };
-            let text = area.value();
-            let before = shown.borrow().clone().unwrap_or_default();
+            let text: Rc<str> = Rc::from(area.value());
+            let before = shown.borrow().clone().unwrap_or_else(|| Rc::from(""));
             let at = first_difference(&before, &text);
             // Scripts may send a plain `Event("input")`, without inputType.
             let kind = js_sys::Reflect::get(&event, &"inputType".into())
                 .ok()
                 .and_then(|v| v.as_string())
                 .unwrap_or_default();
-            let snapshot = Snapshot {
-                text: Rc::from(before.as_str()),
+            let point = EditPoint {
+                text: before,
                 selection: (at, at),
             };
             history.borrow_mut().record(
-                snapshot,
+                point,
                 change_of(&kind),
                 at,
                 now(),
                 kind == "insertLineBreak",
             );
-            *shown.borrow_mut() = Some(AttrValue::from(text.clone()));
+            *shown.borrow_mut() = Some(Rc::clone(&text));
             onchange.emit(text);
         })
     };
@@ -127,7 +149,7 @@ fn keydown(
     ontabmode: &Callback<TabMode>,
     escaped: &Rc<RefCell<bool>>,
     history: &Rc<RefCell<EditHistory>>,
-    apply: &impl Fn(&HtmlTextAreaElement, Snapshot),
+    apply: &impl Fn(&HtmlTextAreaElement, EditPoint),
 ) {
     let key = event.key();
     if key == "Escape" {
@@ -142,14 +164,14 @@ fn keydown(
     let command = (event.ctrl_key() || event.meta_key()) && !event.alt_key();
     if command && (code == "KeyZ" || code == "KeyY") {
         event.prevent_default();
-        let current = snapshot_of(&area);
+        let current = point_of(&area);
         let target = if code == "KeyY" || event.shift_key() {
             history.borrow_mut().redo(current)
         } else {
             history.borrow_mut().undo(current)
         };
-        if let Some(snapshot) = target {
-            apply(&area, snapshot);
+        if let Some(point) = target {
+            apply(&area, point);
         }
         return;
     }
@@ -163,7 +185,7 @@ fn keydown(
         return;
     }
     event.prevent_default();
-    let before = snapshot_of(&area);
+    let before = point_of(&area);
     history.borrow_mut().record(
         before.clone(),
         Change::Other,
@@ -177,7 +199,7 @@ fn keydown(
     let caret = before.selection.0 + 2;
     apply(
         &area,
-        Snapshot {
+        EditPoint {
             text: Rc::from(format!("{}  {}", &text[..start], &text[end..])),
             selection: (caret, caret),
         },

@@ -1,0 +1,92 @@
+//! What a Build link holds: the two objects' texts, their format, the
+//! result columns (a preset and per-field overrides each) and the
+//! Kubernetes release, with the budgets a link must keep.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::app::link::{LinkError, Shareable};
+use crate::app::route::View;
+use crate::input::Format;
+use crate::kube::KubeVersion;
+use crate::pointer::PointerBuf;
+use crate::strategy::{Options, Preset, Strategy};
+
+/// The most result columns.
+pub const MAX_COLUMNS: usize = 6;
+/// The most per-field overrides in all columns.
+pub const MAX_OVERRIDES: usize = 200;
+
+/// One result column: a preset and its per-field overrides.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Column {
+    /// The preset.
+    pub preset: Preset,
+    /// Strategy overrides by pointer.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub overrides: BTreeMap<PointerBuf, Strategy>,
+}
+
+impl Column {
+    /// A column of `preset` without overrides.
+    pub fn of(preset: Preset) -> Column {
+        Column {
+            preset,
+            overrides: BTreeMap::new(),
+        }
+    }
+
+    /// The diff options of this column.
+    pub fn options(&self) -> Options {
+        let mut options = Options::preset(self.preset);
+        for (path, strategy) in &self.overrides {
+            options.policy.set_strategy(path.clone(), *strategy);
+        }
+        options
+    }
+}
+
+/// What a Build view link holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildLink {
+    /// The old object's text.
+    pub old: Rc<str>,
+    /// The new object's text.
+    pub new: Rc<str>,
+    /// The editors' format.
+    pub format: Format,
+    /// The result columns.
+    pub columns: Vec<Column>,
+    /// The example it started from, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
+    /// The Kubernetes release the round trips run on (the newest when
+    /// not set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kubernetes: Option<KubeVersion>,
+}
+
+impl Shareable for BuildLink {
+    const VIEW: View = View::Build;
+    const STORAGE_KEY: &'static str = "patchlab.build";
+
+    fn check(&self) -> Result<(), LinkError> {
+        if self.columns.is_empty() || self.columns.len() > MAX_COLUMNS {
+            return Err(LinkError::OverBudget(format!(
+                "{} result columns (1 to {MAX_COLUMNS})",
+                self.columns.len()
+            )));
+        }
+        let overrides: usize = self.columns.iter().map(|c| c.overrides.len()).sum();
+        if overrides > MAX_OVERRIDES {
+            return Err(LinkError::OverBudget(format!(
+                "{overrides} field overrides (at most {MAX_OVERRIDES})"
+            )));
+        }
+        Ok(())
+    }
+}

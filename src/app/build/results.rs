@@ -1,0 +1,257 @@
+//! The result columns: per preset, the ops with their reasons and lint's
+//! findings, the conflict surface, what is sent and the exports. Render
+//! only: everything shown was derived once, by the recomputation.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::link::{Column, MAX_COLUMNS};
+use super::recompute::{ColumnResult, Results, Texts};
+use crate::app::components::{
+    op_class, op_line, Choice, ConflictSurface, CopyButton, Diag, Diagnostics, ReformSome, Select,
+    UseCopy,
+};
+use crate::lint::Report;
+use crate::strategy::{Body, Plan, PlannedOp, Preset, RoundTrip};
+
+#[derive(PartialEq, Properties)]
+pub struct ResultColumnsProps {
+    pub columns: Vec<Column>,
+    pub results: Rc<Results>,
+    /// The results are from earlier text.
+    pub stale: bool,
+    /// A parse error keeps them so.
+    pub blocked: bool,
+    /// Big texts are computed in pieces (say so while it runs).
+    pub big: bool,
+    pub copy: UseCopy,
+    pub onpreset: Callback<(usize, Preset)>,
+    pub onremove: Callback<usize>,
+    pub onadd: Callback<()>,
+}
+
+#[component]
+pub fn ResultColumns(props: &ResultColumnsProps) -> Html {
+    let results = &props.results.columns;
+    let any_unique = results.iter().any(|r| r.unique.iter().any(|u| *u));
+    html! {
+        <div class={classes!("results", props.stale.then_some("stale"))} aria-busy={(props.stale && !props.blocked).to_string()}>
+            if props.stale && props.blocked {
+                <p class="stale-note" role="status">{ "Showing the last result that parsed: fix the error in the editor to update." }</p>
+            } else if props.stale && props.big {
+                <p class="stale-note" role="status">{ "Computing: large objects are parsed and compared piece by piece." }</p>
+            }
+            if any_unique {
+                <p class="legend"><span class="only-badge">{ "only here" }</span>{ " marks an op no other column sends." }</p>
+            }
+            <div class="columns">
+                { for results.iter().enumerate().map(|(i, result)| {
+                    let preset = props.columns.get(i).map(|c| c.preset).unwrap_or_default();
+                    html! {
+                        <ResultColumn index={i} count={props.columns.len()} {preset} result={result.clone()}
+                            copy={props.copy.clone()} onpreset={props.onpreset.reform(move |p| (i, p))}
+                            onremove={props.onremove.reform(move |()| i)} />
+                    }
+                }) }
+            </div>
+            if props.columns.len() < MAX_COLUMNS {
+                <button type="button" class="add-column" onclick={props.onadd.reform(|_: MouseEvent| ())}>{ "+ Add a column" }</button>
+            }
+        </div>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+pub struct ResultColumnProps {
+    pub index: usize,
+    pub count: usize,
+    pub preset: Preset,
+    pub result: ColumnResult,
+    pub copy: UseCopy,
+    pub onpreset: Callback<Preset>,
+    pub onremove: Callback<()>,
+}
+
+/// One column: its preset, what it sends and risks, the exports.
+#[component]
+pub fn ResultColumn(props: &ResultColumnProps) -> Html {
+    let n = props.index + 1;
+    let header = html! {
+        <ColumnHead index={props.index} count={props.count} preset={props.preset}
+            onpreset={props.onpreset.clone()} onremove={props.onremove.clone()} />
+    };
+    let result = &props.result;
+    let (Ok(plan), Some(texts)) = (&result.plan, &result.texts) else {
+        let why = result.plan.as_ref().err().map(ToString::to_string);
+        return html! {
+            <article class="column" aria-label={format!("Column {n}: {}", props.preset)}>
+                { header }
+                <p class="parse-error">{ why.unwrap_or_default() }</p>
+            </article>
+        };
+    };
+    html! {
+        <article class="column" aria-label={format!("Column {n}: {}", props.preset)}>
+            { header }
+            <p class="preset-summary muted">{ props.preset.summary() }</p>
+            <div class="chips">
+                <span class="chip">{ summary(plan, texts) }</span>
+                { round_trip(&result.round_trip) }
+            </div>
+            if plan.is_empty() {
+                <p class="muted">{ "Nothing to send: the objects are equal under this policy." }</p>
+            } else {
+                { body_view(plan, texts, &result.unique, result.findings.as_deref()) }
+                <ConflictSurface conflicts={plan.conflicts.clone()} overwrites={plan.overwrites.clone()} />
+            }
+            if !plan.notes.is_empty() {
+                <ul class="notes" aria-label="Notes">
+                    { for plan.notes.iter().map(|note| html! { <li>{ note.clone() }</li> }) }
+                </ul>
+            }
+            if !plan.is_empty() {
+                <Exports index={props.index} texts={Rc::clone(texts)} content_type={plan.body.content_type()}
+                    patch={plan.ops().is_some()} copy={props.copy.clone()} />
+            }
+        </article>
+    }
+}
+
+/// "2 ops · 180 bytes", or the content type and size of a body.
+fn summary(plan: &Plan, texts: &Texts) -> String {
+    let bytes = texts.payload.len();
+    match &plan.body {
+        Body::JsonPatch(ops) => format!(
+            "{} op{} · {bytes} bytes",
+            ops.len(),
+            if ops.len() == 1 { "" } else { "s" },
+        ),
+        _ => format!("{} · {bytes} bytes", plan.body.content_type()),
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct ColumnHeadProps {
+    index: usize,
+    count: usize,
+    preset: Preset,
+    onpreset: Callback<Preset>,
+    onremove: Callback<()>,
+}
+
+#[component]
+fn ColumnHead(props: &ColumnHeadProps) -> Html {
+    let n = props.index + 1;
+    let label = if props.index == 0 {
+        "Preset".to_owned()
+    } else {
+        format!("Preset for column {n}")
+    };
+    let choices: Vec<Choice> = Preset::ALL
+        .into_iter()
+        .map(|p| Choice::plain(p.as_str()))
+        .collect();
+    html! {
+        <header class="column-head">
+            <span class="column-number" aria-hidden="true">{ n }</span>
+            <Select class="preset" aria_label={label} {choices} selected={props.preset.as_str()}
+                onchange={props.onpreset.reform_some(|v: String| v.parse::<Preset>().ok())} />
+            if props.count > 1 {
+                <button type="button" class="link remove" aria-label={format!("Remove column {n}")}
+                    onclick={props.onremove.reform(|_: MouseEvent| ())}>{ "Remove" }</button>
+            }
+        </header>
+    }
+}
+
+#[derive(PartialEq, Properties)]
+struct ExportsProps {
+    index: usize,
+    texts: Rc<Texts>,
+    content_type: &'static str,
+    /// A JSON patch (a payload), not a body.
+    patch: bool,
+    copy: UseCopy,
+}
+
+#[component]
+fn Exports(props: &ExportsProps) -> Html {
+    let i = props.index;
+    let texts = &props.texts;
+    let id = |key: &str| AttrValue::from(format!("{key}-{i}"));
+    let copy = |key: &str, label: &'static str, text: &Rc<str>| {
+        html! { <CopyButton id={id(key)} {label} text={Rc::clone(text)} copy={props.copy.clone()} /> }
+    };
+    html! {
+        <>
+            <details class="payload">
+                <summary>{ format!("What is sent ({})", props.content_type) }</summary>
+                <pre tabindex="0" role="region" aria-label="What is sent"><code>{ AttrValue::from(Rc::clone(&texts.payload)) }</code></pre>
+            </details>
+            <div class="exports" role="group" aria-label={format!("Copy from column {}", i + 1)}>
+                <CopyButton id={id("payload")} label={if props.patch { "Copy payload" } else { "Copy body" }}
+                    text={Rc::clone(&texts.payload)} copy={props.copy.clone()} shortcut={(i < 6).then(|| AttrValue::from((i + 1).to_string()))} />
+                { copy("kubectl", "Copy kubectl", &texts.kubectl) }
+                if let Some(go) = &texts.go {
+                    { copy("go", "Copy Go", go) }
+                }
+                if let Some(rust) = &texts.rust {
+                    { copy("rust", "Copy Rust", rust) }
+                }
+            </div>
+        </>
+    }
+}
+
+fn round_trip(round_trip: &RoundTrip) -> Html {
+    match round_trip {
+        RoundTrip::Exact => html! {
+            <span class="chip ok">{ "✓ old + patch = new" }</span>
+        },
+        RoundTrip::NotApplicable => html! {
+            <span class="chip">{ "round trip: depends on who owns which field" }</span>
+        },
+        other => html! {
+            <>
+                <span class="chip bad">{ "✗ old + patch ≠ new" }</span>
+                <p class="chip-note">{ other.to_string() }</p>
+            </>
+        },
+    }
+}
+
+fn body_view(plan: &Plan, texts: &Texts, unique: &[bool], findings: Option<&Report>) -> Html {
+    match &plan.body {
+        Body::JsonPatch(ops) => html! {
+            <ol class="ops" aria-label="Operations">
+                { for ops.iter().enumerate().map(|(k, planned)| {
+                    op_item(k, planned, unique.get(k).copied().unwrap_or(false), findings)
+                }) }
+            </ol>
+        },
+        Body::MergePatch(_) | Body::Update(_) | Body::StrategicMergePatch(_) => html! {
+            <pre class="body" tabindex="0" role="region" aria-label="The body"><code>{ texts.body.clone().map(AttrValue::from) }</code></pre>
+        },
+        Body::Apply { field_manager, .. } => html! {
+            <>
+                <p class="muted">{ format!("fieldManager: {field_manager}") }</p>
+                <pre class="body" tabindex="0" role="region" aria-label="The apply configuration"><code>{ texts.body.clone().map(AttrValue::from) }</code></pre>
+            </>
+        },
+    }
+}
+
+/// One op sent: kind, path, value, why, and lint's findings on it.
+fn op_item(k: usize, planned: &PlannedOp, only: bool, findings: Option<&Report>) -> Html {
+    let op = &planned.op;
+    html! {
+        <li class={classes!("op", op_class(Some(op.op)), only.then_some("only-here"))}>
+            { op_line(op, only.then_some(("only-badge", "only here")), 120) }
+            <p class="op-reason">{ planned.reason.to_string() }</p>
+            if let Some(report) = findings {
+                <Diagnostics findings={report.on_op(k).enumerate().map(|(n, f)| Diag::of(n, f)).collect::<Vec<_>>()} at={AttrValue::from(op.path.clone())} compact=true />
+            }
+        </li>
+    }
+}

@@ -1,0 +1,275 @@
+//! The Race view's parts, rendered natively (see `app::render_test`).
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::lanes::{Lanes, LanesProps};
+use super::player::{Player, PlayerProps};
+use super::step_card::{StepCard, StepCardProps};
+use super::tables::{
+    CompareProps, CompareTable, ExplorerProps, ExplorerTable, OutcomesProps, OutcomesTable,
+};
+use super::timeline_editor::{TimelineEditor, TimelineEditorProps};
+use super::*;
+use crate::app::render_test::{count, element, opening, render, text};
+use crate::app::view_state::ViewState;
+use crate::strategy::Preset;
+use crate::vocabulary::{Term, COMPARE_COLUMNS, REPLAY_COLUMNS};
+
+fn head_at(step: usize) -> RaceState {
+    RaceState::default()
+        .reduce(RaceAction::SetPreset(Some(Preset::KubevirtMain)))
+        .reduce(RaceAction::Goto(step))
+}
+
+fn outcomes(state: &RaceState) -> String {
+    let replay = state.replay.as_ref().as_ref().unwrap();
+    render::<OutcomesTable>(yew::props!(OutcomesProps {
+        outcomes: replay.outcomes.clone(),
+    }))
+}
+
+fn lanes(state: &RaceState) -> String {
+    render::<Lanes>(yew::props!(LanesProps {
+        replay: Rc::clone(&state.replay),
+        step: state.step,
+        writers: state
+            .scenario
+            .writers
+            .iter()
+            .map(|w| w.name.clone())
+            .collect::<Vec<_>>(),
+        ongoto: Callback::noop(),
+    }))
+}
+
+fn card(state: &RaceState) -> String {
+    render::<StepCard>(yew::props!(StepCardProps {
+        step: state.current().cloned(),
+        previous: state.previous_object().cloned(),
+    }))
+}
+
+/// The `<td>`s of the body row whose header cell reads `row`.
+fn cells(table: &str, row: &str) -> Vec<String> {
+    let at = table
+        .find(&format!(r#"<th scope="row">{row}</th>"#))
+        .unwrap_or_else(|| panic!("no row {row}"));
+    let end = table[at..].find("</tr>").map_or(table.len(), |e| at + e);
+    table[at..end]
+        .split("<td")
+        .skip(1)
+        .map(|cell| text(&format!("<td{cell}")))
+        .collect()
+}
+
+#[test]
+fn the_outcomes_table_has_the_cli_s_columns_gave_up_included() {
+    let html = outcomes(&head_at(4));
+    let head = element(&html, "<thead>").unwrap();
+    let labels: Vec<&str> = REPLAY_COLUMNS.iter().map(|t| t.label()).collect();
+    let expected = format!("Writer Preset {} ? Intent holds ?", labels.join(" ? "));
+    assert_eq!(text(head), expected);
+    assert!(head.contains(r#"aria-label="What is “Gave up”?""#));
+    assert_eq!(count(head, r#"<th scope="col">"#), REPLAY_COLUMNS.len() + 3);
+    // virt-controller under head: 2 writes, 1 OK, one 422, a retry, a
+    // false conflict; its intent holds in the end.
+    let controller = cells(&html, "virt-controller");
+    assert_eq!(controller.len(), REPLAY_COLUMNS.len() + 2);
+    assert_eq!(controller[0], "kubevirt-main");
+    let count_of = |term: Term| {
+        let i = REPLAY_COLUMNS.iter().position(|t| *t == term).unwrap();
+        controller[i + 1].clone()
+    };
+    assert_eq!(count_of(Term::Writes), "2");
+    assert_eq!(count_of(Term::Invalid), "1");
+    assert_eq!(count_of(Term::FalseConflict), "1");
+    assert_eq!(count_of(Term::GaveUp), "0");
+    assert_eq!(controller.last().unwrap(), "yes");
+    assert_eq!(cells(&html, "virt-handler")[0], "update");
+    assert!(text(&html).ends_with("Every writer's intent holds at the end."));
+    // Naive: virt-handler's changes are lost, in red, and said at the end.
+    let naive = RaceState::default().reduce(RaceAction::SetPreset(Some(Preset::Naive)));
+    let html = outcomes(&naive);
+    let lost = REPLAY_COLUMNS
+        .iter()
+        .position(|t| *t == Term::LostUpdate)
+        .unwrap();
+    assert!(count(&html, r#"<td class="bad">"#) >= 1);
+    let handler = cells(&html, "virt-handler");
+    assert_eq!(handler.last().unwrap(), "no");
+    let row = &html[html.find("virt-handler</th>").unwrap()..];
+    let lost_cell = row.split("<td").nth(lost + 2).unwrap();
+    assert!(lost_cell.starts_with(r#" class="bad">"#), "{lost_cell}");
+    assert!(text(&html).ends_with("At the end, the intent of virt-handler does not hold."));
+}
+
+#[test]
+fn compare_mode_counts_per_preset_and_says_whose() {
+    let compared = head_at(0).reduce(RaceAction::ToggleCompare);
+    let html = render::<CompareTable>(yew::props!(CompareProps {
+        rows: compared.compare.clone().unwrap(),
+    }));
+    let head = element(&html, "<thead>").unwrap();
+    assert_eq!(
+        count(head, r#"<th scope="col">"#),
+        COMPARE_COLUMNS.len() + 2
+    );
+    assert_eq!(count(&html, r#"<th scope="row">"#), Preset::ALL.len());
+    // The e2e suite reads naive's sixth cell: lost updates, and whose.
+    let naive = cells(&html, "naive");
+    assert_eq!(naive.len(), COMPARE_COLUMNS.len() + 1);
+    assert_eq!(
+        COMPARE_COLUMNS.iter().position(|t| *t == Term::LostUpdate),
+        Some(5)
+    );
+    assert_eq!(naive[5], "2 virt-handler 2");
+    assert_eq!(naive[6], "virt-handler");
+    let head_row = cells(&html, "kubevirt-main");
+    assert_eq!(head_row[0], "3 virt-controller 2, virt-handler 1");
+    assert_eq!(head_row[6], "none");
+}
+
+#[test]
+fn the_explorer_counts_interleavings_and_opens_the_first_of_each() {
+    let explored = head_at(0).reduce(RaceAction::ToggleExplore);
+    let html = render::<ExplorerTable>(yew::props!(ExplorerProps {
+        exploration: explored.exploration.clone().unwrap(),
+        onopen: Callback::noop(),
+    }));
+    assert_eq!(
+        text(element(&html, r#"id="explorer-title""#).unwrap()),
+        "Every interleaving (20), per preset"
+    );
+    let head = cells(&html, "kubevirt-main");
+    assert_eq!(
+        head[0],
+        "12 of 20 virt-controller 6, virt-handler 6 open the first (#5)"
+    );
+    assert_eq!(head[2], "0 of 20");
+    assert!(
+        html.contains(r#"aria-label="Open the first interleaving with a lost update under naive""#)
+    );
+}
+
+#[test]
+fn lanes_mark_what_happened_and_the_current_step() {
+    let html = lanes(&head_at(4));
+    assert_eq!(count(&html, r#"class="lane""#), 2);
+    let current = opening(&html, r#"aria-current="step""#).unwrap();
+    assert!(current.contains(r#"aria-label="Step 4: virt-controller write 422""#));
+    assert!(current.contains(r#"class="ev ev-bad done current""#));
+    // Each event sits in its writer's lane; the others leave a gap.
+    assert_eq!(count(&html, r#"class="ev-gap""#), 6);
+    // What has not happened yet shows no answer.
+    let later = opening(&html, r#"aria-label="Step 5: virt-controller retry""#).unwrap();
+    assert!(!later.contains(" done"));
+    assert_eq!(count(&html, r#"class="ev-code""#), 2);
+    let start = lanes(&head_at(0));
+    assert_eq!(count(&start, "aria-current"), 0);
+    assert_eq!(count(&start, " done"), 0);
+}
+
+#[test]
+fn the_step_card_shows_the_request_the_answer_and_why() {
+    let html = card(&head_at(4));
+    assert_eq!(
+        text(element(&html, "<h2>").unwrap()),
+        "Step 4: virt-controller write"
+    );
+    let failing = element(&html, r#"class="op op-test failing""#).unwrap();
+    assert!(failing.contains(r#"<code class="op-path">/metadata/labels</code>"#));
+    assert!(failing.contains(r#"<span class="fail-badge">failed here</span>"#));
+    assert_eq!(count(&html, "failing"), 1);
+    let response = element(&html, r#"role="status""#).unwrap();
+    assert!(response.contains("response-bad"));
+    assert!(response.contains("<h3>Response: 422 Invalid</h3>"));
+    assert!(
+        text(response).contains("the server rejected our request due to an error in our request")
+    );
+    assert!(
+        text(element(&html, r#"class="hidden-cause""#).unwrap()).contains("path /metadata/labels")
+    );
+    assert!(
+        text(element(&html, r#"class="class-note warn""#).unwrap()).starts_with("False conflict: ")
+    );
+    assert!(
+        html.contains("The object (unchanged)"),
+        "a failed write changes nothing"
+    );
+    // Before the first event: what to do, and the object.
+    let html = card(&head_at(0));
+    assert!(text(&html).starts_with("Before the first event Step forward"));
+    assert!(html.contains("The object (unchanged)"));
+    // A write that succeeds: stored, with its resourceVersion.
+    let html = card(&head_at(3));
+    assert!(text(&html).contains("Response: 200 OK Stored with resourceVersion"));
+    assert!(html.contains("The object after this step (changes marked)"));
+    assert!(
+        count(&html, r#"class="diff-add""#) > 0,
+        "the changed line is marked"
+    );
+}
+
+#[test]
+fn the_player_disables_what_cannot_be_done_and_counts_steps() {
+    let player = |step: usize, playing: bool| {
+        render::<Player>(yew::props!(PlayerProps {
+            step,
+            len: 6,
+            playing,
+            speed: 350,
+            send: Callback::noop(),
+        }))
+    };
+    let start = player(0, false);
+    assert_eq!(count(&start, "disabled="), 2, "Start and Back");
+    assert_eq!(
+        text(element(&start, r#"class="step-count""#).unwrap()),
+        "step 0 of 6"
+    );
+    assert!(start.contains(r#"<option value="350" selected="selected">fast</option>"#));
+    assert!(opening(&start, r#"aria-label="Timeline position""#)
+        .unwrap()
+        .contains(r#"max="6""#));
+    let end = player(6, true);
+    assert_eq!(count(&end, "disabled="), 1, "Forward");
+    assert!(text(&end).contains("Pause p"));
+    assert!(!text(&end).contains("Play p"));
+}
+
+#[test]
+fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
+    let typing = RaceState::default().reduce(RaceAction::EditIntents(0, "- set-label: [".into()));
+    let html = render::<TimelineEditor>(yew::props!(TimelineEditorProps {
+        writers: typing.scenario.writers.clone(),
+        intents: typing.intents.clone(),
+        schedule: typing.scenario.schedule.clone(),
+        open: true,
+        ontoggle: Callback::noop(),
+        onpreset: Callback::noop(),
+        onintents: Callback::noop(),
+        onadd: Callback::noop(),
+        onremove: Callback::noop(),
+        onup: Callback::noop(),
+        ondown: Callback::noop(),
+    }));
+    assert!(opening(&html, "<details")
+        .unwrap()
+        .contains(r#"open="open""#));
+    assert_eq!(count(&html, r#"class="writer-card""#), 2);
+    assert!(html.contains("<h4>virt-handler (fixed preset)</h4>"));
+    let preset = element(&html, r#"aria-label="Preset of virt-handler""#).unwrap();
+    assert!(preset.contains(r#"<option value="update" selected="selected">"#));
+    assert_eq!(
+        count(&html, r#"role="alert""#),
+        1,
+        "the text not taken says why"
+    );
+    assert_eq!(count(&html, r#"aria-label="Remove event"#), 6);
+    assert!(html.contains(r#"aria-label="Move event 6 down""#));
+    let add = element(&html, r#"class="add-event""#).unwrap();
+    assert!(add.contains(r#"aria-label="Writer of the new event""#));
+    assert!(add.contains(r#"<option value="0" selected="selected">virt-controller</option>"#));
+}
