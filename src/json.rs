@@ -40,8 +40,8 @@ pub struct Reader<'a> {
     text: &'a str,
     at: usize,
     /// The members of the objects being read, innermost last: a map is
-    /// built from its sorted members at once (a member at a time, each
-    /// insert searches the map).
+    /// built from its members at once when its object closes (a member at
+    /// a time, each insert searches the map and shifts its node).
     members: Vec<(String, Value)>,
 }
 
@@ -54,20 +54,30 @@ const fn splat(b: u8) -> u64 {
 /// bytes that end a plain run of a JSON string, read or written), each
 /// flagged by its high bit. The lowest flag is exact (a borrow only runs
 /// upward from a flagged byte), so it locates the first such byte.
+#[inline(always)]
 fn special_bytes(word: u64) -> u64 {
+    // Constants, so that the release profile's opt-level "z" computes
+    // them at compile time, not per call.
+    const ONES: u64 = splat(1);
     const HIGH: u64 = splat(0x80);
-    let zero = |v: u64| v.wrapping_sub(splat(1)) & !v;
-    let below_space = word.wrapping_sub(splat(0x20));
-    (zero(word ^ splat(b'"')) | zero(word ^ splat(b'\\')) | below_space) & !word & HIGH
+    const QUOTE: u64 = splat(b'"');
+    const BACKSLASH: u64 = splat(b'\\');
+    const SPACE: u64 = splat(0x20);
+    let quote = word ^ QUOTE;
+    let backslash = word ^ BACKSLASH;
+    let zero_quote = quote.wrapping_sub(ONES) & !quote;
+    let zero_backslash = backslash.wrapping_sub(ONES) & !backslash;
+    let below_space = word.wrapping_sub(SPACE);
+    (zero_quote | zero_backslash | below_space) & !word & HIGH
 }
 
 /// The index of the first `"`, `\` or control byte of `bytes` at or after
 /// `from` (`bytes.len()` when none).
+#[inline(always)]
 fn plain_run(bytes: &[u8], mut from: usize) -> usize {
     while let Some(chunk) = bytes.get(from..from + 8) {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
         let flags = special_bytes(u64::from_le_bytes(word));
         if flags != 0 {
             return from + (flags.trailing_zeros() / 8) as usize;
@@ -209,23 +219,18 @@ impl<'a> Reader<'a> {
                     return Some(Value::Object(Map::new()));
                 }
                 let base = self.members.len();
-                // Whether the keys so far are strictly increasing.
-                let mut sorted = true;
                 loop {
                     let key = self.string()?.into_owned();
                     if !self.eat(b':') {
                         return None;
                     }
                     let value = self.nested(depth)?;
-                    if let Some((last, _)) = self.members.get(base..).and_then(<[_]>::last) {
-                        sorted &= *last < key;
-                    }
                     self.members.push((key, value));
                     match self.peek()? {
                         b',' => self.at += 1,
                         b'}' => {
                             self.at += 1;
-                            return Some(Value::Object(self.map(base, sorted)));
+                            return Some(Value::Object(self.map(base)));
                         }
                         _ => return None,
                     }
@@ -266,22 +271,21 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// The map of the members from `base` on. Keys in increasing order
-    /// (what serde_json writes) are inserted from the last: each insert
-    /// then finds its place at the first comparison. Otherwise the map is
-    /// built from the members sorted stably, the last of repeated keys
-    /// kept: what inserting them one by one gives.
-    fn map(&mut self, base: usize, sorted: bool) -> Map<String, Value> {
-        let members = self.members.drain(base..);
-        if sorted {
+    /// The map of the members from `base` on, built as inserting them one
+    /// by one builds it (the last of repeated keys kept): `Map`'s
+    /// `FromIterator` sorts them stably and builds the tree in one go,
+    /// which for keys already in order (what serde_json writes) costs a
+    /// comparison a key instead of a search and a shift per insert.
+    fn map(&mut self, base: usize) -> Map<String, Value> {
+        if self.members.len() == base + 1 {
+            // One member (a label, a selector): no sort, no buffer.
             let mut map = Map::new();
-            for (key, value) in members.rev() {
+            if let Some((key, value)) = self.members.pop() {
                 map.insert(key, value);
             }
-            map
-        } else {
-            members.collect()
+            return map;
         }
+        self.members.drain(base..).collect()
     }
 
     fn literal(&mut self, word: &[u8], value: Value) -> Option<Value> {
