@@ -6,8 +6,13 @@
 #   scripts/batch-bench.sh [runs]     (after the release build below)
 #
 # Two sets (examples/batch_cases.rs): 100,000 VMI-sized cases (about 2 KB a
-# line) and 300,000 small cases (about 450 bytes a line).
+# line) and 300,000 small cases (about 450 bytes a line). On a busy machine
+# single runs vary a lot: docs/performance.md also gives instruction counts.
 set -eu
+command -v hyperfine >/dev/null || {
+    echo "batch-bench: hyperfine is missing (apt-get install hyperfine)" >&2
+    exit 1
+}
 runs=${1:-5}
 dir=${BATCH_BENCH_DIR:-target/batch-bench}
 mkdir -p "$dir"
