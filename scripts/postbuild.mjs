@@ -45,7 +45,7 @@ let html = await readFile(indexPath, 'utf8');
 
 // Remove files an earlier postbuild of this dist left.
 for (const file of await readdir(dist)) {
-  if (/^boot-[0-9a-f]+\.js$/.test(file) || file === 'sw.js') await unlink(join(dist, file));
+  if (/^(boot|route)-[0-9a-f]+\.js$/.test(file) || file === 'sw.js') await unlink(join(dist, file));
 }
 
 const inline = /<script type="module">([\s\S]*?)<\/script>/;
@@ -71,6 +71,14 @@ function script(src) {
     document.head.append(element);
   });
 }
+function startEngine() {
+  if (window.patchlabEngine) return;
+  const engine = new Worker('./engine-worker_loader.js');
+  engine.addEventListener('message', (event) => {
+    if (event.data === '{"type":"ready"}') engine.patchlabReady = true;
+  });
+  window.patchlabEngine = engine;
+}
 try {
   // The module is fetched at once, next to its glue, not after it.
   if (full) {
@@ -80,6 +88,10 @@ try {
     await wasm_bindgen({ module_or_path: module });
   } else {
     const module = fetch('./${wasmFile}');
+    // The engines' worker (src/app/engine_worker.rs) starts once the page
+    // module's bytes have arrived, so the two downloads do not share the
+    // line; the page module and the full app both take it from here.
+    module.then((response) => response.clone().arrayBuffer()).then(startEngine, startEngine);
     const bindings = await import('./${glue}');
     const wasm = await bindings.default({ module_or_path: module });
     window.wasmBindings = bindings;
@@ -127,6 +139,28 @@ if (embed !== null && !embed.includes('Content-Security-Policy')) {
     embedPath,
     embed.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n    <meta http-equiv="Content-Security-Policy" content="${embedCsp}">`),
   );
+}
+
+// The Build view pre-rendered into the page (scripts/prerender.mjs), and
+// the blocking script that keeps it from being painted on a visit to
+// another view (no inline script: the CSP allows none).
+if (process.env.PATCHLAB_PRERENDER !== '0') {
+  const { prerender } = await import('./prerender.mjs');
+  const app = await prerender(dist);
+  if (app) {
+    const route = `// Written by scripts/postbuild.mjs: the page holds a pre-rendered Build
+// view (not live); a visit to another view must not paint it (style.css).
+if (/^#\\/(check|race|scale|learn)(?=$|[/?])/.test(location.hash)) document.documentElement.classList.add('other-view');
+`;
+    const routeName = `route-${sha(route).toString('hex').slice(0, 16)}.js`;
+    await writeFile(join(dist, routeName), route);
+    const routeIntegrity = `sha384-${sha(route, 'sha384').toString('base64')}`;
+    html = html.replace('<link rel="stylesheet"', `<script src="./${routeName}" integrity="${routeIntegrity}" crossorigin="anonymous"></script>\n    <link rel="stylesheet"`);
+    if (!html.includes(routeName)) throw new Error('could not insert the route script');
+    html = html.replace(/<body>/, `<body>\n    ${app}`);
+    await writeFile(indexPath, html);
+    console.log(`postbuild: Build pre-rendered into index.html (${app.length} bytes), ${routeName}`);
+  }
 }
 
 // The service worker: every file of the playground, and the folder itself

@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::fields::{FieldsTable, FieldsTableProps};
 use super::results::{ResultColumns, ResultColumnsProps};
-use super::tests::Recomputed;
+use super::tests::{computed_default, Recomputed};
 use super::*;
 use crate::app::components::UseCopy;
 use crate::app::render_test::{count, element, opening, render, text};
@@ -44,7 +44,7 @@ fn fields(state: &BuildState) -> String {
 
 #[test]
 fn each_column_shows_its_ops_findings_surface_and_exports() {
-    let html = columns(&BuildState::default());
+    let html = columns(&computed_default());
     assert_eq!(count(&html, "<article"), 2);
     let head = element(&html, r#"aria-label="Column 1: kubevirt-head""#).unwrap();
     // The preset menu, its own preset chosen.
@@ -89,7 +89,7 @@ fn each_column_shows_its_ops_findings_surface_and_exports() {
 
 #[test]
 fn columns_say_when_results_lag_behind_and_bodies_show_whole() {
-    let state = BuildState::default();
+    let state = computed_default();
     // A parse error: the last good results stay, and the note says why.
     let broken = state.reduce(BuildAction::EditNew("{".into())).recomputed();
     let html = columns(&broken);
@@ -130,7 +130,7 @@ fn columns_say_when_results_lag_behind_and_bodies_show_whole() {
 
 #[test]
 fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
-    let html = fields(&BuildState::default());
+    let html = fields(&computed_default());
     assert!(text(&html).contains(
         "Changed field Kind Change Column 1 (kubevirt-head) Column 2 (kubevirt-pr18139)"
     ));
@@ -150,7 +150,7 @@ fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
         "the preset's own is offered once"
     );
     // An override is shown as chosen.
-    let overridden = BuildState::default()
+    let overridden = computed_default()
         .reduce(BuildAction::SetOverride(
             1,
             "/metadata/labels".parse().unwrap(),
@@ -165,13 +165,13 @@ fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
     .unwrap();
     assert!(second.contains(r#"<option value="whole-map" selected="selected">"#));
     // A whole-object column has no per-field strategy.
-    let update = BuildState::default()
+    let update = computed_default()
         .reduce(BuildAction::SetPreset(1, Preset::Update))
         .recomputed();
     assert!(text(&fields(&update)).contains("one body for the whole object"));
     // Nothing changed: nothing to list.
-    let same = BuildState::default()
-        .reduce(BuildAction::EditNew(BuildState::default().old.text.clone()))
+    let same = computed_default()
+        .reduce(BuildAction::EditNew(computed_default().old.text.clone()))
         .recomputed();
     assert_eq!(
         text(&fields(&same)),
