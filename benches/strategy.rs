@@ -84,7 +84,7 @@ fn benches(c: &mut Criterion) {
     ];
     for (name, old, new) in cases {
         let mut group = c.benchmark_group(format!("diff/{name}"));
-        for preset in [Preset::KubevirtPr18139, Preset::KubevirtHead, Preset::Merge] {
+        for preset in [Preset::KubevirtPerKey, Preset::KubevirtMain, Preset::Merge] {
             let options = Options::preset(preset);
             group.bench_function(format!("patchlab-{preset}"), |b| {
                 b.iter(|| diff(&old, &new, &options).unwrap())

@@ -55,12 +55,12 @@ fn benches(c: &mut Criterion) {
     for n in [1_000, 16_000] {
         let (old, new) = (labels(n, "a"), labels(n, "b"));
         group.throughput(Throughput::Elements(n as u64));
-        group.bench_function(format!("{n}/kubevirt-pr18139"), |b| {
+        group.bench_function(format!("{n}/kubevirt-per-key"), |b| {
             b.iter(|| {
                 strategy::diff(
                     &old,
                     &new,
-                    &strategy::Options::preset(Preset::KubevirtPr18139),
+                    &strategy::Options::preset(Preset::KubevirtPerKey),
                 )
                 .unwrap()
             })
@@ -68,7 +68,7 @@ fn benches(c: &mut Criterion) {
         let plan = strategy::diff(
             &old,
             &new,
-            &strategy::Options::preset(Preset::KubevirtPr18139),
+            &strategy::Options::preset(Preset::KubevirtPerKey),
         )
         .unwrap();
         let ops: Vec<_> = plan.patch_set().ops().to_vec();
@@ -85,6 +85,32 @@ fn benches(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(line.len() as u64));
         group.bench_function(format!("{mb}MB"), |b| {
             b.iter(|| lint::lint(&line, &Options::default()).unwrap())
+        });
+    }
+    group.finish();
+
+    // A strategic merge patch of a Node's taints against the Node: the
+    // schema walk, the engine, and the elements the replacement deletes.
+    let mut group = c.benchmark_group("lint/strategic-taints-with-object");
+    group.sample_size(10);
+    for n in [1_000, 10_000] {
+        let taints = |prefix: &str| -> Vec<Value> {
+            (0..n)
+                .map(|i| json!({"key": format!("{prefix}{i}"), "effect": "NoSchedule"}))
+                .collect()
+        };
+        let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node01"}, "spec": {"taints": taints("a")}});
+        let line = format!(
+            "kubectl patch node node01 -p '{}'",
+            json!({"spec": {"taints": taints("b")}})
+        );
+        let options = Options {
+            object: Some(node),
+            ..Options::default()
+        };
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_function(format!("{n}"), |b| {
+            b.iter(|| lint::lint(&line, &options).unwrap())
         });
     }
     group.finish();

@@ -51,7 +51,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-pub use compare::{kube_compare, rfc_eq, KubeCmp};
+pub use compare::{kube_compare, rfc_eq, ByteDifference, KubeCmp};
 pub use engine::{Engine, Evanphx, UnknownEngine};
 pub use error::{ApplyError, Cause, ErrorReport};
 

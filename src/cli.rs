@@ -9,13 +9,14 @@ mod lint;
 mod migrate;
 mod scan;
 mod simulate;
+mod terminal;
 
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use patchlab::apply::{Engine, Evanphx, Semantics};
 use patchlab::input::{self, Budget, Format};
@@ -247,7 +248,7 @@ impl ClusterArgs {
     }
 }
 
-/// A preset name (`kubevirt-head`, ...), for clap.
+/// A preset name (`kubevirt-main`, ...), for clap.
 pub fn parse_preset(
     s: &str,
 ) -> Result<patchlab::strategy::Preset, patchlab::strategy::UnknownName> {
@@ -267,9 +268,32 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
     }
 }
 
+impl Cli {
+    /// Refuses list options over their budgets before any work starts
+    /// (as clap refuses a bad value): more `--preset` flags than
+    /// [`OPTION_VALUES`](patchlab::limits::OPTION_VALUES), more `--set`
+    /// overrides than [`OVERRIDES`](patchlab::limits::OVERRIDES).
+    fn check_lists(&self) -> Result<(), clap::Error> {
+        let refused = match &self.command {
+            Command::Migrate(args) => args.check_lists(),
+            Command::Diff(args) => args.check_lists(),
+            _ => None,
+        };
+        match refused {
+            Some(message) => {
+                Err(Cli::command().error(clap::error::ErrorKind::TooManyValues, message))
+            }
+            None => Ok(()),
+        }
+    }
+}
+
 /// Parses the arguments, runs, and picks the exit code (0 on a broken pipe).
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(err) = cli.check_lists() {
+        err.exit();
+    }
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let result = run(cli, &mut out).and_then(|()| out.flush().map_err(Failure::from));
@@ -280,7 +304,7 @@ pub fn main() -> ExitCode {
             // Whatever was printed before the failure still goes out.
             let _ = out.flush();
             if !failure.message.is_empty() {
-                eprintln!("patchlab: {failure}");
+                eprintln!("patchlab: {}", terminal::printable(&failure.message));
             }
             ExitCode::from(failure.code)
         }

@@ -176,16 +176,198 @@ pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
 }
 
-/// How the API server writes a stored scalar: like [`to_string`], except
-/// that an unsigned integer above `i64::MAX` was read as a `float64`.
+/// How the API server writes a stored scalar: like [`to_string`] of the
+/// number as stored ([`stored_number`]): an unsigned integer above
+/// `i64::MAX` was read as a `float64`, `-0` as the integer 0.
 pub fn stored_scalar(value: &Value) -> String {
     match value {
-        Value::Number(n) if n.as_i64().is_none() && n.as_u64().is_some() => {
+        Value::Number(n) => {
             let mut out = String::new();
-            write_float(&mut out, n.as_f64().unwrap_or(f64::NAN));
+            write_number(&mut out, &stored_number(n));
             out
         }
         _ => to_string(value),
+    }
+}
+
+/// A number as the API server holds it once stored: Kubernetes decodes a
+/// JSON number as an `int64` when its text is an integer that fits, else
+/// as a `float64` (sigs.k8s.io/json `UnmarshalCaseSensitivePreserveInts`,
+/// `convertNumber`), and writes a `float64` as Go's encoder does; the
+/// next read decodes that text again. So `1.0` is stored as `1` (an
+/// integer once read back), `-0` and `-0.0` as `0`, `1e-6` as
+/// `0.000001`, and `18446744073709551615` as the float written
+/// `18446744073709552000`. Reading the stored text again changes nothing.
+///
+/// ```
+/// use patchlab::gojson::{stored_number, to_string};
+/// use serde_json::{json, Number, Value};
+///
+/// let stored = |v: Value| to_string(&Value::Number(stored_number(v.as_number().unwrap())));
+/// assert_eq!(stored(json!(1.0)), "1");
+/// assert!(stored_number(&Number::from_f64(1.0).unwrap()).is_i64());
+/// assert_eq!(stored(json!(-0.0)), "0");
+/// assert_eq!(stored(json!(u64::MAX)), "18446744073709552000");
+/// assert_eq!(stored(json!(1e-6)), "0.000001");
+/// ```
+pub fn stored_number(n: &Number) -> Number {
+    match go_number(n) {
+        GoNumber::Int(i) => Number::from(i),
+        GoNumber::Float(f) => {
+            let mut text = String::new();
+            write_float(&mut text, f);
+            // `ParseInt` first: a float written without fraction or
+            // exponent reads back as an int64 when it fits.
+            match text.parse::<i64>() {
+                Ok(i) => Number::from(i),
+                Err(_) => Number::from_f64(f).unwrap_or_else(|| n.clone()),
+            }
+        }
+    }
+}
+
+/// True when [`stored_number`] changes nothing in `value` (no number to
+/// rewrite), so a caller can skip a copy.
+pub fn is_stored(value: &Value) -> bool {
+    match value {
+        Value::Number(n) => stored_number(n) == *n,
+        Value::Array(items) => items.iter().all(is_stored),
+        Value::Object(map) => map.values().all(is_stored),
+        _ => true,
+    }
+}
+
+/// Rewrites every number of `value` as the API server stores it (see
+/// [`stored_number`]). Iterative: nesting does not grow the stack.
+pub fn store_numbers(value: &mut Value) {
+    let mut stack = vec![value];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Number(n) => *n = stored_number(n),
+            Value::Array(items) => stack.extend(items.iter_mut()),
+            Value::Object(map) => stack.extend(map.values_mut()),
+            _ => {}
+        }
+    }
+}
+
+/// `value` as the API server stores it: borrowed when nothing changes.
+pub fn stored(value: &Value) -> std::borrow::Cow<'_, Value> {
+    if is_stored(value) {
+        std::borrow::Cow::Borrowed(value)
+    } else {
+        let mut owned = value.clone();
+        store_numbers(&mut owned);
+        std::borrow::Cow::Owned(owned)
+    }
+}
+
+/// True when two values are one once the server stored them: `1` and
+/// `1.0` are, `1` and `"1"` are not.
+///
+/// ```
+/// use patchlab::gojson::stored_eq;
+/// use serde_json::json;
+/// assert!(stored_eq(&json!({"a": [1, -0]}), &json!({"a": [1.0, 0]})));
+/// assert!(!stored_eq(&json!(1), &json!(1.5)));
+/// ```
+pub fn stored_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => stored_number(x) == stored_number(y),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| stored_eq(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, a)| y.get(k).is_some_and(|b| stored_eq(a, b)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A serde_json formatter that writes floats as Go's encoder does (`1e+21`,
+/// `0.000001`, `18446744073709552000`) and the rest as the inner formatter
+/// does: with [`store_numbers`] first, a document prints its numbers as
+/// the API server writes them, its strings as serde_json does.
+///
+/// ```
+/// use patchlab::gojson::{store_numbers, GoNumbers};
+/// use serde::Serialize;
+/// use serde_json::json;
+///
+/// let mut doc = json!({"a": 1.0, "b": 1e-6, "c": u64::MAX, "d": -0.0, "e": "<"});
+/// store_numbers(&mut doc);
+/// let mut out = Vec::new();
+/// let mut ser = serde_json::Serializer::with_formatter(&mut out, GoNumbers(serde_json::ser::CompactFormatter));
+/// doc.serialize(&mut ser).unwrap();
+/// assert_eq!(String::from_utf8(out).unwrap(), r#"{"a":1,"b":0.000001,"c":18446744073709552000,"d":0,"e":"<"}"#);
+/// ```
+#[derive(Clone, Debug)]
+pub struct GoNumbers<F>(pub F);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {
+        $(
+            fn $name<W: ?Sized + std::io::Write>(&mut self, writer: &mut W $(, $arg: $ty)*) -> std::io::Result<()> {
+                self.0.$name(writer $(, $arg)*)
+            }
+        )*
+    };
+}
+
+impl<F: serde_json::ser::Formatter> serde_json::ser::Formatter for GoNumbers<F> {
+    fn write_f64<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        value: f64,
+    ) -> std::io::Result<()> {
+        let mut out = String::new();
+        write_float(&mut out, value);
+        writer.write_all(out.as_bytes())
+    }
+
+    fn write_f32<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        value: f32,
+    ) -> std::io::Result<()> {
+        self.write_f64(writer, f64::from(value))
+    }
+
+    delegate! {
+        begin_array(); end_array();
+        begin_array_value(first: bool); end_array_value();
+        begin_object(); end_object();
+        begin_object_key(first: bool); end_object_key();
+        begin_object_value(); end_object_value();
+    }
+}
+
+/// `value` as JSON text with its numbers as the API server writes them
+/// ([`store_numbers`], [`GoNumbers`]); strings and layout as serde_json
+/// writes them (two-space indentation when `pretty`).
+pub fn to_string_stored(value: &Value, pretty: bool) -> String {
+    use serde::Serialize;
+    let value = stored(value);
+    let mut out = Vec::new();
+    let written = if pretty {
+        let mut ser = serde_json::Serializer::with_formatter(
+            &mut out,
+            GoNumbers(serde_json::ser::PrettyFormatter::new()),
+        );
+        value.serialize(&mut ser)
+    } else {
+        let mut ser = serde_json::Serializer::with_formatter(
+            &mut out,
+            GoNumbers(serde_json::ser::CompactFormatter),
+        );
+        value.serialize(&mut ser)
+    };
+    // Writing into a Vec cannot fail, and the output is UTF-8.
+    match written {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
     }
 }
 
@@ -250,5 +432,58 @@ mod tests {
         assert_eq!(stored_scalar(&json!(u64::MAX)), "18446744073709552000");
         assert_eq!(stored_scalar(&json!(5)), "5");
         assert_eq!(stored_scalar(&json!("<")), r#""\u003c""#);
+        // Go reads `-0` as int64 0, and stores the float -0 as `-0`, which
+        // reads back as 0.
+        assert_eq!(stored_scalar(&json!(-0.0)), "0");
+    }
+
+    #[test]
+    fn numbers_as_stored_are_a_fixed_point() {
+        let cases = [
+            (json!(0), "0", true),
+            (json!(-0.0), "0", true),
+            (json!(1.0), "1", true),
+            (json!(-7.0), "-7", true),
+            (json!(1.5), "1.5", false),
+            (json!(1e-6), "0.000001", false),
+            (json!(1e-7), "1e-7", false),
+            (json!(1e20), "100000000000000000000", false),
+            (json!(1e21), "1e+21", false),
+            (json!(9.223372036854776e18), "9223372036854776000", false),
+            (json!(i64::MAX), "9223372036854775807", true),
+            (json!(i64::MIN), "-9223372036854775808", true),
+            (json!(u64::MAX), "18446744073709552000", false),
+        ];
+        for (value, text, int) in cases {
+            let n = value.as_number().unwrap();
+            let once = stored_number(n);
+            assert_eq!(to_string(&Value::Number(once.clone())), text, "{value}");
+            assert_eq!(once.is_i64(), int, "{value}");
+            assert_eq!(stored_number(&once), once, "{value} is a fixed point");
+            // Reading the stored text again gives the same number.
+            let reread: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(stored_number(reread.as_number().unwrap()), once, "{text}");
+        }
+        let mut doc = json!({"a": [1.0, {"b": -0.0}], "c": "1.0", "d": 2});
+        assert!(!is_stored(&doc));
+        store_numbers(&mut doc);
+        assert!(is_stored(&doc));
+        assert_eq!(to_string(&doc), r#"{"a":[1,{"b":0}],"c":"1.0","d":2}"#);
+        assert!(stored_eq(&json!([1, "x"]), &json!([1.0, "x"])));
+        assert!(!stored_eq(&json!({"a": 1}), &json!({"a": 1, "b": 1})));
+        assert!(!stored_eq(&json!("1"), &json!(1)));
+    }
+
+    #[test]
+    fn documents_print_numbers_as_the_server_writes_them() {
+        let doc = json!({"n": [1.0, 1e-6, u64::MAX, -0.0, 1e21, 2.5], "s": "<b>"});
+        assert_eq!(
+            to_string_stored(&doc, false),
+            r#"{"n":[1,0.000001,18446744073709552000,0,1e+21,2.5],"s":"<b>"}"#
+        );
+        assert_eq!(
+            to_string_stored(&json!({"a": [1.0]}), true),
+            "{\n  \"a\": [\n    1\n  ]\n}"
+        );
     }
 }

@@ -64,6 +64,11 @@ pub const SCENARIO_EVENTS: usize = 400;
 /// Most objects in one scenario.
 pub const SCENARIO_OBJECTS: usize = 16;
 
+/// The most bytes of objects one replay keeps: each step keeps the object
+/// it wrote, so a scenario's objects (their JSON) times its events. A
+/// 3 MB object written 400 times would otherwise take gigabytes.
+pub const REPLAY_BYTES: usize = 32 * 1024 * 1024;
+
 /// Most intents per writer.
 pub const WRITER_INTENTS: usize = 64;
 
@@ -105,6 +110,13 @@ pub const LINT_FIX_OPS_BASE: usize = 4096;
 /// object nests that deep).
 pub const LINT_PATH_TOKENS: usize = 512;
 
+/// The longest member path the walks over a merge or strategic merge body
+/// go into (bytes): lint's rules and the overwrites a body is said to make.
+/// A member below is left out of them (the engines still apply it), so
+/// each member costs at most this much however long the keys above it
+/// are. Real paths are far shorter (a label key is at most 317 bytes).
+pub const MEMBER_PATH_BYTES: usize = 4096;
+
 /// The most words lint's shell reader splits a command text into.
 pub const SHELL_WORDS: usize = 100_000;
 
@@ -114,3 +126,17 @@ pub const PLAN_NOTES: usize = 100;
 
 /// The longest link fragment the playground opens (bytes).
 pub const LINK_FRAGMENT: usize = 512 * 1024;
+
+// ------------------------------------------------------------ option lists
+
+/// The most values one list option takes (`--preset` flags, `presets: [...]`).
+/// Duplicates are dropped first; more values than this is an error before
+/// any work starts (20,000 `--preset` flags once ran 20,000 simulations).
+pub const OPTION_VALUES: usize = 64;
+
+/// The most per-path strategy overrides of one diff (`--set`, `overrides`).
+pub const OVERRIDES: usize = 1_000;
+
+/// The longest text of one option value (a preset or engine name, a field
+/// manager, an override's path): far above any real one.
+pub const OPTION_TEXT: usize = 4 * 1024;

@@ -32,6 +32,7 @@ mod fix;
 mod hints;
 pub mod kinds;
 mod kubectl;
+mod lists;
 mod merge;
 mod paths;
 mod read;
@@ -48,11 +49,13 @@ use serde_json::Value;
 
 pub use fix::{FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
 pub use kubectl::is_command;
+pub use lists::{ListTypes, Types, LISTS_SHOWN};
 pub use read::{budget, read_object, BodyKind, Hint, Input, LintError, Origin, PatchFiles};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
-use crate::apply::{self, Semantics, ServerResponse};
+use crate::apply::{self, Engine, Semantics, ServerResponse};
 use crate::input::Budget;
+use crate::kube::Cluster;
 use crate::limits::MAX_BODY_BYTES;
 use crate::patch::{self, Encoding, Operation, PatchSet};
 use crate::strategy::{self, Overwrite, Policy, Precondition};
@@ -71,11 +74,25 @@ pub struct Options {
     /// ... by default; add a custom resource's own with
     /// [`Policy::set_kind`]).
     pub policy: Policy,
+    /// Under `kube` semantics, the release and engine modelled (default:
+    /// the newest release with its own engine): whether the patch applies
+    /// to [`Options::object`] is answered by that engine.
+    pub cluster: Cluster,
     /// The object's kind (`Node`, `VirtualMachineInstance`): decides who
     /// else writes a field ([`writers`]) and which maps hold strings.
     /// When `None`, the object's `kind`, else the kind a `kubectl patch`
     /// command names.
     pub kind: Option<String>,
+}
+
+impl Options {
+    /// The engine the patch runs on: RFC 6902, or the cluster's.
+    pub fn engine(&self) -> Engine {
+        match self.semantics {
+            Semantics::Rfc => Engine::Rfc,
+            Semantics::Kube => self.cluster.patch_engine(),
+        }
+    }
 }
 
 /// A rewritten op list: the whole patch as it should be sent.
@@ -246,6 +263,11 @@ pub struct Report {
     /// Concurrent changes it would silently overwrite.
     #[serde(serialize_with = "overwrites")]
     pub overwrites: Vec<Overwrite>,
+    /// For a merge or strategic merge body: what each patch type would do
+    /// with it, list by list (so that no advice to switch types deletes
+    /// elements the user did not touch).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub types: Option<Types>,
 }
 
 fn semantics_name<S: serde::Serializer>(s: &Semantics, ser: S) -> Result<S::Ok, S::Error> {
@@ -377,7 +399,13 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
         BodyKind::StrategicMergePatch => {
             let body: Value = serde_json::from_str(&input.payload).map_err(syntax)?;
             (
-                smp::strategic(&body, options, kind, input.resource.as_ref()),
+                smp::strategic(
+                    &body,
+                    &input.payload,
+                    options,
+                    kind,
+                    input.resource.as_ref(),
+                ),
                 None,
             )
         }
@@ -436,6 +464,7 @@ fn go_formatted_report(input: &Input, options: &Options) -> checks::Analysis {
             outcome: None,
             conflicts: Vec::new(),
             overwrites: Vec::new(),
+            types: None,
         },
         pending,
     }
@@ -473,17 +502,17 @@ pub fn lint_ops(ops: &[Operation], options: &Options) -> Report {
     finish(report, pending, None)
 }
 
-/// The outcome of applying `decoded` to `object` under `semantics`.
-fn outcome(object: &Value, decoded: &patch::Decoded, semantics: Semantics) -> Outcome {
+/// The outcome of applying `decoded` to `object` on `engine`.
+fn outcome(object: &Value, decoded: &patch::Decoded, engine: Engine) -> Outcome {
     let mut doc = object.clone();
-    match apply::apply_decoded(&mut doc, decoded, semantics) {
+    match apply::apply_decoded(&mut doc, decoded, engine) {
         Ok(()) => Outcome {
             applies: true,
             index: None,
             path: None,
             cause: None,
             response: None,
-            unchanged: &doc == object,
+            unchanged: crate::gojson::stored_eq(&doc, object),
         },
         Err(err) => Outcome {
             applies: false,

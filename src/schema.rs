@@ -316,6 +316,39 @@ pub fn target_of(object: &Value) -> Target<'static> {
     target(text("apiVersion"), text("kind"))
 }
 
+/// What a strategic merge patch to `object` is sent to, as `kubectl patch`
+/// and `patchlab apply --kind/--api-version` name it: `kind` as a kind
+/// (`Pod`) or a kubectl resource name (`pods`, `po`, `deploy`,
+/// `deployments.apps`, `vmi`), `api_version` (`v1`, `apps/v1`); each one
+/// absent is the object's own.
+///
+/// ```
+/// use patchlab::schema::target_named;
+/// use serde_json::json;
+///
+/// let object = json!({"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance"});
+/// assert_eq!(target_named(None, None, &object).gvk(), "kubevirt.io/v1, Kind=VirtualMachineInstance");
+/// assert_eq!(target_named(Some("deploy"), None, &object).gvk(), "apps/v1, Kind=Deployment");
+/// assert!(!target_named(Some("Widget"), Some("example.com/v1"), &object).is_builtin());
+/// ```
+pub fn target_named(
+    kind: Option<&str>,
+    api_version: Option<&str>,
+    object: &Value,
+) -> Target<'static> {
+    let own = |key: &str| object.get(key).and_then(Value::as_str).unwrap_or_default();
+    match (kind, api_version) {
+        (None, None) => target_of(object),
+        (None, Some(api_version)) => target(api_version, own("kind")),
+        (Some(kind), api_version) => match resource(kind) {
+            Some(found) if api_version.is_none_or(|v| v == found.api_version()) => {
+                Target::Tabled(found)
+            }
+            _ => target(api_version.unwrap_or(own("apiVersion")), kind),
+        },
+    }
+}
+
 /// The compiled-in kind of a kubectl resource name (see [`Table::resource`]).
 pub fn resource(name: &str) -> Option<Kind<'static>> {
     builtin().resource(name)

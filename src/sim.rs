@@ -8,6 +8,7 @@
 //! - [`migrate`]: thousands of VMIs migrating under each preset;
 //! - [`fast`]: the compact object model the mass migration runs on;
 //! - [`explore`]: every interleaving of a small scenario;
+//! - [`story`]: what happened in one replay, told from its own facts;
 //! - [`scale`]: the mass migration streamed chunk by chunk (the Scale
 //!   view's Web Worker protocol).
 //!
@@ -19,9 +20,9 @@
 //! use patchlab::strategy::Preset;
 //!
 //! let scenario = Scenario::parse(include_str!("../www/scenarios/migration-race.yaml")).unwrap();
-//! let head = replay(&scenario, Some(Preset::KubevirtHead)).unwrap();
+//! let head = replay(&scenario, Some(Preset::KubevirtMain)).unwrap();
 //! assert_eq!(head.steps[3].response.as_ref().unwrap().code, 422);
-//! let fixed = replay(&scenario, Some(Preset::KubevirtPr18139)).unwrap();
+//! let fixed = replay(&scenario, Some(Preset::KubevirtPerKey)).unwrap();
 //! assert_eq!(fixed.steps[3].response.as_ref().unwrap().code, 200);
 //! ```
 
@@ -32,5 +33,6 @@ pub mod outcome;
 pub mod rng;
 pub mod scale;
 pub mod server;
+pub mod story;
 pub mod timeline;
 pub mod writer;

@@ -11,12 +11,12 @@
 //! let new = json!({"metadata": {"labels": {"kubevirt.io/nodeName": "node01",
 //!                                          "kubevirt.io/migrationTargetNodeName": "node02"}}});
 //!
-//! let head = diff(&old, &new, &Options::preset(Preset::KubevirtHead)).unwrap();
+//! let head = diff(&old, &new, &Options::preset(Preset::KubevirtMain)).unwrap();
 //! assert_eq!(
 //!     head.payload().unwrap(),
 //!     r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#
 //! );
-//! let per_key = diff(&old, &new, &Options::preset(Preset::KubevirtPr18139)).unwrap();
+//! let per_key = diff(&old, &new, &Options::preset(Preset::KubevirtPerKey)).unwrap();
 //! assert_eq!(
 //!     per_key.payload().unwrap(),
 //!     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#
@@ -32,6 +32,7 @@ mod export;
 pub mod merge;
 mod policy;
 mod round_trip;
+mod strategic;
 
 use std::borrow::Cow;
 use std::fmt;
@@ -42,8 +43,11 @@ use crate::patch::{Encoding, OpKind, Operation, PatchSet};
 use crate::pointer::{PathTrie, Pointer, PointerBuf};
 
 pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_quote};
-pub use policy::{parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName};
+pub use policy::{
+    parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName, KUBEVIRT_COMMIT,
+};
 pub use round_trip::{round_trip, round_trip_on, RoundTrip};
+pub use strategic::strategic_overwrites;
 
 /// What the diff needs besides the two objects.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +112,9 @@ pub enum Body {
     },
     /// A full-object `Update()` (PUT) carrying `metadata.resourceVersion`.
     Update(Value),
+    /// A strategic merge patch (`application/strategic-merge-patch+json`),
+    /// directives (`$setElementOrder/...`, `$patch`, ...) included.
+    StrategicMergePatch(Value),
 }
 
 impl Body {
@@ -118,6 +125,7 @@ impl Body {
             Body::MergePatch(_) => BodyKind::MergePatch,
             Body::Apply { .. } => BodyKind::Apply,
             Body::Update(_) => BodyKind::Update,
+            Body::StrategicMergePatch(_) => BodyKind::StrategicMergePatch,
         }
     }
 
@@ -267,7 +275,9 @@ impl Plan {
     pub fn is_empty(&self) -> bool {
         match &self.body {
             Body::JsonPatch(ops) => ops.is_empty(),
-            Body::MergePatch(body) => body.as_object().is_some_and(|m| m.is_empty()),
+            Body::MergePatch(body) | Body::StrategicMergePatch(body) => {
+                body.as_object().is_some_and(|m| m.is_empty())
+            }
             Body::Apply { .. } | Body::Update(_) => self.fields.is_empty(),
         }
     }
@@ -301,7 +311,9 @@ impl Plan {
     pub fn body_text(&self) -> String {
         match &self.body {
             Body::JsonPatch(_) => self.payload().unwrap_or_else(|| "[]".to_owned()),
-            Body::MergePatch(body) | Body::Update(body) => crate::gojson::to_string(body),
+            Body::MergePatch(body) | Body::Update(body) | Body::StrategicMergePatch(body) => {
+                crate::gojson::to_string(body)
+            }
             Body::Apply { config, .. } => crate::input::to_yaml(config),
         }
     }
@@ -336,6 +348,10 @@ pub enum DiffError {
         /// What it is instead (`an array`, `a string`, ...).
         found: &'static str,
     },
+    /// The strategic merge patch cannot be computed: the kind is built in
+    /// but patchlab has no schema for it, or kubectl's own diff refuses the
+    /// objects (a merged list's element without its merge key, ...).
+    Strategic(Box<crate::apply::strategic::Error>),
 }
 
 impl fmt::Display for DiffError {
@@ -346,6 +362,15 @@ impl fmt::Display for DiffError {
                 "the {} object must be a JSON object (a Kubernetes object), not {found}",
                 side.as_str()
             ),
+            DiffError::Strategic(err) => write!(
+                f,
+                "no strategic merge patch: {}{err}",
+                if err.path.is_empty() {
+                    String::new()
+                } else {
+                    format!("at {}: ", err.path)
+                }
+            ),
         }
     }
 }
@@ -354,9 +379,22 @@ impl std::error::Error for DiffError {}
 
 /// Computes what a writer sends to turn `old` into `new` under `options`.
 ///
+/// Numbers are compared and sent as the server stores them
+/// ([`crate::gojson::stored_number`]): `1` and `1.0` are one value (no
+/// op), and `-0` is `0`.
+///
 /// # Errors
 ///
-/// [`DiffError`] when either object is not a JSON object.
+/// [`DiffError`] when either object is not a JSON object, or (preset
+/// [`Preset::Strategic`]) when no strategic merge patch can be computed.
+///
+/// ```
+/// use patchlab::strategy::{diff, Options};
+/// use serde_json::json;
+///
+/// let plan = diff(&json!({"spec": {"cpu": 1}}), &json!({"spec": {"cpu": 1.0}}), &Options::default()).unwrap();
+/// assert!(plan.is_empty());
+/// ```
 pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffError> {
     for (side, value) in [(Side::Old, old), (Side::New, new)] {
         if !value.is_object() {
@@ -366,7 +404,8 @@ pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffErr
             });
         }
     }
-    Ok(diff::plan(old, new, options))
+    let (old, new) = (crate::gojson::stored(old), crate::gojson::stored(new));
+    diff::plan(&old, &new, options)
 }
 
 /// Derives the conflict surface and the overwrites of a JSON patch: every

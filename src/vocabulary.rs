@@ -46,7 +46,7 @@ pub enum Term {
     LostUpdate,
     /// Attempts used up.
     GaveUp,
-    /// Last write failed, not retried before the end.
+    /// Last write failed, and no retry was scheduled after it.
     NotRetried,
     /// The writer's intent holds at the end.
     IntentHolds,
@@ -161,7 +161,7 @@ impl Term {
             Term::TrueConflict => "True conflicts",
             Term::LostUpdate => "Lost updates",
             Term::GaveUp => "Gave up",
-            Term::NotRetried => "Not retried",
+            Term::NotRetried => "Never retried",
             Term::IntentHolds => "Intent holds",
             Term::IntentNotHeld => "Intent does not hold",
             Term::ConflictSurface => "Fails if another writer changed",
@@ -183,7 +183,7 @@ impl Term {
             Term::TrueConflict => "true",
             Term::LostUpdate => "lost",
             Term::GaveUp => "gave up",
-            Term::NotRetried => "not retried",
+            Term::NotRetried => "never retried",
             Term::IntentHolds => "intent holds",
             Term::IntentNotHeld => "not held",
             Term::ConflictSurface => "fails if",
@@ -204,20 +204,20 @@ impl Term {
     /// A one-line definition a newcomer understands.
     pub fn definition(self) -> &'static str {
         match self {
-            Term::Writes => "Requests a writer sent: JSON patches, merge patches, server-side applies and Updates.",
+            Term::Writes => "Requests a writer sent: JSON patches, merge patches, strategic merge patches, server-side applies and Updates.",
             Term::Ok => "Writes the server accepted (200), including those that changed nothing.",
             Term::Invalid => "The server refused a JSON patch because one of its ops failed (a failed test, a remove of a missing member): the whole patch is dropped. Clients cannot tell it from a validation error, and client-go's RetryOnConflict does not retry it.",
             Term::Conflict => "The write carried a stale resourceVersion (an Update, or a merge patch that pins it), or a server-side apply changed a field another manager owns.",
-            Term::OtherErrors => "Any other failure: 400, 404, 413, 500.",
+            Term::OtherErrors => "Any other failure: 400, 404, 413, 415 (a strategic merge patch to a custom resource), 500.",
             Term::Retries => "After a failure, the writer re-read the object, recomputed its write and sent it again.",
             Term::FalseConflict => "A write failed (422 or 409) although succeeding would have changed nothing another writer did since its read: it failed for nothing.",
             Term::FalseConflictOnMap => "A false conflict whose failing test was on a map (labels, annotations, activePods) or a key inside one: what per-key patches remove.",
             Term::TrueConflict => "A write failed (422 or 409), and succeeding would have undone a change another writer made since its read: the failure kept that change.",
             Term::LostUpdate => "A successful write erased a change another writer made after this writer's read, and nothing told it. Undoing a change it had read is a deliberate overwrite, not a lost update.",
             Term::GaveUp => "The writer used up its attempts without a successful write.",
-            Term::NotRetried => "The writer's last write failed and the timeline ends before it retries (a real controller requeues and writes again later).",
+            Term::NotRetried => "The writer's last write failed and no retry was scheduled after it: the timeline ends before it writes again (a real controller requeues and writes again later).",
             Term::IntentHolds => "At the end, the object shows everything the writer meant to change.",
-            Term::IntentNotHeld => "At the end, the object lacks something a writer meant to change: the writer gave up, its last write failed and was never retried, it never wrote, or another writer's write erased its change.",
+            Term::IntentNotHeld => "At the end, the object lacks something a writer meant to change, and patchlab says why: the writer gave up, its last write failed and no retry was scheduled, it never wrote, another writer's write erased its change (a lost update) or overwrote it after reading it, or its own write did not make it.",
             Term::ConflictSurface => "The concurrent changes that make this patch fail: every test guards its path and what lies under it, and a remove needs its member.",
             Term::SilentOverwrite => "What this patch writes without a test first: a concurrent change there is overwritten or erased, and nobody is told.",
         }

@@ -190,7 +190,7 @@ fn the_crash_banner_offers_a_way_back_to_the_work() {
 
 /// The Check view in a real browser: the first visit's finding on op 0,
 /// its fix beside the patch, then an edit that is checked at once. The
-/// Build view's kubevirt-head column carries the same warning.
+/// Build view's kubevirt-main column carries the same warning.
 #[wasm_bindgen_test]
 async fn check_view_shows_findings_on_the_ops_and_the_fix() {
     if let Ok(Some(storage)) = gloo::utils::window().local_storage() {

@@ -170,7 +170,7 @@ fn apply_batch_follows_the_contract() {
     assert_eq!(
         results[1],
         json!({"error": {"index": 0, "op": "test", "path": "/a", "kind": "test-failed",
-                         "message": "test failed: expected 1.0, found 1", "expected": 1.0, "actual": 1,
+                         "message": "test failed: the bytes differ: sent 1.0, the server stores 1 (one value, but the server compares scalars as bytes, the stored side in Go's encoding)", "expected": 1.0, "actual": 1,
                          "engine": "evanphx-v4.13.0", "status": 422, "reason": "Invalid",
                          "response": "the server rejected our request due to an error in our request"}})
     );
@@ -270,7 +270,7 @@ fn diff_seed_race_head_and_pr18139_payloads() {
             "tests/fixtures/vmi-race-old.json",
             "tests/fixtures/vmi-race-new.json",
             "--preset",
-            "kubevirt-head",
+            "kubevirt-main",
         ],
         "",
     );
@@ -285,7 +285,7 @@ fn diff_seed_race_head_and_pr18139_payloads() {
             "tests/fixtures/vmi-race-old.json",
             "tests/fixtures/vmi-race-new.json",
             "--preset",
-            "kubevirt-pr18139",
+            "kubevirt-per-key",
         ],
         "",
     );
@@ -293,7 +293,7 @@ fn diff_seed_race_head_and_pr18139_payloads() {
         stdout(&fixed),
         "[{\"op\":\"add\",\"path\":\"/metadata/labels/kubevirt.io~1migrationTargetNodeName\",\"value\":\"node02\"}]\n"
     );
-    // The default preset is kubevirt-pr18139.
+    // The default preset is kubevirt-per-key.
     let default = patchlab(
         &[
             "diff",
@@ -325,7 +325,7 @@ fn diff_formats() {
         stdout(&out)
     );
     let out = patchlab(&args("go"), "");
-    assert!(stdout(&out).contains("patch.WithAdd(\"/metadata/labels/\" + patch.EscapeJSONPointer(\"kubevirt.io/outdatedLauncherImage\"), \"\")"), "{}", stdout(&out));
+    assert!(stdout(&out).contains("patch.WithAdd(\"/metadata/labels/\"+patch.EscapeJSONPointer(\"kubevirt.io/outdatedLauncherImage\"), \"\")"), "{}", stdout(&out));
     let out = patchlab(&args("rust"), "");
     assert!(
         stdout(&out)
@@ -467,7 +467,7 @@ fn simulate_prints_steps_and_outcomes() {
             "simulate",
             "www/scenarios/migration-race.yaml",
             "--preset",
-            "kubevirt-head",
+            "kubevirt-main",
         ],
         "",
     );
@@ -537,8 +537,8 @@ fn migrate_json_contract_and_determinism() {
     assert_eq!(
         names,
         [
-            "kubevirt-head",
-            "kubevirt-pr18139",
+            "kubevirt-main",
+            "kubevirt-per-key",
             "naive",
             "optimistic",
             "merge",
@@ -577,11 +577,11 @@ fn migrate_json_contract_and_determinism() {
     }
     let by = |name: &str| presets.iter().find(|p| p["preset"] == name).unwrap();
     assert_eq!(
-        by("kubevirt-pr18139")["total"]["false_conflicts_on_maps"],
+        by("kubevirt-per-key")["total"]["false_conflicts_on_maps"],
         0
     );
     assert!(
-        by("kubevirt-head")["total"]["false_conflicts_on_maps"]
+        by("kubevirt-main")["total"]["false_conflicts_on_maps"]
             .as_u64()
             .unwrap()
             > 50
@@ -627,7 +627,63 @@ fn explore_counts_interleavings() {
     assert!(text.contains("20 interleavings"), "{text}");
     // Whose it is, named: under per-key only virt-handler's Update fails.
     assert!(
-        text.contains("kubevirt-pr18139 (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 20 (virt-handler 6)"),
+        text.contains("kubevirt-per-key (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 20 (virt-handler 6)"),
+        "{text}"
+    );
+    // The old preset names are still read; the new ones are shown.
+    let old = stdout(&patchlab(
+        &[
+            "simulate",
+            "www/scenarios/migration-race.yaml",
+            "--preset",
+            "kubevirt-main",
+        ],
+        "",
+    ));
+    assert!(
+        old.contains("preset: kubevirt-main (fixed writers keep their own)"),
+        "{old}"
+    );
+}
+
+/// A writer whose failed write nothing retries is counted as never
+/// retried, apart from intents that do not hold for other reasons, and
+/// the explorer says it has no retry scheduled.
+#[test]
+fn explore_counts_never_retried_apart() {
+    let scenario = std::fs::read_to_string("www/scenarios/finalizer-race.yaml").unwrap();
+    let without = scenario.replace("  - retry: backup-controller\n", "");
+    assert_ne!(scenario, without);
+    let text = stdout(&patchlab(&["explore", "-"], &without));
+    assert!(
+        text.contains("no retry is scheduled for backup-controller: in every order, its failed write stays failed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("kubevirt-main (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a false conflict                6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a lost update                   0 of 10\n  a write never retried           4 of 10 (backup-controller 4); first: interleaving 4 at step 5\n  intent not held, other reason   0 of 10\n"),
+        "{text}"
+    );
+    let json: Value = serde_json::from_str(&stdout(&patchlab(
+        &["explore", "-", "--format", "json"],
+        &without,
+    )))
+    .unwrap();
+    assert_eq!(
+        json["without_retry"],
+        serde_json::json!(["backup-controller"])
+    );
+    let main = &json["presets"][0];
+    assert_eq!(main["never_retried"]["count"], 4);
+    let story = &main["stories"][3];
+    assert_eq!(story["happenings"][0]["what"], "failed");
+    assert_eq!(story["writers"][1]["not_held"]["reason"], "not-retried");
+    // simulate says why, in the same words.
+    let text = stdout(&patchlab(
+        &["simulate", "-", "--preset", "naive"],
+        &scenario,
+    ));
+    assert!(
+        text.contains("backup-controller's intent does not hold: virt-controller's write erased its change (add finalizer backup.example.com/protect) without having read it: a lost update"),
         "{text}"
     );
 }
@@ -832,7 +888,33 @@ fn lint_reads_patch_files_shell_and_strategic_merge_patches() {
     assert!(report["findings"][0]["message"]
         .as_str()
         .unwrap()
-        .contains("415 Unsupported Media Type"));
+        .contains("the server answers HTTP 415 UnsupportedMediaType: the body of the request was in an unknown format"));
+    // A body sent as a strategic merge patch (--type), against a Deployment:
+    // the engine's outcome, and what each type would do with the list.
+    let out = patchlab(
+        &[
+            "lint",
+            "-",
+            "--type",
+            "strategic",
+            "--kind",
+            "Deployment",
+            "--format",
+            "json",
+        ],
+        r#"{"spec":{"template":{"spec":{"containers":[{"name":"web-2","image":"redis"}]}}}}"#,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["kind"], "strategic-merge-patch");
+    assert_eq!(
+        report["types"]["lists"][0]["strategic"],
+        "merged by name: the containers you list are added or updated field by field, every other container stays"
+    );
+    // A list cannot be sent as one.
+    let out = patchlab(&["lint", "-", "--type", "strategic"], "[]");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--type: "), "{}", stderr(&out));
 }
 
 /// `patchlab diff` output piped into `patchlab lint`: the payload and the
@@ -840,8 +922,8 @@ fn lint_reads_patch_files_shell_and_strategic_merge_patches() {
 #[test]
 fn lint_reads_what_diff_writes() {
     for preset in [
-        "kubevirt-head",
-        "kubevirt-pr18139",
+        "kubevirt-main",
+        "kubevirt-per-key",
         "naive",
         "optimistic",
         "merge",
@@ -888,7 +970,7 @@ fn lint_reads_what_diff_writes() {
                 .any(|f| f["rule"] == "whole-map-test");
             assert_eq!(
                 has_whole_map,
-                preset == "kubevirt-head",
+                preset == "kubevirt-main",
                 "{preset} {format}: {report:#}"
             );
         }
@@ -909,7 +991,7 @@ fn migrate_churn_and_retry_budget_flags() {
             "--retries",
             "0",
             "--preset",
-            "kubevirt-head",
+            "kubevirt-main",
             "--format",
             "json",
         ],
@@ -1143,4 +1225,140 @@ fn batch_lines_take_the_type() {
     assert_eq!(lines[0]["ok"]["metadata"]["finalizers"], json!(["b"]));
     assert_eq!(lines[1]["error"]["kind"], "unsupported-media-type");
     assert_eq!(lines[1]["error"]["status"], 415);
+}
+
+#[test]
+fn lint_takes_the_release_and_reads_merge_bodies_as_the_server() {
+    // A test without a value on a missing member: 1.25 to 1.34's engine
+    // panics (500), 1.35 and later pass it.
+    let patch = r#"[{"op":"test","path":"/metadata/absent"}]"#;
+    let json = |args: &[&str], stdin: &str| -> serde_json::Value {
+        let mut all = vec![
+            "lint",
+            "-",
+            "--object",
+            "tests/fixtures/vmi.yaml",
+            "--format",
+            "json",
+        ];
+        all.extend_from_slice(args);
+        let out = patchlab(&all, stdin);
+        serde_json::from_str(&stdout(&out)).unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)))
+    };
+    assert_eq!(json(&[], patch)["outcome"]["applies"], true);
+    let old = json(&["--kube-version", "1.30"], patch);
+    assert_eq!(old["outcome"]["applies"], false);
+    assert_eq!(old["outcome"]["response"]["code"], 500, "{old}");
+    let engine = json(&["--engine", "evanphx-v4.12.0"], patch);
+    assert_eq!(engine["outcome"]["response"]["code"], 500);
+    // A merge body's nulls inside a list are pruned as the server prunes
+    // them: the result is the object as it is (RFC 7386 keeps the null).
+    let body = r#"{"status":{"interfaces":[{"name":"default","mac":null}]}}"#;
+    let object = r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstance","metadata":{"name":"x"},"status":{"interfaces":[{"name":"default"}]}}"#;
+    let dir = std::env::temp_dir().join(format!("patchlab-lint-merge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("vmi.json");
+    std::fs::write(&file, object).unwrap();
+    let run = |semantics: &str| -> serde_json::Value {
+        let out = patchlab(
+            &[
+                "lint",
+                "-",
+                "--object",
+                file.to_str().unwrap(),
+                "--format",
+                "json",
+                "--semantics",
+                semantics,
+            ],
+            body,
+        );
+        serde_json::from_str(&stdout(&out)).unwrap()
+    };
+    assert_eq!(run("kube")["outcome"]["unchanged"], true);
+    assert_eq!(run("rfc")["outcome"]["unchanged"], false);
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = patchlab(&["lint", "-", "--kube-version", "1.2"], patch);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn apply_prints_numbers_as_the_server_writes_them() {
+    let doc = r#"{"n":[-0,1.0,1e-6,18446744073709551616,1e21,1.5],"s":"<b>"}"#;
+    let dir = std::env::temp_dir().join(format!("patchlab-numbers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("doc.json");
+    std::fs::write(&file, doc).unwrap();
+    let path = file.to_str().unwrap();
+    let out = patchlab(&["apply", "--compact", path, "-"], "[]");
+    assert_eq!(
+        stdout(&out).trim_end(),
+        r#"{"n":[0,1,0.000001,18446744073709552000,1e+21,1.5],"s":"<b>"}"#
+    );
+    let out = patchlab(
+        &["apply", "--compact", "--literal-numbers", path, "-"],
+        "[]",
+    );
+    assert_eq!(
+        stdout(&out).trim_end(),
+        r#"{"n":[-0.0,1.0,1e-6,1.8446744073709552e+19,1e+21,1.5],"s":"<b>"}"#
+    );
+    let out = patchlab(
+        &["apply", "--compact", "--semantics", "rfc", path, "-"],
+        "[]",
+    );
+    assert!(stdout(&out).contains("1.0,1e-6"), "{}", stdout(&out));
+    let out = patchlab(
+        &["apply", "--batch"],
+        &format!("{{\"doc\":{doc},\"patch\":[]}}\n"),
+    );
+    assert_eq!(
+        stdout(&out),
+        "{\"ok\":{\"n\":[0,1,0.000001,18446744073709552000,1e+21,1.5],\"s\":\"<b>\"}}\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn migrate_shows_a_strategic_writer_refused_with_415_not_conflicts() {
+    let out = patchlab(
+        &[
+            "migrate",
+            "--vms",
+            "4",
+            "--preset",
+            "strategic",
+            "--format",
+            "json",
+        ],
+        "",
+    );
+    let result: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let total = &result["presets"][0]["total"];
+    assert_eq!(result["presets"][0]["preset"], "strategic");
+    // Every controller write is refused (415), none as a conflict.
+    assert!(total["other_errors"].as_u64().unwrap() >= 8, "{total}");
+    for key in [
+        "invalid",
+        "false_conflicts",
+        "true_conflicts",
+        "lost_updates",
+    ] {
+        assert_eq!(total[key], 0, "{key}: {total}");
+    }
+    let text = stdout(&patchlab(
+        &["migrate", "--vms", "4", "--preset", "strategic"],
+        "",
+    ));
+    assert!(text.contains("   other "), "{text}");
+    assert!(
+        text.contains("415 (a strategic merge patch to a custom resource)"),
+        "{text}"
+    );
+    // Without such failures the table keeps its columns.
+    let text = stdout(&patchlab(
+        &["migrate", "--vms", "4", "--preset", "merge"],
+        "",
+    ));
+    assert!(!text.contains("   other "), "{text}");
 }

@@ -317,7 +317,7 @@ fn simulate_names_the_release_and_hidden_causes() {
             "simulate",
             "www/scenarios/migration-race.yaml",
             "--preset",
-            "kubevirt-head",
+            "kubevirt-main",
             "--kube-version",
             "1.30",
         ],

@@ -339,8 +339,9 @@ const NEW: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstan
 
 #[wasm_bindgen_test]
 fn diff_gives_ops_reasons_and_the_conflict_surface() {
-    let head = api::diff(js(OLD), js(NEW), opts(r#"{"preset":"kubevirt-head"}"#)).unwrap();
-    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-head"));
+    // The old name of kubevirt-main is still read; the new one is written.
+    let head = api::diff(js(OLD), js(NEW), opts(r#"{"preset":"kubevirt-main"}"#)).unwrap();
+    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-main"));
     assert_eq!(
         string(&head, "contentType").as_deref(),
         Some("application/json-patch+json")
@@ -444,7 +445,7 @@ fn diff_errors() {
 #[wasm_bindgen_test]
 fn simulate_replays_the_migration_race() {
     let scenario = include_str!("../www/scenarios/migration-race.yaml");
-    let head = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-head"}"#)).unwrap();
+    let head = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-main"}"#)).unwrap();
     let steps: Array = get(&head, "steps").dyn_into().unwrap();
     let step = steps.get(3);
     assert_eq!(string(&step, "writer").as_deref(), Some("virt-controller"));
@@ -454,7 +455,7 @@ fn simulate_replays_the_migration_race() {
         string(&response, "message").as_deref(),
         Some("the server rejected our request due to an error in our request")
     );
-    let pr = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-pr18139"}"#)).unwrap();
+    let pr = api::simulate(scenario.into(), opts(r#"{"preset":"kubevirt-per-key"}"#)).unwrap();
     let steps: Array = get(&pr, "steps").dyn_into().unwrap();
     assert_eq!(num(&get(&steps.get(3), "response"), "code"), Some(200.0));
 
@@ -476,7 +477,7 @@ fn simulate_replays_the_migration_race() {
 #[wasm_bindgen_test]
 fn migrate_counts_false_conflicts_per_preset() {
     let result = api::migrate(opts(
-        r#"{"vms":40,"seed":3,"presets":["kubevirt-head","kubevirt-pr18139"]}"#,
+        r#"{"vms":40,"seed":3,"presets":["kubevirt-main","kubevirt-per-key"]}"#,
     ))
     .unwrap();
     assert_eq!(num(&result, "vms"), Some(40.0));
@@ -484,7 +485,7 @@ fn migrate_counts_false_conflicts_per_preset() {
     assert_eq!(presets.length(), 2);
     let head = presets.get(0);
     let pr = presets.get(1);
-    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-head"));
+    assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-main"));
     assert!(num(&get(&head, "total"), "false_conflicts_on_maps").unwrap() > 0.0);
     assert_eq!(
         num(&get(&pr, "total"), "false_conflicts_on_maps"),
@@ -497,7 +498,7 @@ fn migrate_counts_false_conflicts_per_preset() {
     );
 
     let churned = api::migrate(opts(
-        r#"{"vms":10,"seed":3,"presets":["kubevirt-head"],"churn":2,"retries":0}"#,
+        r#"{"vms":10,"seed":3,"presets":["kubevirt-main"],"churn":2,"retries":0}"#,
     ))
     .unwrap();
     let head = Array::from(&get(&churned, "presets")).get(0);
@@ -525,10 +526,13 @@ fn migrate_counts_false_conflicts_per_preset() {
 #[wasm_bindgen_test]
 fn presets_and_version() {
     let list: Array = api::presets().unwrap().dyn_into().unwrap();
-    assert_eq!(list.length(), 7);
+    assert_eq!(list.length(), 8);
+    assert_eq!(string(&list.get(7), "name").as_deref(), Some("strategic"));
+    assert_eq!(get(&list.get(7), "builtinOnly").as_bool(), Some(true));
+    assert_eq!(get(&list.get(0), "builtinOnly").as_bool(), Some(false));
     assert_eq!(
         string(&list.get(0), "name").as_deref(),
-        Some("kubevirt-head")
+        Some("kubevirt-main")
     );
     assert!(!string(&list.get(0), "summary").unwrap().is_empty());
     assert_eq!(
@@ -842,6 +846,435 @@ fn lint_rules_lists_the_table_and_the_types_name_every_rule() {
     }
 }
 
+// ---------------------------------------------------------------------------
+// Hostile and unlucky input (issue #26): every one a clear error or a
+// correct answer, and the module answers normally afterwards.
+
+/// An object from (key, value) pairs, set as own data properties (so a
+/// `__proto__` key is a member, not the prototype).
+fn object(members: &[(&str, JsValue)]) -> JsValue {
+    let out = Object::new();
+    for (key, value) in members {
+        let descriptor = Object::new();
+        Reflect::set(&descriptor, &"value".into(), value).unwrap();
+        Reflect::set(&descriptor, &"enumerable".into(), &true.into()).unwrap();
+        Reflect::set(&descriptor, &"writable".into(), &true.into()).unwrap();
+        Reflect::set(&descriptor, &"configurable".into(), &true.into()).unwrap();
+        Object::define_property(&out, &JsValue::from_str(key), &descriptor);
+    }
+    out.into()
+}
+
+fn array(items: &[JsValue]) -> JsValue {
+    items.iter().collect::<Array>().into()
+}
+
+fn own(value: &JsValue, key: &str) -> bool {
+    Object::has_own(value.unchecked_ref::<Object>(), &JsValue::from_str(key))
+}
+
+fn has_plain_prototype(value: &JsValue) -> bool {
+    let proto = Object::get_prototype_of(value);
+    JsValue::from(proto) == JsValue::from(Object::get_prototype_of(&Object::new().into()))
+}
+
+/// The module still answers a plain call the same way.
+fn still_works() {
+    let out = api::apply_patch(
+        js(r#"{"a":1}"#),
+        js(r#"[{"op":"add","path":"/b","value":2}]"#),
+        None,
+    )
+    .unwrap();
+    assert_eq!(text(&out), r#"{"a":1,"b":2}"#);
+}
+
+#[wasm_bindgen_test]
+fn results_keep_proto_keys_as_own_keys() {
+    let evil = r#"{"__proto__":{"isAdmin":true}}"#;
+    let old = js(r#"{"metadata":{"labels":{"a":"1"}}}"#);
+    let new = js(&format!(
+        r#"{{"metadata":{{"labels":{{"a":"1"}},"extra":{evil}}}}}"#
+    ));
+    for preset in ["kubevirt-per-key", "kubevirt-main", "naive", "optimistic"] {
+        let out = api::diff(
+            old.clone(),
+            new.clone(),
+            opts(&format!(r#"{{"preset":"{preset}"}}"#)),
+        )
+        .unwrap();
+        let ops: Array = get(&out, "ops").dyn_into().unwrap();
+        let value = (0..ops.length())
+            .map(|i| get(&ops.get(i), "value"))
+            .find(|v| v.is_object())
+            .unwrap_or_else(|| panic!("{preset}: an op adds the object: {}", text(&out)));
+        assert!(
+            own(&value, "__proto__"),
+            "{preset}: own key: {}",
+            text(&out)
+        );
+        assert!(has_plain_prototype(&value), "{preset}: prototype untouched");
+        assert!(
+            get(&value, "isAdmin").is_undefined(),
+            "{preset}: nothing inherited"
+        );
+        assert_eq!(text(&get(&value, "__proto__")), r#"{"isAdmin":true}"#);
+    }
+
+    // The simulator's objects too.
+    let scenario = r#"{"name":"proto","objects":[{"apiVersion":"v1","kind":"Pod",
+        "metadata":{"name":"p","resourceVersion":"1","labels":{"__proto__":"x"}}}],
+        "writers":[{"name":"w","preset":"kubevirt-per-key","intents":[{"set-label":{"key":"k","value":"v"}}]}],
+        "schedule":[{"read":"w"},{"write":"w"}]}"#;
+    let replay = api::simulate(scenario.into(), None).unwrap();
+    let steps: Array = get(&replay, "steps").dyn_into().unwrap();
+    let labels = get(&get(&get(&steps.get(1), "object"), "metadata"), "labels");
+    assert!(
+        own(&labels, "__proto__") && own(&labels, "k"),
+        "{}",
+        text(&labels)
+    );
+    assert!(has_plain_prototype(&labels));
+    still_works();
+}
+
+#[wasm_bindgen_test]
+fn values_json_cannot_carry_are_refused_with_their_place() {
+    let nan = JsValue::from_f64(f64::NAN);
+    let op = |value: JsValue| {
+        array(&[object(&[
+            ("op", "test".into()),
+            ("path", "/a".into()),
+            ("value", value),
+        ])])
+    };
+    // A test against NaN no longer passes on a null field.
+    let doc = js(r#"{"a":null}"#);
+    let err = error_of(
+        api::apply_patch(doc.clone(), op(nan.clone()), None),
+        "bad-argument",
+    );
+    assert_eq!(
+        message(&err),
+        "patch holds NaN at /0/value, which JSON cannot carry (JSON.stringify would write null or leave it out)"
+    );
+    let err = error_of(
+        api::apply_patch(doc.clone(), op(JsValue::UNDEFINED), None),
+        "bad-argument",
+    );
+    assert!(
+        message(&err).starts_with("patch holds undefined at /0/value"),
+        "{}",
+        message(&err)
+    );
+    let infinite = object(&[("a", JsValue::from_f64(f64::NEG_INFINITY))]);
+    let err = error_of(
+        api::apply_patch(infinite, op(1.into()), None),
+        "bad-argument",
+    );
+    assert!(
+        message(&err).starts_with("doc holds -Infinity at /a"),
+        "{}",
+        message(&err)
+    );
+    let err = error_of(
+        api::diff(
+            object(&[("spec", array(&[1.into(), JsValue::UNDEFINED]))]),
+            js("{}"),
+            None,
+        ),
+        "bad-argument",
+    );
+    assert!(
+        message(&err).starts_with("old holds undefined at /spec/1"),
+        "{}",
+        message(&err)
+    );
+    // Equal on both sides still counts: Infinity is not a JSON value.
+    let same = object(&[("x", JsValue::from_f64(f64::INFINITY))]);
+    error_of(api::diff(same.clone(), same, None), "bad-argument");
+    let err = error_of(api::lint::lint(op(nan), None), "bad-argument");
+    assert!(
+        message(&err).contains("NaN at /0/value"),
+        "{}",
+        message(&err)
+    );
+
+    // A null patch is not an empty one.
+    let err = error_of(
+        api::apply_patch(js("{}"), JsValue::NULL, None),
+        "bad-argument",
+    );
+    assert_eq!(
+        message(&err),
+        "patch must be an array of ops or the payload's text, found null"
+    );
+    error_of(
+        api::apply_merge_patch(js("{}"), JsValue::NULL, None),
+        "bad-argument",
+    );
+    // As text, `null` is the server's to answer.
+    assert!(api::apply_merge_patch(
+        js(r#"{"a":1}"#),
+        "null".into(),
+        opts(r#"{"semantics":"rfc"}"#)
+    )
+    .is_ok());
+
+    // A value shared many times is refused by size before its text is built.
+    let mut shared: JsValue = array(&[JsValue::from_str(&"x".repeat(1000))]);
+    for _ in 0..30 {
+        shared = array(&[shared.clone(), shared.clone()]);
+    }
+    let err = error_of(
+        api::diff(object(&[("spec", shared.clone())]), js("{}"), None),
+        "too-large",
+    );
+    assert_eq!(num(&err, "status"), Some(413.0));
+    // So is a document over 4 MiB, even when equal on both sides.
+    let blob = format!(r#"{{"blob":"{}"}}"#, "x".repeat(5 << 20));
+    let err = error_of(api::diff(js(&blob), js(&blob), None), "too-large");
+    assert_eq!(num(&err, "status"), Some(413.0));
+    // Nesting deeper than the budget (or a cycle) is refused the same way.
+    let cyclic = Object::new();
+    Reflect::set(&cyclic, &"self".into(), &cyclic).unwrap();
+    let err = error_of(api::diff(cyclic.into(), js("{}"), None), "bad-argument");
+    assert!(
+        message(&err).contains("deeper than the limit of 128"),
+        "{}",
+        message(&err)
+    );
+    still_works();
+}
+
+#[wasm_bindgen_test]
+fn options_are_read_from_own_properties_only() {
+    let prototype = Object::get_prototype_of(&Object::new().into());
+    let pollute = |key: &str, value: &str| {
+        Reflect::set(&prototype, &key.into(), &value.into()).unwrap();
+    };
+    pollute("preset", "naive");
+    pollute("kubeVersion", "1.28.0");
+    pollute("semantics", "rfc");
+    let result = std::panic::catch_unwind(|| {
+        let out = api::diff(js(OLD), js(NEW), opts("{}")).unwrap();
+        assert_eq!(string(&out, "preset").as_deref(), Some("kubevirt-per-key"));
+        let err = error_of(
+            api::apply_patch(
+                js(r#"{"a":1}"#),
+                js(r#"[{"op":"test","path":"/a","value":2}]"#),
+                opts("{}"),
+            ),
+            "test-failed",
+        );
+        assert_eq!(string(&err, "engine").as_deref(), Some("evanphx-v4.13.0"));
+        let replay = api::simulate(
+            include_str!("../www/scenarios/migration-race.yaml").into(),
+            opts("{}"),
+        )
+        .unwrap();
+        assert_eq!(
+            string(&get(&replay, "cluster"), "version").as_deref(),
+            Some("1.36")
+        );
+    });
+    for key in ["preset", "kubeVersion", "semantics"] {
+        Reflect::delete_property(&prototype, &key.into()).unwrap();
+    }
+    result.unwrap();
+
+    // Inherited from an options object's own prototype: not read either.
+    let options: Object = Object::create(js(r#"{"preset":"naive"}"#).unchecked_ref());
+    let out = api::diff(js(OLD), js(NEW), Some(options.into())).unwrap();
+    assert_eq!(string(&out, "preset").as_deref(), Some("kubevirt-per-key"));
+}
+
+#[wasm_bindgen_test]
+fn option_lists_are_capped_and_deduplicated() {
+    let naive: Vec<JsValue> = std::iter::repeat_n(JsValue::from("naive"), 70_000).collect();
+    let options = object(&[("vms", 10.into()), ("presets", array(&naive))]);
+    let err = error_of(api::migrate(Some(options)), "bad-argument");
+    assert_eq!(
+        message(&err),
+        "options.presets has 70000 values, more than the limit of 64"
+    );
+    let out = api::migrate(opts(
+        r#"{"vms":10,"presets":["naive","kubevirt-main","naive","naive"]}"#,
+    ))
+    .unwrap();
+    let presets: Array = get(&out, "presets").dyn_into().unwrap();
+    assert_eq!(presets.length(), 2, "each preset runs once");
+
+    let overrides = Object::new();
+    for i in 0..1001 {
+        Reflect::set(&overrides, &format!("/spec/f{i}").into(), &"blind".into()).unwrap();
+    }
+    let err = error_of(
+        api::diff(
+            js(OLD),
+            js(NEW),
+            Some(object(&[("overrides", overrides.into())])),
+        ),
+        "bad-argument",
+    );
+    assert_eq!(
+        message(&err),
+        "options.overrides has 1001 entries, more than the limit of 1000"
+    );
+    let manager = "m".repeat(5000);
+    let err = error_of(
+        api::diff(
+            js(OLD),
+            js(NEW),
+            Some(object(&[("fieldManager", manager.into())])),
+        ),
+        "bad-argument",
+    );
+    assert_eq!(
+        message(&err),
+        "options.fieldManager is 5000 characters long, more than the limit of 4096"
+    );
+
+    // A replay that would keep a 1 MB object 200 times is refused before
+    // its first step.
+    let annotations: serde_json::Map<String, serde_json::Value> = (0..10_000)
+        .map(|i| (format!("k{i}"), serde_json::Value::String("v".repeat(90))))
+        .collect();
+    let schedule: Vec<serde_json::Value> = (0..100)
+        .flat_map(|_| {
+            [
+                serde_json::json!({"read": "w"}),
+                serde_json::json!({"write": "w"}),
+            ]
+        })
+        .collect();
+    let scenario = serde_json::json!({
+        "name": "big",
+        "objects": [{"apiVersion": "v1", "kind": "Pod",
+                     "metadata": {"name": "p", "resourceVersion": "1", "annotations": annotations}}],
+        "writers": [{"name": "w", "preset": "kubevirt-main",
+                     "intents": [{"set-label": {"key": "k", "value": "v"}}]}],
+        "schedule": schedule,
+    });
+    let err = error_of(
+        api::simulate(scenario.to_string().into(), None),
+        "invalid-scenario",
+    );
+    assert!(
+        message(&err).contains("bytes of objects the replay would keep"),
+        "{}",
+        message(&err)
+    );
+    still_works();
+}
+
+/// A KubeVirt-like object from the generator: the fields the policy
+/// declares (maps, lists, a struct) and undeclared objects around them.
+fn kube_like(rng: &mut Lcg) -> serde_json::Value {
+    use serde_json::json;
+    json!({
+        "apiVersion": "kubevirt.io/v1",
+        "kind": "VirtualMachineInstance",
+        "metadata": {
+            "name": "vmi", "resourceVersion": rng.next(3).to_string(),
+            "labels": rng.value(1), "annotations": rng.value(1),
+            "finalizers": rng.value(2), "other": rng.value(0),
+        },
+        "spec": rng.value(0),
+        "status": {
+            "activePods": rng.value(1), "migrationState": rng.value(1),
+            "conditions": rng.value(2), "phase": rng.value(3), "nested": rng.value(0),
+        },
+    })
+}
+
+/// `value` with random members dropped, replaced, added or changed within.
+fn mutate(rng: &mut Lcg, value: &serde_json::Value, depth: u32) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::Object(map) => {
+            let mut out = serde_json::Map::new();
+            for (key, member) in map {
+                match rng.next(8) {
+                    0 => {}
+                    1 => {
+                        out.insert(key.clone(), rng.value(depth + 1));
+                    }
+                    _ => {
+                        out.insert(key.clone(), mutate(rng, member, depth + 1));
+                    }
+                }
+            }
+            if rng.next(4) == 0 {
+                out.insert(rng.key().to_owned(), rng.value(depth + 1));
+            }
+            Value::Object(out)
+        }
+        _ if rng.next(6) == 0 => rng.value(depth),
+        _ => value.clone(),
+    }
+}
+
+#[wasm_bindgen_test]
+fn diff_of_objects_equals_diff_of_their_text() {
+    // Objects take the pruned route (equal members stay in JS); text is
+    // read whole. Every preset, with and without overrides, must agree.
+    let mut rng = Lcg(26);
+    let option_sets = [
+        r#"{"preset":"kubevirt-per-key"}"#,
+        r#"{"preset":"kubevirt-main"}"#,
+        r#"{"preset":"naive"}"#,
+        r#"{"preset":"optimistic"}"#,
+        r#"{"preset":"merge"}"#,
+        r#"{"preset":"ssa"}"#,
+        r#"{"preset":"update"}"#,
+        r#"{"overrides":{"spec":"test-replace","status.nested.a":"per-key"}}"#,
+        r#"{"preset":"naive","explain":false}"#,
+    ];
+    let mut nonempty = 0;
+    for case in 0..300 {
+        let old = kube_like(&mut rng);
+        let new = mutate(&mut rng, &old, 0);
+        let (old_text, new_text) = (old.to_string(), new.to_string());
+        // Every other case, the new object shares its unchanged members
+        // with the old one (as immutable updates do): the same JS objects.
+        let old_js = js(&old_text);
+        let new_js = js(&new_text);
+        if case % 2 == 1 {
+            for (key, value) in new.as_object().into_iter().flatten() {
+                if old.get(key) == Some(value) {
+                    let shared = get(&old_js, key);
+                    Reflect::set(&new_js, &JsValue::from_str(key), &shared).unwrap();
+                }
+            }
+        }
+        for options in option_sets {
+            let from_objects = api::diff(old_js.clone(), new_js.clone(), opts(options));
+            let from_text = api::diff(
+                old_text.as_str().into(),
+                new_text.as_str().into(),
+                opts(options),
+            );
+            match (from_objects, from_text) {
+                (Ok(a), Ok(b)) => {
+                    assert_eq!(
+                        canonical(&a),
+                        canonical(&b),
+                        "case {case} {options}: {old_text} -> {new_text}"
+                    );
+                    nonempty += usize::from(get(&a, "empty").as_bool() == Some(false));
+                }
+                (a, b) => panic!(
+                    "case {case} {options}: {:?} vs {:?}",
+                    a.map(|v| text(&v)).map_err(|e| message(&e)),
+                    b.map(|v| text(&v)).map_err(|e| message(&e))
+                ),
+            }
+        }
+    }
+    assert!(nonempty > 1000, "only {nonempty} diffs had changes");
+}
+
 #[wasm_bindgen_test]
 fn explain_reads_an_error_and_decides_with_patch_and_object() {
     let bare =
@@ -945,5 +1378,111 @@ fn explain_errors_say_what() {
     error_of(
         api::explain::explain("x".into(), opts(r#"{"object":"a: [\n"}"#)),
         "syntax",
+    );
+}
+
+#[wasm_bindgen_test]
+fn apply_strategic_merge_patch_merges_by_key_and_refuses_custom_resources() {
+    // The kubernetes.io "patch containers" example: a merge by name.
+    let pod = js(
+        r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","finalizers":["a"]},
+        "spec":{"containers":[{"name":"a","image":"a:1"},{"name":"b","image":"b:1"}]}}"#,
+    );
+    let got = api::apply_strategic_merge_patch(
+        pod.clone(),
+        js(r#"{"metadata":{"finalizers":["b"]},"spec":{"containers":[{"name":"b","image":"b:2"}]}}"#),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        text(&get(&get(&got, "spec"), "containers")),
+        r#"[{"image":"a:1","name":"a"},{"image":"b:2","name":"b"}]"#
+    );
+    // A set merged as the server merges it: the patch's new element first.
+    assert_eq!(
+        text(&get(&get(&got, "metadata"), "finalizers")),
+        r#"["b","a"]"#
+    );
+    // The body as text, and the kind named as kubectl names it.
+    let got = api::apply_strategic_merge_patch(
+        js(r#"{"metadata":{"name":"n","labels":{"a":"1"}}}"#),
+        JsValue::from_str(r#"{"metadata":{"labels":{"kubevirt.io/schedulable":"true"}}}"#),
+        opts(r#"{"kind":"no"}"#),
+    )
+    .unwrap();
+    assert_eq!(
+        text(&get(&get(&got, "metadata"), "labels")),
+        r#"{"a":"1","kubevirt.io/schedulable":"true"}"#
+    );
+    // A missing merge key: the server's own text, 500.
+    let err = error_of(
+        api::apply_strategic_merge_patch(
+            pod.clone(),
+            js(r#"{"spec":{"containers":[{"image":"c"}]}}"#),
+            None,
+        ),
+        "missing-merge-key",
+    );
+    assert_eq!(num(&err, "status"), Some(500.0));
+    assert_eq!(
+        string(&err, "response").as_deref(),
+        Some("map: map[image:c] does not contain declared merge key: name")
+    );
+    // A custom resource: 415 with the server's text.
+    let vmi = js(
+        r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstance","metadata":{"name":"v"}}"#,
+    );
+    let err = error_of(
+        api::apply_strategic_merge_patch(vmi, js(r#"{"metadata":{"labels":{"a":"b"}}}"#), None),
+        "unsupported-media-type",
+    );
+    assert_eq!(num(&err, "status"), Some(415.0));
+    assert_eq!(
+        string(&err, "response").as_deref(),
+        Some("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml")
+    );
+    // Options are checked: an unknown key, a bad release.
+    error_of(
+        api::apply_strategic_merge_patch(
+            pod.clone(),
+            js("{}"),
+            opts(r#"{"engine":"evanphx-v4.12.0"}"#),
+        ),
+        "bad-argument",
+    );
+    error_of(
+        api::apply_strategic_merge_patch(pod, js("{}"), opts(r#"{"kubeVersion":"1.2"}"#)),
+        "bad-argument",
+    );
+}
+
+#[wasm_bindgen_test]
+fn diff_offers_the_strategic_preset_for_built_in_kinds() {
+    let node = |v: &str| {
+        js(&format!(
+            r#"{{"apiVersion":"v1","kind":"Node","metadata":{{"name":"n","labels":{{"kubevirt.io/schedulable":"{v}"}}}}}}"#
+        ))
+    };
+    let result = api::diff(
+        node("false"),
+        node("true"),
+        opts(r#"{"preset":"strategic"}"#),
+    )
+    .unwrap();
+    assert_eq!(
+        string(&result, "contentType").as_deref(),
+        Some("application/strategic-merge-patch+json")
+    );
+    assert_eq!(
+        string(&result, "body").as_deref(),
+        Some(r#"{"metadata":{"labels":{"kubevirt.io/schedulable":"true"}}}"#)
+    );
+    assert!(get(&result, "ops").is_null());
+    assert_eq!(
+        get(&result, "conflicts")
+            .dyn_into::<Array>()
+            .unwrap()
+            .length(),
+        0
     );
 }

@@ -116,7 +116,7 @@ fn every_race_scenario_shows_what_its_description_says() {
 #[test]
 fn a_false_claim_is_caught_and_named() {
     let open: Open = serde_json::from_value(
-        serde_json::json!({"race": "migration-race", "preset": "kubevirt-pr18139", "step": 4}),
+        serde_json::json!({"race": "migration-race", "preset": "kubevirt-per-key", "step": 4}),
     )
     .unwrap();
     let claims: Claims =
@@ -169,9 +169,10 @@ fn print_facts() {
     for (id, scenario) in library() {
         for preset in [
             None,
-            Some(Preset::KubevirtHead),
-            Some(Preset::KubevirtPr18139),
+            Some(Preset::KubevirtMain),
+            Some(Preset::KubevirtPerKey),
             Some(Preset::Naive),
+            Some(Preset::Ssa),
         ] {
             if let Ok(replay) = replay(scenario, preset) {
                 let label = preset.map_or("own".to_owned(), |p| p.to_string());
@@ -188,18 +189,32 @@ fn print_facts() {
 /// text that uses one must claim those facts, so the replay checks the
 /// word against its definition (src/vocabulary.rs). (`phrase`, pointers
 /// one of which a claim must end with.)
-const VERDICTS: [(&str, &[&str]); 11] = [
+const VERDICTS: [(&str, &[&str]); 19] = [
     ("false conflict", &["false_conflicts", "/conflict"]),
     ("true conflict", &["true_conflicts", "/conflict"]),
-    ("lost update", &["lost_updates", "/lost"]),
+    ("failure kept", &["/kept", "true_conflicts"]),
+    ("lost update", &["lost_updates", "/lost", "not_held/reason"]),
     ("nothing is lost", &["lost_updates", "/lost"]),
     ("is lost", &["lost_updates", "/lost"]),
-    ("erases", &["lost_updates", "/lost"]),
-    ("erased", &["lost_updates", "/lost"]),
+    ("erases", &["lost_updates", "/lost", "not_held/reason"]),
+    ("erased", &["lost_updates", "/lost", "not_held/reason"]),
+    ("deliberate overwrite", &["not_held/reason", "lost_updates"]),
     ("intent holds", &["intent_holds", "intents_hold"]),
     ("intents hold", &["intent_holds", "intents_hold"]),
-    ("no longer holds", &["intent_holds", "intents_hold"]),
-    ("gives up", &["gave_up"]),
+    (
+        "no longer holds",
+        &["intent_holds", "intents_hold", "not_held/reason"],
+    ),
+    (
+        "does not hold",
+        &["intent_holds", "intents_hold", "not_held/reason"],
+    ),
+    ("gives up", &["gave_up", "not_held/reason"]),
+    ("gave up", &["gave_up", "not_held/reason"]),
+    ("never retried", &["not_held/reason", "/end/state"]),
+    ("not retried", &["not_held/reason", "/end/state"]),
+    ("no retry", &["not_held/reason", "/end/state"]),
+    ("never wrote", &["not_held/reason", "/end/state"]),
 ];
 
 /// The verdict words of `text` its `claims` do not speak to.
@@ -285,4 +300,15 @@ fn an_unclaimed_verdict_is_caught() {
     )
     .unwrap();
     assert!(unclaimed_verdicts("A false conflict: nothing is lost.", &claims).is_empty());
+    // Why an intent does not hold is a word too.
+    let text = "Its write was never retried, so its intent does not hold.";
+    assert_eq!(
+        unclaimed_verdicts(text, &claims),
+        ["does not hold", "never retried"]
+    );
+    let claims: Claims = serde_json::from_value(
+        serde_json::json!({"/writers/backup-controller/not_held/reason": "not-retried"}),
+    )
+    .unwrap();
+    assert!(unclaimed_verdicts(text, &claims).is_empty());
 }

@@ -288,7 +288,7 @@ proptest! {
     #[test]
     fn pr18139_single_key_patches_are_clean(old in vmi(), change in change(), with_object in any::<bool>()) {
         let new = changed(&old, &change);
-        let plan = strategy::diff(&old, &new, &strategy::Options::preset(Preset::KubevirtPr18139)).unwrap();
+        let plan = strategy::diff(&old, &new, &strategy::Options::preset(Preset::KubevirtPerKey)).unwrap();
         prop_assume!(!plan.is_empty());
         let options = Options {
             object: with_object.then(|| old.clone()),

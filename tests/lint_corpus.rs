@@ -17,6 +17,9 @@ struct Case {
     file: String,
     name: String,
     kind: Option<String>,
+    /// How the body is sent (`strategic`: what a controller's
+    /// `Patch(types.StrategicMergePatchType, ...)` sends).
+    patch_type: Option<String>,
     object: Option<Value>,
     patch: String,
     files: BTreeMap<String, String>,
@@ -54,6 +57,7 @@ fn cases() -> Vec<Case> {
             out.push(Case {
                 file: file.clone(),
                 kind: case["kind"].as_str().map(str::to_owned),
+                patch_type: case["type"].as_str().map(str::to_owned),
                 object,
                 patch: case["patch"]
                     .as_str()
@@ -121,13 +125,25 @@ fn corpus_precision_and_recall() {
                 .cloned()
                 .ok_or_else(|| format!("open {name}: no such file or directory"))
         };
-        let input = match lint::read_with(&case.patch, &lint::budget(), Some(&files)) {
+        let mut input = match lint::read_with(&case.patch, &lint::budget(), Some(&files)) {
             Ok(input) => input,
             Err(err) => {
                 unreadable.push(format!("{} {}: {err}", case.file, case.name));
                 continue;
             }
         };
+        if let Some(patch_type) = &case.patch_type {
+            let kind = match patch_type.as_str() {
+                "json" => lint::BodyKind::JsonPatch,
+                "merge" => lint::BodyKind::MergePatch,
+                "strategic" => lint::BodyKind::StrategicMergePatch,
+                other => panic!("{} {}: type {other}", case.file, case.name),
+            };
+            if let Err(err) = input.set_kind(kind) {
+                unreadable.push(format!("{} {}: {err}", case.file, case.name));
+                continue;
+            }
+        }
         let options = Options {
             object: case.object.clone(),
             kind: case.kind.clone(),

@@ -28,7 +28,7 @@ fn writer<'a>(replay: &'a Replay, name: &str) -> &'a patchlab::sim::timeline::Wr
 
 #[test]
 fn race_head_fails_for_nothing_and_drops_the_interfaces_update() {
-    let r = run("migration-race", Some(Preset::KubevirtHead));
+    let r = run("migration-race", Some(Preset::KubevirtMain));
     let step = &r.steps[3];
     assert_eq!(
         (step.writer.as_str(), step.event),
@@ -72,7 +72,7 @@ fn race_head_fails_for_nothing_and_drops_the_interfaces_update() {
 
 #[test]
 fn race_pr18139_succeeds_first_time() {
-    let r = run("migration-race", Some(Preset::KubevirtPr18139));
+    let r = run("migration-race", Some(Preset::KubevirtPerKey));
     let step = &r.steps[3];
     assert_eq!(step.response.as_ref().unwrap().code, 200);
     let body = &step.request.as_ref().unwrap().body;
@@ -125,7 +125,7 @@ fn race_update_writers_get_409() {
     assert!(r.outcomes.intents_hold);
     // Without --preset, each writer keeps its own (the file says head).
     let own = run("migration-race", None);
-    assert_eq!(own.outcomes.writers[0].preset, Preset::KubevirtHead);
+    assert_eq!(own.outcomes.writers[0].preset, Preset::KubevirtMain);
     assert_eq!(own.outcomes.writers[1].preset, Preset::Update);
 }
 
@@ -148,21 +148,23 @@ fn finalizer_race() {
 
 #[test]
 fn migration_state_first_write() {
-    let head = run("migration-state-first-write", None);
-    assert_eq!(head.steps[3].response.as_ref().unwrap().code, 200);
+    let unguarded = run("migration-state-first-write", None);
+    assert_eq!(unguarded.steps[3].response.as_ref().unwrap().code, 200);
     assert_eq!(
-        head.outcomes.lost_updates.len(),
-        1,
-        "the add without test erases the first write"
+        unguarded.outcomes.lost_updates.len(),
+        2,
+        "the add without test erases both fields of the first write"
     );
-    assert!(!head.outcomes.intents_hold);
+    assert!(!unguarded.outcomes.intents_hold);
+    // The shipped guarded scenario is the same race with each writer on
+    // kubevirt-main and no override: KubeVirt's guard, test(null) + add.
     let mut guarded = scenario("migration-state-first-write");
     for w in &mut guarded.writers {
-        w.set.insert(
-            "/status/migrationState".into(),
-            patchlab::strategy::Strategy::GuardedAdd,
-        );
+        w.set.clear();
     }
+    let shipped = scenario("migration-state-guarded");
+    assert_eq!(guarded.writers, shipped.writers);
+    assert_eq!(guarded.schedule, shipped.schedule);
     let r = replay(&guarded, None).unwrap();
     let body = &r.steps[3].request.as_ref().unwrap().body;
     assert!(
@@ -170,9 +172,37 @@ fn migration_state_first_write() {
         "{body}"
     );
     assert_eq!(r.steps[3].response.as_ref().unwrap().code, 422);
+    assert_eq!(r.steps[3].conflict, Some(ConflictKind::False));
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
     assert!(r.outcomes.intents_hold);
     assert!(r.outcomes.lost_updates.is_empty());
+}
+
+/// What the scenario texts say of every order (the explorer), checked.
+#[test]
+fn the_explorer_finds_what_the_texts_say_of_every_order() {
+    use patchlab::sim::explore::explore;
+    for id in ["finalizer-race", "migration-state-guarded"] {
+        let result = explore(&scenario(id), &[Preset::KubevirtMain]).unwrap();
+        assert!(
+            result.without_retry.is_empty(),
+            "{id}: every writer retries"
+        );
+        let row = &result.presets[0];
+        assert_eq!(row.lost_updates.count, 0, "{id}: nothing is lost");
+        assert_eq!(row.never_retried.count, 0, "{id}");
+        assert_eq!(row.intent_not_held.count, 0, "{id}: both intents hold");
+        assert!(
+            row.false_conflicts.count > 0,
+            "{id}: some orders fail for nothing"
+        );
+    }
+    let result = explore(
+        &scenario("migration-state-first-write"),
+        &[Preset::KubevirtMain],
+    )
+    .unwrap();
+    assert!(result.presets[0].lost_updates.count > 0);
 }
 
 #[test]
@@ -188,7 +218,7 @@ fn annotation_keys_are_escaped() {
     assert!(bodies[1].contains("/metadata/annotations/example.com~1owner~0team"));
     assert!(r.outcomes.intents_hold);
     assert_eq!(r.outcomes.requests(), 2);
-    let head = run("annotation-keys", Some(Preset::KubevirtHead));
+    let head = run("annotation-keys", Some(Preset::KubevirtMain));
     assert_eq!(head.outcomes.writers[1].counts.false_conflicts, 1);
 }
 
@@ -308,7 +338,7 @@ schedule:
 #[test]
 fn replays_are_deterministic() {
     for name in ["migration-race", "finalizer-race", "ssa-conflict"] {
-        for preset in [None, Some(Preset::KubevirtHead), Some(Preset::Naive)] {
+        for preset in [None, Some(Preset::KubevirtMain), Some(Preset::Naive)] {
             assert_eq!(run(name, preset), run(name, preset));
         }
     }
@@ -340,4 +370,65 @@ fn migrate_matches_the_cross_platform_golden_file() {
     };
     let result = patchlab::sim::migrate::migrate(&options).unwrap();
     assert_eq!(serde_json::to_value(&result).unwrap(), golden);
+}
+
+/// KubeVirt's node labeller (`pkg/virt-handler/node-labeller`, whole-map
+/// test + replace of a Node's labels) against the same virt-handler's
+/// heartbeat (a strategic merge patch) and node-feature-discovery (per-key
+/// JSON patch ops): a false conflict and a retry under the current code,
+/// none under per-key ops; the file's own claims hold under each preset
+/// they name (the Race library does not list the file yet, so
+/// `tests/lessons.rs` does not check them).
+#[test]
+fn node_labeller_fails_for_nothing_under_whole_map_and_never_per_key() {
+    let s = scenario("node-labeller");
+    let own = replay(&s, None).unwrap();
+    let heartbeat = own.steps[3].request.as_ref().unwrap();
+    assert_eq!(heartbeat.kind, BodyKind::StrategicMergePatch);
+    assert_eq!(
+        heartbeat.body,
+        r#"{"metadata":{"annotations":{"kubevirt.io/heartbeat":"2026-08-22T10:01:07Z"},"labels":{"kubevirt.io/schedulable":"true"}}}"#
+    );
+    let failed = own.steps[5].response.as_ref().unwrap();
+    assert_eq!(failed.code, 422);
+    assert_eq!(own.steps[5].conflict, Some(ConflictKind::False));
+    let labeller = writer(&own, "node-labeller");
+    assert_eq!(
+        (labeller.counts.false_conflicts, labeller.counts.retries),
+        (1, 1)
+    );
+    // The retry replaces the whole map it re-read: the heartbeat's and
+    // NFD's labels are in it, nothing is lost.
+    assert!(own.outcomes.lost_updates.is_empty());
+    let labels = &own.steps[6].object["metadata"]["labels"];
+    assert_eq!(labels["kubevirt.io/schedulable"], "true");
+    assert_eq!(
+        labels["feature.node.kubernetes.io/cpu-cpuid.AVX512F"],
+        "true"
+    );
+    assert_eq!(
+        labels["cpu-model.node.kubevirt.io/Skylake-Client-IBRS"],
+        "true"
+    );
+    assert!(labels.get("cpu-model.node.kubevirt.io/Haswell").is_none());
+
+    let per_key = replay(&s, Some(Preset::KubevirtPerKey)).unwrap();
+    assert_eq!(per_key.steps[5].response.as_ref().unwrap().code, 200);
+    assert_eq!(writer(&per_key, "node-labeller").counts.retries, 0);
+    // The heartbeat keeps its strategic merge patch under every preset
+    // (it is fixed), and a strategic labeller would not fail either.
+    let strategic = replay(&s, Some(Preset::Strategic)).unwrap();
+    assert_eq!(
+        strategic.steps[5].request.as_ref().unwrap().kind,
+        BodyKind::StrategicMergePatch
+    );
+    assert_eq!(strategic.steps[5].response.as_ref().unwrap().code, 200);
+
+    for (preset, claims) in &s.claims {
+        let preset = (preset != "own").then(|| preset.parse::<Preset>().unwrap());
+        let replay = replay(&s, preset).unwrap();
+        let facts = patchlab::app::learn::facts::race(&replay, replay.steps.len());
+        let failures = claims.check(&facts);
+        assert!(failures.is_empty(), "{preset:?}: {failures:?}");
+    }
 }

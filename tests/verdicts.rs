@@ -12,6 +12,11 @@
 //!   since the eraser's read (a change it had read and undid is a
 //!   deliberate overwrite);
 //! - intent holds: at the end, every intent of the writer holds;
+//! - intent does not hold, said why: a writer whose last write failed and
+//!   was never retried (no later write of its own, attempts left); else the
+//!   last write that undid one of its changes still missing at the end,
+//!   named, a lost update when the eraser had not read that change and a
+//!   deliberate overwrite when it had;
 //! - each count column counts exactly the steps its word names.
 
 #![cfg(not(target_arch = "wasm32"))]
@@ -19,7 +24,9 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-use patchlab::sim::timeline::{replay, ConflictKind, EventKind, Replay, Scenario};
+use patchlab::sim::timeline::{
+    replay, ConflictKind, EventKind, NotHeld, Replay, Scenario, WriterEnd,
+};
 use patchlab::sim::writer::Intent;
 use patchlab::strategy::Preset;
 
@@ -256,6 +263,95 @@ fn check(scenario: &Scenario, replay: &Replay) -> Result<(), TestCaseError> {
         replay.outcomes.lost_updates.len() as u64,
         lost.iter().sum::<u64>()
     );
+    for (w, outcome) in replay.outcomes.writers.iter().enumerate() {
+        check_not_held(scenario, replay, w, &outcome.not_held, outcome.end)?;
+    }
+    Ok(())
+}
+
+/// Why writer `w`'s intent does not hold, judged again from the steps.
+fn check_not_held(
+    scenario: &Scenario,
+    replay: &Replay,
+    w: usize,
+    not_held: &Option<NotHeld>,
+    end: WriterEnd,
+) -> Result<(), TestCaseError> {
+    let spec = &scenario.writers[w];
+    let last = replay
+        .steps
+        .last()
+        .map_or(&replay.initial[0], |s| &s.object);
+    let holds = spec.intents.iter().all(|i| i.holds(last));
+    prop_assert_eq!(not_held.is_none(), holds, "not_held of {}", w);
+    let Some(not_held) = not_held else {
+        return Ok(());
+    };
+    // Never retried: its last write failed, nothing of its own was sent
+    // after it, and it had attempts left.
+    let sent: Vec<&patchlab::sim::timeline::Step> = replay
+        .steps
+        .iter()
+        .filter(|s| s.writer == spec.name && s.response.is_some())
+        .collect();
+    let last_failed = sent
+        .last()
+        .and_then(|s| s.response.as_ref())
+        .filter(|r| !r.is_success())
+        .map(|r| r.code);
+    let never_retried = last_failed.filter(|_| (sent.len() as u32) < spec.attempts);
+    match not_held {
+        NotHeld::NotRetried { code } => {
+            prop_assert_eq!(never_retried, Some(*code), "never retried: {}", w);
+            return Ok(());
+        }
+        _ => prop_assert!(never_retried.is_none(), "{} was never retried", w),
+    }
+    if matches!(not_held, NotHeld::GaveUp | NotHeld::NeverWrote) {
+        prop_assert!(!sent
+            .iter()
+            .any(|s| s.response.as_ref().is_some_and(|r| r.is_success())));
+        return Ok(());
+    }
+    // The last write of another writer that undid a change of w's (made by
+    // a success of w's and holding since) still missing at the end.
+    let mut undone: Option<(usize, String, bool)> = None;
+    for (k, step) in replay.steps.iter().enumerate() {
+        if step.writer == spec.name || !step.response.as_ref().is_some_and(|r| r.is_success()) {
+            continue;
+        }
+        for intent in &spec.intents {
+            if intent.holds(last) || !intent.holds(before(replay, k)) || intent.holds(&step.object)
+            {
+                continue;
+            }
+            let made = (0..k)
+                .rev()
+                .take_while(|&j| intent.holds(&replay.steps[j].object))
+                .any(|j| {
+                    let s = &replay.steps[j];
+                    s.writer == spec.name && s.response.as_ref().is_some_and(|r| r.is_success())
+                });
+            if made {
+                let v = scenario
+                    .writers
+                    .iter()
+                    .position(|s| s.name == step.writer)
+                    .expect("a writer");
+                let read = read_before(replay, scenario, v, k).expect("a read");
+                undone = Some((k, step.writer.clone(), !intent.holds(&read)));
+            }
+        }
+    }
+    match (not_held, undone) {
+        (NotHeld::Lost(e), Some((k, by, true)))
+        | (NotHeld::Overwritten(e), Some((k, by, false))) => {
+            prop_assert_eq!((e.step, &e.by), (k, &by), "who undid {}'s change", w);
+        }
+        (NotHeld::NothingSent, None) => prop_assert_eq!(end, WriterEnd::NothingToDo),
+        (NotHeld::Unmet, None) => prop_assert_eq!(end, WriterEnd::Succeeded),
+        (reason, undone) => prop_assert!(false, "{}: {:?} but {:?}", w, reason, undone),
+    }
     Ok(())
 }
 
@@ -281,8 +377,8 @@ fn removing_what_another_writer_removed_is_a_false_conflict() {
             "name": "remove twice",
             "objects": [object()],
             "writers": [
-                {"name": "team-red", "preset": "kubevirt-pr18139", "intents": [{"remove-label": {"key": "example.com/stale"}}]},
-                {"name": "team-blue", "preset": "kubevirt-pr18139", "intents": [{"remove-label": {"key": "example.com/stale"}}]}
+                {"name": "team-red", "preset": "kubevirt-per-key", "intents": [{"remove-label": {"key": "example.com/stale"}}]},
+                {"name": "team-blue", "preset": "kubevirt-per-key", "intents": [{"remove-label": {"key": "example.com/stale"}}]}
             ],
             "schedule": [{"read": "team-red"}, {"read": "team-blue"}, {"write": "team-red"}, {"write": "team-blue"}]
         })
@@ -310,8 +406,8 @@ fn a_true_conflict_names_the_change_it_kept() {
             "name": "same label",
             "objects": [object()],
             "writers": [
-                {"name": "team-red", "preset": "kubevirt-pr18139", "intents": [{"set-label": {"key": "kubevirt.io/nodeName", "value": "node02"}}]},
-                {"name": "team-blue", "preset": "kubevirt-pr18139", "intents": [{"set-label": {"key": "kubevirt.io/nodeName", "value": "node03"}}]}
+                {"name": "team-red", "preset": "kubevirt-per-key", "intents": [{"set-label": {"key": "kubevirt.io/nodeName", "value": "node02"}}]},
+                {"name": "team-blue", "preset": "kubevirt-per-key", "intents": [{"set-label": {"key": "kubevirt.io/nodeName", "value": "node03"}}]}
             ],
             "schedule": [{"read": "team-red"}, {"read": "team-blue"}, {"write": "team-red"}, {"write": "team-blue"}]
         })

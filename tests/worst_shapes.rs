@@ -295,3 +295,136 @@ proptest! {
         assert_bounded("mix", &text, &report);
     }
 }
+
+/// Strategic merge patches at their worst, each against a matching object
+/// (so the engine runs too): 10,000 containers without their merge key,
+/// 16,000 Node labels replaced by `$patch: replace`, a Node's 10,000
+/// taints replaced whole, 10,000 lists the schema has to place, and keys
+/// of a megabyte over 100,000 members (which lint's walks leave out past
+/// `limits::MEMBER_PATH_BYTES`).
+#[test]
+fn strategic_merge_patch_worst_shapes() {
+    let n = 10_000;
+    let containers = |named: bool| -> Vec<Value> {
+        (0..n)
+            .map(|i| {
+                if named {
+                    json!({"name": format!("c{i}"), "image": "a"})
+                } else {
+                    json!({"image": format!("b{i}")})
+                }
+            })
+            .collect()
+    };
+    let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+        "spec": {"template": {"spec": {"containers": containers(true)}}}});
+    let body =
+        json!({"spec": {"template": {"spec": {"containers": containers(false)}}}}).to_string();
+    let line = format!("kubectl patch deployment web -p '{body}'");
+    let report = timed("SMP: 10,000 containers without their name", || {
+        lint::lint(
+            &line,
+            &Options {
+                object: Some(deployment.clone()),
+                ..Options::default()
+            },
+        )
+        .unwrap()
+    });
+    let missing: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.rule == Rule::SmpMissingMergeKey)
+        .collect();
+    assert_eq!(
+        missing.len(),
+        1,
+        "one finding per list, counting the others"
+    );
+    assert!(
+        missing[0].message.contains("(and 9999 more)"),
+        "{}",
+        missing[0].message
+    );
+    assert!(report.findings.iter().any(|f| f.rule == Rule::FailsNow));
+    assert_bounded("SMP containers", &line, &report);
+
+    let labels: Map<String, Value> = (0..16_000)
+        .map(|i| (format!("example.com/k{i}"), json!("v")))
+        .collect();
+    let node = json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "node01", "labels": labels},
+        "spec": {"taints": (0..n).map(|i| json!({"key": format!("t{i}"), "effect": "NoSchedule"})).collect::<Vec<_>>()}});
+    let mut replaced = labels.clone();
+    replaced.insert("$patch".into(), json!("replace"));
+    let body = json!({"metadata": {"labels": replaced}}).to_string();
+    let report = timed("SMP: $patch: replace of 16,000 Node labels", || {
+        lint::lint(
+            &format!("kubectl patch node node01 -p '{body}'"),
+            &Options {
+                object: Some(node.clone()),
+                ..Options::default()
+            },
+        )
+        .unwrap()
+    });
+    assert!(report
+        .findings
+        .iter()
+        .any(|f| f.rule == Rule::SmpPatchReplace));
+    assert_bounded("SMP labels", &body, &report);
+
+    let taints: Vec<Value> = (0..n)
+        .map(|i| json!({"key": format!("u{i}"), "effect": "NoSchedule"}))
+        .collect();
+    let body = json!({"spec": {"taints": taints}}).to_string();
+    let report = timed("SMP: 10,000 taints replacing 10,000 others", || {
+        lint::lint(
+            &format!("kubectl patch node node01 -p '{body}'"),
+            &Options {
+                object: Some(node.clone()),
+                ..Options::default()
+            },
+        )
+        .unwrap()
+    });
+    let replaces = report
+        .findings
+        .iter()
+        .find(|f| f.rule == Rule::SmpReplacesList)
+        .unwrap();
+    assert!(
+        replaces.message.contains("and 9995 more"),
+        "{}",
+        replaces.message
+    );
+    assert_bounded("SMP taints", &body, &report);
+
+    // 10,000 lists the schema places (a Pod's spec has no such fields: the
+    // walk looks each up), as a strategic and as a merge patch.
+    let lists: Map<String, Value> = (0..n).map(|i| (format!("l{i}"), json!([i]))).collect();
+    let body = json!({"spec": lists}).to_string();
+    for how in ["", " --type=merge"] {
+        let line = format!("kubectl patch pod web{how} -p '{body}'");
+        let report = timed(&format!("10,000 lists{how}"), || {
+            lint::lint(&line, &Options::default()).unwrap()
+        });
+        assert_bounded("lists", &line, &report);
+        let report = timed(&format!("10,000 lists{how}, no kind"), || {
+            lint::lint(&body, &Options::default()).unwrap()
+        });
+        assert_eq!(report.overwrites.len(), n);
+    }
+
+    // A key of a megabyte above 100,000 members: nothing below it is walked.
+    let members: Map<String, Value> = (0..100_000).map(|i| (format!("k{i}"), json!(i))).collect();
+    let mut top = Map::new();
+    top.insert("x".repeat(1 << 20), Value::Object(members));
+    let body = json!({"metadata": {"annotations": {"a": "b"}}, "spec": top}).to_string();
+    for how in ["", " --type=merge"] {
+        let line = format!("kubectl patch pod web{how} -p '{body}'");
+        let report = timed(&format!("a megabyte key over 100,000 members{how}"), || {
+            lint::lint(&line, &Options::default()).unwrap()
+        });
+        assert!(report.overwrites.len() < 10, "{}", report.overwrites.len());
+    }
+}

@@ -32,7 +32,7 @@
 //!     revs: Revs { old: 1, new: 2, columns: 3 },
 //!     old: r#"{"metadata":{"labels":{}}}"#.into(),
 //!     new: r#"{"metadata":{"labels":{"a":"b"}}}"#.into(),
-//!     columns: vec![ColumnSpec::of(Preset::KubevirtHead)],
+//!     columns: vec![ColumnSpec::of(Preset::KubevirtMain)],
 //!     kubernetes: Default::default(),
 //! };
 //! let mut engine = Engine::default();
@@ -40,7 +40,7 @@
 //!     panic!("a build answer");
 //! };
 //! let results = answer.results.expect("both sides parse");
-//! // KubeVirt's head writes labels as a whole map, guarded by a test of it.
+//! // kubevirt-main writes labels as a whole map, guarded by a test of it.
 //! assert_eq!(results.columns[0].ops[0].op, "test");
 //! assert_eq!(results.columns[0].ops[0].path, "/metadata/labels");
 //! ```
@@ -517,7 +517,9 @@ impl Texts {
     fn of(plan: &Plan, new: &Value) -> Texts {
         let body = match &plan.body {
             Body::JsonPatch(_) => None,
-            Body::MergePatch(body) | Body::Update(body) => Some(input::to_json_pretty(body)),
+            Body::MergePatch(body) | Body::Update(body) | Body::StrategicMergePatch(body) => {
+                Some(input::to_json_pretty(body))
+            }
             Body::Apply { config, .. } => Some(input::to_yaml(config)),
         };
         Texts {

@@ -220,6 +220,63 @@ fn marked(stored: &Value, raw: &str, marks: &[(Vec<Seg>, Mark)], path: &mut Vec<
     }
 }
 
+/// Where a failed `test` whose value equals the stored one differs in
+/// bytes only: the first scalar (in the stored object's key order) whose
+/// bytes as sent are not the bytes the server stores.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ByteDifference {
+    /// The scalar's pointer below the op's path (`""`: the value itself).
+    pub at: String,
+    /// Its bytes as the client sent them.
+    pub sent: String,
+    /// Its bytes as the server stores them (Go's encoding).
+    pub stored: String,
+}
+
+/// The first scalar where the bytes of a `test` value (`raw`, valid JSON)
+/// differ from a stored value of the same shape; `None` when the shapes
+/// differ before any scalar does or nothing differs. Iterative.
+pub(crate) fn byte_difference(stored: &Value, raw: &str) -> Option<ByteDifference> {
+    let mut stack: Vec<(&Value, &str, String)> = vec![(stored, raw, String::new())];
+    while let Some((value, raw, at)) = stack.pop() {
+        let raw = raw.trim_matches(is_ws);
+        match value {
+            Value::Object(map) => {
+                let members = object_members(raw);
+                // Reversed onto the stack: visited in key order.
+                for (key, value) in map.iter().rev() {
+                    let other = members.get(key.as_str())?;
+                    stack.push((
+                        value,
+                        other,
+                        format!("{at}/{}", crate::pointer::escape(key)),
+                    ));
+                }
+            }
+            Value::Array(items) => {
+                let elements = array_elements(raw);
+                if elements.len() != items.len() {
+                    return None;
+                }
+                for (i, (value, other)) in items.iter().zip(elements).enumerate().rev() {
+                    stack.push((value, other, format!("{at}/{i}")));
+                }
+            }
+            scalar => {
+                let bytes = gojson::stored_scalar(scalar);
+                if bytes != raw {
+                    return Some(ByteDifference {
+                        at,
+                        sent: raw.to_owned(),
+                        stored: bytes,
+                    });
+                }
+            }
+        }
+    }
+    None
+}
+
 fn is_ws(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\r')
 }
@@ -363,6 +420,29 @@ fn decode_key(quoted: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn byte_differences_name_the_scalar_and_both_texts() {
+        let stored = json!({"a": {"b": "<b>", "c": 1}, "d": [1, 2]});
+        let diff = byte_difference(&stored, r#"{"d":[1,2.0],"a":{"c":1.0,"b":"<b>"}}"#).unwrap();
+        assert_eq!(
+            (diff.at.as_str(), diff.sent.as_str(), diff.stored.as_str()),
+            ("/a/b", r#""<b>""#, r#""\u003cb\u003e""#)
+        );
+        let diff = byte_difference(&json!(u64::MAX), " 18446744073709551615 ").unwrap();
+        assert_eq!(
+            (diff.at.as_str(), diff.sent.as_str(), diff.stored.as_str()),
+            ("", "18446744073709551615", "18446744073709552000")
+        );
+        assert_eq!(
+            byte_difference(&json!({"a/b": [1]}), r#"{"a/b":[1.5]}"#)
+                .unwrap()
+                .at,
+            "/a~1b/0"
+        );
+        assert_eq!(byte_difference(&json!([1]), "[1]"), None);
+        assert_eq!(byte_difference(&json!([1]), "[1,2]"), None);
+    }
 
     #[test]
     fn rfc_numbers_compare_by_value() {

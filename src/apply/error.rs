@@ -7,6 +7,7 @@ use std::fmt;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
+use super::compare::ByteDifference;
 use super::Engine;
 use crate::gojson::DecodeError;
 use crate::limits::{COPY_LIMIT, MAX_BODY_BYTES, MAX_OPS};
@@ -43,6 +44,9 @@ pub enum Cause {
         expected: Box<Value>,
         /// What the document holds there; `None` when absent.
         actual: Option<Box<Value>>,
+        /// When the two are one value and only bytes differ (the server
+        /// compares scalars as bytes): the bytes compared.
+        bytes: Option<Box<ByteDifference>>,
     },
     /// A path with no `/` at all (kube: it addresses nothing).
     PathWithoutSlash {
@@ -182,10 +186,27 @@ impl fmt::Display for Cause {
             Cause::DocumentNotContainer => {
                 f.write_str("the document must be a JSON object or array")
             }
-            Cause::TestFailed { expected, actual } => {
+            Cause::TestFailed {
+                bytes: Some(bytes), ..
+            } => {
+                f.write_str("test failed: the bytes differ")?;
+                if !bytes.at.is_empty() {
+                    write!(f, " at {}", bytes.at)?;
+                }
+                write!(
+                    f,
+                    ": sent {}, the server stores {} (one value, but the server compares scalars as bytes, the stored side in Go's encoding)",
+                    crate::text::elide(&bytes.sent, 200),
+                    crate::text::elide(&bytes.stored, 200)
+                )
+            }
+            Cause::TestFailed {
+                expected, actual, ..
+            } => {
                 write!(f, "test failed: expected {}", compact(expected))?;
                 match actual {
-                    Some(actual) => write!(f, ", found {}", compact(actual)),
+                    // The stored side as the server holds it (`-0` is 0).
+                    Some(actual) => write!(f, ", found {}", compact(&crate::gojson::stored(actual))),
                     None => f.write_str(", found nothing (the member is absent)"),
                 }
             }
@@ -315,7 +336,9 @@ impl ApplyError {
     /// simulator (a response's hidden cause).
     pub fn report(&self) -> ErrorReport {
         let (expected, actual) = match &self.cause {
-            Cause::TestFailed { expected, actual } => (
+            Cause::TestFailed {
+                expected, actual, ..
+            } => (
                 Some((**expected).clone()),
                 actual.as_ref().map(|a| (**a).clone()),
             ),

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::compare::{compare_marked, kube_compare, rfc_eq, KubeCmp, Mark, Seg};
+use super::compare::{byte_difference, compare_marked, kube_compare, rfc_eq, KubeCmp, Mark, Seg};
 use super::{check_identity, identity, ApplyError, Cause, Engine, Evanphx};
 use crate::gojson;
 use crate::limits::{COPY_LIMIT, MAX_OPS};
@@ -716,6 +716,7 @@ impl Run {
         let failed = |actual: Option<&Value>| Cause::TestFailed {
             expected: Box::new(op.value.clone().unwrap_or(Value::Null)),
             actual: actual.map(|v| Box::new(v.clone())),
+            bytes: None,
         };
         let target = self.target(&op.path, "path")?;
         if matches!(target, Target::Root) && self.kube() && !self.release().whole_document() {
@@ -783,7 +784,20 @@ impl Run {
         };
         match verdict {
             KubeCmp::Equal => Ok(()),
-            KubeCmp::NotEqual => Err(failed(Some(stored))),
+            KubeCmp::NotEqual => {
+                // One value, other bytes: say which bytes were compared.
+                let same = op.value.as_ref().is_some_and(|v| rfc_eq(stored, v));
+                let bytes = if same {
+                    byte_difference(stored, &sent).map(Box::new)
+                } else {
+                    None
+                };
+                Err(Cause::TestFailed {
+                    expected: Box::new(op.value.clone().unwrap_or(Value::Null)),
+                    actual: Some(Box::new(stored.clone())),
+                    bytes,
+                })
+            }
             KubeCmp::Panic => Err(Cause::EnginePanic {
                 what: "comparing arrays that hold null",
             }),

@@ -126,7 +126,7 @@ fn quirks() -> Vec<Quirk> {
             "numbers compare as bytes: 1.0 is not 1",
             json!({"spec": {"replicas": 1}}),
             r#"[{"op":"test","path":"/spec/replicas","value":1.0}]"#,
-            Fails("test failed: expected 1.0, found 1", 422),
+            Fails("test failed: the bytes differ: sent 1.0, the server stores 1 (one value, but the server compares scalars as bytes, the stored side in Go's encoding)", 422),
             Doc(json!({"spec": {"replicas": 1}})),
         ),
         quirk(
@@ -675,7 +675,7 @@ fn error_reports_have_one_shape() {
     assert_eq!(
         serde_json::to_value(&err).unwrap(),
         json!({"index": 0, "op": "test", "path": "/a", "kind": "test-failed",
-               "message": "test failed: expected 1.0, found 1", "expected": 1.0, "actual": 1,
+               "message": "test failed: the bytes differ: sent 1.0, the server stores 1 (one value, but the server compares scalars as bytes, the stored side in Go's encoding)", "expected": 1.0, "actual": 1,
                "engine": "evanphx-v4.12.0", "status": 422, "reason": "Invalid",
                "response": GENERIC_422})
     );
@@ -987,4 +987,50 @@ fn huge_and_odd_indices_are_clear_errors() {
             }
         }
     }
+}
+
+#[test]
+fn a_test_that_differs_in_bytes_only_names_the_bytes() {
+    let doc =
+        json!({"metadata": {"annotations": {"note": "<b>"}}, "n": {"big": u64::MAX, "z": -0.0}});
+    let cases = [
+        (
+            r#"[{"op":"test","path":"/metadata/annotations/note","value":"<b>"}]"#,
+            r#"test failed: the bytes differ: sent "<b>", the server stores "\u003cb\u003e" (one value"#,
+        ),
+        (
+            r#"[{"op":"test","path":"/n","value":{"z":0,"big":18446744073709551615}}]"#,
+            "test failed: the bytes differ at /big: sent 18446744073709551615, the server stores 18446744073709552000 (one value",
+        ),
+        (
+            r#"[{"op":"test","path":"/n/z","value":-0}]"#,
+            "test failed: the bytes differ: sent -0, the server stores 0 (",
+        ),
+        // Other values: both are shown, as before.
+        (
+            r#"[{"op":"test","path":"/n/z","value":1}]"#,
+            "test failed: expected 1, found 0",
+        ),
+    ];
+    for (patch, message) in cases {
+        let err = apply_payload(&mut doc.clone(), patch, Semantics::Kube).unwrap_err();
+        assert!(err.to_string().contains(message), "{patch}: {err}");
+        assert_eq!(err.response().unwrap().code, 422);
+    }
+    // A document's `-0` is Go's integer 0: `test 0` passes, and passes
+    // the stored `\u003c` form too.
+    for patch in [
+        r#"[{"op":"test","path":"/n/z","value":0}]"#,
+        r#"[{"op":"test","path":"/metadata/annotations/note","value":"\u003cb\u003e"}]"#,
+        r#"[{"op":"test","path":"/n/big","value":18446744073709552000}]"#,
+    ] {
+        apply_payload(&mut doc.clone(), patch, Semantics::Kube).unwrap();
+    }
+    // RFC 6902 compares values: nothing differs.
+    apply_payload(
+        &mut doc.clone(),
+        r#"[{"op":"test","path":"/metadata/annotations/note","value":"<b>"}]"#,
+        Semantics::Rfc,
+    )
+    .unwrap();
 }

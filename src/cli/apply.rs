@@ -49,6 +49,11 @@ pub struct Args {
     /// Print the document on one line.
     #[arg(long)]
     compact: bool,
+    /// Print numbers as read (1.0 stays 1.0, -0 stays -0.0) instead of as the server
+    /// writes them (Go: 1, 0, 0.000001, 18446744073709552000); the default under
+    /// --semantics rfc, where no server stores anything. Also for --batch.
+    #[arg(long)]
+    literal_numbers: bool,
     /// The document: a JSON or YAML file, or - for stdin.
     #[arg(required_unless_present = "batch")]
     doc: Option<Source>,
@@ -70,12 +75,29 @@ pub enum PatchType {
     Strategic,
 }
 
-/// How a batch line's "patch" member is read, and the release.
+/// How a batch line's "patch" member is read, the release, and how
+/// numbers are printed.
 #[derive(Clone, Copy, Debug)]
 pub struct Mode {
     engine: Engine,
     patch_type: PatchType,
     version: KubeVersion,
+    /// Numbers as the server writes them (kube), or as read.
+    stored_numbers: bool,
+}
+
+/// The document as the CLI prints it: numbers as the server writes them
+/// (`stored`), or as read.
+fn document_text(document: &Value, stored: bool, pretty: bool) -> String {
+    if stored {
+        return gojson::to_string_stored(document, pretty);
+    }
+    let text = if pretty {
+        serde_json::to_string_pretty(document)
+    } else {
+        serde_json::to_string(document)
+    };
+    text.unwrap_or_default()
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
@@ -94,10 +116,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         engine,
         patch_type,
         version: args.cluster.cluster().version,
+        stored_numbers: engine.is_kube() && !args.literal_numbers,
     };
     if args.batch {
-        let stdin = io::stdin();
-        return batch(&mut stdin.lock(), out, mode);
+        // Own buffer: it tells whether the next line is already here.
+        let mut input = io::BufReader::with_capacity(64 * 1024, io::stdin().lock());
+        return batch(&mut input, out, mode);
     }
     let (Some(doc), Some(patch)) = (args.doc, args.patch) else {
         return Err(Failure::new("apply needs DOC and PATCH (or --batch)"));
@@ -129,14 +153,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     };
     for warning in warnings {
         // kubectl prints the server's Warning headers so.
-        eprintln!("Warning: {warning}");
+        eprintln!("Warning: {}", super::terminal::printable(&warning));
     }
-    let text = if args.compact {
-        serde_json::to_string(&document)
-    } else {
-        serde_json::to_string_pretty(&document)
-    };
-    writeln!(out, "{}", text.unwrap_or_default())?;
+    writeln!(
+        out,
+        "{}",
+        document_text(&document, mode.stored_numbers, !args.compact)
+    )?;
     Ok(())
 }
 
@@ -147,22 +170,7 @@ fn target(
     api_version: Option<&str>,
     document: &Value,
 ) -> Result<Target<'static>, Failure> {
-    let own = |key: &str| {
-        document
-            .get(key)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-    };
-    Ok(match (kind, api_version) {
-        (None, None) => schema::target_of(document),
-        (None, Some(api_version)) => schema::target(api_version, own("kind")),
-        (Some(kind), api_version) => match schema::resource(kind) {
-            Some(found) if api_version.is_none_or(|v| v == found.api_version()) => {
-                Target::Tabled(found)
-            }
-            _ => schema::target(api_version.unwrap_or(own("apiVersion")), kind),
-        },
-    })
+    Ok(schema::target_named(kind, api_version, document))
 }
 
 /// The error as the CLI prints it: location and cause, then the response.
@@ -204,12 +212,23 @@ struct Line<'a> {
 }
 
 /// Reads JSON lines and writes one result line per input line, in order.
-pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, mode: Mode) -> Result<(), Failure> {
+///
+/// A line ends at a newline, at the end of the input, or where it holds a
+/// complete JSON object or array and no more input has arrived (a harness
+/// that sends its last line without a newline and waits gets its answer;
+/// a newline arriving later ends that same line). Each answer goes out as
+/// soon as the input read so far is answered.
+pub fn batch<R: io::Read>(
+    input: &mut io::BufReader<R>,
+    out: &mut dyn Write,
+    mode: Mode,
+) -> Result<(), Failure> {
     let limit = Budget::cli().max_bytes;
     let mut line = Vec::new();
+    let mut after_value = false;
     loop {
         line.clear();
-        let (read, too_long) = read_line(input, &mut line, limit)?;
+        let (read, too_long) = read_line(input, &mut line, limit, &mut after_value)?;
         if read == 0 {
             break;
         }
@@ -221,7 +240,7 @@ pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, mode: Mode) -> Result
         match result {
             Ok((doc, warnings)) => {
                 out.write_all(b"{\"ok\":")?;
-                serde_json::to_writer(&mut *out, &doc).map_err(io::Error::from)?;
+                out.write_all(document_text(&doc, mode.stored_numbers, false).as_bytes())?;
                 if !warnings.is_empty() {
                     out.write_all(b",\"warnings\":")?;
                     serde_json::to_writer(&mut *out, &warnings).map_err(io::Error::from)?;
@@ -247,36 +266,130 @@ pub fn batch(input: &mut dyn BufRead, out: &mut dyn Write, mode: Mode) -> Result
                 out.write_all(b"}\n")?;
             }
         }
+        // Reading on may wait for the writer, who may wait for this answer.
+        if input.buffer().is_empty() {
+            out.flush()?;
+        }
     }
     Ok(())
 }
 
-/// Reads up to a newline; keeps at most `limit` bytes and reports whether
-/// the line was longer (the rest of it is skipped).
-fn read_line(
-    input: &mut dyn BufRead,
+/// Where a line's JSON stands as its bytes go by: enough to tell the
+/// byte that closes its top-level object or array.
+#[derive(Default)]
+struct Shape {
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    opened: bool,
+    /// Not an object or array, or already closed: no early end.
+    done: bool,
+}
+
+impl Shape {
+    /// Takes one byte (not a newline); true when it closes the line's
+    /// top-level object or array.
+    fn step(&mut self, b: u8) -> bool {
+        if self.done {
+            return false;
+        }
+        if self.in_string {
+            if self.escaped {
+                self.escaped = false;
+            } else if b == b'\\' {
+                self.escaped = true;
+            } else if b == b'"' {
+                self.in_string = false;
+            }
+            return false;
+        }
+        match b {
+            b' ' | b'\t' | b'\r' => {}
+            b'{' | b'[' if !self.opened => {
+                self.opened = true;
+                self.depth = 1;
+            }
+            _ if !self.opened => self.done = true,
+            b'"' => self.in_string = true,
+            b'{' | b'[' => self.depth += 1,
+            b'}' | b']' => {
+                self.depth -= 1;
+                if self.depth == 0 {
+                    self.done = true;
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        false
+    }
+}
+
+fn is_blank(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r')
+}
+
+/// Reads one line (see [`batch`]): up to a newline, or up to the end of a
+/// complete object or array when nothing follows it yet. Keeps at most
+/// `limit` bytes and reports whether the line was longer (the rest of it
+/// is skipped). `after_value` marks a line ended early: the blanks and
+/// the newline that then arrive still belong to it.
+fn read_line<R: io::Read>(
+    input: &mut io::BufReader<R>,
     line: &mut Vec<u8>,
     limit: usize,
+    after_value: &mut bool,
 ) -> io::Result<(usize, bool)> {
+    while *after_value {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok((0, false));
+        }
+        let blanks = buf.iter().take_while(|b| is_blank(b)).count();
+        if blanks < buf.len() {
+            let newline = usize::from(buf[blanks] == b'\n');
+            input.consume(blanks + newline);
+            *after_value = false;
+        } else {
+            input.consume(blanks);
+        }
+    }
+    let mut shape = Shape::default();
     let mut total = 0;
     loop {
         let buf = input.fill_buf()?;
         if buf.is_empty() {
             return Ok((total, total > limit));
         }
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(at) => (&buf[..=at], true),
-            None => (buf, false),
+        let mut end = None;
+        for (i, &b) in buf.iter().enumerate() {
+            if b == b'\n' {
+                end = Some((i + 1, false));
+                break;
+            }
+            if shape.step(b) {
+                let rest = &buf[i + 1..];
+                let blanks = rest.iter().take_while(|b| is_blank(b)).count();
+                if blanks == rest.len() {
+                    end = Some((i + 1 + blanks, true));
+                    break;
+                }
+            }
+        }
+        let (n, done, early) = match end {
+            Some((n, early)) => (n, true, early),
+            None => (buf.len(), false, false),
         };
-        let n = chunk.len();
         if line.len() < limit {
             let keep = n.min(limit + 1 - line.len());
-            line.extend_from_slice(&chunk[..keep]);
+            line.extend_from_slice(&buf[..keep]);
         }
         total += n;
         input.consume(n);
         if done {
-            return Ok((total, total > limit + 1));
+            *after_value = early;
+            let newline = usize::from(!early);
+            return Ok((total, total > limit + newline));
         }
     }
 }

@@ -3,7 +3,10 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
+use patchlab::limits::OVERRIDES;
 use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
+
+use super::terminal::printable;
 
 use super::{parse_preset, ClusterArgs, Failure, Source};
 
@@ -28,8 +31,9 @@ pub struct Args {
     old: Source,
     /// The new object: a JSON or YAML file, or - for stdin.
     new: Source,
-    /// Strategy per field kind: kubevirt-head, kubevirt-pr18139, naive, optimistic, merge, ssa, update.
-    #[arg(long, default_value = "kubevirt-pr18139", value_parser = parse_preset)]
+    /// Strategy per field kind: kubevirt-main, kubevirt-per-key, naive, optimistic, merge, ssa,
+    /// update, or strategic (the strategic merge patch kubectl computes; built-in kinds only).
+    #[arg(long, default_value = "kubevirt-per-key", value_parser = parse_preset)]
     preset: Preset,
     /// Override one field's strategy: PATH=STRATEGY (PATH as /json/pointer or dotted.path).
     #[arg(long = "set", value_name = "PATH=STRATEGY", value_parser = parse_override)]
@@ -64,6 +68,18 @@ fn parse_override(s: &str) -> Result<(patchlab::pointer::PointerBuf, Strategy), 
     Ok((parse_path(path).map_err(|e| e.to_string())?, strategy))
 }
 
+impl Args {
+    /// Why the `--set` flags are refused: more than [`OVERRIDES`].
+    pub fn check_lists(&self) -> Option<String> {
+        (self.overrides.len() > OVERRIDES).then(|| {
+            format!(
+                "{} --set overrides, more than the limit of {OVERRIDES}",
+                self.overrides.len()
+            )
+        })
+    }
+}
+
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     if args.old.is_stdin() && args.new.is_stdin() {
         return Err(Failure::new("OLD and NEW cannot both be read from stdin"));
@@ -80,7 +96,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     if plan.is_empty() {
         eprintln!("patchlab: no changes: old and new are equal under this policy");
         for note in &plan.notes {
-            eprintln!("note: {note}");
+            eprintln!("note: {}", printable(note));
         }
         return Ok(());
     }
@@ -93,6 +109,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         },
         _ => check.to_string(),
     };
+    // JSON is exact as it is; the other formats are for reading.
     let text = match args.format {
         Output::Json => plan.body_text(),
         Output::Kubectl => strategy::kubectl(&plan, &new),
@@ -100,8 +117,12 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         Output::Rust => strategy::rust_code(&plan).ok_or_else(|| not_json_patch(&plan, "Rust"))?,
         Output::Explain => format!("{}\nround trip on {engine}: {verdict}\n", explain(&plan)),
     };
+    let text = match args.format {
+        Output::Json => text,
+        _ => printable(&text).into_owned(),
+    };
     if matches!(check, strategy::RoundTrip::Refused(_)) && args.format != Output::Explain {
-        eprintln!("note: on {engine}, {verdict}");
+        eprintln!("note: on {engine}, {}", printable(&verdict));
     }
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
@@ -151,7 +172,10 @@ pub fn explain(plan: &Plan) -> String {
                 "ops (the payload has them all)",
             );
         }
-        Body::MergePatch(_) | Body::Update(_) | Body::Apply { .. } => {
+        Body::MergePatch(_)
+        | Body::Update(_)
+        | Body::Apply { .. }
+        | Body::StrategicMergePatch(_) => {
             let _ = writeln!(out, "\nbody:\n{}", indent(&pretty_body(plan)));
         }
     }
@@ -221,7 +245,9 @@ fn more(out: &mut String, len: usize, shown: usize, what: &str) {
 fn pretty_body(plan: &Plan) -> String {
     match &plan.body {
         Body::Apply { config, .. } => patchlab::input::to_yaml(config),
-        Body::MergePatch(body) | Body::Update(body) => patchlab::input::to_json_pretty(body),
+        Body::MergePatch(body) | Body::Update(body) | Body::StrategicMergePatch(body) => {
+            patchlab::input::to_json_pretty(body)
+        }
         Body::JsonPatch(_) => plan.body_text(),
     }
 }

@@ -7,6 +7,7 @@ use patchlab::sim::explore::{explore, Exploration};
 use patchlab::sim::timeline::Scenario;
 use patchlab::vocabulary::Term;
 
+use super::terminal::{field, printable};
 use super::{ClusterArgs, Failure, Source};
 
 /// What the command prints (`--format`).
@@ -37,7 +38,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let result = explore(&scenario, &[]).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Output::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
-        Output::Text => render(&result),
+        Output::Text => printable(&render(&result)).into_owned(),
     };
     writeln!(out, "{text}")?;
     Ok(())
@@ -49,8 +50,19 @@ fn render(result: &Exploration) -> String {
     let _ = writeln!(
         out,
         "{}: {n} interleavings (every order that keeps each writer's own)",
-        result.scenario
+        field(&result.scenario)
     );
+    if !result.without_retry.is_empty() {
+        let (whose, writes) = match result.without_retry.len() {
+            1 => ("its", "write stays"),
+            _ => ("their", "writes stay"),
+        };
+        let _ = writeln!(
+            out,
+            "no retry is scheduled for {}: in every order, {whose} failed {writes} failed",
+            result.without_retry.join(", ")
+        );
+    }
     for row in &result.presets {
         let _ = writeln!(
             out,
@@ -61,7 +73,8 @@ fn render(result: &Exploration) -> String {
             ("a 422 or 409", &row.failed),
             ("a false conflict", &row.false_conflicts),
             ("a lost update", &row.lost_updates),
-            ("an intent that does not hold", &row.intent_not_held),
+            ("a write never retried", &row.never_retried),
+            ("intent not held, other reason", &row.intent_not_held),
         ] {
             let whose = cell.whose();
             let first = match (cell.first, cell.first_step) {
@@ -82,8 +95,13 @@ fn render(result: &Exploration) -> String {
     }
     let _ = write!(
         out,
-        "\ncounts are interleavings in which it happens at least once; in brackets, to whom\n{}",
-        Term::legend(&[Term::FalseConflict, Term::LostUpdate, Term::IntentNotHeld])
+        "\ncounts are interleavings in which it happens at least once; in brackets, to whom; a writer never retried is not counted again under \"intent not held\"\n{}",
+        Term::legend(&[
+            Term::FalseConflict,
+            Term::LostUpdate,
+            Term::NotRetried,
+            Term::IntentNotHeld
+        ])
     );
     out
 }

@@ -6,7 +6,8 @@ use std::io::Write;
 use patchlab::apply::Semantics;
 use patchlab::lint::{self, report, Options, Origin};
 
-use super::{parse_semantics, Failure, Source};
+use super::terminal::printable;
+use super::{parse_semantics, ClusterArgs, Failure, Source};
 
 /// What the command prints (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -31,6 +32,8 @@ pub struct Args {
     /// The engine the patch is for: kube (kube-apiserver) or rfc (strict RFC 6902).
     #[arg(long, default_value = "kube", value_parser = parse_semantics)]
     semantics: Semantics,
+    #[command(flatten)]
+    cluster: ClusterArgs,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
     format: Output,
@@ -39,6 +42,23 @@ pub struct Args {
     /// command names.
     #[arg(long, value_name = "KIND")]
     kind: Option<String>,
+    /// How a body (not a kubectl line, whose own --type decides) is sent: json,
+    /// merge or strategic. Default: a list is a JSON patch; an object a merge
+    /// patch, or a strategic merge patch when it holds directives.
+    #[arg(long = "type", value_enum, value_name = "TYPE")]
+    patch_type: Option<PatchType>,
+}
+
+/// The patch type a body is sent as (`--type`, kubectl's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PatchType {
+    /// A JSON patch (application/json-patch+json).
+    Json,
+    /// A JSON merge patch (application/merge-patch+json).
+    Merge,
+    /// A strategic merge patch (application/strategic-merge-patch+json), what
+    /// `kubectl patch` sends without --type.
+    Strategic,
 }
 
 /// Exit status 2: the input could not be read.
@@ -77,10 +97,21 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         }
         std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"))
     };
-    let input = lint::read_with(&text, &lint::budget(), Some(&files))
+    let mut input = lint::read_with(&text, &lint::budget(), Some(&files))
         .map_err(|err| unreadable(format!("{name}: {err}")))?;
+    if let Some(patch_type) = args.patch_type {
+        let kind = match patch_type {
+            PatchType::Json => lint::BodyKind::JsonPatch,
+            PatchType::Merge => lint::BodyKind::MergePatch,
+            PatchType::Strategic => lint::BodyKind::StrategicMergePatch,
+        };
+        input
+            .set_kind(kind)
+            .map_err(|err| unreadable(format!("{name}: --type: {err}")))?;
+    }
     let options = Options {
         semantics: args.semantics,
+        cluster: args.cluster.cluster(),
         object,
         kind: args.kind,
         ..Options::default()
@@ -96,7 +127,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
             if let Origin::Kubectl { target, shell } = &input.origin {
                 writeln!(
                     out,
-                    "kubectl patch {target}: {} ({} bytes as sent)",
+                    "kubectl patch {}: {} ({} bytes as sent)",
+                    printable(target),
                     input.kind.content_type(),
                     input.payload.len()
                 )?;
@@ -104,7 +136,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
                     writeln!(out, "inside shell: {}", shell.join(", "))?;
                 }
             }
-            out.write_all(report::text(&report, &source).as_bytes())?;
+            out.write_all(printable(&report::text(&report, &source)).as_bytes())?;
         }
         Output::Json => {
             serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
+use patchlab::limits::OPTION_VALUES;
 use patchlab::sim::migrate::{migrate_on, MigrateOptions, MigrateResult};
 use patchlab::strategy::Preset;
 use patchlab::vocabulary::{Term, MIGRATION_COLUMNS};
@@ -44,6 +45,20 @@ pub struct Args {
     cluster: ClusterArgs,
 }
 
+impl Args {
+    /// Why the `--preset` flags are refused: more than
+    /// [`OPTION_VALUES`] (repeats are dropped, but only that many are read).
+    pub fn check_lists(&self) -> Option<String> {
+        (self.presets.len() > OPTION_VALUES).then(|| {
+            format!(
+                "{} --preset flags, more than the limit of {OPTION_VALUES} (there are {} presets)",
+                self.presets.len(),
+                Preset::ALL.len()
+            )
+        })
+    }
+}
+
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let options = MigrateOptions {
         vms: args.vms,
@@ -70,26 +85,32 @@ fn render(result: &MigrateResult) -> String {
         "{} VMIs migrating, seed {}; per VMI: VMI controller and migration controller patch (preset), virt-handler calls Update()\n",
         result.vms, result.seed
     );
+    // Other failures (415: a strategic merge patch to a VMI, a custom
+    // resource) get a column when there are any.
+    let mut columns = MIGRATION_COLUMNS.to_vec();
+    if result.presets.iter().any(|p| p.total.other_errors > 0) {
+        columns.insert(4, Term::OtherErrors);
+    }
     let _ = write!(out, "{:<24}", "preset / writer");
-    for term in &MIGRATION_COLUMNS {
+    for term in &columns {
         let _ = write!(out, " {:>8}", term.short());
     }
     let _ = writeln!(out, " {:>9}", Term::IntentNotHeld.short());
     for p in &result.presets {
         let _ = write!(out, "{:<24}", p.preset.as_str());
-        for term in &MIGRATION_COLUMNS {
+        for term in &columns {
             let _ = write!(out, " {:>8}", p.total.get(*term).unwrap_or_default());
         }
         let _ = writeln!(out, " {:>9}", p.vmis_intent_not_held);
         for w in &p.writers {
             let _ = write!(out, "  {:<22}", w.name);
-            for term in &MIGRATION_COLUMNS {
+            for term in &columns {
                 let _ = write!(out, " {:>8}", w.counts.get(*term).unwrap_or_default());
             }
             let _ = writeln!(out, " {:>9}", w.intent_not_held);
         }
     }
-    let mut terms = MIGRATION_COLUMNS.to_vec();
+    let mut terms = columns;
     terms.push(Term::IntentNotHeld);
     let _ = write!(
         out,

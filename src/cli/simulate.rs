@@ -7,6 +7,7 @@ use patchlab::sim::timeline::{replay, Replay, Scenario, WriterEnd};
 use patchlab::strategy::Preset;
 use patchlab::vocabulary::{Term, REPLAY_COLUMNS};
 
+use super::terminal::{field, printable};
 use super::{parse_preset, ClusterArgs, Failure, Source};
 
 /// What the command prints (`--format`).
@@ -40,7 +41,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let result = replay(&scenario, args.preset).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Output::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
-        Output::Text => render(&result),
+        Output::Text => printable(&render(&result)).into_owned(),
     };
     writeln!(out, "{text}")?;
     Ok(())
@@ -58,7 +59,7 @@ fn yes(b: bool) -> &'static str {
 /// outcomes table.
 pub fn render(replay: &Replay) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "scenario: {}", replay.scenario);
+    let _ = writeln!(out, "scenario: {}", field(&replay.scenario));
     let _ = writeln!(
         out,
         "kube-apiserver: Kubernetes {} with {}",
@@ -82,7 +83,7 @@ pub fn render(replay: &Replay) -> String {
     }
     let _ = writeln!(out, "  {}", Term::IntentHolds.short());
     for w in &replay.outcomes.writers {
-        let _ = write!(out, "  {:<26} {:<17}", w.name, w.preset.as_str());
+        let _ = write!(out, "  {:<26} {:<17}", field(&w.name), w.preset.as_str());
         for term in &REPLAY_COLUMNS {
             let _ = write!(
                 out,
@@ -94,8 +95,15 @@ pub fn render(replay: &Replay) -> String {
         let _ = writeln!(out, "  {}", yes(w.intent_holds));
     }
     for w in &replay.outcomes.writers {
-        if !matches!(w.end, WriterEnd::Succeeded) {
-            let _ = writeln!(out, "  {}", w.end.describe(&w.name));
+        match &w.not_held {
+            // Why its intent does not hold says where it ended, and more.
+            Some(why) => {
+                let _ = writeln!(out, "  {}", why.describe(&w.name));
+            }
+            None if !matches!(w.end, WriterEnd::Succeeded) => {
+                let _ = writeln!(out, "  {}", w.end.describe(&w.name));
+            }
+            None => {}
         }
     }
     let _ = writeln!(

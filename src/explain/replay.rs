@@ -82,7 +82,10 @@ fn fill(out: &mut Replay, err: &ApplyError) {
     out.class = Some(err.cause.class());
     out.cause = Some(err.cause.to_string());
     out.response = err.response();
-    if let Cause::TestFailed { expected, actual } = &err.cause {
+    if let Cause::TestFailed {
+        expected, actual, ..
+    } = &err.cause
+    {
         out.expected = Some((**expected).clone());
         out.absent = actual.is_none();
         out.actual = Some(actual.as_ref().map_or(Value::Null, |a| (**a).clone()));

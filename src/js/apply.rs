@@ -1,35 +1,25 @@
 //! `applyPatch`, `applyPatchJson` and `applyMergePatch`.
 
 use js_sys::{Reflect, JSON};
-use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::convert::{
-    apply_error, engine_of, input_error, json_text, options, parse_json, patch_text, string_arg,
-    value_to_js,
+    apply_error, bad_argument, engine_of, input_error, json_text, parse_json, patch_text,
+    string_arg, value_to_js, OptionsReader,
 };
 use crate::apply::text::{PathTrie, TextError};
 use crate::apply::{self, Engine};
 use crate::input::Budget;
 
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ApplyOptions {
-    semantics: Option<String>,
-    kube_version: Option<String>,
-    engine: Option<String>,
-}
-
 /// The engine an apply runs on (see `ApplyOptions` in the types).
-fn engine(options: &JsValue) -> Result<Engine, JsValue> {
-    let opts: ApplyOptions =
-        self::options(options, "options", &["semantics", "kubeVersion", "engine"])?;
+fn engine(options: Option<JsValue>) -> Result<Engine, JsValue> {
+    let opts = OptionsReader::new(options, "options", &["semantics", "kubeVersion", "engine"])?;
     engine_of(
-        opts.semantics.as_deref(),
-        opts.kube_version.as_deref(),
-        opts.engine.as_deref(),
+        opts.string("semantics")?.as_deref(),
+        opts.string("kubeVersion")?.as_deref(),
+        opts.string("engine")?.as_deref(),
     )
 }
 
@@ -53,8 +43,7 @@ pub fn apply_patch(
     #[wasm_bindgen(unchecked_param_type = "Operation[] | string")] patch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let engine = engine(&options)?;
+    let engine = engine(options)?;
     let patch = patch_text(&patch)?;
     if let Some(result) = apply_shared(&doc, &patch, engine)? {
         return Ok(result);
@@ -182,8 +171,7 @@ pub fn apply_patch_json(
     #[wasm_bindgen(unchecked_param_type = "string")] patch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let engine = engine(&options)?;
+    let engine = engine(options)?;
     let doc = string_arg(&doc, "doc")?;
     let patch = string_arg(&patch, "patch")?;
     Ok(JsValue::from_str(&apply_text(&doc, &patch, engine)?))
@@ -199,8 +187,12 @@ pub fn apply_merge_patch(
     #[wasm_bindgen(unchecked_param_type = "Json | string")] patch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "ApplyOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let engine = engine(&options)?;
+    let engine = engine(options)?;
+    if patch.is_null() {
+        return Err(bad_argument(
+            "patch must be a merge patch object or its text, found null",
+        ));
+    }
     let body = patch_text(&patch)?;
     let mut doc: Value = parse_json(&json_text(&doc, "doc")?, "doc")?;
     apply::apply_merge(&mut doc, &body, engine).map_err(|e| apply_error(&e, Some(&body)))?;

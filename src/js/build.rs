@@ -1,11 +1,9 @@
 //! `escapeJsonPointer` and `buildPatch`.
 
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    bad_argument, json_text, options as read_options, payload_error, string_arg, type_name,
-    ErrorBuilder,
+    bad_argument, json_text, payload_error, string_arg, type_name, ErrorBuilder, OptionsReader,
 };
 use crate::patch::{Encoding, PatchSet};
 use crate::pointer::{self, PointerBuf};
@@ -20,11 +18,6 @@ pub fn escape_json_pointer(
     Ok(JsValue::from_str(&pointer::escape(&token)))
 }
 
-#[derive(Default, Deserialize)]
-struct BuildOptions {
-    encoding: Option<String>,
-}
-
 /// The payload of a list of ops, byte for byte as KubeVirt's builder
 /// (`GeneratePayload`) writes it: keys `op`, `path`, `from`, `value`, Go's
 /// JSON encoding. Every path (and `from`) must be a JSON Pointer; an empty
@@ -34,9 +27,8 @@ pub fn build_patch(
     #[wasm_bindgen(unchecked_param_type = "Operation[]")] ops: JsValue,
     #[wasm_bindgen(unchecked_param_type = "BuildOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let opts: BuildOptions = read_options(&options, "options", &["encoding"])?;
-    let encoding = match opts.encoding.as_deref() {
+    let opts = OptionsReader::new(options, "options", &["encoding"])?;
+    let encoding = match opts.string("encoding")?.as_deref() {
         None | Some("go") => Encoding::Go,
         Some("plain") => Encoding::Plain,
         Some(other) => {

@@ -2,62 +2,33 @@
 //! and results and errors out (`PatchlabError`s).
 
 use js_sys::{Error, JsString, Reflect, JSON};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use super::boundary::exact;
+pub(super) use super::error::{bad_argument, thrown, ErrorBuilder};
 use crate::apply::{ApplyError, Cause, Engine, Evanphx, Semantics};
 use crate::gojson::DecodeError;
 use crate::input::{self, Budget, Format, InputError};
 use crate::kube::{Cluster, KubeVersion};
-use crate::limits::OBJECT_BYTES;
+use crate::limits::{OBJECT_BYTES, OPTION_TEXT, OPTION_VALUES, OVERRIDES};
 use crate::patch::PayloadError;
 
-/// A `PatchlabError` with `kind` and `message`; add properties with
-/// [`ErrorBuilder::set`].
-pub(super) struct ErrorBuilder(Error);
-
-impl ErrorBuilder {
-    pub(super) fn new(kind: &str, message: &str) -> ErrorBuilder {
-        let error = Error::new(message);
-        error.set_name("PatchlabError");
-        let builder = ErrorBuilder(error);
-        builder.set("kind", kind)
-    }
-
-    pub(super) fn set(self, key: &str, value: impl Into<JsValue>) -> ErrorBuilder {
-        let _ = Reflect::set(&self.0, &JsValue::from_str(key), &value.into());
-        self
-    }
-
-    pub(super) fn set_opt<T: Into<JsValue>>(self, key: &str, value: Option<T>) -> ErrorBuilder {
-        match value {
-            Some(value) => self.set(key, value),
-            None => self,
-        }
-    }
-
-    pub(super) fn build(self) -> JsValue {
-        self.0.into()
-    }
-}
-
-pub(super) fn bad_argument(message: impl AsRef<str>) -> JsValue {
-    ErrorBuilder::new("bad-argument", message.as_ref()).build()
-}
-
-/// JSON text of a JS value (a document, patch or scenario), within budget.
+/// JSON text of a JS value (a document, patch or scenario), within budget:
+/// exact (no `NaN`, `Infinity` or `undefined` that `JSON.stringify` would
+/// turn into `null` or drop), measured before the text is built.
 pub(super) fn json_text(value: &JsValue, what: &str) -> Result<String, JsValue> {
     if value.is_undefined() {
         return Err(bad_argument(format!("{what} is missing")));
     }
+    exact(value, what)?;
     let text = JSON::stringify(value).map_err(|err| {
-        let why = err
-            .dyn_ref::<Error>()
-            .map(|e| String::from(e.message()))
-            .unwrap_or_default();
-        bad_argument(format!("{what} cannot be written as JSON: {why}"))
+        bad_argument(format!(
+            "{what} cannot be written as JSON: {}",
+            thrown(&err)
+        ))
     })?;
     // `JSON.stringify` of a function or a symbol gives undefined.
     let text: JsString = text
@@ -133,39 +104,206 @@ pub(super) fn document(value: &JsValue, what: &str, text_ok: bool) -> Result<Val
     parse_json(&json_text(value, what)?, what)
 }
 
-/// Options objects: `undefined` and `null` mean the defaults; a key not
-/// in `known` is an error (a misspelt option must not be ignored).
-pub(super) fn options<T: for<'de> Deserialize<'de> + Default>(
-    value: &JsValue,
-    what: &str,
-    known: &[&str],
-) -> Result<T, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
-    }
-    if !value.is_object() || js_sys::Array::is_array(value) {
-        return Err(bad_argument(format!(
-            "{what} must be an object, found {}",
-            type_name(value)
-        )));
-    }
-    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
-        let key = key.as_string().unwrap_or_default();
-        if !known.contains(&key.as_str()) {
-            return Err(bad_argument(format!(
-                "{what}: unknown option {key:?} (known: {})",
-                known.join(", ")
-            )));
-        }
-    }
-    serde_wasm_bindgen::from_value(value.clone()).map_err(|e| bad_argument(format!("{what}: {e}")))
+/// An options object, read from its own properties only (a polluted
+/// `Object.prototype` changes nothing): `undefined` and `null` mean the
+/// defaults; a key not in `known` is an error (a misspelt option must not
+/// be ignored). Every value is typed and checked against the option
+/// budgets ([`OPTION_TEXT`], [`OPTION_VALUES`], [`OVERRIDES`]) before it is
+/// copied into wasm; `undefined` reads as absent.
+pub(super) struct OptionsReader<'a> {
+    source: Option<js_sys::Object>,
+    what: &'a str,
 }
 
-/// Results as plain JS objects (not `Map`s).
+impl<'a> OptionsReader<'a> {
+    /// Checks the type and the keys of `value`.
+    pub(super) fn new(
+        value: Option<JsValue>,
+        what: &'a str,
+        known: &[&str],
+    ) -> Result<OptionsReader<'a>, JsValue> {
+        let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
+            return Ok(OptionsReader { source: None, what });
+        };
+        if !value.is_object() || js_sys::Array::is_array(&value) {
+            return Err(bad_argument(format!(
+                "{what} must be an object, found {}",
+                type_name(&value)
+            )));
+        }
+        let source: js_sys::Object = value.unchecked_into();
+        for key in js_sys::Object::keys(&source).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !known.contains(&key.as_str()) {
+                return Err(bad_argument(format!(
+                    "{what}: unknown option {:?} (known: {})",
+                    crate::text::elide(&key, 64),
+                    known.join(", ")
+                )));
+            }
+        }
+        Ok(OptionsReader {
+            source: Some(source),
+            what,
+        })
+    }
+
+    /// The option's own value (`undefined` when absent or inherited).
+    pub(super) fn get(&self, key: &str) -> Result<JsValue, JsValue> {
+        let Some(source) = &self.source else {
+            return Ok(JsValue::UNDEFINED);
+        };
+        let key_js = JsValue::from_str(key);
+        if !js_sys::Object::has_own(source, &key_js) {
+            return Ok(JsValue::UNDEFINED);
+        }
+        Reflect::get(source, &key_js).map_err(|err| {
+            bad_argument(format!(
+                "{}.{key} cannot be read: {}",
+                self.what,
+                thrown(&err)
+            ))
+        })
+    }
+
+    fn wrong(&self, key: &str, expected: &str, found: &JsValue) -> JsValue {
+        bad_argument(format!(
+            "{}.{key} must be {expected}, found {}",
+            self.what,
+            type_name(found)
+        ))
+    }
+
+    /// A text option.
+    pub(super) fn string(&self, key: &str) -> Result<Option<String>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        option_text(&value, &format!("{}.{key}", self.what))
+            .map(Some)
+            .map_err(|e| e.unwrap_or_else(|| self.wrong(key, "a string", &value)))
+    }
+
+    /// A yes/no option.
+    pub(super) fn boolean(&self, key: &str) -> Result<Option<bool>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        value
+            .as_bool()
+            .map(Some)
+            .ok_or_else(|| self.wrong(key, "true or false", &value))
+    }
+
+    /// A number option (range checks are the caller's).
+    pub(super) fn number(&self, key: &str) -> Result<Option<f64>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        value
+            .as_f64()
+            .map(Some)
+            .ok_or_else(|| self.wrong(key, "a number", &value))
+    }
+
+    /// A list of texts, at most [`OPTION_VALUES`] of them.
+    pub(super) fn strings(&self, key: &str) -> Result<Option<Vec<String>>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        if !js_sys::Array::is_array(&value) {
+            return Err(self.wrong(key, "an array of strings", &value));
+        }
+        let list: js_sys::Array = value.unchecked_into();
+        let len = list.length() as usize;
+        if len > OPTION_VALUES {
+            return Err(bad_argument(format!(
+                "{}.{key} has {len} values, more than the limit of {OPTION_VALUES}",
+                self.what
+            )));
+        }
+        let mut out = Vec::with_capacity(len);
+        for (i, item) in list.iter().enumerate() {
+            let what = format!("{}.{key}[{i}]", self.what);
+            out.push(option_text(&item, &what).map_err(|e| {
+                e.unwrap_or_else(|| {
+                    bad_argument(format!(
+                        "{what} must be a string, found {}",
+                        type_name(&item)
+                    ))
+                })
+            })?);
+        }
+        Ok(Some(out))
+    }
+
+    /// A map of texts to texts (own enumerable keys), at most
+    /// [`OVERRIDES`] entries.
+    pub(super) fn string_map(&self, key: &str) -> Result<Option<Vec<(String, String)>>, JsValue> {
+        let value = self.get(key)?;
+        if value.is_undefined() {
+            return Ok(None);
+        }
+        if !value.is_object() || js_sys::Array::is_array(&value) {
+            return Err(self.wrong(key, "an object", &value));
+        }
+        let object: js_sys::Object = value.unchecked_into();
+        let keys = js_sys::Object::keys(&object);
+        let len = keys.length() as usize;
+        if len > OVERRIDES {
+            return Err(bad_argument(format!(
+                "{}.{key} has {len} entries, more than the limit of {OVERRIDES}",
+                self.what
+            )));
+        }
+        let mut out = Vec::with_capacity(len);
+        for name in keys.iter() {
+            let what = format!("{}.{key}", self.what);
+            let name_text = option_text(&name, &format!("{what}: a key")).map_err(|e| {
+                e.unwrap_or_else(|| bad_argument(format!("{what}: a key is not a string")))
+            })?;
+            let item = Reflect::get(&object, &name)
+                .map_err(|err| bad_argument(format!("{what} cannot be read: {}", thrown(&err))))?;
+            let item_what = format!("{what}[{name_text:?}]");
+            let item_text = option_text(&item, &item_what).map_err(|e| {
+                e.unwrap_or_else(|| {
+                    bad_argument(format!(
+                        "{item_what} must be a string, found {}",
+                        type_name(&item)
+                    ))
+                })
+            })?;
+            out.push((name_text, item_text));
+        }
+        Ok(Some(out))
+    }
+}
+
+/// A JS string option within [`OPTION_TEXT`]: `Err(None)` when not a
+/// string, `Err(Some(error))` when too long.
+fn option_text(value: &JsValue, what: &str) -> Result<String, Option<JsValue>> {
+    let text = value.dyn_ref::<JsString>().ok_or(None)?;
+    let len = text.length() as usize;
+    if len > OPTION_TEXT {
+        return Err(Some(bad_argument(format!(
+            "{what} is {len} characters long, more than the limit of {OPTION_TEXT}"
+        ))));
+    }
+    Ok(String::from(text))
+}
+
+/// Results as plain JS objects, built by `JSON.parse` of their JSON text:
+/// every key is an own property (`__proto__` included, which an assignment
+/// would turn into the object's prototype), as in the documents
+/// [`value_to_js`] returns.
 pub(super) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from(Error::new(&format!("patchlab: result conversion: {e}"))))
+    let text = serde_json::to_string(value)
+        .map_err(|e| JsValue::from(Error::new(&format!("patchlab: result conversion: {e}"))))?;
+    JSON::parse(&text)
 }
 
 /// A document back to JS through `JSON.parse` of its text.
@@ -296,7 +434,15 @@ pub(super) fn cluster_of(
 
 /// Decodes a patch given as a JS array of ops or as payload text (the
 /// bytes as sent: the kube engine compares `test` values byte for byte).
+///
+/// `null` is refused: as JSON it is the body `null`, which the server
+/// reads as an empty patch.
 pub(super) fn patch_text(patch: &JsValue) -> Result<String, JsValue> {
+    if patch.is_null() {
+        return Err(bad_argument(
+            "patch must be an array of ops or the payload's text, found null",
+        ));
+    }
     match patch.dyn_ref::<JsString>() {
         Some(text) => checked_string(text, "patch"),
         None => json_text(patch, "patch"),

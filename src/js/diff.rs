@@ -1,29 +1,51 @@
 //! `diff`.
 
-use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use serde::Serialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::convert::{bad_argument, document, options, to_js, ErrorBuilder};
+use super::boundary::prune;
+use super::convert::{bad_argument, document, parse_json, to_js, ErrorBuilder, OptionsReader};
 use crate::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
-
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct DiffOptions {
-    preset: Option<String>,
-    overrides: Option<std::collections::BTreeMap<String, String>>,
-    field_manager: Option<String>,
-    merge_resource_version: Option<bool>,
-    explain: Option<bool>,
-}
 
 pub(super) fn preset(name: &str, what: &str) -> Result<Preset, JsValue> {
     name.parse()
         .map_err(|e: crate::strategy::UnknownName| bad_argument(format!("{what}: {e}")))
 }
 
-fn diff_options(value: &JsValue) -> Result<Options, JsValue> {
-    let opts: DiffOptions = options(
+thread_local! {
+    /// Options per preset and `explain`, built once: a policy holds a dozen
+    /// parsed paths, which would cost a small diff a good part of its time.
+    static PRESETS: RefCell<Vec<(Preset, bool, Rc<Options>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The kept options of `preset` with `explain`, and their number (from 1,
+/// the same for the same preset and `explain` in every instance; see
+/// [`prune`]).
+fn cached(preset: Preset, explain: bool) -> (Rc<Options>, u32) {
+    let rank = Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0);
+    let id = u32::try_from(rank * 2 + usize::from(explain) + 1).unwrap_or(0);
+    PRESETS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some((_, _, options)) = cache.iter().find(|(p, e, _)| *p == preset && *e == explain)
+        {
+            return (Rc::clone(options), id);
+        }
+        let mut options = Options::preset(preset);
+        options.explain = explain;
+        let options = Rc::new(options);
+        cache.push((preset, explain, Rc::clone(&options)));
+        (options, id)
+    })
+}
+
+/// The options of a diff, and their number when kept (0 when built for
+/// this call only).
+fn diff_options(value: Option<JsValue>) -> Result<(Rc<Options>, u32), JsValue> {
+    let opts = OptionsReader::new(
         value,
         "options",
         &[
@@ -34,17 +56,24 @@ fn diff_options(value: &JsValue) -> Result<Options, JsValue> {
             "explain",
         ],
     )?;
-    let preset = match opts.preset.as_deref() {
-        Some(name) => preset(name, "options.preset")?,
+    let preset = match opts.string("preset")? {
+        Some(name) => preset(&name, "options.preset")?,
         None => Preset::default(),
     };
+    let field_manager = opts.string("fieldManager")?;
+    let merge_resource_version = opts.boolean("mergeResourceVersion")?.unwrap_or(false);
+    let explain = opts.boolean("explain")?.unwrap_or(true);
+    let overrides = opts.string_map("overrides")?.unwrap_or_default();
+    if overrides.is_empty() && field_manager.is_none() && !merge_resource_version {
+        return Ok(cached(preset, explain));
+    }
     let mut options = Options::preset(preset);
-    if let Some(manager) = opts.field_manager {
+    if let Some(manager) = field_manager {
         options.field_manager = manager;
     }
-    options.merge_resource_version = opts.merge_resource_version.unwrap_or(false);
-    options.explain = opts.explain.unwrap_or(true);
-    for (path, strategy) in opts.overrides.unwrap_or_default() {
+    options.merge_resource_version = merge_resource_version;
+    options.explain = explain;
+    for (path, strategy) in overrides {
         let what = format!("options.overrides[{path:?}]");
         let strategy: Strategy = strategy
             .parse()
@@ -61,7 +90,7 @@ fn diff_options(value: &JsValue) -> Result<Options, JsValue> {
         })?;
         options.policy.set_strategy(pointer, strategy);
     }
-    Ok(options)
+    Ok((Rc::new(options), 0))
 }
 
 #[derive(Serialize)]
@@ -70,7 +99,9 @@ struct DiffOut<'a> {
     preset: &'a str,
     content_type: &'a str,
     empty: bool,
-    body: String,
+    /// Set after the conversion (see [`diff`]): JSON text inside JSON
+    /// would be escaped and unescaped for nothing.
+    body: (),
     ops: Option<Vec<OpOut<'a>>>,
     fields: Vec<FieldOut<'a>>,
     conflicts: Vec<PathReason<'a>>,
@@ -130,7 +161,7 @@ fn diff_out(plan: &Plan) -> DiffOut<'_> {
         preset: plan.preset.as_str(),
         content_type: plan.body.content_type(),
         empty: plan.is_empty(),
-        body: plan.body_text(),
+        body: (),
         ops,
         fields: plan
             .fields
@@ -172,11 +203,25 @@ pub fn diff(
     #[wasm_bindgen(js_name = newObject, unchecked_param_type = "Json | string")] new: JsValue,
     #[wasm_bindgen(unchecked_param_type = "DiffOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let options = diff_options(&options)?;
-    let old = document(&old, "old", true)?;
-    let new = document(&new, "new", true)?;
+    let (options, id) = diff_options(options)?;
+    // Field by field, the diff skips members equal on both sides: leave
+    // them in JS (a walk there costs less than their trip into wasm).
+    // Whole-object presets need the whole objects.
+    let pruned = match options.policy.preset.whole_object() {
+        None => prune(&old, &new, &options, id)?,
+        Some(_) => None,
+    };
+    let (old, new) = match pruned {
+        Some((old, new)) => (parse_json(&old, "old")?, parse_json(&new, "new")?),
+        None => (document(&old, "old", true)?, document(&new, "new", true)?),
+    };
     let plan = strategy::diff(&old, &new, &options)
         .map_err(|e| ErrorBuilder::new("diff-failed", &e.to_string()).build())?;
-    to_js(&diff_out(&plan))
+    let out = to_js(&diff_out(&plan))?;
+    js_sys::Reflect::set(
+        &out,
+        &JsValue::from_str("body"),
+        &JsValue::from_str(&plan.body_text()),
+    )?;
+    Ok(out)
 }

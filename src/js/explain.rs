@@ -3,11 +3,12 @@
 //! ([`crate::explain`]); the shape `patchlab explain --format json` prints.
 
 use js_sys::JsString;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::{bad_argument, checked_string, json_text, to_js, type_name, ErrorBuilder};
+use super::{
+    bad_argument, checked_string, json_text, to_js, type_name, ErrorBuilder, OptionsReader,
+};
 use crate::explain::{self, ExplainError, Request, MAX_TEXT_BYTES};
 use crate::kube::KubeVersion;
 use crate::lint::LintError;
@@ -118,13 +119,6 @@ export interface Explanation {
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = EXPLAIN_TYPES;
 
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ExplainOptions {
-    kube_version: Option<String>,
-    content_type: Option<String>,
-}
-
 fn explain_error(err: &ExplainError) -> JsValue {
     let kind = match err {
         ExplainError::TextTooLarge { .. } => "too-large",
@@ -145,11 +139,8 @@ fn explain_error(err: &ExplainError) -> JsValue {
 }
 
 /// The text of an option that may be JSON data or text.
-fn data_or_text(options: &JsValue, key: &str) -> Result<Option<String>, JsValue> {
-    if !options.is_object() {
-        return Ok(None);
-    }
-    let value = js_sys::Reflect::get(options, &JsValue::from_str(key))?;
+fn data_or_text(options: &OptionsReader, key: &str) -> Result<Option<String>, JsValue> {
+    let value = options.get(key)?;
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
@@ -187,27 +178,27 @@ pub fn explain(
         }));
     }
     let text = String::from(text);
-    let options = options.unwrap_or_default();
-    let opts: ExplainOptions = super::options(
-        &options,
+    let opts = OptionsReader::new(
+        options,
         "options",
         &["patch", "object", "kubeVersion", "contentType"],
     )?;
     let kube_version = opts
-        .kube_version
+        .string("kubeVersion")?
         .map(|v| {
             v.parse::<KubeVersion>()
                 .map_err(|e| bad_argument(format!("options.kubeVersion: {e}")))
         })
         .transpose()?;
-    let patch = data_or_text(&options, "patch")?;
-    let object = data_or_text(&options, "object")?;
+    let content_type = opts.string("contentType")?;
+    let patch = data_or_text(&opts, "patch")?;
+    let object = data_or_text(&opts, "object")?;
     let request = Request {
         text: &text,
         patch: patch.as_deref(),
         object: object.as_deref(),
         kube_version,
-        content_type: opts.content_type.as_deref(),
+        content_type: content_type.as_deref(),
     };
     let explanation = explain::explain(&request).map_err(|e| explain_error(&e))?;
     to_js(&explanation)

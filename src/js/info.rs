@@ -8,19 +8,23 @@ use crate::kube::KubeVersion;
 use crate::strategy::Preset;
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct PresetInfo {
     name: &'static str,
     summary: &'static str,
+    builtin_only: bool,
 }
 
-/// Every preset with a one-line summary, in the playground's order.
+/// Every preset with a one-line summary, in the playground's order, then
+/// `strategic` (built-in kinds only).
 #[wasm_bindgen(unchecked_return_type = "PresetInfo[]")]
 pub fn presets() -> Result<JsValue, JsValue> {
-    let list: Vec<PresetInfo> = Preset::ALL
+    let list: Vec<PresetInfo> = Preset::EVERY
         .iter()
         .map(|p| PresetInfo {
             name: p.as_str(),
             summary: p.summary(),
+            builtin_only: p.builtin_only(),
         })
         .collect();
     to_js(&list)

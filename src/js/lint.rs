@@ -3,12 +3,13 @@
 //! shape.
 
 use js_sys::JsString;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{
     bad_argument, checked_string, document, json_text, to_js, type_name, value_to_js, ErrorBuilder,
+    OptionsReader,
 };
 use crate::input::Budget;
 use crate::lint::{self, report, AppliesTo, LintError, Options, RULES};
@@ -22,8 +23,10 @@ export type LintRule =
   | "test-after-write" | "duplicate-path" | "rv-test" | "engine-dependent" | "release-dependent"
   | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
   | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"
-  | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "byte-order-mark"
-  | "go-formatted-body" | "non-string-value" | "yaml-number";
+  | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "smp-replaces-list"
+  | "smp-patch-replace" | "smp-missing-merge-key" | "byte-order-mark"
+  | "go-formatted-body" | "non-string-value" | "yaml-number"
+  | "test-retried-on-conflict" | "merge-from-replaces-list";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
 export type LintSeverity = "error" | "warning" | "note";
@@ -76,6 +79,11 @@ export interface LintResult {
   conflicts: { path: string; reason: string }[];
   /** Concurrent changes it would silently overwrite. */
   overwrites: { path: string; reason: string }[];
+  /** For a merge or strategic merge body: what each patch type would do with it, list by list. */
+  types?: {
+    summary: string;
+    lists: { path: string; strategic: string; merge: string }[];
+  };
 }
 
 export interface LintRuleInfo {
@@ -84,18 +92,12 @@ export interface LintRuleInfo {
   summary: string;
   explanation: string;
   fix: string;
-  appliesTo: "json-patch" | "merge-patch" | "both" | "strategic-merge-patch" | "all";
+  appliesTo: "json-patch" | "merge-patch" | "both" | "strategic-merge-patch" | "all" | "go-source";
 }
 "#;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &'static str = LINT_TYPES;
-
-#[derive(Default, Deserialize)]
-struct LintOptions {
-    semantics: Option<String>,
-    kind: Option<String>,
-}
 
 fn lint_error(err: &LintError) -> JsValue {
     let (line, column) = err.location();
@@ -129,9 +131,8 @@ pub fn lint(
     #[wasm_bindgen(unchecked_param_type = "Operation[] | Json | string")] patch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let opts: LintOptions = super::options(&options, "options", &["object", "semantics", "kind"])?;
-    let semantics = match opts.semantics.as_deref() {
+    let reader = OptionsReader::new(options, "options", &["object", "semantics", "kind"])?;
+    let semantics = match reader.string("semantics")?.as_deref() {
         None => crate::apply::Semantics::Kube,
         Some(s) => s.parse().map_err(|_| {
             bad_argument(format!(
@@ -139,11 +140,7 @@ pub fn lint(
             ))
         })?,
     };
-    let object = if options.is_object() {
-        js_sys::Reflect::get(&options, &JsValue::from_str("object"))?
-    } else {
-        JsValue::UNDEFINED
-    };
+    let object = reader.get("object")?;
     let object = if object.is_undefined() || object.is_null() {
         None
     } else {
@@ -174,7 +171,7 @@ pub fn lint(
     let options = Options {
         semantics,
         object,
-        kind: opts.kind,
+        kind: reader.string("kind")?,
         ..Options::default()
     };
     let report = lint::lint_input(&input, &options).map_err(|e| lint_error(&e))?;

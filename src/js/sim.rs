@@ -1,25 +1,16 @@
 //! `simulate` and `migrate`.
 
 use js_sys::JsString;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::convert::{
-    bad_argument, checked_string, cluster_of, json_text, options, to_js, ErrorBuilder,
+    bad_argument, checked_string, cluster_of, json_text, to_js, ErrorBuilder, OptionsReader,
 };
 use super::diff::preset;
 use crate::limits::MIGRATE_VMS;
 use crate::sim::migrate::{migrate_on, MigrateOptions};
 use crate::sim::timeline::{replay, Scenario};
-
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SimulateOptions {
-    preset: Option<String>,
-    kube_version: Option<String>,
-    engine: Option<String>,
-}
 
 /// Replays a scenario (an object, or its YAML or JSON text) on the
 /// simulated API server: every step's request, response and object after,
@@ -29,40 +20,26 @@ pub fn simulate(
     #[wasm_bindgen(unchecked_param_type = "Scenario | string")] scenario: JsValue,
     #[wasm_bindgen(unchecked_param_type = "SimulateOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let opts: SimulateOptions =
-        self::options(&options, "options", &["preset", "kubeVersion", "engine"])?;
+    let opts = OptionsReader::new(options, "options", &["preset", "kubeVersion", "engine"])?;
     let preset = opts
-        .preset
-        .as_deref()
-        .map(|name| preset(name, "options.preset"))
+        .string("preset")?
+        .map(|name| preset(&name, "options.preset"))
         .transpose()?;
+    let (kube_version, engine) = (opts.string("kubeVersion")?, opts.string("engine")?);
     let text = match scenario.dyn_ref::<JsString>() {
         Some(text) => checked_string(text, "scenario")?,
         None => json_text(&scenario, "scenario")?,
     };
     let mut scenario = Scenario::parse(&text)
         .map_err(|e| ErrorBuilder::new("invalid-scenario", &e.to_string()).build())?;
-    if opts.kube_version.is_some() || opts.engine.is_some() {
-        let cluster = cluster_of(opts.kube_version.as_deref(), opts.engine.as_deref())?;
+    if kube_version.is_some() || engine.is_some() {
+        let cluster = cluster_of(kube_version.as_deref(), engine.as_deref())?;
         scenario.kubernetes = Some(cluster.version);
         scenario.engine = Some(cluster.engine);
     }
     let replay = replay(&scenario, preset)
         .map_err(|e| ErrorBuilder::new("invalid-scenario", &e.to_string()).build())?;
     to_js(&replay)
-}
-
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct MigrateArgs {
-    vms: Option<f64>,
-    seed: Option<f64>,
-    presets: Option<Vec<String>>,
-    churn: Option<f64>,
-    retries: Option<f64>,
-    kube_version: Option<String>,
-    engine: Option<String>,
 }
 
 /// Mass live migration: `vms` VMIs, each patched by the VMI controller and
@@ -74,9 +51,8 @@ struct MigrateArgs {
 pub fn migrate(
     #[wasm_bindgen(unchecked_param_type = "MigrateOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let args: MigrateArgs = self::options(
-        &options,
+    let args = OptionsReader::new(
+        options,
         "options",
         &[
             "vms",
@@ -88,7 +64,10 @@ pub fn migrate(
             "engine",
         ],
     )?;
-    let cluster = cluster_of(args.kube_version.as_deref(), args.engine.as_deref())?;
+    let cluster = cluster_of(
+        args.string("kubeVersion")?.as_deref(),
+        args.string("engine")?.as_deref(),
+    )?;
     let whole = |value: f64, what: &str, max: f64| {
         if value.fract() != 0.0 || !(0.0..=max).contains(&value) {
             Err(bad_argument(format!(
@@ -98,7 +77,11 @@ pub fn migrate(
             Ok(value)
         }
     };
-    let vms = whole(args.vms.unwrap_or(2000.0), "options.vms", f64::MAX)?;
+    let vms = whole(
+        args.number("vms")?.unwrap_or(2000.0),
+        "options.vms",
+        f64::MAX,
+    )?;
     if vms < 1.0 || vms > MIGRATE_VMS as f64 {
         return Err(ErrorBuilder::new(
             "too-large",
@@ -107,23 +90,25 @@ pub fn migrate(
         .build());
     }
     let seed = whole(
-        args.seed.unwrap_or(1.0),
+        args.number("seed")?.unwrap_or(1.0),
         "options.seed",
         9_007_199_254_740_991.0,
     )?;
-    let presets = args
-        .presets
-        .unwrap_or_default()
-        .iter()
-        .map(|name| preset(name, "options.presets"))
-        .collect::<Result<Vec<_>, _>>()?;
+    // At most OPTION_VALUES names are read; each preset runs once.
+    let mut presets = Vec::new();
+    for name in args.strings("presets")?.unwrap_or_default() {
+        let preset = preset(&name, "options.presets")?;
+        if !presets.contains(&preset) {
+            presets.push(preset);
+        }
+    }
     let churn = whole(
-        args.churn.unwrap_or(0.0),
+        args.number("churn")?.unwrap_or(0.0),
         "options.churn",
         crate::limits::MIGRATE_CHURN as f64,
     )?;
     let retries = whole(
-        args.retries.unwrap_or(2.0),
+        args.number("retries")?.unwrap_or(2.0),
         "options.retries",
         f64::from(crate::limits::MIGRATE_RETRIES),
     )?;

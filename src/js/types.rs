@@ -18,16 +18,25 @@ export interface Operation {
 /** `kube` (default): what kube-apiserver does; `rfc`: strict RFC 6902. */
 export type Semantics = "kube" | "rfc";
 
-/** The strategy presets, as in the CLI and the playground. */
+/**
+ * The strategy presets, as in the CLI and the playground: `kubevirt-main`
+ * is KubeVirt's code today, `kubevirt-per-key` adds PR #18139's per-key map
+ * ops. The old names `kubevirt-head` and `kubevirt-pr18139` are still read
+ * (as `kubevirt-main` and `kubevirt-per-key`); results carry the new names.
+ */
 export type Preset =
-  | "kubevirt-head" | "kubevirt-pr18139" | "naive" | "optimistic"
-  | "merge" | "ssa" | "update";
+  | "kubevirt-main" | "kubevirt-per-key" | "naive" | "optimistic"
+  | "merge" | "ssa" | "update"
+  /** A strategic merge patch, as kubectl computes it: built-in kinds only (a custom resource answers 415). */
+  | "strategic"
+  | "kubevirt-head" | "kubevirt-pr18139";
 
 /** Per-field strategies (see `presets()` for what each does). */
 export type Strategy =
   | "whole-map" | "per-key" | "add-only"
   | "whole-slice" | "test-add" | "element"
   | "test-replace" | "add-if-absent" | "guarded-add" | "per-field" | "blind"
+  | "strategic-merge"
   | string;
 
 export interface BuildOptions {
@@ -59,7 +68,7 @@ export interface KubeVersionInfo {
 }
 
 export interface DiffOptions {
-  /** Default `kubevirt-pr18139`. */
+  /** Default `kubevirt-per-key`. */
   preset?: Preset;
   /** Strategy per path (`/json/pointer` or `dotted.path`). */
   overrides?: Record<string, Strategy>;
@@ -135,6 +144,12 @@ export interface Replay {
   cluster: { version: KubeVersion; engine: Engine };
   initial: Json[];
   steps: ({ index: number; writer: string; event: string; response: ServerResponse | null } & { [key: string]: Json })[];
+  /**
+   * Per writer (`writers`): the counts, `intent_holds`, `end`, and
+   * `not_held` (null, or why its intent does not hold: `{ reason: "gave-up" |
+   * "not-retried" | "never-wrote" | "lost" | "overwritten" | "nothing-sent" |
+   * "unmet", code?, by?, intent?, step? }`); `lost_updates`; `intents_hold`.
+   */
   outcomes: { [key: string]: Json };
 }
 
@@ -169,12 +184,13 @@ export interface Counts {
   conflict: number;
   other_errors: number;
   retries: number;
-  /** Failures although nothing the writer meant to change had changed. */
+  /** Failed writes (422 or 409) that, had they succeeded, would have undone no change another writer made since the read. */
   false_conflicts: number;
   /** False conflicts whose failing test was on a map (labels, annotations, activePods). */
   false_conflicts_on_maps: number;
+  /** Failed writes that would have undone a change another writer made since the read: the failure kept it. */
   true_conflicts: number;
-  /** Changes of this writer that others erased. */
+  /** Changes of this writer that a later write erased, its writer not having read them. */
   lost_updates: number;
   gave_up: number;
 }
@@ -205,6 +221,8 @@ export interface MigrateResult {
 export interface PresetInfo {
   name: Preset;
   summary: string;
+  /** True for `strategic`: only built-in kinds take it (a custom resource answers 415). */
+  builtinOnly: boolean;
 }
 
 /** What went wrong; thrown by every function of this module. */
@@ -216,11 +234,17 @@ export type ErrorKind =
   | "invalid-pointer"// a path that is not an RFC 6901 JSON Pointer: see index, path
   | "empty-patch"    // buildPatch of no ops (KubeVirt: "list of patches is empty")
   | "test-failed"    // a test op found another value: see index, path, expected, actual
+  | "unsupported-media-type" // a strategic merge patch to a custom resource (415)
+  | "no-schema"      // a built-in kind patchlab has no schema for: it cannot merge
+  | "missing-merge-key" // a strategic merge patch list element without its merge key (500)
   | "name-mismatch"  // the patched object names another object or namespace (400)
   | "engine-panic"   // the server's engine panics here (500; evanphx v4.12.0 and v5.6.0)
   | "apply-failed"   // any other op failure: see index, path, cause
   | "invalid-scenario"
-  | "diff-failed";
+  | "diff-failed"
+  | "not-initialised"// a call before init() in a browser
+  | "init-failed"    // the wasm could not be fetched, or is not wasm
+  | "internal";      // the module stopped (out of memory, a bug): a fresh instance answers the next call
 
 export interface PatchlabError extends Error {
   name: "PatchlabError";
@@ -233,7 +257,7 @@ export interface PatchlabError extends Error {
   path?: string;
   /** Why, in words: patchlab's explanation (for a failed op the server discards it). */
   cause?: string;
-  /** What kube-apiserver answers (kube semantics only): 400, 413, 422 or 500. */
+  /** What kube-apiserver answers (kube semantics only): 400, 413, 415, 422 or 500. */
   status?: number;
   /** That answer's reason (`BadRequest`, `Invalid`, ...) and message, in the server's words. */
   reason?: string;

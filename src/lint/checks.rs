@@ -74,7 +74,7 @@ pub(super) fn json_patch(
         ctx.op(index);
     }
     let outcome = options.object.as_ref().map(|object| {
-        let outcome = outcome(object, decoded, options.semantics);
+        let outcome = outcome(object, decoded, options.engine());
         if !outcome.applies {
             let what = match &outcome.response {
                 Some(response) => format!("; the server answers {response}"),
@@ -109,6 +109,7 @@ pub(super) fn json_patch(
             outcome,
             conflicts,
             overwrites,
+            types: None,
         },
         pending: ctx.pending,
     }
@@ -430,7 +431,7 @@ impl<'a> Ctx<'a> {
         let state = self.state.take();
         self.check(index, state.as_ref());
         self.state = state.and_then(|mut doc| {
-            apply::apply(&mut doc, &self.ops[index..=index], self.options.semantics)
+            apply::apply(&mut doc, &self.ops[index..=index], self.options.engine())
                 .ok()
                 .map(|()| doc)
         });
@@ -881,9 +882,9 @@ impl<'a> Ctx<'a> {
             writes.insert(0, self.ops[first].clone());
         }
         apply::apply(&mut new_doc, &writes, Semantics::Kube).ok()?;
-        let mut options = strategy::Options::preset(Preset::KubevirtPr18139);
+        let mut options = strategy::Options::preset(Preset::KubevirtPerKey);
         options.policy = self.options.policy.clone();
-        options.policy.preset = Preset::KubevirtPr18139;
+        options.policy.preset = Preset::KubevirtPerKey;
         options.policy.set_strategy(at.to_buf(), strategy);
         options.explain = false;
         let plan = strategy::diff(&old_doc, &new_doc, &options).ok()?;

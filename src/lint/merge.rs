@@ -7,17 +7,22 @@ use serde_json::Value;
 
 use super::checks::{shown, Analysis};
 use super::fix::{Draft, Pending};
+use super::lists::{self, ListSmp, ListTypes, Types};
 use super::read::is_directive;
 use super::writers::{self, Shape};
 use super::{paths, BodyKind, Finding, Options, Outcome, Report, Rule};
 use crate::apply;
+use crate::limits::MEMBER_PATH_BYTES;
 use crate::pointer::{escape, Pointer};
+use crate::schema::Smp;
 use crate::strategy::{self, merge, Overwrite, Precondition, Preset};
 
 /// The members of a body, depth first, each with its pointer and its
 /// parent's: objects are walked into (after being visited), lists and
 /// scalars are leaves. Iterative: the input's depth budget bounds it, not
-/// the stack.
+/// the stack. A member whose pointer would be longer than
+/// [`MEMBER_PATH_BYTES`] is left out (with everything below it), so a
+/// member costs at most that much.
 pub(super) fn members(body: &Value, mut visit: impl FnMut(&str, &str, &str, &Value)) {
     let Value::Object(map) = body else { return };
     // Each open object: its members still to visit, and its pointer.
@@ -27,15 +32,33 @@ pub(super) fn members(body: &Value, mut visit: impl FnMut(&str, &str, &str, &Val
             stack.pop();
             continue;
         };
-        let path = format!("{parent}/{}", escape(key));
-        let parent = parent.clone();
-        visit(&path, &parent, key, child);
+        let Some(path) = member_path(parent, key) else {
+            continue;
+        };
+        visit(&path, parent, key, child);
         if let Value::Object(inner) = child {
             if !is_directive(key) {
                 stack.push((inner.iter(), path));
             }
         }
     }
+}
+
+/// `parent/key` as a JSON pointer, `None` past [`MEMBER_PATH_BYTES`]
+/// (checked before anything is copied).
+pub(super) fn member_path(parent: &str, key: &str) -> Option<String> {
+    if parent.len() + 1 + key.len() > MEMBER_PATH_BYTES {
+        return None;
+    }
+    let escaped = escape(key);
+    if parent.len() + 1 + escaped.len() > MEMBER_PATH_BYTES {
+        return None;
+    }
+    let mut path = String::with_capacity(parent.len() + 1 + escaped.len());
+    path.push_str(parent);
+    path.push('/');
+    path.push_str(&escaped);
+    Some(path)
 }
 
 /// True when the body pins `metadata.resourceVersion`: the server then
@@ -132,18 +155,18 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
     // one list of ops, shared by every finding it fixes.
     let rewrite = options.object.as_ref().and_then(|object| {
         let mut new = object.clone();
-        apply::merge::apply(&mut new, body);
+        apply::merge::apply_as(&mut new, body, options.semantics);
         let plan = strategy::diff(
             object,
             &new,
             &strategy::Options {
                 policy: {
                     let mut policy = options.policy.clone();
-                    policy.preset = Preset::KubevirtPr18139;
+                    policy.preset = Preset::KubevirtPerKey;
                     policy
                 },
                 explain: false,
-                ..strategy::Options::preset(Preset::KubevirtPr18139)
+                ..strategy::Options::preset(Preset::KubevirtPerKey)
             },
         )
         .ok()?;
@@ -152,6 +175,10 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
     });
     let fix = || rewrite.clone().map(Draft::Whole);
     let pinned = pins_resource_version(body);
+    let schema_kind = lists::schema_of(options.object.as_ref(), kind);
+    // Each list of the body, with how a strategic merge patch would treat
+    // it when that differs (by key, as a set).
+    let mut lists_found: Vec<(String, Option<Smp<'static>>)> = Vec::new();
     members(body, |path, parent, key, value| {
         if is_directive(key) {
             pending.push(Pending::new(Finding::new(
@@ -169,28 +196,80 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
             pending.push(Pending::new(finding));
         }
         if pinned {
+            if value.is_array() {
+                lists_found.push((
+                    path.to_owned(),
+                    keyed(schema_kind, kind, path).map(|(smp, _)| smp),
+                ));
+            }
             return;
         }
         let (shape, sharing) = writers_of(kind, path);
-        let item = shape.map_or("element", |(_, item)| item);
+        let named_item;
+        let item = match shape {
+            Some((_, item)) => item,
+            None => {
+                named_item =
+                    paths::item_name(kind, Pointer::parse(path).unwrap_or(Pointer::root()));
+                named_item.as_str()
+            }
+        };
         let who = if sharing.is_shared() {
             format!("; {} write {}", sharing.list(), shown(path))
         } else {
             String::new()
         };
         let mut finding = match value {
-            Value::Array(items) => Finding::new(
-                Rule::MergeReplacesList,
-                None,
-                Some(path),
-                format!(
-                    "{} is a list ({} {}): a merge patch replaces the stored list whole, so {} another writer added or removed since your read is silently lost{who}",
-                    shown(path),
-                    items.len(),
-                    if items.len() == 1 { "element" } else { "elements" },
-                    paths::with_article(item)
-                ),
-            ),
+            Value::Array(items) => {
+                let keyed = keyed(schema_kind, kind, path);
+                if !sharing.is_shared() && keyed.is_none() {
+                    // A list nobody else is known to write, and no schema
+                    // that merges it: replacing it is what the writer
+                    // means (a chart's custom resource spec list).
+                    lists_found.push((path.to_owned(), None));
+                    return;
+                }
+                let merge_key = match keyed {
+                    Some((Smp::MergeByKey(k), _)) => Some(k),
+                    _ => None,
+                };
+                let gone = match lists::not_listed(options.object.as_ref(), path, items, merge_key)
+                {
+                    Some(names) if !names.is_empty() => format!(
+                        "; on the current object it deletes {}",
+                        lists::named(&names)
+                    ),
+                    _ => String::new(),
+                };
+                let field = lists::field_name(path);
+                let items_word = lists::plural(item);
+                let advice = match &keyed {
+                    Some((Smp::MergeByKey(k), in_kind)) => format!(
+                        "; sent as a strategic merge patch (kubectl patch without --type{in_kind}), {field} would merge by {k} and the {items_word} you did not list would stay"
+                    ),
+                    Some((Smp::MergeScalars, in_kind)) => format!(
+                        "; sent as a strategic merge patch (kubectl patch without --type{in_kind}), {field} would merge as a set and the {items_word} you did not list would stay"
+                    ),
+                    Some((_, keys)) => format!(
+                        "; its schema keys it by {keys} (x-kubernetes-list-type: map), which a merge patch ignores (a custom resource takes no strategic merge patch: write the change as JSON patch ops)"
+                    ),
+                    None => String::new(),
+                };
+                lists_found.push((path.to_owned(), keyed.as_ref().map(|(smp, _)| *smp)));
+                Finding::new(
+                    Rule::MergeReplacesList,
+                    None,
+                    Some(path),
+                    format!(
+                        "{} is a list ({} {}): a merge patch replaces the stored list whole{}, so {} another writer added or removed since your read is silently lost{gone}{who}{advice}",
+                        shown(path),
+                        items.len(),
+                        if items.len() == 1 { "element" } else { "elements" },
+                        if merge_key.is_some() { ", keyed or not" } else { "" },
+                        paths::with_article(item)
+                    ),
+                )
+            }
             Value::Null => match shape.map(|(s, _)| s) {
                 Some(Shape::List) if sharing.is_shared() => Finding::new(
                     Rule::MergeReplacesList,
@@ -228,7 +307,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
     });
     let outcome = options.object.as_ref().map(|object| {
         let mut new = object.clone();
-        apply::merge::apply(&mut new, body);
+        apply::merge::apply_as(&mut new, body, options.semantics);
         let stale = body
             .pointer("/metadata/resourceVersion")
             .filter(|rv| object.pointer("/metadata/resourceVersion") != Some(*rv));
@@ -260,7 +339,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
                 path: None,
                 cause: None,
                 response: None,
-                unchanged: &new == object,
+                unchanged: crate::gojson::stored_eq(&new, object),
             },
         }
     });
@@ -285,6 +364,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
             .map(|(path, reason)| Overwrite { path, reason })
             .collect()
     };
+    let types = merge_types(body, options, kind, schema_kind, &lists_found);
     Analysis {
         report: Report {
             kind: BodyKind::MergePatch,
@@ -295,7 +375,90 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
             outcome,
             conflicts,
             overwrites,
+            types,
         },
         pending,
     }
+}
+
+/// How a strategic merge patch would merge the list at `path` when that
+/// differs from a merge patch's whole replacement: by key or as a set for
+/// a built-in kind (with `" (as in a Deployment)"` when the kind was
+/// guessed from the path), keyed by its schema for a custom resource
+/// (with its keys).
+fn keyed(
+    schema_kind: Option<crate::schema::Kind<'static>>,
+    kind: Option<&str>,
+    path: &str,
+) -> Option<(Smp<'static>, String)> {
+    match lists::smp_at(schema_kind, path) {
+        ListSmp::Schema(smp @ (Smp::MergeByKey(_) | Smp::MergeScalars)) => {
+            Some((smp, String::new()))
+        }
+        ListSmp::Custom { keyed: true } => {
+            let keys = schema_kind
+                .and_then(|k| k.at(Pointer::parse(path).ok()?))
+                .and_then(|place| match place.list_type() {
+                    Some(crate::schema::ListType::Map(keys)) => Some(keys.join(", ")),
+                    _ => None,
+                })
+                .unwrap_or_default();
+            Some((Smp::ReplaceList, keys))
+        }
+        ListSmp::Unknown if kind.is_none() => lists::keyed_in_some_kind(path)
+            .map(|(smp, in_kind)| (smp, format!(", as for a {in_kind}"))),
+        _ => None,
+    }
+}
+
+/// What a strategic merge patch would do instead, list by list, when it
+/// differs (a built-in kind whose lists merge by key or as a set).
+fn merge_types(
+    body: &Value,
+    options: &Options,
+    kind: Option<&str>,
+    schema_kind: Option<crate::schema::Kind<'static>>,
+    lists_found: &[(String, Option<Smp<'static>>)],
+) -> Option<Types> {
+    if lists_found.is_empty() {
+        return None;
+    }
+    let custom = schema_kind.is_some_and(|k| !k.is_builtin())
+        || kind.is_some_and(|k| super::kinds::served(k) == super::kinds::Served::Custom);
+    let lists: Vec<ListTypes> = lists_found
+        .iter()
+        .take(lists::LISTS_SHOWN)
+        .filter_map(|(path, smp)| {
+            let items = body.pointer(path)?.as_array()?;
+            let smp = match smp {
+                _ if custom => ListSmp::Custom { keyed: false },
+                Some(smp) => ListSmp::Schema(*smp),
+                None => lists::smp_at(schema_kind, path),
+            };
+            Some(lists::list_types(
+                smp,
+                kind,
+                options.object.as_ref(),
+                path,
+                items,
+                false,
+            ))
+        })
+        .collect();
+    let differ: Vec<String> = lists_found
+        .iter()
+        .filter(|(_, smp)| matches!(smp, Some(Smp::MergeByKey(_) | Smp::MergeScalars)))
+        .map(|(path, _)| path.clone())
+        .collect();
+    let summary = if custom {
+        "a merge patch replaces every list whole, and a custom resource takes no strategic merge patch: change one element with JSON patch ops (--type=json)".to_owned()
+    } else if differ.is_empty() {
+        "a merge patch replaces every list whole; a strategic merge patch would replace these lists whole too (none has a merge key)".to_owned()
+    } else {
+        format!(
+            "a merge patch replaces every list whole: as a strategic merge patch (kubectl patch without --type) {} would merge instead, keeping the elements you did not list",
+            lists::named(&differ)
+        )
+    };
+    Some(Types { summary, lists })
 }

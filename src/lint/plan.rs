@@ -18,7 +18,7 @@ use crate::strategy::Plan;
 ///
 /// let old = json!({"metadata": {"labels": {"a": "1"}}});
 /// let new = json!({"metadata": {"labels": {"a": "1", "b": "2"}}});
-/// let head = diff(&old, &new, &Options::preset(Preset::KubevirtHead)).unwrap();
+/// let head = diff(&old, &new, &Options::preset(Preset::KubevirtMain)).unwrap();
 /// let report = lint_plan(&head).unwrap();
 /// assert_eq!(report.findings[0].rule, Rule::WholeMapTest);
 /// let merge = diff(&old, &new, &Options::preset(Preset::Merge)).unwrap();
@@ -54,13 +54,13 @@ mod tests {
                 .map(|f| (f.rule, f.index, f.severity))
                 .collect()
         };
-        // kubevirt-head tests the whole label map; PR #18139 adds one key.
+        // kubevirt-main tests the whole label map; PR #18139 adds one key.
         assert_eq!(
-            rules(Preset::KubevirtHead),
+            rules(Preset::KubevirtMain),
             [(Rule::WholeMapTest, Some(0), Severity::Warning)]
         );
         assert_eq!(
-            rules(Preset::KubevirtPr18139),
+            rules(Preset::KubevirtPerKey),
             [(Rule::AddWithoutTest, Some(0), Severity::Note)]
         );
         for preset in [Preset::Merge, Preset::Update] {

@@ -64,6 +64,52 @@ pub struct Input {
     pub hints: Vec<Hint>,
 }
 
+impl Input {
+    /// Sends the body as `kind` instead of the kind read from its shape
+    /// (`--type`): an object as a merge patch or a strategic merge patch,
+    /// a list as a JSON patch.
+    ///
+    /// # Errors
+    ///
+    /// [`LintError::Command`] in kubectl's words when the shape and the
+    /// type disagree (a list is only a JSON patch, an object never is),
+    /// or when the body came from a `kubectl patch` line (its own `--type`
+    /// decides); [`LintError::Unsupported`] for apply and update bodies.
+    pub fn set_kind(&mut self, kind: BodyKind) -> Result<(), LintError> {
+        if matches!(kind, BodyKind::Apply | BodyKind::Update) {
+            return Err(LintError::Unsupported(kind));
+        }
+        if matches!(self.origin, Origin::Kubectl { .. }) && kind != self.kind {
+            return Err(LintError::Command {
+                message: format!(
+                    "the kubectl line sends {} (its own --type decides), not {}",
+                    self.kind.content_type(),
+                    kind.content_type()
+                ),
+                line: None,
+            });
+        }
+        let list = self.kind == BodyKind::JsonPatch;
+        match (list, kind == BodyKind::JsonPatch) {
+            (true, false) => Err(LintError::Command {
+                message: "the patch is a list, which is a JSON patch: a merge or strategic merge patch is an object".to_owned(),
+                line: None,
+            }),
+            (false, true) => Err(LintError::Command {
+                message: "a JSON patch is a list of ops, and this patch is an object: the server would answer 400 error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp".to_owned(),
+                line: None,
+            }),
+            _ => {
+                self.kind = kind;
+                for hint in self.hints.iter_mut().filter(|h| h.rule == Rule::ByteOrderMark) {
+                    hint.message = bom_message(kind);
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
 /// A finding made while reading the text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hint {
@@ -215,7 +261,7 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
             if how == BodyText::File {
                 hints.push(Hint {
                     rule: Rule::ByteOrderMark,
-                    message: "the body starts with a UTF-8 byte order mark (EF BB BF): Go's decoder refuses it, the server answers 400 error decoding patch: invalid character 'ï' looking for beginning of value".to_owned(),
+                    message: bom_message(BodyKind::JsonPatch),
                 });
             }
             rest
@@ -257,6 +303,9 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
             })
         }
     };
+    for hint in hints.iter_mut().filter(|h| h.rule == Rule::ByteOrderMark) {
+        hint.message = bom_message(kind);
+    }
     if format == Format::Yaml {
         for number in hints::yaml_numbers(text) {
             hints.push(Hint {
@@ -284,6 +333,19 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
         resource: None,
         hints,
     })
+}
+
+/// What the server answers a body that starts with a byte order mark: the
+/// decoder's text, after `error decoding patch:` for JSON and merge
+/// patches (`applyJSPatch`), as it is for a strategic merge patch
+/// (`strategicPatchObject`; k8s.io/apiserver `pkg/endpoints/handlers/patch.go`).
+fn bom_message(kind: BodyKind) -> String {
+    let prefix = if kind == BodyKind::StrategicMergePatch {
+        ""
+    } else {
+        "error decoding patch: "
+    };
+    format!("the body starts with a UTF-8 byte order mark (EF BB BF): Go's decoder refuses it, the server answers 400 {prefix}invalid character 'ï' looking for beginning of value")
 }
 
 /// A body that is Go's `fmt` output: the text as sent, with the hint.

@@ -195,6 +195,14 @@ pub fn text(report: &Report, source: &Source) -> String {
             report.overwrites.len() - LISTED
         );
     }
+    if let Some(types) = &report.types {
+        let _ = writeln!(out, "patch types: {}", types.summary);
+        for list in &types.lists {
+            let _ = writeln!(out, "  {}", list.path);
+            let _ = writeln!(out, "    strategic merge patch: {}", list.strategic);
+            let _ = writeln!(out, "    merge patch (--type=merge): {}", list.merge);
+        }
+    }
     let _ = writeln!(out, "{}", count(report));
     out
 }
@@ -345,7 +353,8 @@ pub fn markdown() -> String {
     out.push_str("<!-- Generated from the rule table (src/lint/rules.rs) and the writers table (src/lint/writers.rs) by `patchlab::lint::report::markdown()`; the test `docs_match_the_rule_table` keeps this file equal to it: run `PATCHLAB_BLESS=1 cargo test --lib lint::` after changing a rule. -->\n\n");
     out.push_str("`patchlab lint PATCH [--object OBJ] [--semantics kube|rfc] [--format text|json|sarif]` reads a JSON patch, a merge patch, a strategic merge patch or a whole `kubectl patch` command line and reports what is hazardous about it. Severities: **error** (cannot work, or fails on a real server), **warning** (fails or loses data under concurrency, or on some Kubernetes releases), **note** (worth knowing). The CLI exits 0 when nothing is at warning or above, 1 when something is, 2 when the input cannot be read.\n\n");
     out.push_str("How bodies are read: JSON text is sent byte for byte as written (that is what a controller sends, and what `test-never-matches` looks at); YAML is sent as the JSON Go's `encoding/json` writes. A list is a JSON patch; an object is a merge patch, or a strategic merge patch when it holds directives (`$patch`, `$retainKeys`, `$setElementOrder/...`, `$deleteFromPrimitiveList/...`).\n\n");
-    out.push_str("How `kubectl patch` lines are read: as bash splits them (single and double quotes, `$'...'` with its escapes, continuation lines, here-documents), inside the shell around them (`for` loops, `| xargs`, `;`, `&&`, redirections, `$(...)`: each is named in the output). The `-p` argument, or the file `--patch-file` names (the CLI opens it), is converted the way kubectl converts it (apimachinery `yaml.ToJSON`, called from `staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`): text starting with `{` is sent as is, anything else, a JSON list included, is read as YAML and re-encoded by Go, so `1.0` in a `kubectl patch --type=json` list reaches the server as `1` and a placeholder such as `<desired number>` becomes a string. Without `--type` (or with `--type=strategic`) kubectl sends a strategic merge patch: lint reads it and runs the rules that need no schema (a custom resource answers 415, preconditions, directives, collections replaced or deleted whole). The kind comes from the resource name (`cm`, `deploy`, `vmi`, `virtualmachineinstances.kubevirt.io`, `deploy/web`) and decides who else writes a field. A line lint cannot use says why in kubectl's own words (`must specify --patch or --patch-file containing the contents of the patch`, `--type must be one of [json merge strategic]`, ...).\n\n");
+    out.push_str("How `kubectl patch` lines are read: as bash splits them (single and double quotes, `$'...'` with its escapes, continuation lines, here-documents), inside the shell around them (`for` loops, `| xargs`, `;`, `&&`, redirections, `$(...)`: each is named in the output). The `-p` argument, or the file `--patch-file` names (the CLI opens it), is converted the way kubectl converts it (apimachinery `yaml.ToJSON`, called from `staging/src/k8s.io/kubectl/pkg/cmd/patch/patch.go`): text starting with `{` is sent as is, anything else, a JSON list included, is read as YAML and re-encoded by Go, so `1.0` in a `kubectl patch --type=json` list reaches the server as `1` and a placeholder such as `<desired number>` becomes a string. Without `--type` (or with `--type=strategic`) kubectl sends a strategic merge patch (see below). The kind comes from the resource name (`cm`, `deploy`, `vmi`, `virtualmachineinstances.kubevirt.io`, `deploy/web`) and decides who else writes a field. A line lint cannot use says why in kubectl's own words (`must specify --patch or --patch-file containing the contents of the patch`, `--type must be one of [json merge strategic]`, ...).\n\n");
+    out.push_str("How strategic merge patches are read (a `kubectl patch` line without `--type` or with `--type=strategic`, a body holding directives, or any object body with `patchlab lint --type strategic`): against the kind's schema (`src/schema`, generated from Kubernetes' published OpenAPI definitions: which lists merge by key, which as a set, which are replaced whole; which kinds are built in), and with `--object`, applied by the strategic merge patch engine kube-apiserver runs (`src/apply/strategic.rs`, a port of apimachinery `pkg/util/strategicpatch`, checked against the real kubectl: docs/fidelity.md section 7), so the outcome is the server's answer (415 for a custom resource, 500 for a list element without its merge key, 409 for a stale resourceVersion). For a merge or strategic merge body the report also says what each patch type would do with each list of the body (`types` in the JSON output, \"patch types\" in the text): lint never advises a type that would delete elements the body does not name.\n\n");
     out.push_str("Sources for the server's behaviour: kubernetes `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go` (10,000-op limit, 413; 422 for a failed op; 400 `error decoding patch`), `staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go` (the patch types a custom resource accepts), evanphx/json-patch `patch.go` at v4.12.0, v4.13.0 and v5.6.0 (the engines Kubernetes has shipped), KubeVirt `pkg/apimachinery/patch/patch.go` and PR #18139 (per-key map patches).\n\n");
     out.push_str("Bounds: every rule runs in time linear in the patch (paths are indexed once, in a trie), a rule that fires on many ops lists the first five and folds the rest into one finding with their count and one fix for all of them, and the fixes of one report hold at most eight times the patch's ops (plus 4,096).\n\n");
     out.push_str("| rule | severity | finds |\n|---|---|---|\n");
@@ -385,8 +394,10 @@ pub fn markdown() -> String {
         let _ = writeln!(out, "Applies to {applies}.\n");
         out.push_str("Example:\n\n");
         out.push_str(&fence(&example.patch));
-        if example.object.is_some() {
-            out.push_str("(against the example VMI, `patchlab lint --object`; see `EXAMPLE_OBJECT` in src/lint/rules.rs)\n\n");
+        match example.object {
+            Some(super::rules::NODE_OBJECT) => out.push_str("(against the example Node, `patchlab lint --object`; see `NODE_OBJECT` in src/lint/rules.rs)\n\n"),
+            Some(_) => out.push_str("(against the example VMI, `patchlab lint --object`; see `EXAMPLE_OBJECT` in src/lint/rules.rs)\n\n"),
+            None => {}
         }
         let _ = writeln!(out, "Fix: {}\n", info.fix);
         out.push_str(&fence(&example.fixed));

@@ -93,6 +93,13 @@ pub enum Rule {
     SmpCustomResource,
     /// A strategic-merge-patch directive the server cannot read.
     SmpBadDirective,
+    /// A list without a merge key in a strategic merge patch, which
+    /// replaces the stored list whole, where other writers add elements.
+    SmpReplacesList,
+    /// `$patch: replace` on a list or map other writers fill.
+    SmpPatchReplace,
+    /// An element of a list merged by key that lacks the key.
+    SmpMissingMergeKey,
     /// A UTF-8 byte order mark before the body.
     ByteOrderMark,
     /// Go's `%v` of a slice of ops instead of JSON.
@@ -159,12 +166,16 @@ pub struct Example {
     pub object: Option<&'static str>,
 }
 
+/// The Node the strategic merge patch examples run against: a taint and
+/// a label node-feature-discovery set.
+pub const NODE_OBJECT: &str = r#"{"apiVersion":"v1","kind":"Node","metadata":{"name":"node01","resourceVersion":"4711","labels":{"feature.node.kubernetes.io/cpu-cpuid.AVX512F":"true","kubernetes.io/hostname":"node01"}},"spec":{"taints":[{"effect":"NoSchedule","key":"feature.node.kubernetes.io/gpu","value":"true"}]}}"#;
+
 /// The object most examples run against: a migrating VMI, trimmed.
 pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"VirtualMachineInstance","metadata":{"name":"testvmi","namespace":"default","resourceVersion":"12345","labels":{"kubevirt.io/nodeName":"node01"},"annotations":{"kubevirt.io/evacuationNodeName":"node01"},"finalizers":["kubevirt.io/virtualMachineControllerFinalize","foregroundDeleteVirtualMachine"]},"spec":{"replicas":1},"status":{"phase":"Running"}}"#;
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 30] = [
+    pub const ALL: [Rule; 33] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -189,6 +200,9 @@ impl Rule {
         Rule::MergeHasDirective,
         Rule::SmpCustomResource,
         Rule::SmpBadDirective,
+        Rule::SmpReplacesList,
+        Rule::SmpPatchReplace,
+        Rule::SmpMissingMergeKey,
         Rule::ByteOrderMark,
         Rule::GoFormattedBody,
         Rule::NonStringValue,
@@ -323,6 +337,21 @@ impl Rule {
                 r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"$patch":"replace-all","app":"web"}}}'"#,
                 r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"app":"web"}}}'"#,
             ),
+            Rule::SmpReplacesList => Example {
+                object: Some(NODE_OBJECT),
+                ..text(
+                    r#"kubectl patch node node01 -p '{"spec":{"taints":[{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#,
+                    r#"kubectl patch node node01 -p '{"metadata":{"resourceVersion":"4711"},"spec":{"taints":[{"effect":"NoSchedule","key":"feature.node.kubernetes.io/gpu","value":"true"},{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#,
+                )
+            },
+            Rule::SmpPatchReplace => text(
+                r#"kubectl patch node node01 -p '{"metadata":{"labels":{"$patch":"replace","kubernetes.io/hostname":"node01","role":"gpu"}}}'"#,
+                r#"kubectl patch node node01 -p '{"metadata":{"labels":{"role":"gpu"}}}'"#,
+            ),
+            Rule::SmpMissingMergeKey => text(
+                r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis"}]}}}}'"#,
+                r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis","name":"patch-demo-ctr"}]}}}}'"#,
+            ),
             Rule::ByteOrderMark => text(
                 "\u{feff}[{\"op\":\"add\",\"path\":\"/metadata/labels/app\",\"value\":\"web\"}]",
                 r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
@@ -431,7 +460,7 @@ impl serde::Serialize for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 30] = [
+pub static RULES: [RuleInfo; 33] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
@@ -581,17 +610,17 @@ pub static RULES: [RuleInfo; 30] = [
         name: "fails-now",
         severity: Severity::Error,
         summary: "the patch does not apply to the current object",
-        explanation: "Applied to the object you gave, an op fails, so the server answers (usually 422 with a generic message that hides which op failed) and writes nothing. The finding names the op and the real cause.",
+        explanation: "Applied to the object you gave, the patch fails: an op of a JSON patch (the server answers 422 with a generic message that hides which op failed), a stale `metadata.resourceVersion` in a merge or strategic merge patch (409), a list element without its merge key in a strategic merge patch (500). Nothing is written. The finding names the place and the real cause.",
         fix: "None automatic: the message names the op and why it fails.",
-        applies_to: AppliesTo::Both,
+        applies_to: AppliesTo::All,
     },
     RuleInfo {
         rule: Rule::MergeReplacesList,
         name: "merge-replaces-list",
         severity: Severity::Warning,
-        summary: "a list in a merge patch, which replaces the stored list whole",
-        explanation: "A JSON merge patch (RFC 7386) merges objects key by key but replaces lists whole, without any check. A finalizer or condition another writer added since your read is silently lost. Only a `metadata.resourceVersion` in the body guards it, and that locks the whole object.",
-        fix: "The JSON patch PR #18139's strategies send for the same change (a `test` of the current list, then per-element or whole-list ops); needs the current object.",
+        summary: "a list in a merge patch that other writers fill, or that a strategic merge patch would merge by key: the merge patch replaces it whole",
+        explanation: "A JSON merge patch (RFC 7386) merges objects key by key but replaces every list whole, without any check, even a list the kind's schema keys (`containers` merge by `name` only in a strategic merge patch). A finalizer, condition or container another writer added since your read, or one you simply did not list, is deleted. The rule fires where that loses something: the list has other writers (the writers table: finalizers, ownerReferences, conditions, a Node's taints), or a strategic merge patch would have merged it by key or as a set (the schema tables); the finding then says what a strategic merge patch would keep. A list nobody else writes and no schema keys (a chart's custom resource `spec` list) is left alone: replacing it is what its writer means. Only a `metadata.resourceVersion` in the body guards it, and that locks the whole object.",
+        fix: "The JSON patch PR #18139's strategies send for the same change (a `test` of the current list, then per-element or whole-list ops); needs the current object. For a built-in kind whose list merges by key, sending the body as a strategic merge patch (`kubectl patch` without `--type`) keeps the elements it does not list.",
         applies_to: AppliesTo::MergePatch,
     },
     RuleInfo {
@@ -635,8 +664,8 @@ pub static RULES: [RuleInfo; 30] = [
         name: "smp-custom-resource",
         severity: Severity::Error,
         summary: "a strategic merge patch (`kubectl patch` without `--type`) to a custom resource",
-        explanation: "Custom resources accept only JSON patches, merge patches and server-side apply: the server answers 415 `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml` (kubernetes `staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go`, `supportedTypes`; `handlers/patch.go`, `PatchResource`). `kubectl patch` sends a strategic merge patch unless `--type` says otherwise.",
-        fix: "None automatic: `--type=merge` (the same body means the same when it holds no lists and no directives), or `--type=json` with ops.",
+        explanation: "Custom resources accept only JSON patches, merge patches and server-side apply: the server answers 415 `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml` (kubernetes `staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go`, `supportedTypes`; `handlers/patch.go`, `PatchResource`). `kubectl patch` sends a strategic merge patch unless `--type` says otherwise. Which kinds are built in comes from the schema tables (`src/schema/data`, generated from Kubernetes' published OpenAPI definitions, with every built-in kind listed): a kind they do not list is served by a CustomResourceDefinition. The finding says what the other types would do with this body: `--type=merge` does the same only when the body holds no lists and no directives; a list in a merge patch is replaced whole.",
+        fix: "None automatic: `--type=merge` when the body holds no lists and no directives (then it means the same), `--type=json` ops for each list element you change.",
         applies_to: AppliesTo::StrategicMergePatch,
     },
     RuleInfo {
@@ -649,11 +678,38 @@ pub static RULES: [RuleInfo; 30] = [
         applies_to: AppliesTo::StrategicMergePatch,
     },
     RuleInfo {
+        rule: Rule::SmpReplacesList,
+        name: "smp-replaces-list",
+        severity: Severity::Warning,
+        summary: "a list without a merge key (a Node's `taints`, `tolerations`) in a strategic merge patch, where other writers add elements",
+        explanation: "A strategic merge patch merges a list element by element only when its Go type declares a patch strategy: `containers` merge by `name`, `conditions` by `type`, `finalizers` as a set. A list without one (a Node's `spec.taints`, a Pod's `tolerations`, `imagePullSecrets` in a ServiceAccount) is replaced whole, exactly as in a merge patch: every element another writer added since your read is deleted without a check. Kubernetes' own taint helper pins `metadata.resourceVersion` for this reason (`pkg/controller/controller_utils.go`, `PatchNodeTaints`: \"`.spec.taints` does not specify patchMergeKey and patchStrategy\"). The finding names the writers (the writers table) and, with the current object, the elements that would go.",
+        fix: "With the current object: the JSON patch of the same change (a `test` of the list read, then the write). Or pin `metadata.resourceVersion` in the body (409 on any concurrent write, then re-read and retry), as `PatchNodeTaints` does.",
+        applies_to: AppliesTo::StrategicMergePatch,
+    },
+    RuleInfo {
+        rule: Rule::SmpPatchReplace,
+        name: "smp-patch-replace",
+        severity: Severity::Warning,
+        summary: "`$patch: replace` on a list or map other writers fill (a Node's labels, finalizers, conditions)",
+        explanation: "`$patch: replace` turns a strategic merge patch's merge into a replacement: the map or list becomes exactly what the body lists, so every label, finalizer or condition another writer put there (kubelet, node-feature-discovery, controllers, users) is deleted, without a check (apimachinery `pkg/util/strategicpatch/patch.go`, `mergeMap` and `mergeSliceWithSpecialElements`). Without the directive, labels merge per key and keyed lists merge per element, which is what a writer that shares the field wants.",
+        fix: "None automatic: drop the directive and send only what changes (a key with `null` to delete it, `{\"name\": ..., \"$patch\": \"delete\"}` or `$deleteFromPrimitiveList/<field>` to delete one element).",
+        applies_to: AppliesTo::StrategicMergePatch,
+    },
+    RuleInfo {
+        rule: Rule::SmpMissingMergeKey,
+        name: "smp-missing-merge-key",
+        severity: Severity::Error,
+        summary: "an element of a list merged by key that lacks the key (a container without `name`)",
+        explanation: "A list merged by key (`containers` by `name`, `ports` by `containerPort`, `conditions` by `type`) matches each element of the patch to a stored one by that key. An element without it cannot be matched: whenever the stored object has the list, the server fails the whole patch with HTTP 500 and apimachinery's text `map: map[image:redis] does not contain declared merge key: name` (`pkg/util/mergepatch/errors.go`, `ErrNoMergeKey`; `handlers/patch.go`, `interpretStrategicMergePatchError`, passes it on as an internal error).",
+        fix: "None automatic: add the key (the container's `name`) to each element.",
+        applies_to: AppliesTo::StrategicMergePatch,
+    },
+    RuleInfo {
         rule: Rule::ByteOrderMark,
         name: "byte-order-mark",
         severity: Severity::Error,
         summary: "a UTF-8 byte order mark before the body",
-        explanation: "Editors on Windows save files with a byte order mark (EF BB BF). Go's JSON decoder does not skip it: the server answers 400 `error decoding patch: invalid character 'ï' looking for beginning of value`. (`kubectl patch -p` reads a value that does not start with `{` as YAML, which drops the mark, so the same text works there.)",
+        explanation: "Editors on Windows save files with a byte order mark (EF BB BF). Go's JSON decoder does not skip it: its scanner stops at the first byte, 0xEF, which it names as the rune `ï` (`stateBeginValue` and `quoteChar` in `encoding/json/scanner.go`, the same in the fork `sigs.k8s.io/json` kube-apiserver decodes patches with). The server answers 400 `error decoding patch: invalid character 'ï' looking for beginning of value` for a JSON patch and a merge patch (`handlers/patch.go`, `applyJSPatch`), and the same text without the prefix for a strategic merge patch (`strategicPatchObject`). (`kubectl patch -p` reads a value that does not start with `{` as YAML, which drops the mark, so the same text works there.)",
         fix: "The same body without the mark.",
         applies_to: AppliesTo::All,
     },
@@ -671,7 +727,7 @@ pub static RULES: [RuleInfo; 30] = [
         name: "non-string-value",
         severity: Severity::Error,
         summary: "a number, boolean, list or object where Kubernetes keeps strings (label and annotation values, `nodeSelector`, a ConfigMap's `data`)",
-        explanation: "Labels, annotations, `nodeSelector`, `matchLabels` and ConfigMap data are `map[string]string` in the API types. `\"3\"` is a string, `3` is not: for a built-in kind the server cannot decode the patched object and answers 422 Invalid (`handlers/patch.go`: a decoding error of the patched object). YAML makes this easy to miss: `replicas: 3` and `enabled: true` are a number and a boolean.",
+        explanation: "Labels, annotations, `nodeSelector`, `matchLabels` and ConfigMap data are `map[string]string` in the API types. `\"3\"` is a string, `3` is not: for a built-in kind the patch itself applies, but the server cannot decode the patched object into its Go type and answers 422 Invalid with the decoder's error (`handlers/patch.go`: `jsonPatcher.applyPatchToCurrentObject` for JSON and merge patches, `applyPatchToObject` for strategic merge patches: a decoding error that is not a strict-field error becomes `errors.NewInvalid`). YAML makes this easy to miss: `replicas: 3` and `enabled: true` are a number and a boolean.",
         fix: "The same value as a string (`\"3\"`, `\"true\"`).",
         applies_to: AppliesTo::All,
     },

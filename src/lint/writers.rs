@@ -78,73 +78,88 @@ pub struct Row {
     pub writers: &'static [&'static str],
 }
 
-/// Every writer the table names.
-pub static WRITERS: [Writer; 17] = [
+/// Every writer the table names. Each source was read in the project's
+/// own repository (kubernetes/kubernetes, kubernetes-sigs/node-feature-discovery,
+/// kubernetes/node-problem-detector, argoproj/argo-cd, kubevirt/kubevirt);
+/// docs/lint.md prints them.
+pub static WRITERS: [Writer; 19] = [
     Writer {
         name: "controllers-and-users",
-        what: "any other controller, admission webhook or user (`kubectl label`, `kubectl annotate`, GitOps tools such as Argo CD's tracking label)",
+        what: "any other controller, admission webhook or user (`kubectl label` and `kubectl annotate` send merge patches of one key; GitOps tools such as Argo CD, whose default resource tracking writes the annotation `argocd.argoproj.io/tracking-id` on every object it applies, the label `app.kubernetes.io/instance` when so configured)",
         open: true,
-        source: "kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/label/label.go`; argo-cd `util/argo/resource_tracking.go`",
+        source: "kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/label/label.go` (`RunLabel`), `annotate/annotate.go`; argo-cd `util/argo/resource_tracking.go` (`SetAppInstance`), `common/common.go` (`AnnotationKeyAppInstance`)",
+    },
+    Writer {
+        name: "condition-writers",
+        what: "controllers that add condition types of their own: \"new types of conditions may be added in the future or by 3rd party controllers\", and the list is \"a map with a key of type\" (Kubernetes API conventions)",
+        open: true,
+        source: "kubernetes/community `contributors/devel/sig-architecture/api-conventions.md` (Typical status properties)",
     },
     Writer {
         name: "garbage-collector",
-        what: "kube-controller-manager's garbage collector: removes owner references to deleted owners, and the `orphan` and `foregroundDeletion` finalizers",
+        what: "kube-controller-manager's garbage collector: removes owner references to deleted owners (a strategic merge patch `{\"$patch\":\"delete\",\"uid\":...}`, or for a custom resource a merge patch pinned by resourceVersion), and the `orphan` and `foregroundDeletion` finalizers",
         open: false,
-        source: "kubernetes `pkg/controller/garbagecollector/garbagecollector.go` (`attemptToDeleteItem`, `removeFinalizer`), `patch.go`",
+        source: "kubernetes `pkg/controller/garbagecollector/garbagecollector.go` (`attemptToDeleteItem`), `patch.go` (`patch`, `deleteOwnerRefJSONMergePatch`), `operations.go` (`removeFinalizer`)",
     },
     Writer {
         name: "controller-ref-manager",
         what: "workload controllers adopting and releasing objects (ReplicaSet, StatefulSet, KubeVirt's VM and pool controllers)",
         open: false,
-        source: "kubernetes `pkg/controller/controller_ref_manager.go` (`AdoptPod`, `ReleasePod`); kubevirt `pkg/controller/controller_ref_manager.go`",
+        source: "kubernetes `pkg/controller/controller_ref_manager.go` (`AdoptPod`, `ReleasePod`, `deleteOwnerRefStrategicMergePatch`); kubevirt `pkg/controller/controller_ref_manager.go`",
     },
     Writer {
         name: "protection-controllers",
-        what: "controllers that hold objects with finalizers (`kubernetes.io/pvc-protection`, `kubernetes.io/pv-protection`)",
+        what: "kube-controller-manager's PVC and PV protection controllers: add and remove the finalizers `kubernetes.io/pvc-protection` and `kubernetes.io/pv-protection` (the admission plugin StorageObjectInUseProtection adds them at creation)",
         open: false,
-        source: "kubernetes `pkg/controller/volume/pvcprotection/pvc_protection_controller.go`",
+        source: "kubernetes `pkg/controller/volume/pvcprotection/pvc_protection_controller.go` and `pkg/controller/volume/pvprotection/pv_protection_controller.go` (`addFinalizer`, `removeFinalizer`), `pkg/volume/util/finalizer.go`",
     },
     Writer {
         name: "kubelet",
-        what: "the node agent: Node labels at registration, Node status and conditions, Pod status",
+        what: "the node agent: Node labels (`kubernetes.io/hostname`, `kubernetes.io/os`, `kubernetes.io/arch`, zone and instance type) and the annotation `volumes.kubernetes.io/controller-managed-attach-detach` at registration and re-registration; Node status and conditions, by strategic merge patch; Pod status and conditions, by strategic merge patch (the taints it registers with are set once, in the Node it creates)",
         open: false,
-        source: "kubernetes `pkg/kubelet/kubelet_node_status.go` (`initialNode`, `updateDefaultLabels`), `pkg/kubelet/nodestatus/setters.go`, `pkg/kubelet/status/status_manager.go`",
+        source: "kubernetes `pkg/kubelet/kubelet_node_status.go` (`initialNode`; `tryRegisterWithAPIServer`: `updateDefaultLabels`, `reconcileCMADAnnotationWithExistingNode`; `tryUpdateNodeStatus`: `nodeutil.PatchNodeStatus`), `pkg/kubelet/nodestatus/setters.go`, `pkg/kubelet/status/status_manager.go` (`syncPod`: `statusutil.PatchPodStatus`)",
     },
     Writer {
         name: "kube-scheduler",
-        what: "the scheduler: the Pod's `PodScheduled` condition",
+        what: "the scheduler: the Pod's `PodScheduled` condition and `status.nominatedNodeName`, by strategic merge patch",
         open: false,
-        source: "kubernetes `pkg/scheduler/schedule_one.go` (`updatePod`)",
+        source: "kubernetes `pkg/scheduler/schedule_one.go` (`handleSchedulingFailure`, `updatePod`: `util.PatchPodStatus`)",
     },
     Writer {
         name: "node-lifecycle-controller",
-        what: "kube-controller-manager's node lifecycle controller: Node conditions set to Unknown, `node.kubernetes.io/unreachable` taints",
+        what: "kube-controller-manager's node lifecycle controller: Node conditions set to Unknown, `node.kubernetes.io/unreachable` and `not-ready` taints",
         open: false,
-        source: "kubernetes `pkg/controller/nodelifecycle/node_lifecycle_controller.go`",
+        source: "kubernetes `pkg/controller/nodelifecycle/node_lifecycle_controller.go`; taints through `pkg/controller/controller_utils.go` (`AddOrUpdateTaintOnNode`, `RemoveTaintOffNode`, `PatchNodeTaints`: a strategic merge patch pinned by resourceVersion)",
     },
     Writer {
         name: "taint-eviction",
-        what: "kube-controller-manager's taint eviction and pod GC: the Pod's `DisruptionTarget` condition",
+        what: "kube-controller-manager's taint eviction controller: the Pod's `DisruptionTarget` condition (reason `DeletionByTaintManager`), by strategic merge patch",
         open: false,
-        source: "kubernetes `pkg/controller/tainteviction/taint_eviction.go`, `pkg/controller/podgc/gc_controller.go`",
+        source: "kubernetes `pkg/controller/tainteviction/taint_eviction.go` (`addConditionAndDeletePod`: `utilpod.PatchPodStatus`)",
+    },
+    Writer {
+        name: "pod-gc",
+        what: "kube-controller-manager's pod garbage collector: the Pod's `DisruptionTarget` condition (reason `DeletionByPodGC`) before it deletes a Pod whose node is gone",
+        open: false,
+        source: "kubernetes `pkg/controller/podgc/gc_controller.go` (`markFailedAndDeletePodWithCondition`)",
     },
     Writer {
         name: "node-problem-detector",
-        what: "node-problem-detector: Node conditions (`KernelDeadlock`, `ReadonlyFilesystem`)",
+        what: "node-problem-detector: Node conditions (`KernelDeadlock`, `ReadonlyFilesystem`), a strategic merge patch `{\"status\":{\"conditions\":[...]}}` of the status subresource on every sync",
         open: false,
-        source: "kubernetes/node-problem-detector `pkg/exporters/k8sexporter/condition/manager.go`",
+        source: "kubernetes/node-problem-detector `pkg/exporters/k8sexporter/problemclient/problem_client.go` (`SetConditions`, `generatePatch`), `pkg/exporters/k8sexporter/condition/manager.go` (`sync`), `config/kernel-monitor.json`, `config/readonly-monitor.json`",
     },
     Writer {
         name: "node-feature-discovery",
-        what: "node-feature-discovery's master: Node labels `feature.node.kubernetes.io/*` and annotations `nfd.node.kubernetes.io/*`",
+        what: "node-feature-discovery's master: Node labels `feature.node.kubernetes.io/*` and annotations `nfd.node.kubernetes.io/*` (per-key JSON patches), extended resources in `status.capacity` and `allocatable`, taints `feature.node.kubernetes.io/*`",
         open: false,
-        source: "kubernetes-sigs/node-feature-discovery `pkg/nfd-master/nfd-master.go` (`updateNodeObject`)",
+        source: "kubernetes-sigs/node-feature-discovery `pkg/nfd-master/nfd-master.go` (`updateNodeObject`, `patchNode`, `patchNodeStatus`; `setTaints`: `controller.PatchNodeTaints`), `api/nfd/v1alpha1/annotations_labels.go`",
     },
     Writer {
         name: "virt-handler-heartbeat",
-        what: "KubeVirt virt-handler's heartbeat: Node labels `kubevirt.io/schedulable`, `cpumanager`, annotation `kubevirt.io/heartbeat`, every minute",
+        what: "KubeVirt virt-handler's heartbeat: Node labels `kubevirt.io/schedulable`, `cpumanager`, annotation `kubevirt.io/heartbeat`, by strategic merge patch every one to two minutes",
         open: false,
-        source: "kubevirt `pkg/virt-handler/heartbeat/heartbeat.go` (`do`)",
+        source: "kubevirt `pkg/virt-handler/heartbeat/heartbeat.go` (`do`, `labelNodeUnschedulable`)",
     },
     Writer {
         name: "virt-handler-node-labeller",
@@ -188,7 +203,7 @@ const VMI: &[&str] = &["VirtualMachineInstance"];
 
 /// The table. Rows for every kind come first; a kind's own rows add
 /// writers to them.
-pub static ROWS: [Row; 19] = [
+pub static ROWS: [Row; 21] = [
     Row {
         kinds: &[],
         path: "/metadata/labels",
@@ -208,11 +223,7 @@ pub static ROWS: [Row; 19] = [
         path: "/metadata/finalizers",
         shape: Shape::List,
         item: "finalizer",
-        writers: &[
-            "controllers-and-users",
-            "garbage-collector",
-            "protection-controllers",
-        ],
+        writers: &["controllers-and-users", "garbage-collector"],
     },
     Row {
         kinds: &[],
@@ -220,6 +231,20 @@ pub static ROWS: [Row; 19] = [
         shape: Shape::List,
         item: "owner reference",
         writers: &["controller-ref-manager", "garbage-collector"],
+    },
+    Row {
+        kinds: &[],
+        path: "/status/conditions",
+        shape: Shape::List,
+        item: "condition",
+        writers: &["condition-writers"],
+    },
+    Row {
+        kinds: &["PersistentVolumeClaim", "PersistentVolume"],
+        path: "/metadata/finalizers",
+        shape: Shape::List,
+        item: "finalizer",
+        writers: &["protection-controllers"],
     },
     Row {
         kinds: &["Node"],
@@ -251,8 +276,8 @@ pub static ROWS: [Row; 19] = [
         shape: Shape::List,
         item: "taint",
         writers: &[
-            "kubelet",
             "node-lifecycle-controller",
+            "node-feature-discovery",
             "controllers-and-users",
         ],
     },
@@ -276,6 +301,7 @@ pub static ROWS: [Row; 19] = [
             "kubelet",
             "node-lifecycle-controller",
             "node-problem-detector",
+            "node-feature-discovery",
         ],
     },
     Row {
@@ -283,14 +309,14 @@ pub static ROWS: [Row; 19] = [
         path: "/status/conditions",
         shape: Shape::List,
         item: "condition",
-        writers: &["kubelet", "kube-scheduler", "taint-eviction"],
+        writers: &["kubelet", "kube-scheduler", "taint-eviction", "pod-gc"],
     },
     Row {
         kinds: &["Pod"],
         path: "/status",
         shape: Shape::Object,
         item: "status field",
-        writers: &["kubelet", "kube-scheduler", "taint-eviction"],
+        writers: &["kubelet", "kube-scheduler", "taint-eviction", "pod-gc"],
     },
     Row {
         kinds: VMI,
@@ -478,10 +504,29 @@ mod tests {
         assert!(deployment.is_shared());
         // No kind: the union.
         assert!(sharing(None, p("/status/conditions")).is_shared());
+        // Conditions: third-party controllers add types of their own, on
+        // every kind (API conventions); a Deployment's spec is nobody's.
         assert_eq!(
-            sharing(Some("Deployment"), p("/status/conditions")),
+            sharing(Some("Deployment"), p("/status/conditions")).names(),
+            ["condition-writers"]
+        );
+        assert_eq!(
+            sharing(Some("Deployment"), p("/spec/template/spec/tolerations")),
             Sharing::Unknown
         );
+        // The protection controllers hold PVC and PV finalizers only.
+        assert!(
+            sharing(Some("PersistentVolumeClaim"), p("/metadata/finalizers"))
+                .names()
+                .contains(&"protection-controllers")
+        );
+        assert!(!sharing(Some("Pod"), p("/metadata/finalizers"))
+            .names()
+            .contains(&"protection-controllers"));
+        // kubelet sets taints only in the Node it creates.
+        assert!(!sharing(Some("Node"), p("/spec/taints"))
+            .names()
+            .contains(&"kubelet"));
         assert_eq!(
             sharing(Some("Node"), p("/metadata/labels")).list(),
             "controllers-and-users, kubelet, node-feature-discovery, virt-handler-heartbeat, virt-handler-node-labeller and virt-controller-node"

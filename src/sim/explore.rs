@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use super::timeline::{ConflictKind, Event, Scenario, ScenarioError, World};
+use super::outcome::NotHeld;
+use super::story::Story;
+use super::timeline::{ConflictKind, Event, EventKind, Scenario, ScenarioError, World};
 use crate::strategy::Preset;
 
 /// The explorer handles at most this many writers (the number of orders
@@ -19,8 +21,9 @@ pub struct ExploreCell {
     /// Interleavings where it happens at least once.
     pub count: usize,
     /// Per writer: interleavings where it happens to that writer (the
-    /// writer that failed, whose change was lost, whose intent does not
-    /// hold), in scenario order; writers it never happens to are left out.
+    /// writer that failed, whose change was lost, that was never retried,
+    /// whose intent does not hold), in scenario order; writers it never
+    /// happens to are left out.
     pub writers: Vec<(String, usize)>,
     /// The first interleaving where it happens (an index into
     /// [`Exploration::interleavings`]) ...
@@ -76,10 +79,21 @@ pub struct ExploreRow {
     /// Some write failed although nothing its writer meant to change had
     /// been changed.
     pub false_conflicts: ExploreCell,
-    /// A write erased another writer's change without meaning to.
+    /// A write erased a change another writer made after its read
+    /// ([`Term::LostUpdate`](crate::vocabulary::Term::LostUpdate)).
     pub lost_updates: ExploreCell,
-    /// At the end, some writer's intent does not hold.
+    /// At the end, some writer's last write had failed and no retry was
+    /// scheduled after it, so its intent does not hold
+    /// ([`Term::NotRetried`](crate::vocabulary::Term::NotRetried)): the
+    /// scenario stops before the writer would requeue.
+    pub never_retried: ExploreCell,
+    /// At the end, some writer's intent does not hold for another reason
+    /// than [`ExploreRow::never_retried`]: it gave up, never wrote, its
+    /// change was erased or overwritten, or its write did not make it.
     pub intent_not_held: ExploreCell,
+    /// What happened in each interleaving (in the order of
+    /// [`Exploration::interleavings`]), told from its own facts.
+    pub stories: Vec<Story>,
 }
 
 /// The explorer's result.
@@ -87,10 +101,26 @@ pub struct ExploreRow {
 pub struct Exploration {
     /// The scenario's name.
     pub scenario: String,
+    /// The writers with no retry in the schedule: in every interleaving, a
+    /// failed write of theirs stays failed.
+    pub without_retry: Vec<String>,
     /// Every interleaving, as a schedule.
     pub interleavings: Vec<Vec<Event>>,
     /// One row per preset.
     pub presets: Vec<ExploreRow>,
+}
+
+impl Exploration {
+    /// What happened in interleaving `index` under `preset`: the story a
+    /// replayed interleaving is told by (`None` for a preset not explored or
+    /// an index past the end).
+    pub fn story(&self, preset: Preset, index: usize) -> Option<&Story> {
+        self.presets
+            .iter()
+            .find(|row| row.preset == preset)?
+            .stories
+            .get(index)
+    }
 }
 
 /// Every interleaving of per-writer event sequences that keeps each
@@ -178,7 +208,9 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
             failed: ExploreCell::default(),
             false_conflicts: ExploreCell::default(),
             lost_updates: ExploreCell::default(),
+            never_retried: ExploreCell::default(),
             intent_not_held: ExploreCell::default(),
+            stories: Vec::with_capacity(orders.len()),
         };
         let options = scenario.quiet_writer_options(Some(preset))?;
         for (i, order) in orders.iter().enumerate() {
@@ -193,8 +225,17 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
             let mut false_conflict = vec![false; writers];
             let mut lost = vec![false; writers];
             let (mut failed_at, mut false_at, mut lost_at) = (None, None, None);
+            let mut story = Story::default();
             for (index, event) in order.iter().enumerate() {
                 let outcome = world.step_outcome(index, event);
+                story.record(
+                    index,
+                    &names[outcome.writer],
+                    outcome.code.map(|code| (code, outcome.ok)),
+                    outcome.conflict,
+                    outcome.kept.iter().map(|k| names[*k].clone()).collect(),
+                    outcome.lost.iter().map(|v| names[*v].clone()).collect(),
+                );
                 if matches!(outcome.code, Some(409 | 422)) {
                     failed[outcome.writer] = true;
                     failed_at.get_or_insert(index + 1);
@@ -209,11 +250,20 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
                 }
             }
             world.finish();
+            story.end(&world.outcomes);
+            let never_retried: Vec<bool> = world
+                .outcomes
+                .writers
+                .iter()
+                .map(|w| matches!(w.not_held, Some(NotHeld::NotRetried { .. })))
+                .collect();
             let not_held: Vec<bool> = world
                 .outcomes
                 .writers
                 .iter()
-                .map(|w| !w.intent_holds)
+                .map(|w| w.not_held.is_some())
+                .zip(&never_retried)
+                .map(|(not_held, never)| not_held && !never)
                 .collect();
             let end = order.len();
             row.failed
@@ -222,12 +272,26 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
                 .mark(i, false_at.unwrap_or(end), &false_conflict, &names);
             row.lost_updates
                 .mark(i, lost_at.unwrap_or(end), &lost, &names);
+            row.never_retried.mark(i, end, &never_retried, &names);
             row.intent_not_held.mark(i, end, &not_held, &names);
+            row.stories.push(story);
         }
         rows.push(row);
     }
+    let without_retry = scenario
+        .writers
+        .iter()
+        .filter(|w| {
+            !scenario
+                .schedule
+                .iter()
+                .any(|e| e.kind() == EventKind::Retry && e.writer() == w.name)
+        })
+        .map(|w| w.name.clone())
+        .collect();
     Ok(Exploration {
         scenario: scenario.name.clone(),
+        without_retry,
         interleavings: orders,
         presets: rows,
     })
@@ -236,7 +300,6 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::timeline::EventKind;
 
     fn race() -> Scenario {
         let text = include_str!("../../www/scenarios/migration-race.yaml");
@@ -266,7 +329,7 @@ mod tests {
     fn per_key_never_fails_for_nothing_whole_map_does() {
         let result = explore(
             &race(),
-            &[Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Naive],
+            &[Preset::KubevirtMain, Preset::KubevirtPerKey, Preset::Naive],
         )
         .unwrap();
         let [head, per_key, naive] = &result.presets[..] else {
@@ -300,7 +363,7 @@ mod tests {
                 schedule: result.interleavings[first].clone(),
                 ..race()
             },
-            Some(Preset::KubevirtPr18139),
+            Some(Preset::KubevirtPerKey),
         )
         .unwrap();
         let controller = &replayed.outcomes.writers[0];
@@ -315,7 +378,7 @@ mod tests {
                 schedule: result.interleavings[first].clone(),
                 ..race()
             },
-            Some(Preset::KubevirtHead),
+            Some(Preset::KubevirtMain),
         )
         .unwrap();
         assert!(replayed
@@ -323,6 +386,78 @@ mod tests {
             .writers
             .iter()
             .any(|w| w.counts.false_conflicts > 0));
+    }
+
+    /// The finalizer race with the backup controller's retry taken out.
+    fn finalizer_race_without_backup_retry() -> Scenario {
+        let mut scenario =
+            Scenario::parse(include_str!("../../www/scenarios/finalizer-race.yaml")).unwrap();
+        scenario
+            .schedule
+            .retain(|e| !(e.kind() == EventKind::Retry && e.writer() == "backup-controller"));
+        scenario
+    }
+
+    #[test]
+    fn a_writer_never_retried_is_counted_apart_and_named() {
+        let scenario = finalizer_race_without_backup_retry();
+        let result = explore(&scenario, &[Preset::KubevirtMain]).unwrap();
+        assert_eq!(result.without_retry, ["backup-controller"]);
+        let row = &result.presets[0];
+        // Where the VM controller writes first, the backup controller's
+        // test of the whole list fails and nothing retries it: never
+        // retried, not an intent that "does not hold" for another reason.
+        assert!(row.never_retried.count > 0, "{row:?}");
+        assert_eq!(
+            row.never_retried
+                .writers
+                .iter()
+                .map(|(w, _)| w.as_str())
+                .collect::<Vec<_>>(),
+            ["backup-controller"]
+        );
+        assert_eq!(row.intent_not_held.count, 0, "{row:?}");
+        let first = row.never_retried.first.unwrap();
+        let story = result
+            .story(Preset::KubevirtMain, first)
+            .unwrap()
+            .describe();
+        assert!(result.story(Preset::Naive, first).is_none());
+        assert!(
+            story.last().unwrap().contains(
+                "backup-controller's intent does not hold: its last write got 422 and no retry was scheduled"
+            ),
+            "{story:?}"
+        );
+        // With its retry scheduled, every order ends with both intents.
+        let scenario =
+            Scenario::parse(include_str!("../../www/scenarios/finalizer-race.yaml")).unwrap();
+        let result = explore(&scenario, &[Preset::KubevirtMain]).unwrap();
+        assert!(result.without_retry.is_empty());
+        let row = &result.presets[0];
+        assert_eq!((row.never_retried.count, row.intent_not_held.count), (0, 0));
+    }
+
+    #[test]
+    fn each_interleaving_is_told_by_its_own_replay() {
+        for scenario in [race(), finalizer_race_without_backup_retry()] {
+            let presets = [Preset::KubevirtMain, Preset::Naive, Preset::Ssa];
+            let result = explore(&scenario, &presets).unwrap();
+            for row in &result.presets {
+                assert_eq!(row.stories.len(), result.interleavings.len());
+                for (order, story) in result.interleavings.iter().zip(&row.stories) {
+                    let replayed = super::super::timeline::replay(
+                        &Scenario {
+                            schedule: order.clone(),
+                            ..scenario.clone()
+                        },
+                        Some(row.preset),
+                    )
+                    .unwrap();
+                    assert_eq!(*story, Story::of_replay(&replayed), "{order:?}");
+                }
+            }
+        }
     }
 
     #[test]

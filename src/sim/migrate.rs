@@ -158,13 +158,19 @@ impl MigrateOptions {
         Ok(())
     }
 
-    /// The presets to run: the ones asked, or all.
+    /// The presets to run: the ones asked (each once, in the order first
+    /// asked), or all.
     pub fn presets(&self) -> Vec<Preset> {
         if self.presets.is_empty() {
-            Preset::ALL.to_vec()
-        } else {
-            self.presets.clone()
+            return Preset::ALL.to_vec();
         }
+        let mut once = Vec::with_capacity(Preset::ALL.len());
+        for preset in &self.presets {
+            if !once.contains(preset) {
+                once.push(*preset);
+            }
+        }
+        once
     }
 
     /// Writers per VMI.
@@ -205,7 +211,7 @@ pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
         (format!("churn-{k}"), vec![intent])
     });
     let churn: Vec<WriterSpec> = churn
-        .map(|(name, intents)| writer((&name, Preset::KubevirtPr18139, false, intents)))
+        .map(|(name, intents)| writer((&name, Preset::KubevirtPerKey, false, intents)))
         .collect();
     Scenario {
         objects: vec![vmi_object(&name)],
@@ -282,13 +288,13 @@ fn kubevirt_writers(i: usize) -> [(&'static str, Preset, bool, Vec<Intent>); 3] 
     [
         (
             "virt-controller",
-            Preset::KubevirtPr18139,
+            Preset::KubevirtPerKey,
             false,
             virt_controller,
         ),
         (
             "migration-controller",
-            Preset::KubevirtPr18139,
+            Preset::KubevirtPerKey,
             false,
             migration_controller,
         ),
@@ -792,7 +798,7 @@ mod tests {
         let options = MigrateOptions {
             vms: 200,
             seed: 7,
-            presets: vec![Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Naive],
+            presets: vec![Preset::KubevirtMain, Preset::KubevirtPerKey, Preset::Naive],
             ..MigrateOptions::default()
         };
         let result = migrate(&options).unwrap();
@@ -880,7 +886,7 @@ mod tests {
             migrate(&MigrateOptions {
                 vms: 100,
                 seed: 2,
-                presets: vec![Preset::KubevirtHead, Preset::KubevirtPr18139],
+                presets: vec![Preset::KubevirtMain, Preset::KubevirtPerKey],
                 churn,
                 ..MigrateOptions::default()
             })
@@ -914,7 +920,7 @@ mod tests {
             migrate(&MigrateOptions {
                 vms: 100,
                 seed: 4,
-                presets: vec![Preset::Naive, Preset::KubevirtHead],
+                presets: vec![Preset::Naive, Preset::KubevirtMain],
                 retries,
                 ..MigrateOptions::default()
             })
@@ -945,7 +951,7 @@ mod tests {
             migrate(&MigrateOptions {
                 vms: 100,
                 seed: 4,
-                presets: vec![Preset::Naive, Preset::KubevirtHead],
+                presets: vec![Preset::Naive, Preset::KubevirtMain],
                 ..MigrateOptions::default()
             })
             .unwrap(),

@@ -145,6 +145,123 @@ pub struct WriterOutcome {
     pub intent_holds: bool,
     /// Where its writing stood when the timeline ended.
     pub end: WriterEnd,
+    /// [`Term::IntentNotHeld`]: why its intent does not hold at the end
+    /// (`None` when it holds).
+    pub not_held: Option<NotHeld>,
+}
+
+/// Why a writer's intent does not hold at the end
+/// ([`Term::IntentNotHeld`]), decided once by [`NotHeld::decide`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+pub enum NotHeld {
+    /// It used up its attempts ([`Term::GaveUp`]).
+    GaveUp,
+    /// Its last write failed and no retry was scheduled after it
+    /// ([`Term::NotRetried`]).
+    NotRetried {
+        /// The status of its last write.
+        code: u16,
+    },
+    /// It never sent a write.
+    NeverWrote,
+    /// Another writer's write erased its change without having read it
+    /// ([`Term::LostUpdate`]).
+    Lost(Erasure),
+    /// Another writer, having read its change, overwrote it on purpose.
+    Overwritten(Erasure),
+    /// Its cache already showed its intent, so it sent nothing; the object
+    /// no longer shows it.
+    NothingSent,
+    /// Its write succeeded without making all of its intent hold (a
+    /// server-side apply cannot remove a field another manager owns).
+    Unmet,
+}
+
+/// Which write undid a writer's change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Erasure {
+    /// The writer whose write undid it.
+    pub by: String,
+    /// The change (the intent), in words.
+    pub intent: String,
+    /// The step of that write (zero-based event index).
+    pub step: usize,
+}
+
+impl NotHeld {
+    /// The one rule: a writer whose own last write did not land is so
+    /// because it gave up, was never retried or never wrote; otherwise the
+    /// last write that undid one of its changes still missing at the end
+    /// (`erased`: that write, and whether it was a lost update) says who;
+    /// otherwise it sent nothing, or its own write did not do it all.
+    pub fn decide(end: WriterEnd, erased: Option<(Erasure, bool)>) -> NotHeld {
+        match (end, erased) {
+            (WriterEnd::GaveUp, _) => NotHeld::GaveUp,
+            (WriterEnd::NotRetried { code }, _) => NotHeld::NotRetried { code },
+            (WriterEnd::NeverWrote, _) => NotHeld::NeverWrote,
+            (_, Some((erasure, true))) => NotHeld::Lost(erasure),
+            (_, Some((erasure, false))) => NotHeld::Overwritten(erasure),
+            (WriterEnd::NothingToDo, None) => NotHeld::NothingSent,
+            (WriterEnd::Succeeded, None) => NotHeld::Unmet,
+        }
+    }
+
+    /// The stable id (`not-retried`, `lost`, ...), as in the JSON.
+    pub fn id(&self) -> &'static str {
+        match self {
+            NotHeld::GaveUp => "gave-up",
+            NotHeld::NotRetried { .. } => "not-retried",
+            NotHeld::NeverWrote => "never-wrote",
+            NotHeld::Lost(_) => "lost",
+            NotHeld::Overwritten(_) => "overwritten",
+            NotHeld::NothingSent => "nothing-sent",
+            NotHeld::Unmet => "unmet",
+        }
+    }
+
+    /// The vocabulary term naming the reason, where one does.
+    pub fn term(&self) -> Option<Term> {
+        match self {
+            NotHeld::GaveUp => Some(Term::GaveUp),
+            NotHeld::NotRetried { .. } => Some(Term::NotRetried),
+            NotHeld::Lost(_) => Some(Term::LostUpdate),
+            _ => None,
+        }
+    }
+
+    /// Why its intent does not hold, in words, after "its intent does not
+    /// hold: ".
+    pub fn reason(&self) -> String {
+        match self {
+            NotHeld::GaveUp => "it gave up: its attempts were used up".to_owned(),
+            NotHeld::NotRetried { code } => format!(
+                "its last write got {code} and no retry was scheduled after it: it was never retried"
+            ),
+            NotHeld::NeverWrote => "it never sent a write".to_owned(),
+            NotHeld::Lost(e) => format!(
+                "{}'s write erased its change ({}) without having read it: a lost update",
+                e.by, e.intent
+            ),
+            NotHeld::Overwritten(e) => format!(
+                "{}'s write overwrote its change ({}) after reading it: a deliberate overwrite",
+                e.by, e.intent
+            ),
+            NotHeld::NothingSent => {
+                "its cache already showed its intent, so it sent nothing, and the object no longer shows it"
+                    .to_owned()
+            }
+            NotHeld::Unmet => {
+                "its write succeeded without making all of its intent hold".to_owned()
+            }
+        }
+    }
+
+    /// In words, for the writer named `name`: `backup-controller's intent
+    /// does not hold: its last write got 422 and ...`.
+    pub fn describe(&self, name: &str) -> String {
+        format!("{name}'s intent does not hold: {}", self.reason())
+    }
 }
 
 /// Where a writer's writing stands when the timeline ends.
@@ -157,8 +274,8 @@ pub enum WriterEnd {
     NothingToDo,
     /// It used up its attempts ([`Term::GaveUp`]).
     GaveUp,
-    /// Its last write failed and the timeline ends before it retried
-    /// ([`Term::NotRetried`]).
+    /// Its last write failed and no retry was scheduled after it: the
+    /// timeline ends before it writes again ([`Term::NotRetried`]).
     NotRetried {
         /// The status of its last write.
         code: u16,
@@ -198,7 +315,7 @@ impl WriterEnd {
             WriterEnd::NothingToDo => format!("{name} had nothing to send"),
             WriterEnd::GaveUp => format!("{name} gave up: its attempts were used up"),
             WriterEnd::NotRetried { code } => {
-                format!("{name}'s last write got {code} and the timeline ends before it retries")
+                format!("{name}'s last write got {code} and no retry was scheduled after it")
             }
             WriterEnd::NeverWrote => format!("{name} never sent a write"),
         }
@@ -229,6 +346,14 @@ impl Outcomes {
     /// The writers whose intent does not hold at the end.
     pub fn intent_not_held(&self) -> impl Iterator<Item = &WriterOutcome> {
         self.writers.iter().filter(|w| !w.intent_holds)
+    }
+
+    /// The writers whose intent does not hold because their last write
+    /// failed and was never retried.
+    pub fn never_retried(&self) -> impl Iterator<Item = &WriterOutcome> {
+        self.writers
+            .iter()
+            .filter(|w| matches!(w.not_held, Some(NotHeld::NotRetried { .. })))
     }
 
     /// Writes sent by all writers.

@@ -1,8 +1,10 @@
 //! A model of kube-apiserver's write path for one resource type: objects
 //! by kind and name with a monotonically increasing `resourceVersion`,
 //! Update, JSON patch (the handler's checks and the engine of the modelled
-//! release), merge patch (evanphx's `MergePatch`) and server-side apply
-//! with field ownership as structured-merge-diff keeps it.
+//! release), merge patch (evanphx's `MergePatch`), strategic merge patch
+//! (`strategicpatch` with the kind's schema; a custom resource answers
+//! 415) and server-side apply with field ownership as
+//! structured-merge-diff keeps it.
 //!
 //! Every answer comes from [`crate::status`]; where patchlab explains more
 //! than the server says (the hidden cause of a 422), it is in
@@ -55,6 +57,14 @@ pub enum Request {
     },
     /// PATCH `application/merge-patch+json`.
     MergePatch {
+        /// `Kind/name`.
+        key: String,
+        /// The body.
+        body: Value,
+    },
+    /// PATCH `application/strategic-merge-patch+json` (what `kubectl
+    /// patch` sends by default; built-in kinds only).
+    StrategicMergePatch {
         /// `Kind/name`.
         key: String,
         /// The body.
@@ -421,6 +431,9 @@ impl Server {
             Request::JsonPatch { key, payload } => self.json_patch(key, payload, manager),
             Request::Ops { key, ops } => self.ops(key, ops, manager),
             Request::MergePatch { key, body } => self.merge_patch(key, body, manager),
+            Request::StrategicMergePatch { key, body } => {
+                self.strategic_merge_patch(key, body, manager)
+            }
             Request::Apply {
                 key,
                 config,
@@ -525,6 +538,32 @@ impl Server {
         let mut object = (*stored.object).clone();
         let engine = self.cluster.patch_engine();
         let warnings = match apply::apply_merge(&mut object, &gojson::to_string(body), engine) {
+            Ok(warnings) => warnings,
+            Err(err) => return self.refused(key, &err),
+        };
+        let mut response = self.finish_patch(key, object, manager);
+        if response.is_success() {
+            response.warnings = warnings;
+        }
+        response
+    }
+
+    /// A strategic merge patch: the handler's path of the modelled release
+    /// ([`apply::strategic::apply_body`]) with the stored object's kind:
+    /// a custom resource is refused (415) before the body is read, a
+    /// built-in kind merges by its schema.
+    fn strategic_merge_patch(&mut self, key: &str, body: &Value, manager: &str) -> Response {
+        let Some(stored) = self.objects.get(key) else {
+            return self.not_found(key);
+        };
+        let target = crate::schema::target_of(&stored.object);
+        let mut object = (*stored.object).clone();
+        let warnings = match apply::strategic::apply_body(
+            &mut object,
+            &gojson::to_string(body),
+            &target,
+            self.cluster.version,
+        ) {
             Ok(warnings) => warnings,
             Err(err) => return self.refused(key, &err),
         };

@@ -8,14 +8,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use super::outcome::{
-    ConflictKind, Counts, Kept, LostUpdate, Outcomes, WriterEnd, WriterOutcome,
+    ConflictKind, Counts, Erasure, Kept, LostUpdate, NotHeld, Outcomes, WriterEnd, WriterOutcome,
 };
 use super::server::{key_of, Request, Response, Server};
 use super::writer::WriterSpec;
 use crate::apply::Evanphx;
 use crate::input::{self, Budget};
 use crate::kube::{Cluster, KubeVersion};
-use crate::limits::{SCENARIO_EVENTS, SCENARIO_OBJECTS, SCENARIO_WRITERS, WRITER_INTENTS};
+use crate::limits::{
+    REPLAY_BYTES, SCENARIO_EVENTS, SCENARIO_OBJECTS, SCENARIO_WRITERS, WRITER_INTENTS,
+};
 use crate::strategy::{self, Body, BodyKind, FieldKind, PlannedOp, Preset};
 
 /// One scheduled event.
@@ -260,6 +262,23 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// The length of `value`'s compact JSON text, counted without building it.
+fn json_bytes(value: &impl Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
 impl Scenario {
     /// Every writer's diff options, `preset` replacing the writers' own
     /// (fixed writers keep theirs).
@@ -332,6 +351,16 @@ impl Scenario {
             if count > limit {
                 return Err(ScenarioError::TooMany { what, count, limit });
             }
+        }
+        // Each step keeps the object it wrote: refuse, before any step,
+        // a replay that would keep more than REPLAY_BYTES of them.
+        let kept = json_bytes(&self.objects).saturating_mul(self.schedule.len() + 1);
+        if kept > REPLAY_BYTES {
+            return Err(ScenarioError::TooMany {
+                what: "bytes of objects the replay would keep (the objects' JSON once per event)",
+                count: kept,
+                limit: REPLAY_BYTES,
+            });
         }
         let keys: BTreeSet<String> = self.objects.iter().map(key_of).collect();
         for (index, object) in self.objects.iter().enumerate() {
@@ -474,6 +503,15 @@ struct Watched {
     target: String,
 }
 
+/// A watched effect a later write undid: whose (writer, intent), which
+/// write, and whether it was a lost update (else a deliberate overwrite).
+struct Undone {
+    writer: usize,
+    intent: usize,
+    erasure: Erasure,
+    lost: bool,
+}
+
 /// The world a replay runs in: the server, the writers' caches and what
 /// is watched for lost updates; `record` keeps a full step log (the mass
 /// migration turns it off and keeps counts only).
@@ -485,6 +523,9 @@ pub(crate) struct World<'a> {
     pub(crate) server: Server,
     states: Vec<WriterState>,
     watched: Vec<Watched>,
+    /// Every watched effect undone, in order: why an intent no longer
+    /// holds at the end.
+    undone: Vec<Undone>,
     pub(crate) outcomes: Outcomes,
     record: bool,
     pub(crate) steps: Vec<Step>,
@@ -534,6 +575,7 @@ impl<'a> World<'a> {
                     counts: Counts::default(),
                     intent_holds: false,
                     end: WriterEnd::NeverWrote,
+                    not_held: None,
                 })
                 .collect(),
             lost_updates: Vec::new(),
@@ -560,6 +602,7 @@ impl<'a> World<'a> {
                 })
                 .collect(),
             watched: Vec::new(),
+            undone: Vec::new(),
             outcomes,
             record,
             steps: Vec::new(),
@@ -640,6 +683,8 @@ impl<'a> World<'a> {
             code: step.response.as_ref().map(|r| r.code),
             conflict: step.conflict,
             lost: step.lost.iter().map(|l| l.victim_index).collect(),
+            kept: step.kept.iter().map(|k| k.writer_index).collect(),
+            ok: step.response.as_ref().is_some_and(Response::is_success),
         };
         if self.record {
             let object = self.server.get(&target).cloned().unwrap_or(Value::Null);
@@ -806,6 +851,13 @@ impl<'a> World<'a> {
                 },
                 (BodyKind::MergePatch, Vec::new()),
             ),
+            Body::StrategicMergePatch(body) => (
+                Request::StrategicMergePatch {
+                    key,
+                    body: body.clone(),
+                },
+                (BodyKind::StrategicMergePatch, Vec::new()),
+            ),
             Body::Apply { config, .. } => (
                 Request::Apply {
                     key,
@@ -959,14 +1011,19 @@ impl<'a> World<'a> {
             };
             format!("{name} sends {sends}: {} {result}", response.code)
         } else {
-            let at = response.cause.as_ref().map_or(String::new(), |cause| {
-                format!(
-                    " at op {} ({} {})",
-                    cause.index.map_or("-".to_owned(), |i| i.to_string()),
-                    cause.op.as_deref().unwrap_or("?"),
-                    cause.path.as_deref().unwrap_or("?")
-                )
-            });
+            // The failing op, for a JSON patch (other bodies fail whole).
+            let at = response
+                .cause
+                .as_ref()
+                .filter(|c| c.index.is_some())
+                .map_or(String::new(), |cause| {
+                    format!(
+                        " at op {} ({} {})",
+                        cause.index.map_or("-".to_owned(), |i| i.to_string()),
+                        cause.op.as_deref().unwrap_or("?"),
+                        cause.path.as_deref().unwrap_or("?")
+                    )
+                });
             let class = match step.conflict {
                 Some(ConflictKind::False) => ": a false conflict: succeeding would have changed nothing another writer did since its read".to_owned(),
                 Some(ConflictKind::True) => format!(
@@ -1012,20 +1069,31 @@ impl<'a> World<'a> {
             // Erased. Lost when the change was made after this writer's
             // read (nobody told it); undoing a change it had read is a
             // deliberate overwrite. Either way it is no longer watched.
+            let erasure = Erasure {
+                by: writers[w].name.clone(),
+                intent: intent.describe(),
+                step: index,
+            };
             if seen.since_read {
                 let victim = writers[watched.writer].name.clone();
                 self.outcomes.writers[watched.writer].counts.lost_updates += 1;
                 let record = LostUpdate {
                     victim,
                     victim_index: watched.writer,
-                    intent: intent.describe(),
+                    intent: erasure.intent.clone(),
                     path: intent.location().to_string(),
-                    erased_by: writers[w].name.clone(),
+                    erased_by: erasure.by.clone(),
                     step: index,
                 };
                 self.outcomes.lost_updates.push(record.clone());
                 lost.push(record);
             }
+            self.undone.push(Undone {
+                writer: watched.writer,
+                intent: watched.intent,
+                erasure,
+                lost: seen.since_read,
+            });
         }
         self.watched = kept;
         for (i, intent) in mine.iter().enumerate() {
@@ -1041,15 +1109,14 @@ impl<'a> World<'a> {
         lost
     }
 
+    /// Decides each writer's end, whether its intent holds and, when it
+    /// does not, why ([`NotHeld::decide`]).
     pub(crate) fn finish(&mut self) {
         let mut all = true;
         for (w, spec) in self.scenario.writers.iter().enumerate() {
-            let object = self
-                .server
-                .get(&self.targets[w])
-                .cloned()
-                .unwrap_or(Value::Null);
-            let converged = spec.intents.iter().all(|i| i.holds(&object));
+            let null = Value::Null;
+            let object = self.server.get(&self.targets[w]).unwrap_or(&null);
+            let converged = spec.intents.iter().all(|i| i.holds(object));
             let state = &self.states[w];
             let outcome = &mut self.outcomes.writers[w];
             outcome.intent_holds = converged;
@@ -1060,6 +1127,17 @@ impl<'a> World<'a> {
                 state.done,
                 outcome.counts.ok > 0,
             );
+            outcome.not_held = (!converged).then(|| {
+                // The last write that undid one of its changes still
+                // missing now.
+                let erased = self
+                    .undone
+                    .iter()
+                    .rev()
+                    .find(|u| u.writer == w && !spec.intents[u.intent].holds(object))
+                    .map(|u| (u.erasure.clone(), u.lost));
+                NotHeld::decide(outcome.end, erased)
+            });
             all &= converged;
         }
         self.outcomes.intents_hold = all;
@@ -1087,6 +1165,10 @@ pub(crate) struct StepOutcome {
     pub(crate) conflict: Option<ConflictKind>,
     /// The writers (indices) whose changes this step erased.
     pub(crate) lost: Vec<usize>,
+    /// For a true conflict: the writers (indices) whose changes it kept.
+    pub(crate) kept: Vec<usize>,
+    /// The request succeeded.
+    pub(crate) ok: bool,
 }
 
 /// A write built from a writer's cache, ready to send.

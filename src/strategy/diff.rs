@@ -6,7 +6,9 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::{merge, policy, surface, Body, Change, Field, Options, Plan, PlannedOp, Precondition};
+use super::{
+    merge, policy, surface, Body, Change, DiffError, Field, Options, Plan, PlannedOp, Precondition,
+};
 use crate::patch::{OpKind, Operation};
 use crate::pointer::{escape, Pointer, PointerBuf};
 use policy::{FieldKind, Strategy};
@@ -32,7 +34,7 @@ fn counts(items: &[Value]) -> HashMap<String, usize> {
 }
 
 /// The plan for `old` -> `new` (both objects) under `options`.
-pub(super) fn plan(old: &Value, new: &Value, options: &Options) -> Plan {
+pub(super) fn plan(old: &Value, new: &Value, options: &Options) -> Result<Plan, DiffError> {
     let preset = options.policy.preset;
     let whole = preset.whole_object();
     let mut walker = Walker {
@@ -86,9 +88,10 @@ pub(super) fn plan(old: &Value, new: &Value, options: &Options) -> Plan {
         Some(Strategy::RvTest) => rv_test(&mut plan, old, ops),
         Some(Strategy::Update) => update(&mut plan, old, new),
         Some(Strategy::MergePatch) => merge_patch(&mut plan, old, new, options),
+        Some(Strategy::StrategicMerge) => super::strategic::plan(&mut plan, old, new, options)?,
         Some(_) => apply_config(&mut plan, old, new, options),
     }
-    plan
+    Ok(plan)
 }
 
 /// True when `value` holds an array with a `null` element, at any depth.

@@ -77,6 +77,11 @@ pub fn kubectl(plan: &Plan, object: &Value) -> String {
             "kubectl patch {target} --type=merge -p {}",
             shell_quote(&plan.body_text())
         ),
+        // A body starting with `{` is sent as written (`yaml.ToJSON`).
+        Body::StrategicMergePatch(_) => format!(
+            "kubectl patch {target} --type=strategic -p {}",
+            shell_quote(&plan.body_text())
+        ),
         Body::Apply { field_manager, .. } => {
             let yaml = plan.body_text();
             let end = delimiter(&yaml);
@@ -182,7 +187,10 @@ pub fn go_code(plan: &Plan) -> Option<String> {
     let mut needs_math = false;
     for planned in ops {
         let op = &planned.op;
-        let path = go_path(&op.path);
+        // gofmt writes `a + b` with blanks only at expression depth 1: the
+        // one argument of `WithRemove` inside a `patch.New` of one op.
+        let spaced = ops.len() == 1 && op.op == OpKind::Remove;
+        let path = go_path(&op.path, spaced);
         let option = match op.op {
             OpKind::Test => "WithTest",
             OpKind::Add => "WithAdd",
@@ -210,10 +218,16 @@ pub fn go_code(plan: &Plan) -> Option<String> {
     out.push_str(
         "// patchPayload returns the JSON patch to send with types.JSONPatchType, as in\n\
          // virtClient.VirtualMachineInstance(namespace).Patch(ctx, name, types.JSONPatchType, patchBytes, metav1.PatchOptions{}).\n\
-         func patchPayload() ([]byte, error) {\n\tpatchBytes, err := patch.New(\n",
+         func patchPayload() ([]byte, error) {\n\tpatchBytes, err := patch.New(",
     );
-    out.push_str(&calls);
-    out.push_str("\t).GeneratePayload()\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn patchBytes, nil\n}\n");
+    if !calls.is_empty() {
+        // No ops: `patch.New()` (whose GeneratePayload answers "list of
+        // patches is empty"), on one line as gofmt writes it.
+        out.push('\n');
+        out.push_str(&calls);
+        out.push('\t');
+    }
+    out.push_str(").GeneratePayload()\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn patchBytes, nil\n}\n");
     Some(out)
 }
 
@@ -230,8 +244,10 @@ fn has_negative_zero(value: &Value) -> bool {
 }
 
 /// A Go expression for a pointer: literal segments, and
-/// `patch.EscapeJSONPointer("key")` for keys holding `/` or `~`.
-fn go_path(path: &str) -> String {
+/// `patch.EscapeJSONPointer("key")` for keys holding `/` or `~`, joined
+/// by `+` with blanks around it when `spaced` (as gofmt writes a binary
+/// expression at depth 1; deeper, as an argument among several, without).
+fn go_path(path: &str, spaced: bool) -> String {
     let Ok(pointer) = Pointer::parse(path) else {
         return go_string(path);
     };
@@ -251,7 +267,7 @@ fn go_path(path: &str) -> String {
     if !literal.is_empty() || parts.is_empty() {
         parts.push(go_string(&literal));
     }
-    parts.join(" + ")
+    parts.join(if spaced { " + " } else { "+" })
 }
 
 /// A Go interpreted string literal, as `strconv.Quote` writes it: every
@@ -288,11 +304,17 @@ fn go_literal(value: &Value, depth: usize) -> String {
             if map.is_empty() {
                 return format!("{ty}{{}}");
             }
-            let parts: Vec<String> = map
+            let pairs: Vec<(String, String)> = map
                 .iter()
-                .map(|(k, v)| format!("{}: {}", go_string(k), go_literal(v, depth + 1)))
+                .map(|(k, v)| (go_string(k), go_literal(v, depth + 1)))
                 .collect();
-            wrap(ty, &parts, depth)
+            let parts: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            let one_line = wrap(ty, &parts, depth);
+            if one_line.contains('\n') {
+                wrap(ty, &aligned(&pairs), depth)
+            } else {
+                one_line
+            }
         }
     }
 }
@@ -321,6 +343,68 @@ fn go_number(n: &serde_json::Number) -> String {
         return format!("float64({digits})");
     }
     digits
+}
+
+/// The `key: value` lines of a composite literal written one pair per
+/// line, aligned as gofmt aligns them (go/printer `exprList`, Go 1.19):
+/// the values of consecutive one-line pairs start in one column, one
+/// blank past the longest `key:` of their section (text/tabwriter, padding
+/// 1). A section ends before and after a pair that spans lines, and where
+/// a key's size (in bytes) differs from the geometric mean of the keys
+/// before it in its section by a ratio of 2.5 or more, unless both it and
+/// the previous key are at most 40 bytes.
+fn aligned(pairs: &[(String, String)]) -> Vec<String> {
+    // Each pair's key size for the heuristic: 0 when the pair spans lines.
+    let sizes: Vec<usize> = pairs
+        .iter()
+        .map(|(k, v)| if v.contains('\n') { 0 } else { k.len() })
+        .collect();
+    let mut section = vec![0usize; pairs.len()];
+    let (mut lnsum, mut count, mut current) = (0.0f64, 0usize, 0usize);
+    for (i, &size) in sizes.iter().enumerate() {
+        let prev = if i == 0 { 0 } else { sizes[i - 1] };
+        let mut formfeed = true;
+        if prev > 0 && size > 0 {
+            if count == 0 || prev <= 40 && size <= 40 {
+                formfeed = false;
+            } else {
+                let geomean = (lnsum / count as f64).exp();
+                let ratio = size as f64 / geomean;
+                formfeed = 2.5 * ratio <= 1.0 || 2.5 <= ratio;
+            }
+        }
+        if formfeed && i > 0 {
+            // A new section: the printer's linebreak reports two breaks,
+            // and the geometric mean starts over.
+            current += 1;
+            lnsum = 0.0;
+            count = 0;
+        }
+        section[i] = current;
+        if size > 0 {
+            lnsum += (size as f64).ln();
+            count += 1;
+        }
+    }
+    // The width of each section's `key:` cell, in runes (tabwriter's unit).
+    let mut widths = vec![0usize; current + 1];
+    for (i, (key, _)) in pairs.iter().enumerate() {
+        if sizes[i] > 0 {
+            let width = key.chars().count() + 1;
+            widths[section[i]] = widths[section[i]].max(width);
+        }
+    }
+    pairs
+        .iter()
+        .enumerate()
+        .map(|(i, (key, value))| {
+            if sizes[i] == 0 || pairs.len() == 1 {
+                return format!("{key}: {value}");
+            }
+            let pad = widths[section[i]] - (key.chars().count() + 1) + 1;
+            format!("{key}:{}{value}", " ".repeat(pad))
+        })
+        .collect()
 }
 
 /// `ty{a, b}` on one line when short, else one element per line.
@@ -388,14 +472,14 @@ mod tests {
 
     #[test]
     fn go_paths_use_escape_json_pointer_for_awkward_keys() {
-        assert_eq!(go_path("/metadata/labels"), r#""/metadata/labels""#);
+        assert_eq!(go_path("/metadata/labels", false), r#""/metadata/labels""#);
         assert_eq!(
-            go_path("/metadata/labels/kubevirt.io~1nodeName"),
+            go_path("/metadata/labels/kubevirt.io~1nodeName", true),
             r#""/metadata/labels/" + patch.EscapeJSONPointer("kubevirt.io/nodeName")"#
         );
         assert_eq!(
-            go_path("/a/x~0y/b/c~1d"),
-            r#""/a/" + patch.EscapeJSONPointer("x~y") + "/b/" + patch.EscapeJSONPointer("c/d")"#
+            go_path("/a/x~0y/b/c~1d", false),
+            r#""/a/"+patch.EscapeJSONPointer("x~y")+"/b/"+patch.EscapeJSONPointer("c/d")"#
         );
     }
 

@@ -102,8 +102,14 @@ fn walk_overwrites(value: &Value, path: &mut String, out: &mut Vec<(String, Stri
     };
     for (key, child) in map {
         let len = path.len();
+        let token = escape(key);
+        // Past the limit a member is left out (a megabyte key above many
+        // members would otherwise be copied once per member).
+        if len + 1 + token.len() > crate::limits::MEMBER_PATH_BYTES {
+            continue;
+        }
         path.push('/');
-        path.push_str(&escape(key));
+        path.push_str(&token);
         match child {
             Value::Object(_) => walk_overwrites(child, path, out),
             Value::Null => out.push((

@@ -84,11 +84,14 @@ pub enum Strategy {
     MergePatch,
     /// A server-side-apply configuration.
     Apply,
+    /// A strategic merge patch (what `kubectl patch` sends by default;
+    /// built-in kinds only).
+    StrategicMerge,
 }
 
 impl Strategy {
     /// Every strategy, in the order the UI lists them.
-    pub const ALL: [Strategy; 15] = [
+    pub const ALL: [Strategy; 16] = [
         Strategy::WholeMap,
         Strategy::PerKey,
         Strategy::AddOnly,
@@ -104,6 +107,7 @@ impl Strategy {
         Strategy::RvTest,
         Strategy::MergePatch,
         Strategy::Apply,
+        Strategy::StrategicMerge,
     ];
 
     /// The name used by the CLI and the UI.
@@ -124,6 +128,7 @@ impl Strategy {
             Strategy::RvTest => "rv-test",
             Strategy::MergePatch => "merge-patch",
             Strategy::Apply => "apply",
+            Strategy::StrategicMerge => "strategic-merge",
         }
     }
 
@@ -145,6 +150,7 @@ impl Strategy {
             Strategy::RvTest => "the ops plus a leading test of /metadata/resourceVersion",
             Strategy::MergePatch => "an RFC 7386 JSON merge patch",
             Strategy::Apply => "a server-side-apply configuration of the fields this writer manages",
+            Strategy::StrategicMerge => "a strategic merge patch: lists merge by their schema's merge key, the rest like a merge patch (built-in kinds only)",
         }
     }
 
@@ -153,7 +159,11 @@ impl Strategy {
     pub fn is_whole_object(self) -> bool {
         matches!(
             self,
-            Strategy::Update | Strategy::RvTest | Strategy::MergePatch | Strategy::Apply
+            Strategy::Update
+                | Strategy::RvTest
+                | Strategy::MergePatch
+                | Strategy::Apply
+                | Strategy::StrategicMerge
         )
     }
 
@@ -176,7 +186,11 @@ impl Strategy {
                 FieldKind::Struct,
                 FieldKind::Scalar,
             ],
-            Strategy::Update | Strategy::RvTest | Strategy::MergePatch | Strategy::Apply => &[],
+            Strategy::Update
+            | Strategy::RvTest
+            | Strategy::MergePatch
+            | Strategy::Apply
+            | Strategy::StrategicMerge => &[],
         }
     }
 }
@@ -198,13 +212,26 @@ impl FromStr for Strategy {
 }
 
 /// A named choice of strategy for every field kind.
+///
+/// The two KubeVirt presets are read from KubeVirt's code (docs/fidelity.md
+/// section 9 names the files and lines): [`Preset::KubevirtMain`] is what
+/// its controllers send today, [`Preset::KubevirtPerKey`] is that code with
+/// PR #18139's per-key map ops. The names they had before
+/// ([`Preset::ALIASES`]) are still read, so old links and scenario files
+/// open; only the current names are written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Preset {
-    /// KubeVirt HEAD before PR #18139: whole-map, whole-slice, add-if-absent.
-    KubevirtHead,
-    /// KubeVirt with PR #18139: per-key maps, otherwise like head.
+    /// KubeVirt's code today (main at [`KUBEVIRT_COMMIT`]): a whole-map
+    /// test and replace for maps, whole-slice for lists, add-if-absent for
+    /// other fields; test(null) and add for the first write of
+    /// `status.migrationState`, test and add for `status.interfaces`,
+    /// add-if-absent for `status.volumeStatus`.
+    KubevirtMain,
+    /// PR #18139, "Use per-key JSON Patch operations for VMI map fields"
+    /// (open, not in [`KUBEVIRT_COMMIT`]): [`Preset::KubevirtMain`] with
+    /// per-key map ops.
     #[default]
-    KubevirtPr18139,
+    KubevirtPerKey,
     /// No tests anywhere.
     Naive,
     /// Blind ops guarded by one test of `metadata.resourceVersion`.
@@ -215,13 +242,36 @@ pub enum Preset {
     Ssa,
     /// A full-object `Update()` (PUT) with `resourceVersion`.
     Update,
+    /// A strategic merge patch, as kubectl computes it
+    /// (`CreateTwoWayMergePatch`): built-in kinds only (a custom resource
+    /// answers 415), so not in [`Preset::ALL`] (see [`Preset::EVERY`]).
+    Strategic,
 }
+
+/// The kubevirt/kubevirt commit [`Preset::KubevirtMain`] was read from
+/// (main, 2026-08-22; PR #18139 is not merged there).
+pub const KUBEVIRT_COMMIT: &str = "d923fdb815cd2016ddaebdaaa51db04133576d72";
+
+/// Fields KubeVirt's controllers write with a strategy of their own rather
+/// than the one of their kind (at [`KUBEVIRT_COMMIT`]).
+const KUBEVIRT_FIELDS: [(&str, Strategy); 3] = [
+    // pkg/virt-controller/watch/migration/migration.go, patchVMI (lines
+    // 336-346): test(old) + add when the old state is nil, so a nil old
+    // state is test(null) + add; test + replace otherwise.
+    ("/status/migrationState", Strategy::GuardedAdd),
+    // pkg/virt-controller/watch/vmi/lifecycle.go, prepareVMIPatch (lines
+    // 712-716): test(old interfaces) + add(new interfaces).
+    ("/status/interfaces", Strategy::TestAdd),
+    // vmi/lifecycle.go prepareVMIPatch (lines 632-643): add when nil, else
+    // test + replace.
+    ("/status/volumeStatus", Strategy::AddIfAbsent),
+];
 
 impl Preset {
     /// Every preset, in the order the UI lists them.
     pub const ALL: [Preset; 7] = [
-        Preset::KubevirtHead,
-        Preset::KubevirtPr18139,
+        Preset::KubevirtMain,
+        Preset::KubevirtPerKey,
         Preset::Naive,
         Preset::Optimistic,
         Preset::Merge,
@@ -229,33 +279,88 @@ impl Preset {
         Preset::Update,
     ];
 
+    /// Every preset: [`Preset::ALL`], then [`Preset::Strategic`], which
+    /// only built-in kinds take ([`Preset::for_object`]).
+    pub const EVERY: [Preset; 8] = [
+        Preset::ALL[0],
+        Preset::ALL[1],
+        Preset::ALL[2],
+        Preset::ALL[3],
+        Preset::ALL[4],
+        Preset::ALL[5],
+        Preset::ALL[6],
+        Preset::Strategic,
+    ];
+
+    /// True for a preset a custom resource refuses (415 Unsupported Media
+    /// Type): [`Preset::Strategic`].
+    pub fn builtin_only(self) -> bool {
+        self == Preset::Strategic
+    }
+
+    /// The presets that make sense for `object`: [`Preset::ALL`], plus
+    /// [`Preset::Strategic`] when the object's kind is a built-in kind the
+    /// schema tables describe (a custom resource answers every strategic
+    /// merge patch 415; a built-in kind without a table cannot be diffed).
+    ///
+    /// ```
+    /// use patchlab::strategy::Preset;
+    /// use serde_json::json;
+    ///
+    /// let node = json!({"apiVersion": "v1", "kind": "Node"});
+    /// assert_eq!(Preset::for_object(&node).last(), Some(&Preset::Strategic));
+    /// let vmi = json!({"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance"});
+    /// assert_eq!(Preset::for_object(&vmi), Preset::ALL.to_vec());
+    /// ```
+    pub fn for_object(object: &Value) -> Vec<Preset> {
+        let target = crate::schema::target_of(object);
+        let takes = target.schema().is_some_and(|kind| kind.is_builtin());
+        Preset::EVERY
+            .into_iter()
+            .filter(|p| !p.builtin_only() || takes)
+            .collect()
+    }
+
+    /// Names presets had before, still read (links, scenario files, the
+    /// CLI) but never written: `kubevirt-head` was KubeVirt's code before
+    /// PR #18139 (which is still KubeVirt's code today), `kubevirt-pr18139`
+    /// the PR's per-key ops.
+    pub const ALIASES: [(&'static str, Preset); 2] = [
+        ("kubevirt-head", Preset::KubevirtMain),
+        ("kubevirt-pr18139", Preset::KubevirtPerKey),
+    ];
+
     /// The name used by the CLI and the UI.
     pub fn as_str(self) -> &'static str {
         match self {
-            Preset::KubevirtHead => "kubevirt-head",
-            Preset::KubevirtPr18139 => "kubevirt-pr18139",
+            Preset::KubevirtMain => "kubevirt-main",
+            Preset::KubevirtPerKey => "kubevirt-per-key",
             Preset::Naive => "naive",
             Preset::Optimistic => "optimistic",
             Preset::Merge => "merge",
             Preset::Ssa => "ssa",
             Preset::Update => "update",
+            Preset::Strategic => "strategic",
         }
     }
 
     /// One line on what the preset stands for.
     pub fn summary(self) -> &'static str {
         match self {
-            Preset::KubevirtHead => {
-                "KubeVirt before PR #18139: whole-map test + replace for labels and annotations"
+            Preset::KubevirtMain => {
+                "KubeVirt today (kubevirt/kubevirt main at d923fdb, 2026-08-22: vmi/lifecycle.go prepareVMIPatch, migration/migration.go patchVMI, vm/vm.go getPatchFinalizerOps): whole-map test + replace for labels, annotations and activePods, whole-slice lists, test(null) + add for a first migrationState, test + add for interfaces"
             }
-            Preset::KubevirtPr18139 => {
-                "KubeVirt with PR #18139: per-key map ops, whole-slice lists, add-if-absent fields"
+            Preset::KubevirtPerKey => {
+                "KubeVirt with PR #18139, \"Use per-key JSON Patch operations for VMI map fields\" (open, not in d923fdb): per-key map ops, otherwise like kubevirt-main"
             }
             Preset::Naive => "no test ops: whatever is sent overwrites",
             Preset::Optimistic => "blind ops behind one test of metadata.resourceVersion",
             Preset::Merge => "a JSON merge patch (RFC 7386)",
             Preset::Ssa => "server-side apply with a field manager",
             Preset::Update => "a full Update() with resourceVersion",
+            Preset::Strategic => {
+                "a strategic merge patch, as kubectl computes it (built-in kinds only)"
+            }
         }
     }
 
@@ -266,6 +371,7 @@ impl Preset {
             Preset::Merge => Some(Strategy::MergePatch),
             Preset::Ssa => Some(Strategy::Apply),
             Preset::Update => Some(Strategy::Update),
+            Preset::Strategic => Some(Strategy::StrategicMerge),
             _ => None,
         }
     }
@@ -273,19 +379,32 @@ impl Preset {
     /// The strategy for a field of `kind`.
     pub fn strategy_for(self, kind: FieldKind) -> Strategy {
         let base = match self {
-            Preset::KubevirtHead => Strategy::WholeMap,
-            Preset::KubevirtPr18139 => Strategy::PerKey,
+            Preset::KubevirtMain => Strategy::WholeMap,
+            Preset::KubevirtPerKey => Strategy::PerKey,
             _ => Strategy::Blind,
         };
         match (self, kind) {
-            (Preset::KubevirtHead | Preset::KubevirtPr18139, FieldKind::Map) => base,
+            (Preset::KubevirtMain | Preset::KubevirtPerKey, FieldKind::Map) => base,
             (
-                Preset::KubevirtHead | Preset::KubevirtPr18139,
+                Preset::KubevirtMain | Preset::KubevirtPerKey,
                 FieldKind::SetList | FieldKind::AtomicList,
             ) => Strategy::WholeSlice,
-            (Preset::KubevirtHead | Preset::KubevirtPr18139, _) => Strategy::AddIfAbsent,
+            (Preset::KubevirtMain | Preset::KubevirtPerKey, _) => Strategy::AddIfAbsent,
             _ => Strategy::Blind,
         }
+    }
+
+    /// The strategy for the field at `path` of `kind`: the KubeVirt
+    /// presets write a few fields their own way (`status.migrationState`,
+    /// `status.interfaces`, `status.volumeStatus`); otherwise
+    /// [`Preset::strategy_for`] its kind.
+    pub fn strategy_at(self, path: &Pointer, kind: FieldKind) -> Strategy {
+        if matches!(self, Preset::KubevirtMain | Preset::KubevirtPerKey) {
+            if let Some((_, strategy)) = KUBEVIRT_FIELDS.iter().find(|(p, _)| *p == path.as_str()) {
+                return *strategy;
+            }
+        }
+        self.strategy_for(kind)
     }
 }
 
@@ -298,10 +417,16 @@ impl fmt::Display for Preset {
 impl FromStr for Preset {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, UnknownName> {
-        Preset::ALL
+        Preset::EVERY
             .into_iter()
             .find(|preset| preset.as_str() == s)
-            .ok_or_else(|| UnknownName::new("preset", s, Preset::ALL.map(Preset::as_str)))
+            .or_else(|| {
+                Preset::ALIASES
+                    .iter()
+                    .find(|(alias, _)| *alias == s)
+                    .map(|(_, preset)| *preset)
+            })
+            .ok_or_else(|| UnknownName::new("preset", s, Preset::EVERY.map(Preset::as_str)))
     }
 }
 
@@ -491,7 +616,7 @@ impl Policy {
         self.overrides
             .get(path)
             .copied()
-            .unwrap_or_else(|| self.preset.strategy_for(kind))
+            .unwrap_or_else(|| self.preset.strategy_at(path, kind))
     }
 }
 
@@ -538,9 +663,28 @@ mod tests {
         for strategy in Strategy::ALL {
             assert_eq!(strategy.as_str().parse::<Strategy>(), Ok(strategy));
         }
-        for preset in Preset::ALL {
+        for preset in Preset::EVERY {
             assert_eq!(preset.as_str().parse::<Preset>(), Ok(preset));
         }
+        assert!(!Preset::ALL.contains(&Preset::Strategic));
+        // The old names still read, as the presets they were renamed to,
+        // and are never written.
+        assert_eq!("kubevirt-head".parse(), Ok(Preset::KubevirtMain));
+        assert_eq!("kubevirt-pr18139".parse(), Ok(Preset::KubevirtPerKey));
+        assert_eq!(
+            serde_json::from_str::<Preset>("\"kubevirt-head\"").unwrap(),
+            Preset::KubevirtMain
+        );
+        assert_eq!(
+            serde_json::to_string(&Preset::KubevirtMain).unwrap(),
+            "\"kubevirt-main\""
+        );
+        let err = "kubevirt-nope".parse::<Preset>().unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("expected one of kubevirt-main, kubevirt-per-key, naive, optimistic, merge, ssa, update, strategic"),
+            "{err}"
+        );
         let err = "per_key".parse::<Strategy>().unwrap_err();
         assert_eq!((err.what, err.given.as_str()), ("strategy", "per_key"));
         assert!(
@@ -555,7 +699,7 @@ mod tests {
         use FieldKind::*;
         let table = [
             (
-                Preset::KubevirtHead,
+                Preset::KubevirtMain,
                 [
                     Strategy::WholeMap,
                     Strategy::WholeSlice,
@@ -565,7 +709,7 @@ mod tests {
                 ],
             ),
             (
-                Preset::KubevirtPr18139,
+                Preset::KubevirtPerKey,
                 [
                     Strategy::PerKey,
                     Strategy::WholeSlice,
@@ -585,7 +729,27 @@ mod tests {
             }
         }
         assert_eq!(Preset::Optimistic.whole_object(), Some(Strategy::RvTest));
-        assert_eq!(Preset::default(), Preset::KubevirtPr18139);
+        // KubeVirt's own fields (migration.go patchVMI, vmi/lifecycle.go
+        // prepareVMIPatch), in both KubeVirt presets; others go by kind.
+        let at = |preset: Preset, path: &str, kind| {
+            preset.strategy_at(Pointer::parse(path).unwrap(), kind)
+        };
+        let fields = [
+            ("/status/migrationState", Struct, Strategy::GuardedAdd),
+            ("/status/interfaces", AtomicList, Strategy::TestAdd),
+            ("/status/volumeStatus", AtomicList, Strategy::AddIfAbsent),
+            ("/status/conditions", AtomicList, Strategy::WholeSlice),
+        ];
+        for preset in [Preset::KubevirtMain, Preset::KubevirtPerKey] {
+            for (path, kind, strategy) in fields {
+                assert_eq!(at(preset, path, kind), strategy, "{preset} {path}");
+            }
+        }
+        assert_eq!(
+            at(Preset::Naive, "/status/migrationState", Struct),
+            Strategy::Blind
+        );
+        assert_eq!(Preset::default(), Preset::KubevirtPerKey);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::{Body, Plan, Policy};
 use crate::apply::{apply, ApplyError, Semantics};
+use crate::gojson::stored_eq;
 use crate::patch::Operation;
 use crate::pointer::PointerBuf;
 
@@ -25,7 +26,8 @@ pub enum RoundTrip {
         more: usize,
     },
     /// Not a body that can be checked this way: a server-side apply's
-    /// result depends on who owns which field.
+    /// result depends on who owns which field; a strategic merge patch has
+    /// no RFC to check it against.
     NotApplicable,
 }
 
@@ -71,7 +73,7 @@ const SHOWN: usize = 3;
 ///
 /// let old = json!({"metadata": {"labels": {"a": "1"}}});
 /// let new = json!({"metadata": {}});
-/// let options = Options::preset(Preset::KubevirtPr18139);
+/// let options = Options::preset(Preset::KubevirtPerKey);
 /// let plan = diff(&old, &new, &options).unwrap();
 /// // Per-key ops never remove the map itself: `labels: {}` stays.
 /// assert!(matches!(round_trip(&old, &new, &plan, &options.policy), RoundTrip::Differs { .. }));
@@ -123,6 +125,20 @@ pub fn round_trip_on(
         }
         Body::Update(body) => doc = body.clone(),
         Body::Apply { .. } => return RoundTrip::NotApplicable,
+        Body::StrategicMergePatch(_) if !engine.is_kube() => return RoundTrip::NotApplicable,
+        Body::StrategicMergePatch(body) => {
+            // The newest release's strategicpatch (1.28 and later: what
+            // kubectl 1.32 runs too); a custom resource answers 415.
+            let target = super::strategic::target(old, new);
+            if let Err(err) = crate::apply::strategic::apply_body(
+                &mut doc,
+                &crate::gojson::to_string(body),
+                &target,
+                crate::kube::KubeVersion::default(),
+            ) {
+                return RoundTrip::Refused(err);
+            }
+        }
     }
     let strip = |v: &Value| {
         let mut v = v.clone();
@@ -131,8 +147,9 @@ pub fn round_trip_on(
         }
         v
     };
+    // Numbers as the server stores them: `1` and `1.0` are one value.
     let (got, want) = (strip(&doc), strip(new));
-    if got == want {
+    if stored_eq(&got, &want) {
         return RoundTrip::Exact;
     }
     let mut at = Vec::new();
@@ -145,7 +162,7 @@ pub fn round_trip_on(
 /// Collects (up to a few more than shown) the pointers where two values
 /// differ.
 fn walk(got: &Value, want: &Value, path: &mut PointerBuf, out: &mut Vec<PointerBuf>) {
-    if out.len() > 10 || got == want {
+    if out.len() > 10 || stored_eq(got, want) {
         return;
     }
     match (got, want) {
@@ -174,7 +191,7 @@ mod tests {
     fn server_written_fields_are_left_out_and_differences_named() {
         let old = json!({"metadata": {"name": "x", "resourceVersion": "7", "labels": {"a": "1"}}});
         let new = json!({"metadata": {"name": "x", "resourceVersion": "9", "labels": {"a": "2"}}});
-        for preset in [Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Merge] {
+        for preset in [Preset::KubevirtMain, Preset::KubevirtPerKey, Preset::Merge] {
             let options = Options::preset(preset);
             let plan = diff(&old, &new, &options).unwrap();
             assert_eq!(
@@ -183,7 +200,7 @@ mod tests {
                 "{preset}"
             );
         }
-        let options = Options::preset(Preset::KubevirtPr18139);
+        let options = Options::preset(Preset::KubevirtPerKey);
         let emptied = json!({"metadata": {"name": "x"}});
         let plan = diff(&old, &emptied, &options).unwrap();
         let result = round_trip(&old, &emptied, &plan, &options.policy);
@@ -191,6 +208,18 @@ mod tests {
             result.to_string(),
             "the result differs from new at /metadata/labels"
         );
+        // Numbers compare as the server stores them.
+        let float = json!({"metadata": {"name": "x"}, "spec": {"cpu": 1.0, "z": -0.0}});
+        let int = json!({"metadata": {"name": "x"}, "spec": {"cpu": 1, "z": 0}});
+        for preset in [Preset::KubevirtMain, Preset::Naive, Preset::Merge] {
+            let options = Options::preset(preset);
+            let plan = diff(&int, &float, &options).unwrap();
+            assert!(plan.is_empty(), "{preset}: {:?}", plan.body);
+            assert_eq!(
+                round_trip(&int, &float, &plan, &options.policy),
+                RoundTrip::Exact
+            );
+        }
         let ssa = Options::preset(Preset::Ssa);
         let plan = diff(&old, &new, &ssa).unwrap();
         assert_eq!(

@@ -41,7 +41,7 @@ fn plan(old: &Value, new: &Value, options: &Options) -> Plan {
 /// KubeVirt's `patch_test.go` cases for `GeneratePerKeyMapPatches`.
 #[test]
 fn per_key_matches_generate_per_key_map_patches() {
-    let options = Options::preset(Preset::KubevirtPr18139);
+    let options = Options::preset(Preset::KubevirtPerKey);
     type Case = (
         &'static str,
         Option<Value>,
@@ -160,7 +160,7 @@ fn seed_race_head_tests_the_whole_map_pr18139_adds_one_key() {
         "metadata": {"name": "testvmi", "labels": {"kubevirt.io/nodeName": "node01", "kubevirt.io/migrationTargetNodeName": "node02"}},
         "status": {"activePods": {"pod-a": "node01", "pod-b": "node02"}}
     });
-    let head = plan(&old, &new, &Options::preset(Preset::KubevirtHead));
+    let head = plan(&old, &new, &Options::preset(Preset::KubevirtMain));
     assert_eq!(
         ops_of(&head),
         [
@@ -174,7 +174,7 @@ fn seed_race_head_tests_the_whole_map_pr18139_adds_one_key() {
     assert_eq!(conflicts, ["/metadata/labels", "/status/activePods"]);
     assert!(head.overwrites.is_empty());
 
-    let fixed = plan(&old, &new, &Options::preset(Preset::KubevirtPr18139));
+    let fixed = plan(&old, &new, &Options::preset(Preset::KubevirtPerKey));
     assert_eq!(
         ops_of(&fixed),
         [
@@ -221,35 +221,45 @@ fn finalizers_whole_slice_like_get_patch_finalizer_ops() {
 }
 
 #[test]
-fn migration_state_first_write_add_vs_test_replace() {
+fn migration_state_first_write_guarded_or_not() {
     let old = json!({"status": {"phase": "Running"}});
     let new = json!({"status": {"phase": "Running", "migrationState": {"targetNode": "node02"}}});
+    // KubeVirt today (migration.go patchVMI): test(nil) + add.
     assert_eq!(
-        ops_of(&plan(&old, &new, &Options::preset(Preset::KubevirtHead))),
-        [r#"{"op":"add","path":"/status/migrationState","value":{"targetNode":"node02"}}"#]
-    );
-    let guarded = with(
-        Preset::KubevirtHead,
-        &[("/status/migrationState", Strategy::GuardedAdd)],
-    );
-    assert_eq!(
-        ops_of(&plan(&old, &new, &guarded)),
+        ops_of(&plan(&old, &new, &Options::preset(Preset::KubevirtMain))),
         [
             r#"{"op":"test","path":"/status/migrationState","value":null}"#,
             r#"{"op":"add","path":"/status/migrationState","value":{"targetNode":"node02"}}"#,
         ]
     );
-    let newer = json!({"status": {"phase": "Running", "migrationState": {"targetNode": "node02", "completed": true}}});
-    assert_eq!(
-        ops_of(&plan(&new, &newer, &Options::preset(Preset::KubevirtHead))),
-        [
-            r#"{"op":"test","path":"/status/migrationState","value":{"targetNode":"node02"}}"#,
-            r#"{"op":"replace","path":"/status/migrationState","value":{"completed":true,"targetNode":"node02"}}"#,
-        ]
+    // KubeVirt up to v1.5 (before commit 7c7626eb27): a plain add.
+    let unguarded = with(
+        Preset::KubevirtMain,
+        &[("/status/migrationState", Strategy::AddIfAbsent)],
     );
+    assert_eq!(
+        ops_of(&plan(&old, &new, &unguarded)),
+        [r#"{"op":"add","path":"/status/migrationState","value":{"targetNode":"node02"}}"#]
+    );
+    let newer = json!({"status": {"phase": "Running", "migrationState": {"targetNode": "node02", "completed": true}}});
+    for options in [Options::preset(Preset::KubevirtMain), unguarded] {
+        assert_eq!(
+            ops_of(&plan(&new, &newer, &options)),
+            [
+                r#"{"op":"test","path":"/status/migrationState","value":{"targetNode":"node02"}}"#,
+                r#"{"op":"replace","path":"/status/migrationState","value":{"completed":true,"targetNode":"node02"}}"#,
+            ]
+        );
+    }
+    // The synchronization controller: a plain add when there is no state,
+    // then field by field.
     let per_field = with(
-        Preset::KubevirtHead,
+        Preset::KubevirtMain,
         &[("/status/migrationState", Strategy::PerField)],
+    );
+    assert_eq!(
+        ops_of(&plan(&old, &new, &per_field)),
+        [r#"{"op":"add","path":"/status/migrationState","value":{"targetNode":"node02"}}"#]
     );
     let newest = json!({"status": {"phase": "Running", "migrationState": {"targetNode": "node03", "completed": true}}});
     assert_eq!(
@@ -266,23 +276,32 @@ fn migration_state_first_write_add_vs_test_replace() {
 fn interfaces_guarded_upsert_test_add() {
     let old = json!({"status": {"interfaces": [{"name": "default", "ipAddress": "10.0.0.1"}]}});
     let new = json!({"status": {"interfaces": [{"name": "default", "ipAddress": "10.0.0.2"}]}});
+    // Both KubeVirt presets (vmi/lifecycle.go prepareVMIPatch); an
+    // override of the list's kind strategy still wins.
+    for preset in [Preset::KubevirtMain, Preset::KubevirtPerKey] {
+        assert_eq!(
+            ops_of(&plan(&old, &new, &Options::preset(preset))),
+            [
+                r#"{"op":"test","path":"/status/interfaces","value":[{"ipAddress":"10.0.0.1","name":"default"}]}"#,
+                r#"{"op":"add","path":"/status/interfaces","value":[{"ipAddress":"10.0.0.2","name":"default"}]}"#,
+            ],
+            "{preset}"
+        );
+    }
     let options = with(
-        Preset::KubevirtPr18139,
-        &[("/status/interfaces", Strategy::TestAdd)],
+        Preset::KubevirtPerKey,
+        &[("/status/interfaces", Strategy::WholeSlice)],
     );
     assert_eq!(
-        ops_of(&plan(&old, &new, &options)),
-        [
-            r#"{"op":"test","path":"/status/interfaces","value":[{"ipAddress":"10.0.0.1","name":"default"}]}"#,
-            r#"{"op":"add","path":"/status/interfaces","value":[{"ipAddress":"10.0.0.2","name":"default"}]}"#,
-        ]
+        ops_of(&plan(&old, &new, &options))[1],
+        r#"{"op":"replace","path":"/status/interfaces","value":[{"ipAddress":"10.0.0.2","name":"default"}]}"#
     );
 }
 
 #[test]
 fn add_only_is_sync_pod_annotations() {
     let options = with(
-        Preset::KubevirtPr18139,
+        Preset::KubevirtPerKey,
         &[("/metadata/annotations", Strategy::AddOnly)],
     );
     let old = json!({"metadata": {"annotations": {"a": "1", "b": "2", "gone": "x"}}});
@@ -306,7 +325,7 @@ fn add_only_is_sync_pod_annotations() {
 #[test]
 fn element_strategy_is_kube_runtime_finalizers() {
     let options = with(
-        Preset::KubevirtPr18139,
+        Preset::KubevirtPerKey,
         &[("/metadata/finalizers", Strategy::Element)],
     );
     let old = json!({"metadata": {"finalizers": ["a", "b", "c"]}});
@@ -451,7 +470,7 @@ fn overrides_change_one_field_only() {
     let old = json!({"metadata": {"labels": {"a": "1"}, "annotations": {"n": "1"}}});
     let new = json!({"metadata": {"labels": {"a": "2"}, "annotations": {"n": "2"}}});
     let options = with(
-        Preset::KubevirtPr18139,
+        Preset::KubevirtPerKey,
         &[("/metadata/annotations", Strategy::WholeMap)],
     );
     let got = plan(&old, &new, &options);
@@ -496,7 +515,7 @@ fn exports() {
         "labels": {"kubevirt.io/nodeName": "node01"}}});
     let new = json!({"kind": "VirtualMachineInstance", "metadata": {"name": "testvmi", "namespace": "default",
         "labels": {"kubevirt.io/nodeName": "node01", "app": "it's"}}});
-    let head = diff(&old, &new, &Options::preset(Preset::KubevirtHead)).unwrap();
+    let head = diff(&old, &new, &Options::preset(Preset::KubevirtMain)).unwrap();
     assert_eq!(
         kubectl(&head, &new),
         r#"kubectl patch virtualmachineinstance testvmi -n default --type=json -p '[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"app":"it'\''s","kubevirt.io/nodeName":"node01"}}]'"#

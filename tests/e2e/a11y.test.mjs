@@ -64,7 +64,7 @@ const states = {
   },
   'race, failing test and compare': async (page) => {
     await page.goto(`${server.url}#/race`);
-    await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('kubevirt-head');
+    await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('kubevirt-main');
     await page.getByRole('button', { name: 'Step 4:', exact: false }).click();
     await page.locator('.response h3').filter({ hasText: '422' }).waitFor();
     await page.getByRole('button', { name: 'Compare presets' }).click();
@@ -86,7 +86,7 @@ const states = {
   },
   'embed example (dist/embed.html)': async (page) => {
     await page.goto(`${server.url}embed.html`);
-    await page.getByRole('region', { name: 'kubevirt-head' }).waitFor();
+    await page.getByRole('region', { name: 'kubevirt-main' }).waitFor();
   },
   'learn, a step with its live example': async (page) => {
     await page.goto(`${server.url}#/learn?w=migration-race&step=3`);

@@ -22,7 +22,7 @@ test('a first visit shows the race: head tests the whole map, PR #18139 adds one
   const page = await openPage(browser);
   await page.goto(`${server.url}#/build`);
   await column(page, 1).waitFor();
-  assert.equal(await page.getByRole('combobox', { name: 'Preset', exact: true }).inputValue(), 'kubevirt-head');
+  assert.equal(await page.getByRole('combobox', { name: 'Preset', exact: true }).inputValue(), 'kubevirt-main');
   assert.deepEqual(await opsOf(page, 1), ['test/metadata/labels', 'replace/metadata/labels']);
   assert.deepEqual(await opsOf(page, 2), ['add/metadata/labels/kubevirt.io~1migrationTargetNodeName']);
   const surface1 = await column(page, 1).locator('.surface').textContent();

@@ -301,7 +301,7 @@ test('the Build view shows the same findings on the ops each strategy sends', as
   const rules = await head.locator('.op').evaluateAll((ops) =>
     ops.map((op) => [...op.querySelectorAll('.diagnostic')].map((d) => `${d.querySelector('.severity').textContent.trim()} ${d.querySelector('.rule').textContent}`)),
   );
-  assert.deepEqual(rules, [['▲ warning whole-map-test'], []], 'kubevirt-head: the whole-map test on op 0');
+  assert.deepEqual(rules, [['▲ warning whole-map-test'], []], 'kubevirt-main: the whole-map test on op 0');
   const perKey = page.getByRole('article', { name: /^Column 2:/ });
   assert.equal(await perKey.locator('.diagnostic.sev-warning, .diagnostic.sev-error').count(), 0, 'PR #18139: nothing at warning or above');
   assert.deepEqual(page.errors, []);

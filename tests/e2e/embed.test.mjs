@@ -13,10 +13,10 @@ useServerAndBrowser();
 test('embed.html shows the ops of two presets and follows edits', async () => {
   const page = await openPage(browser);
   await page.goto(`${server.url}embed.html`);
-  const head = page.getByRole('region', { name: 'kubevirt-head' });
-  const pr = page.getByRole('region', { name: 'kubevirt-pr18139' });
+  const head = page.getByRole('region', { name: 'kubevirt-main' });
+  const pr = page.getByRole('region', { name: 'kubevirt-per-key' });
   await head.waitFor();
-  assert.match(await head.locator('h2').textContent(), /^kubevirt-head: 2 ops, \d+ bytes$/);
+  assert.match(await head.locator('h2').textContent(), /^kubevirt-main: 2 ops, \d+ bytes$/);
   assert.deepEqual(await head.locator('li .op').allTextContents(), ['test', 'replace']);
   assert.match(await head.locator('li code').first().textContent(), /^\/metadata\/labels \{"kubevirt.io\/nodeName":"node01"\}$/);
   assert.deepEqual(await pr.locator('li .op').allTextContents(), ['add']);
@@ -43,7 +43,7 @@ test('embed.html shows the ops of two presets and follows edits', async () => {
 test('the module throws PatchlabErrors with the op index, path and status', async () => {
   const page = await openPage(browser);
   await page.goto(`${server.url}embed.html`);
-  await page.getByRole('region', { name: 'kubevirt-head' }).waitFor();
+  await page.getByRole('region', { name: 'kubevirt-main' }).waitFor();
   const errors = await page.evaluate(async () => {
     const api = await import('./pkg/patchlab.js');
     const caught = (f) => {

@@ -40,7 +40,7 @@ test('a link that tries script injection renders as inert text', async () => {
     old: `metadata:\n  labels:\n    a: "${attack.replaceAll('"', '\\"')}"\n`,
     new: `metadata:\n  labels:\n    "${attack.replaceAll('"', '\\"')}": x\n`,
     format: 'yaml',
-    columns: [{ preset: 'kubevirt-head' }, { preset: 'kubevirt-pr18139' }],
+    columns: [{ preset: 'kubevirt-main' }, { preset: 'kubevirt-per-key' }],
     example: attack,
   });
   const page = await openPage(browser);

@@ -88,3 +88,27 @@ test('opening a walkthrough example in Build over edited work keeps the work one
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('links written with the old preset names still open, under the new names', async () => {
+  const { encodeLink } = await import('./link.mjs');
+  for (const [old, now] of [['kubevirt-head', 'kubevirt-main'], ['kubevirt-pr18139', 'kubevirt-per-key']]) {
+    const page = await openPage(browser);
+    await page.goto(`${server.url}#/race?s=${encodeLink({ id: 'migration-race', preset: old, step: 4 })}`);
+    await page.locator('.step-count').filter({ hasText: /^step 4 of/ }).waitFor();
+    assert.equal(await page.getByRole('combobox', { name: 'Preset for writers' }).inputValue(), now, `race: ${old}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+  const page = await openPage(browser);
+  const link = encodeLink({
+    old: 'metadata:\n  labels:\n    a: "1"\n',
+    new: 'metadata:\n  labels:\n    a: "1"\n    b: "2"\n',
+    format: 'yaml',
+    columns: [{ preset: 'kubevirt-head' }, { preset: 'kubevirt-pr18139' }],
+  });
+  await page.goto(`${server.url}#/build?s=${link}`);
+  await page.getByRole('article', { name: 'Column 1: kubevirt-main' }).waitFor();
+  await page.getByRole('article', { name: 'Column 2: kubevirt-per-key' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

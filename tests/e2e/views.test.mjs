@@ -13,7 +13,7 @@ async function stepTo(page, n) {
 test('race: the controller gets 422 at /metadata/labels under head, 200 under PR #18139', async () => {
   const page = await openPage(browser);
   await page.goto(`${server.url}#/race`);
-  await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('kubevirt-head');
+  await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('kubevirt-main');
   await stepTo(page, 4);
   const detail = page.getByRole('article', { name: 'Current step' });
   assert.match(await detail.locator('h2').first().textContent(), /Step 4: virt-controller write/);
@@ -24,7 +24,7 @@ test('race: the controller gets 422 at /metadata/labels under head, 200 under PR
   assert.match(await detail.locator('.class-note').textContent(), /^False conflict: /);
   await screenshot(page, 'race-head-422');
 
-  await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('kubevirt-pr18139');
+  await page.getByRole('combobox', { name: 'Preset for writers' }).selectOption('kubevirt-per-key');
   await page.locator('.response h3').filter({ hasText: 'Response: 200 OK' }).waitFor();
   assert.equal(await detail.locator('.op.failing').count(), 0);
   // Compare mode: every preset on the same timeline.
@@ -47,7 +47,7 @@ test('race: play, scrub, explore, and edit the timeline', async () => {
   await page.locator('.step-count').filter({ hasText: `step 2 of ${len}` }).waitFor();
   await page.getByRole('button', { name: 'Explore interleavings' }).click();
   await page.getByRole('heading', { name: /^Every interleaving \(\d+\), per preset$/ }).waitFor();
-  await page.locator('.explorer tr').filter({ hasText: 'kubevirt-head' }).getByRole('button').first().click();
+  await page.locator('.explorer tr').filter({ hasText: 'kubevirt-main' }).getByRole('button').first().click();
   // Opened at the step that shows it, not at the start; not "(edited)".
   await page.locator('.step-detail .response-bad').waitFor();
   assert.match(await page.getByRole('combobox', { name: 'Scenario' }).locator('option:checked').textContent(), /interleaving \d+ of \d+/);
@@ -80,16 +80,16 @@ test('scale: runs on arrival, 2000 VMIs under every preset, charted', async () =
   await finished(page, 2000);
   assert.equal(await page.locator('figure.chart').count(), 7);
   const maps = await counts(page, 'False conflicts on maps');
-  assert.equal(maps['kubevirt-pr18139'].total, 0);
-  assert.ok(maps['kubevirt-head'].total > 1000, JSON.stringify(maps));
-  assert.doesNotMatch(maps['kubevirt-head'].whose, /virt-handler/, 'virt-handler sends Update: no test, no map conflict');
+  assert.equal(maps['kubevirt-per-key'].total, 0);
+  assert.ok(maps['kubevirt-main'].total > 1000, JSON.stringify(maps));
+  assert.doesNotMatch(maps['kubevirt-main'].whose, /virt-handler/, 'virt-handler sends Update: no test, no map conflict');
   const all = await counts(page, 'False conflicts');
-  assert.ok(all['kubevirt-pr18139'].total < all['kubevirt-head'].total, JSON.stringify(all));
+  assert.ok(all['kubevirt-per-key'].total < all['kubevirt-main'].total, JSON.stringify(all));
   // What is left under per-key is virt-handler's: its Update gets 409 when a controller wrote first.
-  assert.match(all['kubevirt-pr18139'].whose, /^virt-handler \d+$/, JSON.stringify(all));
+  assert.match(all['kubevirt-per-key'].whose, /^virt-handler \d+$/, JSON.stringify(all));
   const lost = await counts(page, 'Lost updates');
   assert.ok(lost.naive.total > 0, JSON.stringify(lost));
-  assert.equal(lost['kubevirt-pr18139'].total, 0);
+  assert.equal(lost['kubevirt-per-key'].total, 0);
   await screenshot(page, 'scale-2000');
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -115,8 +115,8 @@ test('scale: the sliders re-run, churn adds writers, Stop keeps the counts so fa
   await page.locator('.run-summary').filter({ hasText: 'churn 2' }).filter({ hasText: / ms\.$/ }).waitFor({ timeout: 60_000 });
   assert.match(await page.locator('.chart-legend').textContent(), /churn-1.*churn-2/);
   const after = await counts(page, 'False conflicts');
-  assert.ok(after['kubevirt-head'].total > before['kubevirt-head'].total, `${JSON.stringify(before)} ${JSON.stringify(after)}`);
-  assert.equal(after['kubevirt-pr18139'].total - before['kubevirt-pr18139'].total >= 0, true);
+  assert.ok(after['kubevirt-main'].total > before['kubevirt-main'].total, `${JSON.stringify(before)} ${JSON.stringify(after)}`);
+  assert.equal(after['kubevirt-per-key'].total - before['kubevirt-per-key'].total >= 0, true);
   // The inputs are in the link: the same numbers come back in a new page.
   await page.waitForFunction(() => /#\/scale\?s=1\./.test(location.hash));
   const url = page.url();

@@ -83,7 +83,7 @@ fn StrategyCell(props: &StrategyCellProps) -> Html {
     }
     let i = props.column;
     let current = row.strategies.get(i).copied().flatten();
-    let default = props.preset.strategy_for(row.kind);
+    let default = props.preset.strategy_at(&row.path, row.kind);
     let path = row.path.clone();
     let onchange = props
         .onchange

@@ -46,9 +46,9 @@ fn fields(state: &BuildState) -> String {
 fn each_column_shows_its_ops_findings_surface_and_exports() {
     let html = columns(&computed_default());
     assert_eq!(count(&html, "<article"), 2);
-    let head = element(&html, r#"aria-label="Column 1: kubevirt-head""#).unwrap();
+    let head = element(&html, r#"aria-label="Column 1: kubevirt-main""#).unwrap();
     // The preset menu, its own preset chosen.
-    assert!(head.contains(r#"<option value="kubevirt-head" selected="selected">"#));
+    assert!(head.contains(r#"<option value="kubevirt-main" selected="selected">"#));
     assert!(head.contains(r#"<select aria-label="Preset" class="preset">"#));
     // What it sends, with sizes, and the round trip.
     let chips = element(head, r#"class="chips""#).unwrap();
@@ -73,7 +73,7 @@ fn each_column_shows_its_ops_findings_surface_and_exports() {
         text(exports),
         "Copy payload 1 Copy kubectl Copy Go Copy Rust"
     );
-    let per_key = element(&html, r#"aria-label="Column 2: kubevirt-pr18139""#).unwrap();
+    let per_key = element(&html, r#"aria-label="Column 2: kubevirt-per-key""#).unwrap();
     assert_eq!(
         text(element(per_key, r#"class="chips""#).unwrap()),
         "1 op · 94 bytes ✓ old + patch = new"
@@ -132,7 +132,7 @@ fn columns_say_when_results_lag_behind_and_bodies_show_whole() {
 fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
     let html = fields(&computed_default());
     assert!(text(&html).contains(
-        "Changed field Kind Change Column 1 (kubevirt-head) Column 2 (kubevirt-pr18139)"
+        "Changed field Kind Change Column 1 (kubevirt-main) Column 2 (kubevirt-per-key)"
     ));
     assert_eq!(count(&html, "<tr>"), 2, "the header and one changed field");
     let row = element(&html, r#"scope="row""#).unwrap();

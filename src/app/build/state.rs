@@ -95,7 +95,7 @@ impl Default for BuildState {
                 old: Rc::from("{}"),
                 new: Rc::from("{}"),
                 format: Format::Json,
-                columns: vec![Column::of(Preset::KubevirtHead), Column::default()],
+                columns: vec![Column::of(Preset::KubevirtMain), Column::default()],
                 example: None,
                 kubernetes: None,
             }

@@ -66,7 +66,7 @@ fn first_visit_shows_the_race_head_versus_per_key() {
     assert_eq!(state.example.as_deref(), Some("migration-race"));
     assert_eq!(
         state.columns.iter().map(|c| c.preset).collect::<Vec<_>>(),
-        [Preset::KubevirtHead, Preset::KubevirtPr18139]
+        [Preset::KubevirtMain, Preset::KubevirtPerKey]
     );
     let head = ops(&state, 0);
     assert!(head[0].starts_with(r#"{"op":"test","path":"/metadata/labels","value":{"#));
@@ -217,7 +217,7 @@ fn columns_and_overrides() {
     );
     assert_eq!(three.results.columns.len(), 3);
     let two = three.reduce(BuildAction::RemoveColumn(0)).recomputed();
-    assert_eq!(two.columns[0].preset, Preset::KubevirtPr18139);
+    assert_eq!(two.columns[0].preset, Preset::KubevirtPerKey);
     let one = two
         .reduce(BuildAction::RemoveColumn(0))
         .reduce(BuildAction::RemoveColumn(0));
@@ -459,7 +459,7 @@ fn columns_carry_the_findings_of_the_ops_they_send() {
             })
             .collect()
     };
-    // kubevirt-head tests the whole label map; PR #18139 adds one key.
+    // kubevirt-main tests the whole label map; PR #18139 adds one key.
     assert_eq!(findings(0), [(Rule::WholeMapTest, 0)]);
     assert_eq!(findings(1), [(Rule::AddWithoutTest, 0)]);
     let head = &build.results.columns[0].ops;

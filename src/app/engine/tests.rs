@@ -22,7 +22,7 @@ const NEW: &str =
 fn messages_round_trip_as_json() {
     let request = ToEngine::Build {
         id: 3,
-        job: job(OLD, NEW, &[Preset::KubevirtHead], (1, 2, 3)),
+        job: job(OLD, NEW, &[Preset::KubevirtMain], (1, 2, 3)),
     };
     assert_eq!(ToEngine::from_json(&request.to_json()).unwrap(), request);
     let lint = ToEngine::Lint {
@@ -42,7 +42,7 @@ fn messages_round_trip_as_json() {
 
 #[test]
 fn a_build_answer_is_what_the_engines_compute() {
-    let presets = [Preset::KubevirtHead, Preset::KubevirtPr18139, Preset::Merge];
+    let presets = [Preset::KubevirtMain, Preset::KubevirtPerKey, Preset::Merge];
     let mut engine = Engine::default();
     let answer = engine.build(&job(OLD, NEW, &presets, (1, 2, 3)));
     assert_eq!(
@@ -119,7 +119,7 @@ fn a_build_answer_is_what_the_engines_compute() {
 
 #[test]
 fn ops_sent_by_two_columns_are_not_unique() {
-    let presets = [Preset::KubevirtPr18139, Preset::KubevirtPr18139];
+    let presets = [Preset::KubevirtPerKey, Preset::KubevirtPerKey];
     let results = Engine::default()
         .build(&job(OLD, NEW, &presets, (1, 2, 3)))
         .results
@@ -157,7 +157,7 @@ fn parse_errors_name_the_side_and_place_and_block_the_results() {
 fn a_diff_error_is_the_column_s_error() {
     // A list where the old object has a map: the merge diff still works,
     // a JSON patch diff of a non-object root does not.
-    let answer = Engine::default().build(&job("[1]", "{}", &[Preset::KubevirtHead], (1, 2, 3)));
+    let answer = Engine::default().build(&job("[1]", "{}", &[Preset::KubevirtMain], (1, 2, 3)));
     let column = &answer.results.unwrap().columns[0];
     assert!(column.error.is_some());
     assert!(column.texts.is_none() && column.ops.is_empty());

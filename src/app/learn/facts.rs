@@ -6,7 +6,11 @@
 //! - Race: `current` (the step on screen, `null` before the first),
 //!   `steps.<i>`, `writers.<name>`, `total`, `lost_updates`,
 //!   `intents_hold`; a step has `writer, event, status, conflict, failed
-//!   ("test /metadata/labels"), message, lost (the victims), sent (the ops)`.
+//!   ("test /metadata/labels"), message, kept (whose changes a true
+//!   conflict kept), lost (the victims), sent (the ops)`; a writer has its
+//!   counts, `preset`, `intent_holds`, `end` and `not_held` (`null`, or
+//!   `{reason: not-retried | gave-up | never-wrote | lost | overwritten |
+//!   nothing-sent | unmet, ...}`, with `by` for lost and overwritten).
 //! - Scale: `presets.<name>.{total, vmis_intent_not_held, writers.<name>}`.
 
 use serde_json::{json, Map, Value};
@@ -90,6 +94,7 @@ fn step_facts(step: &Step) -> Value {
             crate::sim::timeline::ConflictKind::False => "false",
             crate::sim::timeline::ConflictKind::True => "true",
         }),
+        "kept": step.kept.iter().map(|k| k.writer.as_str()).collect::<Vec<_>>(),
         "lost": step.lost.iter().map(|l| l.victim.as_str()).collect::<Vec<_>>(),
         "object": step.object,
     })
@@ -107,6 +112,10 @@ pub fn race(replay: &Replay, at: usize) -> Value {
             map.insert(
                 "end".into(),
                 serde_json::to_value(w.end).unwrap_or_default(),
+            );
+            map.insert(
+                "not_held".into(),
+                serde_json::to_value(&w.not_held).unwrap_or_default(),
             );
         }
         writers.insert(w.name.clone(), facts);

@@ -40,7 +40,7 @@ fn a_step_shows_where_it_is_its_live_state_and_the_way_on() {
     assert!(text(&html).contains(&format!("Step 1 of {}", w.steps.len())));
     let live = element(&html, r#"aria-label="Live example""#).unwrap();
     assert_eq!(count(live, r#"class="live-column""#), 2);
-    assert!(text(live).contains("kubevirt-pr18139"));
+    assert!(text(live).contains("kubevirt-per-key"));
     assert!(text(live).contains("add /metadata/labels/kubevirt.io~1migrationTargetNodeName"));
     assert_eq!(count(&html, "← Previous"), 0, "the first step has none");
     assert!(html.contains("Next →"));

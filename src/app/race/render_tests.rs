@@ -19,7 +19,7 @@ use crate::vocabulary::{Term, COMPARE_COLUMNS, REPLAY_COLUMNS};
 
 fn head_at(step: usize) -> RaceState {
     RaceState::default()
-        .reduce(RaceAction::SetPreset(Some(Preset::KubevirtHead)))
+        .reduce(RaceAction::SetPreset(Some(Preset::KubevirtMain)))
         .reduce(RaceAction::Goto(step))
 }
 
@@ -77,7 +77,7 @@ fn the_outcomes_table_has_the_cli_s_columns_gave_up_included() {
     // false conflict; its intent holds in the end.
     let controller = cells(&html, "virt-controller");
     assert_eq!(controller.len(), REPLAY_COLUMNS.len() + 2);
-    assert_eq!(controller[0], "kubevirt-head");
+    assert_eq!(controller[0], "kubevirt-main");
     let count_of = |term: Term| {
         let i = REPLAY_COLUMNS.iter().position(|t| *t == term).unwrap();
         controller[i + 1].clone()
@@ -126,7 +126,7 @@ fn compare_mode_counts_per_preset_and_says_whose() {
     );
     assert_eq!(naive[5], "2 virt-handler 2");
     assert_eq!(naive[6], "virt-handler");
-    let head_row = cells(&html, "kubevirt-head");
+    let head_row = cells(&html, "kubevirt-main");
     assert_eq!(head_row[0], "3 virt-controller 2, virt-handler 1");
     assert_eq!(head_row[6], "none");
 }
@@ -142,7 +142,7 @@ fn the_explorer_counts_interleavings_and_opens_the_first_of_each() {
         text(element(&html, r#"id="explorer-title""#).unwrap()),
         "Every interleaving (20), per preset"
     );
-    let head = cells(&html, "kubevirt-head");
+    let head = cells(&html, "kubevirt-main");
     assert_eq!(
         head[0],
         "12 of 20 virt-controller 6, virt-handler 6 open the first (#5)"

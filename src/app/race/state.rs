@@ -137,7 +137,9 @@ impl std::fmt::Display for OpenError {
             OpenError::UnknownScenario(id) => write!(f, "there is no scenario {id:?}"),
             OpenError::NoScenario => f.write_str("the link names no scenario"),
             OpenError::UnknownInterleaving(i) => {
-                write!(f, "the scenario has no interleaving {}", i + 1)
+                // Shown from 1; a link's index may be usize::MAX (no wrap).
+                let shown = u128::try_from(*i).map_or(u128::MAX, |i| i + 1);
+                write!(f, "the scenario has no interleaving {shown}")
             }
             OpenError::Invalid(e) => write!(f, "{e}"),
         }

@@ -172,13 +172,13 @@ pub fn ExplorerTable(props: &ExplorerProps) -> Html {
     html! {
         <section class="explorer" aria-labelledby="explorer-title">
             <h2 id="explorer-title">{ format!("Every interleaving ({n}), per preset") }</h2>
-            <p class="muted">{ "How many of the interleavings (every order that keeps each writer's own) show it at least once, and to whom. Open one to replay it here, under that row's preset, at the step where it shows." }</p>
+            <p class="muted">{ "How many of the interleavings (every order that keeps each writer's own) show it at least once, and to whom. A writer never retried is not counted again under Intent does not hold. Open one to replay it here, under that row's preset, at the step where it shows." }</p>
             <div class="table-scroll">
                 <table class="outcomes">
                     <thead><tr>
                         <th scope="col">{ "Preset" }</th>
                         <th scope="col">{ "A 422 or 409" }</th>
-                        { th(Term::FalseConflict) }{ th(Term::LostUpdate) }{ th(Term::IntentNotHeld) }
+                        { th(Term::FalseConflict) }{ th(Term::LostUpdate) }{ th(Term::NotRetried) }{ th(Term::IntentNotHeld) }
                     </tr></thead>
                     <tbody>
                         { for result.presets.iter().map(|row| html! {
@@ -187,6 +187,7 @@ pub fn ExplorerTable(props: &ExplorerProps) -> Html {
                                 { cell(row, &row.failed, "a 422 or 409") }
                                 { cell(row, &row.false_conflicts, "a false conflict") }
                                 { cell(row, &row.lost_updates, "a lost update") }
+                                { cell(row, &row.never_retried, "a write never retried") }
                                 { cell(row, &row.intent_not_held, "an intent that does not hold") }
                             </tr>
                         }) }

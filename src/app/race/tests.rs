@@ -19,7 +19,7 @@ fn the_library_loads_and_the_race_replays() {
         422,
         "the file's own preset is head"
     );
-    let fixed = at.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPr18139)));
+    let fixed = at.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPerKey)));
     assert_eq!(fixed.step, 4, "the step stays");
     assert_eq!(
         fixed.current().unwrap().response.as_ref().unwrap().code,
@@ -296,4 +296,26 @@ fn the_kubernetes_release_runs_the_replay_and_travels_in_the_link() {
         back.kubernetes, None,
         "the scenario's own release leaves the link short"
     );
+}
+
+#[test]
+fn a_link_to_an_interleaving_out_of_range_says_which_without_wrapping() {
+    // 4294967295 is usize::MAX in the browser (wasm32): shown + 1 it once
+    // wrapped to "interleaving 0".
+    for (index, shown) in [
+        (4_294_967_295usize, "4294967296".to_owned()),
+        (
+            usize::MAX,
+            (u128::try_from(usize::MAX).unwrap() + 1).to_string(),
+        ),
+    ] {
+        let mut link = RaceState::default().link();
+        link.interleaving = Some(index);
+        let err = RaceState::open(link).unwrap_err();
+        assert_eq!(err, OpenError::UnknownInterleaving(index));
+        assert_eq!(
+            err.to_string(),
+            format!("the scenario has no interleaving {shown}")
+        );
+    }
 }

@@ -491,3 +491,72 @@ fn leaf_fields_follow_field_kinds() {
     );
     assert!(leaf_fields(&Policy::default(), &json!({"metadata": {"labels": {}}})).is_empty());
 }
+
+#[test]
+fn strategic_merge_patches_merge_on_built_in_kinds_and_get_415_on_custom_resources() {
+    // A custom resource: 415 before the body is read, with the server's text.
+    let mut s = server();
+    let smp = |key: &str, body: Value| Request::StrategicMergePatch {
+        key: key.to_owned(),
+        body,
+    };
+    let r = s.handle(
+        &smp(KEY, json!({"metadata": {"labels": {"a": "b"}}})),
+        "virt-handler",
+    );
+    assert_eq!((r.code, r.reason.as_str()), (415, "UnsupportedMediaType"));
+    assert_eq!(
+        r.message,
+        "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml"
+    );
+    assert_eq!(r.cause.as_ref().unwrap().kind, "unsupported-media-type");
+    assert_eq!(s.get(KEY).unwrap()["metadata"]["resourceVersion"], "1041");
+
+    // A Node: labels merge per key, taints (no merge key) are replaced, a
+    // keyed list merges by its key.
+    let node = json!({"apiVersion": "v1", "kind": "Node",
+                      "metadata": {"name": "n1", "resourceVersion": "7", "labels": {"a": "1", "kubevirt.io/schedulable": "false"}},
+                      "spec": {"taints": [{"key": "t", "effect": "NoSchedule"}]},
+                      "status": {"conditions": [{"type": "Ready", "status": "True"}, {"type": "MemoryPressure", "status": "False"}]}});
+    let mut s = Server::new([node]);
+    let key = "Node/n1";
+    let r = s.handle(
+        &smp(
+            key,
+            json!({"metadata": {"labels": {"kubevirt.io/schedulable": "true"}},
+                   "spec": {"taints": []},
+                   "status": {"conditions": [{"type": "Ready", "status": "False"}]}}),
+        ),
+        "virt-handler",
+    );
+    assert!(r.is_success() && r.changed, "{r:?}");
+    let stored = s.get(key).unwrap();
+    assert_eq!(
+        stored["metadata"]["labels"],
+        json!({"a": "1", "kubevirt.io/schedulable": "true"})
+    );
+    assert_eq!(stored["spec"]["taints"], json!([]));
+    assert_eq!(
+        stored["status"]["conditions"],
+        json!([{"type": "Ready", "status": "False"}, {"type": "MemoryPressure", "status": "False"}])
+    );
+    // The engine's errors are the server's: a missing merge key is a 500.
+    let r = s.handle(
+        &smp(key, json!({"status": {"conditions": [{"status": "x"}]}})),
+        "virt-handler",
+    );
+    assert_eq!(r.code, 500);
+    assert_eq!(
+        r.message,
+        "map: map[status:x] does not contain declared merge key: type"
+    );
+    // A pinned stale resourceVersion is a 409.
+    let r = s.handle(
+        &smp(
+            key,
+            json!({"metadata": {"resourceVersion": "7", "labels": {"b": "2"}}}),
+        ),
+        "virt-handler",
+    );
+    assert_eq!(r.code, 409, "{r:?}");
+}

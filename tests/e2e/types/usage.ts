@@ -2,8 +2,10 @@
 // --strict against dist/pkg/patchlab.d.ts): every export used as documented,
 // and wrong uses that must not compile.
 import init, {
+  initSync,
   applyPatch,
   applyPatchJson,
+  applyStrategicMergePatch,
   buildPatch,
   diff,
   escapeJsonPointer,
@@ -25,6 +27,10 @@ import init, {
 } from '../../../dist/pkg/patchlab.js';
 
 await init();
+await init(new URL('./patchlab_bg.wasm', import.meta.url));
+await init({ module_or_path: fetch('/patchlab_bg.wasm') });
+initSync(new Uint8Array(8));
+initSync();
 
 const ops: Operation[] = [
   { op: 'test', path: '/metadata/labels', value: { a: '1' } },
@@ -35,8 +41,13 @@ const payload: string = buildPatch(ops);
 const plain: string = buildPatch(ops, { encoding: 'plain' });
 const doc: Json = applyPatch({ metadata: { labels: { a: '1' } } }, payload, { semantics: 'kube' });
 const text: string = applyPatchJson('{}', '[]');
+const merged: Json = applyStrategicMergePatch({ kind: 'Node', apiVersion: 'v1' }, '{"metadata":{"labels":{"a":"b"}}}', {
+  kind: 'nodes',
+  kubeVersion: '1.30',
+});
+const builtinOnly: boolean = presets()[7]!.builtinOnly;
 const result: DiffResult = diff({ metadata: {} }, 'metadata: {labels: {a: b}}', {
-  preset: 'kubevirt-head',
+  preset: 'kubevirt-main',
   overrides: { 'metadata.labels': 'per-key' },
   explain: false,
 });
@@ -44,7 +55,7 @@ const firstReason: string | undefined = result.ops?.[0]?.reason;
 const surface: string[] = result.conflicts.map((c) => `${c.path}: ${c.reason}`);
 const replay: Replay = simulate('name: x', { preset: 'naive' });
 const code: number | undefined = replay.steps[0]?.response?.code;
-const run: MigrateResult = migrate({ vms: 10, seed: 2, presets: ['kubevirt-head'] });
+const run: MigrateResult = migrate({ vms: 10, seed: 2, presets: ['kubevirt-main'] });
 const falseConflicts: number = run.presets[0]!.total.false_conflicts;
 const handler: string = run.presets[0]!.writers[2]!.name;
 const names: string[] = presets().map((p) => `${p.name}: ${p.summary}`);
@@ -61,7 +72,8 @@ try {
 } catch (e) {
   const err = e as PatchlabError;
   const where: string = `${err.kind} at op ${err.index ?? '-'} (${err.path ?? ''}), HTTP ${err.status ?? '-'}`;
-  console.log(where);
+  const restarted: boolean = err.kind === 'internal' || err.kind === 'not-initialised' || err.kind === 'init-failed';
+  console.log(where, restarted);
 }
 
 // Wrong uses the declarations must refuse:
@@ -81,14 +93,18 @@ buildPatch([{ op: 'upsert', path: '/a' }]);
 diff({}, {}, { preset: 'fastest' });
 // @ts-expect-error semantics is kube or rfc
 applyPatch({}, [], { semantics: 'strict' });
+// @ts-expect-error a strategic merge patch has no engine option (no RFC, no evanphx)
+applyStrategicMergePatch({}, {}, { engine: 'evanphx-v4.12.0' });
 // @ts-expect-error escapeJsonPointer takes a string
 escapeJsonPointer(5);
 // @ts-expect-error lint severities are error, warning or note
 const sev: 'fatal' = lint('[]').findings[0]!.severity;
+// @ts-expect-error init resolves to nothing to use
+const exports: WebAssembly.Exports = await init();
 // @ts-expect-error diff results are not strings
 const wrong: string = diff({}, {});
 
-console.log(payload, plain, doc, text, firstReason, surface, code, falseConflicts, handler, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);
+console.log(exports, payload, plain, doc, text, merged, builtinOnly, firstReason, surface, code, falseConflicts, handler, names, v, wrong, firstRule, fixOps, applies, ruleNames, sev);
 
 // @ts-expect-error explain classes are a closed set
 const notAClass: Explanation['class'] = 'flaky';

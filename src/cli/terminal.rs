@@ -1,0 +1,70 @@
+//! Text for a terminal: control characters that user data carries (in
+//! paths, scenario and writer names, values, messages) are written as
+//! visible escapes, so that a hostile object cannot move the cursor,
+//! retitle the window or hide lines. JSON and SARIF output stay exact
+//! (JSON escapes what it must itself); this is for the text formats and
+//! the messages on stderr.
+
+use std::borrow::Cow;
+
+/// True for a character a terminal acts on instead of showing: C0 and C1
+/// controls and DEL, and the bidirectional formatting characters that
+/// reorder what is shown (Unicode's "Trojan Source" set).
+fn acts(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+fn escape(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !text.chars().any(|c| acts(c) && !keep(c)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if acts(c) && !keep(c) {
+            out.push_str(&c.escape_unicode().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A whole text output: every control character but newline and tab
+/// escaped (`\u{1b}`).
+///
+/// ```text
+/// printable("a\u{1b}[2Jb\n") == "a\\u{1b}[2Jb\n"
+/// ```
+pub fn printable(text: &str) -> Cow<'_, str> {
+    escape(text, |c| c == '\n' || c == '\t')
+}
+
+/// One field of user data shown on one line (a name): newlines and tabs
+/// escaped too.
+pub fn field(text: &str) -> Cow<'_, str> {
+    escape(text, |_| false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn controls_become_visible_and_the_rest_stays() {
+        assert_eq!(printable("plain\ttext\n"), "plain\ttext\n");
+        assert!(matches!(printable("plain"), Cow::Borrowed(_)));
+        assert_eq!(
+            printable("a\u{1b}]0;owned\u{7}b"),
+            "a\\u{1b}]0;owned\\u{7}b"
+        );
+        assert_eq!(printable("\u{9b}31m\u{7f}"), "\\u{9b}31m\\u{7f}");
+        assert_eq!(printable("x\r\ny"), "x\\u{d}\ny");
+        assert_eq!(printable("abc\u{202e}fed"), "abc\\u{202e}fed");
+        assert_eq!(printable("é ü 日本"), "é ü 日本");
+        assert_eq!(field("two\nlines\tand tab"), "two\\u{a}lines\\u{9}and tab");
+    }
+}

@@ -1,0 +1,170 @@
+//! The walks that run on the JavaScript side of the boundary
+//! (`src/js/boundary.js`): whether a value crosses as JSON exactly, and
+//! the two objects of a diff without their equal members.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Array, Function, JsString};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::error::{bad_argument, thrown, ErrorBuilder};
+use crate::limits::{DEPTH, OBJECT_BYTES};
+use crate::pointer::Pointer;
+use crate::strategy::Options;
+
+#[wasm_bindgen(module = "/src/js/boundary.js")]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = inexact)]
+    fn js_inexact(value: &JsValue, depth: u32, budget: u32) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_name = pruneText)]
+    fn js_prune_text(
+        old: &JsValue,
+        new: &JsValue,
+        declared: &Function,
+        depth: u32,
+        budget: u32,
+        id: u32,
+    ) -> Result<JsValue, JsValue>;
+}
+
+thread_local! {
+    /// The options of the diff being pruned, for [`DECLARED`].
+    static PRUNING: RefCell<Option<Rc<Options>>> = const { RefCell::new(None) };
+    /// Whether the diff patches the field at a JSON Pointer as one unit
+    /// (a declared map, list or struct, or an override): then its members
+    /// stay whole. Made once (a closure costs a small diff real time).
+    static DECLARED: Closure<dyn FnMut(String) -> bool> = Closure::new(|path: String| {
+        PRUNING.with(|options| {
+            options.borrow().as_ref().is_none_or(|options| {
+                Pointer::parse(&path).map_or(true, |p| options.policy.declared_kind(p).is_some())
+            })
+        })
+    });
+}
+
+/// The walks' depth and size budget, as the JSON text's own.
+fn budgets() -> (u32, u32) {
+    let depth = u32::try_from(DEPTH).unwrap_or(u32::MAX);
+    let budget = u32::try_from(OBJECT_BYTES).unwrap_or(u32::MAX);
+    (depth, budget)
+}
+
+/// The size error of a value whose JSON would exceed the input budget.
+pub(super) fn too_large(what: &str) -> JsValue {
+    ErrorBuilder::new(
+        "too-large",
+        &format!(
+            "{what} is more than {OBJECT_BYTES} characters of JSON, more than the limit of {OBJECT_BYTES} (4 MiB)"
+        ),
+    )
+    .set("status", 413)
+    .build()
+}
+
+/// Refuses what `JSON.stringify` would not carry exactly: `NaN`,
+/// `Infinity`, `undefined`, functions and symbols (written as `null` or
+/// left out), nesting deeper than [`DEPTH`] (or a cycle), and a value
+/// whose JSON would exceed [`OBJECT_BYTES`] (checked before the text is
+/// built).
+///
+/// # Errors
+///
+/// `bad-argument` naming the place (a JSON Pointer into the value) and
+/// what is there; `too-large` (413) over the size budget.
+pub(super) fn exact(value: &JsValue, what: &str) -> Result<(), JsValue> {
+    let (depth, budget) = budgets();
+    let found = js_inexact(value, depth, budget).map_err(|err| {
+        bad_argument(format!(
+            "{what} cannot be written as JSON: {}",
+            thrown(&err)
+        ))
+    })?;
+    if found.is_null() {
+        return Ok(());
+    }
+    if let Some(verdict) = found.as_string() {
+        return Err(verdict_error(&verdict, what));
+    }
+    let found: &Array = found.unchecked_ref();
+    let at = found.get(0).as_string().unwrap_or_default();
+    let kind = found.get(1).as_string().unwrap_or_default();
+    Err(inexact_error(what, &at, &kind))
+}
+
+/// `what` holds `kind` (`NaN`, `undefined`, ...) at the pointer `at`.
+fn inexact_error(what: &str, at: &str, kind: &str) -> JsValue {
+    let place = if at.is_empty() {
+        format!("{what} is {kind}")
+    } else {
+        format!("{what} holds {kind} at {at}")
+    };
+    bad_argument(format!(
+        "{place}, which JSON cannot carry (JSON.stringify would write null or leave it out)"
+    ))
+}
+
+fn verdict_error(verdict: &str, what: &str) -> JsValue {
+    match verdict {
+        "too-large" => too_large(what),
+        _ => bad_argument(format!(
+            "{what} cannot be written as JSON: it nests deeper than the limit of {DEPTH} levels (or holds a cycle)"
+        )),
+    }
+}
+
+/// The JSON text of the two objects of a diff without the members equal
+/// on both sides, wherever the diff under `options` walks member by
+/// member (it skips equal members there, so the plan is the same);
+/// members of a declared field (a map, a list, a struct: one unit) stay
+/// whole. `id` names options kept for reuse (the JS side remembers what
+/// is declared for them), 0 options used once. `None` when either object
+/// is not a plain object (then the caller reads them whole).
+///
+/// # Errors
+///
+/// As [`exact`], for what is kept.
+pub(super) fn prune(
+    old: &JsValue,
+    new: &JsValue,
+    options: &Rc<Options>,
+    id: u32,
+) -> Result<Option<(String, String)>, JsValue> {
+    let (depth, budget) = budgets();
+    PRUNING.with(|slot| *slot.borrow_mut() = Some(Rc::clone(options)));
+    let out = DECLARED.with(|declared| {
+        js_prune_text(
+            old,
+            new,
+            declared.as_ref().unchecked_ref(),
+            depth,
+            budget,
+            id,
+        )
+    });
+    PRUNING.with(|slot| *slot.borrow_mut() = None);
+    let out =
+        out.map_err(|err| bad_argument(format!("old or new cannot be read: {}", thrown(&err))))?;
+    if out.is_null() {
+        return Ok(None);
+    }
+    if let Some(texts) = out.dyn_ref::<JsString>() {
+        let texts = String::from(texts);
+        let Some((old, new)) = texts.split_once('\n') else {
+            return Err(verdict_error(&texts, "old or new"));
+        };
+        for (text, what) in [(old, "old"), (new, "new")] {
+            if text.len() > OBJECT_BYTES {
+                return Err(too_large(what));
+            }
+        }
+        return Ok(Some((old.to_owned(), new.to_owned())));
+    }
+    let out: &Array = out.unchecked_ref();
+    let at = out.get(0).as_string().unwrap_or_default();
+    let kind = out.get(1).as_string().unwrap_or_default();
+    let side = out.get(2).as_string().unwrap_or_default();
+    Err(inexact_error(&side, &at, &kind))
+}

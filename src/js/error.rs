@@ -1,0 +1,46 @@
+//! `PatchlabError`s: the one shape every function of the module throws.
+
+use js_sys::{Error, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A `PatchlabError` with `kind` and `message`; add properties with
+/// [`ErrorBuilder::set`].
+pub(super) struct ErrorBuilder(Error);
+
+impl ErrorBuilder {
+    pub(super) fn new(kind: &str, message: &str) -> ErrorBuilder {
+        let error = Error::new(message);
+        error.set_name("PatchlabError");
+        let builder = ErrorBuilder(error);
+        builder.set("kind", kind)
+    }
+
+    pub(super) fn set(self, key: &str, value: impl Into<JsValue>) -> ErrorBuilder {
+        let _ = Reflect::set(&self.0, &JsValue::from_str(key), &value.into());
+        self
+    }
+
+    pub(super) fn set_opt<T: Into<JsValue>>(self, key: &str, value: Option<T>) -> ErrorBuilder {
+        match value {
+            Some(value) => self.set(key, value),
+            None => self,
+        }
+    }
+
+    pub(super) fn build(self) -> JsValue {
+        self.0.into()
+    }
+}
+
+pub(super) fn bad_argument(message: impl AsRef<str>) -> JsValue {
+    ErrorBuilder::new("bad-argument", message.as_ref()).build()
+}
+
+/// The message of a thrown JS value.
+pub(super) fn thrown(err: &JsValue) -> String {
+    err.dyn_ref::<Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| err.as_string())
+        .unwrap_or_default()
+}
