@@ -375,6 +375,13 @@ pub struct Results {
     /// Every changed path (in any column), with its kind and each column's
     /// strategy: the Fields table.
     pub fields: Vec<FieldRow>,
+    /// The presets a column can choose for the new object
+    /// ([`Preset::for_object`]: every preset, and `strategic` for a
+    /// built-in kind). Decided here, so the schema tables stay in the
+    /// worker; empty before the first answer (the view then offers
+    /// [`Preset::ALL`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub presets: Vec<Preset>,
 }
 
 /// One column's result.
@@ -570,9 +577,12 @@ mod by_name {
 /// edit of one editor does not parse the other again).
 #[derive(Default)]
 pub struct Engine {
-    old: Option<(Rc<str>, Result<Rc<Value>, InputError>)>,
-    new: Option<(Rc<str>, Result<Rc<Value>, InputError>)>,
+    old: CachedParse,
+    new: CachedParse,
 }
+
+/// A side's last text and what it parsed to.
+type CachedParse = Option<(Rc<str>, Result<Rc<Value>, InputError>)>;
 
 impl Engine {
     /// Answers a request.
@@ -618,10 +628,7 @@ impl Engine {
     }
 }
 
-fn parse_cached(
-    cache: &mut Option<(Rc<str>, Result<Rc<Value>, InputError>)>,
-    text: &Rc<str>,
-) -> Result<Rc<Value>, InputError> {
+fn parse_cached(cache: &mut CachedParse, text: &Rc<str>) -> Result<Rc<Value>, InputError> {
     if let Some((cached, result)) = cache.as_ref() {
         if **cached == **text {
             return result.clone();
@@ -670,7 +677,11 @@ pub fn compute(
             column_result(old, new, column, plan, kubernetes, unique)
         })
         .collect();
-    Results { columns, fields }
+    Results {
+        columns,
+        fields,
+        presets: Preset::for_object(new),
+    }
 }
 
 fn column_result(

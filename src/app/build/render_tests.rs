@@ -129,6 +129,37 @@ fn columns_say_when_results_lag_behind_and_bodies_show_whole() {
 }
 
 #[test]
+fn the_strategic_preset_is_offered_for_a_built_in_kind_only() {
+    // The first example is a VMI (a custom resource): no strategic choice.
+    let vmi = columns(&computed_default());
+    assert!(vmi.contains(r#"<option value="kubevirt-main" selected="selected">"#));
+    assert!(!vmi.contains(r#"value="strategic""#));
+    // A Pod: every column offers it, and a strategic column shows its body.
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: one\n";
+    let state = computed_default()
+        .reduce(BuildAction::EditOld(pod.into()))
+        .reduce(BuildAction::EditNew(pod.replace("one", "two").into()))
+        .reduce(BuildAction::SetPreset(1, Preset::Strategic))
+        .recomputed();
+    let html = columns(&state);
+    assert_eq!(count(&html, r#"<option value="strategic""#), 2);
+    let column = element(&html, r#"aria-label="Column 2: strategic""#).unwrap();
+    assert!(column.contains(r#"<option value="strategic" selected="selected">"#));
+    assert!(column.contains(r#"aria-label="The body""#));
+    assert!(text(column).contains("application/strategic-merge-patch+json"));
+    // Back to a VMI: the column keeps its choice (and shows the server's
+    // refusal); the other column no longer offers it.
+    let back = state
+        .reduce(BuildAction::EditOld(computed_default().old.text.clone()))
+        .reduce(BuildAction::EditNew(computed_default().new.text.clone()))
+        .recomputed();
+    let html = columns(&back);
+    assert_eq!(count(&html, r#"<option value="strategic""#), 1);
+    let column = element(&html, r#"aria-label="Column 2: strategic""#).unwrap();
+    assert!(text(column).contains("custom resource"));
+}
+
+#[test]
 fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
     let html = fields(&computed_default());
     assert!(text(&html).contains(

@@ -48,6 +48,7 @@ pub fn ResultColumns(props: &ResultColumnsProps) -> Html {
                     let preset = props.columns.get(i).map(|c| c.preset).unwrap_or_default();
                     html! {
                         <ResultColumn index={i} count={props.columns.len()} {preset} result={result.clone()}
+                            presets={props.results.presets.clone()}
                             copy={props.copy.clone()} onpreset={props.onpreset.reform(move |p| (i, p))}
                             onremove={props.onremove.reform(move |()| i)} />
                     }
@@ -65,6 +66,9 @@ pub struct ResultColumnProps {
     pub index: usize,
     pub count: usize,
     pub preset: Preset,
+    /// The presets the object takes (empty: [`Preset::ALL`]).
+    #[prop_or_default]
+    pub presets: Vec<Preset>,
     pub result: ColumnResult,
     pub copy: UseCopy,
     pub onpreset: Callback<Preset>,
@@ -76,7 +80,7 @@ pub struct ResultColumnProps {
 pub fn ResultColumn(props: &ResultColumnProps) -> Html {
     let n = props.index + 1;
     let header = html! {
-        <ColumnHead index={props.index} count={props.count} preset={props.preset}
+        <ColumnHead index={props.index} count={props.count} preset={props.preset} presets={props.presets.clone()}
             onpreset={props.onpreset.clone()} onremove={props.onremove.clone()} />
     };
     let result = &props.result;
@@ -121,6 +125,7 @@ struct ColumnHeadProps {
     index: usize,
     count: usize,
     preset: Preset,
+    presets: Vec<Preset>,
     onpreset: Callback<Preset>,
     onremove: Callback<()>,
 }
@@ -133,7 +138,17 @@ fn ColumnHead(props: &ColumnHeadProps) -> Html {
     } else {
         format!("Preset for column {n}")
     };
-    let choices: Vec<Choice> = Preset::ALL
+    // The presets the engine found the object takes (`strategic` only for
+    // a built-in kind), and the column's own even if it does not.
+    let mut offered = if props.presets.is_empty() {
+        Preset::ALL.to_vec()
+    } else {
+        props.presets.clone()
+    };
+    if !offered.contains(&props.preset) {
+        offered.push(props.preset);
+    }
+    let choices: Vec<Choice> = offered
         .into_iter()
         .map(|p| Choice::plain(p.as_str()))
         .collect();

@@ -235,3 +235,58 @@ fn late_answers_of_replaced_requests_are_dropped() {
     );
     assert!(latest.current(&FromEngine::Ready));
 }
+
+const POD_OLD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: one\n  - name: b\n    image: two\n";
+const POD_NEW: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: one\n  - name: b\n    image: three\n";
+
+#[test]
+fn a_built_in_kind_takes_the_strategic_preset_a_custom_resource_does_not() {
+    // A Pod: every preset, then strategic; the column is kubectl's
+    // two-way strategic merge patch, as the core computes it.
+    let presets = [Preset::KubevirtMain, Preset::Strategic];
+    let results = Engine::default()
+        .build(&job(POD_OLD, POD_NEW, &presets, (1, 2, 3)))
+        .results
+        .unwrap();
+    assert_eq!(results.presets, Preset::EVERY.to_vec());
+    let column = &results.columns[1];
+    assert_eq!(column.error, None);
+    assert_eq!(column.kind, BodyKind::StrategicMergePatch);
+    assert_eq!(
+        column.content_type,
+        "application/strategic-merge-patch+json"
+    );
+    let budget = Budget::default();
+    let (old, new) = (
+        input::parse(POD_OLD, &budget).unwrap().0,
+        input::parse(POD_NEW, &budget).unwrap().0,
+    );
+    let plan = strategy::diff(&old, &new, &Options::preset(Preset::Strategic)).unwrap();
+    let texts = column.texts.as_ref().unwrap();
+    assert_eq!(&*texts.payload, plan.body_text());
+    assert!(
+        texts.payload.contains(r#""image":"three""#),
+        "{}",
+        texts.payload
+    );
+    assert!(texts.body.is_some(), "shown whole, like a merge body");
+    // A VMI (a custom resource; OLD and NEW name no kind at all): no
+    // strategic preset offered, and a column that asks for it anyway
+    // shows the body a client would send and the server's refusal.
+    let vmi = Engine::default()
+        .build(&job(OLD, NEW, &[Preset::Strategic], (1, 2, 3)))
+        .results
+        .unwrap();
+    assert_eq!(vmi.presets, Preset::ALL.to_vec());
+    let column = &vmi.columns[0];
+    assert!(
+        matches!(column.round_trip, RoundTripResult::Refused(_)),
+        "{:?}",
+        column.round_trip
+    );
+    assert!(
+        column.notes.iter().any(|n| n.contains("custom resource")),
+        "{:?}",
+        column.notes
+    );
+}
