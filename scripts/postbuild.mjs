@@ -148,9 +148,21 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
   const { prerender } = await import('./prerender.mjs');
   const app = await prerender(dist);
   if (app) {
+    // The preview is the first example, what a fresh visit to Build shows:
+    // a visit to another view, a Build link with its own objects (`?s=`)
+    // or saved work (src/app/build/link.rs STORAGE_KEY) would show
+    // something else once the app mounts, so they never paint it. Paths
+    // as src/app/route.rs reads them (`#`, `#/`, `#/build`, any case).
     const route = `// Written by scripts/postbuild.mjs: the page holds a pre-rendered Build
-// view (not live); a visit to another view must not paint it (style.css).
-if (/^#\\/(check|race|scale|learn)(?=$|[/?])/.test(location.hash)) document.documentElement.classList.add('other-view');
+// view of the first example (not live); only a fresh visit to Build paints it (style.css).
+(() => {
+  let fresh = false;
+  try {
+    const [path, query = ''] = location.hash.split('?');
+    fresh = /^(#\\/*(build\\/*)?)?$/i.test(path) && !/(^|&)s=/.test(query) && localStorage.getItem('patchlab.build') === null;
+  } catch {}
+  if (!fresh) document.documentElement.classList.add('no-preview');
+})();
 `;
     const routeName = `route-${sha(route).toString('hex').slice(0, 16)}.js`;
     await writeFile(join(dist, routeName), route);
