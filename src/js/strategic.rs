@@ -1,12 +1,11 @@
 //! `applyStrategicMergePatch`: a strategic merge patch applied as
 //! kube-apiserver's PATCH handler does, with the kind's schema.
 
-use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert::{
-    apply_error, cluster_of, json_text, options, parse_json, patch_text, value_to_js,
+    apply_error, cluster_of, json_text, parse_json, patch_text, value_to_js, OptionsReader,
 };
 use crate::apply::strategic;
 use crate::schema;
@@ -23,14 +22,6 @@ export interface StrategicOptions {
 }
 "#;
 
-#[derive(Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct StrategicOptions {
-    kind: Option<String>,
-    api_version: Option<String>,
-    kube_version: Option<String>,
-}
-
 /// Applies a strategic merge patch (an object, or its text as sent) to
 /// `doc` as kube-apiserver does for the kind (`options.kind`, else the
 /// document's): lists merged by their schema's merge key, `$patch`,
@@ -44,13 +35,12 @@ pub fn apply_strategic_merge_patch(
     #[wasm_bindgen(unchecked_param_type = "Json | string")] patch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "StrategicOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options = options.unwrap_or_default();
-    let opts: StrategicOptions =
-        self::options(&options, "options", &["kind", "apiVersion", "kubeVersion"])?;
-    let version = cluster_of(opts.kube_version.as_deref(), None)?.version;
+    let opts = OptionsReader::new(options, "options", &["kind", "apiVersion", "kubeVersion"])?;
+    let (kind, api_version) = (opts.string("kind")?, opts.string("apiVersion")?);
+    let version = cluster_of(opts.string("kubeVersion")?.as_deref(), None)?.version;
     let body = patch_text(&patch)?;
     let mut doc: Value = parse_json(&json_text(&doc, "doc")?, "doc")?;
-    let target = schema::target_named(opts.kind.as_deref(), opts.api_version.as_deref(), &doc);
+    let target = schema::target_named(kind.as_deref(), api_version.as_deref(), &doc);
     strategic::apply_body(&mut doc, &body, &target, version)
         .map_err(|e| apply_error(&e, Some(&body)))?;
     value_to_js(&doc)

@@ -2,7 +2,7 @@
 
 use crate::sim::timeline::Scenario;
 
-const FILES: [(&str, &str); 9] = [
+const FILES: [(&str, &str); 10] = [
     (
         "migration-race",
         include_str!("../../../www/scenarios/migration-race.yaml"),
@@ -38,6 +38,10 @@ const FILES: [(&str, &str); 9] = [
     (
         "per-key-limits",
         include_str!("../../../www/scenarios/per-key-limits.yaml"),
+    ),
+    (
+        "node-labeller",
+        include_str!("../../../www/scenarios/node-labeller.yaml"),
     ),
 ];
 

@@ -6,7 +6,18 @@ use crate::strategy::Preset;
 
 #[test]
 fn the_library_loads_and_the_race_replays() {
-    assert_eq!(library().len(), 9);
+    // Every scenario file shipped in www/scenarios/ is in the menu.
+    let files = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/www/scenarios"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "yaml")
+        })
+        .count();
+    assert_eq!(library().len(), files);
     let state = RaceState::default();
     assert_eq!(state.source, Source::Shipped("migration-race".into()));
     assert_eq!(state.step, 0);
