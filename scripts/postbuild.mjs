@@ -146,8 +146,9 @@ if (embed !== null && !embed.includes('Content-Security-Policy')) {
 // another view (no inline script: the CSP allows none).
 if (process.env.PATCHLAB_PRERENDER !== '0') {
   const { prerender } = await import('./prerender.mjs');
-  const app = await prerender(dist);
-  if (app) {
+  const prerendered = await prerender(dist);
+  if (prerendered) {
+    const { app, seed } = prerendered;
     // The preview is the first example, what a fresh visit to Build shows:
     // a visit to another view, a Build link with its own objects (`?s=`)
     // or saved work (src/app/build/link.rs STORAGE_KEY) would show
@@ -169,9 +170,9 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
     const routeIntegrity = `sha384-${sha(route, 'sha384').toString('base64')}`;
     html = html.replace('<link rel="stylesheet"', `<script src="./${routeName}" integrity="${routeIntegrity}" crossorigin="anonymous"></script>\n    <link rel="stylesheet"`);
     if (!html.includes(routeName)) throw new Error('could not insert the route script');
-    html = html.replace(/<body>/, `<body>\n    ${app}`);
+    html = html.replace(/<body>/, () => `<body>\n    ${app}${seed ? `\n    ${seed}` : ''}`);
     await writeFile(indexPath, html);
-    console.log(`postbuild: Build pre-rendered into index.html (${app.length} bytes), ${routeName}`);
+    console.log(`postbuild: Build pre-rendered into index.html (${app.length} bytes, its first answer ${seed ? seed.length : 0} bytes), ${routeName}`);
   }
 }
 

@@ -47,7 +47,11 @@ async function serve(dir) {
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => server.close(ok)) };
 }
 
-/** The app's first render of Build, inert; `null` (with a NOTICE) when no browser can be had. */
+/**
+ * The app's first render of Build, inert (`app`), and the data block with
+ * its first engine answer (`seed`); `null` (with a NOTICE) when no browser
+ * can be had.
+ */
 export async function prerender(dist) {
   let chromium;
   try {
@@ -76,6 +80,26 @@ export async function prerender(dist) {
     // queries is the same markup at every width.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
     const page = await context.newPage();
+    // The Build requests the page sends the engine worker and its answers,
+    // as text: the first answer goes into the page with the request it
+    // answers (src/app/engine.rs, Seed).
+    await page.addInitScript(() => {
+      const sent = (window.__engineSent = []);
+      const got = (window.__engineGot = []);
+      const Original = window.Worker;
+      window.Worker = class extends Original {
+        constructor(...args) {
+          super(...args);
+          this.addEventListener('message', (e) => {
+            if (typeof e.data === 'string' && e.data.startsWith('{"type":"built"')) got.push(e.data);
+          });
+        }
+        postMessage(message, ...rest) {
+          if (typeof message === 'string' && message.startsWith('{"type":"build"')) sent.push(message);
+          return super.postMessage(message, ...rest);
+        }
+      };
+    });
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(server.url, { waitUntil: 'load' });
@@ -119,7 +143,20 @@ export async function prerender(dist) {
       view.prepend(note);
       return app.outerHTML;
     });
-    return html;
+    // The request of the state shown and the worker's answer to it.
+    const { sent, got } = await page.evaluate(() => ({ sent: window.__engineSent, got: window.__engineGot }));
+    const requests = sent.map((text) => JSON.parse(text));
+    const answers = got.map((text) => JSON.parse(text));
+    const last = requests.at(-1);
+    const answer = last && answers.find((a) => a.id === last.id);
+    if (!answer) {
+      console.log('*** NOTICE: prerender: no engine answer seen: the first result is NOT pre-computed ***');
+      return { app: html, seed: null };
+    }
+    // JSON in a data block (not run; the CSP allows no inline script):
+    // `<` escaped so no text can close the element.
+    const seed = JSON.stringify({ job: last.job, answer: answer.answer }).replace(/</g, '\\u003c');
+    return { app: html, seed: `<script type="application/json" id="patchlab-first-answer">${seed}</script>` };
   } finally {
     await browser.close();
     await server.close();

@@ -310,6 +310,37 @@ pub struct BuildJob {
     pub kubernetes: KubeVersion,
 }
 
+/// The first answer, computed at build time: the pre-rendered page
+/// (`scripts/prerender.mjs`) carries the request its app sent on a fresh
+/// visit to Build and the engine worker's answer, as server-rendered pages
+/// carry their initial data, so the first result is shown as soon as the
+/// page module runs instead of after the engine worker downloads. It
+/// answers only the very same request (texts, columns, release, revisions).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seed {
+    /// The request.
+    pub job: BuildJob,
+    /// The engine worker's answer to it.
+    pub answer: Rc<BuildAnswer>,
+}
+
+impl Seed {
+    /// Reads a seed (the page's JSON data block).
+    ///
+    /// # Errors
+    ///
+    /// serde_json's error when the text is not a seed.
+    pub fn from_json(text: &str) -> Result<Seed, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// The answer, when `job` is the request it answers.
+    pub fn answer_for(&self, job: &BuildJob) -> Option<Rc<BuildAnswer>> {
+        (self.job == *job).then(|| Rc::clone(&self.answer))
+    }
+}
+
 /// Why a text did not parse, and where (an [`InputError`] on the wire).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParseError {

@@ -23,7 +23,7 @@ use wasm_bindgen::JsCast;
 use yew::Callback;
 
 use super::engine::{
-    BuildAnswer, BuildJob, Engine, FromEngine, Inbox, Latest, RequestKind, ToEngine,
+    BuildAnswer, BuildJob, Engine, FromEngine, Inbox, Latest, RequestKind, Seed, ToEngine,
 };
 
 /// Where Trunk puts the worker's loader (`data-loader-shim`), relative to
@@ -98,6 +98,27 @@ pub fn serve_worker() {
         Ok(scope) => serve(scope),
         Err(_) => {
             web_sys::console::error_1(&"engine-worker: not running in a dedicated worker".into())
+        }
+    }
+}
+
+/// The id of the pre-rendered page's data block holding the first answer
+/// (written by `scripts/prerender.mjs`, outside `#app`).
+pub const SEED_ID: &str = "patchlab-first-answer";
+
+/// The build-time answer to `job`, if the page carries one for exactly
+/// this request ([`Seed`]). The data block is read and removed on the
+/// first call, so only a page's first request can be answered from it.
+pub fn seeded(job: &BuildJob) -> Option<Rc<BuildAnswer>> {
+    let element = gloo::utils::document().get_element_by_id(SEED_ID)?;
+    element.remove();
+    match Seed::from_json(&element.text_content().unwrap_or_default()) {
+        Ok(seed) => seed.answer_for(job),
+        Err(error) => {
+            web_sys::console::warn_1(
+                &format!("patchlab: the pre-rendered answer is unreadable ({error})").into(),
+            );
+            None
         }
     }
 }

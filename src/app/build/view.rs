@@ -14,7 +14,7 @@ use crate::app::components::{
 };
 use crate::app::deferred::PAUSE_MS;
 use crate::app::engine::RequestKind;
-use crate::app::engine_worker::EngineClient;
+use crate::app::engine_worker::{self, EngineClient};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_tab_mode, use_view, ViewHandle};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
@@ -102,6 +102,11 @@ fn use_engine(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
         *previous.borrow_mut() = Some(*revs);
         timer.borrow_mut().take();
         if let Some(job) = job {
+            // A fresh visit to Build: the answer computed at build time.
+            if let Some(answer) = engine_worker::seeded(&job) {
+                send.emit(BuildAction::Computed(answer));
+                return;
+            }
             let ask = move || match EngineClient::shared() {
                 Ok(client) => client.build(
                     job,

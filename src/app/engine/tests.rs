@@ -290,3 +290,44 @@ fn a_built_in_kind_takes_the_strategic_preset_a_custom_resource_does_not() {
         column.notes
     );
 }
+
+#[test]
+fn a_seed_answers_only_the_request_it_was_computed_for() {
+    let asked = job(
+        OLD,
+        NEW,
+        &[Preset::KubevirtMain, Preset::KubevirtPerKey],
+        (1, 2, 3),
+    );
+    let FromEngine::Built { answer, .. } = Engine::default().answer(ToEngine::Build {
+        id: 1,
+        job: asked.clone(),
+    }) else {
+        panic!("a build answer")
+    };
+    // What scripts/prerender.mjs writes: the request and the answer as
+    // the worker sent them.
+    let text = format!(
+        r#"{{"job":{},"answer":{}}}"#,
+        serde_json::to_string(&asked).unwrap(),
+        serde_json::to_string(&answer).unwrap()
+    );
+    let seed = Seed::from_json(&text).unwrap();
+    assert_eq!(seed.answer_for(&asked), Some(answer));
+    // Another text, other columns, another release or other revisions:
+    // not this answer.
+    let mut other = asked.clone();
+    other.new = "{}".into();
+    assert_eq!(seed.answer_for(&other), None);
+    let mut other = asked.clone();
+    other.columns.pop();
+    assert_eq!(seed.answer_for(&other), None);
+    let mut other = asked.clone();
+    other.revs.new = 7;
+    assert_eq!(seed.answer_for(&other), None);
+    let mut other = asked.clone();
+    other.kubernetes = KubeVersion::new(KubeVersion::OLDEST_MINOR, None).unwrap();
+    assert_ne!(other.kubernetes, asked.kubernetes);
+    assert_eq!(seed.answer_for(&other), None);
+    assert!(Seed::from_json(r#"{"job":1}"#).is_err());
+}
