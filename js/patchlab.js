@@ -214,6 +214,7 @@ function wrap(f) {
 export const applyMergePatch = /* @__PURE__ */ wrap(glue.applyMergePatch);
 export const applyPatch = /* @__PURE__ */ wrap(glue.applyPatch);
 export const applyPatchJson = /* @__PURE__ */ wrap(glue.applyPatchJson);
+export const applyStrategicMergePatch = /* @__PURE__ */ wrap(glue.applyStrategicMergePatch);
 export const buildPatch = /* @__PURE__ */ wrap(glue.buildPatch);
 export const diff = /* @__PURE__ */ wrap(glue.diff);
 export const escapeJsonPointer = /* @__PURE__ */ wrap(glue.escapeJsonPointer);
