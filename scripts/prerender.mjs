@@ -143,19 +143,23 @@ export async function prerender(dist) {
       view.prepend(note);
       return app.outerHTML;
     });
-    // The request of the state shown and the worker's answer to it.
+    // The request of the state shown and the worker's answer to it, as
+    // the texts they were sent as (src/app/engine.rs, Seed): the job and
+    // the answer, one line each, `<` escaped so no text closes the element.
     const { sent, got } = await page.evaluate(() => ({ sent: window.__engineSent, got: window.__engineGot }));
-    const requests = sent.map((text) => JSON.parse(text));
-    const answers = got.map((text) => JSON.parse(text));
-    const last = requests.at(-1);
-    const answer = last && answers.find((a) => a.id === last.id);
-    if (!answer) {
+    const last = sent.at(-1);
+    const id = last && JSON.parse(last).id;
+    const built = got.find((text) => JSON.parse(text).id === id);
+    const part = (text, key) => {
+      const at = text.indexOf(key);
+      if (at < 0 || !text.endsWith('}')) throw new Error(`prerender: no ${key} in an engine message`);
+      return text.slice(at + key.length, -1);
+    };
+    if (!built) {
       console.log('*** NOTICE: prerender: no engine answer seen: the first result is NOT pre-computed ***');
       return { app: html, seed: null };
     }
-    // JSON in a data block (not run; the CSP allows no inline script):
-    // `<` escaped so no text can close the element.
-    const seed = JSON.stringify({ job: last.job, answer: answer.answer }).replace(/</g, '\\u003c');
+    const seed = `${part(last, '"job":')}\n${part(built, '"answer":')}`.replace(/</g, '\\u003c');
     return { app: html, seed: `<script type="application/json" id="patchlab-first-answer">${seed}</script>` };
   } finally {
     await browser.close();

@@ -316,28 +316,42 @@ pub struct BuildJob {
 /// carry their initial data, so the first result is shown as soon as the
 /// page module runs instead of after the engine worker downloads. It
 /// answers only the very same request (texts, columns, release, revisions).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Seed {
-    /// The request.
-    pub job: BuildJob,
-    /// The engine worker's answer to it.
-    pub answer: Rc<BuildAnswer>,
-}
+///
+/// The data block holds two lines: the request's job and the answer, each
+/// as the JSON text the page and the worker sent, with `<` written
+/// `\u003c` (so no text closes the HTML element). The job is compared as
+/// text: the page module needs no reader for it.
+pub struct Seed;
 
 impl Seed {
-    /// Reads a seed (the page's JSON data block).
+    /// The data block for `job` and its `answer` (what
+    /// `scripts/prerender.mjs` writes, from the messages' texts).
+    pub fn text(job: &BuildJob, answer: &BuildAnswer) -> String {
+        let escape = |text: String| text.replace('<', "\\u003c");
+        format!(
+            "{}\n{}",
+            escape(serde_json::to_string(job).unwrap_or_default()),
+            escape(serde_json::to_string(answer).unwrap_or_default())
+        )
+    }
+
+    /// The answer in `text` (a data block), when `job` is the request it
+    /// answers.
     ///
     /// # Errors
     ///
-    /// serde_json's error when the text is not a seed.
-    pub fn from_json(text: &str) -> Result<Seed, serde_json::Error> {
-        serde_json::from_str(text)
-    }
-
-    /// The answer, when `job` is the request it answers.
-    pub fn answer_for(&self, job: &BuildJob) -> Option<Rc<BuildAnswer>> {
-        (self.job == *job).then(|| Rc::clone(&self.answer))
+    /// serde_json's error when the answer's line is not an answer; `None`
+    /// (not an error) when the request is another.
+    pub fn answer_for(
+        text: &str,
+        job: &BuildJob,
+    ) -> Result<Option<Rc<BuildAnswer>>, serde_json::Error> {
+        let (asked, answer) = text.trim().split_once('\n').unwrap_or((text, ""));
+        let this = serde_json::to_string(job)?.replace('<', "\\u003c");
+        if asked != this {
+            return Ok(None);
+        }
+        serde_json::from_str(answer).map(Some)
     }
 }
 

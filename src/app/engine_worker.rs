@@ -112,8 +112,8 @@ pub const SEED_ID: &str = "patchlab-first-answer";
 pub fn seeded(job: &BuildJob) -> Option<Rc<BuildAnswer>> {
     let element = gloo::utils::document().get_element_by_id(SEED_ID)?;
     element.remove();
-    match Seed::from_json(&element.text_content().unwrap_or_default()) {
-        Ok(seed) => seed.answer_for(job),
+    match Seed::answer_for(&element.text_content().unwrap_or_default(), job) {
+        Ok(answer) => answer,
         Err(error) => {
             web_sys::console::warn_1(
                 &format!("patchlab: the pre-rendered answer is unreadable ({error})").into(),

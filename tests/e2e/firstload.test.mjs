@@ -79,10 +79,23 @@ test('bench: first load, throttled (1.6 Mbit/s, 150 ms, CPU 4x)', async () => {
   await page.locator('#app:not([data-prerendered]) article.column ol.ops').first().waitFor({ timeout: 60_000 });
   const { editor: interactive, column: firstColumn, preview } = await page.evaluate(() => window.__firstLoad);
   const paint = await fcp(page);
-  // The editor shown is live: it takes a keystroke and keeps it.
+  // The editor shown is live: it takes a keystroke and keeps it. The new
+  // results for it are the engine worker's first computed answer (the
+  // first result shown may be the one computed at build time, carried by
+  // the pre-rendered page): when the engines are ready in this visit.
   await page.locator('#old-object').focus();
+  const typed = await page.evaluate(() => performance.now());
   await page.keyboard.type('#');
   await page.waitForFunction(() => document.querySelector('#old-object')?.value.includes('#'), null, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => {
+      const results = document.querySelector('#app:not([data-prerendered]) .results');
+      return results && !results.classList.contains('stale') && results.getAttribute('aria-busy') === 'false';
+    },
+    null,
+    { timeout: 60_000, polling: 10 },
+  );
+  const engine = await page.evaluate(() => performance.now());
 
   const files = responses();
   const total = sum(files);
@@ -94,9 +107,10 @@ test('bench: first load, throttled (1.6 Mbit/s, 150 ms, CPU 4x)', async () => {
   console.log(
     `BENCH first load: first contentful paint ${paint.toFixed(0)} ms, ` +
       (preview === undefined ? 'no pre-rendered results, ' : `pre-rendered results ${preview.toFixed(0)} ms, `) +
-      `editors live ${interactive.toFixed(0)} ms (goal 2000), first result ${firstColumn.toFixed(0)} ms (goal 2500)`,
+      `editors live ${interactive.toFixed(0)} ms (goal 2000), first result ${firstColumn.toFixed(0)} ms (goal 2500), ` +
+      `the engine worker's first answer (to a keystroke at ${typed.toFixed(0)} ms) ${engine.toFixed(0)} ms`,
   );
-  console.log(`BENCH-JSON ${JSON.stringify({ case: 'build', fcp: paint, live: interactive, result: firstColumn, kib: total / KIB, kibBeforeLive: beforeLive / KIB })}`);
+  console.log(`BENCH-JSON ${JSON.stringify({ case: 'build', fcp: paint, live: interactive, result: firstColumn, engine, kib: total / KIB, kibBeforeLive: beforeLive / KIB })}`);
   assert.ok(files.some(([file]) => file.endsWith('.wasm')), 'the playground wasm was fetched');
   assert.ok(!files.some(([file]) => file.includes('scale-worker')), 'the Scale worker is not part of the first load');
   assert.ok(!files.some(([file]) => file.includes('/views')), 'the second module (Check, Race, Scale, Learn) is not part of the first load');
@@ -146,8 +160,14 @@ test('Build, then another view: nothing is fetched twice', async () => {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  // Every response of the page and its workers (Playwright reports a
+  // dedicated worker's requests on its page), code only (browsers ask for
+  // the icon on their own).
   const fetched = [];
-  cdp.on('Network.responseReceived', (e) => fetched.push(new URL(e.response.url).pathname));
+  page.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (/\.(js|wasm)$/.test(path)) fetched.push(path);
+  });
   await page.goto(server.url);
   await page.locator('#app:not([data-prerendered]) article.column ol.ops').first().waitFor({ timeout: 60_000 });
   await page.evaluate(() => { location.hash = '#/check'; });

@@ -293,8 +293,9 @@ fn a_built_in_kind_takes_the_strategic_preset_a_custom_resource_does_not() {
 
 #[test]
 fn a_seed_answers_only_the_request_it_was_computed_for() {
+    // A `<` in a text: written escaped, still the same request.
     let asked = job(
-        OLD,
+        &OLD.replace("'1'", "'<b>'"),
         NEW,
         &[Preset::KubevirtMain, Preset::KubevirtPerKey],
         (1, 2, 3),
@@ -305,29 +306,45 @@ fn a_seed_answers_only_the_request_it_was_computed_for() {
     }) else {
         panic!("a build answer")
     };
-    // What scripts/prerender.mjs writes: the request and the answer as
-    // the worker sent them.
+    // What scripts/prerender.mjs writes, from the texts of the messages.
+    let request = ToEngine::Build {
+        id: 1,
+        job: asked.clone(),
+    }
+    .to_json();
+    let built = FromEngine::Built {
+        id: 1,
+        answer: Rc::clone(&answer),
+    }
+    .to_json();
+    let slice = |text: &str, key: &str| {
+        let at = text.find(key).unwrap() + key.len();
+        text[at..text.len() - 1].replace('<', "\\u003c")
+    };
     let text = format!(
-        r#"{{"job":{},"answer":{}}}"#,
-        serde_json::to_string(&asked).unwrap(),
-        serde_json::to_string(&answer).unwrap()
+        "{}\n{}",
+        slice(&request, r#""job":"#),
+        slice(&built, r#""answer":"#)
     );
-    let seed = Seed::from_json(&text).unwrap();
-    assert_eq!(seed.answer_for(&asked), Some(answer));
+    assert_eq!(text, Seed::text(&asked, &answer));
+    assert!(!text.contains('<'));
+    assert_eq!(Seed::answer_for(&text, &asked).unwrap(), Some(answer));
     // Another text, other columns, another release or other revisions:
     // not this answer.
     let mut other = asked.clone();
     other.new = "{}".into();
-    assert_eq!(seed.answer_for(&other), None);
+    assert_eq!(Seed::answer_for(&text, &other).unwrap(), None);
     let mut other = asked.clone();
     other.columns.pop();
-    assert_eq!(seed.answer_for(&other), None);
+    assert_eq!(Seed::answer_for(&text, &other).unwrap(), None);
     let mut other = asked.clone();
     other.revs.new = 7;
-    assert_eq!(seed.answer_for(&other), None);
+    assert_eq!(Seed::answer_for(&text, &other).unwrap(), None);
     let mut other = asked.clone();
     other.kubernetes = KubeVersion::new(KubeVersion::OLDEST_MINOR, None).unwrap();
     assert_ne!(other.kubernetes, asked.kubernetes);
-    assert_eq!(seed.answer_for(&other), None);
-    assert!(Seed::from_json(r#"{"job":1}"#).is_err());
+    assert_eq!(Seed::answer_for(&text, &other).unwrap(), None);
+    // The right request with a broken answer: an error, not a guess.
+    let (job_line, _) = text.split_once('\n').unwrap();
+    assert!(Seed::answer_for(&format!("{job_line}\n{{"), &asked).is_err());
 }
