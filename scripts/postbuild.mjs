@@ -88,13 +88,16 @@ try {
     await wasm_bindgen({ module_or_path: module });
   } else {
     const module = fetch('./${wasmFile}');
-    // The engines' worker (src/app/engine_worker.rs) starts once the page
-    // module's bytes have arrived, so the two downloads do not share the
-    // line; the page module and the full app both take it from here.
-    module.then((response) => response.clone().arrayBuffer()).then(startEngine, startEngine);
     const bindings = await import('./${glue}');
     const wasm = await bindings.default({ module_or_path: module });
     window.wasmBindings = bindings;
+    // The engines' worker (src/app/engine_worker.rs) starts once the page
+    // module runs and the page is idle, so its download and compile never
+    // compete with the page module's (a fresh visit's first result is the
+    // one computed at build time; a request made before this starts the
+    // worker itself). The page module and the full app both take it from
+    // window.patchlabEngine.
+    (window.requestIdleCallback ?? ((f) => setTimeout(f, 200)))(startEngine, { timeout: 1000 });
     dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
   }
 } catch (error) {
