@@ -29,7 +29,7 @@ engine_gz=0
 while IFS= read -r -d '' file; do
   engine_gz=$((engine_gz + $(gzip -9 -c "$file" | wc -c)))
 done < <(find "$dir" -maxdepth 1 -type f -name 'engine-worker*' -print0)
-printf '%-48s %10s %10d  (fetched once the page module arrived, for the first result)\n' "engine worker (engine-worker*)" "" "$engine_gz"
+printf '%-48s %10s %10d  (fetched once the page module runs and the page is idle)\n' "engine worker (engine-worker*)" "" "$engine_gz"
 second_gz=0
 while IFS= read -r -d '' file; do
   second_gz=$((second_gz + $(gzip -9 -c "$file" | wc -c)))
