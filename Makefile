@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: help setup setup-browser serve dist pkg bench bench-js test fmt-check clippy test-native test-browser test-e2e bench-browser fmt
+.PHONY: help setup setup-browser serve dist pkg bench bench-js bench-batch test fmt-check clippy test-native test-browser test-e2e bench-browser fmt
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-14s %s\n", $$1, $$2 }'
@@ -72,6 +72,9 @@ bench: setup-browser dist ## Every speed number in one table (first load, keystr
 
 bench-js: setup-browser dist ## JavaScript API vs fast-json-patch in headless Chromium; prints a table
 	node tests/e2e/bench-js.mjs
+
+bench-batch: ## Batch apply vs the json-patch crate (100,000 VMI cases, 300,000 small ones); asserts the same answers, prints hyperfine times
+	scripts/batch-bench.sh
 
 fmt: ## Format the code
 	cargo fmt --all

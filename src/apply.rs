@@ -160,9 +160,27 @@ pub fn apply(
 ///
 /// [`ApplyError`] with no op index for a body refused as a whole.
 pub fn decode(payload: &str, engine: impl Into<Engine>) -> Result<Decoded, ApplyError> {
+    decode_given(payload, None, engine)
+}
+
+/// As [`decode`], given the ops [`patch::decode_at`] already read from
+/// `payload` (a batch line's reader decodes them while it reads the line):
+/// the same checks run on the payload, and the same result comes out.
+///
+/// # Errors
+///
+/// As [`decode`].
+pub fn decode_given(
+    payload: &str,
+    given: Option<Decoded>,
+    engine: impl Into<Engine>,
+) -> Result<Decoded, ApplyError> {
     let engine = engine.into();
     if !engine.is_kube() {
-        return patch::decode(payload).map_err(|e| ApplyError::from_payload(e, engine));
+        return match given {
+            Some(decoded) => Ok(decoded),
+            None => patch::decode(payload).map_err(|e| ApplyError::from_payload(e, engine)),
+        };
     }
     if payload.len() > MAX_BODY_BYTES {
         return Err(ApplyError::whole(
@@ -174,17 +192,20 @@ pub fn decode(payload: &str, engine: impl Into<Engine>) -> Result<Decoded, Apply
     }
     let warnings = gojson::check_json_patch(payload)
         .map_err(|err| ApplyError::whole(Cause::Decode(err), engine))?;
-    let mut decoded = patch::decode_as(payload, Dialect::Go).map_err(|err| {
-        // Go accepted the body; serde_json did not (a lone surrogate, a
-        // nesting deeper than its limit).
-        ApplyError {
-            index: err.index(),
-            op: None,
-            path: None,
-            cause: Cause::Unsupported(err),
-            engine,
-        }
-    })?;
+    let mut decoded = match given {
+        Some(decoded) => decoded,
+        None => patch::decode_as(payload, Dialect::Go).map_err(|err| {
+            // Go accepted the body; serde_json did not (a lone surrogate, a
+            // nesting deeper than its limit).
+            ApplyError {
+                index: err.index(),
+                op: None,
+                path: None,
+                cause: Cause::Unsupported(err),
+                engine,
+            }
+        })?,
+    };
     decoded.warnings = warnings;
     Ok(decoded)
 }

@@ -311,30 +311,7 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
     let release = request.kube_version.unwrap_or_default();
     let content_type = request.content_type.map(media_type).transpose()?;
     let mut reading = read::read(request.text);
-    // The patch: given, or the one the text carries (an audit event's
-    // requestObject, a -v=8 trace's request body).
-    let patch_text = request.patch.map(str::to_owned).or_else(|| {
-        reading
-            .request_body
-            .clone()
-            .filter(|b| b.trim_start().starts_with(['[', '{']))
-    });
-    let patch = patch_text
-        .as_deref()
-        .map(|t| {
-            read_patch(
-                t,
-                content_type.as_deref().or(reading.content_type.as_deref()),
-            )
-        })
-        .transpose();
-    let patch = match patch {
-        Ok(p) => p,
-        // A body carried by the text that patchlab cannot read is no error
-        // of the user's.
-        Err(_) if request.patch.is_none() => None,
-        Err(e) => return Err(e),
-    };
+    let patch = the_patch(request, &reading, content_type.as_deref())?;
     let object = request
         .object
         .map(|t| lint::read_object(t, &lint::budget()).map_err(ExplainError::Object))
@@ -346,34 +323,7 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
         reading.content_type = Some(t);
     }
     let verdict = classify::classify(&reading);
-    let mut e = Explanation {
-        recognised: !verdict.candidates.is_empty(),
-        class: None,
-        candidates: Vec::new(),
-        decided_by: None,
-        would_decide: None,
-        shape: reading.shape.unwrap_or(Shape::Plain),
-        seen: Seen {
-            code: reading.code,
-            reason: reading.reason.clone(),
-            message: reading.message.clone(),
-            verb: reading.verb.clone(),
-            content_type: reading.content_type.clone(),
-        },
-        target: reading.target.clone(),
-        matched: verdict.matched,
-        details: verdict.details.clone(),
-        summary: String::new(),
-        retry: None,
-        fix: Vec::new(),
-        findings: Vec::new(),
-        rewrite: None,
-        replay: None,
-        panics_on: Vec::new(),
-        release,
-        check: None,
-        check_link: None,
-    };
+    let mut e = Explanation::of_text(&reading, &verdict, release);
     let mut candidates = verdict.candidates.clone();
     let mut decided_by = (candidates.len() == 1).then(|| {
         if reading.verb.is_some()
@@ -398,22 +348,7 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
                 || patch::decode(&input.payload).is_ok_and(|d| d.count <= crate::limits::MAX_OPS)
         });
         if let Some(input) = lintable {
-            let options = Options {
-                object: object.clone(),
-                ..Options::default()
-            };
-            if let Ok(report) = lint::lint_input(input, &options) {
-                e.findings = report
-                    .findings
-                    .into_iter()
-                    .filter(|f| f.severity >= Severity::Warning)
-                    .collect();
-                e.rewrite = e
-                    .findings
-                    .iter()
-                    .find_map(|f| f.fix.as_ref())
-                    .map(lint::Fix::payload);
-            }
+            e.lint_patch(input, object.as_ref());
         }
         e.check = Some(CheckCase {
             patch: p.text.clone(),
@@ -424,35 +359,11 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
     // With the object too: replay on the release's engine.
     if let (Some(p), Some(object)) = (&patch, &object) {
         if let Some(input) = &p.input {
-            let replay = replay::replay(input.kind, &input.payload, object, release);
-            let op_failure = verdict
-                .candidates
-                .iter()
-                .any(|c| ErrorClass::BARE_422.contains(c) || *c == ErrorClass::EnginePanic);
-            if input.kind == BodyKind::JsonPatch
-                && (candidates.contains(&ErrorClass::EnginePanic)
-                    || replay.class == Some(ErrorClass::EnginePanic))
+            if let Some((class, how)) = e.replay_on(input, object, &verdict.candidates, &candidates)
             {
-                e.panics_on = replay::panics_on(&input.payload, object);
+                candidates = vec![class];
+                decided_by = Some(how);
             }
-            if let Some(class) = replay.class {
-                // The text's own candidates (before the patch narrowed
-                // them by its ops alone) bound what the replay may decide.
-                if op_failure && verdict.candidates.contains(&class) {
-                    candidates = vec![class];
-                    decided_by = Some(format!(
-                        "replaying the patch on the object with the engine of Kubernetes {release} (evanphx/json-patch {})",
-                        release.engine().tag()
-                    ));
-                } else if candidates.contains(&ErrorClass::EnginePanic) && !e.panics_on.is_empty() {
-                    candidates = vec![ErrorClass::EnginePanic];
-                    decided_by = Some(format!(
-                        "replaying the patch on the object: the engines of {} panic on it",
-                        releases_text(&e.panics_on)
-                    ));
-                }
-            }
-            e.replay = Some(replay);
         }
     }
     e.class = (candidates.len() == 1).then(|| candidates[0]);
@@ -467,6 +378,139 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
     e.summary = report::summary(&e);
     e.fix = report::fixes(&e);
     Ok(e)
+}
+
+/// The patch to explain with: given, or the one the text carries (an
+/// audit event's requestObject, a -v=8 trace's request body).
+///
+/// # Errors
+///
+/// [`ExplainError`] when the given patch cannot be read; a body carried
+/// by the text that patchlab cannot read is no error of the user's.
+fn the_patch(
+    request: &Request<'_>,
+    reading: &read::Reading,
+    content_type: Option<&str>,
+) -> Result<Option<PatchRead>, ExplainError> {
+    let patch_text = request.patch.map(str::to_owned).or_else(|| {
+        reading
+            .request_body
+            .clone()
+            .filter(|b| b.trim_start().starts_with(['[', '{']))
+    });
+    let patch = patch_text
+        .as_deref()
+        .map(|t| read_patch(t, content_type.or(reading.content_type.as_deref())))
+        .transpose();
+    match patch {
+        Ok(p) => Ok(p),
+        Err(_) if request.patch.is_none() => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+impl Explanation {
+    /// What the text alone says: what was seen and the classifier's
+    /// verdict, nothing decided yet.
+    fn of_text(reading: &read::Reading, verdict: &classify::Verdict, release: KubeVersion) -> Self {
+        Explanation {
+            recognised: !verdict.candidates.is_empty(),
+            class: None,
+            candidates: Vec::new(),
+            decided_by: None,
+            would_decide: None,
+            shape: reading.shape.unwrap_or(Shape::Plain),
+            seen: Seen {
+                code: reading.code,
+                reason: reading.reason.clone(),
+                message: reading.message.clone(),
+                verb: reading.verb.clone(),
+                content_type: reading.content_type.clone(),
+            },
+            target: reading.target.clone(),
+            matched: verdict.matched,
+            details: verdict.details.clone(),
+            summary: String::new(),
+            retry: None,
+            fix: Vec::new(),
+            findings: Vec::new(),
+            rewrite: None,
+            replay: None,
+            panics_on: Vec::new(),
+            release,
+            check: None,
+            check_link: None,
+        }
+    }
+
+    /// Lints the patch (with the object when given): its warnings and the
+    /// first fix's rewrite.
+    fn lint_patch(&mut self, input: &lint::Input, object: Option<&Value>) {
+        let options = Options {
+            object: object.cloned(),
+            ..Options::default()
+        };
+        if let Ok(report) = lint::lint_input(input, &options) {
+            self.findings = report
+                .findings
+                .into_iter()
+                .filter(|f| f.severity >= Severity::Warning)
+                .collect();
+            self.rewrite = self
+                .findings
+                .iter()
+                .find_map(|f| f.fix.as_ref())
+                .map(lint::Fix::payload);
+        }
+    }
+
+    /// Replays the patch on the object with the release's engine (and,
+    /// for a JSON patch that may panic, every release's): the class it
+    /// decides and how, when it decides one. `seen` are the text's own
+    /// candidates, `candidates` those the patch narrowed them to.
+    fn replay_on(
+        &mut self,
+        input: &lint::Input,
+        object: &Value,
+        seen: &[ErrorClass],
+        candidates: &[ErrorClass],
+    ) -> Option<(ErrorClass, String)> {
+        let release = self.release;
+        let replay = replay::replay(input.kind, &input.payload, object, release);
+        let op_failure = seen
+            .iter()
+            .any(|c| ErrorClass::BARE_422.contains(c) || *c == ErrorClass::EnginePanic);
+        if input.kind == BodyKind::JsonPatch
+            && (candidates.contains(&ErrorClass::EnginePanic)
+                || replay.class == Some(ErrorClass::EnginePanic))
+        {
+            self.panics_on = replay::panics_on(&input.payload, object);
+        }
+        let mut decided = None;
+        if let Some(class) = replay.class {
+            // The text's own candidates (before the patch narrowed
+            // them by its ops alone) bound what the replay may decide.
+            if op_failure && seen.contains(&class) {
+                decided = Some((
+                    class,
+                    format!(
+                        "replaying the patch on the object with the engine of Kubernetes {release} (evanphx/json-patch {})",
+                        release.engine().tag()
+                    ),
+                ));
+            } else if candidates.contains(&ErrorClass::EnginePanic) && !self.panics_on.is_empty() {
+                decided = Some((
+                    ErrorClass::EnginePanic,
+                    format!(
+                        "replaying the patch on the object: the engines of {} panic on it",
+                        releases_text(&self.panics_on)
+                    ),
+                ));
+            }
+        }
+        self.replay = Some(replay);
+        decided
+    }
 }
 
 /// Narrows the candidates with the patch alone.

@@ -11,7 +11,7 @@
 //!
 //! | layer | modules | may use |
 //! |---|---|---|
-//! | 0 foundation | `limits`, `text`, `gojson`, `vocabulary`, `share` | own layer |
+//! | 0 foundation | `limits`, `text`, `json`, `gojson`, `vocabulary`, `share` | own layer |
 //! | 1 input | `pointer`, `input` | 0, own layer |
 //! | 2 patch | `patch` | 0-1 |
 //! | 3 server | `status`, `apply`, `kube`, `schema` | 0-2, own layer |
@@ -43,6 +43,7 @@ pub mod gojson;
 pub mod input;
 #[cfg(all(target_arch = "wasm32", feature = "js"))]
 pub mod js;
+pub mod json;
 pub mod kube;
 pub mod limits;
 pub mod lint;

@@ -45,6 +45,11 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::gojson;
+use crate::json::Reader;
+
+mod one_pass;
+
+pub use one_pass::{decode_at, decode_from};
 
 /// The six RFC 6902 operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -736,6 +741,17 @@ pub fn decode(payload: &str) -> Result<Decoded, PayloadError> {
 /// As [`decode`]; in the Go dialect a `null` element is a malformed op
 /// (the engine fails at it), not a body error.
 pub fn decode_as(payload: &str, dialect: Dialect) -> Result<Decoded, PayloadError> {
+    // The usual payload in one pass; anything else the general way below.
+    if let Some((decoded, end)) = decode_at(payload, 0) {
+        if Reader::at(payload, end).end() {
+            return Ok(decoded);
+        }
+    }
+    decode_general(payload, dialect)
+}
+
+/// [`decode_as`] without the one-pass route: every payload, the errors.
+fn decode_general(payload: &str, dialect: Dialect) -> Result<Decoded, PayloadError> {
     let top: &RawValue = serde_json::from_str(payload).map_err(|e| syntax_error(&e))?;
     match top.get().trim_start().as_bytes().first() {
         Some(b'[') => {}

@@ -145,6 +145,18 @@ fn validate(s: &str) -> Result<(), ParseError> {
             position: 0,
         });
     }
+    // Every `~` followed by `0` or `1`: valid (the usual case, one pass);
+    // otherwise find the token at fault below.
+    let bytes = s.as_bytes();
+    let mut at = 0;
+    loop {
+        match bytes.get(at) {
+            None => return Ok(()),
+            Some(b'~') if matches!(bytes.get(at + 1), Some(b'0' | b'1')) => at += 2,
+            Some(b'~') => break,
+            Some(_) => at += 1,
+        }
+    }
     let mut start = 1;
     for (position, token) in s[1..].split('/').enumerate() {
         if let Err(err) = validate_token(token) {

@@ -1486,3 +1486,32 @@ fn diff_offers_the_strategic_preset_for_built_in_kinds() {
         0
     );
 }
+
+#[wasm_bindgen_test]
+fn each_preset_prunes_by_its_own_policy() {
+    // Objects cross into wasm without the members equal on both sides,
+    // pruned by what each preset's policy declares whole; the answers are
+    // remembered per preset. A preset that tests the whole label map must
+    // see every label, whichever preset ran before it on the same shapes.
+    const OLD: &str =
+        r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"a":"1","b":"2"}}}"#;
+    const NEW: &str =
+        r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"a":"1","b":"3"}}}"#;
+    for preset in ["strategic", "naive", "kubevirt-per-key", "kubevirt-main"] {
+        let options = opts(&format!(r#"{{"preset":"{preset}"}}"#));
+        let from_objects = api::diff(js(OLD), js(NEW), options.clone()).unwrap();
+        let from_text = api::diff(OLD.into(), NEW.into(), options).unwrap();
+        assert_eq!(
+            string(&from_objects, "body"),
+            string(&from_text, "body"),
+            "{preset}: objects and text give the same body"
+        );
+    }
+    let main = api::diff(js(OLD), js(NEW), opts(r#"{"preset":"kubevirt-main"}"#)).unwrap();
+    assert_eq!(
+        string(&main, "body").as_deref(),
+        Some(
+            r#"[{"op":"test","path":"/metadata/labels","value":{"a":"1","b":"2"}},{"op":"replace","path":"/metadata/labels","value":{"a":"1","b":"3"}}]"#
+        )
+    );
+}

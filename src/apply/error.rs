@@ -166,6 +166,7 @@ impl Cause {
 
 impl fmt::Display for Cause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A table: each cause's message.
         match self {
             Cause::Payload(err) => write!(f, "{err}"),
             Cause::BodyTooLarge { size } => write!(

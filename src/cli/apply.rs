@@ -11,10 +11,13 @@ use serde_json::Value;
 use patchlab::apply::{self, apply_decoded, strategic, ApplyError, Cause, Engine, Semantics};
 use patchlab::gojson;
 use patchlab::input::{Budget, Format};
+use patchlab::json;
 use patchlab::kube::KubeVersion;
 use patchlab::schema::{self, Target};
 
 use super::{parse_semantics, ClusterArgs, Failure, Source};
+
+mod line;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -226,8 +229,12 @@ pub fn batch<R: io::Read>(
     let limit = Budget::cli().max_bytes;
     let mut line = Vec::new();
     let mut after_value = false;
+    // One result line is built here and written at once.
+    let mut buf = Vec::new();
+    let mut scratch = Vec::new();
     loop {
         line.clear();
+        buf.clear();
         let (read, too_long) = read_line(input, &mut line, limit, &mut after_value)?;
         if read == 0 {
             break;
@@ -235,17 +242,28 @@ pub fn batch<R: io::Read>(
         let result = if too_long {
             Err(protocol_error(format!("line longer than {limit} bytes")))
         } else {
-            run_line(&line, mode)
+            run_line(&line, mode, &mut scratch)
         };
         match result {
             Ok((doc, warnings)) => {
-                out.write_all(b"{\"ok\":")?;
-                out.write_all(document_text(&doc, mode.stored_numbers, false).as_bytes())?;
-                if !warnings.is_empty() {
-                    out.write_all(b",\"warnings\":")?;
-                    serde_json::to_writer(&mut *out, &warnings).map_err(io::Error::from)?;
+                buf.extend_from_slice(b"{\"ok\":");
+                if mode.stored_numbers {
+                    buf.extend_from_slice(document_text(&doc, true, false).as_bytes());
+                } else {
+                    json::write_value(&mut buf, &doc);
                 }
-                out.write_all(b"}\n")?;
+                if !warnings.is_empty() {
+                    buf.extend_from_slice(b",\"warnings\":[");
+                    for (i, warning) in warnings.iter().enumerate() {
+                        if i > 0 {
+                            buf.push(b',');
+                        }
+                        json::write_str(&mut buf, warning);
+                    }
+                    buf.push(b']');
+                }
+                buf.extend_from_slice(b"}\n");
+                out.write_all(&buf)?;
             }
             Err(error) => {
                 out.write_all(b"{\"error\":")?;
@@ -361,21 +379,26 @@ fn read_line<R: io::Read>(
         if buf.is_empty() {
             return Ok((total, total > limit));
         }
-        let mut end = None;
-        for (i, &b) in buf.iter().enumerate() {
-            if b == b'\n' {
-                end = Some((i + 1, false));
-                break;
-            }
-            if shape.step(b) {
-                let rest = &buf[i + 1..];
-                let blanks = rest.iter().take_while(|b| is_blank(b)).count();
-                if blanks == rest.len() {
-                    end = Some((i + 1 + blanks, true));
-                    break;
+        // A newline in the buffer ends the line there: an early end needs
+        // only blanks after the closing byte. The shape is followed only
+        // through bytes with no newline after them.
+        let end = match memchr::memchr(b'\n', buf) {
+            Some(at) => Some((at + 1, false)),
+            None => {
+                let mut end = None;
+                for (i, &b) in buf.iter().enumerate() {
+                    if shape.step(b) {
+                        let rest = &buf[i + 1..];
+                        let blanks = rest.iter().take_while(|b| is_blank(b)).count();
+                        if blanks == rest.len() {
+                            end = Some((i + 1 + blanks, true));
+                            break;
+                        }
+                    }
                 }
+                end
             }
-        }
+        };
         let (n, done, early) = match end {
             Some((n, early)) => (n, true, early),
             None => (buf.len(), false, false),
@@ -538,13 +561,28 @@ fn read_members(text: &str) -> Result<(Value, &RawValue, bool), LineError> {
     Ok((document, body, merge))
 }
 
-fn run_line(line: &[u8], mode: Mode) -> Result<(Value, Vec<String>), LineError> {
+fn run_line(
+    line: &[u8],
+    mode: Mode,
+    scratch: &mut Vec<(String, Value)>,
+) -> Result<(Value, Vec<String>), LineError> {
     let engine = mode.engine;
     let text = std::str::from_utf8(line)
         .map_err(|_| protocol_error("line is not valid UTF-8".to_owned()))?;
     let text = text.trim_end_matches(['\n', '\r']);
     if text.trim().is_empty() {
         return Err(protocol_error("empty line".to_owned()));
+    }
+    if mode.patch_type == PatchType::Json {
+        if let Some(usual) = line::read(text, scratch) {
+            let mut document = usual.doc;
+            return apply::decode_given(usual.payload, Some(usual.decoded), engine)
+                .and_then(|decoded| {
+                    apply_decoded(&mut document, &decoded, engine).map(|()| decoded.warnings)
+                })
+                .map(|warnings| (document, warnings))
+                .map_err(|err| LineError::Apply(Box::new(err)));
+        }
     }
     let (mut document, body, merge) = read_members(text)?;
     // The body is the bytes as written; a JSON string holds the payload

@@ -118,6 +118,7 @@ const NEW_BAD_REQUEST: SourceRef = src(APIMACHINERY, ERRORS_GO, "NewBadRequest",
 
 /// The sources of a class's message.
 pub fn sources(class: ErrorClass) -> Vec<SourceRef> {
+    // A table: each class's sources in the Kubernetes and json-patch code.
     match class {
         ErrorClass::TestFailed => vec![
             EVANPHX_422,

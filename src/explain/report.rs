@@ -6,66 +6,83 @@ use std::fmt::Write as _;
 use crate::text::elide_value as elide;
 use crate::vocabulary::ErrorClass;
 
-use super::{releases_text, Explanation, Helps, KNOWN_PANICS};
+use super::{releases_text, Explanation, Helps, Replay, KNOWN_PANICS};
 
 /// The cause, in a few sentences.
 pub(super) fn summary(e: &Explanation) -> String {
     let Some(class) = e.class else {
-        if e.candidates.is_empty() {
-            return "patchlab does not recognise this text as an error of a Kubernetes write."
-                .to_owned();
-        }
-        let names: Vec<&str> = e.candidates.iter().map(|c| c.class.id()).collect();
-        let mut s = format!(
-            "The text alone cannot decide: it is one of {}.",
-            names.join(", ")
-        );
-        if e.candidates
-            .iter()
-            .any(|c| ErrorClass::BARE_422.contains(&c.class))
-        {
-            s.push_str(" kube-apiserver answers every failed JSON patch op with the same bare 422 and drops the engine's own error, so a failed test, a missing path and a bad index look alike (kubernetes/kubernetes#68202).");
-        }
-        if let Some(r) = &e.replay {
-            if r.applies {
-                let _ = write!(
-                    s,
-                    " On the object given, the patch applies on Kubernetes {}: the object the server held was not this one.",
-                    r.release
-                );
-            }
-        }
-        return s;
+        return undecided(e);
     };
     let mut s = class.definition().to_owned();
     if let Some(r) = e.replay.as_ref().filter(|r| r.class == Some(class)) {
-        let op = match (r.index, r.op.as_deref(), r.path.as_deref()) {
-            (Some(i), Some(op), Some(path)) => format!("Op {i} ({op} {path:?})"),
-            (Some(i), _, _) => format!("Op {i}"),
-            _ => "The patch".to_owned(),
-        };
-        let _ = write!(
-            s,
-            " {op} fails on Kubernetes {} (evanphx/json-patch {})",
-            r.release,
-            r.engine.tag()
-        );
-        match (&r.expected, &r.actual) {
-            (Some(expected), Some(actual)) => {
-                let _ = write!(s, ": it expected {}", elide(expected, 200));
-                if r.absent {
-                    s.push_str(" and the object has no such member.");
-                } else {
-                    let _ = write!(s, " and the object holds {}.", elide(actual, 200));
-                }
+        replayed_failure(&mut s, r);
+    }
+    class_details(&mut s, e, class);
+    s
+}
+
+/// The summary when the text is not recognised or names several classes.
+fn undecided(e: &Explanation) -> String {
+    if e.candidates.is_empty() {
+        return "patchlab does not recognise this text as an error of a Kubernetes write."
+            .to_owned();
+    }
+    let names: Vec<&str> = e.candidates.iter().map(|c| c.class.id()).collect();
+    let mut s = format!(
+        "The text alone cannot decide: it is one of {}.",
+        names.join(", ")
+    );
+    if e.candidates
+        .iter()
+        .any(|c| ErrorClass::BARE_422.contains(&c.class))
+    {
+        s.push_str(" kube-apiserver answers every failed JSON patch op with the same bare 422 and drops the engine's own error, so a failed test, a missing path and a bad index look alike (kubernetes/kubernetes#68202).");
+    }
+    if let Some(r) = &e.replay {
+        if r.applies {
+            let _ = write!(
+                s,
+                " On the object given, the patch applies on Kubernetes {}: the object the server held was not this one.",
+                r.release
+            );
+        }
+    }
+    s
+}
+
+/// The op that fails in the replay, and why.
+fn replayed_failure(s: &mut String, r: &Replay) {
+    let op = match (r.index, r.op.as_deref(), r.path.as_deref()) {
+        (Some(i), Some(op), Some(path)) => format!("Op {i} ({op} {path:?})"),
+        (Some(i), _, _) => format!("Op {i}"),
+        _ => "The patch".to_owned(),
+    };
+    let _ = write!(
+        s,
+        " {op} fails on Kubernetes {} (evanphx/json-patch {})",
+        r.release,
+        r.engine.tag()
+    );
+    match (&r.expected, &r.actual) {
+        (Some(expected), Some(actual)) => {
+            let _ = write!(s, ": it expected {}", elide(expected, 200));
+            if r.absent {
+                s.push_str(" and the object has no such member.");
+            } else {
+                let _ = write!(s, " and the object holds {}.", elide(actual, 200));
             }
-            _ => {
-                if let Some(cause) = &r.cause {
-                    let _ = write!(s, ": {cause}.");
-                }
+        }
+        _ => {
+            if let Some(cause) = &r.cause {
+                let _ = write!(s, ": {cause}.");
             }
         }
     }
+}
+
+/// What the text's details add for its class: owners, fields, releases,
+/// the webhook or the identity.
+fn class_details(s: &mut String, e: &Explanation, class: ErrorClass) {
     match class {
         ErrorClass::SsaConflict if !e.details.managers.is_empty() => {
             for m in &e.details.managers {
@@ -119,7 +136,6 @@ pub(super) fn summary(e: &Explanation) -> String {
         }
         _ => {}
     }
-    s
 }
 
 /// What to do, most specific first.

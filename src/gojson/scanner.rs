@@ -121,6 +121,7 @@ impl Scanner {
 
     /// One byte; false on error.
     fn step(&mut self, c: u8) -> bool {
+        // A state machine: Go's encoding/json scanner, one byte per step.
         let hex = |c: u8| c.is_ascii_hexdigit();
         match self.step {
             State::Error => false,

@@ -26,7 +26,7 @@ thread_local! {
 /// the same for the same preset and `explain` in every instance; see
 /// [`prune`]).
 fn cached(preset: Preset, explain: bool) -> (Rc<Options>, u32) {
-    let rank = Preset::ALL.iter().position(|p| *p == preset).unwrap_or(0);
+    let rank = Preset::EVERY.iter().position(|p| *p == preset).unwrap_or(0);
     let id = u32::try_from(rank * 2 + usize::from(explain) + 1).unwrap_or(0);
     PRESETS.with(|cache| {
         let mut cache = cache.borrow_mut();

@@ -160,75 +160,85 @@ pub(super) fn fold(pending: Vec<Pending>) -> Vec<Pending> {
                 });
                 out.push(first);
             }
-            Some(&at) => {
-                let target = &mut out[at];
-                if let Some(folded) = target.finding.folded.as_mut() {
-                    folded.count += 1;
-                    if let Some(i) = p.finding.index {
-                        if folded.indices.len() < FOLDED_INDICES {
-                            folded.indices.push(i);
-                        }
-                    }
-                    if let Some(path) = p.finding.path {
-                        if folded.paths.len() < FOLDED_PATHS {
-                            folded.paths.push(path);
-                        }
-                    }
-                }
-                target.draft = match (target.draft.take(), p.draft) {
-                    (Some(Draft::Edits(mut a)), Some(Draft::Edits(b))) => {
-                        a.extend(b);
-                        Some(Draft::Edits(a))
-                    }
-                    (Some(Draft::Whole(a)), Some(Draft::Whole(b))) if Rc::ptr_eq(&a, &b) => {
-                        Some(Draft::Whole(a))
-                    }
-                    // A member without a fix, or fixes of another form: the
-                    // folded finding fixes only what all share, so none.
-                    _ => None,
-                };
-            }
+            Some(&at) => absorb(&mut out[at], p),
         }
     }
     for &at in folded_at.values() {
         let finding = &mut out[at].finding;
         if let Some(folded) = &finding.folded {
-            let listed: Vec<String> = folded
-                .indices
-                .iter()
-                .take(10)
-                .map(usize::to_string)
-                .collect();
-            let what = if folded.indices.is_empty() {
-                let paths: Vec<&str> = folded.paths.iter().take(3).map(String::as_str).collect();
-                let more = folded.count.saturating_sub(paths.len());
-                format!(
-                    "the same at {} members: {}{}",
-                    folded.count,
-                    paths.join(", "),
-                    if more > 0 {
-                        format!(" and {more} more")
-                    } else {
-                        String::new()
-                    }
-                )
-            } else {
-                let more = folded.count.saturating_sub(listed.len());
-                format!(
-                    "the same at {} ops: {}{}",
-                    folded.count,
-                    listed.join(", "),
-                    if more > 0 {
-                        format!(" and {more} more")
-                    } else {
-                        String::new()
-                    }
-                )
-            };
+            let what = folded_text(folded);
             finding.message = format!("{} [{what}]", finding.message);
         }
     }
     out
+}
+
+/// Folds one more finding of a rule into the rule's folded finding
+/// `target`: counted, its op index and path listed (up to a limit), and
+/// the fix kept only when both share it.
+fn absorb(target: &mut Pending, p: Pending) {
+    if let Some(folded) = target.finding.folded.as_mut() {
+        folded.count += 1;
+        if let Some(i) = p.finding.index {
+            if folded.indices.len() < FOLDED_INDICES {
+                folded.indices.push(i);
+            }
+        }
+        if let Some(path) = p.finding.path {
+            if folded.paths.len() < FOLDED_PATHS {
+                folded.paths.push(path);
+            }
+        }
+    }
+    target.draft = match (target.draft.take(), p.draft) {
+        (Some(Draft::Edits(mut a)), Some(Draft::Edits(b))) => {
+            a.extend(b);
+            Some(Draft::Edits(a))
+        }
+        (Some(Draft::Whole(a)), Some(Draft::Whole(b))) if Rc::ptr_eq(&a, &b) => {
+            Some(Draft::Whole(a))
+        }
+        // A member without a fix, or fixes of another form: the
+        // folded finding fixes only what all share, so none.
+        _ => None,
+    };
+}
+
+/// What a folded finding adds to its message: `the same at 12 ops: 3, 4,
+/// ... and 2 more` (or at members, by path).
+fn folded_text(folded: &Folded) -> String {
+    let listed: Vec<String> = folded
+        .indices
+        .iter()
+        .take(10)
+        .map(usize::to_string)
+        .collect();
+    if folded.indices.is_empty() {
+        let paths: Vec<&str> = folded.paths.iter().take(3).map(String::as_str).collect();
+        let more = folded.count.saturating_sub(paths.len());
+        format!(
+            "the same at {} members: {}{}",
+            folded.count,
+            paths.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        )
+    } else {
+        let more = folded.count.saturating_sub(listed.len());
+        format!(
+            "the same at {} ops: {}{}",
+            folded.count,
+            listed.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        )
+    }
 }
 
 /// Writes out the fixes of `pending` for a patch of `ops`, worst finding

@@ -293,74 +293,145 @@ pub(super) fn read(
         )
     })?;
     let Some(command) = find_patch_command(&tokens) else {
-        let verb = tokens
-            .iter()
-            .filter_map(Token::word)
-            .skip_while(|w| !is_kubectl(w))
-            .skip(1)
-            .find(|w| !w.starts_with('-'));
-        return Err(command_error(
-            match verb {
-                Some(verb) => {
-                    format!("lint reads `kubectl patch` commands; `kubectl {verb}` sends no patch")
-                }
-                None => "no `kubectl patch` command in this text".to_owned(),
-            },
-            None,
-        ));
+        return Err(no_patch_command(&tokens));
     };
-    let mut patch: Option<(String, usize)> = None;
-    let mut patch_file: Option<(String, usize)> = None;
-    let mut kind: Option<(String, usize)> = None;
-    let mut filename = false;
-    let mut positional: Vec<String> = Vec::new();
-    let mut rest = command.words.iter().skip(1);
-    while let Some(token) = rest.next() {
-        let Some(word) = token.word() else { continue };
-        let line = token.line();
-        let (flag, inline) = match word.split_once('=') {
-            Some((flag, value)) if flag.starts_with('-') => (flag, Some(value.to_owned())),
-            _ => (word, None),
-        };
-        if word == "--" {
-            positional.extend(rest.by_ref().filter_map(|t| t.word()).map(str::to_owned));
-            break;
-        }
-        if !flag.starts_with('-') || flag == "-" {
-            positional.push(word.to_owned());
-            continue;
-        }
-        let takes_value = VALUE_FLAGS.contains(&flag);
-        let value = match inline {
-            Some(value) => Some(value),
-            None if takes_value => match rest.next().and_then(|t| t.word()) {
-                Some(value) => Some(value.to_owned()),
-                None => {
-                    return Err(command_error(
-                        format!("flag needs an argument: {flag}"),
-                        Some(line),
-                    ))
-                }
-            },
-            None => None,
-        };
-        match flag {
-            "-p" | "--patch" => patch = value.map(|v| (v, line)),
-            "--patch-file" => patch_file = value.map(|v| (v, line)),
-            "--type" => kind = value.map(|v| (v, line)),
-            "-f" | "--filename" | "-k" | "--kustomize" => filename = true,
-            _ => {}
-        }
-    }
+    let flags = Flags::read(&command)?;
     // kubectl's `PatchOptions.Validate`, in its words.
-    let verb = positional.first().map(String::as_str);
+    let verb = flags.positional.first().map(String::as_str);
     if verb != Some("patch") {
         return Err(command_error(
             "no `kubectl patch` command in this text",
             None,
         ));
     }
-    let (text, patch_line) = match (patch, patch_file) {
+    let (text, patch_line) = patch_text(flags.patch, flags.patch_file, files)?;
+    let kind = patch_type(flags.kind)?;
+    let targets = &flags.positional[1..];
+    if targets.is_empty() && !flags.filename {
+        return Err(command_error(
+            "You must provide one or more resources by argument or filename.",
+            None,
+        ));
+    }
+    let resource: Option<Resource> = targets.first().and_then(|t| kinds::resource(t));
+    let mut input = body(&text, budget, BodyText::Kubectl).map_err(|err| match err {
+        LintError::Syntax(mut err) => {
+            let how = if text.trim_start().starts_with('{') {
+                "kubectl sends text starting with { as it is, and the server cannot decode it (400 error decoding patch)"
+            } else {
+                "kubectl reads it as YAML (yaml.ToJSON) and stops: unable to parse the patch"
+            };
+            err.message = format!("the patch (from line {patch_line}): {}; {how}", err.message);
+            LintError::Syntax(err)
+        }
+        other => other,
+    })?;
+    if let Some(message) = type_mismatch(kind, input.kind) {
+        return Err(command_error(message, Some(patch_line)));
+    }
+    input.kind = kind;
+    input.resource = resource;
+    input.origin = Origin::Kubectl {
+        target: targets.join(" "),
+        shell: command.shell,
+    };
+    Ok(input)
+}
+
+/// The error for a text without a `kubectl patch` command, naming the
+/// kubectl verb it has instead.
+fn no_patch_command(tokens: &[Token]) -> LintError {
+    let verb = tokens
+        .iter()
+        .filter_map(Token::word)
+        .skip_while(|w| !is_kubectl(w))
+        .skip(1)
+        .find(|w| !w.starts_with('-'));
+    command_error(
+        match verb {
+            Some(verb) => {
+                format!("lint reads `kubectl patch` commands; `kubectl {verb}` sends no patch")
+            }
+            None => "no `kubectl patch` command in this text".to_owned(),
+        },
+        None,
+    )
+}
+
+/// The flags and arguments of a `kubectl patch` command that decide what
+/// it sends (each flag's value with its line).
+struct Flags {
+    patch: Option<(String, usize)>,
+    patch_file: Option<(String, usize)>,
+    kind: Option<(String, usize)>,
+    /// `-f` or `-k`: the target comes from a file.
+    filename: bool,
+    /// The words that are not flags: `patch`, then the targets.
+    positional: Vec<String>,
+}
+
+impl Flags {
+    /// Reads the words after `kubectl`, as kubectl's flag parser would.
+    fn read(command: &Command<'_>) -> Result<Flags, LintError> {
+        let mut flags = Flags {
+            patch: None,
+            patch_file: None,
+            kind: None,
+            filename: false,
+            positional: Vec::new(),
+        };
+        let mut rest = command.words.iter().skip(1);
+        while let Some(token) = rest.next() {
+            let Some(word) = token.word() else { continue };
+            let line = token.line();
+            let (flag, inline) = match word.split_once('=') {
+                Some((flag, value)) if flag.starts_with('-') => (flag, Some(value.to_owned())),
+                _ => (word, None),
+            };
+            if word == "--" {
+                flags
+                    .positional
+                    .extend(rest.by_ref().filter_map(|t| t.word()).map(str::to_owned));
+                break;
+            }
+            if !flag.starts_with('-') || flag == "-" {
+                flags.positional.push(word.to_owned());
+                continue;
+            }
+            let takes_value = VALUE_FLAGS.contains(&flag);
+            let value = match inline {
+                Some(value) => Some(value),
+                None if takes_value => match rest.next().and_then(|t| t.word()) {
+                    Some(value) => Some(value.to_owned()),
+                    None => {
+                        return Err(command_error(
+                            format!("flag needs an argument: {flag}"),
+                            Some(line),
+                        ))
+                    }
+                },
+                None => None,
+            };
+            match flag {
+                "-p" | "--patch" => flags.patch = value.map(|v| (v, line)),
+                "--patch-file" => flags.patch_file = value.map(|v| (v, line)),
+                "--type" => flags.kind = value.map(|v| (v, line)),
+                "-f" | "--filename" | "-k" | "--kustomize" => flags.filename = true,
+                _ => {}
+            }
+        }
+        Ok(flags)
+    }
+}
+
+/// The patch's text and first line, from `--patch` (or the file or
+/// here-document its `$(cat ...)` names) or `--patch-file`.
+fn patch_text(
+    patch: Option<(String, usize)>,
+    patch_file: Option<(String, usize)>,
+    files: Option<PatchFiles<'_>>,
+) -> Result<(String, usize), LintError> {
+    Ok(match (patch, patch_file) {
         (Some(_), Some((_, line))) => {
             return Err(command_error(
                 "cannot specify --patch and --patch-file together",
@@ -405,45 +476,33 @@ pub(super) fn read(
             })?;
             (contents, line)
         }
-    };
-    let kind = match kind
+    })
+}
+
+/// The patch type `--type` names (strategic without it).
+fn patch_type(kind: Option<(String, usize)>) -> Result<BodyKind, LintError> {
+    match kind
         .as_ref()
         .map(|(k, line)| (k.to_ascii_lowercase(), *line))
     {
-        Some((k, _)) if k == "json" => BodyKind::JsonPatch,
-        Some((k, _)) if k == "merge" => BodyKind::MergePatch,
-        Some((k, _)) if k == "strategic" => BodyKind::StrategicMergePatch,
-        None => BodyKind::StrategicMergePatch,
+        Some((k, _)) if k == "json" => Ok(BodyKind::JsonPatch),
+        Some((k, _)) if k == "merge" => Ok(BodyKind::MergePatch),
+        Some((k, _)) if k == "strategic" => Ok(BodyKind::StrategicMergePatch),
+        None => Ok(BodyKind::StrategicMergePatch),
         Some((_, line)) => {
             let given = kind.map(|(k, _)| k).unwrap_or_default();
-            return Err(command_error(
+            Err(command_error(
                 format!("--type must be one of [json merge strategic], not {given:?}"),
                 Some(line),
-            ));
+            ))
         }
-    };
-    let targets = &positional[1..];
-    if targets.is_empty() && !filename {
-        return Err(command_error(
-            "You must provide one or more resources by argument or filename.",
-            None,
-        ));
     }
-    let resource: Option<Resource> = targets.first().and_then(|t| kinds::resource(t));
-    let mut input = body(&text, budget, BodyText::Kubectl).map_err(|err| match err {
-        LintError::Syntax(mut err) => {
-            let how = if text.trim_start().starts_with('{') {
-                "kubectl sends text starting with { as it is, and the server cannot decode it (400 error decoding patch)"
-            } else {
-                "kubectl reads it as YAML (yaml.ToJSON) and stops: unable to parse the patch"
-            };
-            err.message = format!("the patch (from line {patch_line}): {}; {how}", err.message);
-            LintError::Syntax(err)
-        }
-        other => other,
-    })?;
-    let found = input.kind;
-    let refused = match (kind, found) {
+}
+
+/// What the server answers when the body's shape does not match the
+/// `--type` it is sent with (`None`: they match).
+fn type_mismatch(sent: BodyKind, found: BodyKind) -> Option<&'static str> {
+    match (sent, found) {
         (BodyKind::JsonPatch, BodyKind::JsonPatch) => None,
         (BodyKind::JsonPatch, _) => Some(
             "--type=json but the patch is an object: the server answers 400 error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp; a JSON patch is a list of ops",
@@ -452,17 +511,7 @@ pub(super) fn read(
             "the patch is a list, which is a JSON patch: add --type=json (a merge or strategic merge patch is an object)",
         ),
         _ => None,
-    };
-    if let Some(message) = refused {
-        return Err(command_error(message, Some(patch_line)));
     }
-    input.kind = kind;
-    input.resource = resource;
-    input.origin = Origin::Kubectl {
-        target: targets.join(" "),
-        shell: command.shell,
-    };
-    Ok(input)
 }
 
 #[cfg(test)]

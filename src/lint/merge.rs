@@ -149,200 +149,16 @@ pub(super) fn writers_of(
     }
 }
 
+/// The merge patch rules: directives, non-strings, lists replaced whole,
+/// nulls that delete, and the outcome on the current object.
 pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -> Analysis {
-    let mut pending: Vec<Pending> = Vec::new();
-    // What PR #18139's strategies would send instead, from the object:
-    // one list of ops, shared by every finding it fixes.
-    let rewrite = options.object.as_ref().and_then(|object| {
-        let mut new = object.clone();
-        apply::merge::apply_as(&mut new, body, options.semantics);
-        let plan = strategy::diff(
-            object,
-            &new,
-            &strategy::Options {
-                policy: {
-                    let mut policy = options.policy.clone();
-                    policy.preset = Preset::KubevirtPerKey;
-                    policy
-                },
-                explain: false,
-                ..strategy::Options::preset(Preset::KubevirtPerKey)
-            },
-        )
-        .ok()?;
-        let ops = plan.patch_set().ops().to_vec();
-        (!ops.is_empty()).then(|| Rc::new(ops))
-    });
-    let fix = || rewrite.clone().map(Draft::Whole);
     let pinned = pins_resource_version(body);
     let schema_kind = lists::schema_of(options.object.as_ref(), kind);
-    // Each list of the body, with how a strategic merge patch would treat
-    // it when that differs (by key, as a set).
-    let mut lists_found: Vec<(String, Option<Smp<'static>>)> = Vec::new();
-    members(body, |path, parent, key, value| {
-        if is_directive(key) {
-            pending.push(Pending::new(Finding::new(
-                Rule::MergeHasDirective,
-                None,
-                Some(path),
-                format!(
-                    "{} is a strategic-merge-patch directive, but this is a merge patch: the server reads {key:?} as a field of that name, drops it as unknown (a warning under the default field validation) and applies the rest; the directive does nothing",
-                    shown(path)
-                ),
-            )));
-            return;
-        }
-        if let Some(finding) = non_string(options, kind, path, parent, value) {
-            pending.push(Pending::new(finding));
-        }
-        if pinned {
-            if value.is_array() {
-                lists_found.push((
-                    path.to_owned(),
-                    keyed(schema_kind, kind, path).map(|(smp, _)| smp),
-                ));
-            }
-            return;
-        }
-        let (shape, sharing) = writers_of(kind, path);
-        let named_item;
-        let item = match shape {
-            Some((_, item)) => item,
-            None => {
-                named_item =
-                    paths::item_name(kind, Pointer::parse(path).unwrap_or(Pointer::root()));
-                named_item.as_str()
-            }
-        };
-        let who = if sharing.is_shared() {
-            format!("; {} write {}", sharing.list(), shown(path))
-        } else {
-            String::new()
-        };
-        let mut finding = match value {
-            Value::Array(items) => {
-                let keyed = keyed(schema_kind, kind, path);
-                if !sharing.is_shared() && keyed.is_none() {
-                    // A list nobody else is known to write, and no schema
-                    // that merges it: replacing it is what the writer
-                    // means (a chart's custom resource spec list).
-                    lists_found.push((path.to_owned(), None));
-                    return;
-                }
-                let merge_key = match keyed {
-                    Some((Smp::MergeByKey(k), _)) => Some(k),
-                    _ => None,
-                };
-                let gone = match lists::not_listed(options.object.as_ref(), path, items, merge_key)
-                {
-                    Some(names) if !names.is_empty() => format!(
-                        "; on the current object it deletes {}",
-                        lists::named(&names)
-                    ),
-                    _ => String::new(),
-                };
-                let field = lists::field_name(path);
-                let items_word = lists::plural(item);
-                let advice = match &keyed {
-                    Some((Smp::MergeByKey(k), in_kind)) => format!(
-                        "; sent as a strategic merge patch (kubectl patch without --type{in_kind}), {field} would merge by {k} and the {items_word} you did not list would stay"
-                    ),
-                    Some((Smp::MergeScalars, in_kind)) => format!(
-                        "; sent as a strategic merge patch (kubectl patch without --type{in_kind}), {field} would merge as a set and the {items_word} you did not list would stay"
-                    ),
-                    Some((_, keys)) => format!(
-                        "; its schema keys it by {keys} (x-kubernetes-list-type: map), which a merge patch ignores (a custom resource takes no strategic merge patch: write the change as JSON patch ops)"
-                    ),
-                    None => String::new(),
-                };
-                lists_found.push((path.to_owned(), keyed.as_ref().map(|(smp, _)| *smp)));
-                Finding::new(
-                    Rule::MergeReplacesList,
-                    None,
-                    Some(path),
-                    format!(
-                        "{} is a list ({} {}): a merge patch replaces the stored list whole{}, so {} another writer added or removed since your read is silently lost{gone}{who}{advice}",
-                        shown(path),
-                        items.len(),
-                        if items.len() == 1 { "element" } else { "elements" },
-                        if merge_key.is_some() { ", keyed or not" } else { "" },
-                        paths::with_article(item)
-                    ),
-                )
-            }
-            Value::Null => match shape.map(|(s, _)| s) {
-                Some(Shape::List) if sharing.is_shared() => Finding::new(
-                    Rule::MergeReplacesList,
-                    None,
-                    Some(path),
-                    format!(
-                        "{} is null: a merge patch deletes the whole list, so every {item} another writer added is lost, exactly as with []{who}",
-                        shown(path)
-                    ),
-                ),
-                Some(shape @ Shape::Map) if sharing.is_shared() => Finding::new(
-                    Rule::WholeCollectionWrite,
-                    None,
-                    Some(path),
-                    format!(
-                        "{} is null: a merge patch deletes the whole {}, every {item} included, whatever other writers put there{who}",
-                        shown(path),
-                        shape.as_str()
-                    ),
-                ),
-                _ => Finding::new(
-                    Rule::MergeNullDeletes,
-                    None,
-                    Some(path),
-                    format!(
-                        "{} is null: a merge patch deletes the member, whatever value another writer put there meanwhile",
-                        shown(path)
-                    ),
-                ),
-            },
-            _ => return,
-        };
-        finding.writers = sharing.names();
-        pending.push(Pending::new(finding).with(fix()));
-    });
-    let outcome = options.object.as_ref().map(|object| {
-        let mut new = object.clone();
-        apply::merge::apply_as(&mut new, body, options.semantics);
-        let stale = body
-            .pointer("/metadata/resourceVersion")
-            .filter(|rv| object.pointer("/metadata/resourceVersion") != Some(*rv));
-        match stale {
-            Some(rv) => Outcome {
-                applies: false,
-                index: None,
-                path: Some("/metadata/resourceVersion".to_owned()),
-                cause: Some(format!(
-                    "the body pins metadata.resourceVersion {} but the object is at {}",
-                    crate::gojson::to_string(rv),
-                    object
-                        .pointer("/metadata/resourceVersion")
-                        .map(crate::gojson::to_string)
-                        .unwrap_or_else(|| "none".to_owned())
-                )),
-                response: Some(crate::status::Status::stale(
-                    &crate::status::Resource::of(object),
-                    object
-                        .pointer("/metadata/name")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default(),
-                )),
-                unchanged: true,
-            },
-            None => Outcome {
-                applies: true,
-                index: None,
-                path: None,
-                cause: None,
-                response: None,
-                unchanged: crate::gojson::stored_eq(&new, object),
-            },
-        }
-    });
+    let (mut pending, lists_found) = member_findings(body, options, kind, schema_kind);
+    let outcome = options
+        .object
+        .as_ref()
+        .map(|object| merge_outcome(object, body, options));
     if let Some(outcome) = outcome.as_ref().filter(|o| !o.applies) {
         pending.push(Pending::new(Finding::new(
             Rule::FailsNow,
@@ -378,6 +194,250 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
             types,
         },
         pending,
+    }
+}
+
+/// The findings of each member of a merge patch (directives,
+/// non-strings, lists replaced whole, nulls that delete), and each list
+/// with how a strategic merge patch would treat it when that differs (by
+/// key, as a set).
+fn member_findings(
+    body: &Value,
+    options: &Options,
+    kind: Option<&str>,
+    schema_kind: Option<crate::schema::Kind<'static>>,
+) -> (Vec<Pending>, Vec<(String, Option<Smp<'static>>)>) {
+    let mut pending: Vec<Pending> = Vec::new();
+    // What PR #18139's strategies would send instead, from the object:
+    // one list of ops, shared by every finding it fixes.
+    let rewrite = options
+        .object
+        .as_ref()
+        .and_then(|object| per_key_rewrite(object, body, options));
+    let fix = || rewrite.clone().map(Draft::Whole);
+    let pinned = pins_resource_version(body);
+    let mut lists_found: Vec<(String, Option<Smp<'static>>)> = Vec::new();
+    members(body, |path, parent, key, value| {
+        if is_directive(key) {
+            pending.push(Pending::new(directive_in_merge(path, key)));
+            return;
+        }
+        if let Some(finding) = non_string(options, kind, path, parent, value) {
+            pending.push(Pending::new(finding));
+        }
+        if pinned {
+            if value.is_array() {
+                lists_found.push((
+                    path.to_owned(),
+                    keyed(schema_kind, kind, path).map(|(smp, _)| smp),
+                ));
+            }
+            return;
+        }
+        let (shape, sharing) = writers_of(kind, path);
+        let named_item;
+        let item = match shape {
+            Some((_, item)) => item,
+            None => {
+                named_item =
+                    paths::item_name(kind, Pointer::parse(path).unwrap_or(Pointer::root()));
+                named_item.as_str()
+            }
+        };
+        let who = if sharing.is_shared() {
+            format!("; {} write {}", sharing.list(), shown(path))
+        } else {
+            String::new()
+        };
+        let mut finding = match value {
+            Value::Array(items) => {
+                let keyed = keyed(schema_kind, kind, path);
+                lists_found.push((path.to_owned(), keyed.as_ref().map(|(smp, _)| *smp)));
+                if !sharing.is_shared() && keyed.is_none() {
+                    // A list nobody else is known to write, and no schema
+                    // that merges it: replacing it is what the writer
+                    // means (a chart's custom resource spec list).
+                    return;
+                }
+                list_replaced(options, path, items, item, keyed.as_ref(), &who)
+            }
+            Value::Null => {
+                null_deletes(path, shape.map(|(s, _)| s), sharing.is_shared(), item, &who)
+            }
+            _ => return,
+        };
+        finding.writers = sharing.names();
+        pending.push(Pending::new(finding).with(fix()));
+    });
+    (pending, lists_found)
+}
+
+/// The ops PR #18139's per-key strategy would send for the change the
+/// merge patch makes to `object` (`None`: no change, or no diff).
+fn per_key_rewrite(
+    object: &Value,
+    body: &Value,
+    options: &Options,
+) -> Option<Rc<Vec<crate::patch::Operation>>> {
+    let mut new = object.clone();
+    apply::merge::apply_as(&mut new, body, options.semantics);
+    let plan = strategy::diff(
+        object,
+        &new,
+        &strategy::Options {
+            policy: {
+                let mut policy = options.policy.clone();
+                policy.preset = Preset::KubevirtPerKey;
+                policy
+            },
+            explain: false,
+            ..strategy::Options::preset(Preset::KubevirtPerKey)
+        },
+    )
+    .ok()?;
+    let ops = plan.patch_set().ops().to_vec();
+    (!ops.is_empty()).then(|| Rc::new(ops))
+}
+
+/// The finding for a strategic-merge-patch directive in a merge patch: a
+/// field of that name, dropped.
+fn directive_in_merge(path: &str, key: &str) -> Finding {
+    Finding::new(
+        Rule::MergeHasDirective,
+        None,
+        Some(path),
+        format!(
+            "{} is a strategic-merge-patch directive, but this is a merge patch: the server reads {key:?} as a field of that name, drops it as unknown (a warning under the default field validation) and applies the rest; the directive does nothing",
+            shown(path)
+        ),
+    )
+}
+
+/// The finding for a list the merge patch replaces whole: what it deletes
+/// on the current object, and what a strategic merge patch would do
+/// instead (`keyed`, from [`keyed`]).
+fn list_replaced(
+    options: &Options,
+    path: &str,
+    items: &[Value],
+    item: &str,
+    keyed: Option<&(Smp<'static>, String)>,
+    who: &str,
+) -> Finding {
+    let merge_key = match keyed {
+        Some((Smp::MergeByKey(k), _)) => Some(*k),
+        _ => None,
+    };
+    let gone = match lists::not_listed(options.object.as_ref(), path, items, merge_key) {
+        Some(names) if !names.is_empty() => format!(
+            "; on the current object it deletes {}",
+            lists::named(&names)
+        ),
+        _ => String::new(),
+    };
+    let field = lists::field_name(path);
+    let items_word = lists::plural(item);
+    let advice = match keyed {
+        Some((Smp::MergeByKey(k), in_kind)) => format!(
+            "; sent as a strategic merge patch (kubectl patch without --type{in_kind}), {field} would merge by {k} and the {items_word} you did not list would stay"
+        ),
+        Some((Smp::MergeScalars, in_kind)) => format!(
+            "; sent as a strategic merge patch (kubectl patch without --type{in_kind}), {field} would merge as a set and the {items_word} you did not list would stay"
+        ),
+        Some((_, keys)) => format!(
+            "; its schema keys it by {keys} (x-kubernetes-list-type: map), which a merge patch ignores (a custom resource takes no strategic merge patch: write the change as JSON patch ops)"
+        ),
+        None => String::new(),
+    };
+    Finding::new(
+        Rule::MergeReplacesList,
+        None,
+        Some(path),
+        format!(
+            "{} is a list ({} {}): a merge patch replaces the stored list whole{}, so {} another writer added or removed since your read is silently lost{gone}{who}{advice}",
+            shown(path),
+            items.len(),
+            if items.len() == 1 { "element" } else { "elements" },
+            if merge_key.is_some() { ", keyed or not" } else { "" },
+            paths::with_article(item)
+        ),
+    )
+}
+
+/// The finding for a null member: a shared list or map deleted whole, or
+/// a member deleted.
+fn null_deletes(path: &str, shape: Option<Shape>, shared: bool, item: &str, who: &str) -> Finding {
+    match shape {
+        Some(Shape::List) if shared => Finding::new(
+            Rule::MergeReplacesList,
+            None,
+            Some(path),
+            format!(
+                "{} is null: a merge patch deletes the whole list, so every {item} another writer added is lost, exactly as with []{who}",
+                shown(path)
+            ),
+        ),
+        Some(shape @ Shape::Map) if shared => Finding::new(
+            Rule::WholeCollectionWrite,
+            None,
+            Some(path),
+            format!(
+                "{} is null: a merge patch deletes the whole {}, every {item} included, whatever other writers put there{who}",
+                shown(path),
+                shape.as_str()
+            ),
+        ),
+        _ => Finding::new(
+            Rule::MergeNullDeletes,
+            None,
+            Some(path),
+            format!(
+                "{} is null: a merge patch deletes the member, whatever value another writer put there meanwhile",
+                shown(path)
+            ),
+        ),
+    }
+}
+
+/// What the merge patch does to the current object: 409 when it pins a
+/// stale resourceVersion, otherwise applied (and whether it changes
+/// anything).
+fn merge_outcome(object: &Value, body: &Value, options: &Options) -> Outcome {
+    let mut new = object.clone();
+    apply::merge::apply_as(&mut new, body, options.semantics);
+    let stale = body
+        .pointer("/metadata/resourceVersion")
+        .filter(|rv| object.pointer("/metadata/resourceVersion") != Some(*rv));
+    match stale {
+        Some(rv) => Outcome {
+            applies: false,
+            index: None,
+            path: Some("/metadata/resourceVersion".to_owned()),
+            cause: Some(format!(
+                "the body pins metadata.resourceVersion {} but the object is at {}",
+                crate::gojson::to_string(rv),
+                object
+                    .pointer("/metadata/resourceVersion")
+                    .map(crate::gojson::to_string)
+                    .unwrap_or_else(|| "none".to_owned())
+            )),
+            response: Some(crate::status::Status::stale(
+                &crate::status::Resource::of(object),
+                object
+                    .pointer("/metadata/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default(),
+            )),
+            unchanged: true,
+        },
+        None => Outcome {
+            applies: true,
+            index: None,
+            path: None,
+            cause: None,
+            response: None,
+            unchanged: crate::gojson::stored_eq(&new, object),
+        },
     }
 }
 

@@ -4,7 +4,8 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use super::{Finding, Report, Rule, RULES};
+use super::{Finding, Fix, Outcome, Report, Rule, RULES};
+use crate::apply::Semantics;
 
 /// Where each op of a JSON-text payload starts: 1-based line and column,
 /// by op index (empty when the payload is not a JSON array).
@@ -75,87 +76,113 @@ pub const LISTED: usize = 50;
 pub fn text(report: &Report, source: &Source) -> String {
     let mut out = String::new();
     for finding in &report.findings {
-        let info = finding.rule.info();
-        let _ = writeln!(
-            out,
-            "{}[{}]: {}",
-            finding.severity, finding.rule, finding.message
-        );
-        let mut at = source.name.clone();
-        if let Some((line, column)) = source.at(finding) {
-            let _ = write!(at, ":{line}:{column}");
-        }
-        if let Some(index) = finding.index {
-            let _ = write!(at, " (op {index}");
-            if let Some(path) = &finding.path {
-                let _ = write!(at, " {path}");
-            }
-            at.push(')');
-        } else if let Some(path) = &finding.path {
-            let _ = write!(at, " ({path})");
-        }
-        let _ = writeln!(out, "  --> {at}");
-        let _ = writeln!(out, "   = why: {}", info.explanation);
-        match &finding.fix {
-            Some(fix) => {
-                let _ = writeln!(out, "   = fix: {}", info.fix);
-                let payload = fix.payload();
-                if payload.len() <= FIX_SHOWN_BYTES {
-                    let _ = writeln!(out, "          {payload}");
-                } else {
-                    // A long patch: the ops the fix writes anew, not the
-                    // whole of it again for every finding.
-                    let texts = fix.op_texts();
-                    let new: Vec<&String> = texts
-                        .iter()
-                        .zip(fix.kept())
-                        .filter(|(_, kept)| kept.is_none())
-                        .map(|(text, _)| text)
-                        .collect();
-                    let _ = writeln!(
-                        out,
-                        "          {} ops in all ({} new or changed; --format json has the whole patch):",
-                        fix.ops.len(),
-                        new.len()
-                    );
-                    for text in new.iter().take(10) {
-                        let _ = writeln!(out, "          {text}");
-                    }
-                    if new.len() > 10 {
-                        let _ = writeln!(out, "          ... and {} more", new.len() - 10);
-                    }
-                }
-            }
-            None => {
-                let _ = writeln!(out, "   = fix: {}", info.fix);
-            }
-        }
-        out.push('\n');
+        write_finding(&mut out, finding, source);
     }
     if let Some(outcome) = &report.outcome {
-        if outcome.applies {
-            let unchanged = if outcome.unchanged {
-                " (and changes nothing: the server writes nothing)"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                out,
-                "applies to the current object ({} semantics){unchanged}",
-                report.semantics
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                "does not apply to the current object ({} semantics): {}",
-                report.semantics,
-                outcome.cause.as_deref().unwrap_or("")
-            );
-            if let Some(response) = &outcome.response {
-                let _ = writeln!(out, "the server would answer: {response}");
-            }
+        write_outcome(&mut out, outcome, report.semantics);
+    }
+    write_surface(&mut out, report);
+    if let Some(types) = &report.types {
+        let _ = writeln!(out, "patch types: {}", types.summary);
+        for list in &types.lists {
+            let _ = writeln!(out, "  {}", list.path);
+            let _ = writeln!(out, "    strategic merge patch: {}", list.strategic);
+            let _ = writeln!(out, "    merge patch (--type=merge): {}", list.merge);
         }
     }
+    let _ = writeln!(out, "{}", count(report));
+    out
+}
+
+/// One finding's block: severity, rule and message, location, why, fix.
+fn write_finding(out: &mut String, finding: &Finding, source: &Source) {
+    let info = finding.rule.info();
+    let _ = writeln!(
+        out,
+        "{}[{}]: {}",
+        finding.severity, finding.rule, finding.message
+    );
+    let mut at = source.name.clone();
+    if let Some((line, column)) = source.at(finding) {
+        let _ = write!(at, ":{line}:{column}");
+    }
+    if let Some(index) = finding.index {
+        let _ = write!(at, " (op {index}");
+        if let Some(path) = &finding.path {
+            let _ = write!(at, " {path}");
+        }
+        at.push(')');
+    } else if let Some(path) = &finding.path {
+        let _ = write!(at, " ({path})");
+    }
+    let _ = writeln!(out, "  --> {at}");
+    let _ = writeln!(out, "   = why: {}", info.explanation);
+    let _ = writeln!(out, "   = fix: {}", info.fix);
+    if let Some(fix) = &finding.fix {
+        write_fix(out, fix);
+    }
+    out.push('\n');
+}
+
+/// A fix's patch: whole when short, otherwise the ops it writes anew.
+fn write_fix(out: &mut String, fix: &Fix) {
+    let payload = fix.payload();
+    if payload.len() <= FIX_SHOWN_BYTES {
+        let _ = writeln!(out, "          {payload}");
+    } else {
+        // A long patch: the ops the fix writes anew, not the
+        // whole of it again for every finding.
+        let texts = fix.op_texts();
+        let new: Vec<&String> = texts
+            .iter()
+            .zip(fix.kept())
+            .filter(|(_, kept)| kept.is_none())
+            .map(|(text, _)| text)
+            .collect();
+        let _ = writeln!(
+            out,
+            "          {} ops in all ({} new or changed; --format json has the whole patch):",
+            fix.ops.len(),
+            new.len()
+        );
+        for text in new.iter().take(10) {
+            let _ = writeln!(out, "          {text}");
+        }
+        if new.len() > 10 {
+            let _ = writeln!(out, "          ... and {} more", new.len() - 10);
+        }
+    }
+}
+
+/// Whether the patch applies to the current object, and the server's
+/// answer when it does not.
+fn write_outcome(out: &mut String, outcome: &Outcome, semantics: Semantics) {
+    if outcome.applies {
+        let unchanged = if outcome.unchanged {
+            " (and changes nothing: the server writes nothing)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "applies to the current object ({} semantics){unchanged}",
+            semantics
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "does not apply to the current object ({} semantics): {}",
+            semantics,
+            outcome.cause.as_deref().unwrap_or("")
+        );
+        if let Some(response) = &outcome.response {
+            let _ = writeln!(out, "the server would answer: {response}");
+        }
+    }
+}
+
+/// The conflict surface and the overwrites, each list cut at [`LISTED`].
+fn write_surface(out: &mut String, report: &Report) {
     let _ = writeln!(
         out,
         "conflict surface (a concurrent change here makes it fail):"
@@ -195,16 +222,6 @@ pub fn text(report: &Report, source: &Source) -> String {
             report.overwrites.len() - LISTED
         );
     }
-    if let Some(types) = &report.types {
-        let _ = writeln!(out, "patch types: {}", types.summary);
-        for list in &types.lists {
-            let _ = writeln!(out, "  {}", list.path);
-            let _ = writeln!(out, "    strategic merge patch: {}", list.strategic);
-            let _ = writeln!(out, "    merge patch (--type=merge): {}", list.merge);
-        }
-    }
-    let _ = writeln!(out, "{}", count(report));
-    out
 }
 
 /// `2 warnings, 1 note` (or `no findings`).

@@ -229,6 +229,7 @@ impl Rule {
 
     /// The rule's example: fires on `patch`, silent on `fixed`.
     pub fn example(self) -> Example {
+        // A table: each rule's example patch, its fixed form, and the object.
         let text = |patch: &'static str, fixed: &'static str| Example {
             patch: Cow::Borrowed(patch),
             fixed: Cow::Borrowed(fixed),

@@ -107,6 +107,9 @@ struct Frame<'b> {
     node: Option<Node<'static>>,
 }
 
+/// The strategic merge patch rules: directives, whole collections
+/// written, keyed elements without their key, lists replaced whole, and
+/// the outcome on the current object.
 pub(super) fn strategic(
     body: &Value,
     payload: &str,
@@ -114,140 +117,30 @@ pub(super) fn strategic(
     kind: Option<&str>,
     resource: Option<&Resource>,
 ) -> Analysis {
-    let mut pending: Vec<Pending> = Vec::new();
     let target = target(options, kind, resource);
-    let kind_name = target.schema.map(|k| k.kind()).or(kind);
-    let pinned = pins_resource_version(body);
-    // Without a schema for the kind, metadata is still ObjectMeta.
-    let meta = schema::resource("Pod").map(|pod| pod.root());
-    let root = target.schema.map(|k| k.root());
-    let mut lists_found: Vec<Found<'_>> = Vec::new();
-    // The rewrite as a JSON patch, from the object: computed below, then
-    // attached to the findings that want it.
-    let mut wants_fix: Vec<usize> = Vec::new();
     let Value::Object(top) = body else {
-        return empty(options, pending);
+        return empty(options, Vec::new());
     };
-    let mut stack = vec![Frame {
-        members: top.iter(),
-        path: String::new(),
-        node: root,
-    }];
-    while let Some(frame) = stack.last_mut() {
-        let Some((key, value)) = frame.members.next() else {
-            stack.pop();
-            continue;
-        };
-        let parent_node = frame.node;
-        let Some(path) = member_path(&frame.path, key) else {
-            continue;
-        };
-        let parent = frame.path.as_str();
-        if let Some(problem) = bad_directive(key, value) {
-            pending.push(Pending::new(Finding::new(
-                Rule::SmpBadDirective,
-                None,
-                Some(&path),
-                format!(
-                    "{}: {problem}; the server fails the whole patch with that error (k8s.io/apimachinery/pkg/util/mergepatch/errors.go)",
-                    shown(&path)
-                ),
-            )));
-            continue;
-        }
-        if is_directive(key) {
-            if key == "$patch" && !pinned {
-                if let Some(how @ ("replace" | "delete")) = value.as_str() {
-                    let found = whole_write(kind_name, parent, how, options);
-                    if let Some(finding) = found {
-                        wants_fix.push(pending.len());
-                        pending.push(Pending::new(finding));
-                    }
-                }
-            }
-            continue;
-        }
-        if let Some(finding) = non_string(options, kind_name, &path, parent, value) {
-            pending.push(Pending::new(finding));
-        }
-        // The member's type: the struct's field, the map's values.
-        let node = parent_node.or_else(|| {
-            (parent.is_empty() && key == "metadata")
-                .then_some(meta)
-                .flatten()
-        });
-        let place = node.and_then(|node| member(node, key, parent_node.is_none()));
-        match value {
-            Value::Null if !pinned => {
-                if let Some(finding) = whole_write(kind_name, &path, "null", options) {
-                    wants_fix.push(pending.len());
-                    pending.push(Pending::new(finding));
-                }
-            }
-            Value::Array(items) => {
-                let smp = match (place, target.served) {
-                    (_, Served::Custom) => match lists::smp_at(target.schema, &path) {
-                        custom @ ListSmp::Custom { .. } => custom,
-                        _ => ListSmp::Custom { keyed: false },
-                    },
-                    (Some(place), _) => ListSmp::Schema(place.smp()),
-                    (None, _) => ListSmp::Unknown,
-                };
-                let replaced = items.iter().any(|i| directive_of(i) == Some("replace"));
-                if replaced && !pinned {
-                    if let Some(finding) = whole_write(kind_name, &path, "element", options) {
-                        wants_fix.push(pending.len());
-                        pending.push(Pending::new(finding));
-                    }
-                }
-                match smp {
-                    ListSmp::Schema(Smp::MergeByKey(key)) => {
-                        if !replaced {
-                            if let Some(finding) = missing_key(&path, items, key) {
-                                pending.push(Pending::new(finding));
-                            }
-                        }
-                        // Elements merge into stored ones: their own
-                        // lists merge (or fail) too.
-                        let element = place.and_then(|p| p.node.element());
-                        for (i, item) in items.iter().enumerate().rev() {
-                            if let Value::Object(map) = item {
-                                stack.push(Frame {
-                                    members: map.iter(),
-                                    path: format!("{path}/{i}"),
-                                    node: element,
-                                });
-                            }
-                        }
-                    }
-                    ListSmp::Schema(Smp::ReplaceList) if !pinned && !replaced => {
-                        if let Some(finding) = replaces_list(kind_name, &path, items, options) {
-                            wants_fix.push(pending.len());
-                            pending.push(Pending::new(finding));
-                        }
-                    }
-                    _ => {}
-                }
-                lists_found.push(Found {
-                    path,
-                    items,
-                    smp,
-                    replaced,
-                });
-            }
-            Value::Object(map) => {
-                let child = place
-                    .map(|p| p.node)
-                    .filter(|n| matches!(n.ty(), schema::Ty::Struct(_) | schema::Ty::Map(_)));
-                stack.push(Frame {
-                    members: map.iter(),
-                    path,
-                    node: child,
-                });
-            }
-            _ => {}
-        }
-    }
+    let mut walk = Walk {
+        options,
+        target: &target,
+        kind_name: target.schema.map(|k| k.kind()).or(kind),
+        pinned: pins_resource_version(body),
+        // Without a schema for the kind, metadata is still ObjectMeta.
+        meta: schema::resource("Pod").map(|pod| pod.root()),
+        pending: Vec::new(),
+        wants_fix: Vec::new(),
+        lists_found: Vec::new(),
+    };
+    walk.run(top, target.schema.map(|k| k.root()));
+    let Walk {
+        kind_name,
+        pinned,
+        mut pending,
+        wants_fix,
+        lists_found,
+        ..
+    } = walk;
     if target.served == Served::Custom {
         pending.push(Pending::new(custom_resource(
             kind,
@@ -260,27 +153,7 @@ pub(super) fn strategic(
     resource_version(body, &mut pending, &mut conflicts);
     let (outcome, merged, reported) = outcome(options, payload, body, &target);
     if let Some(outcome) = outcome.as_ref().filter(|o| !o.applies && !reported) {
-        let cause = outcome.cause.as_deref().unwrap_or("");
-        let answer = match &outcome.response {
-            Some(r) if r.message.contains(cause) || cause.contains(&r.message) => {
-                format!("it answers {r}")
-            }
-            Some(r) => format!("{cause}; it answers {r}"),
-            None => cause.to_owned(),
-        };
-        pending.push(Pending::new(Finding::new(
-            Rule::FailsNow,
-            None,
-            outcome.path.as_deref(),
-            format!(
-                "on the current object the server refuses the patch{}: {answer}",
-                outcome
-                    .path
-                    .as_deref()
-                    .map(|p| format!(" at {}", shown(p)))
-                    .unwrap_or_default()
-            ),
-        )));
+        pending.push(Pending::new(fails_now(outcome)));
     }
     // The JSON patch of the same change, as PR #18139's strategies write
     // it: a fix for whole-collection writes, with the object.
@@ -314,6 +187,188 @@ pub(super) fn strategic(
         },
         pending,
     }
+}
+
+/// The walk over the body's members: what it reads, and what it found.
+struct Walk<'b, 'c> {
+    options: &'c Options,
+    target: &'c Target,
+    kind_name: Option<&'c str>,
+    /// The body pins metadata.resourceVersion: no write is lost silently.
+    pinned: bool,
+    /// ObjectMeta's type, for `metadata` without a schema for the kind.
+    meta: Option<Node<'static>>,
+    pending: Vec<Pending>,
+    /// The findings (indices in `pending`) the JSON patch rewrite fixes.
+    wants_fix: Vec<usize>,
+    lists_found: Vec<Found<'b>>,
+}
+
+impl<'b> Walk<'b, '_> {
+    /// Walks the members depth first, iteratively (the input's depth
+    /// budget bounds it, not the stack), each with its type in the schema.
+    fn run(&mut self, top: &'b serde_json::Map<String, Value>, root: Option<Node<'static>>) {
+        let mut stack = vec![Frame {
+            members: top.iter(),
+            path: String::new(),
+            node: root,
+        }];
+        while let Some(frame) = stack.last_mut() {
+            let Some((key, value)) = frame.members.next() else {
+                stack.pop();
+                continue;
+            };
+            let parent_node = frame.node;
+            let Some(path) = member_path(&frame.path, key) else {
+                continue;
+            };
+            let parent = frame.path.as_str();
+            if self.directive(parent, &path, key, value) {
+                continue;
+            }
+            if let Some(finding) = non_string(self.options, self.kind_name, &path, parent, value) {
+                self.pending.push(Pending::new(finding));
+            }
+            // The member's type: the struct's field, the map's values.
+            let node = parent_node.or_else(|| {
+                (parent.is_empty() && key == "metadata")
+                    .then_some(self.meta)
+                    .flatten()
+            });
+            let place = node.and_then(|node| member(node, key, parent_node.is_none()));
+            match value {
+                Value::Null if !self.pinned => {
+                    self.fixable(whole_write(self.kind_name, &path, "null", self.options));
+                }
+                Value::Array(items) => self.list(path, items, place, &mut stack),
+                Value::Object(map) => {
+                    let child = place
+                        .map(|p| p.node)
+                        .filter(|n| matches!(n.ty(), schema::Ty::Struct(_) | schema::Ty::Map(_)));
+                    stack.push(Frame {
+                        members: map.iter(),
+                        path,
+                        node: child,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Checks a member that is a directive (a malformed one, a `$patch`
+    /// that writes a whole collection); true when it is one.
+    fn directive(&mut self, parent: &str, path: &str, key: &str, value: &Value) -> bool {
+        if let Some(problem) = bad_directive(key, value) {
+            self.pending.push(Pending::new(Finding::new(
+                Rule::SmpBadDirective,
+                None,
+                Some(path),
+                format!(
+                    "{}: {problem}; the server fails the whole patch with that error (k8s.io/apimachinery/pkg/util/mergepatch/errors.go)",
+                    shown(path)
+                ),
+            )));
+            return true;
+        }
+        if !is_directive(key) {
+            return false;
+        }
+        if key == "$patch" && !self.pinned {
+            if let Some(how @ ("replace" | "delete")) = value.as_str() {
+                self.fixable(whole_write(self.kind_name, parent, how, self.options));
+            }
+        }
+        true
+    }
+
+    /// Checks a list member (an element replaced whole, elements without
+    /// their merge key, a list replaced whole), walks into the elements of
+    /// a keyed list, and records the list.
+    fn list(
+        &mut self,
+        path: String,
+        items: &'b [Value],
+        place: Option<Place<'static>>,
+        stack: &mut Vec<Frame<'b>>,
+    ) {
+        let smp = match (place, self.target.served) {
+            (_, Served::Custom) => match lists::smp_at(self.target.schema, &path) {
+                custom @ ListSmp::Custom { .. } => custom,
+                _ => ListSmp::Custom { keyed: false },
+            },
+            (Some(place), _) => ListSmp::Schema(place.smp()),
+            (None, _) => ListSmp::Unknown,
+        };
+        let replaced = items.iter().any(|i| directive_of(i) == Some("replace"));
+        if replaced && !self.pinned {
+            self.fixable(whole_write(self.kind_name, &path, "element", self.options));
+        }
+        match smp {
+            ListSmp::Schema(Smp::MergeByKey(key)) => {
+                if !replaced {
+                    if let Some(finding) = missing_key(&path, items, key) {
+                        self.pending.push(Pending::new(finding));
+                    }
+                }
+                // Elements merge into stored ones: their own
+                // lists merge (or fail) too.
+                let element = place.and_then(|p| p.node.element());
+                for (i, item) in items.iter().enumerate().rev() {
+                    if let Value::Object(map) = item {
+                        stack.push(Frame {
+                            members: map.iter(),
+                            path: format!("{path}/{i}"),
+                            node: element,
+                        });
+                    }
+                }
+            }
+            ListSmp::Schema(Smp::ReplaceList) if !self.pinned && !replaced => {
+                self.fixable(replaces_list(self.kind_name, &path, items, self.options));
+            }
+            _ => {}
+        }
+        self.lists_found.push(Found {
+            path,
+            items,
+            smp,
+            replaced,
+        });
+    }
+
+    /// Records a finding the JSON patch rewrite fixes.
+    fn fixable(&mut self, finding: Option<Finding>) {
+        if let Some(finding) = finding {
+            self.wants_fix.push(self.pending.len());
+            self.pending.push(Pending::new(finding));
+        }
+    }
+}
+
+/// The finding for a patch the server refuses on the current object.
+fn fails_now(outcome: &Outcome) -> Finding {
+    let cause = outcome.cause.as_deref().unwrap_or("");
+    let answer = match &outcome.response {
+        Some(r) if r.message.contains(cause) || cause.contains(&r.message) => {
+            format!("it answers {r}")
+        }
+        Some(r) => format!("{cause}; it answers {r}"),
+        None => cause.to_owned(),
+    };
+    Finding::new(
+        Rule::FailsNow,
+        None,
+        outcome.path.as_deref(),
+        format!(
+            "on the current object the server refuses the patch{}: {answer}",
+            outcome
+                .path
+                .as_deref()
+                .map(|p| format!(" at {}", shown(p)))
+                .unwrap_or_default()
+        ),
+    )
 }
 
 fn empty(options: &Options, pending: Vec<Pending>) -> Analysis {

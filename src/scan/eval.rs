@@ -711,38 +711,7 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                 let op = field(node, "operator").map(|o| self.text(o)).unwrap_or("=");
                 self.assign(&left, &right, op);
             }
-            "var_declaration" | "const_declaration" => {
-                let mut specs = Vec::new();
-                for child in children(node) {
-                    match child.kind() {
-                        "var_spec" | "const_spec" => specs.push(child),
-                        "var_spec_list" => specs.extend(children(child)),
-                        _ => {}
-                    }
-                }
-                for spec in specs {
-                    let mut cursor = spec.walk();
-                    let names: Vec<TsNode<'f>> =
-                        spec.children_by_field_name("name", &mut cursor).collect();
-                    let values = field_list(spec, "value");
-                    if values.is_empty() {
-                        let ty = field(spec, "type").map(|t| self.text(t)).unwrap_or("");
-                        for name in names {
-                            let zero = if ty.starts_with("[]")
-                                || ty.starts_with("map[")
-                                || ty.starts_with('*')
-                            {
-                                Val::Nil
-                            } else {
-                                Val::Unknown(self.text(name).to_owned())
-                            };
-                            self.env.insert(self.text(name).to_owned(), zero);
-                        }
-                    } else {
-                        self.assign(&names, &values, "=");
-                    }
-                }
-            }
+            "var_declaration" | "const_declaration" => self.var_declaration(node),
             "expression_statement" => {
                 if let Some(expr) = children(node).into_iter().next() {
                     self.expr(expr);
@@ -758,93 +727,15 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                 let arms = vec![field(node, "consequence"), field(node, "alternative")];
                 self.branch(arms);
             }
-            "for_statement" => {
-                for child in children(node) {
-                    match child.kind() {
-                        "for_clause" => {
-                            if let Some(init) = field(child, "initializer") {
-                                self.stmt(init);
-                            }
-                        }
-                        "range_clause" => {
-                            if let Some(right) = field(child, "right") {
-                                self.expr(right);
-                            }
-                            for name in field_list(child, "left") {
-                                let n = self.text(name).to_owned();
-                                self.env.insert(n.clone(), Val::Unknown(n));
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                let body = field(node, "body");
-                self.branch(vec![body, None]);
-                // A loop's `break` or `continue` ends an iteration, not the
-                // function.
-            }
+            "for_statement" => self.for_statement(node),
             "expression_switch_statement" | "type_switch_statement" | "select_statement" => {
-                if let Some(init) = field(node, "initializer") {
-                    self.stmt(init);
-                }
-                if let Some(value) = field(node, "value") {
-                    self.expr(value);
-                }
-                let mut arms = Vec::new();
-                let mut has_default = false;
-                for case in children(node) {
-                    match case.kind() {
-                        "expression_case" | "type_case" | "communication_case" | "default_case" => {
-                            has_default |= case.kind() == "default_case";
-                            arms.push(Some(case));
-                        }
-                        _ => {}
-                    }
-                }
-                if !has_default {
-                    arms.push(None);
-                }
-                self.branch(arms);
+                self.switch_statement(node)
             }
             "expression_case" | "type_case" | "communication_case" | "default_case" => {
-                let skip: Vec<Option<TsNode<'f>>> = vec![
-                    field(node, "value"),
-                    field(node, "type"),
-                    field(node, "communication"),
-                ];
-                for child in children(node) {
-                    if self.terminated {
-                        return;
-                    }
-                    if skip.contains(&Some(child)) {
-                        continue;
-                    }
-                    if child.kind() == "statement_list" {
-                        self.block(child);
-                    } else {
-                        self.stmt(child);
-                    }
-                }
+                self.case_body(node)
             }
             "block" | "statement_list" => self.block(node),
-            "return_statement" => {
-                for expr in children(node) {
-                    for e in if expr.kind() == "expression_list" {
-                        children(expr)
-                    } else {
-                        vec![expr]
-                    } {
-                        let val = self.expr(e);
-                        if let Some(nodes) = nodes_of(&val) {
-                            if !matches!(val, Val::Marshal(_)) {
-                                let at = self.pos(e);
-                                self.emit(EmitKind::JsonPatch(nodes), at, How::Returned);
-                            }
-                        }
-                    }
-                }
-                self.terminated = true;
-            }
+            "return_statement" => self.return_statement(node),
             "go_statement" | "defer_statement" => {
                 for child in children(node) {
                     self.expr(child);
@@ -860,6 +751,136 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
             }
             _ => {}
         }
+    }
+
+    /// Binds each name of a `var` or `const` declaration: to its value, or
+    /// to Go's zero value (`nil` for slices, maps and pointers).
+    fn var_declaration(&mut self, node: TsNode<'f>) {
+        let mut specs = Vec::new();
+        for child in children(node) {
+            match child.kind() {
+                "var_spec" | "const_spec" => specs.push(child),
+                "var_spec_list" => specs.extend(children(child)),
+                _ => {}
+            }
+        }
+        for spec in specs {
+            let mut cursor = spec.walk();
+            let names: Vec<TsNode<'f>> = spec.children_by_field_name("name", &mut cursor).collect();
+            let values = field_list(spec, "value");
+            if values.is_empty() {
+                let ty = field(spec, "type").map(|t| self.text(t)).unwrap_or("");
+                for name in names {
+                    let zero =
+                        if ty.starts_with("[]") || ty.starts_with("map[") || ty.starts_with('*') {
+                            Val::Nil
+                        } else {
+                            Val::Unknown(self.text(name).to_owned())
+                        };
+                    self.env.insert(self.text(name).to_owned(), zero);
+                }
+            } else {
+                self.assign(&names, &values, "=");
+            }
+        }
+    }
+
+    /// Runs a `for` loop's initializer or range, then its body as an arm
+    /// that may run or not.
+    fn for_statement(&mut self, node: TsNode<'f>) {
+        for child in children(node) {
+            match child.kind() {
+                "for_clause" => {
+                    if let Some(init) = field(child, "initializer") {
+                        self.stmt(init);
+                    }
+                }
+                "range_clause" => {
+                    if let Some(right) = field(child, "right") {
+                        self.expr(right);
+                    }
+                    for name in field_list(child, "left") {
+                        let n = self.text(name).to_owned();
+                        self.env.insert(n.clone(), Val::Unknown(n));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let body = field(node, "body");
+        self.branch(vec![body, None]);
+        // A loop's `break` or `continue` ends an iteration, not the
+        // function.
+    }
+
+    /// Runs a `switch` or `select`: each case is an arm, plus an empty
+    /// arm when there is no `default`.
+    fn switch_statement(&mut self, node: TsNode<'f>) {
+        if let Some(init) = field(node, "initializer") {
+            self.stmt(init);
+        }
+        if let Some(value) = field(node, "value") {
+            self.expr(value);
+        }
+        let mut arms = Vec::new();
+        let mut has_default = false;
+        for case in children(node) {
+            match case.kind() {
+                "expression_case" | "type_case" | "communication_case" | "default_case" => {
+                    has_default |= case.kind() == "default_case";
+                    arms.push(Some(case));
+                }
+                _ => {}
+            }
+        }
+        if !has_default {
+            arms.push(None);
+        }
+        self.branch(arms);
+    }
+
+    /// Runs the statements of one case (not its tested values) until one
+    /// terminates.
+    fn case_body(&mut self, node: TsNode<'f>) {
+        let skip: Vec<Option<TsNode<'f>>> = vec![
+            field(node, "value"),
+            field(node, "type"),
+            field(node, "communication"),
+        ];
+        for child in children(node) {
+            if self.terminated {
+                return;
+            }
+            if skip.contains(&Some(child)) {
+                continue;
+            }
+            if child.kind() == "statement_list" {
+                self.block(child);
+            } else {
+                self.stmt(child);
+            }
+        }
+    }
+
+    /// Evaluates the returned values (a returned patch is emitted) and
+    /// ends the path.
+    fn return_statement(&mut self, node: TsNode<'f>) {
+        for expr in children(node) {
+            for e in if expr.kind() == "expression_list" {
+                children(expr)
+            } else {
+                vec![expr]
+            } {
+                let val = self.expr(e);
+                if let Some(nodes) = nodes_of(&val) {
+                    if !matches!(val, Val::Marshal(_)) {
+                        let at = self.pos(e);
+                        self.emit(EmitKind::JsonPatch(nodes), at, How::Returned);
+                    }
+                }
+            }
+        }
+        self.terminated = true;
     }
 
     /// Runs each arm (`None`: the arm that does nothing) from the same
@@ -1525,10 +1546,49 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
         vals
     }
 
+    /// Evaluates a call of a known package's function; a function the
+    /// model does not know is a generic call.
     fn pkg_call(&mut self, pkg: Pkg, name: &str, args: &[TsNode<'f>], node: TsNode<'f>) -> Val {
         let at = self.pos(node);
-        match (pkg, name) {
-            (Pkg::KvPatch, "New") => {
+        let modelled = match pkg {
+            Pkg::KvPatch => self.kv_patch_call(name, args, node),
+            Pkg::Fmt if name == "Sprintf" => Some(self.sprintf(args)),
+            Pkg::Strings | Pkg::Strconv => self.text_call(pkg, name, args, node),
+            Pkg::Json if matches!(name, "Marshal" | "MarshalIndent") => {
+                Some(self.json_marshal(args, at))
+            }
+            Pkg::CrClient => self.cr_client_call(name, args, node),
+            Pkg::Retry
+                if name == "RetryOnConflict"
+                    || (name == "OnError"
+                        && args
+                            .get(1)
+                            .is_some_and(|a| self.text(*a).contains("IsConflict"))) =>
+            {
+                Some(self.with_retry(at, args))
+            }
+            Pkg::Controllerutil | Pkg::Meta | Pkg::Conditions => collection_helper(pkg, name)
+                .map(|(object, coll)| self.collection_call(object, coll, args, node)),
+            Pkg::JsonPatchLib if matches!(name, "NewOperation" | "NewPatch") && args.len() >= 2 => {
+                Some(self.new_operation(args, node))
+            }
+            Pkg::Maps if name == "Clone" => {
+                let v = args.first().map(|a| self.expr(*a));
+                let expr = cut(self.text(node));
+                let shape = v.map(|v| v.shape()).unwrap_or(Shape::Unknown);
+                Some(Val::Opaque { expr, shape })
+            }
+            _ => None,
+        };
+        modelled.unwrap_or_else(|| self.generic(name, args, node))
+    }
+
+    /// A call of KubeVirt's patch package: the builder, its generators and
+    /// its escaper (`None`: not modelled).
+    fn kv_patch_call(&mut self, name: &str, args: &[TsNode<'f>], node: TsNode<'f>) -> Option<Val> {
+        let at = self.pos(node);
+        Some(match name {
+            "New" => {
                 let mut nodes = Vec::new();
                 for a in args {
                     let v = self.expr(*a);
@@ -1538,33 +1598,12 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                 }
                 Val::Ops(nodes)
             }
-            (Pkg::KvPatch, "WithTest") => self.builder_op(OpKind::Test, args, node),
-            (Pkg::KvPatch, "WithAdd") => self.builder_op(OpKind::Add, args, node),
-            (Pkg::KvPatch, "WithReplace") => self.builder_op(OpKind::Replace, args, node),
-            (Pkg::KvPatch, "WithRemove") => self.builder_op(OpKind::Remove, args, node),
-            (Pkg::KvPatch, "GenerateTestReplacePatch") if args.len() == 3 => {
-                let path_val = self.expr(args[0]);
-                let path = self.to_text(&path_val, self.text(args[0]));
-                let old = self.expr(args[1]);
-                let new = self.expr(args[2]);
-                let nodes = vec![
-                    self.helper_op(
-                        OpKind::Test,
-                        &path,
-                        Some((old, cut(self.text(args[1])))),
-                        at,
-                    ),
-                    self.helper_op(
-                        OpKind::Replace,
-                        &path,
-                        Some((new, cut(self.text(args[2])))),
-                        at,
-                    ),
-                ];
-                self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Generated);
-                Val::Marshal(Box::new(Val::Ops(nodes)))
-            }
-            (Pkg::KvPatch, "GeneratePatchPayload") => {
+            "WithTest" => self.builder_op(OpKind::Test, args, node),
+            "WithAdd" => self.builder_op(OpKind::Add, args, node),
+            "WithReplace" => self.builder_op(OpKind::Replace, args, node),
+            "WithRemove" => self.builder_op(OpKind::Remove, args, node),
+            "GenerateTestReplacePatch" if args.len() == 3 => self.test_replace_patch(args, at),
+            "GeneratePatchPayload" => {
                 let mut nodes = Vec::new();
                 for a in args {
                     let v = self.expr(*a);
@@ -1573,65 +1612,107 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                 self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Generated);
                 Val::Marshal(Box::new(Val::Ops(nodes)))
             }
-            (Pkg::KvPatch, "EscapeJSONPointer") => self.escape_call(args.first().copied()),
-            (Pkg::KvPatch, "GeneratePerKeyMapPatches") if args.len() == 3 => {
-                // PR #18139's helper: an absent or empty old map is tested
-                // and added whole; otherwise one of remove, test + replace
-                // or add per key.
-                let path_val = self.expr(args[0]);
-                let path = self.to_text(&path_val, self.text(args[0]));
-                self.expr(args[1]);
-                self.expr(args[2]);
-                let old = cut(self.text(args[1]));
-                let new = cut(self.text(args[2]));
-                let mut key_path = path.clone();
-                key_path.push_str("/");
-                key_path.append(&Text::hole("key", HoleKind::Escaped));
-                let element = |e: &str| Val::Opaque {
-                    expr: format!("{e}[key]"),
-                    shape: Shape::Element,
-                };
-                let whole = vec![
-                    self.helper_op(OpKind::Test, &path, Some((Val::Nil, old.clone())), at),
-                    self.helper_op(
-                        OpKind::Add,
-                        &path,
-                        Some((
-                            Val::Opaque {
-                                expr: new.clone(),
-                                shape: Shape::Map,
-                            },
-                            new.clone(),
-                        )),
-                        at,
-                    ),
-                ];
-                let per_key = vec![Node::Choice(vec![
-                    vec![self.helper_op(OpKind::Remove, &key_path, None, at)],
-                    vec![
-                        self.helper_op(
-                            OpKind::Test,
-                            &key_path,
-                            Some((element(&old), format!("{old}[key]"))),
-                            at,
-                        ),
-                        self.helper_op(
-                            OpKind::Replace,
-                            &key_path,
-                            Some((element(&new), format!("{new}[key]"))),
-                            at,
-                        ),
-                    ],
-                    vec![self.helper_op(
-                        OpKind::Add,
-                        &key_path,
-                        Some((element(&new), format!("{new}[key]"))),
-                        at,
-                    )],
-                ])];
-                Val::Ops(vec![Node::Choice(vec![whole, per_key])])
-            }
-            (Pkg::Fmt, "Sprintf") => self.sprintf(args),
+            "EscapeJSONPointer" => self.escape_call(args.first().copied()),
+            "GeneratePerKeyMapPatches" if args.len() == 3 => self.per_key_map_patches(args, at),
+            _ => return None,
+        })
+    }
+
+    /// `GenerateTestReplacePatch(path, old, new)`: a marshalled test and
+    /// replace of one path, emitted.
+    fn test_replace_patch(&mut self, args: &[TsNode<'f>], at: Pos) -> Val {
+        let path_val = self.expr(args[0]);
+        let path = self.to_text(&path_val, self.text(args[0]));
+        let old = self.expr(args[1]);
+        let new = self.expr(args[2]);
+        let nodes = vec![
+            self.helper_op(
+                OpKind::Test,
+                &path,
+                Some((old, cut(self.text(args[1])))),
+                at,
+            ),
+            self.helper_op(
+                OpKind::Replace,
+                &path,
+                Some((new, cut(self.text(args[2])))),
+                at,
+            ),
+        ];
+        self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Generated);
+        Val::Marshal(Box::new(Val::Ops(nodes)))
+    }
+
+    /// `GeneratePerKeyMapPatches(path, old, new)`: the map tested and added
+    /// whole, or per key one of remove, test + replace or add.
+    fn per_key_map_patches(&mut self, args: &[TsNode<'f>], at: Pos) -> Val {
+        // PR #18139's helper: an absent or empty old map is tested
+        // and added whole; otherwise one of remove, test + replace
+        // or add per key.
+        let path_val = self.expr(args[0]);
+        let path = self.to_text(&path_val, self.text(args[0]));
+        self.expr(args[1]);
+        self.expr(args[2]);
+        let old = cut(self.text(args[1]));
+        let new = cut(self.text(args[2]));
+        let mut key_path = path.clone();
+        key_path.push_str("/");
+        key_path.append(&Text::hole("key", HoleKind::Escaped));
+        let element = |e: &str| Val::Opaque {
+            expr: format!("{e}[key]"),
+            shape: Shape::Element,
+        };
+        let whole = vec![
+            self.helper_op(OpKind::Test, &path, Some((Val::Nil, old.clone())), at),
+            self.helper_op(
+                OpKind::Add,
+                &path,
+                Some((
+                    Val::Opaque {
+                        expr: new.clone(),
+                        shape: Shape::Map,
+                    },
+                    new.clone(),
+                )),
+                at,
+            ),
+        ];
+        let per_key = vec![Node::Choice(vec![
+            vec![self.helper_op(OpKind::Remove, &key_path, None, at)],
+            vec![
+                self.helper_op(
+                    OpKind::Test,
+                    &key_path,
+                    Some((element(&old), format!("{old}[key]"))),
+                    at,
+                ),
+                self.helper_op(
+                    OpKind::Replace,
+                    &key_path,
+                    Some((element(&new), format!("{new}[key]"))),
+                    at,
+                ),
+            ],
+            vec![self.helper_op(
+                OpKind::Add,
+                &key_path,
+                Some((element(&new), format!("{new}[key]"))),
+                at,
+            )],
+        ])];
+        Val::Ops(vec![Node::Choice(vec![whole, per_key])])
+    }
+
+    /// A call of `strings` or `strconv` that may build a path: replacing,
+    /// escaping or formatting a number (`None`: not modelled).
+    fn text_call(
+        &mut self,
+        pkg: Pkg,
+        name: &str,
+        args: &[TsNode<'f>],
+        node: TsNode<'f>,
+    ) -> Option<Val> {
+        Some(match (pkg, name) {
             (Pkg::Strings, "ReplaceAll" | "Replace") if args.len() >= 3 => {
                 let vals = self.eval_args(args);
                 let lit = |v: &Val| v.text().and_then(Text::literal);
@@ -1673,24 +1754,36 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                 self.eval_args(args);
                 Val::Str(Text::hole(cut(self.text(node)), HoleKind::Quoted))
             }
-            (Pkg::Json, "Marshal" | "MarshalIndent") => {
-                let Some(first) = args.first() else {
-                    return Val::Unknown(String::new());
-                };
-                let v = self.expr(*first);
-                if let Val::Ops(nodes) = &v {
-                    self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Generated);
-                }
-                let v = match v {
-                    Val::Unknown(expr) => Val::Opaque {
-                        shape: Shape::of_expr(&expr),
-                        expr,
-                    },
-                    other => other,
-                };
-                Val::Marshal(Box::new(v))
-            }
-            (Pkg::CrClient, "MergeFrom" | "MergeFromWithOptions" | "StrategicMergeFrom") => {
+            _ => return None,
+        })
+    }
+
+    /// `json.Marshal(v)`: a marshalled value; a patch marshalled is
+    /// emitted.
+    fn json_marshal(&mut self, args: &[TsNode<'f>], at: Pos) -> Val {
+        let Some(first) = args.first() else {
+            return Val::Unknown(String::new());
+        };
+        let v = self.expr(*first);
+        if let Val::Ops(nodes) = &v {
+            self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Generated);
+        }
+        let v = match v {
+            Val::Unknown(expr) => Val::Opaque {
+                shape: Shape::of_expr(&expr),
+                expr,
+            },
+            other => other,
+        };
+        Val::Marshal(Box::new(v))
+    }
+
+    /// A call of controller-runtime's client package: a merge-from or raw
+    /// patch (`None`: not modelled).
+    fn cr_client_call(&mut self, name: &str, args: &[TsNode<'f>], node: TsNode<'f>) -> Option<Val> {
+        let at = self.pos(node);
+        Some(match name {
+            "MergeFrom" | "MergeFromWithOptions" | "StrategicMergeFrom" => {
                 let vals = self.eval_args(args);
                 let lock = args
                     .iter()
@@ -1712,7 +1805,7 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                     at,
                 }))
             }
-            (Pkg::CrClient, "RawPatch") if args.len() == 2 => {
+            "RawPatch" if args.len() == 2 => {
                 let vals = self.eval_args(args);
                 match &vals[0] {
                     Val::PatchType(ty) => Val::CrPatch(Box::new(CrPatch::Raw {
@@ -1722,84 +1815,50 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
                     _ => Val::Unknown(cut(self.text(node))),
                 }
             }
-            (Pkg::Retry, "RetryOnConflict") => self.with_retry(at, args),
-            (Pkg::Retry, "OnError")
-                if args
-                    .get(1)
-                    .is_some_and(|a| self.text(*a).contains("IsConflict")) =>
-            {
-                self.with_retry(at, args)
-            }
-            (Pkg::Controllerutil, "AddFinalizer" | "RemoveFinalizer") => {
-                self.eval_args(args);
-                if let Some(obj) = args.first() {
-                    let obj = self.text(*obj);
-                    self.change(obj, Coll::Finalizers, node);
-                }
-                Val::Unknown(String::new())
-            }
-            (
-                Pkg::Controllerutil,
-                "SetControllerReference"
-                | "SetOwnerReference"
-                | "RemoveOwnerReference"
-                | "RemoveControllerReference",
-            ) => {
-                self.eval_args(args);
-                if let Some(obj) = args.get(1) {
-                    let obj = self.text(*obj);
-                    self.change(obj, Coll::OwnerReferences, node);
-                }
-                Val::Unknown(String::new())
-            }
-            (Pkg::Meta, "SetStatusCondition" | "RemoveStatusCondition") => {
-                self.eval_args(args);
-                if let Some(obj) = args.first() {
-                    let obj = self.text(*obj);
-                    self.change(obj, Coll::Conditions, node);
-                }
-                Val::Unknown(String::new())
-            }
-            (Pkg::Conditions, n)
-                if n.starts_with("Mark") || n.starts_with("Set") || n == "Delete" =>
-            {
-                self.eval_args(args);
-                if let Some(obj) = args.first() {
-                    let obj = self.text(*obj);
-                    self.change(obj, Coll::Conditions, node);
-                }
-                Val::Unknown(String::new())
-            }
-            (Pkg::JsonPatchLib, "NewOperation" | "NewPatch") if args.len() >= 2 => {
-                let vals = self.eval_args(args);
-                let kind = vals[0]
-                    .text()
-                    .and_then(Text::literal)
-                    .and_then(|s| OpKind::parse(&s));
-                let path = self.to_text(&vals[1], self.text(args[1]));
-                let value = if kind == Some(OpKind::Remove) {
-                    None
-                } else {
-                    Some(vals.get(2).cloned().unwrap_or(Val::Nil))
-                };
-                Val::Op(Box::new(OpT {
-                    id: self.unit.id(),
-                    kind,
-                    path,
-                    value,
-                    value_expr: args.get(2).map(|a| cut(self.text(*a))).unwrap_or_default(),
-                    at,
-                    via: Via::Literal,
-                }))
-            }
-            (Pkg::Maps, "Clone") => {
-                let v = args.first().map(|a| self.expr(*a));
-                let expr = cut(self.text(node));
-                let shape = v.map(|v| v.shape()).unwrap_or(Shape::Unknown);
-                Val::Opaque { expr, shape }
-            }
-            _ => self.generic(name, args, node),
+            _ => return None,
+        })
+    }
+
+    /// A helper that changes one collection (finalizers, owner references,
+    /// conditions) of the object in argument `object`.
+    fn collection_call(
+        &mut self,
+        object: usize,
+        coll: Coll,
+        args: &[TsNode<'f>],
+        node: TsNode<'f>,
+    ) -> Val {
+        self.eval_args(args);
+        if let Some(obj) = args.get(object) {
+            let obj = self.text(*obj);
+            self.change(obj, coll, node);
         }
+        Val::Unknown(String::new())
+    }
+
+    /// `jsonpatch.NewOperation(op, path, value)`: one operation.
+    fn new_operation(&mut self, args: &[TsNode<'f>], node: TsNode<'f>) -> Val {
+        let at = self.pos(node);
+        let vals = self.eval_args(args);
+        let kind = vals[0]
+            .text()
+            .and_then(Text::literal)
+            .and_then(|s| OpKind::parse(&s));
+        let path = self.to_text(&vals[1], self.text(args[1]));
+        let value = if kind == Some(OpKind::Remove) {
+            None
+        } else {
+            Some(vals.get(2).cloned().unwrap_or(Val::Nil))
+        };
+        Val::Op(Box::new(OpT {
+            id: self.unit.id(),
+            kind,
+            path,
+            value,
+            value_expr: args.get(2).map(|a| cut(self.text(*a))).unwrap_or_default(),
+            at,
+            via: Via::Literal,
+        }))
     }
 
     fn escape_call(&mut self, arg: Option<TsNode<'f>>) -> Val {
@@ -2174,6 +2233,26 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
 }
 
 /// Methods that change a collection of their receiver.
+/// The argument holding the object and the collection a controllerutil,
+/// meta or conditions helper changes.
+fn collection_helper(pkg: Pkg, name: &str) -> Option<(usize, Coll)> {
+    match (pkg, name) {
+        (Pkg::Controllerutil, "AddFinalizer" | "RemoveFinalizer") => Some((0, Coll::Finalizers)),
+        (
+            Pkg::Controllerutil,
+            "SetControllerReference"
+            | "SetOwnerReference"
+            | "RemoveOwnerReference"
+            | "RemoveControllerReference",
+        ) => Some((1, Coll::OwnerReferences)),
+        (Pkg::Meta, "SetStatusCondition" | "RemoveStatusCondition") => Some((0, Coll::Conditions)),
+        (Pkg::Conditions, n) if n.starts_with("Mark") || n.starts_with("Set") || n == "Delete" => {
+            Some((0, Coll::Conditions))
+        }
+        _ => None,
+    }
+}
+
 fn mutating_method(name: &str) -> Option<Coll> {
     match name {
         "SetFinalizers" | "AddFinalizer" | "RemoveFinalizer" | "SetOwnerReferences"

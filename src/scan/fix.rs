@@ -47,28 +47,7 @@ pub fn for_op(rule: Rule, op: &OpT, partner: Option<&OpT>) -> String {
     let path = op.path.display();
     let builder = uses_builder(op);
     match rule {
-        Rule::WholeMapTest => {
-            let old = value_expr(op);
-            let new = partner.map(value_expr).unwrap_or_else(|| "new".to_owned());
-            if builder {
-                let call = format!(
-                    "patch.GeneratePerKeyMapPatches({}, {old}, {new})...",
-                    quoted(&path)
-                );
-                let line = match &op.via {
-                    Via::Builder { recv: Some(recv) } => format!("{recv}.AddOption({call})"),
-                    _ => format!("patch.New({call})"),
-                };
-                format!(
-                    "// instead of WithTest + WithReplace of the whole map: one op per changed key\n// (PR #18139's helper for pkg/apimachinery/patch: add a new key with no test,\n// test + replace a changed key, remove a dropped key)\n{line}"
-                )
-            } else {
-                format!(
-                    "// one op per changed key instead of test + replace of the whole map:\nesc := strings.NewReplacer(\"~\", \"~0\", \"/\", \"~1\")\nfor _, k := range sortedKeys(old, new) {{\n\tp := {} + \"/\" + esc.Replace(k)\n\tov, had := old[k]\n\tnv, has := new[k]\n\tswitch {{\n\tcase !had:\n\t\tops = append(ops, op{{Op: \"add\", Path: p, Value: nv}})\n\tcase !has:\n\t\tops = append(ops, op{{Op: \"remove\", Path: p}})\n\tcase ov != nv:\n\t\tops = append(ops, op{{Op: \"test\", Path: p, Value: ov}}, op{{Op: \"replace\", Path: p, Value: nv}})\n\t}}\n}}",
-                    quoted(&path)
-                )
-            }
-        }
+        Rule::WholeMapTest => whole_map_test(op, partner, &path, builder),
         Rule::WholeListTest => {
             if builder {
                 format!(
@@ -80,47 +59,8 @@ pub fn for_op(rule: Rule, op: &OpT, partner: Option<&OpT>) -> String {
                 )
             }
         }
-        Rule::WholeCollectionWrite => {
-            let new = value_expr(op);
-            let list = collection_at(&path) == Some(Shape::List);
-            match (builder, list) {
-                (true, false) => format!(
-                    "// per key, from the map as read (old) to the one wanted; an absent or\n// empty old map is tested (null or {{}}) before the add:\npatch.GeneratePerKeyMapPatches({}, old /* as read */, {new})...",
-                    quoted(&path)
-                ),
-                (true, true) => format!(
-                    "// guard the write with the list as read (KubeVirt's getPatchFinalizerOps):\npatch.WithTest({p}, old /* as read; nil when absent */),\npatch.WithReplace({p}, {new}),",
-                    p = quoted(&path)
-                ),
-                (false, _) => format!(
-                    "// guard the write with the value as read (a failed test is a 422: re-read, retry):\n[]map[string]any{{\n\t{{\"op\": \"test\", \"path\": {p}, \"value\": old /* as read; nil when absent */}},\n\t{{\"op\": \"{}\", \"path\": {p}, \"value\": {new}}},\n}}",
-                    op.kind.map_or("replace", |k| k.as_str()),
-                    p = quoted(&path)
-                ),
-            }
-        }
-        Rule::UnescapedSlash => {
-            let escape = if builder {
-                "patch.EscapeJSONPointer"
-            } else {
-                "strings.NewReplacer(\"~\", \"~0\", \"/\", \"~1\").Replace"
-            };
-            if op.path.has_holes() {
-                format!(
-                    "// escape the key (`/` as ~1, `~` as ~0):\npath := {}",
-                    path_expr(op, escape)
-                )
-            } else {
-                format!(
-                    "// escape the key (`/` as ~1, `~` as ~0): {}",
-                    quoted(&crate::pointer::escape(
-                        path.trim_start_matches('/')
-                            .split_once('/')
-                            .map_or("", |(_, k)| k)
-                    ))
-                )
-            }
-        }
+        Rule::WholeCollectionWrite => whole_collection_write(op, &path, builder),
+        Rule::UnescapedSlash => unescaped_slash(op, &path, builder),
         Rule::IndexWithoutTest => {
             if builder {
                 format!(
@@ -148,6 +88,78 @@ pub fn for_op(rule: Rule, op: &OpT, partner: Option<&OpT>) -> String {
             }
         }
         other => other.info().fix.to_owned(),
+    }
+}
+
+/// One op per changed key instead of a test and a replace of the whole
+/// map: PR #18139's helper with the builder, a loop otherwise.
+fn whole_map_test(op: &OpT, partner: Option<&OpT>, path: &str, builder: bool) -> String {
+    let old = value_expr(op);
+    let new = partner.map(value_expr).unwrap_or_else(|| "new".to_owned());
+    if builder {
+        let call = format!(
+            "patch.GeneratePerKeyMapPatches({}, {old}, {new})...",
+            quoted(path)
+        );
+        let line = match &op.via {
+            Via::Builder { recv: Some(recv) } => format!("{recv}.AddOption({call})"),
+            _ => format!("patch.New({call})"),
+        };
+        format!(
+            "// instead of WithTest + WithReplace of the whole map: one op per changed key\n// (PR #18139's helper for pkg/apimachinery/patch: add a new key with no test,\n// test + replace a changed key, remove a dropped key)\n{line}"
+        )
+    } else {
+        format!(
+            "// one op per changed key instead of test + replace of the whole map:\nesc := strings.NewReplacer(\"~\", \"~0\", \"/\", \"~1\")\nfor _, k := range sortedKeys(old, new) {{\n\tp := {} + \"/\" + esc.Replace(k)\n\tov, had := old[k]\n\tnv, has := new[k]\n\tswitch {{\n\tcase !had:\n\t\tops = append(ops, op{{Op: \"add\", Path: p, Value: nv}})\n\tcase !has:\n\t\tops = append(ops, op{{Op: \"remove\", Path: p}})\n\tcase ov != nv:\n\t\tops = append(ops, op{{Op: \"test\", Path: p, Value: ov}}, op{{Op: \"replace\", Path: p, Value: nv}})\n\t}}\n}}",
+            quoted(path)
+        )
+    }
+}
+
+/// A whole map written per key, or a whole list or value guarded by a
+/// test of it as read.
+fn whole_collection_write(op: &OpT, path: &str, builder: bool) -> String {
+    let new = value_expr(op);
+    let list = collection_at(path) == Some(Shape::List);
+    match (builder, list) {
+        (true, false) => format!(
+            "// per key, from the map as read (old) to the one wanted; an absent or\n// empty old map is tested (null or {{}}) before the add:\npatch.GeneratePerKeyMapPatches({}, old /* as read */, {new})...",
+            quoted(path)
+        ),
+        (true, true) => format!(
+            "// guard the write with the list as read (KubeVirt's getPatchFinalizerOps):\npatch.WithTest({p}, old /* as read; nil when absent */),\npatch.WithReplace({p}, {new}),",
+            p = quoted(path)
+        ),
+        (false, _) => format!(
+            "// guard the write with the value as read (a failed test is a 422: re-read, retry):\n[]map[string]any{{\n\t{{\"op\": \"test\", \"path\": {p}, \"value\": old /* as read; nil when absent */}},\n\t{{\"op\": \"{}\", \"path\": {p}, \"value\": {new}}},\n}}",
+            op.kind.map_or("replace", |k| k.as_str()),
+            p = quoted(path)
+        ),
+    }
+}
+
+/// The key escaped (`/` as ~1, `~` as ~0): by the code's escaper when the
+/// path is built, written out when it is a literal.
+fn unescaped_slash(op: &OpT, path: &str, builder: bool) -> String {
+    let escape = if builder {
+        "patch.EscapeJSONPointer"
+    } else {
+        "strings.NewReplacer(\"~\", \"~0\", \"/\", \"~1\").Replace"
+    };
+    if op.path.has_holes() {
+        format!(
+            "// escape the key (`/` as ~1, `~` as ~0):\npath := {}",
+            path_expr(op, escape)
+        )
+    } else {
+        format!(
+            "// escape the key (`/` as ~1, `~` as ~0): {}",
+            quoted(&crate::pointer::escape(
+                path.trim_start_matches('/')
+                    .split_once('/')
+                    .map_or("", |(_, k)| k)
+            ))
+        )
     }
 }
 

@@ -304,17 +304,7 @@ pub fn judge(file: &str, emits: &[Emit]) -> (Vec<Finding>, Vec<Payload>) {
                 let text = show_val(body);
                 payloads.push((
                     Vec::new(),
-                    Payload {
-                        file: file.to_owned(),
-                        line: emit.at.line,
-                        column: emit.at.column,
-                        function: emit.function.clone(),
-                        kind: ty.as_str(),
-                        how: how_text(&emit.how),
-                        text,
-                        ops: Vec::new(),
-                        branches: false,
-                    },
+                    body_payload(file, emit, ty.as_str(), text),
                     rank(&emit.how),
                 ));
                 if *ty == super::value::PatchType::Merge {
@@ -329,23 +319,14 @@ pub fn judge(file: &str, emits: &[Emit]) -> (Vec<Finding>, Vec<Payload>) {
                 changes,
             } => {
                 let text = merge_from_body(object, *lock, changes);
+                let kind = if *strategic {
+                    "strategic-merge-patch"
+                } else {
+                    "merge-patch"
+                };
                 payloads.push((
                     Vec::new(),
-                    Payload {
-                        file: file.to_owned(),
-                        line: emit.at.line,
-                        column: emit.at.column,
-                        function: emit.function.clone(),
-                        kind: if *strategic {
-                            "strategic-merge-patch"
-                        } else {
-                            "merge-patch"
-                        },
-                        how: how_text(&emit.how),
-                        text: text.clone(),
-                        ops: Vec::new(),
-                        branches: false,
-                    },
+                    body_payload(file, emit, kind, text.clone()),
                     rank(&emit.how),
                 ));
                 let lists: Vec<&Change> = changes.iter().filter(|c| c.coll.is_list()).collect();
@@ -359,24 +340,44 @@ pub fn judge(file: &str, emits: &[Emit]) -> (Vec<Finding>, Vec<Payload>) {
             }
         }
     }
-    let findings = found
-        .into_iter()
-        .map(|f| Finding {
-            severity: f.rule.severity(),
-            rule: f.rule,
-            file: file.to_owned(),
-            line: f.at.line,
-            column: f.at.column,
-            function: f.function,
-            message: f.message,
-            ops: f.ops,
-            payload: f.payload,
-            branches: f.branches,
-            fix: f.fix,
-            fix_payload: f.fix_payload,
-        })
-        .collect();
+    let findings = found.into_iter().map(|f| f.placed(file)).collect();
     (findings, payloads.into_iter().map(|(_, p, _)| p).collect())
+}
+
+impl Found {
+    /// The finding, placed in `file`.
+    fn placed(self, file: &str) -> Finding {
+        Finding {
+            severity: self.rule.severity(),
+            rule: self.rule,
+            file: file.to_owned(),
+            line: self.at.line,
+            column: self.at.column,
+            function: self.function,
+            message: self.message,
+            ops: self.ops,
+            payload: self.payload,
+            branches: self.branches,
+            fix: self.fix,
+            fix_payload: self.fix_payload,
+        }
+    }
+}
+
+/// The payload of a body sent whole (a merge or strategic merge patch):
+/// its text, no ops.
+fn body_payload(file: &str, emit: &Emit, kind: &'static str, text: String) -> Payload {
+    Payload {
+        file: file.to_owned(),
+        line: emit.at.line,
+        column: emit.at.column,
+        function: emit.function.clone(),
+        kind,
+        how: how_text(&emit.how),
+        text,
+        ops: Vec::new(),
+        branches: false,
+    }
 }
 
 fn json_payload(file: &str, emit: &Emit, nodes: &[Node]) -> Payload {

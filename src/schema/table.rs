@@ -259,32 +259,9 @@ impl Table {
                 message: format!("more than {MAX_TABLE_LINES} lines"),
             });
         }
-        // Pass 1: the struct names, so that fields may name any of them. A
-        // name defined here shadows one of an earlier text.
+        // Pass 1: the struct names, so that fields may name any of them.
         let first = self.structs.len();
-        let mut defined = std::collections::HashSet::new();
-        for (i, line) in lines.iter().enumerate() {
-            if let Some(rest) = line.strip_prefix('=') {
-                let mut parts = rest.split_ascii_whitespace();
-                let name = parts.next().unwrap_or_default();
-                if name.is_empty() {
-                    return Err(err(i, "a type without a name"));
-                }
-                if !defined.insert(name) {
-                    return Err(err(i, format!("type {name} is defined twice")));
-                }
-                let map_type = match parts.next() {
-                    None => None,
-                    Some(attr) => Some(map_type(attr.strip_prefix("m=").unwrap_or(attr), i)?),
-                };
-                self.by_name.insert(name.into(), self.structs.len() as u32);
-                self.structs.push(Struct {
-                    name: name.into(),
-                    map_type,
-                    fields: Vec::new(),
-                });
-            }
-        }
+        self.declare_structs(&lines)?;
         // Pass 2: everything else.
         let mut custom = false;
         let mut current: Option<usize> = None;
@@ -312,25 +289,7 @@ impl Table {
                 }
                 b'>' => {
                     current = None;
-                    let parts: Vec<&str> = line[1..].split_ascii_whitespace().collect();
-                    let [kind, api_version, plural, singular, shorts, root] = parts[..] else {
-                        return Err(err(i, "a kind line needs 6 parts"));
-                    };
-                    let short_names = if shorts == "-" {
-                        Vec::new()
-                    } else {
-                        shorts.split(',').map(Into::into).collect()
-                    };
-                    let root = self.ty(root, i)?;
-                    self.kinds.push(KindInfo {
-                        kind: kind.into(),
-                        api_version: api_version.into(),
-                        plural: plural.into(),
-                        singular: singular.into(),
-                        short_names,
-                        root,
-                        custom,
-                    });
+                    self.kind_line(&line[1..], i, custom)?;
                 }
                 b'!' => {
                     current = None;
@@ -353,8 +312,70 @@ impl Table {
                 }
             }
         }
-        // Fields come sorted (the generator sorts them): lookups are binary
-        // searches, and no sort is compiled in.
+        self.check_sorted(first)?;
+        self.sources.extend(header);
+        Ok(())
+    }
+
+    /// Declares the types a text defines (its `=` lines), so that fields
+    /// may name any of them; a name defined here shadows one of an earlier
+    /// text.
+    fn declare_structs(&mut self, lines: &[&str]) -> Result<(), TableError> {
+        let mut defined = std::collections::HashSet::new();
+        for (i, line) in lines.iter().enumerate() {
+            if let Some(rest) = line.strip_prefix('=') {
+                let mut parts = rest.split_ascii_whitespace();
+                let name = parts.next().unwrap_or_default();
+                if name.is_empty() {
+                    return Err(err(i, "a type without a name"));
+                }
+                if !defined.insert(name) {
+                    return Err(err(i, format!("type {name} is defined twice")));
+                }
+                let map_type = match parts.next() {
+                    None => None,
+                    Some(attr) => Some(map_type(attr.strip_prefix("m=").unwrap_or(attr), i)?),
+                };
+                self.by_name.insert(name.into(), self.structs.len() as u32);
+                self.structs.push(Struct {
+                    name: name.into(),
+                    map_type,
+                    fields: Vec::new(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a kind line (after its `>`): kind, apiVersion, plural,
+    /// singular, short names (`-`: none) and root type.
+    fn kind_line(&mut self, line: &str, i: usize, custom: bool) -> Result<(), TableError> {
+        let parts: Vec<&str> = line.split_ascii_whitespace().collect();
+        let [kind, api_version, plural, singular, shorts, root] = parts[..] else {
+            return Err(err(i, "a kind line needs 6 parts"));
+        };
+        let short_names = if shorts == "-" {
+            Vec::new()
+        } else {
+            shorts.split(',').map(Into::into).collect()
+        };
+        let root = self.ty(root, i)?;
+        self.kinds.push(KindInfo {
+            kind: kind.into(),
+            api_version: api_version.into(),
+            plural: plural.into(),
+            singular: singular.into(),
+            short_names,
+            root,
+            custom,
+        });
+        Ok(())
+    }
+
+    /// Checks that the fields of the types from `first` on come sorted
+    /// (the generator sorts them): lookups are binary searches, and no
+    /// sort is compiled in.
+    fn check_sorted(&self, first: usize) -> Result<(), TableError> {
         for s in &self.structs[first..] {
             if let Some(w) = s.fields.windows(2).find(|w| w[0].name >= w[1].name) {
                 return Err(TableError {
@@ -366,7 +387,6 @@ impl Table {
                 });
             }
         }
-        self.sources.extend(header);
         Ok(())
     }
 

@@ -202,81 +202,7 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
     let names: Vec<String> = scenario.writers.iter().map(|w| w.name.clone()).collect();
     let mut rows = Vec::with_capacity(presets.len());
     for preset in presets {
-        let mut row = ExploreRow {
-            preset,
-            interleavings: orders.len(),
-            failed: ExploreCell::default(),
-            false_conflicts: ExploreCell::default(),
-            lost_updates: ExploreCell::default(),
-            never_retried: ExploreCell::default(),
-            intent_not_held: ExploreCell::default(),
-            stories: Vec::with_capacity(orders.len()),
-        };
-        let options = scenario.quiet_writer_options(Some(preset))?;
-        for (i, order) in orders.iter().enumerate() {
-            let mut world = World::prepared(
-                scenario,
-                Some(preset),
-                std::borrow::Cow::Borrowed(&options),
-                false,
-            );
-            // Per writer: did it happen, and after how many events first.
-            let mut failed = vec![false; writers];
-            let mut false_conflict = vec![false; writers];
-            let mut lost = vec![false; writers];
-            let (mut failed_at, mut false_at, mut lost_at) = (None, None, None);
-            let mut story = Story::default();
-            for (index, event) in order.iter().enumerate() {
-                let outcome = world.step_outcome(index, event);
-                story.record(
-                    index,
-                    &names[outcome.writer],
-                    outcome.code.map(|code| (code, outcome.ok)),
-                    outcome.conflict,
-                    outcome.kept.iter().map(|k| names[*k].clone()).collect(),
-                    outcome.lost.iter().map(|v| names[*v].clone()).collect(),
-                );
-                if matches!(outcome.code, Some(409 | 422)) {
-                    failed[outcome.writer] = true;
-                    failed_at.get_or_insert(index + 1);
-                }
-                if outcome.conflict == Some(ConflictKind::False) {
-                    false_conflict[outcome.writer] = true;
-                    false_at.get_or_insert(index + 1);
-                }
-                for victim in outcome.lost {
-                    lost[victim] = true;
-                    lost_at.get_or_insert(index + 1);
-                }
-            }
-            world.finish();
-            story.end(&world.outcomes);
-            let never_retried: Vec<bool> = world
-                .outcomes
-                .writers
-                .iter()
-                .map(|w| matches!(w.not_held, Some(NotHeld::NotRetried { .. })))
-                .collect();
-            let not_held: Vec<bool> = world
-                .outcomes
-                .writers
-                .iter()
-                .map(|w| w.not_held.is_some())
-                .zip(&never_retried)
-                .map(|(not_held, never)| not_held && !never)
-                .collect();
-            let end = order.len();
-            row.failed
-                .mark(i, failed_at.unwrap_or(end), &failed, &names);
-            row.false_conflicts
-                .mark(i, false_at.unwrap_or(end), &false_conflict, &names);
-            row.lost_updates
-                .mark(i, lost_at.unwrap_or(end), &lost, &names);
-            row.never_retried.mark(i, end, &never_retried, &names);
-            row.intent_not_held.mark(i, end, &not_held, &names);
-            row.stories.push(story);
-        }
-        rows.push(row);
+        rows.push(explore_preset(scenario, preset, &orders, &names)?);
     }
     let without_retry = scenario
         .writers
@@ -295,6 +221,100 @@ pub fn explore(scenario: &Scenario, presets: &[Preset]) -> Result<Exploration, S
         interleavings: orders,
         presets: rows,
     })
+}
+
+/// The row of one preset: every interleaving replayed in a fresh world.
+fn explore_preset(
+    scenario: &Scenario,
+    preset: Preset,
+    orders: &[Vec<Event>],
+    names: &[String],
+) -> Result<ExploreRow, ScenarioError> {
+    let mut row = ExploreRow {
+        preset,
+        interleavings: orders.len(),
+        failed: ExploreCell::default(),
+        false_conflicts: ExploreCell::default(),
+        lost_updates: ExploreCell::default(),
+        never_retried: ExploreCell::default(),
+        intent_not_held: ExploreCell::default(),
+        stories: Vec::with_capacity(orders.len()),
+    };
+    let options = scenario.quiet_writer_options(Some(preset))?;
+    for (i, order) in orders.iter().enumerate() {
+        let world = World::prepared(
+            scenario,
+            Some(preset),
+            std::borrow::Cow::Borrowed(&options),
+            false,
+        );
+        row.replay(i, order, world, names);
+    }
+    Ok(row)
+}
+
+impl ExploreRow {
+    /// Replays interleaving `i` in `world`, marks in each cell the writers
+    /// it happened to (and after how many events first), and keeps its
+    /// story.
+    fn replay(&mut self, i: usize, order: &[Event], mut world: World<'_>, names: &[String]) {
+        // Per writer: did it happen, and after how many events first.
+        let writers = names.len();
+        let mut failed = vec![false; writers];
+        let mut false_conflict = vec![false; writers];
+        let mut lost = vec![false; writers];
+        let (mut failed_at, mut false_at, mut lost_at) = (None, None, None);
+        let mut story = Story::default();
+        for (index, event) in order.iter().enumerate() {
+            let outcome = world.step_outcome(index, event);
+            story.record(
+                index,
+                &names[outcome.writer],
+                outcome.code.map(|code| (code, outcome.ok)),
+                outcome.conflict,
+                outcome.kept.iter().map(|k| names[*k].clone()).collect(),
+                outcome.lost.iter().map(|v| names[*v].clone()).collect(),
+            );
+            if matches!(outcome.code, Some(409 | 422)) {
+                failed[outcome.writer] = true;
+                failed_at.get_or_insert(index + 1);
+            }
+            if outcome.conflict == Some(ConflictKind::False) {
+                false_conflict[outcome.writer] = true;
+                false_at.get_or_insert(index + 1);
+            }
+            for victim in outcome.lost {
+                lost[victim] = true;
+                lost_at.get_or_insert(index + 1);
+            }
+        }
+        world.finish();
+        story.end(&world.outcomes);
+        let never_retried: Vec<bool> = world
+            .outcomes
+            .writers
+            .iter()
+            .map(|w| matches!(w.not_held, Some(NotHeld::NotRetried { .. })))
+            .collect();
+        let not_held: Vec<bool> = world
+            .outcomes
+            .writers
+            .iter()
+            .map(|w| w.not_held.is_some())
+            .zip(&never_retried)
+            .map(|(not_held, never)| not_held && !never)
+            .collect();
+        let end = order.len();
+        self.failed
+            .mark(i, failed_at.unwrap_or(end), &failed, names);
+        self.false_conflicts
+            .mark(i, false_at.unwrap_or(end), &false_conflict, names);
+        self.lost_updates
+            .mark(i, lost_at.unwrap_or(end), &lost, names);
+        self.never_retried.mark(i, end, &never_retried, names);
+        self.intent_not_held.mark(i, end, &not_held, names);
+        self.stories.push(story);
+    }
 }
 
 #[cfg(test)]

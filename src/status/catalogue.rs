@@ -33,6 +33,7 @@ fn answer(constructor: &'static str, status: Status, classes: &'static [ErrorCla
 /// Pod, Go's own decode error texts (from [`gojson`]), one and several
 /// apply conflicts.
 pub fn answers() -> Vec<Answer> {
+    // A table: every Status constructor with representative arguments and its classes.
     let vmi = Resource {
         plural: "virtualmachineinstances".into(),
         group: "kubevirt.io".into(),

@@ -347,11 +347,12 @@ impl Preset {
     /// One line on what the preset stands for.
     pub fn summary(self) -> &'static str {
         match self {
+            // The files and lines each preset follows: docs/fidelity.md section 9.
             Preset::KubevirtMain => {
-                "KubeVirt today (kubevirt/kubevirt main at d923fdb, 2026-08-22: vmi/lifecycle.go prepareVMIPatch, migration/migration.go patchVMI, vm/vm.go getPatchFinalizerOps): whole-map test + replace for labels, annotations and activePods, whole-slice lists, test(null) + add for a first migrationState, test + add for interfaces"
+                "KubeVirt today (main at d923fdb): whole-map test + replace of labels and annotations, whole-list test + replace, guarded first writes"
             }
             Preset::KubevirtPerKey => {
-                "KubeVirt with PR #18139, \"Use per-key JSON Patch operations for VMI map fields\" (open, not in d923fdb): per-key map ops, otherwise like kubevirt-main"
+                "KubeVirt with PR #18139 (open): per-key map ops, otherwise like kubevirt-main"
             }
             Preset::Naive => "no test ops: whatever is sent overwrites",
             Preset::Optimistic => "blind ops behind one test of metadata.resourceVersion",

@@ -152,11 +152,15 @@ test('a kubectl command from a runbook, quoting and line continuations included'
     { rule: 'unescaped-slash', index: 0, path: '/metadata/labels/kubevirt.io/nodeName' },
     { rule: 'index-without-test', index: 1, path: '/metadata/finalizers/0' },
   ]));
-  // A command lint cannot use says what, on its line of the editor.
+  // A strategic merge patch to a custom resource is read, and answered 415.
   await setEditor(page, 'Patch', 'kubectl patch vmi testvmi \\\n  --type=strategic -p \'{"metadata":{}}\'');
+  await page.locator('.read-as').filter({ hasText: 'strategic' }).waitFor();
+  assert.deepEqual((await shownFindings(page)).map((f) => f.rule), ['smp-custom-resource']);
+  // A command lint cannot use says what, on its line of the editor.
+  await setEditor(page, 'Patch', 'kubectl patch vmi testvmi \\\n  --type=apply -p \'{"metadata":{}}\'');
   const error = page.locator('#check-patch-error');
   await error.waitFor();
-  assert.match(await error.textContent(), /^line 2: in the command: --type=strategic sends a strategic merge patch/);
+  assert.match(await error.textContent(), /^line 2: in the command: --type must be one of \[json merge strategic\], not "apply"/);
   assert.equal(await page.getByRole('textbox', { name: 'Patch', exact: true }).getAttribute('aria-invalid'), 'true');
   assert.deepEqual(page.errors, []);
   await page.context().close();

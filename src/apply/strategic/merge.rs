@@ -541,35 +541,8 @@ impl Merger {
                 Some(Err(kind)) => return Err(self.path.fail(kind)),
             }
         }
-        // Go deletes every element with the first directive's key, left to
-        // right, then the next directive's.
-        let mut removals = Vec::new();
-        if !delete.is_empty() || !delete_uncomparable.is_empty() {
-            let mut at: std::collections::HashMap<Key, Vec<usize>> =
-                std::collections::HashMap::new();
-            for (i, item) in original.iter().enumerate() {
-                if let Some(value) = item.get(merge_key) {
-                    match Key::of(value) {
-                        Ok(key) => at.entry(key).or_default().push(i),
-                        Err(err) => {
-                            let kind = if value.is_array() {
-                                SLICE_TYPE
-                            } else {
-                                MAP_TYPE
-                            };
-                            if delete_uncomparable.contains(&kind) {
-                                return Err(self.path.wrap(err));
-                            }
-                        }
-                    }
-                }
-            }
-            for key in &delete {
-                if let Some(positions) = at.remove(key) {
-                    removals.extend(positions);
-                }
-            }
-        }
+        let removals =
+            self.deleted_positions(&original, merge_key, &delete, &delete_uncomparable)?;
         if replace {
             return Ok(Special {
                 original: plain,
@@ -597,6 +570,48 @@ impl Merger {
             removals,
             replaced: false,
         })
+    }
+
+    /// The positions in `original` of the elements the `$patch: delete`
+    /// directives delete: Go deletes every element with the first
+    /// directive's key, left to right, then the next directive's. An
+    /// uncomparable key (a list or map) fails when a directive has one of
+    /// that type.
+    fn deleted_positions(
+        &self,
+        original: &[Value],
+        merge_key: &str,
+        delete: &[Key],
+        delete_uncomparable: &[&'static str],
+    ) -> Result<Vec<usize>, Error> {
+        let mut removals = Vec::new();
+        if !delete.is_empty() || !delete_uncomparable.is_empty() {
+            let mut at: std::collections::HashMap<Key, Vec<usize>> =
+                std::collections::HashMap::new();
+            for (i, item) in original.iter().enumerate() {
+                if let Some(value) = item.get(merge_key) {
+                    match Key::of(value) {
+                        Ok(key) => at.entry(key).or_default().push(i),
+                        Err(err) => {
+                            let kind = if value.is_array() {
+                                SLICE_TYPE
+                            } else {
+                                MAP_TYPE
+                            };
+                            if delete_uncomparable.contains(&kind) {
+                                return Err(self.path.wrap(err));
+                            }
+                        }
+                    }
+                }
+            }
+            for key in delete {
+                if let Some(positions) = at.remove(key) {
+                    removals.extend(positions);
+                }
+            }
+        }
+        Ok(removals)
     }
 
     /// `mergeSliceWithoutSpecialElements`: each patch element merged into
