@@ -39,7 +39,7 @@
 //! let FromEngine::Built { id: 7, answer } = engine.answer(ToEngine::Build { id: 7, job }) else {
 //!     panic!("a build answer");
 //! };
-//! let results = answer.results.expect("both sides parse");
+//! let results = answer.results.clone().expect("both sides parse");
 //! // kubevirt-main writes labels as a whole map, guarded by a test of it.
 //! assert_eq!(results.columns[0].ops[0].op, "test");
 //! assert_eq!(results.columns[0].ops[0].path, "/metadata/labels");

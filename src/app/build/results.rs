@@ -38,7 +38,7 @@ pub fn ResultColumns(props: &ResultColumnsProps) -> Html {
             if props.stale && props.blocked {
                 <p class="stale-note" role="status">{ "Showing the last result that parsed: fix the error in the editor to update." }</p>
             } else if props.stale && props.big {
-                <p class="stale-note" role="status">{ "Computing: large objects are parsed and compared piece by piece." }</p>
+                <p class="stale-note" role="status">{ "Computing: large objects are parsed and compared in the background." }</p>
             }
             if any_unique {
                 <p class="legend"><span class="only-badge">{ "only here" }</span>{ " marks an op no other column sends." }</p>
