@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: help setup setup-browser serve dist pkg bench-js bench-batch test fmt-check clippy test-native test-browser test-e2e bench-browser fmt
+.PHONY: help setup setup-browser serve dist pkg bench bench-js bench-batch test fmt-check clippy test-native test-browser test-e2e bench-browser fmt
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-14s %s\n", $$1, $$2 }'
@@ -66,6 +66,9 @@ test-e2e:
 
 bench-browser: setup-browser ## Browser benchmarks (release wasm in headless Chromium); prints times
 	WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --release $(WASM) --test browser_bench -- --include-ignored --nocapture
+
+bench: setup-browser dist ## Every speed number in one table (first load, keystroke, Scale, apply, diff, batch, JS API, SMP vs kubectl)
+	node scripts/bench.mjs
 
 bench-js: setup-browser dist ## JavaScript API vs fast-json-patch in headless Chromium; prints a table
 	node tests/e2e/bench-js.mjs

@@ -45,7 +45,7 @@ let html = await readFile(indexPath, 'utf8');
 
 // Remove files an earlier postbuild of this dist left.
 for (const file of await readdir(dist)) {
-  if (/^boot-[0-9a-f]+\.js$/.test(file) || file === 'sw.js') await unlink(join(dist, file));
+  if (/^(boot|route)-[0-9a-f]+\.js$/.test(file) || file === 'sw.js') await unlink(join(dist, file));
 }
 
 const inline = /<script type="module">([\s\S]*?)<\/script>/;
@@ -71,6 +71,14 @@ function script(src) {
     document.head.append(element);
   });
 }
+function startEngine() {
+  if (window.patchlabEngine) return;
+  const engine = new Worker('./engine-worker_loader.js');
+  engine.addEventListener('message', (event) => {
+    if (event.data === '{"type":"ready"}') engine.patchlabReady = true;
+  });
+  window.patchlabEngine = engine;
+}
 try {
   // The module is fetched at once, next to its glue, not after it.
   if (full) {
@@ -83,6 +91,13 @@ try {
     const bindings = await import('./${glue}');
     const wasm = await bindings.default({ module_or_path: module });
     window.wasmBindings = bindings;
+    // The engines' worker (src/app/engine_worker.rs) starts once the page
+    // module runs and the page is idle, so its download and compile never
+    // compete with the page module's (a fresh visit's first result is the
+    // one computed at build time; a request made before this starts the
+    // worker itself). The page module and the full app both take it from
+    // window.patchlabEngine.
+    (window.requestIdleCallback ?? ((f) => setTimeout(f, 200)))(startEngine, { timeout: 1000 });
     dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
   }
 } catch (error) {
@@ -127,6 +142,41 @@ if (embed !== null && !embed.includes('Content-Security-Policy')) {
     embedPath,
     embed.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n    <meta http-equiv="Content-Security-Policy" content="${embedCsp}">`),
   );
+}
+
+// The Build view pre-rendered into the page (scripts/prerender.mjs), and
+// the blocking script that keeps it from being painted on a visit to
+// another view (no inline script: the CSP allows none).
+if (process.env.PATCHLAB_PRERENDER !== '0') {
+  const { prerender } = await import('./prerender.mjs');
+  const prerendered = await prerender(dist);
+  if (prerendered) {
+    const { app, seed } = prerendered;
+    // The preview is the first example, what a fresh visit to Build shows:
+    // a visit to another view, a Build link with its own objects (`?s=`)
+    // or saved work (src/app/build/link.rs STORAGE_KEY) would show
+    // something else once the app mounts, so they never paint it. Paths
+    // as src/app/route.rs reads them (`#`, `#/`, `#/build`, any case).
+    const route = `// Written by scripts/postbuild.mjs: the page holds a pre-rendered Build
+// view of the first example (not live); only a fresh visit to Build paints it (style.css).
+(() => {
+  let fresh = false;
+  try {
+    const [path, query = ''] = location.hash.split('?');
+    fresh = /^(#\\/*(build\\/*)?)?$/i.test(path) && !/(^|&)s=/.test(query) && localStorage.getItem('patchlab.build') === null;
+  } catch {}
+  if (!fresh) document.documentElement.classList.add('no-preview');
+})();
+`;
+    const routeName = `route-${sha(route).toString('hex').slice(0, 16)}.js`;
+    await writeFile(join(dist, routeName), route);
+    const routeIntegrity = `sha384-${sha(route, 'sha384').toString('base64')}`;
+    html = html.replace('<link rel="stylesheet"', `<script src="./${routeName}" integrity="${routeIntegrity}" crossorigin="anonymous"></script>\n    <link rel="stylesheet"`);
+    if (!html.includes(routeName)) throw new Error('could not insert the route script');
+    html = html.replace(/<body>/, () => `<body>\n    ${app}${seed ? `\n    ${seed}` : ''}`);
+    await writeFile(indexPath, html);
+    console.log(`postbuild: Build pre-rendered into index.html (${app.length} bytes, its first answer ${seed ? seed.length : 0} bytes), ${routeName}`);
+  }
 }
 
 // The service worker: every file of the playground, and the folder itself

@@ -17,6 +17,7 @@ pub mod check;
 pub mod crash;
 pub mod deferred;
 pub mod edit_history;
+pub mod engine;
 pub mod highlight;
 pub mod learn;
 pub mod link;
@@ -36,6 +37,8 @@ pub mod boot;
 mod browser;
 #[cfg(any(target_arch = "wasm32", test))]
 mod components;
+#[cfg(target_arch = "wasm32")]
+pub mod engine_worker;
 #[cfg(all(target_arch = "wasm32", feature = "build-only"))]
 mod full_app;
 #[cfg(target_arch = "wasm32")]

@@ -235,7 +235,7 @@ pub struct Field {
 /// A concurrent change that makes the patch fail: one entry of the
 /// patch's conflict surface (a `test`, a `remove` that needs its member,
 /// a pinned `resourceVersion`, a field another manager owns).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Precondition {
     /// The path another writer must not touch (`""`: the whole object).
     pub path: String,
@@ -244,7 +244,7 @@ pub struct Precondition {
 }
 
 /// A concurrent change the patch would silently overwrite or erase.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Overwrite {
     /// The path written without a guard.
     pub path: String,

@@ -1,6 +1,6 @@
 //! The Build view: edit an old and a new object and compare, side by side,
 //! what each strategy sends. The state is a pure reducer ([`state`]); the
-//! work that takes time is a job in pieces ([`recompute`]); the components
+//! work that takes time is the engines' ([`recompute`], in a Web Worker); the components
 //! render the state and send actions (they compile for wasm32, and for
 //! native tests, which render them to HTML).
 
@@ -19,8 +19,8 @@ mod view;
 pub use examples::{example, examples, Example, FIRST_EXAMPLE};
 pub use link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
 pub use recompute::{
-    ColumnResult, Computed, FieldRow, Parse, RecomputeJob, Results, Revs, TextSide, Texts,
-    PIECE_CHARS,
+    BuildAnswer, ColumnResult, FieldRow, FindingResult, OpResult, Results, Revs, RoundTripResult,
+    TextSide, Texts,
 };
 pub use state::{BuildAction, BuildState};
 #[cfg(target_arch = "wasm32")]

@@ -103,6 +103,20 @@ export async function openPage(browser, options = {}) {
     });
   });
   const page = await context.newPage();
+  // A fresh visit to Build first paints the pre-rendered preview
+  // (scripts/prerender.mjs), which takes no input and is replaced when the
+  // app mounts: a navigation resolves once the live app is in its place,
+  // so tests act on the app, never on the preview. (A test that measures
+  // the first load navigates with `waitUntil: 'commit'`, which returns as
+  // soon as the page starts, before the preview is parsed.)
+  for (const name of ['goto', 'reload']) {
+    const navigate = page[name].bind(page);
+    page[name] = async (...args) => {
+      const response = await navigate(...args);
+      await page.waitForFunction(() => !document.querySelector('#app[data-prerendered]:not(.no-preview *)'), null, { timeout: 60_000 });
+      return response;
+    };
+  }
   page.errors = [];
   page.on('pageerror', (err) => page.errors.push(`pageerror: ${err.message}`));
   page.on('console', (msg) => {

@@ -115,7 +115,7 @@ test('10,000 levels of nesting are refused with the depth and the place', async 
   await page.context().close();
 });
 
-test('a 1 MB object is computed piece by piece with a busy status', async () => {
+test('a 1 MB object is computed in the background with a busy status', async () => {
   const page = await openPage(browser);
   await watchLongTasks(page);
   await page.goto(`${server.url}#/build`);
@@ -124,7 +124,7 @@ test('a 1 MB object is computed piece by piece with a busy status', async () => 
   const mark = await page.evaluate(() => window.__longTasks.length);
   await paste(page, 'old-object', old);
   await paste(page, 'new-object', old.replace('key-7: "v', 'key-7: "w'));
-  const status = page.getByText('Computing: large objects are parsed and compared piece by piece.');
+  const status = page.getByText('Computing: large objects are parsed and compared in the background.');
   await status.waitFor({ timeout: 20_000 });
   assert.equal(await page.locator('.results').getAttribute('aria-busy'), 'true');
   await status.waitFor({ state: 'detached', timeout: 60_000 });

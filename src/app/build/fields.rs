@@ -53,7 +53,7 @@ pub fn FieldsTable(props: &FieldsTableProps) -> Html {
                                 <tr>
                                     <th scope="row"><code>{ row.path.to_string() }</code></th>
                                     <td>{ row.kind.as_str() }</td>
-                                    <td>{ row.change.as_str() }</td>
+                                    <td>{ row.change.clone() }</td>
                                     { for props.columns.iter().enumerate().map(|(i, preset)| html! {
                                         <td><StrategyCell column={i} preset={*preset} row={row.clone()} onchange={props.onchange.clone()} /></td>
                                     }) }

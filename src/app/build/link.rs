@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::app::engine::ColumnSpec;
 use crate::app::link::{LinkError, Shareable};
 use crate::app::route::View;
 use crate::input::Format;
@@ -41,11 +42,16 @@ impl Column {
 
     /// The diff options of this column.
     pub fn options(&self) -> Options {
-        let mut options = Options::preset(self.preset);
-        for (path, strategy) in &self.overrides {
-            options.policy.set_strategy(path.clone(), *strategy);
+        ColumnSpec::from(self).options()
+    }
+}
+
+impl From<&Column> for ColumnSpec {
+    fn from(column: &Column) -> ColumnSpec {
+        ColumnSpec {
+            preset: column.preset,
+            overrides: column.overrides.clone(),
         }
-        options
     }
 }
 

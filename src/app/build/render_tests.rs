@@ -5,7 +5,7 @@ use yew::prelude::*;
 
 use super::fields::{FieldsTable, FieldsTableProps};
 use super::results::{ResultColumns, ResultColumnsProps};
-use super::tests::Recomputed;
+use super::tests::{computed_default, Recomputed};
 use super::*;
 use crate::app::components::UseCopy;
 use crate::app::render_test::{count, element, opening, render, text};
@@ -44,7 +44,7 @@ fn fields(state: &BuildState) -> String {
 
 #[test]
 fn each_column_shows_its_ops_findings_surface_and_exports() {
-    let html = columns(&BuildState::default());
+    let html = columns(&computed_default());
     assert_eq!(count(&html, "<article"), 2);
     let head = element(&html, r#"aria-label="Column 1: kubevirt-main""#).unwrap();
     // The preset menu, its own preset chosen.
@@ -89,7 +89,7 @@ fn each_column_shows_its_ops_findings_surface_and_exports() {
 
 #[test]
 fn columns_say_when_results_lag_behind_and_bodies_show_whole() {
-    let state = BuildState::default();
+    let state = computed_default();
     // A parse error: the last good results stay, and the note says why.
     let broken = state.reduce(BuildAction::EditNew("{".into())).recomputed();
     let html = columns(&broken);
@@ -129,8 +129,39 @@ fn columns_say_when_results_lag_behind_and_bodies_show_whole() {
 }
 
 #[test]
+fn the_strategic_preset_is_offered_for_a_built_in_kind_only() {
+    // The first example is a VMI (a custom resource): no strategic choice.
+    let vmi = columns(&computed_default());
+    assert!(vmi.contains(r#"<option value="kubevirt-main" selected="selected">"#));
+    assert!(!vmi.contains(r#"value="strategic""#));
+    // A Pod: every column offers it, and a strategic column shows its body.
+    let pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: one\n";
+    let state = computed_default()
+        .reduce(BuildAction::EditOld(pod.into()))
+        .reduce(BuildAction::EditNew(pod.replace("one", "two").into()))
+        .reduce(BuildAction::SetPreset(1, Preset::Strategic))
+        .recomputed();
+    let html = columns(&state);
+    assert_eq!(count(&html, r#"<option value="strategic""#), 2);
+    let column = element(&html, r#"aria-label="Column 2: strategic""#).unwrap();
+    assert!(column.contains(r#"<option value="strategic" selected="selected">"#));
+    assert!(column.contains(r#"aria-label="The body""#));
+    assert!(text(column).contains("application/strategic-merge-patch+json"));
+    // Back to a VMI: the column keeps its choice (and shows the server's
+    // refusal); the other column no longer offers it.
+    let back = state
+        .reduce(BuildAction::EditOld(computed_default().old.text.clone()))
+        .reduce(BuildAction::EditNew(computed_default().new.text.clone()))
+        .recomputed();
+    let html = columns(&back);
+    assert_eq!(count(&html, r#"<option value="strategic""#), 1);
+    let column = element(&html, r#"aria-label="Column 2: strategic""#).unwrap();
+    assert!(text(column).contains("custom resource"));
+}
+
+#[test]
 fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
-    let html = fields(&BuildState::default());
+    let html = fields(&computed_default());
     assert!(text(&html).contains(
         "Changed field Kind Change Column 1 (kubevirt-main) Column 2 (kubevirt-per-key)"
     ));
@@ -150,7 +181,7 @@ fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
         "the preset's own is offered once"
     );
     // An override is shown as chosen.
-    let overridden = BuildState::default()
+    let overridden = computed_default()
         .reduce(BuildAction::SetOverride(
             1,
             "/metadata/labels".parse().unwrap(),
@@ -165,13 +196,13 @@ fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
     .unwrap();
     assert!(second.contains(r#"<option value="whole-map" selected="selected">"#));
     // A whole-object column has no per-field strategy.
-    let update = BuildState::default()
+    let update = computed_default()
         .reduce(BuildAction::SetPreset(1, Preset::Update))
         .recomputed();
     assert!(text(&fields(&update)).contains("one body for the whole object"));
     // Nothing changed: nothing to list.
-    let same = BuildState::default()
-        .reduce(BuildAction::EditNew(BuildState::default().old.text.clone()))
+    let same = computed_default()
+        .reduce(BuildAction::EditNew(computed_default().old.text.clone()))
         .recomputed();
     assert_eq!(
         text(&fields(&same)),

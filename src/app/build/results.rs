@@ -7,13 +7,11 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::link::{Column, MAX_COLUMNS};
-use super::recompute::{ColumnResult, Results, Texts};
+use super::recompute::{ColumnResult, OpResult, Results, RoundTripResult, Texts};
 use crate::app::components::{
-    op_class, op_line, Choice, ConflictSurface, CopyButton, Diag, Diagnostics, ReformSome, Select,
-    UseCopy,
+    op_class, Choice, ConflictSurface, CopyButton, Diag, Diagnostics, ReformSome, Select, UseCopy,
 };
-use crate::lint::Report;
-use crate::strategy::{Body, Plan, PlannedOp, Preset, RoundTrip};
+use crate::strategy::{BodyKind, Preset};
 
 #[derive(PartialEq, Properties)]
 pub struct ResultColumnsProps {
@@ -34,13 +32,13 @@ pub struct ResultColumnsProps {
 #[component]
 pub fn ResultColumns(props: &ResultColumnsProps) -> Html {
     let results = &props.results.columns;
-    let any_unique = results.iter().any(|r| r.unique.iter().any(|u| *u));
+    let any_unique = results.iter().any(|r| r.ops.iter().any(|o| o.unique));
     html! {
         <div class={classes!("results", props.stale.then_some("stale"))} aria-busy={(props.stale && !props.blocked).to_string()}>
             if props.stale && props.blocked {
                 <p class="stale-note" role="status">{ "Showing the last result that parsed: fix the error in the editor to update." }</p>
             } else if props.stale && props.big {
-                <p class="stale-note" role="status">{ "Computing: large objects are parsed and compared piece by piece." }</p>
+                <p class="stale-note" role="status">{ "Computing: large objects are parsed and compared in the background." }</p>
             }
             if any_unique {
                 <p class="legend"><span class="only-badge">{ "only here" }</span>{ " marks an op no other column sends." }</p>
@@ -50,6 +48,7 @@ pub fn ResultColumns(props: &ResultColumnsProps) -> Html {
                     let preset = props.columns.get(i).map(|c| c.preset).unwrap_or_default();
                     html! {
                         <ResultColumn index={i} count={props.columns.len()} {preset} result={result.clone()}
+                            presets={props.results.presets.clone()}
                             copy={props.copy.clone()} onpreset={props.onpreset.reform(move |p| (i, p))}
                             onremove={props.onremove.reform(move |()| i)} />
                     }
@@ -67,6 +66,9 @@ pub struct ResultColumnProps {
     pub index: usize,
     pub count: usize,
     pub preset: Preset,
+    /// The presets the object takes (empty: [`Preset::ALL`]).
+    #[prop_or_default]
+    pub presets: Vec<Preset>,
     pub result: ColumnResult,
     pub copy: UseCopy,
     pub onpreset: Callback<Preset>,
@@ -78,12 +80,12 @@ pub struct ResultColumnProps {
 pub fn ResultColumn(props: &ResultColumnProps) -> Html {
     let n = props.index + 1;
     let header = html! {
-        <ColumnHead index={props.index} count={props.count} preset={props.preset}
+        <ColumnHead index={props.index} count={props.count} preset={props.preset} presets={props.presets.clone()}
             onpreset={props.onpreset.clone()} onremove={props.onremove.clone()} />
     };
     let result = &props.result;
-    let (Ok(plan), Some(texts)) = (&result.plan, &result.texts) else {
-        let why = result.plan.as_ref().err().map(ToString::to_string);
+    let (None, Some(texts)) = (&result.error, &result.texts) else {
+        let why = result.error.clone();
         return html! {
             <article class="column" aria-label={format!("Column {n}: {}", props.preset)}>
                 { header }
@@ -96,38 +98,25 @@ pub fn ResultColumn(props: &ResultColumnProps) -> Html {
             { header }
             <p class="preset-summary muted">{ props.preset.summary() }</p>
             <div class="chips">
-                <span class="chip">{ summary(plan, texts) }</span>
+                <span class="chip">{ result.summary.clone() }</span>
                 { round_trip(&result.round_trip) }
             </div>
-            if plan.is_empty() {
+            if result.empty {
                 <p class="muted">{ "Nothing to send: the objects are equal under this policy." }</p>
             } else {
-                { body_view(plan, texts, &result.unique, result.findings.as_deref()) }
-                <ConflictSurface conflicts={plan.conflicts.clone()} overwrites={plan.overwrites.clone()} />
+                { body_view(result, texts) }
+                <ConflictSurface conflicts={result.conflicts.clone()} overwrites={result.overwrites.clone()} />
             }
-            if !plan.notes.is_empty() {
+            if !result.notes.is_empty() {
                 <ul class="notes" aria-label="Notes">
-                    { for plan.notes.iter().map(|note| html! { <li>{ note.clone() }</li> }) }
+                    { for result.notes.iter().map(|note| html! { <li>{ note.clone() }</li> }) }
                 </ul>
             }
-            if !plan.is_empty() {
-                <Exports index={props.index} texts={Rc::clone(texts)} content_type={plan.body.content_type()}
-                    patch={plan.ops().is_some()} copy={props.copy.clone()} />
+            if !result.empty {
+                <Exports index={props.index} texts={Rc::clone(texts)} content_type={AttrValue::from(result.content_type.clone())}
+                    patch={result.kind == BodyKind::JsonPatch} copy={props.copy.clone()} />
             }
         </article>
-    }
-}
-
-/// "2 ops · 180 bytes", or the content type and size of a body.
-fn summary(plan: &Plan, texts: &Texts) -> String {
-    let bytes = texts.payload.len();
-    match &plan.body {
-        Body::JsonPatch(ops) => format!(
-            "{} op{} · {bytes} bytes",
-            ops.len(),
-            if ops.len() == 1 { "" } else { "s" },
-        ),
-        _ => format!("{} · {bytes} bytes", plan.body.content_type()),
     }
 }
 
@@ -136,6 +125,7 @@ struct ColumnHeadProps {
     index: usize,
     count: usize,
     preset: Preset,
+    presets: Vec<Preset>,
     onpreset: Callback<Preset>,
     onremove: Callback<()>,
 }
@@ -148,7 +138,17 @@ fn ColumnHead(props: &ColumnHeadProps) -> Html {
     } else {
         format!("Preset for column {n}")
     };
-    let choices: Vec<Choice> = Preset::ALL
+    // The presets the engine found the object takes (`strategic` only for
+    // a built-in kind), and the column's own even if it does not.
+    let mut offered = if props.presets.is_empty() {
+        Preset::ALL.to_vec()
+    } else {
+        props.presets.clone()
+    };
+    if !offered.contains(&props.preset) {
+        offered.push(props.preset);
+    }
+    let choices: Vec<Choice> = offered
         .into_iter()
         .map(|p| Choice::plain(p.as_str()))
         .collect();
@@ -169,7 +169,7 @@ fn ColumnHead(props: &ColumnHeadProps) -> Html {
 struct ExportsProps {
     index: usize,
     texts: Rc<Texts>,
-    content_type: &'static str,
+    content_type: AttrValue,
     /// A JSON patch (a payload), not a body.
     patch: bool,
     copy: UseCopy,
@@ -204,53 +204,72 @@ fn Exports(props: &ExportsProps) -> Html {
     }
 }
 
-fn round_trip(round_trip: &RoundTrip) -> Html {
+fn round_trip(round_trip: &RoundTripResult) -> Html {
     match round_trip {
-        RoundTrip::Exact => html! {
+        RoundTripResult::Exact => html! {
             <span class="chip ok">{ "✓ old + patch = new" }</span>
         },
-        RoundTrip::NotApplicable => html! {
+        RoundTripResult::NotApplicable => html! {
             <span class="chip">{ "round trip: depends on who owns which field" }</span>
         },
-        other => html! {
+        RoundTripResult::Refused(why) | RoundTripResult::Differs(why) => html! {
             <>
                 <span class="chip bad">{ "✗ old + patch ≠ new" }</span>
-                <p class="chip-note">{ other.to_string() }</p>
+                <p class="chip-note">{ why.clone() }</p>
             </>
         },
     }
 }
 
-fn body_view(plan: &Plan, texts: &Texts, unique: &[bool], findings: Option<&Report>) -> Html {
-    match &plan.body {
-        Body::JsonPatch(ops) => html! {
+fn body_view(result: &ColumnResult, texts: &Texts) -> Html {
+    match result.kind {
+        BodyKind::JsonPatch => html! {
             <ol class="ops" aria-label="Operations">
-                { for ops.iter().enumerate().map(|(k, planned)| {
-                    op_item(k, planned, unique.get(k).copied().unwrap_or(false), findings)
-                }) }
+                { for result.ops.iter().map(op_item) }
             </ol>
         },
-        Body::MergePatch(_) | Body::Update(_) | Body::StrategicMergePatch(_) => html! {
-            <pre class="body" tabindex="0" role="region" aria-label="The body"><code>{ texts.body.clone().map(AttrValue::from) }</code></pre>
-        },
-        Body::Apply { field_manager, .. } => html! {
-            <>
-                <p class="muted">{ format!("fieldManager: {field_manager}") }</p>
-                <pre class="body" tabindex="0" role="region" aria-label="The apply configuration"><code>{ texts.body.clone().map(AttrValue::from) }</code></pre>
-            </>
+        _ => match &result.field_manager {
+            Some(field_manager) => html! {
+                <>
+                    <p class="muted">{ format!("fieldManager: {field_manager}") }</p>
+                    <pre class="body" tabindex="0" role="region" aria-label="The apply configuration"><code>{ texts.body.clone().map(AttrValue::from) }</code></pre>
+                </>
+            },
+            None => html! {
+                <pre class="body" tabindex="0" role="region" aria-label="The body"><code>{ texts.body.clone().map(AttrValue::from) }</code></pre>
+            },
         },
     }
 }
 
 /// One op sent: kind, path, value, why, and lint's findings on it.
-fn op_item(k: usize, planned: &PlannedOp, only: bool, findings: Option<&Report>) -> Html {
-    let op = &planned.op;
+fn op_item(op: &OpResult) -> Html {
+    let findings: Vec<Diag> = op
+        .findings
+        .iter()
+        .filter_map(|f| {
+            f.finding().map(|finding| Diag {
+                n: f.n,
+                finding,
+                has_fix: f.has_fix,
+            })
+        })
+        .collect();
     html! {
-        <li class={classes!("op", op_class(Some(op.op)), only.then_some("only-here"))}>
-            { op_line(op, only.then_some(("only-badge", "only here")), 120) }
-            <p class="op-reason">{ planned.reason.to_string() }</p>
-            if let Some(report) = findings {
-                <Diagnostics findings={report.on_op(k).enumerate().map(|(n, f)| Diag::of(n, f)).collect::<Vec<_>>()} at={AttrValue::from(op.path.clone())} compact=true />
+        <li class={classes!("op", op_class(op.kind()), op.unique.then_some("only-here"))}>
+            <div class="op-line">
+                <span class="op-kind">{ op.op.clone() }</span>
+                <code class="op-path">{ op.path.clone() }</code>
+                if op.unique {
+                    <span class="only-badge">{ "only here" }</span>
+                }
+            </div>
+            if let Some(value) = &op.value {
+                <code class="op-value">{ value.clone() }</code>
+            }
+            <p class="op-reason">{ op.reason.clone() }</p>
+            if !findings.is_empty() {
+                <Diagnostics {findings} at={AttrValue::from(op.path.clone())} compact=true />
             }
         </li>
     }

@@ -8,11 +8,12 @@ use std::rc::Rc;
 
 use super::examples::{example, Example, FIRST_EXAMPLE};
 use super::link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
-use super::recompute::{Computed, RecomputeJob, Results, Revs, TextSide};
-use crate::app::deferred::{Deferred, INSTANT_BYTES};
+use super::recompute::{BuildAnswer, Results, Revs, TextSide};
+use crate::app::deferred::INSTANT_BYTES;
+use crate::app::engine::{BuildJob, ColumnSpec, Engine};
 use crate::app::notice::Notice;
 use crate::app::view_state::{self, Undo, ViewState, Words};
-use crate::input::{self, Format};
+use crate::input::{self, Budget, Format};
 use crate::kube::KubeVersion;
 use crate::pointer::PointerBuf;
 use crate::strategy::{Preset, Strategy};
@@ -53,8 +54,10 @@ pub enum BuildAction {
     EditOld(Rc<str>),
     /// The new editor's text changed.
     EditNew(Rc<str>),
-    /// What a recomputation in pieces found.
-    Computed(Rc<Computed>),
+    /// What the engine found.
+    Computed(Rc<BuildAnswer>),
+    /// The engine could not answer (why).
+    EngineFailed(String),
     /// Convert both editors to a format.
     SetFormat(Format),
     /// Pretty-print both editors.
@@ -101,9 +104,10 @@ impl Default for BuildState {
 }
 
 impl BuildState {
-    /// The state of a link (or of anything a link can hold), computed.
+    /// The state of a link (or of anything a link can hold), its results
+    /// to be computed (by the engine worker, or [`BuildState::recompute`]).
     pub fn from_link(link: BuildLink) -> BuildState {
-        let mut state = BuildState {
+        BuildState {
             old: TextSide::new(Rc::clone(&link.old), 1),
             new: TextSide::new(Rc::clone(&link.new), 2),
             format: link.format,
@@ -116,7 +120,13 @@ impl BuildState {
             notice: None,
             undo: None,
             last_rev: 3,
-        };
+        }
+    }
+
+    /// The state of a link with its results computed here, at once (Learn's
+    /// live examples, tests).
+    pub fn computed(link: BuildLink) -> BuildState {
+        let mut state = BuildState::from_link(link);
         state.recompute();
         state
     }
@@ -187,36 +197,39 @@ impl BuildState {
         self.last_rev
     }
 
-    /// The work that brings the results up to date; `None` when there is
-    /// none (up to date, or stopped by a parse error of unchanged text).
-    pub fn recompute_job(&self) -> Option<RecomputeJob> {
-        self.busy().then(|| {
-            RecomputeJob::new(
-                self.revs(),
-                &self.old,
-                &self.new,
-                &self.columns,
-                self.kubernetes.unwrap_or_default(),
-            )
+    /// What the engine must compute to bring the results up to date;
+    /// `None` when nothing (up to date, or stopped by a parse error of
+    /// unchanged text).
+    pub fn engine_job(&self) -> Option<BuildJob> {
+        self.busy().then(|| BuildJob {
+            revs: self.revs(),
+            old: Rc::clone(&self.old.text),
+            new: Rc::clone(&self.new.text),
+            columns: self.columns.iter().map(ColumnSpec::from).collect(),
+            kubernetes: self.kubernetes.unwrap_or_default(),
         })
     }
 
-    /// Brings everything up to date at once (the reducer does this for
-    /// small texts; big ones go through a [`RecomputeJob`] in pieces).
+    /// Brings everything up to date at once, with the engines in this
+    /// thread (the browser's Build view asks the engine worker instead).
     pub fn recompute(&mut self) {
-        if let Some(job) = self.recompute_job() {
-            let computed = job.run();
-            self.accept(&computed);
+        if let Some(job) = self.engine_job() {
+            let answer = Engine::default().build(&job);
+            self.accept(&answer);
         }
     }
 
-    /// Takes in what a recomputation found, where it still applies.
-    fn accept(&mut self, computed: &Computed) {
-        computed.parses_into(&mut self.old, &mut self.new);
-        if let Some(results) = &computed.results {
-            if computed.revs == self.revs() {
+    /// Takes in what the engine found, where it still applies.
+    fn accept(&mut self, answer: &BuildAnswer) {
+        for (side, parse) in [(&mut self.old, &answer.old), (&mut self.new, &answer.new)] {
+            if let Some(parse) = parse {
+                side.take(parse);
+            }
+        }
+        if let Some(results) = &answer.results {
+            if answer.revs == self.revs() {
                 self.results = Rc::clone(results);
-                self.results_for = Some(computed.revs);
+                self.results_for = Some(answer.revs);
             }
         }
     }
@@ -267,10 +280,9 @@ impl BuildState {
         std::mem::swap(&mut self.old, &mut self.new);
         self.old.rev = old;
         self.new.rev = new;
-        // The parsed values moved with the texts.
+        // The parses moved with the texts.
         self.old.parsed = if new_dirty { 0 } else { old };
         self.new.parsed = if old_dirty { 0 } else { new };
-        self.recompute();
     }
 
     fn add_column(&mut self) {
@@ -308,19 +320,23 @@ impl BuildState {
 
     /// Re-writes both editors in `format` (pretty), when both parse.
     fn convert(&mut self, format: Format) {
-        self.recompute();
-        match (&self.old.value, &self.new.value, self.blocked()) {
-            (Some(old), Some(new), false) => {
-                let (old, new) = (input::write(old, format), input::write(new, format));
+        let parse = |side: &TextSide| input::parse(&side.text, &Budget::default()).ok();
+        match (parse(&self.old), parse(&self.new)) {
+            (Some((old, _)), Some((new, _))) => {
+                let (old, new) = (input::write(&old, format), input::write(&new, format));
+                let current = !self.stale();
                 let (old_rev, new_rev) = (self.bump(), self.bump());
                 // Same values, new text: the parse is still good.
                 self.old.text = Rc::from(old);
                 self.old.rev = old_rev;
                 self.old.parsed = old_rev;
+                self.old.error = None;
                 self.new.text = Rc::from(new);
                 self.new.rev = new_rev;
                 self.new.parsed = new_rev;
-                if let Some(revs) = self.results_for.as_mut() {
+                self.new.error = None;
+                // Results of the same values are still the results.
+                if let (true, Some(revs)) = (current, self.results_for.as_mut()) {
                     revs.old = old_rev;
                     revs.new = new_rev;
                 }
@@ -377,6 +393,11 @@ impl ViewState for BuildState {
             BuildAction::EditOld(text) => next.edit(|s| &mut s.old, text),
             BuildAction::EditNew(text) => next.edit(|s| &mut s.new, text),
             BuildAction::Computed(computed) => next.accept(&computed),
+            BuildAction::EngineFailed(why) => {
+                next.notice = Some(Notice::error(format!(
+                    "The results cannot be computed: {why}. Your objects are kept."
+                )));
+            }
             BuildAction::SetFormat(format) => next.convert(format),
             BuildAction::FormatText => next.convert(next.format),
             BuildAction::Swap => next.swap(),
@@ -422,12 +443,6 @@ impl ViewState for BuildState {
         next
     }
 
-    fn settle(&mut self) {
-        if !self.big() {
-            self.recompute();
-        }
-    }
-
     fn after(self, previous: &Self) -> Self {
         self.renumbered(previous.last_rev)
     }
@@ -438,26 +453,5 @@ impl ViewState for BuildState {
 
     fn notify_action(notice: Notice) -> BuildAction {
         BuildAction::Notify(notice)
-    }
-}
-
-impl Deferred for BuildState {
-    type Job = RecomputeJob;
-    type Key = Revs;
-
-    fn key(&self) -> Revs {
-        self.revs()
-    }
-
-    fn job(&self) -> Option<RecomputeJob> {
-        self.big().then(|| self.recompute_job()).flatten()
-    }
-
-    fn typed(before: &Revs, now: &Revs) -> bool {
-        before.old != now.old || before.new != now.new
-    }
-
-    fn done(found: Computed) -> BuildAction {
-        BuildAction::Computed(Rc::new(found))
     }
 }

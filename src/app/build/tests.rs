@@ -1,9 +1,10 @@
 use super::*;
+use crate::app::engine::Engine;
 use crate::app::link::{self, Start};
 use crate::app::view_state::ViewState;
 use crate::input::Format;
 use crate::pointer::PointerBuf;
-use crate::strategy::{Body, Preset, RoundTrip, Strategy};
+use crate::strategy::{BodyKind, Preset, Strategy};
 
 /// Test-only: the results brought up to date at once, as a step of a
 /// chain (the reducer settles small texts; a job does big ones).
@@ -17,16 +18,19 @@ impl Recomputed for BuildState {
     }
 }
 
+/// The default state (the first example), computed.
+pub(super) fn computed_default() -> BuildState {
+    BuildState::default().recomputed()
+}
+
+/// A column's ops as JSON (from what is sent).
 fn ops(state: &BuildState, column: usize) -> Vec<String> {
-    state.results.columns[column]
-        .plan
-        .as_ref()
-        .unwrap()
-        .ops()
-        .unwrap()
-        .iter()
-        .map(|p| p.op.to_json())
-        .collect()
+    let result = &state.results.columns[column];
+    assert_eq!(result.error, None);
+    let payload = &result.texts.as_ref().unwrap().payload;
+    let sent: Vec<serde_json::Value> = serde_json::from_str(payload).unwrap();
+    assert_eq!(sent.len(), result.ops.len());
+    sent.iter().map(|op| op.to_string()).collect()
 }
 
 /// `state` with its results brought up to date at once.
@@ -40,30 +44,17 @@ fn labels() -> PointerBuf {
     PointerBuf::parse("/metadata/labels").unwrap()
 }
 
-/// Steps a job to its end in pieces, counting them.
-fn in_pieces(state: &BuildState, piece: usize) -> (BuildState, usize) {
-    let Some(mut job) = state.recompute_job() else {
-        return (state.clone(), 0);
-    };
-    let mut pieces = 1;
-    while job.step_by(piece) {
-        pieces += 1;
-    }
-    let next = state.reduce(BuildAction::Computed(std::rc::Rc::new(job.finish_now())));
-    (next, pieces)
-}
-
 #[test]
 fn every_example_loads_and_round_trips() {
     let all = examples();
     assert_eq!(all.len(), 9);
     for example in all.iter() {
-        let state = BuildState::from_link(BuildLink::example(example.id, None).unwrap());
+        let state = BuildState::computed(BuildLink::example(example.id, None).unwrap());
         assert!(!state.stale(), "{}", example.id);
         assert!(!state.blocked(), "{}", example.id);
         assert_eq!(state.results.columns.len(), example.columns.len());
         for result in state.results.columns.iter() {
-            assert!(!result.plan.as_ref().unwrap().is_empty(), "{}", example.id);
+            assert!(result.error.is_none() && !result.empty, "{}", example.id);
         }
         assert_eq!(state.title().0, example.title);
     }
@@ -71,7 +62,7 @@ fn every_example_loads_and_round_trips() {
 
 #[test]
 fn first_visit_shows_the_race_head_versus_per_key() {
-    let state = BuildState::default();
+    let state = computed_default();
     assert_eq!(state.example.as_deref(), Some("migration-race"));
     assert_eq!(
         state.columns.iter().map(|c| c.preset).collect::<Vec<_>>(),
@@ -85,9 +76,16 @@ fn first_visit_shows_the_race_head_versus_per_key() {
             r#"{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}"#
         ]
     );
-    assert_eq!(state.results.columns[0].round_trip, RoundTrip::Exact);
-    assert_eq!(state.results.columns[1].round_trip, RoundTrip::Exact);
-    assert_eq!(state.results.columns[1].unique, [true]);
+    assert_eq!(state.results.columns[0].round_trip, RoundTripResult::Exact);
+    assert_eq!(state.results.columns[1].round_trip, RoundTripResult::Exact);
+    assert_eq!(
+        state.results.columns[1]
+            .ops
+            .iter()
+            .map(|o| o.unique)
+            .collect::<Vec<_>>(),
+        [true]
+    );
     let fields = state.results.fields.clone();
     assert_eq!(fields.len(), 1);
     assert_eq!(fields[0].path, labels());
@@ -99,7 +97,7 @@ fn first_visit_shows_the_race_head_versus_per_key() {
 
 #[test]
 fn editing_marks_stale_until_recomputed_and_keeps_the_last_good_result() {
-    let state = BuildState::default();
+    let state = computed_default();
     let edited = state.reduce(BuildAction::EditNew("{\"metadata\": ]}".into()));
     assert!(edited.stale() && edited.busy());
     assert_eq!(edited.results, state.results, "nothing recomputed yet");
@@ -108,9 +106,8 @@ fn editing_marks_stale_until_recomputed_and_keeps_the_last_good_result() {
     let err = broken.new.current_error().unwrap();
     assert_eq!((err.line, err.column), (Some(1), Some(14)));
     assert_eq!(broken.results, state.results, "the last good result stays");
-    assert!(broken.new.value.is_some(), "the last good value stays");
     assert!(
-        broken.recompute_job().is_none(),
+        broken.engine_job().is_none(),
         "nothing to do until the text changes"
     );
     let fixed = broken
@@ -121,12 +118,12 @@ fn editing_marks_stale_until_recomputed_and_keeps_the_last_good_result() {
         .results
         .columns
         .iter()
-        .all(|r| r.plan.as_ref().unwrap().is_empty()));
+        .all(|r| r.error.is_none() && r.empty));
 }
 
 #[test]
 fn convert_format_and_swap() {
-    let state = BuildState::default();
+    let state = computed_default();
     let json = state.reduce(BuildAction::SetFormat(Format::Json));
     assert_eq!(json.format, Format::Json);
     assert!(json.old.text.trim_start().starts_with('{'));
@@ -134,7 +131,7 @@ fn convert_format_and_swap() {
     assert!(!json.stale(), "converting needs no recomputation");
     let back = json.reduce(BuildAction::SetFormat(Format::Yaml));
     assert_eq!(back.results, state.results);
-    let swapped = state.reduce(BuildAction::Swap);
+    let swapped = state.reduce(BuildAction::Swap).recomputed();
     assert_eq!(swapped.old.text, state.new.text);
     assert!(ops(&swapped, 1)[0].contains(r#""op":"remove""#));
     // A parse error blocks conversion with a notice, and keeps the text.
@@ -150,7 +147,7 @@ fn convert_format_and_swap() {
 
 #[test]
 fn nothing_is_replaced_without_an_undo() {
-    let state = BuildState::default().reduce(BuildAction::EditNew("metadata: {}\n".into()));
+    let state = computed_default().reduce(BuildAction::EditNew("metadata: {}\n".into()));
     assert!(state.edited());
     assert_eq!(state.title().0, "Your objects");
     let reset = state.reduce(BuildAction::Reset);
@@ -182,7 +179,7 @@ fn nothing_is_replaced_without_an_undo() {
     assert_eq!(&*back.new.text, "metadata: {}\n");
     assert_eq!(&*back.reduce(BuildAction::Undo).old.text, "a: 1\n");
     // Loading over an untouched example needs no undo.
-    let clean = BuildState::default().reduce(BuildAction::LoadExample("finalizers".into()));
+    let clean = computed_default().reduce(BuildAction::LoadExample("finalizers".into()));
     assert!(clean.undo.is_none() && clean.notice.is_none());
     let unknown = state.reduce(BuildAction::LoadExample("nope".into()));
     assert_eq!(unknown.new.text, state.new.text);
@@ -191,7 +188,7 @@ fn nothing_is_replaced_without_an_undo() {
 
 #[test]
 fn the_title_follows_the_objects() {
-    let state = BuildState::default();
+    let state = computed_default();
     let (title, description) = state.title();
     assert_eq!(title, example(FIRST_EXAMPLE).unwrap().title);
     assert!(description.is_some());
@@ -199,7 +196,7 @@ fn the_title_follows_the_objects() {
     let (title, description) = edited.title();
     assert_eq!(title, "Your objects");
     assert!(description.unwrap().starts_with("Started from the example"));
-    let own = BuildState::from_link(BuildLink {
+    let own = BuildState::computed(BuildLink {
         example: None,
         ..state.link()
     });
@@ -208,7 +205,7 @@ fn the_title_follows_the_objects() {
 
 #[test]
 fn columns_and_overrides() {
-    let state = BuildState::default();
+    let state = computed_default();
     let three = state.reduce(BuildAction::AddColumn);
     assert!(three.stale(), "column changes recompute like edits");
     let three = three.recomputed();
@@ -249,15 +246,12 @@ fn columns_and_overrides() {
     let preset = state
         .reduce(BuildAction::SetPreset(0, Preset::Merge))
         .recomputed();
-    assert!(matches!(
-        preset.results.columns[0].plan.as_ref().unwrap().body,
-        Body::MergePatch(_)
-    ));
+    assert_eq!(preset.results.columns[0].kind, BodyKind::MergePatch);
 }
 
 #[test]
 fn links_round_trip_through_the_state() {
-    let state = BuildState::default()
+    let state = computed_default()
         .reduce(BuildAction::SetOverride(
             0,
             labels(),
@@ -270,7 +264,7 @@ fn links_round_trip_through_the_state() {
     let packed = link::encode(&link);
     let opened = BuildState::start(Start::new(Some(&packed), None));
     assert_eq!(opened.link(), link);
-    assert_eq!(opened.results, state.results);
+    assert_eq!(opened.recomputed().results, state.results);
     // The old string form of overrides still reads.
     let json = serde_json::json!({"old": "a: 1", "new": "a: 2", "format": "yaml",
         "columns": [{"preset": "naive", "overrides": {"/metadata/labels": "blind"}}]});
@@ -293,7 +287,7 @@ fn links_round_trip_through_the_state() {
 
 #[test]
 fn a_link_over_saved_work_keeps_the_work_for_undo() {
-    let saved = BuildState::default()
+    let saved = computed_default()
         .reduce(BuildAction::EditNew("metadata: {name: mine}\n".into()))
         .link();
     let shared = BuildLink::example("finalizers", None).unwrap();
@@ -308,7 +302,7 @@ fn a_link_over_saved_work_keeps_the_work_for_undo() {
     // Saved work that is an untouched example is not kept.
     let plain = BuildState::start(Start::new(
         Some(&link::encode(&shared)),
-        Some(&link::encode(&BuildState::default().link())),
+        Some(&link::encode(&computed_default().link())),
     ));
     assert!(plain.undo.is_none() && plain.notice.is_none());
     // A broken link opens the saved work and says what is wrong.
@@ -324,82 +318,51 @@ fn a_link_over_saved_work_keeps_the_work_for_undo() {
 
 #[test]
 fn a_link_shows_its_own_objects_not_the_first_example() {
-    let finalizers = BuildState::from_link(BuildLink::example("finalizers", None).unwrap());
-    let opened = BuildState::from_link(finalizers.link());
+    let finalizers = BuildState::computed(BuildLink::example("finalizers", None).unwrap());
+    let opened = BuildState::computed(finalizers.link());
     assert_eq!(opened.results, finalizers.results);
-    assert_ne!(opened.results, BuildState::default().results);
-}
-
-#[test]
-fn big_yaml_is_parsed_in_pieces() {
-    let entries: String = (0..30_000)
-        .map(|i| format!("  key-{i}: \"{}\"\n", "v".repeat(40)))
-        .collect();
-    let old = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n{entries}");
-    assert!(old.len() > 3 * PIECE_CHARS);
-    let new = old.replace("key-7: \"v", "key-7: \"w");
-    let state = BuildState::default();
-    let edited = state
-        .reduce(BuildAction::EditOld(old.as_str().into()))
-        .reduce(BuildAction::EditNew(new.as_str().into()));
-    let (piecewise, pieces) = in_pieces(&edited, PIECE_CHARS);
-    // Each text in at least 3 pieces, then one piece per column.
-    assert!(pieces >= 2 * 3 + state.columns.len(), "{pieces} pieces");
-    let at_once = edited.recomputed();
-    assert_eq!(piecewise.results, at_once.results);
-    assert_eq!(piecewise.new.value, at_once.new.value);
-    assert!(!piecewise.stale());
+    assert_ne!(opened.results, computed_default().results);
 }
 
 #[test]
 fn a_job_finished_after_an_edit_does_not_overwrite_the_edit() {
-    let state = BuildState::default();
+    let state = computed_default();
     let edited = state.reduce(BuildAction::EditNew(
         state.new.text.replace("node02", "node03").into(),
     ));
-    let job = edited.recompute_job().unwrap();
+    let job = edited.engine_job().unwrap();
     // The user types again before the job's result arrives.
     let again = edited.reduce(BuildAction::EditNew(
         state.new.text.replace("node02", "node04").into(),
     ));
-    let late = again.reduce(BuildAction::Computed(std::rc::Rc::new(job.run())));
+    let late = again.reduce(BuildAction::Computed(std::rc::Rc::new(
+        Engine::default().build(&job),
+    )));
     assert!(late.stale(), "the late result is for an older text");
     assert_eq!(late.results, state.results);
     let current = late.recomputed();
     assert!(ops(&current, 1)[0].contains("node04"));
     // A column change during a job: the parse is kept, the results not.
-    let job = edited.recompute_job().unwrap();
+    let job = edited.engine_job().unwrap();
     let columns = edited.reduce(BuildAction::AddColumn);
-    let late = columns.reduce(BuildAction::Computed(std::rc::Rc::new(job.run())));
+    let late = columns.reduce(BuildAction::Computed(std::rc::Rc::new(
+        Engine::default().build(&job),
+    )));
     assert!(late.stale() && !late.new.dirty());
     assert_eq!(late.recomputed().results.columns.len(), 3);
 }
 
 #[test]
-fn big_inputs_recompute_piece_by_piece() {
-    let state = BuildState::default();
-    let edited = state.reduce(BuildAction::EditNew(
-        state.new.text.replace("node02", "node03").into(),
-    ));
-    let (stepped, pieces) = in_pieces(&edited, PIECE_CHARS);
-    // The new editor, then one piece per column.
-    assert_eq!(pieces, 1 + state.columns.len());
-    let at_once = edited.recomputed();
-    assert_eq!(stepped.results, at_once.results);
-    assert!(!stepped.stale());
-}
-
-#[test]
 fn round_trip_reports_the_per_key_exception() {
-    let state = BuildState::default()
+    let state = computed_default()
         .reduce(BuildAction::EditOld(
             "metadata:\n  labels: {a: '1'}\n".into(),
         ))
         .reduce(BuildAction::EditNew("metadata: {}\n".into()))
         .recomputed();
-    assert_eq!(state.results.columns[0].round_trip, RoundTrip::Exact);
+    assert_eq!(state.results.columns[0].round_trip, RoundTripResult::Exact);
     match &state.results.columns[1].round_trip {
-        RoundTrip::Differs { at, .. } => assert_eq!(at, &[labels()]),
+        RoundTripResult::Differs(why) => assert!(why.contains("/metadata/labels"), "{why}"),
         other => panic!("{other:?}"),
     }
 }
@@ -438,7 +401,7 @@ fn objects_at_the_input_budget_fit_in_storage() {
 #[test]
 fn the_kubernetes_release_is_in_the_link_and_runs_the_round_trips() {
     use crate::kube::KubeVersion;
-    let state = BuildState::default();
+    let state = computed_default();
     assert_eq!(state.kubernetes, None, "the newest release by default");
     let v128: KubeVersion = "1.28.0".parse().unwrap();
     let moved = state.reduce(BuildAction::SetKubernetes(v128));
@@ -446,16 +409,24 @@ fn the_kubernetes_release_is_in_the_link_and_runs_the_round_trips() {
     let mut moved = moved;
     moved.recompute();
     assert_eq!(moved.link().kubernetes, Some(v128));
-    let (old, new) = (
-        moved.old.value.clone().unwrap(),
-        moved.new.value.clone().unwrap(),
-    );
+    let parse = |text: &str| {
+        crate::input::parse(text, &crate::input::Budget::default())
+            .unwrap()
+            .0
+    };
+    let (old, new) = (parse(&moved.old.text), parse(&moved.new.text));
     for (column, result) in moved.columns.iter().zip(moved.results.columns.iter()) {
         let options = column.options();
-        let plan = result.plan.as_ref().unwrap();
+        let plan = crate::strategy::diff(&old, &new, &options).unwrap();
         assert_eq!(
             result.round_trip,
-            crate::strategy::round_trip_on(&old, &new, plan, &options.policy, v128)
+            RoundTripResult::from(&crate::strategy::round_trip_on(
+                &old,
+                &new,
+                &plan,
+                &options.policy,
+                v128
+            ))
         );
     }
     let packed = link::encode(&moved.link());
@@ -475,28 +446,33 @@ fn the_kubernetes_release_is_in_the_link_and_runs_the_round_trips() {
 #[test]
 fn columns_carry_the_findings_of_the_ops_they_send() {
     use crate::lint::{Rule, Severity};
-    let build = BuildState::default();
-    let rules = |column: usize| -> Vec<(Rule, Option<usize>)> {
+    let build = computed_default();
+    let findings = |column: usize| -> Vec<(Rule, usize)> {
         build.results.columns[column]
-            .findings
-            .as_ref()
-            .unwrap()
-            .findings
+            .ops
             .iter()
-            .map(|f| (f.rule, f.index))
+            .enumerate()
+            .flat_map(|(k, op)| {
+                op.findings
+                    .iter()
+                    .map(move |f| (f.rule.parse().unwrap(), k))
+            })
             .collect()
     };
     // kubevirt-main tests the whole label map; PR #18139 adds one key.
-    assert_eq!(rules(0), [(Rule::WholeMapTest, Some(0))]);
-    assert_eq!(rules(1), [(Rule::AddWithoutTest, Some(0))]);
-    let head = build.results.columns[0].findings.as_ref().unwrap();
-    assert!(head.on_op(0).all(|f| f.severity == Severity::Warning));
-    assert_eq!(head.on_op(1).count(), 0);
+    assert_eq!(findings(0), [(Rule::WholeMapTest, 0)]);
+    assert_eq!(findings(1), [(Rule::AddWithoutTest, 0)]);
+    let head = &build.results.columns[0].ops;
+    assert!(head[0]
+        .findings
+        .iter()
+        .all(|f| f.finding().unwrap().severity == Severity::Warning));
+    assert!(head[1].findings.is_empty());
     // A body that is not a JSON patch has no ops to mark.
     let merge = build
         .reduce(BuildAction::SetPreset(1, Preset::Merge))
         .recomputed();
-    assert!(merge.results.columns[1].findings.is_none());
+    assert!(merge.results.columns[1].ops.is_empty());
     assert!(merge.results.columns[1]
         .texts
         .as_ref()
@@ -506,50 +482,49 @@ fn columns_carry_the_findings_of_the_ops_they_send() {
 }
 
 #[test]
-fn small_edits_are_settled_in_the_reducer_big_ones_left_to_the_job() {
-    use crate::app::deferred::{Deferred, INSTANT_BYTES};
-    let state = BuildState::default();
-    // Small texts: what the view shows after one action is up to date
-    // (one render per keystroke), and there is no job.
-    let mut typed = state.reduce(BuildAction::EditNew(
+fn the_engine_is_asked_only_while_results_lag_behind() {
+    let state = computed_default();
+    assert!(state.engine_job().is_none(), "up to date");
+    // The reducer never computes: an edit leaves the results behind, and
+    // the job names the revisions and texts the engine must answer for.
+    let typed = state.reduce(BuildAction::EditNew(
         state.new.text.replace("node02", "node05").into(),
     ));
     assert!(typed.stale());
-    typed.settle();
-    assert!(!typed.stale());
-    assert!(ops(&typed, 1)[0].contains("node05"));
-    assert!(Deferred::job(&typed).is_none());
-    // Big texts: left behind for the job, which waits for a pause when
-    // the user typed, not when a column changed.
-    let big = format!("{}\n# {}\n", state.new.text, "x".repeat(INSTANT_BYTES));
-    let mut typed = state.reduce(BuildAction::EditNew(big.into()));
-    typed.settle();
-    assert!(typed.busy() && typed.big());
-    let job = Deferred::job(&typed).expect("a job for big texts");
-    assert!(BuildState::typed(&state.key(), &typed.key()));
-    let added = typed.reduce(BuildAction::AddColumn);
-    assert!(!BuildState::typed(&typed.key(), &added.key()));
-    let done = typed.reduce(BuildState::done(crate::app::deferred::Job::finish({
-        let mut job = job;
-        while crate::app::deferred::Job::step(&mut job) {}
-        job
-    })));
-    assert!(!done.stale());
+    let job = typed.engine_job().expect("a job");
+    assert_eq!(job.revs, typed.revs());
+    assert_eq!(&*job.new, &*typed.new.text);
+    assert_eq!(job.columns.len(), typed.columns.len());
+    let answered = typed.reduce(BuildAction::Computed(std::rc::Rc::new(
+        Engine::default().build(&job),
+    )));
+    assert!(!answered.stale());
+    assert!(ops(&answered, 1)[0].contains("node05"));
+    assert_eq!(answered, typed.recomputed());
+    // A column change asks again, with the same texts.
+    let added = answered.reduce(BuildAction::AddColumn);
+    assert_eq!(added.engine_job().unwrap().columns.len(), 3);
+    // The engine failing says so and keeps the objects.
+    let failed = typed.reduce(BuildAction::EngineFailed("no worker".into()));
+    assert!(failed.notice.is_some());
+    assert_eq!(failed.new.text, typed.new.text);
 }
 
 #[test]
 fn a_job_for_earlier_objects_is_never_taken_after_a_load_or_an_undo() {
-    let state = BuildState::default();
+    let state = computed_default();
     let edited = state.reduce(BuildAction::EditNew(
         state.new.text.replace("node02", "node06").into(),
     ));
-    let job = edited.recompute_job().unwrap();
+    let job = edited.engine_job().unwrap();
     // The user loads an example, then types once, as before the load: the
     // revisions do not start over, so they never come back to the job's.
     let loaded = edited.reduce(BuildAction::LoadExample("finalizers".into()));
     let loaded = loaded.reduce(BuildAction::EditNew(loaded.new.text.clone()));
     assert!(loaded.revs().old > edited.revs().columns);
-    let late = loaded.reduce(BuildAction::Computed(std::rc::Rc::new(job.run())));
+    let late = loaded.reduce(BuildAction::Computed(std::rc::Rc::new(
+        Engine::default().build(&job),
+    )));
     assert!(late.stale(), "the late result is not for these objects");
     assert!(!ops(&late.recomputed(), 0)
         .iter()

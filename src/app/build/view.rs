@@ -5,15 +5,17 @@
 use yew::prelude::*;
 
 use super::fields::FieldsTable;
+use super::recompute::Revs;
 use super::results::ResultColumns;
 use super::state::{BuildAction, BuildState};
 use crate::app::components::{
     CopyFallback, Editor, ExampleSelect, KubernetesSelect, NoticeBar, ShareButton, TabMode,
     UndoButton, UseCopy,
 };
-use crate::app::hooks::{
-    use_copy, use_deferred, use_share, use_shortcuts, use_tab_mode, use_view, ViewHandle,
-};
+use crate::app::deferred::PAUSE_MS;
+use crate::app::engine::RequestKind;
+use crate::app::engine_worker::{self, EngineClient};
+use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_tab_mode, use_view, ViewHandle};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::app::view_state::ViewState;
@@ -32,7 +34,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
     let (state, send) = use_view::<BuildState>(props.packed.clone());
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
-    use_deferred(&**state, send.clone());
+    use_engine(&state, &send);
     let share = use_share(state.link(), &copy, send.reform(BuildAction::Notify));
     use_build_shortcuts(&state, &send, &share, &copy);
     let on = |action: BuildAction| send.reform(move |()| action.clone());
@@ -78,6 +80,57 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
             <CopyFallback {copy} />
         </section>
     }
+}
+
+/// Asks the engine worker for the results whenever the texts or the
+/// columns change (after a pause in typing when the texts are big); its
+/// answer comes back as an action, and an answer to a replaced request
+/// never does.
+#[hook]
+fn use_engine(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
+    let timer = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
+    let previous = use_mut_ref(|| None::<Revs>);
+    // Made on every render (shared texts: cheap), sent only when the
+    // revisions changed.
+    let job = state.engine_job();
+    let big = state.big();
+    let send = send.clone();
+    use_effect_with(state.revs(), move |revs| {
+        let typed = previous
+            .borrow()
+            .is_some_and(|p| p.old != revs.old || p.new != revs.new);
+        *previous.borrow_mut() = Some(*revs);
+        timer.borrow_mut().take();
+        if let Some(job) = job {
+            // A fresh visit to Build: the answer computed at build time.
+            if let Some(answer) = engine_worker::seeded(&job) {
+                send.emit(BuildAction::Computed(answer));
+                return;
+            }
+            let ask = move || match EngineClient::shared() {
+                Ok(client) => client.build(
+                    job,
+                    send.reform(|answer| match answer {
+                        Ok(answer) => BuildAction::Computed(answer),
+                        Err(why) => BuildAction::EngineFailed(why),
+                    }),
+                ),
+                Err(why) => send.emit(BuildAction::EngineFailed(why)),
+            };
+            if typed && big {
+                *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(PAUSE_MS, ask));
+            } else {
+                ask();
+            }
+        }
+    });
+    use_effect_with((), |()| {
+        || {
+            if let Ok(client) = EngineClient::shared() {
+                client.forget(RequestKind::Build);
+            }
+        }
+    });
 }
 
 /// Build's keys: swap, format, undo, share, copy a column's payload.

@@ -15,43 +15,40 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::app::build::BuildState;
+use crate::app::build::{BuildState, ColumnResult, RoundTripResult};
 use crate::sim::migrate::MigrateResult;
 use crate::sim::timeline::{Replay, Step};
-use crate::strategy::{Plan, RoundTrip};
 
 fn op_text(op: &crate::patch::Operation) -> String {
     format!("{} {}", op.op.as_str(), op.path)
 }
 
-fn plan_facts(plan: &Plan, round_trip: &RoundTrip) -> Value {
-    let ops: Vec<String> = plan
-        .ops()
-        .unwrap_or_default()
+fn column_facts(result: &ColumnResult) -> Value {
+    let ops: Vec<String> = result
+        .ops
         .iter()
-        .map(|p| op_text(&p.op))
+        .map(|op| format!("{} {}", op.op, op.path))
         .collect();
-    let tests: Vec<&str> = plan
-        .ops()
-        .unwrap_or_default()
+    let tests: Vec<&str> = result
+        .ops
         .iter()
-        .filter(|p| p.op.op == crate::patch::OpKind::Test)
-        .map(|p| p.op.path.as_str())
+        .filter(|op| op.kind() == Some(crate::patch::OpKind::Test))
+        .map(|op| op.path.as_str())
         .collect();
     json!({
-        "preset": plan.preset.as_str(),
-        "kind": plan.body.kind().as_str(),
+        "preset": result.preset.as_str(),
+        "kind": result.kind.as_str(),
         "ops": ops,
         "tests": tests,
-        "conflicts": plan.conflicts.iter().map(|c| c.path.as_str()).collect::<Vec<_>>(),
-        "overwrites": plan.overwrites.iter().map(|o| o.path.as_str()).collect::<Vec<_>>(),
-        "round_trip": match round_trip {
-            RoundTrip::Exact => "exact",
-            RoundTrip::Refused(_) => "refused",
-            RoundTrip::Differs { .. } => "differs",
-            RoundTrip::NotApplicable => "not-applicable",
+        "conflicts": result.conflicts.iter().map(|c| c.path.as_str()).collect::<Vec<_>>(),
+        "overwrites": result.overwrites.iter().map(|o| o.path.as_str()).collect::<Vec<_>>(),
+        "round_trip": match result.round_trip {
+            RoundTripResult::Exact => "exact",
+            RoundTripResult::Refused(_) => "refused",
+            RoundTripResult::Differs(_) => "differs",
+            RoundTripResult::NotApplicable => "not-applicable",
         },
-        "payload": plan.body_text(),
+        "payload": result.texts.as_ref().map(|t| t.payload.to_string()).unwrap_or_default(),
     })
 }
 
@@ -61,9 +58,9 @@ pub fn build(state: &BuildState) -> Value {
         .results
         .columns
         .iter()
-        .map(|result| match &result.plan {
-            Ok(plan) => plan_facts(plan, &result.round_trip),
-            Err(e) => json!({"error": e.to_string()}),
+        .map(|result| match &result.error {
+            None => column_facts(result),
+            Some(e) => json!({"error": e}),
         })
         .collect();
     json!({ "columns": columns })

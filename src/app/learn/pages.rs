@@ -100,7 +100,7 @@ struct LiveProps {
 fn Live(props: &LiveProps) -> Html {
     let open = &props.step.open;
     let build = use_memo(props.step.clone(), |step| {
-        step.open.build_link().map(BuildState::from_link)
+        step.open.build_link().map(BuildState::computed)
     });
     if let Some(state) = build.as_ref() {
         return html! {
@@ -193,22 +193,16 @@ fn LiveRace(props: &LiveRaceProps) -> Html {
 }
 
 fn live_column(result: &ColumnResult, column: &Column) -> Html {
-    let ops = result
-        .plan
-        .as_ref()
-        .ok()
-        .and_then(|p| p.ops().map(|o| o.to_vec()))
-        .unwrap_or_default();
     html! {
         <div class="live-column">
             <h3>{ column.preset.as_str() }{ if column.overrides.is_empty() { "" } else { " + overrides" } }</h3>
             <p class="muted small">{ column.preset.summary() }</p>
-            if ops.is_empty() {
-                <pre class="body" tabindex="0" role="region" aria-label="What is sent"><code>{ result.plan.as_ref().map(|p| p.body_text()).unwrap_or_default() }</code></pre>
+            if result.ops.is_empty() {
+                <pre class="body" tabindex="0" role="region" aria-label="What is sent"><code>{ result.texts.as_ref().map(|t| t.payload.to_string()).unwrap_or_default() }</code></pre>
             } else {
                 <ol class="ops compact">
-                    { for ops.iter().map(|p| html! {
-                        <li class="op"><span class="op-kind">{ p.op.op.as_str() }</span>{ " " }<code class="op-path">{ p.op.path.clone() }</code></li>
+                    { for result.ops.iter().map(|op| html! {
+                        <li class="op"><span class="op-kind">{ op.op.clone() }</span>{ " " }<code class="op-path">{ op.path.clone() }</code></li>
                     }) }
                 </ol>
             }

@@ -1,0 +1,168 @@
+// Pre-renders the Build view into dist/index.html (run by scripts/postbuild.mjs
+// during `make dist`): the page of the release build itself is opened in
+// headless Chromium, the app's own first render (the first example, both
+// editors and its result columns, computed by the engine worker) is taken
+// from the DOM, made inert, and written into the page, so a first visit
+// shows the editors and the example's results before any WebAssembly
+// arrives. It is not live and says so: the editors are read-only, every
+// control is disabled, and a status line says the editors are loading. The
+// app then mounts a fresh root in its place (src/app/boot.rs), so nothing
+// can be typed into the copy and lost.
+//
+// For a visit to another view (Check, Race, Scale, Learn) `route-*.js`, a
+// tiny blocking script in <head>, marks the page so the copy is never
+// painted (style.css hides it).
+//
+// Needs Chromium (scripts/setup.sh --browser) and playwright-core (the e2e
+// suite's packages); without them the page is left as it was, with a NOTICE.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, dirname } from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+};
+
+async function serve(dir) {
+  const server = createServer(async (req, res) => {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = normalize(join(dir, path.endsWith('/') ? path + 'index.html' : path));
+    if (!file.startsWith(dir)) return res.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/**
+ * The app's first render of Build, inert (`app`), and the data block with
+ * its first engine answer (`seed`); `null` (with a NOTICE) when no browser
+ * can be had.
+ */
+export async function prerender(dist) {
+  let chromium;
+  try {
+    const require = createRequire(join(here, '..', 'tests', 'e2e', 'package.json'));
+    ({ chromium } = require('playwright-core'));
+  } catch {
+    console.log('*** NOTICE: prerender: playwright-core not installed (make setup-browser): index.html is NOT pre-rendered ***');
+    return null;
+  }
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  const server = await serve(resolve(dist));
+  let browser;
+  try {
+    browser = await chromium.launch({
+      executablePath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+    });
+  } catch (error) {
+    await server.close();
+    console.log(`*** NOTICE: prerender: no Chromium at ${executablePath} (${error.message.split('\n')[0]}): index.html is NOT pre-rendered ***`);
+    return null;
+  }
+  try {
+    // Light theme, a wide window: what the style sheet lays out by media
+    // queries is the same markup at every width.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
+    const page = await context.newPage();
+    // The Build requests the page sends the engine worker and its answers,
+    // as text: the first answer goes into the page with the request it
+    // answers (src/app/engine.rs, Seed).
+    await page.addInitScript(() => {
+      const sent = (window.__engineSent = []);
+      const got = (window.__engineGot = []);
+      const Original = window.Worker;
+      window.Worker = class extends Original {
+        constructor(...args) {
+          super(...args);
+          this.addEventListener('message', (e) => {
+            if (typeof e.data === 'string' && e.data.startsWith('{"type":"built"')) got.push(e.data);
+          });
+        }
+        postMessage(message, ...rest) {
+          if (typeof message === 'string' && message.startsWith('{"type":"build"')) sent.push(message);
+          return super.postMessage(message, ...rest);
+        }
+      };
+    });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.url, { waitUntil: 'load' });
+    await page.locator('article.column ol.ops').first().waitFor({ timeout: 60_000 });
+    await page.locator('.results[aria-busy="false"]').waitFor({ timeout: 60_000 });
+    if (errors.length) throw new Error(`the page failed while pre-rendering: ${errors.join('; ')}`);
+    const html = await page.evaluate(() => {
+      const live = document.getElementById('app');
+      const app = live.cloneNode(true);
+      // What the app set as properties (a textarea's text, a select's
+      // choice) becomes markup.
+      const fields = (root) => [...root.querySelectorAll('textarea, select, input')];
+      const copies = fields(app);
+      fields(live).forEach((e, i) => {
+        const copy = copies[i];
+        if (e.tagName === 'TEXTAREA') copy.textContent = e.value;
+        else if (e.tagName === 'SELECT') {
+          [...copy.options].forEach((o, k) => o.toggleAttribute('selected', k === e.selectedIndex));
+        } else if (e.type === 'checkbox' || e.type === 'radio') copy.toggleAttribute('checked', e.checked);
+        else copy.setAttribute('value', e.value);
+      });
+      app.setAttribute('data-prerendered', '');
+      app.setAttribute('inert', '');
+      // Not live: nothing takes input, and it says so.
+      for (const e of app.querySelectorAll('textarea')) e.setAttribute('readonly', '');
+      for (const e of app.querySelectorAll('textarea, input, select, button')) e.setAttribute('disabled', '');
+      for (const e of app.querySelectorAll('[style]')) e.removeAttribute('style');
+      for (const e of app.querySelectorAll('[id]')) {
+        // The app's own ids stay unique once it mounts: the copy's are prefixed.
+        e.id = 'pre-' + e.id;
+      }
+      for (const e of app.querySelectorAll('label[for]')) e.setAttribute('for', 'pre-' + e.getAttribute('for'));
+      for (const e of app.querySelectorAll('[aria-labelledby]')) {
+        e.setAttribute('aria-labelledby', e.getAttribute('aria-labelledby').split(' ').map((id) => 'pre-' + id).join(' '));
+      }
+      const note = document.createElement('p');
+      note.className = 'prerender-note';
+      note.setAttribute('role', 'status');
+      note.textContent = 'Loading the editors… (this is a preview: it takes no input yet)';
+      const view = app.querySelector('.view') ?? app;
+      view.prepend(note);
+      return app.outerHTML;
+    });
+    // The request of the state shown and the worker's answer to it, as
+    // the texts they were sent as (src/app/engine.rs, Seed): the job and
+    // the answer, one line each, `<` escaped so no text closes the element.
+    const { sent, got } = await page.evaluate(() => ({ sent: window.__engineSent, got: window.__engineGot }));
+    const last = sent.at(-1);
+    const id = last && JSON.parse(last).id;
+    const built = got.find((text) => JSON.parse(text).id === id);
+    const part = (text, key) => {
+      const at = text.indexOf(key);
+      if (at < 0 || !text.endsWith('}')) throw new Error(`prerender: no ${key} in an engine message`);
+      return text.slice(at + key.length, -1);
+    };
+    if (!built) {
+      console.log('*** NOTICE: prerender: no engine answer seen: the first result is NOT pre-computed ***');
+      return { app: html, seed: null };
+    }
+    const seed = `${part(last, '"job":')}\n${part(built, '"answer":')}`.replace(/</g, '\\u003c');
+    return { app: html, seed: `<script type="application/json" id="patchlab-first-answer">${seed}</script>` };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

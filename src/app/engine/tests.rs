@@ -1,0 +1,350 @@
+use super::*;
+
+fn job(old: &str, new: &str, presets: &[Preset], revs: (u64, u64, u64)) -> BuildJob {
+    BuildJob {
+        revs: Revs {
+            old: revs.0,
+            new: revs.1,
+            columns: revs.2,
+        },
+        old: old.into(),
+        new: new.into(),
+        columns: presets.iter().copied().map(ColumnSpec::of).collect(),
+        kubernetes: KubeVersion::default(),
+    }
+}
+
+const OLD: &str = "metadata:\n  name: vmi\n  labels: {a: '1'}\nstatus:\n  phase: Running\n";
+const NEW: &str =
+    "metadata:\n  name: vmi\n  labels: {a: '1', b: '2'}\nstatus:\n  phase: Succeeded\n";
+
+#[test]
+fn messages_round_trip_as_json() {
+    let request = ToEngine::Build {
+        id: 3,
+        job: job(OLD, NEW, &[Preset::KubevirtMain], (1, 2, 3)),
+    };
+    assert_eq!(ToEngine::from_json(&request.to_json()).unwrap(), request);
+    let lint = ToEngine::Lint {
+        id: 4,
+        body: "[]".into(),
+    };
+    assert_eq!(ToEngine::from_json(&lint.to_json()).unwrap(), lint);
+    let answer = Engine::default().answer(request);
+    assert_eq!(FromEngine::from_json(&answer.to_json()).unwrap(), answer);
+    assert_eq!(FromEngine::Ready.to_json(), r#"{"type":"ready"}"#);
+    let Err(FromEngine::Failed { id: 0, message, .. }) = ToEngine::from_json(r#"{"type":"x"}"#)
+    else {
+        panic!("unreadable requests fail")
+    };
+    assert!(message.contains("not an engine request"), "{message}");
+}
+
+#[test]
+fn a_build_answer_is_what_the_engines_compute() {
+    let presets = [Preset::KubevirtMain, Preset::KubevirtPerKey, Preset::Merge];
+    let mut engine = Engine::default();
+    let answer = engine.build(&job(OLD, NEW, &presets, (1, 2, 3)));
+    assert_eq!(
+        answer.old,
+        Some(Parsed {
+            rev: 1,
+            error: None
+        })
+    );
+    assert_eq!(
+        answer.new,
+        Some(Parsed {
+            rev: 2,
+            error: None
+        })
+    );
+    let results = answer.results.unwrap();
+    let budget = Budget::default();
+    let (old, new) = (
+        input::parse(OLD, &budget).unwrap().0,
+        input::parse(NEW, &budget).unwrap().0,
+    );
+    for (column, preset) in results.columns.iter().zip(presets) {
+        let options = ColumnSpec::of(preset).options();
+        let plan = strategy::diff(&old, &new, &options).unwrap();
+        assert_eq!(column.preset, preset);
+        assert_eq!(column.kind, plan.body.kind());
+        assert_eq!(&*column.texts.as_ref().unwrap().payload, plan.body_text());
+        let round_trip =
+            strategy::round_trip_on(&old, &new, &plan, &options.policy, KubeVersion::default());
+        assert_eq!(column.round_trip, RoundTripResult::from(&round_trip));
+        let sent: Vec<(String, String)> = plan
+            .ops()
+            .unwrap_or_default()
+            .iter()
+            .map(|p| (p.op.op.as_str().to_owned(), p.op.path.clone()))
+            .collect();
+        let shown: Vec<(String, String)> = column
+            .ops
+            .iter()
+            .map(|o| (o.op.clone(), o.path.clone()))
+            .collect();
+        assert_eq!(shown, sent);
+        let report = lint::lint_plan(&plan);
+        for (k, op) in column.ops.iter().enumerate() {
+            let expected: Vec<&str> = report
+                .as_ref()
+                .map(|r| r.on_op(k).map(|f| f.rule.as_str()).collect())
+                .unwrap_or_default();
+            assert_eq!(
+                op.findings
+                    .iter()
+                    .map(|f| f.rule.as_str())
+                    .collect::<Vec<_>>(),
+                expected
+            );
+        }
+    }
+    // The head tests and writes the whole map: those ops are its own; the
+    // phase is replaced the same way by the head and per-key, so that op
+    // is not (the merge column sends a body, no ops).
+    for column in &results.columns[..2] {
+        assert!(!column.ops.is_empty());
+        for op in &column.ops {
+            assert_eq!(op.unique, op.path.starts_with("/metadata/labels"), "{op:?}");
+        }
+    }
+    // The Fields table: each changed path once, a strategy per column
+    // (none for the merge column's whole body).
+    let paths: Vec<String> = results.fields.iter().map(|f| f.path.to_string()).collect();
+    assert_eq!(paths, ["/metadata/labels", "/status/phase"]);
+    assert_eq!(results.fields[0].change, "modified");
+}
+
+#[test]
+fn ops_sent_by_two_columns_are_not_unique() {
+    let presets = [Preset::KubevirtPerKey, Preset::KubevirtPerKey];
+    let results = Engine::default()
+        .build(&job(OLD, NEW, &presets, (1, 2, 3)))
+        .results
+        .unwrap();
+    assert!(results
+        .columns
+        .iter()
+        .all(|c| !c.ops.is_empty() && c.ops.iter().all(|o| !o.unique)));
+    let one = Engine::default()
+        .build(&job(OLD, NEW, &presets[..1], (1, 2, 3)))
+        .results
+        .unwrap();
+    assert!(
+        one.columns[0].ops.iter().all(|o| !o.unique),
+        "one column: nothing to compare"
+    );
+}
+
+#[test]
+fn parse_errors_name_the_side_and_place_and_block_the_results() {
+    let mut engine = Engine::default();
+    let answer = engine.build(&job(OLD, "{\"metadata\": ]}", &[Preset::Merge], (4, 5, 6)));
+    assert_eq!(answer.old.as_ref().unwrap().error, None);
+    let error = answer.new.as_ref().unwrap().error.clone().unwrap();
+    assert_eq!((error.line, error.column), (Some(1), Some(14)));
+    assert_eq!(answer.new.as_ref().unwrap().rev, 5);
+    assert!(answer.results.is_none());
+    // The cached parse of an unchanged text is the same as a fresh one.
+    let again = engine.build(&job(OLD, NEW, &[Preset::Merge], (4, 7, 6)));
+    let fresh = Engine::default().build(&job(OLD, NEW, &[Preset::Merge], (4, 7, 6)));
+    assert_eq!(again, fresh);
+}
+
+#[test]
+fn a_diff_error_is_the_column_s_error() {
+    // A list where the old object has a map: the merge diff still works,
+    // a JSON patch diff of a non-object root does not.
+    let answer = Engine::default().build(&job("[1]", "{}", &[Preset::KubevirtMain], (1, 2, 3)));
+    let column = &answer.results.unwrap().columns[0];
+    assert!(column.error.is_some());
+    assert!(column.texts.is_none() && column.ops.is_empty());
+}
+
+#[test]
+fn lint_answers_the_report_lint_writes() {
+    let body = r#"[{"op":"add","path":"/metadata/labels/a","value":"b"}]"#;
+    let FromEngine::Linted { id: 9, report } = Engine::default().answer(ToEngine::Lint {
+        id: 9,
+        body: body.into(),
+    }) else {
+        panic!("a lint answer")
+    };
+    let expected = lint::lint(body, &lint::Options::default()).unwrap();
+    assert_eq!(report, serde_json::to_value(&expected).unwrap());
+    let FromEngine::Failed {
+        id: 10,
+        kind,
+        message,
+    } = Engine::default().answer(ToEngine::Lint {
+        id: 10,
+        body: "[".into(),
+    })
+    else {
+        panic!("bad input fails")
+    };
+    assert_eq!(kind, Some(RequestKind::Lint));
+    assert!(!message.is_empty());
+}
+
+#[test]
+fn a_waiting_request_is_replaced_by_a_newer_one_of_its_kind() {
+    let build = |id| ToEngine::Build {
+        id,
+        job: job(OLD, NEW, &[Preset::Merge], (1, 2, 3)),
+    };
+    let lint = |id| ToEngine::Lint {
+        id,
+        body: "[]".into(),
+    };
+    let mut inbox = Inbox::default();
+    inbox.push(build(1));
+    inbox.push(lint(2));
+    inbox.push(build(3));
+    inbox.push(build(4));
+    assert_eq!(inbox.pop().map(|r| r.id()), Some(2));
+    assert_eq!(inbox.pop().map(|r| r.id()), Some(4));
+    assert!(inbox.pop().is_none() && inbox.is_empty());
+}
+
+#[test]
+fn late_answers_of_replaced_requests_are_dropped() {
+    let mut latest = Latest::default();
+    let first = latest.issue(RequestKind::Build);
+    let lint = latest.issue(RequestKind::Lint);
+    let second = latest.issue(RequestKind::Build);
+    let built = |id| FromEngine::Built {
+        id,
+        answer: Rc::new(BuildAnswer::default()),
+    };
+    assert!(!latest.current(&built(first)), "replaced");
+    assert!(latest.current(&built(second)));
+    assert!(latest.current(&FromEngine::Failed {
+        id: lint,
+        kind: Some(RequestKind::Lint),
+        message: String::new()
+    }));
+    assert!(
+        !latest.current(&FromEngine::Linted {
+            id: second,
+            report: Value::Null
+        }),
+        "an id of another kind"
+    );
+    assert!(latest.current(&FromEngine::Ready));
+}
+
+const POD_OLD: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: one\n  - name: b\n    image: two\n";
+const POD_NEW: &str = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n    image: one\n  - name: b\n    image: three\n";
+
+#[test]
+fn a_built_in_kind_takes_the_strategic_preset_a_custom_resource_does_not() {
+    // A Pod: every preset, then strategic; the column is kubectl's
+    // two-way strategic merge patch, as the core computes it.
+    let presets = [Preset::KubevirtMain, Preset::Strategic];
+    let results = Engine::default()
+        .build(&job(POD_OLD, POD_NEW, &presets, (1, 2, 3)))
+        .results
+        .unwrap();
+    assert_eq!(results.presets, Preset::EVERY.to_vec());
+    let column = &results.columns[1];
+    assert_eq!(column.error, None);
+    assert_eq!(column.kind, BodyKind::StrategicMergePatch);
+    assert_eq!(
+        column.content_type,
+        "application/strategic-merge-patch+json"
+    );
+    let budget = Budget::default();
+    let (old, new) = (
+        input::parse(POD_OLD, &budget).unwrap().0,
+        input::parse(POD_NEW, &budget).unwrap().0,
+    );
+    let plan = strategy::diff(&old, &new, &Options::preset(Preset::Strategic)).unwrap();
+    let texts = column.texts.as_ref().unwrap();
+    assert_eq!(&*texts.payload, plan.body_text());
+    assert!(
+        texts.payload.contains(r#""image":"three""#),
+        "{}",
+        texts.payload
+    );
+    assert!(texts.body.is_some(), "shown whole, like a merge body");
+    // A VMI (a custom resource; OLD and NEW name no kind at all): no
+    // strategic preset offered, and a column that asks for it anyway
+    // shows the body a client would send and the server's refusal.
+    let vmi = Engine::default()
+        .build(&job(OLD, NEW, &[Preset::Strategic], (1, 2, 3)))
+        .results
+        .unwrap();
+    assert_eq!(vmi.presets, Preset::ALL.to_vec());
+    let column = &vmi.columns[0];
+    assert!(
+        matches!(column.round_trip, RoundTripResult::Refused(_)),
+        "{:?}",
+        column.round_trip
+    );
+    assert!(
+        column.notes.iter().any(|n| n.contains("custom resource")),
+        "{:?}",
+        column.notes
+    );
+}
+
+#[test]
+fn a_seed_answers_only_the_request_it_was_computed_for() {
+    // A `<` in a text: written escaped, still the same request.
+    let asked = job(
+        &OLD.replace("'1'", "'<b>'"),
+        NEW,
+        &[Preset::KubevirtMain, Preset::KubevirtPerKey],
+        (1, 2, 3),
+    );
+    let FromEngine::Built { answer, .. } = Engine::default().answer(ToEngine::Build {
+        id: 1,
+        job: asked.clone(),
+    }) else {
+        panic!("a build answer")
+    };
+    // What scripts/prerender.mjs writes, from the texts of the messages.
+    let request = ToEngine::Build {
+        id: 1,
+        job: asked.clone(),
+    }
+    .to_json();
+    let built = FromEngine::Built {
+        id: 1,
+        answer: Rc::clone(&answer),
+    }
+    .to_json();
+    let slice = |text: &str, key: &str| {
+        let at = text.find(key).unwrap() + key.len();
+        text[at..text.len() - 1].replace('<', "\\u003c")
+    };
+    let text = format!(
+        "{}\n{}",
+        slice(&request, r#""job":"#),
+        slice(&built, r#""answer":"#)
+    );
+    assert_eq!(text, Seed::text(&asked, &answer));
+    assert!(!text.contains('<'));
+    assert_eq!(Seed::answer_for(&text, &asked).unwrap(), Some(answer));
+    // Another text, other columns, another release or other revisions:
+    // not this answer.
+    let mut other = asked.clone();
+    other.new = "{}".into();
+    assert_eq!(Seed::answer_for(&text, &other).unwrap(), None);
+    let mut other = asked.clone();
+    other.columns.pop();
+    assert_eq!(Seed::answer_for(&text, &other).unwrap(), None);
+    let mut other = asked.clone();
+    other.revs.new = 7;
+    assert_eq!(Seed::answer_for(&text, &other).unwrap(), None);
+    let mut other = asked.clone();
+    other.kubernetes = KubeVersion::new(KubeVersion::OLDEST_MINOR, None).unwrap();
+    assert_ne!(other.kubernetes, asked.kubernetes);
+    assert_eq!(Seed::answer_for(&text, &other).unwrap(), None);
+    // The right request with a broken answer: an error, not a guess.
+    let (job_line, _) = text.split_once('\n').unwrap();
+    assert!(Seed::answer_for(&format!("{job_line}\n{{"), &asked).is_err());
+}

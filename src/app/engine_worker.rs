@@ -1,0 +1,281 @@
+//! The engines' Web Worker: the worker side ([`serve_worker`], the
+//! `engine-worker` binary's entry point) and the page's client
+//! ([`EngineClient`]). They speak the protocol of [`crate::app::engine`]
+//! as JSON text; the page never runs an engine and never waits for one.
+//!
+//! One worker serves the page for its whole life: the boot script starts
+//! it on a first visit to Build (as soon as the page module's bytes have
+//! arrived, so the two downloads do not share the line) and leaves it on
+//! `window.patchlabEngine`; the page module and, after a hand-over, the
+//! full app both take it from there, so the engines are fetched once.
+//!
+//! ```ignore
+//! let client = EngineClient::shared()?;
+//! client.build(job, Callback::from(|answer: Result<Rc<BuildAnswer>, String>| { /* take it in */ }));
+//! ```
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::Callback;
+
+use super::engine::{
+    BuildAnswer, BuildJob, Engine, FromEngine, Inbox, Latest, RequestKind, Seed, ToEngine,
+};
+
+/// Where Trunk puts the worker's loader (`data-loader-shim`), relative to
+/// the page.
+pub const WORKER_URL: &str = "./engine-worker_loader.js";
+/// The property of `window` that holds the page's engine worker.
+const GLOBAL: &str = "patchlabEngine";
+/// The property of the worker set once it said `ready`.
+const READY: &str = "patchlabReady";
+
+/// The worker side: answers requests on its global scope, one per task,
+/// so a request that arrives while another is computed replaces an older
+/// one of its kind still waiting ([`Inbox`]).
+fn serve(scope: web_sys::DedicatedWorkerGlobalScope) {
+    let engine = Rc::new(RefCell::new(Engine::default()));
+    let inbox = Rc::new(RefCell::new(Inbox::default()));
+    let scheduled = Rc::new(Cell::new(false));
+    let reply = scope.clone();
+    let post = move |message: &FromEngine| {
+        let _ = reply.post_message(&JsValue::from_str(&message.to_json()));
+    };
+    let handler = {
+        let post = post.clone();
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            let text = event.data().as_string().unwrap_or_default();
+            match ToEngine::from_json(&text) {
+                Err(failed) => post(&failed),
+                Ok(request) => {
+                    inbox.borrow_mut().push(request);
+                    if !scheduled.replace(true) {
+                        drain(
+                            engine.clone(),
+                            inbox.clone(),
+                            scheduled.clone(),
+                            post.clone(),
+                        );
+                    }
+                }
+            }
+        })
+    };
+    scope.set_onmessage(Some(handler.as_ref().unchecked_ref()));
+    handler.forget();
+    post(&FromEngine::Ready);
+}
+
+/// Answers the oldest waiting request in a task of its own, then the next.
+fn drain(
+    engine: Rc<RefCell<Engine>>,
+    inbox: Rc<RefCell<Inbox>>,
+    scheduled: Rc<Cell<bool>>,
+    post: impl Fn(&FromEngine) + Clone + 'static,
+) {
+    gloo::timers::callback::Timeout::new(0, move || {
+        let request = inbox.borrow_mut().pop();
+        if let Some(request) = request {
+            let answer = engine.borrow_mut().answer(request);
+            post(&answer);
+        }
+        if inbox.borrow().is_empty() {
+            scheduled.set(false);
+        } else {
+            drain(engine, inbox, scheduled, post);
+        }
+    })
+    .forget();
+}
+
+/// The `engine-worker` binary's entry point.
+pub fn serve_worker() {
+    match js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
+        Ok(scope) => serve(scope),
+        Err(_) => {
+            web_sys::console::error_1(&"engine-worker: not running in a dedicated worker".into())
+        }
+    }
+}
+
+/// The id of the pre-rendered page's data block holding the first answer
+/// (written by `scripts/prerender.mjs`, outside `#app`).
+pub const SEED_ID: &str = "patchlab-first-answer";
+
+/// The build-time answer to `job`, if the page carries one for exactly
+/// this request ([`Seed`]). The data block is read and removed on the
+/// first call, so only a page's first request can be answered from it.
+pub fn seeded(job: &BuildJob) -> Option<Rc<BuildAnswer>> {
+    let element = gloo::utils::document().get_element_by_id(SEED_ID)?;
+    element.remove();
+    match Seed::answer_for(&element.text_content().unwrap_or_default(), job) {
+        Ok(answer) => answer,
+        Err(error) => {
+            web_sys::console::warn_1(
+                &format!("patchlab: the pre-rendered answer is unreadable ({error})").into(),
+            );
+            None
+        }
+    }
+}
+
+/// Where an answer of one kind goes.
+type Waiter = Callback<Result<FromEngine, String>>;
+
+/// The page's handle on the engine worker (one per page thread).
+pub struct EngineClient {
+    worker: web_sys::Worker,
+    /// Messages held until the worker says it is ready.
+    outbox: RefCell<Option<Vec<String>>>,
+    latest: RefCell<Latest>,
+    waiters: RefCell<BTreeMap<RequestKind, Waiter>>,
+    /// Why the worker cannot answer, once it failed to start.
+    broken: RefCell<Option<String>>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Option<Rc<EngineClient>>> = const { RefCell::new(None) };
+}
+
+impl EngineClient {
+    /// The page's engine client: the worker the boot script started (or
+    /// an earlier module of this page), else a new one.
+    ///
+    /// # Errors
+    ///
+    /// The browser's error when it cannot start a worker.
+    pub fn shared() -> Result<Rc<EngineClient>, String> {
+        if let Some(client) = CLIENT.with(|c| c.borrow().clone()) {
+            return Ok(client);
+        }
+        let window = gloo::utils::window();
+        let existing = js_sys::Reflect::get(&window, &JsValue::from_str(GLOBAL))
+            .ok()
+            .and_then(|w| w.dyn_into::<web_sys::Worker>().ok());
+        let worker = match existing {
+            Some(worker) => worker,
+            None => {
+                let worker = web_sys::Worker::new(WORKER_URL)
+                    .map_err(|e| format!("the engine worker could not start ({e:?})"))?;
+                let _ = js_sys::Reflect::set(&window, &JsValue::from_str(GLOBAL), &worker);
+                worker
+            }
+        };
+        let ready = js_sys::Reflect::get(&worker, &JsValue::from_str(READY))
+            .ok()
+            .is_some_and(|r| r.is_truthy());
+        let client = Rc::new(EngineClient {
+            worker,
+            outbox: RefCell::new((!ready).then(Vec::new)),
+            latest: RefCell::default(),
+            waiters: RefCell::default(),
+            broken: RefCell::new(None),
+        });
+        client.listen();
+        CLIENT.with(|c| *c.borrow_mut() = Some(client.clone()));
+        Ok(client)
+    }
+
+    fn listen(self: &Rc<Self>) {
+        let me = Rc::downgrade(self);
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
+            move |event: web_sys::MessageEvent| {
+                let Some(me) = me.upgrade() else {
+                    return;
+                };
+                let text = event.data().as_string().unwrap_or_default();
+                match FromEngine::from_json(&text) {
+                    Ok(FromEngine::Ready) => {
+                        let _ = js_sys::Reflect::set(
+                            &me.worker,
+                            &JsValue::from_str(READY),
+                            &JsValue::TRUE,
+                        );
+                        let waiting = me.outbox.borrow_mut().take();
+                        for message in waiting.unwrap_or_default() {
+                            let _ = me.worker.post_message(&JsValue::from_str(&message));
+                        }
+                    }
+                    Ok(answer) if me.latest.borrow().current(&answer) => {
+                        let waiter = answer
+                            .kind()
+                            .and_then(|kind| me.waiters.borrow().get(&kind).cloned());
+                        if let Some(waiter) = waiter {
+                            waiter.emit(Ok(answer));
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(error) => {
+                        me.fail(format!("unreadable answer from the engine worker: {error}"))
+                    }
+                }
+            },
+        );
+        self.worker
+            .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        let me = Rc::downgrade(self);
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+            if let Some(me) = me.upgrade() {
+                me.fail(
+                    "the engine worker did not start (check the connection and reload the page)"
+                        .to_owned(),
+                );
+            }
+        });
+        self.worker
+            .set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        on_error.forget();
+    }
+
+    /// Tells every waiter the worker failed.
+    fn fail(&self, why: String) {
+        *self.broken.borrow_mut() = Some(why.clone());
+        let waiters: Vec<Waiter> = self.waiters.borrow().values().cloned().collect();
+        for waiter in waiters {
+            waiter.emit(Err(why.clone()));
+        }
+    }
+
+    /// Sends a request of `kind`, replacing earlier ones of that kind (their
+    /// answers are dropped); its answer goes to `waiter`.
+    fn send(&self, kind: RequestKind, make: impl FnOnce(u32) -> ToEngine, waiter: Waiter) {
+        self.waiters.borrow_mut().insert(kind, waiter.clone());
+        if let Some(why) = self.broken.borrow().clone() {
+            waiter.emit(Err(why));
+            return;
+        }
+        let id = self.latest.borrow_mut().issue(kind);
+        let text = make(id).to_json();
+        match self.outbox.borrow_mut().as_mut() {
+            Some(waiting) => waiting.push(text),
+            None => {
+                let _ = self.worker.post_message(&JsValue::from_str(&text));
+            }
+        }
+    }
+
+    /// Asks for a Build result; the answer (or why there is none) goes to
+    /// `done`, unless a later Build request replaced this one.
+    pub fn build(&self, job: BuildJob, done: Callback<Result<Rc<BuildAnswer>, String>>) {
+        self.send(
+            RequestKind::Build,
+            |id| ToEngine::Build { id, job },
+            Callback::from(move |answer: Result<FromEngine, String>| match answer {
+                Ok(FromEngine::Built { answer, .. }) => done.emit(Ok(answer)),
+                Ok(FromEngine::Failed { message, .. }) => done.emit(Err(message)),
+                Ok(_) => {}
+                Err(why) => done.emit(Err(why)),
+            }),
+        );
+    }
+
+    /// Drops the waiter of `kind` (its view ended); late answers go nowhere.
+    pub fn forget(&self, kind: RequestKind) {
+        self.waiters.borrow_mut().remove(&kind);
+    }
+}
