@@ -28,6 +28,7 @@
 //! ```
 
 mod checks;
+mod fields;
 mod fix;
 mod hints;
 pub mod kinds;
@@ -47,6 +48,7 @@ use std::rc::Rc;
 use serde::Serialize;
 use serde_json::Value;
 
+pub use fields::MAX_UNKNOWN_FIELDS;
 pub use fix::{FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
 pub use kubectl::is_command;
 pub use lists::{ListTypes, Types, LISTS_SHOWN};
@@ -383,31 +385,34 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
         })
     };
     let go_formatted = input.hints.iter().any(|h| h.rule == Rule::GoFormattedBody);
+    let schema_kind = lists::schema_of(options.object.as_ref(), kind);
     let (analysis, written) = match input.kind {
         BodyKind::JsonPatch if go_formatted => (go_formatted_report(input, options), None),
         BodyKind::JsonPatch => {
             let decoded = patch::decode(&input.payload).map_err(LintError::Payload)?;
-            (
-                checks::json_patch(&decoded, Some(&input.payload), options, kind),
-                fix::written_ops(&input.payload),
-            )
+            let mut analysis = checks::json_patch(&decoded, Some(&input.payload), options, kind);
+            analysis
+                .pending
+                .extend(fields::in_ops(&decoded.ops, schema_kind));
+            (analysis, fix::written_ops(&input.payload))
         }
         BodyKind::MergePatch => {
             let body: Value = serde_json::from_str(&input.payload).map_err(syntax)?;
-            (merge::merge_patch(&body, options, kind), None)
+            let mut analysis = merge::merge_patch(&body, options, kind);
+            analysis.pending.extend(fields::in_body(&body, schema_kind));
+            (analysis, None)
         }
         BodyKind::StrategicMergePatch => {
             let body: Value = serde_json::from_str(&input.payload).map_err(syntax)?;
-            (
-                smp::strategic(
-                    &body,
-                    &input.payload,
-                    options,
-                    kind,
-                    input.resource.as_ref(),
-                ),
-                None,
-            )
+            let mut analysis = smp::strategic(
+                &body,
+                &input.payload,
+                options,
+                kind,
+                input.resource.as_ref(),
+            );
+            analysis.pending.extend(fields::in_body(&body, schema_kind));
+            (analysis, None)
         }
         kind @ (BodyKind::Apply | BodyKind::Update) => return Err(LintError::Unsupported(kind)),
     };
@@ -497,8 +502,12 @@ pub fn lint_ops(ops: &[Operation], options: &Options) -> Report {
         warnings: Vec::new(),
     };
     let kind = kind_of(options, None);
-    let checks::Analysis { report, pending } =
-        checks::json_patch(&decoded, None, options, kind.as_deref());
+    let checks::Analysis {
+        report,
+        mut pending,
+    } = checks::json_patch(&decoded, None, options, kind.as_deref());
+    let schema_kind = lists::schema_of(options.object.as_ref(), kind.as_deref());
+    pending.extend(fields::in_ops(ops, schema_kind));
     finish(report, pending, None)
 }
 

@@ -438,6 +438,13 @@ impl<'t> Node<'t> {
         }
     }
 
+    /// The field of this JSON name, exactly (as the server decodes an
+    /// object: case-sensitively); `None` when this is no struct or it has
+    /// no such field.
+    pub fn field(&self, name: &str) -> Option<Node<'t>> {
+        Some(self.at(&self.as_struct()?.field(name)?.ty))
+    }
+
     /// The element type of a list, or the value type of a map.
     pub fn element(&self) -> Option<Node<'t>> {
         match self.ty {

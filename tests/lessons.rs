@@ -16,7 +16,7 @@ use serde_json::Value;
 /// The facts of what a step opens.
 fn facts_of(open: &Open) -> Result<Value, String> {
     if let Some(link) = open.build_link() {
-        return Ok(facts::build(&BuildState::from_link(link)));
+        return Ok(facts::build(&BuildState::computed(link)));
     }
     if let Some(link) = open.race_link() {
         let state = RaceState::open(link).map_err(|e| e.to_string())?;
@@ -72,7 +72,7 @@ fn every_walkthrough_step_shows_what_its_text_says() {
 fn every_build_example_shows_what_its_description_says() {
     let mut failures = Vec::new();
     for example in examples() {
-        let state = BuildState::from_link(BuildLink::example(example.id, None).unwrap());
+        let state = BuildState::computed(BuildLink::example(example.id, None).unwrap());
         let what = format!("example {}", example.id);
         check(&what, &example.claims, &facts::build(&state), &mut failures);
     }
@@ -163,7 +163,7 @@ fn print_facts() {
         }
     }
     for example in examples() {
-        let state = BuildState::from_link(BuildLink::example(example.id, None).unwrap());
+        let state = BuildState::computed(BuildLink::example(example.id, None).unwrap());
         println!("== example {}\n{}", example.id, trim(facts::build(&state)));
     }
     for (id, scenario) in library() {

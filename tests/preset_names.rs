@@ -40,7 +40,7 @@ fn an_old_build_link_opens_with_the_renamed_columns() {
     let link: BuildLink = decode(&pack(&old)).unwrap();
     let columns: Vec<Preset> = link.columns.iter().map(|c| c.preset).collect();
     assert_eq!(columns, [Preset::KubevirtMain, Preset::KubevirtPerKey]);
-    let shown = facts::build(&BuildState::from_link(link));
+    let shown = facts::build(&BuildState::computed(link));
     assert_eq!(shown["columns"][0]["preset"], "kubevirt-main");
     assert_eq!(shown["columns"][1]["preset"], "kubevirt-per-key");
 }

@@ -452,6 +452,11 @@ pub struct ColumnResult {
     pub empty: bool,
     /// The ops sent (JSON patches).
     pub ops: Vec<OpResult>,
+    /// Lint's findings about the body as a whole (not one op): all of a
+    /// merge or strategic merge patch's, a JSON patch's about its size.
+    /// The same as the Check view shows for the same bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<FindingResult>,
     /// The field manager of an apply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field_manager: Option<String>,
@@ -512,6 +517,17 @@ pub struct FindingResult {
 }
 
 impl FindingResult {
+    /// Finding `f`, the `n`th shown.
+    fn of(n: usize, f: &lint::Finding) -> Self {
+        FindingResult {
+            n,
+            rule: f.rule.as_str().to_owned(),
+            path: f.path.clone(),
+            message: f.message.clone(),
+            has_fix: f.fix.is_some(),
+        }
+    }
+
     /// The lint finding (without its fix), for the shared diagnostics
     /// component; `None` for a rule this build does not know.
     pub fn finding(&self) -> Option<lint::Finding> {
@@ -753,6 +769,7 @@ fn column_result(
                 summary: String::new(),
                 empty: true,
                 ops: Vec::new(),
+                findings: Vec::new(),
                 field_manager: None,
                 round_trip: RoundTripResult::NotApplicable,
                 conflicts: Vec::new(),
@@ -764,7 +781,8 @@ fn column_result(
     };
     let options = column.options();
     let round_trip = strategy::round_trip_on(old, new, plan, &options.policy, kubernetes);
-    let report = lint::lint_plan(plan);
+    let kind = new.get("kind").and_then(Value::as_str);
+    let report = lint::lint_plan(plan, kind);
     let texts = Texts::of(plan, new);
     let ops = plan
         .ops()
@@ -773,6 +791,18 @@ fn column_result(
         .enumerate()
         .map(|(k, planned)| op_result(k, planned, unique(k), report.as_ref()))
         .collect();
+    let findings = report
+        .as_ref()
+        .map(|report| {
+            report
+                .findings
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.index.is_none())
+                .map(|(n, f)| FindingResult::of(n, f))
+                .collect()
+        })
+        .unwrap_or_default();
     ColumnResult {
         preset: column.preset,
         error: None,
@@ -781,6 +811,7 @@ fn column_result(
         summary: summary(plan, &texts),
         empty: plan.is_empty(),
         ops,
+        findings,
         field_manager: match &plan.body {
             Body::Apply { field_manager, .. } => Some(field_manager.clone()),
             _ => None,
@@ -815,13 +846,7 @@ fn op_result(
                 report
                     .on_op(k)
                     .enumerate()
-                    .map(|(n, f)| FindingResult {
-                        n,
-                        rule: f.rule.as_str().to_owned(),
-                        path: f.path.clone(),
-                        message: f.message.clone(),
-                        has_fix: f.fix.is_some(),
-                    })
+                    .map(|(n, f)| FindingResult::of(n, f))
                     .collect()
             })
             .unwrap_or_default(),

@@ -1,15 +1,17 @@
 //! Lint on what a strategy sends: the Build view shows, on each column's
-//! ops, what the Check view would say about them.
+//! ops and body, what the Check view says about the same bytes.
 
-use super::{lint_ops, Options, Report};
-use crate::patch::Operation;
+use super::{lint_input, BodyKind, Input, Options, Origin, Report};
 use crate::strategy::Plan;
 
-/// What lint finds in the ops of `plan` (default options: no current
-/// object, kube-apiserver semantics).
+/// What lint finds in the body `plan` sends, read as the Check view reads
+/// it when that body is pasted: the same bytes, the same findings (no
+/// current object, kube-apiserver semantics). `kind` is the object's kind
+/// (`Pod`, `VirtualMachineInstance`), which decides who else writes a
+/// field and which paths the kind's schema knows.
 ///
-/// `None` when the plan sends no JSON patch (a merge patch, an apply
-/// configuration or a whole object): those bodies have no ops to mark.
+/// `None` when the plan sends no patch (an apply configuration or a whole
+/// object: lint does not read those) or nothing at all.
 ///
 /// ```
 /// use patchlab::lint::{lint_plan, Rule};
@@ -19,14 +21,32 @@ use crate::strategy::Plan;
 /// let old = json!({"metadata": {"labels": {"a": "1"}}});
 /// let new = json!({"metadata": {"labels": {"a": "1", "b": "2"}}});
 /// let head = diff(&old, &new, &Options::preset(Preset::KubevirtMain)).unwrap();
-/// let report = lint_plan(&head).unwrap();
+/// let report = lint_plan(&head, None).unwrap();
 /// assert_eq!(report.findings[0].rule, Rule::WholeMapTest);
-/// let merge = diff(&old, &new, &Options::preset(Preset::Merge)).unwrap();
-/// assert!(lint_plan(&merge).is_none());
+/// let update = diff(&old, &new, &Options::preset(Preset::Update)).unwrap();
+/// assert!(lint_plan(&update, None).is_none());
 /// ```
-pub fn lint_plan(plan: &Plan) -> Option<Report> {
-    let ops: Vec<Operation> = plan.ops()?.iter().map(|p| p.op.clone()).collect();
-    Some(lint_ops(&ops, &Options::default()))
+pub fn lint_plan(plan: &Plan, kind: Option<&str>) -> Option<Report> {
+    let body = plan.body.kind();
+    if !matches!(
+        body,
+        BodyKind::JsonPatch | BodyKind::MergePatch | BodyKind::StrategicMergePatch
+    ) || plan.is_empty()
+    {
+        return None;
+    }
+    let input = Input {
+        kind: body,
+        payload: plan.body_text(),
+        origin: Origin::Json,
+        resource: None,
+        hints: Vec::new(),
+    };
+    let options = Options {
+        kind: kind.map(str::to_owned),
+        ..Options::default()
+    };
+    lint_input(&input, &options).ok()
 }
 
 #[cfg(test)]
@@ -47,7 +67,7 @@ mod tests {
         }}});
         let rules = |preset: Preset| -> Vec<(Rule, Option<usize>, Severity)> {
             let plan = diff(&old, &new, &DiffOptions::preset(preset)).unwrap();
-            lint_plan(&plan)
+            lint_plan(&plan, None)
                 .unwrap()
                 .findings
                 .iter()
@@ -63,9 +83,7 @@ mod tests {
             rules(Preset::KubevirtPerKey),
             [(Rule::AddWithoutTest, Some(0), Severity::Note)]
         );
-        for preset in [Preset::Merge, Preset::Update] {
-            let plan = diff(&old, &new, &DiffOptions::preset(preset)).unwrap();
-            assert!(lint_plan(&plan).is_none(), "{preset}");
-        }
+        let plan = diff(&old, &new, &DiffOptions::preset(Preset::Update)).unwrap();
+        assert!(lint_plan(&plan, None).is_none());
     }
 }

@@ -114,6 +114,8 @@ pub enum Rule {
     /// Go source: a `client.MergeFrom` patch that carries a list changed
     /// after the base was copied.
     MergeFromReplacesList,
+    /// A path or member the kind's schema does not have (`/metdata`).
+    UnknownField,
 }
 
 /// One row of the rule table.
@@ -175,7 +177,7 @@ pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"Virtu
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 33] = [
+    pub const ALL: [Rule; 34] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -209,6 +211,7 @@ impl Rule {
         Rule::YamlNumber,
         Rule::TestRetriedOnConflict,
         Rule::MergeFromReplacesList,
+        Rule::UnknownField,
     ];
 
     /// The stable kebab-case name.
@@ -371,6 +374,10 @@ impl Rule {
             ),
             Rule::TestRetriedOnConflict => text(GO_RETRY, GO_RETRY_FIXED),
             Rule::MergeFromReplacesList => text(GO_MERGE_FROM, GO_MERGE_FROM_FIXED),
+            Rule::UnknownField => text(
+                r#"kubectl patch pod web-0 --type=merge -p '{"metdata":{"labels":{"app":"web"}}}'"#,
+                r#"kubectl patch pod web-0 --type=merge -p '{"metadata":{"labels":{"app":"web"}}}'"#,
+            ),
         }
     }
 }
@@ -461,7 +468,7 @@ impl serde::Serialize for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 33] = [
+pub static RULES: [RuleInfo; 34] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
@@ -758,5 +765,14 @@ pub static RULES: [RuleInfo; 33] = [
         explanation: "`client.MergeFrom(base)` sends the JSON merge patch from `base` to the object. A merge patch replaces lists whole, so the finalizers (or conditions, or owner references) go out as the complete list this controller saw: a finalizer another controller added since the read is removed again, silently. Without `MergeFromWithOptimisticLock` nothing guards it (no resourceVersion in the body, so no 409).",
         fix: "`client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})` (the body then carries the resourceVersion: a concurrent write is a 409, retried from a fresh read with `retry.RetryOnConflict`); for built-in kinds `client.StrategicMergeFrom(base)` merges finalizers as a set.",
         applies_to: AppliesTo::GoSource,
+    },
+    RuleInfo {
+        rule: Rule::UnknownField,
+        name: "unknown-field",
+        severity: Severity::Error,
+        summary: "a path or member the kind's schema does not have (`/metdata/labels`, `nodeselector`)",
+        explanation: "After applying a patch the server decodes the result into the kind's Go type (kubernetes `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go`: `runtime.DecodeInto` in `jsonPatcher.applyPatchToCurrentObject`, `FromUnstructuredWithValidation` in `applyPatchToObject` for a strategic merge patch). A member the type does not have is dropped: under the default field validation, `Warn` (no `fieldValidation` parameter; `kubectl patch` sends none), the only trace is a warning header (`addStrictDecodingWarnings`), so the request succeeds and writes nothing there; with `fieldValidation=Strict` it is refused with 422. An op whose path runs below a member the object lacks (`/metdata/labels/app`) fails the whole patch instead (422). Members are matched exactly, case included (the server decodes case-sensitively). The rule reads the kind's schema tables (built-in kinds and KubeVirt's; maps, free-form fields and custom resources without a table take any key), with or without a current object.",
+        fix: "None automatic: the finding names the field meant when one is close (`metadata` for `metdata`, `nodeSelector` for `nodeselector`).",
+        applies_to: AppliesTo::All,
     },
 ];

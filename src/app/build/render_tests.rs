@@ -88,6 +88,26 @@ fn each_column_shows_its_ops_findings_surface_and_exports() {
 }
 
 #[test]
+fn a_merge_column_shows_lint_on_its_whole_body() {
+    // A finalizer added: the merge patch sends the whole list, and the
+    // column says so as Check would.
+    let state = BuildState::default()
+        .reduce(BuildAction::EditOld(
+            "metadata:\n  name: vmi\n  finalizers: [a]\n".into(),
+        ))
+        .reduce(BuildAction::EditNew(
+            "metadata:\n  name: vmi\n  finalizers: [a, b]\n".into(),
+        ))
+        .reduce(BuildAction::SetPreset(1, Preset::Merge))
+        .recomputed();
+    let html = columns(&state);
+    let column = element(&html, r#"aria-label="Column 2: merge""#).unwrap();
+    let body = element(column, r#"aria-label="Lint on the whole body""#).unwrap();
+    assert!(body.contains(r#"<code class="rule">merge-replaces-list</code>"#));
+    assert_eq!(count(body, "diagnostic compact"), 1);
+}
+
+#[test]
 fn columns_say_when_results_lag_behind_and_bodies_show_whole() {
     let state = computed_default();
     // A parse error: the last good results stay, and the note says why.

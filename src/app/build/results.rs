@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::link::{Column, MAX_COLUMNS};
-use super::recompute::{ColumnResult, OpResult, Results, RoundTripResult, Texts};
+use super::recompute::{ColumnResult, FindingResult, OpResult, Results, RoundTripResult, Texts};
 use crate::app::components::{
     op_class, Choice, ConflictSurface, CopyButton, Diag, Diagnostics, ReformSome, Select, UseCopy,
 };
@@ -105,6 +105,11 @@ pub fn ResultColumn(props: &ResultColumnProps) -> Html {
                 <p class="muted">{ "Nothing to send: the objects are equal under this policy." }</p>
             } else {
                 { body_view(result, texts) }
+                if !result.findings.is_empty() {
+                    <div class="body-findings" role="group" aria-label="Lint on the whole body">
+                        <Diagnostics findings={diags(&result.findings)} compact=true />
+                    </div>
+                }
                 <ConflictSurface conflicts={result.conflicts.clone()} overwrites={result.overwrites.clone()} />
             }
             if !result.notes.is_empty() {
@@ -242,10 +247,9 @@ fn body_view(result: &ColumnResult, texts: &Texts) -> Html {
     }
 }
 
-/// One op sent: kind, path, value, why, and lint's findings on it.
-fn op_item(op: &OpResult) -> Html {
-    let findings: Vec<Diag> = op
-        .findings
+/// Findings as the shared diagnostics component takes them.
+fn diags(findings: &[FindingResult]) -> Vec<Diag> {
+    findings
         .iter()
         .filter_map(|f| {
             f.finding().map(|finding| Diag {
@@ -254,7 +258,12 @@ fn op_item(op: &OpResult) -> Html {
                 has_fix: f.has_fix,
             })
         })
-        .collect();
+        .collect()
+}
+
+/// One op sent: kind, path, value, why, and lint's findings on it.
+fn op_item(op: &OpResult) -> Html {
+    let findings = diags(&op.findings);
     html! {
         <li class={classes!("op", op_class(op.kind()), op.unique.then_some("only-here"))}>
             <div class="op-line">

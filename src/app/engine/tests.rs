@@ -86,12 +86,17 @@ fn a_build_answer_is_what_the_engines_compute() {
             .map(|o| (o.op.clone(), o.path.clone()))
             .collect();
         assert_eq!(shown, sent);
-        let report = lint::lint_plan(&plan);
+        // Lint on the column is Check's lint on the bytes the column sends.
+        let checked = lint::lint(
+            &plan.body_text(),
+            &lint::Options {
+                kind: new.get("kind").and_then(|k| k.as_str()).map(str::to_owned),
+                ..lint::Options::default()
+            },
+        )
+        .unwrap();
         for (k, op) in column.ops.iter().enumerate() {
-            let expected: Vec<&str> = report
-                .as_ref()
-                .map(|r| r.on_op(k).map(|f| f.rule.as_str()).collect())
-                .unwrap_or_default();
+            let expected: Vec<&str> = checked.on_op(k).map(|f| f.rule.as_str()).collect();
             assert_eq!(
                 op.findings
                     .iter()
@@ -100,6 +105,18 @@ fn a_build_answer_is_what_the_engines_compute() {
                 expected
             );
         }
+        let whole: Vec<(&str, &str)> = checked
+            .findings
+            .iter()
+            .filter(|f| f.index.is_none())
+            .map(|f| (f.rule.as_str(), f.message.as_str()))
+            .collect();
+        let shown: Vec<(&str, &str)> = column
+            .findings
+            .iter()
+            .map(|f| (f.rule.as_str(), f.message.as_str()))
+            .collect();
+        assert_eq!(shown, whole, "{preset}");
     }
     // The head tests and writes the whole map: those ops are its own; the
     // phase is replaced the same way by the head and per-key, so that op
@@ -347,4 +364,37 @@ fn a_seed_answers_only_the_request_it_was_computed_for() {
     // The right request with a broken answer: an error, not a guess.
     let (job_line, _) = text.split_once('\n').unwrap();
     assert!(Seed::answer_for(&format!("{job_line}\n{{"), &asked).is_err());
+}
+
+#[test]
+fn a_merge_column_shows_the_findings_check_shows_for_its_body() {
+    // The merge patch of a finalizer added sends the whole list: Check
+    // flags that body, so the merge column does too (issue #24, item 4).
+    let old = "metadata:\n  name: vmi\n  finalizers: [a]\n";
+    let new = "metadata:\n  name: vmi\n  finalizers: [a, b]\n";
+    let mut engine = Engine::default();
+    let answer = engine.build(&job(old, new, &[Preset::Merge, Preset::Naive], (1, 2, 3)));
+    let results = answer.results.unwrap();
+    let rules = |column: &ColumnResult| -> Vec<String> {
+        column.findings.iter().map(|f| f.rule.clone()).collect()
+    };
+    assert_eq!(results.columns[0].kind, BodyKind::MergePatch);
+    assert_eq!(rules(&results.columns[0]), ["merge-replaces-list"]);
+    let checked = lint::lint(
+        &results.columns[0].texts.as_ref().unwrap().payload,
+        &lint::Options::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        checked.findings[0].message,
+        results.columns[0].findings[0].message
+    );
+    // Naive replaces the list blind: a finding on the op, none on the body.
+    let naive = &results.columns[1];
+    assert!(naive.findings.is_empty());
+    assert!(
+        naive.ops.iter().any(|op| !op.findings.is_empty()),
+        "{:?}",
+        naive.ops
+    );
 }

@@ -7,11 +7,13 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::scenarios::{library, scenario, FIRST_SCENARIO};
+use super::writer_edit::{overrides_text, parse_overrides, WriterEdit};
+pub use super::writer_edit::{IntentsError, IntentsText};
 use crate::app::link::{LinkError, Shareable};
 use crate::app::notice::Notice;
 use crate::app::route::View;
 use crate::app::view_state::{self, Undo, ViewState, Words};
-use crate::input::{self, Budget, Format, InputError};
+use crate::input::{self, Budget, Format};
 use crate::kube::KubeVersion;
 use crate::limits::WRITER_INTENTS;
 use crate::sim::explore::{self, explore, Exploration};
@@ -146,38 +148,6 @@ impl std::fmt::Display for OpenError {
     }
 }
 
-/// Why a writer's intents text was not taken.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum IntentsError {
-    /// Not YAML (with line and column).
-    Syntax(InputError),
-    /// YAML, but not a list of intents (serde's words).
-    Shape(String),
-    /// More than [`WRITER_INTENTS`].
-    TooMany(usize),
-}
-
-impl std::fmt::Display for IntentsError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            IntentsError::Syntax(e) => write!(f, "{e}"),
-            IntentsError::Shape(e) => write!(f, "{e}"),
-            IntentsError::TooMany(n) => {
-                write!(f, "{n} intents, more than the limit of {WRITER_INTENTS}")
-            }
-        }
-    }
-}
-
-/// A writer's intents as the user typed them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IntentsText {
-    /// The text.
-    pub text: String,
-    /// Why it was not taken, if it was not.
-    pub error: Option<IntentsError>,
-}
-
 /// One row of compare mode: the same timeline under a preset.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CompareRow {
@@ -278,7 +248,7 @@ pub enum RaceAction {
     /// Edit a writer's intents (YAML text).
     EditIntents(usize, String),
     /// Edit a writer's other settings (overrides, attempts, force ...).
-    EditWriter(usize, super::writer_edit::WriterEdit),
+    EditWriter(usize, WriterEdit),
     /// Show a message.
     Notify(Notice),
     /// Hide the message.
@@ -338,7 +308,7 @@ impl RaceState {
                 .writers
                 .iter()
                 .map(|w| IntentsText {
-                    text: super::writer_edit::overrides_text(w),
+                    text: overrides_text(w),
                     error: None,
                 })
                 .collect(),
@@ -851,5 +821,69 @@ impl ViewState for RaceState {
 
     fn notify_action(notice: Notice) -> RaceAction {
         RaceAction::Notify(notice)
+    }
+}
+
+impl RaceState {
+    /// Applies `edit` to writer `w`: taken when the scenario still runs,
+    /// otherwise kept out with the reason (the overrides text as typed).
+    /// (see [`WriterEdit`])
+    pub(super) fn edit_writer(&mut self, w: usize, edit: WriterEdit) {
+        let Some(before) = self.scenario.writers.get(w).cloned() else {
+            return;
+        };
+        let mut writer = before.clone();
+        let mut typed = None;
+        match edit {
+            WriterEdit::Overrides(text) => match parse_overrides(&text) {
+                Ok(set) => {
+                    writer.set = set;
+                    typed = Some(text);
+                }
+                Err(error) => {
+                    self.set_overrides_text(w, text, Some(error));
+                    return;
+                }
+            },
+            WriterEdit::Attempts(n) => writer.attempts = n.max(1),
+            WriterEdit::Fixed(on) => writer.fixed = on,
+            WriterEdit::Force(on) => writer.force = on,
+            WriterEdit::ForceOnRetry(on) => writer.force_on_retry = on,
+            WriterEdit::Target(target) => writer.target = target,
+        }
+        if writer == before {
+            if let Some(text) = typed {
+                self.set_overrides_text(w, text, None);
+            }
+            return;
+        }
+        self.scenario.writers[w] = writer;
+        match self.scenario.validate() {
+            Ok(()) => {
+                let text = typed.unwrap_or_else(|| overrides_text(&self.scenario.writers[w]));
+                self.set_overrides_text(w, text, None);
+                self.edit();
+            }
+            Err(error) => {
+                self.scenario.writers[w] = before;
+                let text = typed.unwrap_or_else(|| overrides_text(&self.scenario.writers[w]));
+                self.set_overrides_text(w, text, Some(IntentsError::Shape(error.to_string())));
+            }
+        }
+    }
+
+    fn set_overrides_text(&mut self, w: usize, text: String, error: Option<IntentsError>) {
+        if self.overrides.len() < self.scenario.writers.len() {
+            self.overrides.resize(
+                self.scenario.writers.len(),
+                IntentsText {
+                    text: String::new(),
+                    error: None,
+                },
+            );
+        }
+        if let Some(slot) = self.overrides.get_mut(w) {
+            *slot = IntentsText { text, error };
+        }
     }
 }

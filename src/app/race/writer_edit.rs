@@ -3,14 +3,48 @@
 //! (www/scenarios/README.md): per-field strategy overrides (`set`, YAML),
 //! the number of attempts, `fixed`, `force`, `force-on-retry` and the
 //! object it writes (`target`). A change the scenario refuses is not
-//! taken, and said so.
+//! taken, and said so (the state applies it: `RaceState::edit_writer`).
+//! Also the typed texts of a writer (intents, overrides) with why one was
+//! not taken.
 
 use std::collections::BTreeMap;
 
-use super::state::{IntentsError, IntentsText, RaceState};
-use crate::input::{self, Budget, Format};
+use crate::input::{self, Budget, Format, InputError};
+use crate::limits::WRITER_INTENTS;
 use crate::sim::writer::WriterSpec;
 use crate::strategy::Strategy;
+
+/// Why a writer's intents text was not taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IntentsError {
+    /// Not YAML (with line and column).
+    Syntax(InputError),
+    /// YAML, but not a list of intents (serde's words).
+    Shape(String),
+    /// More than [`WRITER_INTENTS`].
+    TooMany(usize),
+}
+
+impl std::fmt::Display for IntentsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IntentsError::Syntax(e) => write!(f, "{e}"),
+            IntentsError::Shape(e) => write!(f, "{e}"),
+            IntentsError::TooMany(n) => {
+                write!(f, "{n} intents, more than the limit of {WRITER_INTENTS}")
+            }
+        }
+    }
+}
+
+/// A writer's intents as the user typed them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IntentsText {
+    /// The text.
+    pub text: String,
+    /// Why it was not taken, if it was not.
+    pub error: Option<IntentsError>,
+}
 
 /// One change of a writer's settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,74 +72,11 @@ pub fn overrides_text(writer: &WriterSpec) -> String {
     input::to_yaml(&value)
 }
 
-fn parse_overrides(text: &str) -> Result<BTreeMap<String, Strategy>, IntentsError> {
+pub(super) fn parse_overrides(text: &str) -> Result<BTreeMap<String, Strategy>, IntentsError> {
     if text.trim().is_empty() {
         return Ok(BTreeMap::new());
     }
     let value =
         input::parse_as(text, Format::Yaml, &Budget::default()).map_err(IntentsError::Syntax)?;
     serde_json::from_value(value).map_err(|e| IntentsError::Shape(e.to_string()))
-}
-
-impl RaceState {
-    /// Applies `edit` to writer `w`: taken when the scenario still runs,
-    /// otherwise kept out with the reason (the overrides text as typed).
-    pub(super) fn edit_writer(&mut self, w: usize, edit: WriterEdit) {
-        let Some(before) = self.scenario.writers.get(w).cloned() else {
-            return;
-        };
-        let mut writer = before.clone();
-        let mut typed = None;
-        match edit {
-            WriterEdit::Overrides(text) => match parse_overrides(&text) {
-                Ok(set) => {
-                    writer.set = set;
-                    typed = Some(text);
-                }
-                Err(error) => {
-                    self.set_overrides_text(w, text, Some(error));
-                    return;
-                }
-            },
-            WriterEdit::Attempts(n) => writer.attempts = n.max(1),
-            WriterEdit::Fixed(on) => writer.fixed = on,
-            WriterEdit::Force(on) => writer.force = on,
-            WriterEdit::ForceOnRetry(on) => writer.force_on_retry = on,
-            WriterEdit::Target(target) => writer.target = target,
-        }
-        if writer == before {
-            if let Some(text) = typed {
-                self.set_overrides_text(w, text, None);
-            }
-            return;
-        }
-        self.scenario.writers[w] = writer;
-        match self.scenario.validate() {
-            Ok(()) => {
-                let text = typed.unwrap_or_else(|| overrides_text(&self.scenario.writers[w]));
-                self.set_overrides_text(w, text, None);
-                self.edit();
-            }
-            Err(error) => {
-                self.scenario.writers[w] = before;
-                let text = typed.unwrap_or_else(|| overrides_text(&self.scenario.writers[w]));
-                self.set_overrides_text(w, text, Some(IntentsError::Shape(error.to_string())));
-            }
-        }
-    }
-
-    fn set_overrides_text(&mut self, w: usize, text: String, error: Option<IntentsError>) {
-        if self.overrides.len() < self.scenario.writers.len() {
-            self.overrides.resize(
-                self.scenario.writers.len(),
-                IntentsText {
-                    text: String::new(),
-                    error: None,
-                },
-            );
-        }
-        if let Some(slot) = self.overrides.get_mut(w) {
-            *slot = IntentsText { text, error };
-        }
-    }
 }

@@ -1,0 +1,312 @@
+//! Paths and keys outside the kind's schema (`/metdata/labels/app`): the
+//! server decodes the patched object into the kind's Go type, which drops
+//! a member it does not know, so the write is lost without an error.
+
+use serde_json::Value;
+
+use super::fix::Pending;
+use super::{Finding, Rule};
+use crate::patch::{OpKind, Operation};
+use crate::pointer::Pointer;
+use crate::schema::{self, Node, Ty};
+
+/// The most findings one body gets from this rule: one typo is enough to
+/// see, a body of a wrong kind would otherwise list every member.
+pub const MAX_UNKNOWN_FIELDS: usize = 20;
+
+/// Where a path leaves the schema: the pointer up to and including the
+/// member the struct lacks, the member, and the struct's Go name.
+#[derive(Debug, PartialEq)]
+struct Outside {
+    at: String,
+    member: String,
+    parent: String,
+    parent_path: String,
+    suggestion: Option<String>,
+}
+
+/// The unknown member along `path` (an escaped JSON Pointer) from `node`,
+/// if any. Array indices step into elements, any key into a map's values;
+/// a free-form field (no schema) or a scalar ends the walk (what lies
+/// below a scalar is another rule's business).
+fn outside_path(node: Node<'_>, path: &str) -> Option<Outside> {
+    let pointer = Pointer::parse(path).ok()?;
+    let mut node = node;
+    let mut at = String::new();
+    for token in pointer.tokens() {
+        let parent_path = at.clone();
+        at.push('/');
+        at.push_str(token.encoded());
+        node = match node.ty() {
+            Ty::Struct(_) => match node.field(&token.decoded()) {
+                Some(field) => field,
+                None => return Some(outside(node, &token.decoded(), at, parent_path)),
+            },
+            Ty::List(_) | Ty::Map(_) => node.element()?,
+            Ty::Scalar(_) => return None,
+        };
+    }
+    None
+}
+
+fn outside(node: Node<'_>, member: &str, at: String, parent_path: String) -> Outside {
+    let fields = node.as_struct().map(|s| &s.fields[..]).unwrap_or_default();
+    Outside {
+        at,
+        member: member.to_owned(),
+        parent: node
+            .as_struct()
+            .map(|s| s.name.to_string())
+            .unwrap_or_default(),
+        parent_path,
+        suggestion: suggest(member, fields.iter().map(|f| &*f.name)),
+    }
+}
+
+/// The unknown members of `value` (written at `at`), as typed by `node`,
+/// at most `left` of them. Keys starting with `$` are strategic merge
+/// patch directives, not fields.
+fn outside_value(node: Node<'_>, value: &Value, at: &str, found: &mut Vec<Outside>) {
+    if found.len() >= MAX_UNKNOWN_FIELDS {
+        return;
+    }
+    match (node.ty(), value) {
+        (Ty::Struct(_), Value::Object(members)) => {
+            for (key, member) in members {
+                if key.starts_with('$') {
+                    continue;
+                }
+                let path = format!("{at}/{}", crate::pointer::escape(key));
+                match node.field(key) {
+                    Some(field) => outside_value(field, member, &path, found),
+                    None => {
+                        if found.len() < MAX_UNKNOWN_FIELDS {
+                            found.push(outside(node, key, path, at.to_owned()));
+                        }
+                    }
+                }
+            }
+        }
+        (Ty::Map(_), Value::Object(members)) => {
+            let Some(element) = node.element() else {
+                return;
+            };
+            for (key, member) in members {
+                if !key.starts_with('$') {
+                    let path = format!("{at}/{}", crate::pointer::escape(key));
+                    outside_value(element, member, &path, found);
+                }
+            }
+        }
+        (Ty::List(_), Value::Array(items)) => {
+            let Some(element) = node.element() else {
+                return;
+            };
+            for (i, item) in items.iter().enumerate() {
+                outside_value(element, item, &format!("{at}/{i}"), found);
+            }
+        }
+        // A free-form field (`Scalar::Any`), a scalar, or a value of
+        // another type than the schema's (the server refuses that with
+        // 422 on its own).
+        _ => {}
+    }
+}
+
+/// A field name close to `member`: the same but for case, or one or two
+/// edits away (a third of the name at most).
+fn suggest<'a>(member: &str, fields: impl Iterator<Item = &'a str> + Clone) -> Option<String> {
+    if let Some(same) = fields.clone().find(|f| f.eq_ignore_ascii_case(member)) {
+        return Some(same.to_owned());
+    }
+    let most = (member.chars().count() / 3).clamp(1, 2);
+    fields
+        .map(|f| (distance(member, f), f))
+        .filter(|(d, _)| *d <= most)
+        .min_by_key(|(d, f)| (*d, *f))
+        .map(|(_, f)| f.to_owned())
+}
+
+/// Levenshtein distance over chars (names are short: a field name of the
+/// tables is at most a few dozen chars).
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+fn finding(kind: &schema::Kind<'_>, index: Option<usize>, found: &Outside) -> Pending {
+    let within = if found.parent_path.is_empty() {
+        format!("a {kind}")
+    } else {
+        format!("{} (at `{}`)", found.parent, found.parent_path)
+    };
+    let hint = found
+        .suggestion
+        .as_ref()
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    Pending::new(Finding::new(
+        Rule::UnknownField,
+        index,
+        Some(&found.at),
+        format!(
+            "`{}` is not a field of {within}{hint}: the server decodes the patched object into {}'s Go type, which drops a member it does not know (a warning is all the client gets), so nothing is written there; an op below a member the object lacks fails the patch instead",
+            found.member,
+            kind.kind(),
+        ),
+    ))
+}
+
+/// Findings on the ops of a JSON patch: each op's `path` (and `from`),
+/// and the members of the value an `add` or `replace` writes.
+pub(super) fn in_ops(ops: &[Operation], kind: Option<schema::Kind<'_>>) -> Vec<Pending> {
+    let Some(kind) = kind else {
+        return Vec::new();
+    };
+    let root = kind.root();
+    let mut out = Vec::new();
+    for (index, op) in ops.iter().enumerate() {
+        if out.len() >= MAX_UNKNOWN_FIELDS {
+            break;
+        }
+        let mut found: Vec<Outside> = [Some(&op.path), op.from.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter_map(|path| outside_path(root, path))
+            .collect();
+        if found.is_empty() && matches!(op.op, OpKind::Add | OpKind::Replace) {
+            if let (Some(value), Some(node)) = (&op.value, node_at(root, &op.path)) {
+                outside_value(node, value, &op.path, &mut found);
+            }
+        }
+        found.dedup();
+        out.extend(found.iter().map(|f| finding(&kind, Some(index), f)));
+    }
+    out.truncate(MAX_UNKNOWN_FIELDS);
+    out
+}
+
+/// Findings on the members of a merge or strategic merge patch body.
+pub(super) fn in_body(body: &Value, kind: Option<schema::Kind<'_>>) -> Vec<Pending> {
+    let Some(kind) = kind else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    outside_value(kind.root(), body, "", &mut found);
+    found.iter().map(|f| finding(&kind, None, f)).collect()
+}
+
+/// The schema node at `path`, when the whole path is known.
+fn node_at<'t>(root: Node<'t>, path: &str) -> Option<Node<'t>> {
+    let pointer = Pointer::parse(path).ok()?;
+    let mut node = root;
+    for token in pointer.tokens() {
+        node = match node.ty() {
+            Ty::Struct(_) => node.field(&token.decoded())?,
+            Ty::List(_) | Ty::Map(_) => node.element()?,
+            Ty::Scalar(_) => return None,
+        };
+    }
+    Some(node)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn pod() -> schema::Kind<'static> {
+        schema::resource("Pod").unwrap()
+    }
+
+    #[test]
+    fn a_typo_in_a_path_is_named_with_the_field_meant() {
+        let op = Operation::add("/metdata/labels/app", json!("web"));
+        let found = in_ops(&[op], Some(pod()));
+        assert_eq!(found.len(), 1);
+        let f = &found[0].finding;
+        assert_eq!(f.rule, Rule::UnknownField);
+        assert_eq!(f.path.as_deref(), Some("/metdata"));
+        assert_eq!(f.index, Some(0));
+        assert!(
+            f.message
+                .starts_with("`metdata` is not a field of a Pod (v1) (did you mean `metadata`?): "),
+            "{}",
+            f.message
+        );
+    }
+
+    #[test]
+    fn maps_lists_and_free_form_fields_take_any_key() {
+        let ops = [
+            Operation::add("/metadata/labels/any~1key", json!("x")),
+            Operation::add("/metadata/annotations/x", json!("y")),
+            Operation::replace("/spec/containers/0/image", json!("nginx")),
+            Operation::add("/spec/containers/-", json!({"name": "c", "image": "i"})),
+            Operation::remove("/status/conditions/1"),
+        ];
+        assert!(in_ops(&ops, Some(pod())).is_empty());
+        // A custom resource without a table, or no kind at all: no claim.
+        assert!(in_ops(&ops, None).is_empty());
+    }
+
+    #[test]
+    fn members_of_a_written_value_and_of_bodies_are_read_too() {
+        let op = Operation::add(
+            "/spec/containers/-",
+            json!({"name": "c", "imagePullPolicy": "Always", "imagee": "i"}),
+        );
+        let found = in_ops(&[op], Some(pod()));
+        assert_eq!(
+            found[0].finding.path.as_deref(),
+            Some("/spec/containers/-/imagee")
+        );
+        assert!(found[0].finding.message.contains("`imagee` is not a field of Container (at `/spec/containers/-`) (did you mean `image`?)"), "{}", found[0].finding.message);
+        let body = json!({
+            "metadata": {"labels": {"app": "web"}, "$setElementOrder/finalizers": []},
+            "spec": {"nodeselector": {"a": "b"}, "containers": [{"name": "c", "$patch": "delete"}]}
+        });
+        let found = in_body(&body, Some(pod()));
+        let paths: Vec<_> = found
+            .iter()
+            .map(|p| p.finding.path.clone().unwrap())
+            .collect();
+        assert_eq!(paths, ["/spec/nodeselector"]);
+        assert!(found[0]
+            .finding
+            .message
+            .contains("did you mean `nodeSelector`?"));
+    }
+
+    #[test]
+    fn a_body_of_another_kind_gets_a_bounded_list() {
+        let body: serde_json::Map<String, Value> =
+            (0..100).map(|i| (format!("field{i}"), json!(i))).collect();
+        let found = in_body(&Value::Object(body), Some(pod()));
+        assert_eq!(found.len(), MAX_UNKNOWN_FIELDS);
+    }
+
+    #[test]
+    fn distances_and_suggestions() {
+        assert_eq!(distance("metdata", "metadata"), 1);
+        assert_eq!(distance("", "abc"), 3);
+        assert_eq!(
+            suggest("Metadata", ["kind", "metadata"].into_iter()).as_deref(),
+            Some("metadata")
+        );
+        assert_eq!(suggest("xyz", ["kind", "metadata"].into_iter()), None);
+    }
+}
