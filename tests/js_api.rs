@@ -766,13 +766,12 @@ fn lint_reads_arrays_objects_commands_and_an_object_option() {
         "with the object, the JSON patch to send instead"
     );
     // A kubectl command line: the list is re-encoded as kubectl does (1.0 is sent as 1).
-    let command =
-        r#"kubectl patch vmi a --type=json -p '[{"op":"test","path":"/spec/x","value":1.0}]'"#;
+    let command = r#"kubectl patch vmi a --type=json -p '[{"op":"test","path":"/spec/domain/cpu/cores","value":1.0}]'"#;
     let result = api::lint::lint(command.into(), None).unwrap();
     assert_eq!(text(&get(&result, "findings")), "[]");
     // The same list pasted as text keeps its bytes: the test never matches.
     let result = api::lint::lint(
-        r#"[{"op":"test","path":"/spec/x","value":1.0}]"#.into(),
+        r#"[{"op":"test","path":"/spec/domain/cpu/cores","value":1.0}]"#.into(),
         None,
     )
     .unwrap();

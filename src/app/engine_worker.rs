@@ -274,6 +274,12 @@ impl EngineClient {
         );
     }
 
+    /// True once the worker failed (it did not start, or answered with
+    /// something unreadable): every request is answered with why.
+    pub fn is_broken(&self) -> bool {
+        self.broken.borrow().is_some()
+    }
+
     /// Drops the waiter of `kind` (its view ended); late answers go nowhere.
     pub fn forget(&self, kind: RequestKind) {
         self.waiters.borrow_mut().remove(&kind);

@@ -13,7 +13,7 @@ use crate::app::components::{
     UndoButton, UseCopy,
 };
 use crate::app::deferred::PAUSE_MS;
-use crate::app::engine::RequestKind;
+use crate::app::engine::{BuildJob, RequestKind};
 use crate::app::engine_worker::{self, EngineClient};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_tab_mode, use_view, ViewHandle};
 use crate::app::route::View;
@@ -108,14 +108,27 @@ fn use_engine(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
                 return;
             }
             let ask = move || match EngineClient::shared() {
-                Ok(client) => client.build(
-                    job,
-                    send.reform(|answer| match answer {
-                        Ok(answer) => BuildAction::Computed(answer),
-                        Err(why) => BuildAction::EngineFailed(why),
-                    }),
-                ),
-                Err(why) => send.emit(BuildAction::EngineFailed(why)),
+                Ok(client) => {
+                    let fallback = job.clone();
+                    let broken = std::rc::Rc::downgrade(&client);
+                    client.build(
+                        job,
+                        send.reform(move |answer| match answer {
+                            Ok(answer) => BuildAction::Computed(answer),
+                            Err(why) => {
+                                let worker_failed = broken.upgrade().is_some_and(|c| c.is_broken());
+                                match in_page(&fallback).filter(|_| worker_failed) {
+                                    Some(answer) => BuildAction::Computed(answer),
+                                    None => BuildAction::EngineFailed(why),
+                                }
+                            }
+                        }),
+                    )
+                }
+                Err(why) => send.emit(match in_page(&job) {
+                    Some(answer) => BuildAction::Computed(answer),
+                    None => BuildAction::EngineFailed(why),
+                }),
             };
             if typed && big {
                 *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(PAUSE_MS, ask));
@@ -131,6 +144,22 @@ fn use_engine(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
             }
         }
     });
+}
+
+/// The answer computed on the page's own thread, when the worker cannot
+/// start (a host that blocks workers, the browser tests' page) and this
+/// module carries the engines: the full app does, the page module (Build
+/// only, kept small for the first load) does not and says why instead.
+#[cfg(not(feature = "build-only"))]
+fn in_page(job: &BuildJob) -> Option<std::rc::Rc<crate::app::engine::BuildAnswer>> {
+    Some(std::rc::Rc::new(
+        crate::app::engine::Engine::default().build(job),
+    ))
+}
+
+#[cfg(feature = "build-only")]
+fn in_page(_: &BuildJob) -> Option<std::rc::Rc<crate::app::engine::BuildAnswer>> {
+    None
 }
 
 /// Build's keys: swap, format, undo, share, copy a column's payload.
