@@ -8,6 +8,10 @@
 // 3. writes a service worker that caches every file of the build under a
 //    versioned name, so the playground works offline once loaded and a new
 //    release replaces the old cache.
+//
+// Also: Trunk's worker loaders (`*_loader.js`) call wasm-bindgen's init with
+// a bare URL, which its glue warns about in the console on every start;
+// they are rewritten to pass `{ module_or_path }`, the form it asks for.
 import { createHash } from 'node:crypto';
 import { readFile, writeFile, readdir, stat, unlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -46,6 +50,14 @@ let html = await readFile(indexPath, 'utf8');
 // Remove files an earlier postbuild of this dist left.
 for (const file of await readdir(dist)) {
   if (/^(boot|route)-[0-9a-f]+\.js$/.test(file) || file === 'sw.js') await unlink(join(dist, file));
+}
+
+for (const file of await readdir(dist)) {
+  if (!file.endsWith('_loader.js')) continue;
+  const path = join(dist, file);
+  const loader = await readFile(path, 'utf8');
+  const fixed = loader.replace(/wasm_bindgen\(("[^"]+_bg\.wasm")\)/, 'wasm_bindgen({ module_or_path: $1 })');
+  if (fixed !== loader) await writeFile(path, fixed);
 }
 
 const inline = /<script type="module">([\s\S]*?)<\/script>/;
