@@ -155,14 +155,18 @@ fn finding(kind: &schema::Kind<'_>, index: Option<usize>, found: &Outside) -> Pe
     let hint = found
         .suggestion
         .as_ref()
-        .map(|s| format!(" (did you mean `{s}`?)"))
-        .unwrap_or_default();
+        .map_or_else(|| ".".to_owned(), |s| format!(": did you mean `{s}`?"));
+    let below = if index.is_some() {
+        " An op whose path runs below a member the object lacks fails the whole patch instead (422)."
+    } else {
+        ""
+    };
     Pending::new(Finding::new(
         Rule::UnknownField,
         index,
         Some(&found.at),
         format!(
-            "`{}` is not a field of {within}{hint}: the server decodes the patched object into {}'s Go type, which drops a member it does not know (a warning is all the client gets), so nothing is written there; an op below a member the object lacks fails the patch instead",
+            "`{}` is not a field of {within}{hint} The server decodes the patched object into {}'s Go type, which drops members it does not know with only a warning: nothing is written there.{below}",
             found.member,
             kind.kind(),
         ),
@@ -242,8 +246,9 @@ mod tests {
         assert_eq!(f.path.as_deref(), Some("/metdata"));
         assert_eq!(f.index, Some(0));
         assert!(
-            f.message
-                .starts_with("`metdata` is not a field of a Pod (v1) (did you mean `metadata`?): "),
+            f.message.starts_with(
+                "`metdata` is not a field of a Pod (v1): did you mean `metadata`? The server"
+            ),
             "{}",
             f.message
         );
@@ -274,7 +279,7 @@ mod tests {
             found[0].finding.path.as_deref(),
             Some("/spec/containers/-/imagee")
         );
-        assert!(found[0].finding.message.contains("`imagee` is not a field of Container (at `/spec/containers/-`) (did you mean `image`?)"), "{}", found[0].finding.message);
+        assert!(found[0].finding.message.contains("`imagee` is not a field of Container (at `/spec/containers/-`): did you mean `image`?"), "{}", found[0].finding.message);
         let body = json!({
             "metadata": {"labels": {"app": "web"}, "$setElementOrder/finalizers": []},
             "spec": {"nodeselector": {"a": "b"}, "containers": [{"name": "c", "$patch": "delete"}]}
