@@ -213,6 +213,32 @@ fn round_trip(old: &Value, new: &Value, options: &Options) -> Result<Value, Stri
     Ok(doc)
 }
 
+/// What a strategic merge patch from Go's two-way diff gives: `new`, but
+/// for one of apimachinery's quirks: `diffListsOfScalars` sorts the
+/// original list in place (`sortScalars`, by `%v`), and `diffLists` then
+/// sends `$setElementOrder` only when that sorted original differs from
+/// the modified list (strategicpatch/patch.go). So when a set list such as
+/// `finalizers` only changes its order, and into sorted order, nothing is
+/// sent and the old order stays.
+fn strategic_expected(old: &Value, new: &Value) -> Value {
+    let list = |v: &Value| {
+        v.pointer("/metadata/finalizers")
+            .and_then(Value::as_array)
+            .cloned()
+    };
+    let text = |v: &Value| v.as_str().map_or_else(|| v.to_string(), str::to_owned);
+    if let (Some(before), Some(after)) = (list(old), list(new)) {
+        let mut sorted = before.clone();
+        sorted.sort_by_key(text);
+        if before != after && sorted == after {
+            let mut expected = new.clone();
+            expected["metadata"]["finalizers"] = Value::Array(before);
+            return expected;
+        }
+    }
+    new.clone()
+}
+
 fn overridden(preset: Preset, map: S, list: S, unit: S) -> Options {
     let mut options = Options::preset(preset);
     for path in MAPS {
@@ -277,7 +303,7 @@ proptest! {
         };
         let (old, new) = (pod(&old), pod(&new));
         let got = round_trip(&old, &new, &Options::preset(Preset::Strategic)).map_err(TestCaseError::fail)?;
-        prop_assert_eq!(got, new);
+        prop_assert_eq!(got, strategic_expected(&old, &new));
     }
 
     #[test]
