@@ -168,6 +168,20 @@ pub struct Seen {
     pub content_type: Option<String>,
 }
 
+impl Seen {
+    /// The answer's status as read, for a line: `HTTP 422 Invalid`, `HTTP
+    /// 409`, `Conflict`; `None` when the text names neither.
+    pub fn answer(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .code
+            .map(|c| format!("HTTP {c}"))
+            .into_iter()
+            .chain(self.reason.clone().filter(|r| !r.is_empty()))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+}
+
 /// What the Check view needs to open the case: the patch text and the
 /// object, in the shape of its links.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -206,15 +206,8 @@ pub fn text(e: &Explanation) -> String {
         }
     }
     let _ = write!(s, "read as: {}", e.shape.as_str());
-    let answer: Vec<String> = e
-        .seen
-        .code
-        .map(|c| format!("HTTP {c}"))
-        .into_iter()
-        .chain(e.seen.reason.clone().filter(|r| !r.is_empty()))
-        .collect();
-    if !answer.is_empty() {
-        let _ = write!(s, ", {}", answer.join(" "));
+    if let Some(answer) = e.seen.answer() {
+        let _ = write!(s, ", {answer}");
     }
     s.push('\n');
     if let Some(m) = e.matched {

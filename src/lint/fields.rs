@@ -25,12 +25,23 @@ struct Outside {
     suggestion: Option<String>,
 }
 
-/// The unknown member along `path` (an escaped JSON Pointer) from `node`,
-/// if any. Array indices step into elements, any key into a map's values;
-/// a free-form field (no schema) or a scalar ends the walk (what lies
-/// below a scalar is another rule's business).
-fn outside_path(node: Node<'_>, path: &str) -> Option<Outside> {
-    let pointer = Pointer::parse(path).ok()?;
+/// Where a path leads in the schema.
+enum Walk<'t> {
+    /// To this type.
+    To(Node<'t>),
+    /// Out of it: a struct lacks a member on the way.
+    Outside(Outside),
+    /// Below a free-form field or a scalar, or not a pointer: nothing to
+    /// say (what lies below a scalar is another rule's business).
+    Unknown,
+}
+
+/// Walks `path` (an escaped JSON Pointer) from `node`: array indices step
+/// into elements, any key into a map's values.
+fn walk<'t>(node: Node<'t>, path: &str) -> Walk<'t> {
+    let Ok(pointer) = Pointer::parse(path) else {
+        return Walk::Unknown;
+    };
     let mut node = node;
     let mut at = String::new();
     for token in pointer.tokens() {
@@ -40,13 +51,16 @@ fn outside_path(node: Node<'_>, path: &str) -> Option<Outside> {
         node = match node.ty() {
             Ty::Struct(_) => match node.field(&token.decoded()) {
                 Some(field) => field,
-                None => return Some(outside(node, &token.decoded(), at, parent_path)),
+                None => return Walk::Outside(outside(node, &token.decoded(), at, parent_path)),
             },
-            Ty::List(_) | Ty::Map(_) => node.element()?,
-            Ty::Scalar(_) => return None,
+            Ty::List(_) | Ty::Map(_) => match node.element() {
+                Some(element) => element,
+                None => return Walk::Unknown,
+            },
+            Ty::Scalar(_) => return Walk::Unknown,
         };
     }
-    None
+    Walk::To(node)
 }
 
 fn outside(node: Node<'_>, member: &str, at: String, parent_path: String) -> Outside {
@@ -63,47 +77,51 @@ fn outside(node: Node<'_>, member: &str, at: String, parent_path: String) -> Out
     }
 }
 
-/// The unknown members of `value` (written at `at`), as typed by `node`,
-/// at most `left` of them. Keys starting with `$` are strategic merge
-/// patch directives, not fields.
-fn outside_value(node: Node<'_>, value: &Value, at: &str, found: &mut Vec<Outside>) {
+/// The unknown members of `value` (written at `at`, a pointer this walk
+/// extends and restores), as typed by `node`, until [`MAX_UNKNOWN_FIELDS`]
+/// are found. Keys starting with `$` are strategic merge patch
+/// directives, not fields. One pass over the value, no allocation per
+/// member.
+fn outside_value(node: Node<'_>, value: &Value, at: &mut String, found: &mut Vec<Outside>) {
     if found.len() >= MAX_UNKNOWN_FIELDS {
         return;
     }
+    let len = at.len();
     match (node.ty(), value) {
         (Ty::Struct(_), Value::Object(members)) => {
-            for (key, member) in members {
-                if key.starts_with('$') {
-                    continue;
+            for (key, member) in members.iter().filter(|(k, _)| !k.starts_with('$')) {
+                if found.len() >= MAX_UNKNOWN_FIELDS {
+                    return;
                 }
-                let path = format!("{at}/{}", crate::pointer::escape(key));
+                at.push('/');
+                at.push_str(&crate::pointer::escape(key));
                 match node.field(key) {
-                    Some(field) => outside_value(field, member, &path, found),
-                    None => {
-                        if found.len() < MAX_UNKNOWN_FIELDS {
-                            found.push(outside(node, key, path, at.to_owned()));
-                        }
-                    }
+                    Some(field) => outside_value(field, member, at, found),
+                    None => found.push(outside(node, key, at.clone(), at[..len].to_owned())),
                 }
+                at.truncate(len);
             }
         }
         (Ty::Map(_), Value::Object(members)) => {
-            let Some(element) = node.element() else {
+            let Some(element) = node.element().filter(|e| !matches!(e.ty(), Ty::Scalar(_))) else {
                 return;
             };
-            for (key, member) in members {
-                if !key.starts_with('$') {
-                    let path = format!("{at}/{}", crate::pointer::escape(key));
-                    outside_value(element, member, &path, found);
-                }
+            for (key, member) in members.iter().filter(|(k, _)| !k.starts_with('$')) {
+                at.push('/');
+                at.push_str(&crate::pointer::escape(key));
+                outside_value(element, member, at, found);
+                at.truncate(len);
             }
         }
         (Ty::List(_), Value::Array(items)) => {
-            let Some(element) = node.element() else {
+            let Some(element) = node.element().filter(|e| !matches!(e.ty(), Ty::Scalar(_))) else {
                 return;
             };
             for (i, item) in items.iter().enumerate() {
-                outside_value(element, item, &format!("{at}/{i}"), found);
+                use std::fmt::Write as _;
+                let _ = write!(at, "/{i}");
+                outside_value(element, item, at, found);
+                at.truncate(len);
             }
         }
         // A free-form field (`Scalar::Any`), a scalar, or a value of
@@ -185,15 +203,20 @@ pub(super) fn in_ops(ops: &[Operation], kind: Option<schema::Kind<'_>>) -> Vec<P
         if out.len() >= MAX_UNKNOWN_FIELDS {
             break;
         }
-        let mut found: Vec<Outside> = [Some(&op.path), op.from.as_ref()]
-            .into_iter()
-            .flatten()
-            .filter_map(|path| outside_path(root, path))
-            .collect();
-        if found.is_empty() && matches!(op.op, OpKind::Add | OpKind::Replace) {
-            if let (Some(value), Some(node)) = (&op.value, node_at(root, &op.path)) {
-                outside_value(node, value, &op.path, &mut found);
+        let mut found = Vec::new();
+        if let Some(Walk::Outside(from)) = op.from.as_deref().map(|from| walk(root, from)) {
+            found.push(from);
+        }
+        match walk(root, &op.path) {
+            Walk::Outside(path) => found.push(path),
+            Walk::To(node)
+                if found.is_empty() && matches!(op.op, OpKind::Add | OpKind::Replace) =>
+            {
+                if let Some(value) = &op.value {
+                    outside_value(node, value, &mut op.path.clone(), &mut found);
+                }
             }
+            _ => {}
         }
         found.dedup();
         out.extend(found.iter().map(|f| finding(&kind, Some(index), f)));
@@ -208,22 +231,8 @@ pub(super) fn in_body(body: &Value, kind: Option<schema::Kind<'_>>) -> Vec<Pendi
         return Vec::new();
     };
     let mut found = Vec::new();
-    outside_value(kind.root(), body, "", &mut found);
+    outside_value(kind.root(), body, &mut String::new(), &mut found);
     found.iter().map(|f| finding(&kind, None, f)).collect()
-}
-
-/// The schema node at `path`, when the whole path is known.
-fn node_at<'t>(root: Node<'t>, path: &str) -> Option<Node<'t>> {
-    let pointer = Pointer::parse(path).ok()?;
-    let mut node = root;
-    for token in pointer.tokens() {
-        node = match node.ty() {
-            Ty::Struct(_) => node.field(&token.decoded())?,
-            Ty::List(_) | Ty::Map(_) => node.element()?,
-            Ty::Scalar(_) => return None,
-        };
-    }
-    Some(node)
 }
 
 #[cfg(test)]

@@ -83,6 +83,12 @@ const views = {
     await page.goto(`${server.url}#/build`);
     await page.getByRole('article', { name: /^Column 1:/ }).locator('.ops').waitFor();
   },
+  'build with a merge column and its body findings': async (page) => {
+    const old = 'apiVersion: kubevirt.io/v1\nkind: VirtualMachineInstance\nmetadata:\n  name: testvmi\n  finalizers: [a]\n';
+    const link = encodeLink({ old, new: old.replace('[a]', '[a, b]'), format: 'yaml', columns: [{ preset: 'kubevirt-main' }, { preset: 'merge' }] });
+    await page.goto(`${server.url}#/build?s=${link}`);
+    await page.locator('.body-findings').waitFor();
+  },
   check: async (page) => {
     await page.goto(`${server.url}#/check`);
     await page.locator('#check-patch').waitFor();

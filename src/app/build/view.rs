@@ -2,6 +2,8 @@
 //! by side, then the Fields table. State lives in [`BuildState`]; the hooks
 //! do the browser's part.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
 use super::fields::FieldsTable;
@@ -13,7 +15,7 @@ use crate::app::components::{
     UndoButton, UseCopy,
 };
 use crate::app::deferred::PAUSE_MS;
-use crate::app::engine::{BuildJob, RequestKind};
+use crate::app::engine::{BuildAnswer, BuildJob, RequestKind};
 use crate::app::engine_worker::{self, EngineClient};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_tab_mode, use_view, ViewHandle};
 use crate::app::route::View;
@@ -107,28 +109,30 @@ fn use_engine(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
                 send.emit(BuildAction::Computed(answer));
                 return;
             }
+            // Without a worker, the answer computed here if this module
+            // can; otherwise why there is none.
+            let fallback = {
+                let job = job.clone();
+                move |why: String| match in_page(&job) {
+                    Some(answer) => BuildAction::Computed(answer),
+                    None => BuildAction::EngineFailed(why),
+                }
+            };
             let ask = move || match EngineClient::shared() {
                 Ok(client) => {
-                    let fallback = job.clone();
-                    let broken = std::rc::Rc::downgrade(&client);
+                    let worker = Rc::downgrade(&client);
                     client.build(
                         job,
                         send.reform(move |answer| match answer {
                             Ok(answer) => BuildAction::Computed(answer),
-                            Err(why) => {
-                                let worker_failed = broken.upgrade().is_some_and(|c| c.is_broken());
-                                match in_page(&fallback).filter(|_| worker_failed) {
-                                    Some(answer) => BuildAction::Computed(answer),
-                                    None => BuildAction::EngineFailed(why),
-                                }
+                            Err(why) if worker.upgrade().is_some_and(|c| c.is_broken()) => {
+                                fallback(why)
                             }
+                            Err(why) => BuildAction::EngineFailed(why),
                         }),
                     )
                 }
-                Err(why) => send.emit(match in_page(&job) {
-                    Some(answer) => BuildAction::Computed(answer),
-                    None => BuildAction::EngineFailed(why),
-                }),
+                Err(why) => send.emit(fallback(why)),
             };
             if typed && big {
                 *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(PAUSE_MS, ask));
@@ -151,14 +155,12 @@ fn use_engine(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
 /// module carries the engines: the full app does, the page module (Build
 /// only, kept small for the first load) does not and says why instead.
 #[cfg(not(feature = "build-only"))]
-fn in_page(job: &BuildJob) -> Option<std::rc::Rc<crate::app::engine::BuildAnswer>> {
-    Some(std::rc::Rc::new(
-        crate::app::engine::Engine::default().build(job),
-    ))
+fn in_page(job: &BuildJob) -> Option<Rc<BuildAnswer>> {
+    Some(Rc::new(crate::app::engine::Engine::default().build(job)))
 }
 
 #[cfg(feature = "build-only")]
-fn in_page(_: &BuildJob) -> Option<std::rc::Rc<crate::app::engine::BuildAnswer>> {
+fn in_page(_: &BuildJob) -> Option<Rc<BuildAnswer>> {
     None
 }
 

@@ -75,17 +75,10 @@ fn explanation(e: &Explanation) -> Html {
             <p class="verdict"><strong>{ format!("Undecided: one of {}", crate::app::components::counted(candidates.len(), "class", "classes")) }</strong></p>
         },
     };
-    let answer: Vec<String> = e
-        .seen
-        .code
-        .map(|c| format!("HTTP {c}"))
-        .into_iter()
-        .chain(e.seen.reason.clone().filter(|r| !r.is_empty()))
-        .collect();
     html! {
         <>
             { verdict }
-            <p class="muted read-as">{ format!("Read as {}{}", e.shape.as_str(), if answer.is_empty() { String::new() } else { format!(", {}", answer.join(" ")) }) }
+            <p class="muted read-as">{ format!("Read as {}{}", e.shape.as_str(), e.seen.answer().map(|a| format!(", {a}")).unwrap_or_default()) }
                 if let Some(by) = &e.decided_by { { format!("; decided by {by}") } }
                 { "." }
             </p>
