@@ -139,29 +139,10 @@ fn suggest<'a>(member: &str, fields: impl Iterator<Item = &'a str> + Clone) -> O
     }
     let most = (member.chars().count() / 3).clamp(1, 2);
     fields
-        .map(|f| (distance(member, f), f))
+        .map(|f| (strsim::levenshtein(member, f), f))
         .filter(|(d, _)| *d <= most)
         .min_by_key(|(d, f)| (*d, *f))
         .map(|(_, f)| f.to_owned())
-}
-
-/// Levenshtein distance over chars (names are short: a field name of the
-/// tables is at most a few dozen chars).
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 fn finding(kind: &schema::Kind<'_>, index: Option<usize>, found: &Outside) -> Pending {
@@ -314,13 +295,17 @@ mod tests {
     }
 
     #[test]
-    fn distances_and_suggestions() {
-        assert_eq!(distance("metdata", "metadata"), 1);
-        assert_eq!(distance("", "abc"), 3);
+    fn suggestions_are_close_names_only() {
         assert_eq!(
             suggest("Metadata", ["kind", "metadata"].into_iter()).as_deref(),
             Some("metadata")
         );
         assert_eq!(suggest("xyz", ["kind", "metadata"].into_iter()), None);
+        // One edit away; two at most, and a third of the name.
+        assert_eq!(
+            suggest("metdata", ["kind", "metadata"].into_iter()).as_deref(),
+            Some("metadata")
+        );
+        assert_eq!(suggest("kd", ["kind"].into_iter()), None);
     }
 }
