@@ -53,11 +53,36 @@ for (const file of await readdir(dist)) {
 }
 
 for (const file of await readdir(dist)) {
-  if (!file.endsWith('_loader.js')) continue;
+  if (!file.endsWith('_loader.js') || file === 'engine-worker_loader.js') continue;
   const path = join(dist, file);
   const loader = await readFile(path, 'utf8');
   const fixed = loader.replace(/wasm_bindgen\(("[^"]+_bg\.wasm")\)/, 'wasm_bindgen({ module_or_path: $1 })');
   if (fixed !== loader) await writeFile(path, fixed);
+}
+
+// The engines' module is fetched and compiled once, by the page (the boot
+// script's startEngine), and used twice: the worker gets the compiled
+// module in its first message, and the page instantiates it too, to
+// answer small Build requests in the keystroke's own task
+// (src/app/engine_worker.rs, IN_PAGE). The page's copy of the glue is the
+// worker's with its global renamed: two classic scripts cannot both
+// declare `wasm_bindgen` (the full app's glue, views.js, does).
+{
+  const glue = await readFile(join(dist, 'engine-worker.js'), 'utf8');
+  if (!glue.startsWith('let wasm_bindgen = (function(exports) {')) throw new Error('engine-worker.js: wasm-bindgen\'s glue changed shape');
+  await writeFile(join(dist, 'engine-page.js'), glue.replace('let wasm_bindgen = ', 'let patchlab_engine = '));
+  await writeFile(
+    join(dist, 'engine-worker_loader.js'),
+    `// The engines' worker (written by scripts/postbuild.mjs): its first message is
+// the engines' module, compiled by the page, which fetched it once for both.
+importScripts('./engine-worker.js');
+self.onmessage = (event) => {
+  self.onmessage = null;
+  if (!(event.data instanceof WebAssembly.Module)) throw new Error('the engines did not load: ' + event.data);
+  wasm_bindgen({ module_or_path: event.data });
+};
+`,
+  );
 }
 
 const inline = /<script type="module">([\s\S]*?)<\/script>/;
@@ -83,14 +108,35 @@ function script(src) {
     document.head.append(element);
   });
 }
+// The engines (src/app/engine_worker.rs): one download and compile of
+// their module, instantiated in a worker (big objects, other requests) and
+// in the page (small Build requests: window.patchlabEngineInPage).
 function startEngine() {
-  if (window.patchlabEngine) return;
+  if (window.patchlabEngine) return window.patchlabEngine;
   const engine = new Worker('./engine-worker_loader.js');
   engine.addEventListener('message', (event) => {
     if (event.data === '{"type":"ready"}') engine.patchlabReady = true;
   });
   window.patchlabEngine = engine;
+  fetch('./engine-worker_bg.wasm')
+    .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error('engine-worker_bg.wasm: HTTP ' + response.status))))
+    .then((bytes) => WebAssembly.compile(bytes))
+    .then(
+      async (module) => {
+        engine.postMessage(module);
+        try {
+          await script('./engine-page.js');
+          await patchlab_engine({ module_or_path: module });
+          window.patchlabEngineInPage = patchlab_engine.answer;
+        } catch (error) {
+          console.warn('patchlab: the engines run in their worker only:', error);
+        }
+      },
+      (error) => engine.postMessage(String(error)),
+    );
+  return engine;
 }
+window.patchlabStartEngine = startEngine;
 try {
   // The module is fetched at once, next to its glue, not after it.
   if (full) {
@@ -170,7 +216,7 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
     // something else once the app mounts, so they never paint it. Paths
     // as src/app/route.rs reads them (`#`, `#/`, `#/build`, any case).
     const route = `// Written by scripts/postbuild.mjs: the page holds a pre-rendered Build
-// view of the first example (not live); only a fresh visit to Build paints it (style.css).
+// view of the first example; only a fresh visit to Build paints it (style.css).
 (() => {
   let fresh = false;
   try {
@@ -178,6 +224,28 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
     fresh = /^(#\\/*(build\\/*)?)?$/i.test(path) && !/(^|&)s=/.test(query) && localStorage.getItem('patchlab.build') === null;
   } catch {}
   if (!fresh) document.documentElement.classList.add('no-preview');
+  // Its two editors take input before the app loads (the app adopts the
+  // texts: src/app/build/preview.rs). An edited one shows its plain text
+  // (the highlighted copy behind it and the line numbers no longer match),
+  // and the results, computed for the example, are marked out of date.
+  const preview = (target) => target instanceof HTMLTextAreaElement && target.closest('#app[data-prerendered]');
+  addEventListener('input', (event) => {
+    const app = preview(event.target);
+    if (!app) return;
+    event.target.closest('.editor')?.classList.add('plain', 'edited');
+    const results = app.querySelector('.results');
+    results?.classList.add('stale');
+    results?.setAttribute('aria-busy', 'true');
+  }, true);
+  // Until then the highlighted copy follows the text's scrolling.
+  addEventListener('scroll', (event) => {
+    if (!preview(event.target)) return;
+    const body = event.target.closest('.editor-body');
+    const backdrop = body?.querySelector('.backdrop');
+    const gutter = body?.querySelector('.gutter');
+    if (backdrop) { backdrop.scrollTop = event.target.scrollTop; backdrop.scrollLeft = event.target.scrollLeft; }
+    if (gutter) gutter.scrollTop = event.target.scrollTop;
+  }, true);
 })();
 `;
     const routeName = `route-${sha(route).toString('hex').slice(0, 16)}.js`;

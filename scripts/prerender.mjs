@@ -4,10 +4,11 @@
 // editors and its result columns, computed by the engine worker) is taken
 // from the DOM, made inert, and written into the page, so a first visit
 // shows the editors and the example's results before any WebAssembly
-// arrives. It is not live and says so: the editors are read-only, every
-// control is disabled, and a status line says the editors are loading. The
-// app then mounts a fresh root in its place (src/app/boot.rs), so nothing
-// can be typed into the copy and lost.
+// arrives. Only its two editors are live: they take input at once, every
+// other control is disabled or inert, and a status line says the rest is
+// loading. The app then mounts a fresh root in its place and opens with
+// what was typed, the caret where it was (src/app/boot.rs,
+// src/app/build/preview.rs), so nothing typed into the copy is lost.
 //
 // For a visit to another view (Check, Race, Scale, Learn) `route-*.js`, a
 // tiny blocking script in <head>, marks the page so the copy is never
@@ -84,6 +85,8 @@ export async function prerender(dist) {
     // as text: the first answer goes into the page with the request it
     // answers (src/app/engine.rs, Seed).
     await page.addInitScript(() => {
+      // Every request goes to the worker, where it is seen.
+      Object.defineProperty(window, 'patchlabEngineInPage', { get: () => undefined, set: () => {} });
       const sent = (window.__engineSent = []);
       const got = (window.__engineGot = []);
       const Original = window.Worker;
@@ -122,25 +125,46 @@ export async function prerender(dist) {
         else copy.setAttribute('value', e.value);
       });
       app.setAttribute('data-prerendered', '');
-      app.setAttribute('inert', '');
-      // Not live: nothing takes input, and it says so.
-      for (const e of app.querySelectorAll('textarea')) e.setAttribute('readonly', '');
-      for (const e of app.querySelectorAll('textarea, input, select, button')) e.setAttribute('disabled', '');
+      // The two editors take input (the app adopts what is typed when it
+      // mounts: src/app/build/preview.rs); nothing else does, and the
+      // status line says so. Everything beside the editors' path is inert.
+      const editors = ['old-object', 'new-object'].map((id) => app.querySelector('#' + id)).filter(Boolean);
+      if (editors.length !== 2) throw new Error('prerender: the two editors were not found');
+      for (const e of app.querySelectorAll('textarea, input, select, button')) {
+        if (editors.includes(e)) continue;
+        e.setAttribute('readonly', '');
+        e.setAttribute('disabled', '');
+      }
+      for (const editor of editors) {
+        for (let node = editor; node !== app; node = node.parentElement) {
+          for (const sibling of node.parentElement.children) {
+            // Not the editors' labels: they name the editors.
+            const labels = sibling.tagName === 'LABEL' || sibling.querySelector('label');
+            if (sibling !== node && !editors.some((e) => sibling.contains(e)) && !labels) sibling.setAttribute('inert', '');
+          }
+        }
+      }
       for (const e of app.querySelectorAll('[style]')) e.removeAttribute('style');
       for (const e of app.querySelectorAll('[id]')) {
         // The app's own ids stay unique once it mounts: the copy's are prefixed.
         e.id = 'pre-' + e.id;
       }
       for (const e of app.querySelectorAll('label[for]')) e.setAttribute('for', 'pre-' + e.getAttribute('for'));
-      for (const e of app.querySelectorAll('[aria-labelledby]')) {
-        e.setAttribute('aria-labelledby', e.getAttribute('aria-labelledby').split(' ').map((id) => 'pre-' + id).join(' '));
+      for (const attribute of ['aria-labelledby', 'aria-describedby', 'aria-controls', 'aria-errormessage']) {
+        for (const e of app.querySelectorAll(`[${attribute}]`)) {
+          e.setAttribute(attribute, e.getAttribute(attribute).split(' ').map((id) => 'pre-' + id).join(' '));
+        }
       }
       const note = document.createElement('p');
       note.className = 'prerender-note';
       note.setAttribute('role', 'status');
-      note.textContent = 'Loading the editors… (this is a preview: it takes no input yet)';
+      note.textContent = 'Loading… You can type in the editors now; the results, highlighting and buttons follow in a moment.';
+      note.id = 'pre-loading-note';
       const view = app.querySelector('.view') ?? app;
       view.prepend(note);
+      // The editors' key hints describe the app's editors (Tab indents);
+      // until it loads, the status line describes them.
+      for (const editor of editors) editor.setAttribute('aria-describedby', note.id);
       return app.outerHTML;
     });
     // The request of the state shown and the worker's answer to it, as

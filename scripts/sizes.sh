@@ -28,8 +28,8 @@ printf '%-48s %10d %10d  (%d KiB gzip before the editors are live; goal 250 KiB)
 engine_gz=0
 while IFS= read -r -d '' file; do
   engine_gz=$((engine_gz + $(gzip -9 -c "$file" | wc -c)))
-done < <(find "$dir" -maxdepth 1 -type f -name 'engine-worker*' -print0)
-printf '%-48s %10s %10d  (fetched once the page module runs and the page is idle)\n' "engine worker (engine-worker*)" "" "$engine_gz"
+done < <(find "$dir" -maxdepth 1 -type f \( -name 'engine-worker*' -o -name 'engine-page.js' \) -print0)
+printf '%-48s %10s %10d  (fetched once the page module runs and the page is idle; one module for the worker and the page)\n' "engines (engine-worker*, engine-page.js)" "" "$engine_gz"
 second_gz=0
 while IFS= read -r -d '' file; do
   second_gz=$((second_gz + $(gzip -9 -c "$file" | wc -c)))

@@ -54,7 +54,13 @@ pub fn start() {
 /// the listener must outlive the app it destroys).
 fn mount() {
     let document = gloo::utils::document();
+    let mut caret = None;
     if let Some(old) = document.get_element_by_id(ROOT_ID) {
+        // The pre-rendered Build view: what was typed into its editors is
+        // what the Build view opens with.
+        if old.has_attribute("data-prerendered") {
+            caret = super::build::preview::adopt(&old);
+        }
         old.remove();
     }
     let (Ok(root), Some(body)) = (document.create_element("div"), document.body()) else {
@@ -64,6 +70,9 @@ fn mount() {
     root.set_id(ROOT_ID);
     let _ = body.prepend_with_node_1(&root);
     let handle = yew::Renderer::<App>::with_root(root).render();
+    if let Some(caret) = caret {
+        gloo::timers::callback::Timeout::new(0, move || caret.restore()).forget();
+    }
     if cfg!(feature = "build-only") {
         HANDLE.with(|h| *h.borrow_mut() = Some(handle));
         EventListener::new(&gloo::utils::window(), HANDOFF_EVENT, |_| {

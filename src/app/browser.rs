@@ -8,9 +8,29 @@ fn storage() -> Option<Storage> {
     gloo::utils::window().local_storage().ok().flatten()
 }
 
-/// Reads a key from localStorage; `None` when absent or unavailable.
+thread_local! {
+    /// What [`keep`] could not write to storage, read once by [`load`].
+    static KEPT: std::cell::RefCell<Vec<(String, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Reads a key from localStorage; `None` when absent or unavailable. A
+/// value [`keep`] held in memory (storage refused it) comes first, once.
 pub fn load(key: &str) -> Option<String> {
-    storage()?.get_item(key).ok().flatten()
+    let kept = KEPT.with(|k| {
+        let mut kept = k.borrow_mut();
+        let at = kept.iter().position(|(k, _)| k == key)?;
+        Some(kept.remove(at).1)
+    });
+    kept.or_else(|| storage()?.get_item(key).ok().flatten())
+}
+
+/// Writes a key to localStorage, or, when storage refuses it, holds it in
+/// memory for the next [`load`] of that key (work handed from one part of
+/// the page to another is never dropped).
+pub fn keep(key: &str, value: &str) {
+    if save(key, value).is_err() {
+        KEPT.with(|k| k.borrow_mut().push((key.to_owned(), value.to_owned())));
+    }
 }
 
 /// Writes a key to localStorage.

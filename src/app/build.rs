@@ -6,6 +6,7 @@
 
 mod examples;
 mod link;
+pub mod preview;
 mod recompute;
 mod state;
 

@@ -31,6 +31,10 @@ use super::engine::{
 pub const WORKER_URL: &str = "./engine-worker_loader.js";
 /// The property of `window` that holds the page's engine worker.
 const GLOBAL: &str = "patchlabEngine";
+/// The property of `window` holding the boot script's function that starts
+/// the engines (`scripts/postbuild.mjs`: their module fetched once, for the
+/// worker and the page) and returns the worker.
+const START: &str = "patchlabStartEngine";
 /// The property of the worker set once it said `ready`.
 const READY: &str = "patchlabReady";
 
@@ -92,15 +96,47 @@ fn drain(
     .forget();
 }
 
-/// The `engine-worker` binary's entry point.
+/// The `engine-worker` binary's entry point. In a worker it serves the
+/// page; in the page itself (the same module instantiated there for small
+/// objects, see [`IN_PAGE`]) it does nothing: the page calls [`answer_text`].
 pub fn serve_worker() {
     match js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
         Ok(scope) => serve(scope),
+        Err(global) if global.is_instance_of::<web_sys::Window>() => {}
         Err(_) => {
             web_sys::console::error_1(&"engine-worker: not running in a dedicated worker".into())
         }
     }
 }
+
+thread_local! {
+    /// The engines of the module's instance in the page.
+    static PAGE_ENGINE: RefCell<Engine> = RefCell::new(Engine::default());
+}
+
+/// Answers one request given as JSON text, on the calling thread (the
+/// `engine-worker` binary exports it as `answer` for the page's own
+/// instance of the module).
+pub fn answer_text(request: &str) -> String {
+    match ToEngine::from_json(request) {
+        Ok(request) => PAGE_ENGINE.with(|engine| engine.borrow_mut().answer(request)),
+        Err(failed) => failed,
+    }
+    .to_json()
+}
+
+/// The property of `window` that holds the engines' `answer` function once
+/// the boot script instantiated the engine module in the page too (a
+/// release build: `scripts/postbuild.mjs`).
+pub const IN_PAGE: &str = "patchlabEngineInPage";
+
+/// The most text (both objects, bytes) a Build request may hold to be
+/// answered on the page's thread. A worker's answer arrives after the
+/// frame the keystroke asked for (the browser paints before it takes the
+/// message: docs/performance.md), so small objects, where computing takes
+/// a few milliseconds, are answered in the page in the keystroke's own
+/// task; bigger ones go to the worker and never block typing.
+pub const IN_PAGE_BYTES: usize = 64 * 1024;
 
 /// The id of the pre-rendered page's data block holding the first answer
 /// (written by `scripts/prerender.mjs`, outside `#app`).
@@ -135,6 +171,8 @@ pub struct EngineClient {
     waiters: RefCell<BTreeMap<RequestKind, Waiter>>,
     /// Why the worker cannot answer, once it failed to start.
     broken: RefCell<Option<String>>,
+    /// False once the page's own engine failed (it is not asked again).
+    in_page: Cell<bool>,
 }
 
 thread_local! {
@@ -158,12 +196,24 @@ impl EngineClient {
             .and_then(|w| w.dyn_into::<web_sys::Worker>().ok());
         let worker = match existing {
             Some(worker) => worker,
-            None => {
-                let worker = web_sys::Worker::new(WORKER_URL)
-                    .map_err(|e| format!("the engine worker could not start ({e:?})"))?;
-                let _ = js_sys::Reflect::set(&window, &JsValue::from_str(GLOBAL), &worker);
-                worker
-            }
+            // A release build's boot script starts it (one download of the
+            // engines for the worker and the page); otherwise a plain worker.
+            None => match js_sys::Reflect::get(&window, &JsValue::from_str(START))
+                .ok()
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            {
+                Some(start) => start
+                    .call0(&JsValue::NULL)
+                    .ok()
+                    .and_then(|w| w.dyn_into::<web_sys::Worker>().ok())
+                    .ok_or("the engine worker could not start")?,
+                None => {
+                    let worker = web_sys::Worker::new(WORKER_URL)
+                        .map_err(|e| format!("the engine worker could not start ({e:?})"))?;
+                    let _ = js_sys::Reflect::set(&window, &JsValue::from_str(GLOBAL), &worker);
+                    worker
+                }
+            },
         };
         let ready = js_sys::Reflect::get(&worker, &JsValue::from_str(READY))
             .ok()
@@ -174,6 +224,7 @@ impl EngineClient {
             latest: RefCell::default(),
             waiters: RefCell::default(),
             broken: RefCell::new(None),
+            in_page: Cell::new(true),
         });
         client.listen();
         CLIENT.with(|c| *c.borrow_mut() = Some(client.clone()));
@@ -260,8 +311,22 @@ impl EngineClient {
     }
 
     /// Asks for a Build result; the answer (or why there is none) goes to
-    /// `done`, unless a later Build request replaced this one.
+    /// `done`, unless a later Build request replaced this one. Small
+    /// objects are answered at once on the page's thread when it has the
+    /// engines ([`IN_PAGE_BYTES`]); the rest by the worker.
     pub fn build(&self, job: BuildJob, done: Callback<Result<Rc<BuildAnswer>, String>>) {
+        if self.in_page.get() && job.old.len() + job.new.len() <= IN_PAGE_BYTES {
+            // A new number: a late answer of the worker to an earlier
+            // request is dropped.
+            let id = self.latest.borrow_mut().issue(RequestKind::Build);
+            match in_page(id, &job) {
+                Some(answer) => {
+                    done.emit(answer);
+                    return;
+                }
+                None => self.in_page.set(false),
+            }
+        }
         self.send(
             RequestKind::Build,
             |id| ToEngine::Build { id, job },
@@ -283,5 +348,43 @@ impl EngineClient {
     /// Drops the waiter of `kind` (its view ended); late answers go nowhere.
     pub fn forget(&self, kind: RequestKind) {
         self.waiters.borrow_mut().remove(&kind);
+    }
+}
+
+/// A Build answer computed on the page's thread: the full app carries the
+/// engines; the page module has them once the boot script instantiated the
+/// engine worker's module in the page too ([`IN_PAGE`]). `None` when there
+/// is no engine in the page or it failed (then the worker answers).
+#[cfg(not(feature = "build-only"))]
+fn in_page(_id: u32, job: &BuildJob) -> Option<Result<Rc<BuildAnswer>, String>> {
+    Some(Ok(
+        PAGE_ENGINE.with(|engine| Rc::new(engine.borrow_mut().build(job)))
+    ))
+}
+
+#[cfg(feature = "build-only")]
+fn in_page(id: u32, job: &BuildJob) -> Option<Result<Rc<BuildAnswer>, String>> {
+    let answer = js_sys::Reflect::get(&gloo::utils::window(), &JsValue::from_str(IN_PAGE))
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    let request = ToEngine::Build {
+        id,
+        job: job.clone(),
+    };
+    let text = match answer.call1(&JsValue::NULL, &JsValue::from_str(&request.to_json())) {
+        Ok(text) => text.as_string()?,
+        Err(error) => {
+            web_sys::console::warn_1(
+                &format!("patchlab: the page's engine failed ({error:?}); the worker answers")
+                    .into(),
+            );
+            return None;
+        }
+    };
+    match FromEngine::from_json(&text) {
+        Ok(FromEngine::Built { answer, .. }) => Some(Ok(answer)),
+        Ok(FromEngine::Failed { message, .. }) => Some(Err(message)),
+        _ => None,
     }
 }

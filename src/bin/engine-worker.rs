@@ -1,11 +1,20 @@
 //! The `engine-worker` binary: the Web Worker that runs patchlab's engines
 //! for the playground (Trunk builds it with `data-type="worker"`; see
-//! `patchlab::app::engine_worker`). It only runs in a browser.
+//! `patchlab::app::engine_worker`). A release build also instantiates the
+//! same module in the page, where the Build view calls [`answer`] for small
+//! objects. It only runs in a browser.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
     patchlab::app::engine_worker::serve_worker();
+}
+
+/// Answers one engine request (JSON text) on the calling thread.
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn answer(request: &str) -> String {
+    patchlab::app::engine_worker::answer_text(request)
 }
 
 #[cfg(not(target_arch = "wasm32"))]

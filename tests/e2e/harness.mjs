@@ -104,8 +104,8 @@ export async function openPage(browser, options = {}) {
   });
   const page = await context.newPage();
   // A fresh visit to Build first paints the pre-rendered preview
-  // (scripts/prerender.mjs), which takes no input and is replaced when the
-  // app mounts: a navigation resolves once the live app is in its place,
+  // (scripts/prerender.mjs), whose editors the app adopts when it mounts in its place
+  // (src/app/build/preview.rs): a navigation resolves once the live app is in its place,
   // so tests act on the app, never on the preview. (A test that measures
   // the first load navigates with `waitUntil: 'commit'`, which returns as
   // soon as the page starts, before the preview is parsed.)
