@@ -127,9 +127,13 @@ test('bench: typing into the pre-rendered editors before the app loads, throttle
       if (event.target.closest?.('#app[data-prerendered]') && !window.__firstLoad.typed) window.__firstLoad.typed = performance.now();
     }, true);
   });
-  await page.goto(server.url, { waitUntil: 'commit' });
+  // The frame's own navigation: the harness's page.goto waits for the app
+  // to replace the preview, and this test acts on the preview.
+  await page.mainFrame().goto(server.url, { waitUntil: 'commit' });
   const preview = page.locator('#app[data-prerendered] #pre-new-object');
   await preview.waitFor({ timeout: 60_000 });
+  // A visitor types once the page is painted.
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, null, { timeout: 60_000, polling: 10 });
   // A label value typed at the end of the `kubevirt.io/size: small` line, as soon
   // as the editor shows.
   const asked = await page.evaluate(() => {
