@@ -337,8 +337,10 @@ impl Run {
         let mut walked = 0;
         if let Some(parent) = parent {
             let last = parent.len();
-            for token in SplitSlash(Some(parent)) {
-                let end = walked + token.len() + usize::from(walked > 0);
+            // A separator before every token but the first (an empty first
+            // token walks nothing, yet the next one still follows a `/`).
+            for (i, token) in SplitSlash(Some(parent)).enumerate() {
+                let end = walked + token.len() + usize::from(i > 0);
                 let at = |upto: usize, found: &'static str| Cause::MissingPath {
                     at: format!("/{}", &parent[..upto]),
                     found,

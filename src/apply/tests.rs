@@ -1034,3 +1034,25 @@ fn a_test_that_differs_in_bytes_only_names_the_bytes() {
     )
     .unwrap();
 }
+
+/// A path whose first token is empty (`//...`): the tokens after it still
+/// follow a `/`, so the error's path is cut at a character boundary. A
+/// property test found `//ünï/x` panicking on a cut inside `ï`.
+#[test]
+fn a_missing_path_after_an_empty_first_token_is_reported_whole() {
+    let doc = json!({"": {}});
+    let patch = r#"[{"op": "add", "path": "//ünï/x", "value": 1}]"#;
+    for engine in Evanphx::ALL
+        .into_iter()
+        .map(Engine::Kube)
+        .chain([Engine::Rfc])
+    {
+        let mut got = doc.clone();
+        let error = apply_payload(&mut got, patch, engine).unwrap_err();
+        assert_eq!(got, doc, "[{engine}]");
+        match &error.cause {
+            Cause::MissingPath { at, .. } => assert_eq!(at, "//ünï", "[{engine}]"),
+            other => panic!("[{engine}]: {other:?}"),
+        }
+    }
+}
