@@ -224,6 +224,21 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
     fresh = /^(#\\/*(build\\/*)?)?$/i.test(path) && !/(^|&)s=/.test(query) && localStorage.getItem('patchlab.build') === null;
   } catch {}
   if (!fresh) document.documentElement.classList.add('no-preview');
+  // A visit to a view of the full app (the boot script's test) fetches the
+  // full app from here, while the page is still parsed, instead of once
+  // the boot script runs: one round trip less, and nothing is painted
+  // before it anyway. (Not for Build: there its preview's first paint
+  // would wait for the shared line, docs/performance.md.)
+  if (/^#\\/(check|race|scale|learn)(?=$|[/?])/.test(location.hash)) {
+    for (const [href, as] of [['./views_bg.wasm', 'fetch'], ['./views.js', 'script']]) {
+      const link = document.createElement('link');
+      link.rel = 'preload';
+      link.as = as;
+      link.href = href;
+      if (as === 'fetch') link.crossOrigin = 'anonymous';
+      document.head.append(link);
+    }
+  }
   // Its two editors take input before the app loads (the app adopts the
   // texts: src/app/build/preview.rs). An edited one shows its plain text
   // (the highlighted copy behind it and the line numbers no longer match),

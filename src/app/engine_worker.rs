@@ -320,11 +320,12 @@ impl EngineClient {
             // request is dropped.
             let id = self.latest.borrow_mut().issue(RequestKind::Build);
             match in_page(id, &job) {
-                Some(answer) => {
+                InPage::Answered(answer) => {
                     done.emit(answer);
                     return;
                 }
-                None => self.in_page.set(false),
+                InPage::Absent => {}
+                InPage::Failed => self.in_page.set(false),
             }
         }
         self.send(
@@ -351,40 +352,54 @@ impl EngineClient {
     }
 }
 
+/// What the page's own engine made of a Build request (the full app's is
+/// always there and answers).
+#[cfg_attr(not(feature = "build-only"), allow(dead_code))]
+enum InPage {
+    /// Its answer (or why there is none, as the worker would say).
+    Answered(Result<Rc<BuildAnswer>, String>),
+    /// No engine in the page (yet): the worker answers.
+    Absent,
+    /// It failed: the worker answers this and every later request.
+    Failed,
+}
+
 /// A Build answer computed on the page's thread: the full app carries the
 /// engines; the page module has them once the boot script instantiated the
-/// engine worker's module in the page too ([`IN_PAGE`]). `None` when there
-/// is no engine in the page or it failed (then the worker answers).
+/// engine worker's module in the page too ([`IN_PAGE`]).
 #[cfg(not(feature = "build-only"))]
-fn in_page(_id: u32, job: &BuildJob) -> Option<Result<Rc<BuildAnswer>, String>> {
-    Some(Ok(
+fn in_page(_id: u32, job: &BuildJob) -> InPage {
+    InPage::Answered(Ok(
         PAGE_ENGINE.with(|engine| Rc::new(engine.borrow_mut().build(job)))
     ))
 }
 
 #[cfg(feature = "build-only")]
-fn in_page(id: u32, job: &BuildJob) -> Option<Result<Rc<BuildAnswer>, String>> {
-    let answer = js_sys::Reflect::get(&gloo::utils::window(), &JsValue::from_str(IN_PAGE))
-        .ok()?
-        .dyn_into::<js_sys::Function>()
-        .ok()?;
+fn in_page(id: u32, job: &BuildJob) -> InPage {
+    let Some(answer) = js_sys::Reflect::get(&gloo::utils::window(), &JsValue::from_str(IN_PAGE))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return InPage::Absent;
+    };
     let request = ToEngine::Build {
         id,
         job: job.clone(),
     };
+    let failed = |why: String| {
+        web_sys::console::warn_1(
+            &format!("patchlab: the page's engine failed ({why}); the worker answers").into(),
+        );
+        InPage::Failed
+    };
     let text = match answer.call1(&JsValue::NULL, &JsValue::from_str(&request.to_json())) {
-        Ok(text) => text.as_string()?,
-        Err(error) => {
-            web_sys::console::warn_1(
-                &format!("patchlab: the page's engine failed ({error:?}); the worker answers")
-                    .into(),
-            );
-            return None;
-        }
+        Ok(text) => text.as_string().unwrap_or_default(),
+        Err(error) => return failed(format!("{error:?}")),
     };
     match FromEngine::from_json(&text) {
-        Ok(FromEngine::Built { answer, .. }) => Some(Ok(answer)),
-        Ok(FromEngine::Failed { message, .. }) => Some(Err(message)),
-        _ => None,
+        Ok(FromEngine::Built { answer, .. }) => InPage::Answered(Ok(answer)),
+        Ok(FromEngine::Failed { message, .. }) => InPage::Answered(Err(message)),
+        Ok(_) => failed("an answer of another kind".to_owned()),
+        Err(error) => failed(error.to_string()),
     }
 }
