@@ -200,6 +200,23 @@ test('bench: typing into the pre-rendered editors before the app loads, throttle
   await page.context().close();
 });
 
+test('an editor emptied before the app loads stays empty in the app, with the focus in it', async () => {
+  const { page } = await throttledPage();
+  await page.mainFrame().goto(server.url, { waitUntil: 'commit' });
+  const preview = page.locator('#app[data-prerendered] #pre-old-object');
+  await preview.waitFor({ timeout: 60_000 });
+  await preview.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  assert.equal(await preview.inputValue(), '');
+  await page.locator('#app:not([data-prerendered]) #old-object').waitFor({ timeout: 60_000 });
+  await page.waitForFunction(() => document.activeElement?.id === 'old-object', null, { timeout: 5_000 });
+  assert.equal(await page.locator('#old-object').inputValue(), '');
+  assert.ok((await page.locator('#new-object').inputValue()).includes('migrationTargetNodeName'), 'the side not typed in is the example\'s');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('bench: first visit to a lesson (the full app), throttled the same way', async () => {
   const { page, files } = await throttledPage();
   await page.goto(`${server.url}#/learn/migration-race/3`, { waitUntil: 'commit' });

@@ -37,6 +37,9 @@ pub struct Caret {
     start: u32,
     end: u32,
     scroll_top: i32,
+    /// The editor's text when the app took over (the app's editor shows
+    /// it once rendered).
+    text: String,
     tries: u32,
 }
 
@@ -75,6 +78,7 @@ pub fn adopt(root: &web_sys::Element) -> Option<Caret> {
         start: area.selection_start().ok().flatten().unwrap_or(0),
         end: area.selection_end().ok().flatten().unwrap_or(0),
         scroll_top: area.scroll_top(),
+        text: area.value(),
         tries: 0,
     })
 }
@@ -82,14 +86,14 @@ pub fn adopt(root: &web_sys::Element) -> Option<Caret> {
 #[cfg(target_arch = "wasm32")]
 impl Caret {
     /// Puts the caret into the app's editor of the same side, where it
-    /// was, once the app has rendered the editor with its text (tried in
-    /// later tasks, a few times, until it has).
+    /// was, once the app has rendered the editor with its text (an empty
+    /// one too; tried in later tasks, for up to a second, until it has).
     pub fn restore(self) {
         use wasm_bindgen::JsCast;
         let area = gloo::utils::document()
             .get_element_by_id(self.id)
             .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-            .filter(|area| !area.value().is_empty());
+            .filter(|area| area.value() == self.text);
         let Some(area) = area else {
             if self.tries < 100 {
                 let next = Caret {
