@@ -163,8 +163,10 @@ export async function prerender(dist) {
       const view = app.querySelector('.view') ?? app;
       view.prepend(note);
       // The editors' key hints describe the app's editors (Tab indents);
-      // until it loads, the status line describes them.
+      // until it loads, Tab leaves a plain editor, and the hint and the
+      // status line say so.
       for (const editor of editors) editor.setAttribute('aria-describedby', note.id);
+      for (const hint of app.querySelectorAll('.editor-keys > span')) hint.textContent = 'Tab leaves the editor until the app has loaded';
       return app.outerHTML;
     });
     // The request of the state shown and the worker's answer to it, as

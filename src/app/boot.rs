@@ -70,8 +70,9 @@ fn mount() {
     root.set_id(ROOT_ID);
     let _ = body.prepend_with_node_1(&root);
     let handle = yew::Renderer::<App>::with_root(root).render();
+    // The app renders in a later task: `restore` waits for its editor.
     if let Some(caret) = caret {
-        gloo::timers::callback::Timeout::new(0, move || caret.restore()).forget();
+        caret.restore();
     }
     if cfg!(feature = "build-only") {
         HANDLE.with(|h| *h.borrow_mut() = Some(handle));
