@@ -45,6 +45,7 @@ clippy:
 	@echo "== clippy (wasm32)"
 	cargo clippy $(WASM) --lib --bins --tests -- -D warnings
 	cargo clippy $(WASM) --lib --bins --features build-only -- -D warnings
+	cargo clippy $(WASM) --lib --bins --features learn-only -- -D warnings
 	cargo clippy $(WASM) --lib --tests --features js -- -D warnings
 
 test-native:

@@ -60,6 +60,28 @@ for (const file of await readdir(dist)) {
   if (fixed !== loader) await writeFile(path, fixed);
 }
 
+// The Learn module's glue declares its own global, so that it can sit next
+// to the full app's (views.js), which the Learn module adds when Check,
+// Race or Scale opens; its loader starts it like views_loader.js starts
+// the full app (src/app/full_app.rs).
+{
+  const glue = await readFile(join(dist, 'learn.js'), 'utf8');
+  if (!glue.startsWith('let wasm_bindgen = (function(exports) {')) throw new Error('learn.js: wasm-bindgen\'s glue changed shape');
+  await writeFile(join(dist, 'learn.js'), glue.replace('let wasm_bindgen = ', 'let patchlab_learn = '));
+  await writeFile(
+    join(dist, 'learn_loader.js'),
+    `// Starts the playground's Learn module (src/bin/learn.rs) once its glue
+// (./learn.js, which declares \`patchlab_learn\`) has run. Written by
+// scripts/postbuild.mjs. The boot script starts it for a lesson link, the
+// page module when Learn opens; a failure is reported to it by an event.
+patchlab_learn({ module_or_path: './learn_bg.wasm' }).then(
+  () => window.dispatchEvent(new Event('patchlab:views-ready')),
+  (error) => window.dispatchEvent(new CustomEvent('patchlab:views-failed', { detail: String(error) })),
+);
+`,
+  );
+}
+
 // The engines' module is fetched and compiled once, by the page (the boot
 // script's startEngine), and used twice: the worker gets the compiled
 // module in its first message, and the page instantiates it too, to
@@ -89,16 +111,18 @@ const inline = /<script type="module">([\s\S]*?)<\/script>/;
 const match = html.match(inline);
 if (!match) throw new Error(`${indexPath}: no inline module script to move (already post-processed?)`);
 // Trunk's loader imports the page module statically; the boot script
-// imports it only for a visit to Build (or an unknown route), and starts
-// the full app (views.js, every view) for Check, Race, Scale and Learn, so
-// each visit downloads one module (src/app/full_app.rs).
+// imports it only for a visit to Build (or an unknown route), starts the
+// Learn module (learn.js) for Learn and the full app (views.js, every
+// view) for Check, Race and Scale, so each visit downloads one module
+// (src/app/full_app.rs).
 const trunkLoader = match[1].trim();
 const glue = trunkLoader.match(/from '\.\/(patchlab-[0-9a-f]+\.js)'/)?.[1];
 const wasmFile = trunkLoader.match(/module_or_path: '\.\/(patchlab-[0-9a-f]+_bg\.wasm)'/)?.[1];
 if (!glue || !wasmFile) throw new Error(`${indexPath}: Trunk's loader changed shape:\n${trunkLoader}`);
 const boot = `// Starts the playground: the page module (the shell and Build) for Build,
-// the full app for the views it does not hold. Written by scripts/postbuild.mjs.
-const full = /^#\\/(check|race|scale|learn)(?=$|[/?])/.test(location.hash);
+// the Learn module for Learn, the full app for the other views. Written by
+// scripts/postbuild.mjs.
+const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
 function script(src) {
   return new Promise((ok, fail) => {
     const element = document.createElement('script');
@@ -137,14 +161,11 @@ function startEngine() {
   return engine;
 }
 window.patchlabStartEngine = startEngine;
-try {
-  // The module is fetched at once, next to its glue, not after it.
-  if (full) {
-    const module = fetch('./views_bg.wasm');
-    await script('./views.js');
-    // views.js declares wasm_bindgen (a global of classic scripts).
-    await wasm_bindgen({ module_or_path: module });
-  } else {
+// The page module: for a visit to Build, and when Build opens in the Learn
+// module (src/app/full_app.rs calls it; it takes the page over as it starts).
+let pageStarted;
+function startPage() {
+  pageStarted ??= (async () => {
     const module = fetch('./${wasmFile}');
     const bindings = await import('./${glue}');
     const wasm = await bindings.default({ module_or_path: module });
@@ -157,6 +178,27 @@ try {
     // window.patchlabEngine.
     (window.requestIdleCallback ?? ((f) => setTimeout(f, 200)))(startEngine, { timeout: 1000 });
     dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
+  })().catch((error) => {
+    pageStarted = undefined;
+    throw error;
+  });
+  return pageStarted;
+}
+window.patchlabStartPage = startPage;
+try {
+  // A module is fetched at once, next to its glue, not after it.
+  if (view === 'learn') {
+    const module = fetch('./learn_bg.wasm');
+    await script('./learn.js');
+    // learn.js declares patchlab_learn (a global of classic scripts).
+    await patchlab_learn({ module_or_path: module });
+  } else if (view) {
+    const module = fetch('./views_bg.wasm');
+    await script('./views.js');
+    // views.js declares wasm_bindgen (a global of classic scripts).
+    await wasm_bindgen({ module_or_path: module });
+  } else {
+    await startPage();
   }
 } catch (error) {
   console.error('patchlab could not start:', error);
@@ -224,13 +266,15 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
     fresh = /^(#\\/*(build\\/*)?)?$/i.test(path) && !/(^|&)s=/.test(query) && localStorage.getItem('patchlab.build') === null;
   } catch {}
   if (!fresh) document.documentElement.classList.add('no-preview');
-  // A visit to a view of the full app (the boot script's test) fetches the
-  // full app from here, while the page is still parsed, instead of once
-  // the boot script runs: one round trip less, and nothing is painted
-  // before it anyway. (Not for Build: there its preview's first paint
+  // A visit to Learn or to a view of the full app (the boot script's test)
+  // fetches its module from here, while the page is still parsed, instead
+  // of once the boot script runs: one round trip less, and nothing is
+  // painted before it anyway. (Not for Build: there its preview's first paint
   // would wait for the shared line, docs/performance.md.)
-  if (/^#\\/(check|race|scale|learn)(?=$|[/?])/.test(location.hash)) {
-    for (const [href, as] of [['./views_bg.wasm', 'fetch'], ['./views.js', 'script']]) {
+  const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
+  if (view) {
+    const name = view === 'learn' ? 'learn' : 'views';
+    for (const [href, as] of [[\`./\${name}_bg.wasm\`, 'fetch'], [\`./\${name}.js\`, 'script']]) {
       const link = document.createElement('link');
       link.rel = 'preload';
       link.as = as;

@@ -39,7 +39,7 @@ mod browser;
 mod components;
 #[cfg(target_arch = "wasm32")]
 pub mod engine_worker;
-#[cfg(all(target_arch = "wasm32", feature = "build-only"))]
+#[cfg(all(target_arch = "wasm32", feature = "partial"))]
 mod full_app;
 #[cfg(target_arch = "wasm32")]
 mod hooks;

@@ -1,13 +1,15 @@
-//! Starting the playground, and handing the page over. One app, two builds
-//! (docs/performance.md, "First load"): the page module (the `patchlab`
-//! binary with feature `build-only`) holds the shell and the Build view,
-//! what a first visit to Build downloads. The full app (the `views` binary:
-//! every view) is what a visit to Check, Race, Scale or Learn starts with,
-//! and what the page module fetches when the user opens one of those views
-//! ([`super::full_app`]): it then takes the page over ([`take_over`]), and
-//! the page module gives it up (its app is destroyed, its root removed).
+//! Starting the playground, and handing the page over. One app, three
+//! builds (docs/performance.md, "First load"): the page module (the
+//! `patchlab` binary with feature `build-only`) holds the shell and the
+//! Build view, what a first visit to Build downloads; the Learn module (the
+//! `learn` binary, feature `learn-only`) the shell and Learn; the full app
+//! (the `views` binary) every view. The boot script starts the one a
+//! visit's route needs. A module without a view fetches the one that has it
+//! when the user opens it ([`super::full_app`]): that one takes the page
+//! over as it starts ([`start`]), and the module gives it up (its app is
+//! destroyed, its root removed).
 //!
-//! The two never render at the same time: each Yew instance numbers its
+//! Two never render at the same time: each Yew instance numbers its
 //! elements' listeners on its own, so two apps in one tree would take each
 //! other's events. Work is never lost in the change: every view keeps its
 //! state in the link and in storage, written when it changes and when the
@@ -21,25 +23,62 @@ use super::shell::{crash_on_purpose, App};
 
 /// The element the app mounts on (made fresh by each mount).
 pub const ROOT_ID: &str = "app";
-/// Sent by the full app as it starts: the page module gives the page up.
+/// Sent by every module as it starts: a module that runs gives the page up.
 pub const HANDOFF_EVENT: &str = "patchlab:handoff";
+/// This build's name, which [`start`] adds to the page's list of the
+/// modules started ([`STARTED`]).
+pub const MODULE: &str = if cfg!(feature = "build-only") {
+    "page"
+} else if cfg!(feature = "learn-only") {
+    "learn"
+} else {
+    "full"
+};
+/// The window property listing the modules started in this page (names
+/// separated by spaces): one that gave the page up cannot start again, so
+/// the full app is fetched in its place ([`super::full_app`]).
+pub const STARTED: &str = "patchlabStarted";
+
+/// Whether `module` ([`MODULE`] of its build) started in this page.
+pub fn started(module: &str) -> bool {
+    js_sys::Reflect::get(&gloo::utils::window(), &STARTED.into())
+        .ok()
+        .and_then(|list| list.as_string())
+        .is_some_and(|list| list.split(' ').any(|m| m == module))
+}
 
 thread_local! {
     static HANDLE: RefCell<Option<yew::AppHandle<App>>> = const { RefCell::new(None) };
     static HANDED_OVER: Cell<bool> = const { Cell::new(false) };
 }
 
-/// True once this module gave the page to the full app.
+/// True once this module gave the page to another.
 pub fn handed_over() -> bool {
     HANDED_OVER.with(Cell::get)
 }
 
-/// Mounts the playground on the page. Installs a panic hook first, so a bug
+/// Mounts the playground on the page, after asking a module that runs (if
+/// one does) to give the page up. Installs a panic hook first, so a bug
 /// shows a banner (with a way back to the work) instead of a dead page.
 ///
-/// In the page module (feature `build-only`), the app gives the page up to
-/// the full app when that one starts.
+/// In a module that holds some of the views (feature `partial`), the app
+/// gives the page up in turn when another module starts, and does not start
+/// at all once the full app has.
 pub fn start() {
+    // The full app holds every view and never gives the page up: a module
+    // that arrives after it (asked for before it started) stays idle.
+    if cfg!(feature = "partial") && started("full") {
+        return;
+    }
+    let window = gloo::utils::window();
+    if let Ok(event) = web_sys::Event::new(HANDOFF_EVENT) {
+        let _ = window.dispatch_event(&event);
+    }
+    let list = js_sys::Reflect::get(&window, &STARTED.into())
+        .ok()
+        .and_then(|list| list.as_string())
+        .map_or_else(|| MODULE.to_owned(), |list| format!("{list} {MODULE}"));
+    let _ = js_sys::Reflect::set(&window, &STARTED.into(), &list.into());
     super::crash::install();
     // `#/debug/panic` crashes the app on purpose, to see (and test) what a
     // bug looks like to the user in the very build that ships.
@@ -49,9 +88,10 @@ pub fn start() {
     mount();
 }
 
-/// Mounts [`App`] on a fresh `#app` at the start of `<body>`. In the page
-/// module, also listens for the full app's [`HANDOFF_EVENT`] (outside Yew:
-/// the listener must outlive the app it destroys).
+/// Mounts [`App`] on a fresh `#app` at the start of `<body>`. In a module
+/// with some of the views, also listens for another module's
+/// [`HANDOFF_EVENT`] (outside Yew: the listener must outlive the app it
+/// destroys).
 fn mount() {
     let document = gloo::utils::document();
     let mut caret = None;
@@ -74,7 +114,7 @@ fn mount() {
     if let Some(caret) = caret {
         caret.restore();
     }
-    if cfg!(feature = "build-only") {
+    if cfg!(feature = "partial") {
         HANDLE.with(|h| *h.borrow_mut() = Some(handle));
         EventListener::new(&gloo::utils::window(), HANDOFF_EVENT, |_| {
             HANDED_OVER.with(|h| h.set(true));
@@ -84,13 +124,4 @@ fn mount() {
         })
         .forget();
     }
-}
-
-/// The full app's entry point: asks the page module (if it runs) to give
-/// up the page, then starts like the page module does.
-pub fn take_over() {
-    if let Ok(event) = web_sys::Event::new(HANDOFF_EVENT) {
-        let _ = gloo::utils::window().dispatch_event(&event);
-    }
-    start();
 }

@@ -1,44 +1,113 @@
-//! Fetching the full app from the page module (docs/performance.md, "First
-//! load"): in place of a view the page module does not have, [`Loading`]
-//! fetches the full app's glue and loader, says so, and says why when it
-//! fails. The full app then takes the page over ([`super::boot`]).
-
-use std::cell::Cell;
+//! Fetching the module that holds a view this one does not
+//! (docs/performance.md, "First load"): in place of the view, [`Loading`]
+//! starts that module, says so, and says why when it fails. The module then
+//! takes the page over ([`super::boot`]).
+//!
+//! - Build: the page module, through the boot script's
+//!   `patchlabStartPage` (its file names carry a hash only the boot script
+//!   knows; it also starts the engines).
+//! - Learn: the Learn module (`learn.js`, `learn_loader.js`).
+//! - Check, Race, Scale: the full app (`views.js`, `views_loader.js`).
+//!
+//! A module that ran in this page and gave it up cannot start again: the
+//! full app, which holds every view, is fetched in its place.
 
 use gloo::events::EventListener;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// Sent by `views_loader.js` when the full app could not start.
-pub const FAILED_EVENT: &str = "patchlab:views-failed";
+use super::route::View;
 
-thread_local! {
-    static REQUESTED: Cell<bool> = const { Cell::new(false) };
+/// Sent by a module's loader when the module could not start.
+pub const FAILED_EVENT: &str = "patchlab:views-failed";
+/// The boot script's function that starts the page module (a promise).
+const START_PAGE: &str = "patchlabStartPage";
+
+/// The module that holds a view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Module {
+    Page,
+    Learn,
+    Full,
 }
 
-/// Adds the full app's glue and, once it ran, its loader (`index.html`
-/// copies `www/views_loader.js`); scripts from this origin only, as the CSP
-/// allows. At most once, unless it failed.
-fn fetch_full_app(onfailed: Callback<String>) {
-    if REQUESTED.with(|r| r.replace(true)) {
+impl Module {
+    /// The module to start for `view`: the full app in place of one that
+    /// ran in this page and gave it up (it cannot start again).
+    fn holding(view: Option<View>) -> Module {
+        let module = match view {
+            Some(View::Build) => Module::Page,
+            Some(View::Learn) => Module::Learn,
+            _ => Module::Full,
+        };
+        match module.name() {
+            Some(name) if super::boot::started(name) => Module::Full,
+            _ => module,
+        }
+    }
+
+    /// Its [`super::boot::MODULE`] (the full app never gives the page up).
+    fn name(self) -> Option<&'static str> {
+        match self {
+            Module::Page => Some("page"),
+            Module::Learn => Some("learn"),
+            Module::Full => None,
+        }
+    }
+
+    /// Its glue and loader, added as scripts (not the page module).
+    fn scripts(self) -> (&'static str, &'static str) {
+        match self {
+            Module::Learn => ("./learn.js", "./learn_loader.js"),
+            _ => ("./views.js", "./views_loader.js"),
+        }
+    }
+}
+
+/// Starts `module`, once: the page module through the boot script (which
+/// starts it once), the others by adding their glue and, once it ran, their
+/// loader (scripts from this origin only, as the CSP allows), unless the
+/// page already has that glue (asked for by this module or by one before
+/// it: a glue runs once per page). A glue that failed to load is removed,
+/// so that asking again retries.
+fn start(module: Module, failed: Callback<String>) {
+    let failed = move |why: String| failed.emit(why);
+    if module == Module::Page {
+        let started = js_sys::Reflect::get(&gloo::utils::window(), &START_PAGE.into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .and_then(|f| f.call0(&wasm_bindgen::JsValue::NULL).ok())
+            .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+        let Some(started) = started else {
+            failed("this page has no boot script to start it".to_owned());
+            return;
+        };
+        wasm_bindgen_futures::spawn_local(async move {
+            if let Err(error) = wasm_bindgen_futures::JsFuture::from(started).await {
+                failed(
+                    error
+                        .dyn_ref::<js_sys::Error>()
+                        .map_or_else(|| format!("{error:?}"), |e| String::from(e.message())),
+                );
+            }
+        });
         return;
     }
-    let failed = move |why: String| {
-        REQUESTED.with(|r| r.set(false));
-        onfailed.emit(why);
-    };
+    let (glue_src, loader_src) = module.scripts();
     let document = gloo::utils::document();
+    if let Ok(Some(_)) = document.query_selector(&format!("script[src=\"{glue_src}\"]")) {
+        return;
+    }
     let script = |src: &str| {
         document
             .create_element("script")
             .ok()
-            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlScriptElement>(e).ok())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlScriptElement>().ok())
             .inspect(|s| s.set_src(src))
     };
-    let (Some(glue), Some(loader), Some(head)) = (
-        script("./views.js"),
-        script("./views_loader.js"),
-        document.head(),
-    ) else {
+    let (Some(glue), Some(loader), Some(head)) =
+        (script(glue_src), script(loader_src), document.head())
+    else {
         failed("the page refused a script element".to_owned());
         return;
     };
@@ -51,8 +120,10 @@ fn fetch_full_app(onfailed: Callback<String>) {
     }
     {
         let failed = failed.clone();
+        let element = glue.clone();
         EventListener::once(&glue, "error", move |_| {
-            failed("./views.js did not load".to_owned())
+            element.remove();
+            failed(format!("{glue_src} did not load"));
         })
         .forget();
     }
@@ -65,17 +136,18 @@ fn fetch_full_app(onfailed: Callback<String>) {
 #[derive(PartialEq, Properties)]
 pub struct LoadingProps {
     /// The view asked for.
-    pub view: Option<super::route::View>,
+    pub view: Option<View>,
 }
 
-/// In the page module, in place of a view it does not have: fetches the
-/// full app (which then takes the page over) and says so, or why not.
+/// In place of a view this module does not hold: starts the module that
+/// holds it (which then takes the page over) and says so, or why not.
 #[component]
 pub fn Loading(props: &LoadingProps) -> Html {
     let failure = use_state(|| None::<String>);
     {
         let failure = failure.clone();
-        use_effect_with((), move |_| {
+        use_effect_with(props.view, move |view| {
+            failure.set(None);
             let onfailed = {
                 let failure = failure.clone();
                 Callback::from(move |why| failure.set(Some(why)))
@@ -83,18 +155,18 @@ pub fn Loading(props: &LoadingProps) -> Html {
             let listener = {
                 let onfailed = onfailed.clone();
                 EventListener::new(&gloo::utils::window(), FAILED_EVENT, move |event| {
-                    let why = wasm_bindgen::JsCast::dyn_ref::<web_sys::CustomEvent>(event)
+                    let why = event
+                        .dyn_ref::<web_sys::CustomEvent>()
                         .and_then(|e| e.detail().as_string())
                         .unwrap_or_default();
-                    REQUESTED.with(|r| r.set(false));
                     onfailed.emit(why);
                 })
             };
-            fetch_full_app(onfailed);
+            start(Module::holding(*view), onfailed);
             move || drop(listener)
         });
     }
-    let name = props.view.map_or("this view", super::route::View::title);
+    let name = props.view.map_or("this view", View::title);
     html! {
         <section class="view module-loading" aria-labelledby="view-title">
             <h1 id="view-title">{ name }</h1>

@@ -1,8 +1,10 @@
 //! The Learn view: guided walkthroughs, one step at a time, each with a
-//! live state computed by the real engine and a link that opens it in
-//! Build, Race or Scale. The data lives in `www/learn/`.
+//! live card computed by the real engines ([`live`], shipped computed) and
+//! a link that opens it in Build, Race or Scale. The data lives in
+//! `www/learn/`.
 
 pub mod facts;
+pub mod live;
 mod walkthroughs;
 
 #[cfg(any(target_arch = "wasm32", test))]

@@ -6,17 +6,18 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::browser;
+#[cfg(any(not(feature = "partial"), feature = "build-only"))]
 use super::build::BuildView;
-#[cfg(not(feature = "build-only"))]
+#[cfg(not(feature = "partial"))]
 use super::check::CheckView;
 use super::components::{Dialog, GlossaryContext, GlossaryDialog};
 use super::hooks::{use_shortcuts, ShortcutSettings};
-#[cfg(not(feature = "build-only"))]
+#[cfg(any(not(feature = "partial"), feature = "learn-only"))]
 use super::learn::LearnView;
-#[cfg(not(feature = "build-only"))]
+#[cfg(not(feature = "partial"))]
 use super::race::RaceView;
 use super::route::{Route, View};
-#[cfg(not(feature = "build-only"))]
+#[cfg(not(feature = "partial"))]
 use super::scale::ScaleView;
 use super::shortcuts::{Shortcut, EDITOR_KEYS};
 use super::theme::Theme;
@@ -130,27 +131,28 @@ pub fn App() -> Html {
     }
 }
 
-/// The page of a route: its view, or (in the page module) the loading of
-/// the full app that has it.
+/// The page of a route: its view, or (in a module without it) the loading
+/// of the module that has it.
 fn page(route: &Route) -> Html {
     match route {
+        #[cfg(any(not(feature = "partial"), feature = "build-only"))]
         Route::Build(packed) => {
             html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> }
         }
         Route::NotFound(fragment) => html! { <NotFound fragment={fragment.clone()} /> },
-        #[cfg(not(feature = "build-only"))]
+        #[cfg(not(feature = "partial"))]
         Route::Check(packed) => {
             html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> }
         }
-        #[cfg(not(feature = "build-only"))]
+        #[cfg(not(feature = "partial"))]
         Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
-        #[cfg(not(feature = "build-only"))]
+        #[cfg(not(feature = "partial"))]
         Route::Scale(packed) => {
             html! { <ScaleView packed={packed.clone().map(AttrValue::from)} /> }
         }
-        #[cfg(not(feature = "build-only"))]
+        #[cfg(any(not(feature = "partial"), feature = "learn-only"))]
         Route::Learn(at) => html! { <LearnView at={at.clone()} /> },
-        #[cfg(feature = "build-only")]
+        #[cfg(feature = "partial")]
         _ => html! { <super::full_app::Loading view={route.view()} /> },
     }
 }

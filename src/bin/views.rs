@@ -1,13 +1,13 @@
 //! The `views` binary: the full playground (every view), which a visit to
-//! Check, Race, Scale or Learn starts with and which takes the page over
-//! from the page module when one of those views opens (Trunk builds it with
-//! `data-type="worker"` for its `no-modules` glue, started by
-//! `www/views_loader.js`; see `patchlab::app::boot`). It only runs in a
+//! Check, Race or Scale starts with and which takes the page over from the
+//! page module or the Learn module when one of those views opens (Trunk
+//! builds it with `data-type="worker"` for its `no-modules` glue, started
+//! by `www/views_loader.js`; see `patchlab::app::boot`). It only runs in a
 //! browser page.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    patchlab::app::boot::take_over();
+    patchlab::app::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -57,10 +57,16 @@ for (const colorScheme of ['light', 'dark']) {
   });
 }
 
-test('one module per visit: Build loads the page module only, the other views the full app only', async () => {
+const PAGE_MODULE = /patchlab-[0-9a-f]+_bg\.wasm$/;
+const LEARN_MODULE = /learn_bg\.wasm$/;
+const FULL_APP = /views_bg\.wasm$/;
+
+test('one module per visit: Build loads the page module only, Learn its module only, the other views the full app only', async () => {
   for (const [hash, wanted, unwanted] of [
-    ['#/build', /patchlab-[0-9a-f]+_bg\.wasm$/, /views_bg\.wasm$/],
-    ['#/learn', /views_bg\.wasm$/, /patchlab-[0-9a-f]+_bg\.wasm$/],
+    ['#/build', PAGE_MODULE, [FULL_APP, LEARN_MODULE]],
+    ['#/learn', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
+    ['#/learn/per-key/2', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
+    ['#/race', FULL_APP, [LEARN_MODULE, PAGE_MODULE]],
   ]) {
     const page = await openPage(browser);
     const fetched = [];
@@ -69,10 +75,91 @@ test('one module per visit: Build loads the page module only, the other views th
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
     assert.ok(fetched.some((f) => wanted.test(f)), `${hash}: ${fetched.join(' ')}`);
-    assert.ok(!fetched.some((f) => unwanted.test(f)), `${hash} fetched ${fetched.join(' ')}`);
+    for (const other of unwanted) assert.ok(!fetched.some((f) => other.test(f)), `${hash} fetched ${fetched.join(' ')}`);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
+});
+
+test('a lesson link hands the page on: Open in Build starts the page module, Race the full app; keys act once', async () => {
+  const page = await openPage(browser);
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  await page.goto(`${server.url}#/learn/per-key/1`);
+  const live = page.getByLabel('Live example');
+  await live.waitFor();
+  // The card computed when the playground was built (src/app/learn/live.rs).
+  assert.match(await live.textContent(), /add \/metadata\/labels\/kubevirt\.io~1migrationTargetNodeName/);
+  await page.keyboard.press('ArrowRight');
+  await page.getByRole('heading', { level: 2 }).filter({ hasText: /./ }).first().waitFor();
+  await page.waitForFunction(() => location.hash === '#/learn/per-key/2');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => location.hash === '#/learn/per-key/1');
+  await page.getByRole('link', { name: 'Open in Build' }).click();
+  await page.getByRole('article', { name: /^Column 1:/ }).locator('ol.ops').first().waitFor();
+  assert.ok(fetched.some((f) => PAGE_MODULE.test(f)), `the page module: ${fetched.join(' ')}`);
+  assert.ok(!fetched.some((f) => FULL_APP.test(f)), `not the full app: ${fetched.join(' ')}`);
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  assert.equal(await page.locator('#app').count(), 1, 'one app root');
+  // The page module's results come from the engines it started.
+  assert.match(await page.getByRole('article', { name: /^Column 2:/ }).textContent(), /kubevirt\.io~1migrationTargetNodeName/);
+  // Then Race: the full app takes the page from the page module.
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Race' }).click();
+  await page.getByRole('button', { name: 'Compare presets' }).waitFor();
+  assert.ok(fetched.some((f) => FULL_APP.test(f)), `the full app: ${fetched.join(' ')}`);
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  const theme = () => page.locator('.theme-switch').textContent();
+  const before = await theme();
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('t');
+  await page.waitForFunction((before) => document.querySelector('.theme-switch').textContent !== before, before);
+  await page.waitForTimeout(200);
+  assert.match(await theme(), /Theme: light/, `one step, not two: ${before} -> ${await theme()}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Build, then Learn: the Learn module takes the page, not the full app', async () => {
+  const page = await openPage(browser);
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  await page.goto(`${server.url}#/build`);
+  await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Learn' }).click();
+  await page.locator('.walkthrough-card a').first().click();
+  await page.getByLabel('Live example').waitFor();
+  assert.ok(fetched.some((f) => LEARN_MODULE.test(f)), fetched.join(' '));
+  assert.ok(!fetched.some((f) => FULL_APP.test(f)), fetched.join(' '));
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  // Back to Build: the full app (the page module gave the page up).
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Build' }).click();
+  await page.getByRole('article', { name: /^Column 1:/ }).locator('ol.ops').first().waitFor();
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('views switched faster than modules load: one app at the end, the full app, no error', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
+  // Learn (the Learn module) then Race (the full app), before either arrived.
+  await page.evaluate(() => { location.hash = '#/learn'; });
+  await page.evaluate(() => { location.hash = '#/race'; });
+  await page.getByRole('button', { name: 'Compare presets' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  assert.match(await page.evaluate(() => window.patchlabStarted), /full/);
+  // Whichever module came late stays idle: the full app shows Learn too.
+  await page.evaluate(() => { location.hash = '#/learn/per-key/1'; });
+  await page.getByLabel('Live example').waitFor();
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Race' }).click();
+  await page.getByRole('button', { name: 'Compare presets' }).click();
+  await page.locator('.compare').waitFor();
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
 
 test('leaving Build for Race hands the page to the full app: the edit just made is kept, keys act once', async () => {

@@ -1,13 +1,11 @@
 //! The Learn view's pages: the list of walkthroughs, and one step with its
-//! live state (computed here by the real engine) and a link that opens it.
-
-use std::rc::Rc;
+//! live card (computed by the real engines when the playground was built:
+//! [`super::live`]) and a link that opens it.
 
 use yew::prelude::*;
 
-use super::walkthroughs::{walkthrough, walkthroughs, Aspect, LessonStep, Walkthrough};
-use crate::app::build::{BuildState, Column, ColumnResult};
-use crate::app::race::RaceState;
+use super::live::{card, Live as LiveCard, LiveColumn, LiveOp, LiveRace, StepLive};
+use super::walkthroughs::{walkthrough, walkthroughs, Walkthrough};
 
 /// Every walkthrough, with its summary, goal and length.
 #[component]
@@ -60,13 +58,13 @@ pub fn StepPage(props: &StepPageProps) -> Html {
                 <p class="muted small">{ format!("Step {n} of {count}") }</p>
                 <h2 id="step-title">{ current.title.clone() }</h2>
                 <p class="lesson-text">{ current.text.clone() }</p>
-                <Live step={Rc::new(current.clone())} />
+                <Live card={card(w.id, n)} />
                 <div class="lesson-nav">
                     if n > 1 {
                         <a class="button" href={w.route(n - 1).to_fragment()}>{ "← Previous" }</a>
                     }
-                    if let Some(route) = current.open.route() {
-                        <a class="button" href={route.to_fragment()}>{ current.open.label() }</a>
+                    if let Some(href) = card(w.id, n).and_then(|c| c.href.clone()) {
+                        <a class="button" href={href}>{ current.open.label() }</a>
                     }
                     if n < count {
                         <a class="button primary" href={w.route(n + 1).to_fragment()}>{ "Next →" }</a>
@@ -91,100 +89,72 @@ fn next_walkthrough(current: &Walkthrough) -> Html {
 
 #[derive(PartialEq, Properties)]
 struct LiveProps {
-    step: Rc<LessonStep>,
+    card: Option<&'static StepLive>,
 }
 
-/// The step's live state, computed here with the real engine (once per
-/// step).
+/// The step's live card: computed by the real engines when the playground
+/// was built (`super::live`, checked by a test), so this view needs none.
 #[component]
 fn Live(props: &LiveProps) -> Html {
-    let open = &props.step.open;
-    let build = use_memo(props.step.clone(), |step| {
-        step.open.build_link().map(BuildState::computed)
-    });
-    if let Some(state) = build.as_ref() {
-        return html! {
+    let Some(card) = props.card else {
+        return html! { <p class="bad">{ "This step's live example is missing from this build." }</p> };
+    };
+    match &card.live {
+        LiveCard::Columns { columns } => html! {
             <div class="live" aria-label="Live example">
-                { for state.results.columns.iter().zip(&state.columns).map(|(result, column)| live_column(result, column)) }
+                { for columns.iter().map(live_column) }
             </div>
-        };
-    }
-    if let Some(link) = open.race_link() {
-        let state = match RaceState::open(link) {
-            Ok(state) => state,
-            Err(why) => {
-                return html! { <p class="bad">{ format!("This step's race cannot be shown: {why}.") }</p> }
-            }
-        };
-        return html! { <LiveRace state={Rc::new(state)} show={open.show.clone()} /> };
-    }
-    if let Some(link) = open.scale_link() {
-        return html! {
+        },
+        LiveCard::Race(race) => live_race(race),
+        LiveCard::Scale { vms } => html! {
             <div class="live" aria-label="Live example">
-                <p>{ format!("Opens the Scale view with {} and runs it.", crate::app::components::counted(link.vms, "VMI", "VMIs")) }</p>
+                <p>{ format!("Opens the Scale view with {} and runs it.", crate::app::components::counted(*vms, "VMI", "VMIs")) }</p>
             </div>
-        };
+        },
+        LiveCard::Unavailable { why } => html! { <p class="bad">{ why.clone() }</p> },
+        LiveCard::Nothing => html! {},
     }
-    html! {}
 }
 
-#[derive(PartialEq, Properties)]
-struct LiveRaceProps {
-    state: Rc<RaceState>,
-    show: Vec<Aspect>,
+fn ops(ops: &[LiveOp]) -> Html {
+    html! {
+        { for ops.iter().map(|op| html! {
+            <li class="op"><span class="op-kind">{ op.op.clone() }</span>{ " " }<code class="op-path">{ op.path.clone() }</code></li>
+        }) }
+    }
 }
 
 /// A Race step, showing what the lesson points at.
-#[component]
-fn LiveRace(props: &LiveRaceProps) -> Html {
-    let state = &props.state;
-    let shows = |a: Aspect| props.show.contains(&a);
-    let current = state.current();
-    let outcomes = state
-        .replay
-        .as_ref()
-        .as_ref()
-        .ok()
-        .map(|r| r.outcomes.clone());
+fn live_race(race: &LiveRace) -> Html {
     html! {
         <div class="live" aria-label="Live example">
             <div class="live-column">
-                <h3>{ format!("{} at step {} of {}", state.scenario.name, state.step, state.scenario.schedule.len()) }</h3>
-                if let Some(current) = current {
+                <h3>{ race.title.clone() }</h3>
+                if let Some(current) = &race.current {
                     <p>{ current.summary.clone() }</p>
-                    if shows(Aspect::Request) {
-                        if let Some(sent) = &current.request {
-                            <ol class="ops compact" aria-label="Sent">
-                                { for sent.ops.iter().map(|p| html! {
-                                    <li class="op"><span class="op-kind">{ p.op.op.as_str() }</span>{ " " }<code class="op-path">{ p.op.path.clone() }</code></li>
-                                }) }
-                                if sent.ops.is_empty() {
-                                    <li class="op">{ format!("{} ({})", sent.kind.describe(0), sent.content_type) }</li>
-                                }
-                            </ol>
-                        }
+                    if let Some(sent) = &current.sent {
+                        <ol class="ops compact" aria-label="Sent">
+                            { ops(sent) }
+                            if let Some(describe) = &current.describe {
+                                <li class="op">{ describe.clone() }</li>
+                            }
+                        </ol>
                     }
-                    if let Some(response) = current.response.as_ref().filter(|_| shows(Aspect::Response)) {
-                        <p class={if response.is_success() { "ok" } else { "bad" }}>
-                            { format!("{} {}", response.code, if response.is_success() { "OK".to_owned() } else { format!("{}: {}", response.reason, response.message) }) }
-                        </p>
+                    if let Some((ok, line)) = &current.response {
+                        <p class={if *ok { "ok" } else { "bad" }}>{ line.clone() }</p>
                     }
-                    if let Some(cause) = current.response.as_ref().and_then(|r| r.cause.as_ref()).filter(|_| shows(Aspect::Cause)) {
-                        <p class="muted">{ format!("Why it failed (patchlab's explanation; the server discards it): {}", cause.message) }</p>
+                    if let Some(cause) = &current.cause {
+                        <p class="muted">{ format!("Why it failed (patchlab's explanation; the server discards it): {cause}") }</p>
                     }
-                    if shows(Aspect::Object) {
-                        <pre class="body live-object" tabindex="0" role="region" aria-label="The object after this step"><code>{ crate::input::to_yaml(&current.object) }</code></pre>
+                    if let Some(object) = &current.object {
+                        <pre class="body live-object" tabindex="0" role="region" aria-label="The object after this step"><code>{ object.clone() }</code></pre>
                     }
                 } else {
                     <p class="muted">{ "Before the first event." }</p>
                 }
-                if let Some(outcomes) = outcomes.filter(|_| shows(Aspect::Outcomes)) {
+                if let Some(outcomes) = &race.outcomes {
                     <ul class="live-outcomes">
-                        { for outcomes.writers.iter().map(|w| html! {
-                            <li>{ format!("{} ({}): {}, {} OK; intent {}", w.name, w.preset,
-                                crate::app::components::counted(usize::try_from(w.counts.writes).unwrap_or(usize::MAX), "write", "writes"), w.counts.ok,
-                                if w.intent_holds { "holds" } else { "does not hold" }) }</li>
-                        }) }
+                        { for outcomes.iter().map(|line| html! { <li>{ line.clone() }</li> }) }
                     </ul>
                 }
             </div>
@@ -192,19 +162,15 @@ fn LiveRace(props: &LiveRaceProps) -> Html {
     }
 }
 
-fn live_column(result: &ColumnResult, column: &Column) -> Html {
+fn live_column(column: &LiveColumn) -> Html {
     html! {
         <div class="live-column">
-            <h3>{ column.preset.as_str() }{ if column.overrides.is_empty() { "" } else { " + overrides" } }</h3>
-            <p class="muted small">{ column.preset.summary() }</p>
-            if result.ops.is_empty() {
-                <pre class="body" tabindex="0" role="region" aria-label="What is sent"><code>{ result.texts.as_ref().map(|t| t.payload.to_string()).unwrap_or_default() }</code></pre>
+            <h3>{ column.title.clone() }</h3>
+            <p class="muted small">{ column.summary.clone() }</p>
+            if let Some(payload) = &column.payload {
+                <pre class="body" tabindex="0" role="region" aria-label="What is sent"><code>{ payload.clone() }</code></pre>
             } else {
-                <ol class="ops compact">
-                    { for result.ops.iter().map(|op| html! {
-                        <li class="op"><span class="op-kind">{ op.op.clone() }</span>{ " " }<code class="op-path">{ op.path.clone() }</code></li>
-                    }) }
-                </ol>
+                <ol class="ops compact">{ ops(&column.ops) }</ol>
             }
         </div>
     }
