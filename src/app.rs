@@ -49,6 +49,8 @@ mod render_test;
 pub mod scale_worker;
 #[cfg(target_arch = "wasm32")]
 mod shell;
+#[cfg(target_arch = "wasm32")]
+mod started;
 
 #[cfg(target_arch = "wasm32")]
 pub use boot::start;

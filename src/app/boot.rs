@@ -25,28 +25,6 @@ use super::shell::{crash_on_purpose, App};
 pub const ROOT_ID: &str = "app";
 /// Sent by every module as it starts: a module that runs gives the page up.
 pub const HANDOFF_EVENT: &str = "patchlab:handoff";
-/// This build's name, which [`start`] adds to the page's list of the
-/// modules started ([`STARTED`]).
-pub const MODULE: &str = if cfg!(feature = "build-only") {
-    "page"
-} else if cfg!(feature = "learn-only") {
-    "learn"
-} else {
-    "full"
-};
-/// The window property listing the modules started in this page (names
-/// separated by spaces): one that gave the page up cannot start again, so
-/// the full app is fetched in its place ([`super::full_app`]).
-pub const STARTED: &str = "patchlabStarted";
-
-/// Whether `module` ([`MODULE`] of its build) started in this page.
-pub fn started(module: &str) -> bool {
-    js_sys::Reflect::get(&gloo::utils::window(), &STARTED.into())
-        .ok()
-        .and_then(|list| list.as_string())
-        .is_some_and(|list| list.split(' ').any(|m| m == module))
-}
-
 thread_local! {
     static HANDLE: RefCell<Option<yew::AppHandle<App>>> = const { RefCell::new(None) };
     static HANDED_OVER: Cell<bool> = const { Cell::new(false) };
@@ -67,18 +45,13 @@ pub fn handed_over() -> bool {
 pub fn start() {
     // The full app holds every view and never gives the page up: a module
     // that arrives after it (asked for before it started) stays idle.
-    if cfg!(feature = "partial") && started("full") {
+    if cfg!(feature = "partial") && super::started::started("full") {
         return;
     }
-    let window = gloo::utils::window();
     if let Ok(event) = web_sys::Event::new(HANDOFF_EVENT) {
-        let _ = window.dispatch_event(&event);
+        let _ = gloo::utils::window().dispatch_event(&event);
     }
-    let list = js_sys::Reflect::get(&window, &STARTED.into())
-        .ok()
-        .and_then(|list| list.as_string())
-        .map_or_else(|| MODULE.to_owned(), |list| format!("{list} {MODULE}"));
-    let _ = js_sys::Reflect::set(&window, &STARTED.into(), &list.into());
+    super::started::record();
     super::crash::install();
     // `#/debug/panic` crashes the app on purpose, to see (and test) what a
     // bug looks like to the user in the very build that ships.

@@ -41,12 +41,12 @@ impl Module {
             _ => Module::Full,
         };
         match module.name() {
-            Some(name) if super::boot::started(name) => Module::Full,
+            Some(name) if super::started::started(name) => Module::Full,
             _ => module,
         }
     }
 
-    /// Its [`super::boot::MODULE`] (the full app never gives the page up).
+    /// Its [`super::started::MODULE`] (the full app never gives the page up).
     fn name(self) -> Option<&'static str> {
         match self {
             Module::Page => Some("page"),
