@@ -60,21 +60,21 @@ for (const file of await readdir(dist)) {
   if (fixed !== loader) await writeFile(path, fixed);
 }
 
-// The Learn module's glue declares its own global, so that it can sit next
-// to the full app's (views.js), which the Learn module adds when Check,
-// Race or Scale opens; its loader starts it like views_loader.js starts
-// the full app (src/app/full_app.rs).
-{
-  const glue = await readFile(join(dist, 'learn.js'), 'utf8');
-  if (!glue.startsWith('let wasm_bindgen = (function(exports) {')) throw new Error('learn.js: wasm-bindgen\'s glue changed shape');
-  await writeFile(join(dist, 'learn.js'), glue.replace('let wasm_bindgen = ', 'let patchlab_learn = '));
+// The Learn and Scale modules' glues declare their own globals, so that
+// each can sit next to the full app's (views.js), which they add when a
+// view they lack opens; their loaders start them like views_loader.js
+// starts the full app (src/app/full_app.rs).
+for (const name of ['learn', 'scale']) {
+  const glue = await readFile(join(dist, `${name}.js`), 'utf8');
+  if (!glue.startsWith('let wasm_bindgen = (function(exports) {')) throw new Error(`${name}.js: wasm-bindgen's glue changed shape`);
+  await writeFile(join(dist, `${name}.js`), glue.replace('let wasm_bindgen = ', `let patchlab_${name} = `));
   await writeFile(
-    join(dist, 'learn_loader.js'),
-    `// Starts the playground's Learn module (src/bin/learn.rs) once its glue
-// (./learn.js, which declares \`patchlab_learn\`) has run. Written by
-// scripts/postbuild.mjs. The boot script starts it for a lesson link, the
-// page module when Learn opens; a failure is reported to it by an event.
-patchlab_learn({ module_or_path: './learn_bg.wasm' }).then(
+    join(dist, `${name}_loader.js`),
+    `// Starts the playground's ${name === 'learn' ? 'Learn' : 'Scale'} module (src/bin/${name}.rs) once its glue
+// (./${name}.js, which declares \`patchlab_${name}\`) has run. Written by
+// scripts/postbuild.mjs. The boot script starts it for a visit to #/${name},
+// another module when the view opens; a failure is reported by an event.
+patchlab_${name}({ module_or_path: './${name}_bg.wasm' }).then(
   () => window.dispatchEvent(new Event('patchlab:views-ready')),
   (error) => window.dispatchEvent(new CustomEvent('patchlab:views-failed', { detail: String(error) })),
 );
@@ -112,16 +112,16 @@ const match = html.match(inline);
 if (!match) throw new Error(`${indexPath}: no inline module script to move (already post-processed?)`);
 // Trunk's loader imports the page module statically; the boot script
 // imports it only for a visit to Build (or an unknown route), starts the
-// Learn module (learn.js) for Learn and the full app (views.js, every
-// view) for Check, Race and Scale, so each visit downloads one module
-// (src/app/full_app.rs).
+// Learn module (learn.js) for Learn, the Scale module (scale.js) for Scale
+// and the full app (views.js, every view) for Check and Race, so each
+// visit downloads one module (src/app/full_app.rs).
 const trunkLoader = match[1].trim();
 const glue = trunkLoader.match(/from '\.\/(patchlab-[0-9a-f]+\.js)'/)?.[1];
 const wasmFile = trunkLoader.match(/module_or_path: '\.\/(patchlab-[0-9a-f]+_bg\.wasm)'/)?.[1];
 if (!glue || !wasmFile) throw new Error(`${indexPath}: Trunk's loader changed shape:\n${trunkLoader}`);
 const boot = `// Starts the playground: the page module (the shell and Build) for Build,
-// the Learn module for Learn, the full app for the other views. Written by
-// scripts/postbuild.mjs.
+// the Learn and Scale modules for theirs, the full app for the other views.
+// Written by scripts/postbuild.mjs.
 const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
 function script(src) {
   return new Promise((ok, fail) => {
@@ -192,6 +192,10 @@ try {
     await script('./learn.js');
     // learn.js declares patchlab_learn (a global of classic scripts).
     await patchlab_learn({ module_or_path: module });
+  } else if (view === 'scale') {
+    const module = fetch('./scale_bg.wasm');
+    await script('./scale.js');
+    await patchlab_scale({ module_or_path: module });
   } else if (view) {
     const module = fetch('./views_bg.wasm');
     await script('./views.js');
@@ -266,14 +270,14 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
     fresh = /^(#\\/*(build\\/*)?)?$/i.test(path) && !/(^|&)s=/.test(query) && localStorage.getItem('patchlab.build') === null;
   } catch {}
   if (!fresh) document.documentElement.classList.add('no-preview');
-  // A visit to Learn or to a view of the full app (the boot script's test)
+  // A visit to Learn, Scale or a view of the full app (the boot script's test)
   // fetches its module from here, while the page is still parsed, instead
   // of once the boot script runs: one round trip less, and nothing is
   // painted before it anyway. (Not for Build: there its preview's first paint
   // would wait for the shared line, docs/performance.md.)
   const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
   if (view) {
-    const name = view === 'learn' ? 'learn' : 'views';
+    const name = view === 'learn' || view === 'scale' ? view : 'views';
     for (const [href, as] of [[\`./\${name}_bg.wasm\`, 'fetch'], [\`./\${name}.js\`, 'script']]) {
       const link = document.createElement('link');
       link.rel = 'preload';

@@ -38,9 +38,11 @@ done < <(find "$dir" -maxdepth 1 -type f -name 'views*' -print0)
 # scripts, the style sheet and the icon, and that view's module in place of
 # the page module.
 shell_gz=$((first_gz - $(gzip -9 -c "$dir"/patchlab-*_bg.wasm | wc -c) - $(gzip -9 -c "$dir"/patchlab-*[0-9a-f].js | wc -c)))
-printf '%-48s %10s %10d  (a first visit to Check, Race or Scale: %d KiB gzip with the page and style; goal 400 KiB)\n' "full app (views*)" "" "$second_gz" $(((second_gz + shell_gz + 1023) / 1024))
-learn_gz=0
-while IFS= read -r -d '' file; do
-  learn_gz=$((learn_gz + $(gzip -9 -c "$file" | wc -c)))
-done < <(find "$dir" -maxdepth 1 -type f -name 'learn*' -print0)
-printf '%-48s %10s %10d  (a first visit to Learn: %d KiB gzip with the page and style; goal 400 KiB)\n' "Learn module (learn*)" "" "$learn_gz" $(((learn_gz + shell_gz + 1023) / 1024))
+printf '%-48s %10s %10d  (a first visit to Check or Race: %d KiB gzip with the page and style; goal 400 KiB)\n' "full app (views*)" "" "$second_gz" $(((second_gz + shell_gz + 1023) / 1024))
+for module in learn scale; do
+  module_gz=0
+  while IFS= read -r -d '' file; do
+    module_gz=$((module_gz + $(gzip -9 -c "$file" | wc -c)))
+  done < <(find "$dir" -maxdepth 1 -type f \( -name "$module.js" -o -name "${module}_*" \) -print0)
+  printf '%-48s %10s %10d  (a first visit to %s: %d KiB gzip with the page and style)\n' "$module module ($module.js, ${module}_*)" "" "$module_gz" "$module" $(((module_gz + shell_gz + 1023) / 1024))
+done

@@ -7,7 +7,8 @@
 //!   `patchlabStartPage` (its file names carry a hash only the boot script
 //!   knows; it also starts the engines).
 //! - Learn: the Learn module (`learn.js`, `learn_loader.js`).
-//! - Check, Race, Scale: the full app (`views.js`, `views_loader.js`).
+//! - Scale: the Scale module (`scale.js`, `scale_loader.js`).
+//! - Check, Race: the full app (`views.js`, `views_loader.js`).
 //!
 //! A module that ran in this page and gave it up cannot start again: the
 //! full app, which holds every view, is fetched in its place.
@@ -28,6 +29,7 @@ const START_PAGE: &str = "patchlabStartPage";
 enum Module {
     Page,
     Learn,
+    Scale,
     Full,
 }
 
@@ -38,6 +40,7 @@ impl Module {
         let module = match view {
             Some(View::Build) => Module::Page,
             Some(View::Learn) => Module::Learn,
+            Some(View::Scale) => Module::Scale,
             _ => Module::Full,
         };
         match module.name() {
@@ -51,6 +54,7 @@ impl Module {
         match self {
             Module::Page => Some("page"),
             Module::Learn => Some("learn"),
+            Module::Scale => Some("scale"),
             Module::Full => None,
         }
     }
@@ -59,6 +63,7 @@ impl Module {
     fn scripts(self) -> (&'static str, &'static str) {
         match self {
             Module::Learn => ("./learn.js", "./learn_loader.js"),
+            Module::Scale => ("./scale.js", "./scale_loader.js"),
             _ => ("./views.js", "./views_loader.js"),
         }
     }

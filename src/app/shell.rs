@@ -17,7 +17,7 @@ use super::learn::LearnView;
 #[cfg(not(feature = "partial"))]
 use super::race::RaceView;
 use super::route::{Route, View};
-#[cfg(not(feature = "partial"))]
+#[cfg(any(not(feature = "partial"), feature = "scale-only"))]
 use super::scale::ScaleView;
 use super::shortcuts::{Shortcut, EDITOR_KEYS};
 use super::theme::Theme;
@@ -146,7 +146,7 @@ fn page(route: &Route) -> Html {
         }
         #[cfg(not(feature = "partial"))]
         Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
-        #[cfg(not(feature = "partial"))]
+        #[cfg(any(not(feature = "partial"), feature = "scale-only"))]
         Route::Scale(packed) => {
             html! { <ScaleView packed={packed.clone().map(AttrValue::from)} /> }
         }

@@ -1,6 +1,6 @@
 //! Which of the playground's modules started in this page (the page
-//! module, the Learn module, the full app: docs/performance.md, "First
-//! load"). A module that gave the page up cannot start again (its glue
+//! module, the Learn module, the Scale module, the full app:
+//! docs/performance.md, "First load"). A module that gave the page up cannot start again (its glue
 //! initialises once), so the one that asks for it starts the full app in
 //! its place ([`super::full_app`]); and a module that arrives after the
 //! full app stays idle ([`super::boot::start`]).
@@ -10,6 +10,8 @@ pub const MODULE: &str = if cfg!(feature = "build-only") {
     "page"
 } else if cfg!(feature = "learn-only") {
     "learn"
+} else if cfg!(feature = "scale-only") {
+    "scale"
 } else {
     "full"
 };

@@ -240,6 +240,7 @@ for (const [view, ready] of [
   ['race', '#app:not([data-prerendered]) .view.race'],
   ['check', '#app:not([data-prerendered]) .view.check'],
   ['learn', '#app:not([data-prerendered]) .view.learn'],
+  ['scale', '#app:not([data-prerendered]) .view.scale figure.chart'],
 ]) {
   test(`bench: a cold visit to ${view}, throttled the same way`, async () => {
     const { page, files } = await throttledPage();

@@ -59,14 +59,16 @@ for (const colorScheme of ['light', 'dark']) {
 
 const PAGE_MODULE = /patchlab-[0-9a-f]+_bg\.wasm$/;
 const LEARN_MODULE = /learn_bg\.wasm$/;
+const SCALE_MODULE = /\/scale_bg\.wasm$/;
 const FULL_APP = /views_bg\.wasm$/;
 
-test('one module per visit: Build loads the page module only, Learn its module only, the other views the full app only', async () => {
+test('one module per visit: Build loads the page module only, Learn and Scale their modules only, the other views the full app only', async () => {
   for (const [hash, wanted, unwanted] of [
     ['#/build', PAGE_MODULE, [FULL_APP, LEARN_MODULE]],
     ['#/learn', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
     ['#/learn/per-key/2', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
-    ['#/race', FULL_APP, [LEARN_MODULE, PAGE_MODULE]],
+    ['#/scale', SCALE_MODULE, [FULL_APP, PAGE_MODULE, LEARN_MODULE, /engine-worker/]],
+    ['#/race', FULL_APP, [LEARN_MODULE, PAGE_MODULE, SCALE_MODULE]],
   ]) {
     const page = await openPage(browser);
     const fetched = [];
@@ -115,6 +117,30 @@ test('a lesson link hands the page on: Open in Build starts the page module, Rac
   await page.waitForFunction((before) => document.querySelector('.theme-switch').textContent !== before, before);
   await page.waitForTimeout(200);
   assert.match(await theme(), /Theme: light/, `one step, not two: ${before} -> ${await theme()}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a lesson opens Scale in the Scale module, which runs the simulator in its worker; Learn again is the full app', async () => {
+  const page = await openPage(browser);
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  await page.goto(`${server.url}#/learn/migration-race/6`);
+  await page.getByLabel('Live example').waitFor();
+  await page.getByRole('link', { name: 'Open in Scale' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Scale' }).waitFor();
+  // It runs on arrival: the worker's numbers for every preset.
+  await page.locator('figure.chart').first().waitFor({ timeout: 60_000 });
+  assert.ok(fetched.some((f) => SCALE_MODULE.test(f)), fetched.join(' '));
+  assert.ok(fetched.some((f) => /scale-worker_bg\.wasm$/.test(f)), `the Scale worker: ${fetched.join(' ')}`);
+  assert.ok(!fetched.some((f) => FULL_APP.test(f)), fetched.join(' '));
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  // Learn ran in this page and gave it up: the full app shows it now.
+  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Learn' }).click();
+  await page.locator('.walkthrough-card a').first().waitFor();
+  assert.ok(fetched.some((f) => FULL_APP.test(f)), fetched.join(' '));
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  assert.match(await page.evaluate(() => window.patchlabStarted), /^learn scale full$/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
