@@ -1,8 +1,8 @@
 //! The `views` binary: the full playground (every view), which a visit to
 //! Check or Race starts with and which takes the page over from another
-//! module when one of those views opens (Trunk
-//! builds it with `data-type="worker"` for its `no-modules` glue, started
-//! by `www/views_loader.js`; see `patchlab::app::boot`). It only runs in a
+//! module when one of those views opens (Trunk builds it with
+//! `data-type="worker"` for its `no-modules` glue, started by
+//! `www/views_loader.js`; see `patchlab::app::boot`). It only runs in a
 //! browser page.
 
 #[cfg(target_arch = "wasm32")]
