@@ -71,8 +71,11 @@ fn mount() {
     let mut caret = None;
     if let Some(old) = document.get_element_by_id(ROOT_ID) {
         // The pre-rendered Build view: what was typed into its editors is
-        // what the Build view opens with.
-        if old.has_attribute("data-prerendered") {
+        // what the Build view opens with. (Only a visit to Build shows it,
+        // and only a module with Build boots there: the others drop it
+        // unread, and carry neither Build's examples nor their reader.)
+        let holds_build = cfg!(any(not(feature = "partial"), feature = "build-only"));
+        if holds_build && old.has_attribute("data-prerendered") {
             caret = super::build::preview::adopt(&old);
         }
         old.remove();
