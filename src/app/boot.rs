@@ -26,6 +26,7 @@ use super::shell::{crash_on_purpose, App};
 pub const ROOT_ID: &str = "app";
 /// Sent by every module as it starts: a module that runs gives the page up.
 pub const HANDOFF_EVENT: &str = "patchlab:handoff";
+
 thread_local! {
     static HANDLE: RefCell<Option<yew::AppHandle<App>>> = const { RefCell::new(None) };
     static HANDED_OVER: Cell<bool> = const { Cell::new(false) };
@@ -46,7 +47,7 @@ pub fn handed_over() -> bool {
 pub fn start() {
     // The full app holds every view and never gives the page up: a module
     // that arrives after it (asked for before it started) stays idle.
-    if cfg!(feature = "partial") && super::started::started("full") {
+    if cfg!(feature = "partial") && super::started::started(super::started::FULL) {
         return;
     }
     if let Ok(event) = web_sys::Event::new(HANDOFF_EVENT) {

@@ -49,12 +49,14 @@ impl Module {
         }
     }
 
-    /// Its [`super::started::MODULE`] (the full app never gives the page up).
+    /// Its name in [`super::started`] (the full app never gives the page
+    /// up).
     fn name(self) -> Option<&'static str> {
+        use super::started::{LEARN, PAGE, SCALE};
         match self {
-            Module::Page => Some("page"),
-            Module::Learn => Some("learn"),
-            Module::Scale => Some("scale"),
+            Module::Page => Some(PAGE),
+            Module::Learn => Some(LEARN),
+            Module::Scale => Some(SCALE),
             Module::Full => None,
         }
     }

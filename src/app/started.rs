@@ -1,19 +1,29 @@
 //! Which of the playground's modules started in this page (the page
 //! module, the Learn module, the Scale module, the full app:
-//! docs/performance.md, "First load"). A module that gave the page up cannot start again (its glue
-//! initialises once), so the one that asks for it starts the full app in
-//! its place ([`super::full_app`]); and a module that arrives after the
-//! full app stays idle ([`super::boot::start`]).
+//! docs/performance.md, "First load"). A module that gave the page up
+//! cannot start again (its glue initialises once), so the one that asks
+//! for it starts the full app in its place ([`super::full_app`]); and a
+//! module that arrives after the full app stays idle
+//! ([`super::boot::start`]).
+
+/// The page module's name (feature `build-only`).
+pub const PAGE: &str = "page";
+/// The Learn module's (feature `learn-only`).
+pub const LEARN: &str = "learn";
+/// The Scale module's (feature `scale-only`).
+pub const SCALE: &str = "scale";
+/// The full app's (every view).
+pub const FULL: &str = "full";
 
 /// This build's name, which [`record`] adds to the page's list.
 pub const MODULE: &str = if cfg!(feature = "build-only") {
-    "page"
+    PAGE
 } else if cfg!(feature = "learn-only") {
-    "learn"
+    LEARN
 } else if cfg!(feature = "scale-only") {
-    "scale"
+    SCALE
 } else {
-    "full"
+    FULL
 };
 
 /// The window property listing the modules started in this page, their
@@ -26,7 +36,7 @@ fn list() -> Option<String> {
         .and_then(|list| list.as_string())
 }
 
-/// Whether `module` (the [`MODULE`] of its build) started in this page.
+/// Whether `module` (the name of its build) started in this page.
 pub fn started(module: &str) -> bool {
     list().is_some_and(|list| list.split(' ').any(|m| m == module))
 }

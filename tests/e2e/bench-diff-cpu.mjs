@@ -1,5 +1,5 @@
 // CPU time per call of the JavaScript API's `diff` against fast-json-patch's
-// `compare`, in Node (the V8 of Chromium), on bench-js.mjs's inputs: the
+// `compare`, in Node (the V8 of Chromium), on the inputs of bench-js.mjs (bench-inputs.mjs): the
 // minimum over interleaved rounds of process CPU time (user + system),
 // which repeats within a few per cent on a shared machine where wall-clock
 // medians swing by 30 %. Needs `make dist` (dist/pkg). Run:
@@ -7,42 +7,13 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { vmi, patch } from './bench-inputs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const fjp = createRequire(import.meta.url)('fast-json-patch');
 const api = await import(join(here, '..', '..', 'dist', 'pkg', 'patchlab.js'));
 await api.default?.();
 const rounds = Number(process.argv[2] ?? 150);
-
-/** A VMI padded with interfaces, volumes and annotations to about `bytes` (as bench-js.mjs). */
-function vmi(bytes) {
-  const doc = {
-    apiVersion: 'kubevirt.io/v1',
-    kind: 'VirtualMachineInstance',
-    metadata: {
-      name: 'testvmi', namespace: 'default', resourceVersion: '1041',
-      labels: { 'kubevirt.io/nodeName': 'node01', 'kubevirt.io/size': 'small' },
-      annotations: {},
-      finalizers: ['kubevirt.io/virtualMachineControllerFinalize'],
-    },
-    spec: { domain: { cpu: { cores: 2 }, memory: { guest: '2Gi' } }, volumes: [] },
-    status: { phase: 'Running', nodeName: 'node01', interfaces: [], volumeStatus: [], activePods: {} },
-  };
-  for (let i = 0; JSON.stringify(doc).length < bytes; i++) {
-    doc.metadata.annotations[`example.com/note-${i}`] = `value ${i} `.repeat(4);
-    doc.spec.volumes.push({ name: `disk${i}`, persistentVolumeClaim: { claimName: `pvc-${i}` } });
-    doc.status.interfaces.push({ name: `net${i}`, ipAddress: `10.244.${i % 250}.${i % 200}`, mac: '52:54:00:00:00:01' });
-    doc.status.volumeStatus.push({ name: `disk${i}`, target: `vd${i}`, phase: 'Ready' });
-  }
-  return doc;
-}
-const patch = [
-  { op: 'test', path: '/metadata/labels/kubevirt.io~1nodeName', value: 'node01' },
-  { op: 'add', path: '/metadata/labels/kubevirt.io~1migrationTargetNodeName', value: 'node02' },
-  { op: 'replace', path: '/status/phase', value: 'Running' },
-  { op: 'add', path: '/status/activePods/pod-b', value: 'node02' },
-  { op: 'add', path: '/status/migrationState', value: { targetNode: 'node02', completed: false } },
-];
 
 function cpuMicros() {
   const { user, system } = process.cpuUsage();

@@ -5,6 +5,7 @@
 // Run: make bench-js (needs `make dist` first).
 import { createRequire } from 'node:module';
 import { serveDist, launch, openPage } from './harness.mjs';
+import { vmi, patch } from './bench-inputs.mjs';
 
 const fjpPath = createRequire(import.meta.url).resolve('fast-json-patch/dist/fast-json-patch.min.js');
 const server = await serveDist();
@@ -14,39 +15,12 @@ await page.goto(`${server.url}embed.html`);
 await page.getByRole('region', { name: 'kubevirt-main' }).waitFor();
 await page.addScriptTag({ path: fjpPath });
 
-const rows = await page.evaluate(async () => {
+const rows = await page.evaluate(async ({ vmiSource, patch }) => {
   const api = await import('./pkg/patchlab.js');
   const fjp = window.jsonpatch;
 
-  /** A VMI padded with interfaces, volumes and annotations to about `bytes`. */
-  function vmi(bytes) {
-    const doc = {
-      apiVersion: 'kubevirt.io/v1',
-      kind: 'VirtualMachineInstance',
-      metadata: {
-        name: 'testvmi', namespace: 'default', resourceVersion: '1041',
-        labels: { 'kubevirt.io/nodeName': 'node01', 'kubevirt.io/size': 'small' },
-        annotations: {},
-        finalizers: ['kubevirt.io/virtualMachineControllerFinalize'],
-      },
-      spec: { domain: { cpu: { cores: 2 }, memory: { guest: '2Gi' } }, volumes: [] },
-      status: { phase: 'Running', nodeName: 'node01', interfaces: [], volumeStatus: [], activePods: {} },
-    };
-    for (let i = 0; JSON.stringify(doc).length < bytes; i++) {
-      doc.metadata.annotations[`example.com/note-${i}`] = `value ${i} `.repeat(4);
-      doc.spec.volumes.push({ name: `disk${i}`, persistentVolumeClaim: { claimName: `pvc-${i}` } });
-      doc.status.interfaces.push({ name: `net${i}`, ipAddress: `10.244.${i % 250}.${i % 200}`, mac: '52:54:00:00:00:01' });
-      doc.status.volumeStatus.push({ name: `disk${i}`, target: `vd${i}`, phase: 'Ready' });
-    }
-    return doc;
-  }
-  const patch = [
-    { op: 'test', path: '/metadata/labels/kubevirt.io~1nodeName', value: 'node01' },
-    { op: 'add', path: '/metadata/labels/kubevirt.io~1migrationTargetNodeName', value: 'node02' },
-    { op: 'replace', path: '/status/phase', value: 'Running' },
-    { op: 'add', path: '/status/activePods/pod-b', value: 'node02' },
-    { op: 'add', path: '/status/migrationState', value: { targetNode: 'node02', completed: false } },
-  ];
+  // The shared inputs (bench-inputs.mjs), passed in as the function's text.
+  const vmi = new Function(`return (${vmiSource})`)();
   const patchText = JSON.stringify(patch);
 
   /**
@@ -137,7 +111,7 @@ const rows = await page.evaluate(async () => {
     out.push(row);
   }
   return out;
-});
+}, { vmiSource: vmi.toString(), patch });
 
 const columns = Object.keys(rows[0]).filter((k) => k !== 'size');
 console.log(`| case | ${rows.map((r) => `${Math.round(r.size / 1000)} KB`).join(' | ')} |`);

@@ -62,6 +62,31 @@ const LEARN_MODULE = /learn_bg\.wasm$/;
 const SCALE_MODULE = /\/scale_bg\.wasm$/;
 const FULL_APP = /views_bg\.wasm$/;
 
+/** Every path the page and its workers request, and a test on them. */
+function recordFetches(page) {
+  const { fetched, has } = recordFetches(page);
+  return { fetched, has: (pattern) => fetched.some((f) => pattern.test(f)) };
+}
+
+/** One app on the page: one shell (two apps would show two). */
+async function assertOneShell(page) {
+  await assertOneShell(page);
+}
+
+/** Opens a view from the navigation. */
+const openView = (page, name) => page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name }).click();
+
+/** The theme key moves the theme one step, not two: one app listens. */
+async function assertThemeKeyActsOnce(page) {
+  const theme = () => page.locator('.theme-switch').textContent();
+  const before = await theme();
+  await page.locator('body').click({ position: { x: 1, y: 1 } });
+  await page.keyboard.press('t');
+  await page.waitForFunction((before) => document.querySelector('.theme-switch').textContent !== before, before);
+  await page.waitForTimeout(200);
+  assert.match(await theme(), /Theme: light/, `one step, not two: ${before} -> ${await theme()}`);
+}
+
 test('one module per visit: Build loads the page module only, Learn and Scale their modules only, the other views the full app only', async () => {
   for (const [hash, wanted, unwanted] of [
     ['#/build', PAGE_MODULE, [FULL_APP, LEARN_MODULE]],
@@ -71,13 +96,12 @@ test('one module per visit: Build loads the page module only, Learn and Scale th
     ['#/race', FULL_APP, [LEARN_MODULE, PAGE_MODULE, SCALE_MODULE]],
   ]) {
     const page = await openPage(browser);
-    const fetched = [];
-    page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+    const { fetched, has } = recordFetches(page);
     await page.goto(`${server.url}${hash}`);
     await page.getByRole('heading', { level: 1 }).waitFor();
     await page.waitForLoadState('networkidle');
-    assert.ok(fetched.some((f) => wanted.test(f)), `${hash}: ${fetched.join(' ')}`);
-    for (const other of unwanted) assert.ok(!fetched.some((f) => other.test(f)), `${hash} fetched ${fetched.join(' ')}`);
+    assert.ok(has(wanted), `${hash}: ${fetched.join(' ')}`);
+    for (const other of unwanted) assert.ok(!has(other), `${hash} fetched ${fetched.join(' ')}`);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
@@ -85,8 +109,7 @@ test('one module per visit: Build loads the page module only, Learn and Scale th
 
 test('a lesson link hands the page on: Open in Build starts the page module, Race the full app; keys act once', async () => {
   const page = await openPage(browser);
-  const fetched = [];
-  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  const { fetched, has } = recordFetches(page);
   await page.goto(`${server.url}#/learn/per-key/1`);
   const live = page.getByLabel('Live example');
   await live.waitFor();
@@ -99,47 +122,40 @@ test('a lesson link hands the page on: Open in Build starts the page module, Rac
   await page.waitForFunction(() => location.hash === '#/learn/per-key/1');
   await page.getByRole('link', { name: 'Open in Build' }).click();
   await page.getByRole('article', { name: /^Column 1:/ }).locator('ol.ops').first().waitFor();
-  assert.ok(fetched.some((f) => PAGE_MODULE.test(f)), `the page module: ${fetched.join(' ')}`);
-  assert.ok(!fetched.some((f) => FULL_APP.test(f)), `not the full app: ${fetched.join(' ')}`);
-  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  assert.ok(has(PAGE_MODULE), `the page module: ${fetched.join(' ')}`);
+  assert.ok(!has(FULL_APP), `not the full app: ${fetched.join(' ')}`);
+  await assertOneShell(page);
   assert.equal(await page.locator('#app').count(), 1, 'one app root');
   // The page module's results come from the engines it started.
   assert.match(await page.getByRole('article', { name: /^Column 2:/ }).textContent(), /kubevirt\.io~1migrationTargetNodeName/);
   // Then Race: the full app takes the page from the page module.
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Race' }).click();
+  await openView(page, 'Race');
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
-  assert.ok(fetched.some((f) => FULL_APP.test(f)), `the full app: ${fetched.join(' ')}`);
-  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
-  const theme = () => page.locator('.theme-switch').textContent();
-  const before = await theme();
-  await page.locator('body').click({ position: { x: 1, y: 1 } });
-  await page.keyboard.press('t');
-  await page.waitForFunction((before) => document.querySelector('.theme-switch').textContent !== before, before);
-  await page.waitForTimeout(200);
-  assert.match(await theme(), /Theme: light/, `one step, not two: ${before} -> ${await theme()}`);
+  assert.ok(has(FULL_APP), `the full app: ${fetched.join(' ')}`);
+  await assertOneShell(page);
+  await assertThemeKeyActsOnce(page);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
 
 test('a lesson opens Scale in the Scale module, which runs the simulator in its worker; Learn again is the full app', async () => {
   const page = await openPage(browser);
-  const fetched = [];
-  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  const { fetched, has } = recordFetches(page);
   await page.goto(`${server.url}#/learn/migration-race/6`);
   await page.getByLabel('Live example').waitFor();
   await page.getByRole('link', { name: 'Open in Scale' }).click();
   await page.getByRole('heading', { level: 1, name: 'Scale' }).waitFor();
   // It runs on arrival: the worker's numbers for every preset.
   await page.locator('figure.chart').first().waitFor({ timeout: 60_000 });
-  assert.ok(fetched.some((f) => SCALE_MODULE.test(f)), fetched.join(' '));
-  assert.ok(fetched.some((f) => /scale-worker_bg\.wasm$/.test(f)), `the Scale worker: ${fetched.join(' ')}`);
-  assert.ok(!fetched.some((f) => FULL_APP.test(f)), fetched.join(' '));
-  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  assert.ok(has(SCALE_MODULE), fetched.join(' '));
+  assert.ok(has(/scale-worker_bg\.wasm$/), `the Scale worker: ${fetched.join(' ')}`);
+  assert.ok(!has(FULL_APP), fetched.join(' '));
+  await assertOneShell(page);
   // Learn ran in this page and gave it up: the full app shows it now.
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Learn' }).click();
+  await openView(page, 'Learn');
   await page.locator('.walkthrough-card a').first().waitFor();
-  assert.ok(fetched.some((f) => FULL_APP.test(f)), fetched.join(' '));
-  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  assert.ok(has(FULL_APP), fetched.join(' '));
+  await assertOneShell(page);
   assert.match(await page.evaluate(() => window.patchlabStarted), /^learn scale full$/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -147,20 +163,19 @@ test('a lesson opens Scale in the Scale module, which runs the simulator in its 
 
 test('Build, then Learn: the Learn module takes the page, not the full app', async () => {
   const page = await openPage(browser);
-  const fetched = [];
-  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
+  const { fetched, has } = recordFetches(page);
   await page.goto(`${server.url}#/build`);
   await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Learn' }).click();
+  await openView(page, 'Learn');
   await page.locator('.walkthrough-card a').first().click();
   await page.getByLabel('Live example').waitFor();
-  assert.ok(fetched.some((f) => LEARN_MODULE.test(f)), fetched.join(' '));
-  assert.ok(!fetched.some((f) => FULL_APP.test(f)), fetched.join(' '));
-  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  assert.ok(has(LEARN_MODULE), fetched.join(' '));
+  assert.ok(!has(FULL_APP), fetched.join(' '));
+  await assertOneShell(page);
   // Back to Build: the full app (the page module gave the page up).
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Build' }).click();
+  await openView(page, 'Build');
   await page.getByRole('article', { name: /^Column 1:/ }).locator('ol.ops').first().waitFor();
-  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  await assertOneShell(page);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -175,15 +190,15 @@ test('views switched faster than modules load: one app at the end, the full app,
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
-  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  await assertOneShell(page);
   assert.match(await page.evaluate(() => window.patchlabStarted), /full/);
   // Whichever module came late stays idle: the full app shows Learn too.
   await page.evaluate(() => { location.hash = '#/learn/per-key/1'; });
   await page.getByLabel('Live example').waitFor();
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Race' }).click();
+  await openView(page, 'Race');
   await page.getByRole('button', { name: 'Compare presets' }).click();
   await page.locator('.compare').waitFor();
-  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
+  await assertOneShell(page);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -195,18 +210,12 @@ test('leaving Build for Race hands the page to the full app: the edit just made 
   const editor = page.locator('#new-object');
   await editor.fill((await editor.inputValue()).replace('node02', 'node07'));
   // At once, before the link settles: the view ending still stores the edit.
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Race' }).click();
+  await openView(page, 'Race');
   await page.getByRole('heading', { level: 1, name: 'Race' }).waitFor();
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
-  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
-  // One app listens: the theme key moves the theme one step, not two.
-  const theme = () => page.locator('.theme-switch').textContent();
-  const before = await theme();
-  await page.locator('body').click({ position: { x: 1, y: 1 } });
-  await page.keyboard.press('t');
-  await page.waitForFunction((before) => document.querySelector('.theme-switch').textContent !== before, before);
-  assert.match(await theme(), /Theme: light/, `${before} -> ${await theme()}`);
-  await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Build' }).click();
+  await assertOneShell(page);
+  await assertThemeKeyActsOnce(page);
+  await openView(page, 'Build');
   await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
   assert.match(await page.locator('#new-object').inputValue(), /node07/, 'the edit made just before leaving is back');
   assert.deepEqual(page.errors, []);

@@ -41,6 +41,7 @@ pub fn StepPage(props: &StepPageProps) -> Html {
         return html! {};
     };
     let count = w.steps.len();
+    let live = card(w.id, n);
     html! {
         <section class="view learn" aria-labelledby="view-title">
             <nav class="crumbs" aria-label="Breadcrumb"><a href="#/learn">{ "Learn" }</a>{ " / " }<span>{ w.title.clone() }</span></nav>
@@ -58,12 +59,12 @@ pub fn StepPage(props: &StepPageProps) -> Html {
                 <p class="muted small">{ format!("Step {n} of {count}") }</p>
                 <h2 id="step-title">{ current.title.clone() }</h2>
                 <p class="lesson-text">{ current.text.clone() }</p>
-                <Live card={card(w.id, n)} />
+                <Live card={live} />
                 <div class="lesson-nav">
                     if n > 1 {
                         <a class="button" href={w.route(n - 1).to_fragment()}>{ "← Previous" }</a>
                     }
-                    if let Some(href) = card(w.id, n).and_then(|c| c.href.clone()) {
+                    if let Some(href) = live.and_then(|c| c.href.clone()) {
                         <a class="button" href={href}>{ current.open.label() }</a>
                     }
                     if n < count {
