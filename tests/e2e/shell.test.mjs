@@ -64,13 +64,14 @@ const FULL_APP = /views_bg\.wasm$/;
 
 /** Every path the page and its workers request, and a test on them. */
 function recordFetches(page) {
-  const { fetched, has } = recordFetches(page);
+  const fetched = [];
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
   return { fetched, has: (pattern) => fetched.some((f) => pattern.test(f)) };
 }
 
 /** One app on the page: one shell (two apps would show two). */
 async function assertOneShell(page) {
-  await assertOneShell(page);
+  assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
 }
 
 /** Opens a view from the navigation. */
