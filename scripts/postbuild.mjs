@@ -60,17 +60,18 @@ for (const file of await readdir(dist)) {
   if (fixed !== loader) await writeFile(path, fixed);
 }
 
-// The Learn and Scale modules' glues declare their own globals, so that
+// The Learn, Scale and Race modules' glues declare their own globals, so that
 // each can sit next to the full app's (views.js), which they add when a
 // view they lack opens; their loaders start them like views_loader.js
 // starts the full app (src/app/full_app.rs).
-for (const name of ['learn', 'scale']) {
+const titles = { learn: 'Learn', scale: 'Scale', race: 'Race' };
+for (const name of Object.keys(titles)) {
   const glue = await readFile(join(dist, `${name}.js`), 'utf8');
   if (!glue.startsWith('let wasm_bindgen = (function(exports) {')) throw new Error(`${name}.js: wasm-bindgen's glue changed shape`);
   await writeFile(join(dist, `${name}.js`), glue.replace('let wasm_bindgen = ', `let patchlab_${name} = `));
   await writeFile(
     join(dist, `${name}_loader.js`),
-    `// Starts the playground's ${name === 'learn' ? 'Learn' : 'Scale'} module (src/bin/${name}.rs) once its glue
+    `// Starts the playground's ${titles[name]} module (src/bin/${name}.rs) once its glue
 // (./${name}.js, which declares \`patchlab_${name}\`) has run. Written by
 // scripts/postbuild.mjs. The boot script starts it for a visit to #/${name},
 // another module when the view opens; a failure is reported by an event.
@@ -112,15 +113,16 @@ const match = html.match(inline);
 if (!match) throw new Error(`${indexPath}: no inline module script to move (already post-processed?)`);
 // Trunk's loader imports the page module statically; the boot script
 // imports it only for a visit to Build (or an unknown route), starts the
-// Learn module (learn.js) for Learn, the Scale module (scale.js) for Scale
-// and the full app (views.js, every view) for Check and Race, so each
-// visit downloads one module (src/app/full_app.rs).
+// Learn module (learn.js) for Learn, the Scale module (scale.js) for Scale,
+// the Race module (race.js) for Race and the full app (views.js, every
+// view) for Check, so each visit downloads one module
+// (src/app/full_app.rs).
 const trunkLoader = match[1].trim();
 const glue = trunkLoader.match(/from '\.\/(patchlab-[0-9a-f]+\.js)'/)?.[1];
 const wasmFile = trunkLoader.match(/module_or_path: '\.\/(patchlab-[0-9a-f]+_bg\.wasm)'/)?.[1];
 if (!glue || !wasmFile) throw new Error(`${indexPath}: Trunk's loader changed shape:\n${trunkLoader}`);
 const boot = `// Starts the playground: the page module (the shell and Build) for Build,
-// the Learn and Scale modules for theirs, the full app for the other views.
+// the Learn, Scale and Race modules for theirs, the full app for Check.
 // Written by scripts/postbuild.mjs.
 const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
 function script(src) {
@@ -196,6 +198,10 @@ try {
     const module = fetch('./scale_bg.wasm');
     await script('./scale.js');
     await patchlab_scale({ module_or_path: module });
+  } else if (view === 'race') {
+    const module = fetch('./race_bg.wasm');
+    await script('./race.js');
+    await patchlab_race({ module_or_path: module });
   } else if (view) {
     const module = fetch('./views_bg.wasm');
     await script('./views.js');
@@ -270,14 +276,14 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
     fresh = /^(#\\/*(build\\/*)?)?$/i.test(path) && !/(^|&)s=/.test(query) && localStorage.getItem('patchlab.build') === null;
   } catch {}
   if (!fresh) document.documentElement.classList.add('no-preview');
-  // A visit to Learn, Scale or a view of the full app (the boot script's test)
+  // A visit to Learn, Scale, Race or Check (the boot script's test)
   // fetches its module from here, while the page is still parsed, instead
   // of once the boot script runs: one round trip less, and nothing is
   // painted before it anyway. (Not for Build: there its preview's first paint
   // would wait for the shared line, docs/performance.md.)
   const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
   if (view) {
-    const name = view === 'learn' || view === 'scale' ? view : 'views';
+    const name = view === 'check' ? 'views' : view;
     for (const [href, as] of [[\`./\${name}_bg.wasm\`, 'fetch'], [\`./\${name}.js\`, 'script']]) {
       const link = document.createElement('link');
       link.rel = 'preload';

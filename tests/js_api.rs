@@ -1089,6 +1089,65 @@ fn options_are_read_from_own_properties_only() {
 }
 
 #[wasm_bindgen_test]
+fn options_are_checked_in_one_read_with_exact_messages() {
+    // A misspelt key is named, with the known ones.
+    let err = error_of(
+        api::diff(
+            js(OLD),
+            js(NEW),
+            opts(r#"{"preset":"naive","explian":false}"#),
+        ),
+        "bad-argument",
+    );
+    assert_eq!(
+        message(&err),
+        "options: unknown option \"explian\" (known: preset, overrides, fieldManager, mergeResourceVersion, explain)"
+    );
+    // Another function's list is its own, read after the first.
+    let err = error_of(
+        api::apply_patch(js("{}"), js("[]"), opts(r#"{"preset":"naive"}"#)),
+        "bad-argument",
+    );
+    assert_eq!(
+        message(&err),
+        "options: unknown option \"preset\" (known: semantics, kubeVersion, engine)"
+    );
+    // A value of the wrong type names the option.
+    let err = error_of(
+        api::diff(js(OLD), js(NEW), opts(r#"{"explain":"no"}"#)),
+        "bad-argument",
+    );
+    assert_eq!(
+        message(&err),
+        "options.explain must be true or false, found a string"
+    );
+    // A getter that throws: the option and what it threw.
+    let options = Object::new();
+    let getter = js_sys::Function::new_no_args("throw new Error('no access')");
+    let descriptor = Object::new();
+    Reflect::set(&descriptor, &"get".into(), &getter).unwrap();
+    Reflect::set(&descriptor, &"enumerable".into(), &true.into()).unwrap();
+    Object::define_property(&options, &"preset".into(), &descriptor);
+    let err = error_of(
+        api::diff(js(OLD), js(NEW), Some(options.into())),
+        "bad-argument",
+    );
+    assert_eq!(message(&err), "options.preset cannot be read: no access");
+    // Not an object.
+    let err = error_of(api::diff(js(OLD), js(NEW), Some(js("[]"))), "bad-argument");
+    assert_eq!(message(&err), "options must be an object, found an array");
+    // And the same reader still reads good options after all that.
+    let out = api::diff(
+        js(OLD),
+        js(NEW),
+        opts(r#"{"preset":"naive","explain":false}"#),
+    )
+    .unwrap();
+    assert_eq!(string(&out, "preset").as_deref(), Some("naive"));
+    still_works();
+}
+
+#[wasm_bindgen_test]
 fn option_lists_are_capped_and_deduplicated() {
     let naive: Vec<JsValue> = std::iter::repeat_n(JsValue::from("naive"), 70_000).collect();
     let options = object(&[("vms", 10.into()), ("presets", array(&naive))]);

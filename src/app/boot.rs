@@ -1,9 +1,10 @@
-//! Starting the playground, and handing the page over. One app, four
+//! Starting the playground, and handing the page over. One app, five
 //! builds (docs/performance.md, "First load"): the page module (the
 //! `patchlab` binary with feature `build-only`) holds the shell and the
 //! Build view, what a first visit to Build downloads; the Learn module (the
 //! `learn` binary, feature `learn-only`) the shell and Learn; the Scale
-//! module (`scale`, feature `scale-only`) the shell and Scale; the full app
+//! module (`scale`, feature `scale-only`) the shell and Scale; the Race
+//! module (`race`, feature `race-only`) the shell and Race; the full app
 //! (the `views` binary) every view. The boot script starts the one a
 //! visit's route needs. A module without a view fetches the one that has it
 //! when the user opens it ([`super::full_app`]): that one takes the page

@@ -8,7 +8,8 @@
 //!   knows; it also starts the engines).
 //! - Learn: the Learn module (`learn.js`, `learn_loader.js`).
 //! - Scale: the Scale module (`scale.js`, `scale_loader.js`).
-//! - Check, Race: the full app (`views.js`, `views_loader.js`).
+//! - Race: the Race module (`race.js`, `race_loader.js`).
+//! - Check: the full app (`views.js`, `views_loader.js`).
 //!
 //! A module that ran in this page and gave it up cannot start again: the
 //! full app, which holds every view, is fetched in its place.
@@ -30,6 +31,7 @@ enum Module {
     Page,
     Learn,
     Scale,
+    Race,
     Full,
 }
 
@@ -41,6 +43,7 @@ impl Module {
             Some(View::Build) => Module::Page,
             Some(View::Learn) => Module::Learn,
             Some(View::Scale) => Module::Scale,
+            Some(View::Race) => Module::Race,
             _ => Module::Full,
         };
         match module.name() {
@@ -52,11 +55,12 @@ impl Module {
     /// Its name in [`super::started`] (the full app never gives the page
     /// up).
     fn name(self) -> Option<&'static str> {
-        use super::started::{LEARN, PAGE, SCALE};
+        use super::started::{LEARN, PAGE, RACE, SCALE};
         match self {
             Module::Page => Some(PAGE),
             Module::Learn => Some(LEARN),
             Module::Scale => Some(SCALE),
+            Module::Race => Some(RACE),
             Module::Full => None,
         }
     }
@@ -66,6 +70,7 @@ impl Module {
         match self {
             Module::Learn => ("./learn.js", "./learn_loader.js"),
             Module::Scale => ("./scale.js", "./scale_loader.js"),
+            Module::Race => ("./race.js", "./race_loader.js"),
             _ => ("./views.js", "./views_loader.js"),
         }
     }

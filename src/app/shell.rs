@@ -14,7 +14,7 @@ use super::components::{Dialog, GlossaryContext, GlossaryDialog};
 use super::hooks::{use_shortcuts, ShortcutSettings};
 #[cfg(any(not(feature = "partial"), feature = "learn-only"))]
 use super::learn::LearnView;
-#[cfg(not(feature = "partial"))]
+#[cfg(any(not(feature = "partial"), feature = "race-only"))]
 use super::race::RaceView;
 use super::route::{Route, View};
 #[cfg(any(not(feature = "partial"), feature = "scale-only"))]
@@ -144,7 +144,7 @@ fn page(route: &Route) -> Html {
         Route::Check(packed) => {
             html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> }
         }
-        #[cfg(not(feature = "partial"))]
+        #[cfg(any(not(feature = "partial"), feature = "race-only"))]
         Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
         #[cfg(any(not(feature = "partial"), feature = "scale-only"))]
         Route::Scale(packed) => {

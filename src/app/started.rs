@@ -1,5 +1,5 @@
 //! Which of the playground's modules started in this page (the page
-//! module, the Learn module, the Scale module, the full app:
+//! module, the Learn, Scale and Race modules, the full app:
 //! docs/performance.md, "First load"). A module that gave the page up
 //! cannot start again (its glue initialises once), so the one that asks
 //! for it starts the full app in its place ([`super::full_app`]); and a
@@ -12,6 +12,8 @@ pub const PAGE: &str = "page";
 pub const LEARN: &str = "learn";
 /// The Scale module's (feature `scale-only`).
 pub const SCALE: &str = "scale";
+/// The Race module's (feature `race-only`).
+pub const RACE: &str = "race";
 /// The full app's (every view).
 pub const FULL: &str = "full";
 
@@ -22,6 +24,8 @@ pub const MODULE: &str = if cfg!(feature = "build-only") {
     LEARN
 } else if cfg!(feature = "scale-only") {
     SCALE
+} else if cfg!(feature = "race-only") {
+    RACE
 } else {
     FULL
 };

@@ -1,6 +1,6 @@
 //! The `views` binary: the full playground (every view), which a visit to
-//! Check or Race starts with and which takes the page over from another
-//! module when one of those views opens (Trunk builds it with
+//! Check starts with and which takes the page over from another module
+//! when Check opens, or a view whose module already gave the page up (Trunk builds it with
 //! `data-type="worker"` for its `no-modules` glue, started by
 //! `www/views_loader.js`; see `patchlab::app::boot`). It only runs in a
 //! browser page.

@@ -271,6 +271,39 @@ export function inexact(value, depth, budget) {
   return [pointer(found[0].reverse()), found[1]];
 }
 
+/** Per list of known option names (joined by commas), the names as a Set. */
+const knownSets = new Map();
+
+/**
+ * The own values of an options object, read in one crossing: an array
+ * holding, for each name of `known` (the names joined by commas), the
+ * option's own value or undefined; or the first own key that is not in
+ * `known` (a string); or `{ key, error }` when reading an option threw
+ * (a getter). `options` is a non-array object (the caller checks).
+ */
+export function ownOptions(options, known) {
+  let names = knownSets.get(known);
+  if (names === undefined) {
+    names = known.split(',');
+    knownSets.set(known, names);
+  }
+  const keys = Object.keys(options);
+  for (let i = 0; i < keys.length; i++) {
+    if (!names.includes(keys[i])) return keys[i];
+  }
+  const values = new Array(names.length);
+  for (let i = 0; i < names.length; i++) {
+    const key = names[i];
+    if (!Object.hasOwn(options, key)) continue;
+    try {
+      values[i] = options[key];
+    } catch (error) {
+      return { key, error };
+    }
+  }
+  return values;
+}
+
 /** Per options id, what `declared` said of each pointer (see pruneText). */
 const memos = new Map();
 const MEMO_SIZE = 10000;

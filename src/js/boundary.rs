@@ -19,6 +19,9 @@ extern "C" {
     #[wasm_bindgen(catch, js_name = inexact)]
     fn js_inexact(value: &JsValue, depth: u32, budget: u32) -> Result<JsValue, JsValue>;
 
+    #[wasm_bindgen(catch, js_name = ownOptions)]
+    fn js_own_options(options: &JsValue, known: &JsValue) -> Result<JsValue, JsValue>;
+
     #[wasm_bindgen(catch, js_name = pruneText)]
     fn js_prune_text(
         old: &JsValue,
@@ -92,6 +95,35 @@ pub(super) fn exact(value: &JsValue, what: &str) -> Result<(), JsValue> {
     let at = found.get(0).as_string().unwrap_or_default();
     let kind = found.get(1).as_string().unwrap_or_default();
     Err(inexact_error(what, &at, &kind))
+}
+
+/// The own values of an options object for the names `known`, in one
+/// crossing (see `ownOptions` in `src/js/boundary.js`): an array of the
+/// values, the first unknown key (a string), or `{ key, error }` when a
+/// getter threw.
+pub(super) fn own_options(options: &JsValue, known: &[&str]) -> Result<JsValue, JsValue> {
+    thread_local! {
+        /// The lists of known names met so far, joined by commas as JS
+        /// strings (each caller passes a constant list: made once, not
+        /// decoded again on every call).
+        static JOINED: RefCell<Vec<(String, JsValue)>> = const { RefCell::new(Vec::new()) };
+    }
+    JOINED.with(|joined| {
+        let mut joined = joined.borrow_mut();
+        let at = match joined
+            .iter()
+            .position(|(j, _)| j.split(',').eq(known.iter().copied()))
+        {
+            Some(at) => at,
+            None => {
+                let text = known.join(",");
+                let js = JsValue::from_str(&text);
+                joined.push((text, js));
+                joined.len() - 1
+            }
+        };
+        js_own_options(options, &joined[at].1)
+    })
 }
 
 /// `what` holds `kind` (`NaN`, `undefined`, ...) at the pointer `at`.

@@ -111,19 +111,27 @@ pub(super) fn document(value: &JsValue, what: &str, text_ok: bool) -> Result<Val
 /// budgets ([`OPTION_TEXT`], [`OPTION_VALUES`], [`OVERRIDES`]) before it is
 /// copied into wasm; `undefined` reads as absent.
 pub(super) struct OptionsReader<'a> {
-    source: Option<js_sys::Object>,
+    /// The own values of the options, one per name of `known` (read in
+    /// one crossing by `ownOptions`, `src/js/boundary.js`).
+    values: Option<js_sys::Array>,
+    known: &'a [&'a str],
     what: &'a str,
 }
 
 impl<'a> OptionsReader<'a> {
-    /// Checks the type and the keys of `value`.
+    /// Checks the type and the keys of `value`, and reads the own value of
+    /// every name in `known`.
     pub(super) fn new(
         value: Option<JsValue>,
         what: &'a str,
-        known: &[&str],
+        known: &'a [&'a str],
     ) -> Result<OptionsReader<'a>, JsValue> {
         let Some(value) = value.filter(|v| !v.is_undefined() && !v.is_null()) else {
-            return Ok(OptionsReader { source: None, what });
+            return Ok(OptionsReader {
+                values: None,
+                known,
+                what,
+            });
         };
         if !value.is_object() || js_sys::Array::is_array(&value) {
             return Err(bad_argument(format!(
@@ -131,39 +139,42 @@ impl<'a> OptionsReader<'a> {
                 type_name(&value)
             )));
         }
-        let source: js_sys::Object = value.unchecked_into();
-        for key in js_sys::Object::keys(&source).iter() {
-            let key = key.as_string().unwrap_or_default();
-            if !known.contains(&key.as_str()) {
-                return Err(bad_argument(format!(
-                    "{what}: unknown option {:?} (known: {})",
-                    crate::text::elide(&key, 64),
-                    known.join(", ")
-                )));
-            }
+        let read = super::boundary::own_options(&value, known)
+            .map_err(|err| bad_argument(format!("{what} cannot be read: {}", thrown(&err))))?;
+        if let Some(key) = read.as_string() {
+            return Err(bad_argument(format!(
+                "{what}: unknown option {:?} (known: {})",
+                crate::text::elide(&key, 64),
+                known.join(", ")
+            )));
+        }
+        if !js_sys::Array::is_array(&read) {
+            let key = Reflect::get(&read, &JsValue::from_str("key"))
+                .ok()
+                .and_then(|k| k.as_string())
+                .unwrap_or_default();
+            let err = Reflect::get(&read, &JsValue::from_str("error")).unwrap_or_default();
+            return Err(bad_argument(format!(
+                "{what}.{key} cannot be read: {}",
+                thrown(&err)
+            )));
         }
         Ok(OptionsReader {
-            source: Some(source),
+            values: Some(read.unchecked_into()),
+            known,
             what,
         })
     }
 
     /// The option's own value (`undefined` when absent or inherited).
     pub(super) fn get(&self, key: &str) -> Result<JsValue, JsValue> {
-        let Some(source) = &self.source else {
+        let (Some(values), Some(index)) = (
+            &self.values,
+            self.known.iter().position(|known| *known == key),
+        ) else {
             return Ok(JsValue::UNDEFINED);
         };
-        let key_js = JsValue::from_str(key);
-        if !js_sys::Object::has_own(source, &key_js) {
-            return Ok(JsValue::UNDEFINED);
-        }
-        Reflect::get(source, &key_js).map_err(|err| {
-            bad_argument(format!(
-                "{}.{key} cannot be read: {}",
-                self.what,
-                thrown(&err)
-            ))
-        })
+        Ok(values.get(u32::try_from(index).unwrap_or(u32::MAX)))
     }
 
     fn wrong(&self, key: &str, expected: &str, found: &JsValue) -> JsValue {

@@ -84,11 +84,11 @@ test('offline: after one visit the playground loads and works with the network o
   const editor = page.getByRole('textbox', { name: 'New object' });
   await editor.fill((await editor.inputValue()).replace('node02', 'node03'));
   await page.waitForFunction(() => document.querySelector('[aria-label^="Column 2"] .op-value')?.textContent.includes('node03'));
-  // The full app (never fetched in this visit) comes from the cache too:
+  // The Race module (never fetched in this visit) comes from the cache too:
   // opening Race from Build hands the page over, offline.
   await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Race' }).click();
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
-  // And a reload on a lesson starts the full app directly, offline.
+  // And a reload on a lesson starts the Learn module directly, offline.
   await page.goto(`${server.url}#/learn/migration-race/3`);
   await page.getByLabel('Live example').waitFor();
   assert.deepEqual(page.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)), []);

@@ -60,6 +60,7 @@ for (const colorScheme of ['light', 'dark']) {
 const PAGE_MODULE = /patchlab-[0-9a-f]+_bg\.wasm$/;
 const LEARN_MODULE = /learn_bg\.wasm$/;
 const SCALE_MODULE = /\/scale_bg\.wasm$/;
+const RACE_MODULE = /\/race_bg\.wasm$/;
 const FULL_APP = /views_bg\.wasm$/;
 
 /** Every path the page and its workers request, and a test on them. */
@@ -88,13 +89,14 @@ async function assertThemeKeyActsOnce(page) {
   assert.match(await theme(), /Theme: light/, `one step, not two: ${before} -> ${await theme()}`);
 }
 
-test('one module per visit: Build loads the page module only, Learn and Scale their modules only, the other views the full app only', async () => {
+test('one module per visit: Build loads the page module only, Learn, Scale and Race their modules only, Check the full app only', async () => {
   for (const [hash, wanted, unwanted] of [
     ['#/build', PAGE_MODULE, [FULL_APP, LEARN_MODULE]],
     ['#/learn', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
     ['#/learn/per-key/2', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
     ['#/scale', SCALE_MODULE, [FULL_APP, PAGE_MODULE, LEARN_MODULE, /engine-worker/]],
-    ['#/race', FULL_APP, [LEARN_MODULE, PAGE_MODULE, SCALE_MODULE]],
+    ['#/race', RACE_MODULE, [FULL_APP, LEARN_MODULE, PAGE_MODULE, SCALE_MODULE, /engine-worker/]],
+    ['#/check', FULL_APP, [RACE_MODULE, LEARN_MODULE, PAGE_MODULE, SCALE_MODULE]],
   ]) {
     const page = await openPage(browser);
     const { fetched, has } = recordFetches(page);
@@ -108,7 +110,7 @@ test('one module per visit: Build loads the page module only, Learn and Scale th
   }
 });
 
-test('a lesson link hands the page on: Open in Build starts the page module, Race the full app; keys act once', async () => {
+test('a lesson link hands the page on: Open in Build starts the page module, Race the Race module; keys act once', async () => {
   const page = await openPage(browser);
   const { fetched, has } = recordFetches(page);
   await page.goto(`${server.url}#/learn/per-key/1`);
@@ -129,10 +131,12 @@ test('a lesson link hands the page on: Open in Build starts the page module, Rac
   assert.equal(await page.locator('#app').count(), 1, 'one app root');
   // The page module's results come from the engines it started.
   assert.match(await page.getByRole('article', { name: /^Column 2:/ }).textContent(), /kubevirt\.io~1migrationTargetNodeName/);
-  // Then Race: the full app takes the page from the page module.
+  // Then Race: the Race module takes the page from the page module.
   await openView(page, 'Race');
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
-  assert.ok(has(FULL_APP), `the full app: ${fetched.join(' ')}`);
+  assert.ok(has(RACE_MODULE), `the Race module: ${fetched.join(' ')}`);
+  assert.ok(!has(FULL_APP), `not the full app: ${fetched.join(' ')}`);
+  assert.match(await page.evaluate(() => window.patchlabStarted), /^learn page race$/);
   await assertOneShell(page);
   await assertThemeKeyActsOnce(page);
   assert.deepEqual(page.errors, []);
@@ -181,19 +185,22 @@ test('Build, then Learn: the Learn module takes the page, not the full app', asy
   await page.context().close();
 });
 
-test('views switched faster than modules load: one app at the end, the full app, no error', async () => {
+test('views switched faster than modules load: one app at the end, showing the last view, no error', async () => {
   const page = await openPage(browser);
   await page.goto(`${server.url}#/build`);
   await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
-  // Learn (the Learn module) then Race (the full app), before either arrived.
+  // Learn (the Learn module) then Race (the Race module), before either
+  // arrived. Whichever starts last takes the page; if that is the Learn
+  // module, it starts the full app for Race (the Race module gave the page
+  // up and cannot start again).
   await page.evaluate(() => { location.hash = '#/learn'; });
   await page.evaluate(() => { location.hash = '#/race'; });
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
   await assertOneShell(page);
-  assert.match(await page.evaluate(() => window.patchlabStarted), /full/);
-  // Whichever module came late stays idle: the full app shows Learn too.
+  assert.match(await page.evaluate(() => window.patchlabStarted), /^page (learn race|race learn full)$/);
+  // The Learn module ran and gave the page up: the full app shows Learn.
   await page.evaluate(() => { location.hash = '#/learn/per-key/1'; });
   await page.getByLabel('Live example').waitFor();
   await openView(page, 'Race');
@@ -204,7 +211,7 @@ test('views switched faster than modules load: one app at the end, the full app,
   await page.context().close();
 });
 
-test('leaving Build for Race hands the page to the full app: the edit just made is kept, keys act once', async () => {
+test('leaving Build for Race hands the page to the Race module: the edit just made is kept, keys act once', async () => {
   const page = await openPage(browser);
   await page.goto(`${server.url}#/build`);
   await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
