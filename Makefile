@@ -48,6 +48,7 @@ clippy:
 	cargo clippy $(WASM) --lib --bins --features learn-only -- -D warnings
 	cargo clippy $(WASM) --lib --bins --features scale-only -- -D warnings
 	cargo clippy $(WASM) --lib --bins --features race-only -- -D warnings
+	cargo clippy $(WASM) --lib --bins --features check-only -- -D warnings
 	cargo clippy $(WASM) --lib --tests --features js -- -D warnings
 
 test-native:

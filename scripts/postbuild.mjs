@@ -60,11 +60,10 @@ for (const file of await readdir(dist)) {
   if (fixed !== loader) await writeFile(path, fixed);
 }
 
-// The Learn, Scale and Race modules' glues declare their own globals, so that
-// each can sit next to the full app's (views.js), which they add when a
-// view they lack opens; their loaders start them like views_loader.js
-// starts the full app (src/app/full_app.rs).
-const titles = { learn: 'Learn', scale: 'Scale', race: 'Race' };
+// The Learn, Scale, Race and Check modules' glues declare their own globals, so that
+// each can sit next to the others'; their loaders start them when a view
+// they hold opens from another module (src/app/modules.rs).
+const titles = { learn: 'Learn', scale: 'Scale', race: 'Race', check: 'Check' };
 for (const name of Object.keys(titles)) {
   const glue = await readFile(join(dist, `${name}.js`), 'utf8');
   if (!glue.startsWith('let wasm_bindgen = (function(exports) {')) throw new Error(`${name}.js: wasm-bindgen's glue changed shape`);
@@ -89,7 +88,7 @@ patchlab_${name}({ module_or_path: './${name}_bg.wasm' }).then(
 // answer small Build requests in the keystroke's own task
 // (src/app/engine_worker.rs, IN_PAGE). The page's copy of the glue is the
 // worker's with its global renamed: two classic scripts cannot both
-// declare `wasm_bindgen` (the full app's glue, views.js, does).
+// declare `wasm_bindgen`.
 {
   const glue = await readFile(join(dist, 'engine-worker.js'), 'utf8');
   if (!glue.startsWith('let wasm_bindgen = (function(exports) {')) throw new Error('engine-worker.js: wasm-bindgen\'s glue changed shape');
@@ -113,16 +112,16 @@ const match = html.match(inline);
 if (!match) throw new Error(`${indexPath}: no inline module script to move (already post-processed?)`);
 // Trunk's loader imports the page module statically; the boot script
 // imports it only for a visit to Build (or an unknown route), starts the
-// Learn module (learn.js) for Learn, the Scale module (scale.js) for Scale,
-// the Race module (race.js) for Race and the full app (views.js, every
-// view) for Check, so each visit downloads one module
-// (src/app/full_app.rs).
+// Learn module (learn.js) for Learn, and so on for Scale, Race and Check,
+// so each visit downloads one module, and each module at most once: one
+// that gave the page up starts again from what the page holds
+// (src/app/modules.rs).
 const trunkLoader = match[1].trim();
 const glue = trunkLoader.match(/from '\.\/(patchlab-[0-9a-f]+\.js)'/)?.[1];
 const wasmFile = trunkLoader.match(/module_or_path: '\.\/(patchlab-[0-9a-f]+_bg\.wasm)'/)?.[1];
 if (!glue || !wasmFile) throw new Error(`${indexPath}: Trunk's loader changed shape:\n${trunkLoader}`);
 const boot = `// Starts the playground: the page module (the shell and Build) for Build,
-// the Learn, Scale and Race modules for theirs, the full app for Check.
+// the Learn, Scale, Race and Check modules for theirs.
 // Written by scripts/postbuild.mjs.
 const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
 function script(src) {
@@ -164,7 +163,7 @@ function startEngine() {
 }
 window.patchlabStartEngine = startEngine;
 // The page module: for a visit to Build, and when Build opens in the Learn
-// module (src/app/full_app.rs calls it; it takes the page over as it starts).
+// module (src/app/modules.rs calls it; it takes the page over as it starts).
 let pageStarted;
 function startPage() {
   pageStarted ??= (async () => {
@@ -176,8 +175,7 @@ function startPage() {
     // module runs and the page is idle, so its download and compile never
     // compete with the page module's (a fresh visit's first result is the
     // one computed at build time; a request made before this starts the
-    // worker itself). The page module and the full app both take it from
-    // window.patchlabEngine.
+    // worker itself). The page module takes it from window.patchlabEngine.
     (window.requestIdleCallback ?? ((f) => setTimeout(f, 200)))(startEngine, { timeout: 1000 });
     dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
   })().catch((error) => {
@@ -189,24 +187,13 @@ function startPage() {
 window.patchlabStartPage = startPage;
 try {
   // A module is fetched at once, next to its glue, not after it.
-  if (view === 'learn') {
-    const module = fetch('./learn_bg.wasm');
-    await script('./learn.js');
-    // learn.js declares patchlab_learn (a global of classic scripts).
-    await patchlab_learn({ module_or_path: module });
-  } else if (view === 'scale') {
-    const module = fetch('./scale_bg.wasm');
-    await script('./scale.js');
-    await patchlab_scale({ module_or_path: module });
-  } else if (view === 'race') {
-    const module = fetch('./race_bg.wasm');
-    await script('./race.js');
-    await patchlab_race({ module_or_path: module });
-  } else if (view) {
-    const module = fetch('./views_bg.wasm');
-    await script('./views.js');
-    // views.js declares wasm_bindgen (a global of classic scripts).
-    await wasm_bindgen({ module_or_path: module });
+  if (view) {
+    const module = fetch('./' + view + '_bg.wasm');
+    await script('./' + view + '.js');
+    // Each module's glue declares patchlab_<view>, a global binding of
+    // classic scripts (not a property of window), renamed above.
+    const init = { learn: () => patchlab_learn, scale: () => patchlab_scale, race: () => patchlab_race, check: () => patchlab_check }[view];
+    await init()({ module_or_path: module });
   } else {
     await startPage();
   }
@@ -283,8 +270,7 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
   // would wait for the shared line, docs/performance.md.)
   const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
   if (view) {
-    const name = view === 'check' ? 'views' : view;
-    for (const [href, as] of [[\`./\${name}_bg.wasm\`, 'fetch'], [\`./\${name}.js\`, 'script']]) {
+    for (const [href, as] of [[\`./\${view}_bg.wasm\`, 'fetch'], [\`./\${view}.js\`, 'script']]) {
       const link = document.createElement('link');
       link.rel = 'preload';
       link.as = as;

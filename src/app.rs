@@ -39,10 +39,10 @@ mod browser;
 mod components;
 #[cfg(target_arch = "wasm32")]
 pub mod engine_worker;
-#[cfg(all(target_arch = "wasm32", feature = "partial"))]
-mod full_app;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
+#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+mod modules;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod render_test;
 #[cfg(target_arch = "wasm32")]

@@ -22,7 +22,7 @@
 //! | 8.0 UI parts | `app` | 0-6, own layer |
 //! | 8.1 UI views | `app::build`, `app::check`, `app::race`, `app::scale` | 0-6, 8.0 |
 //! | 8.2 UI lessons | `app::learn` | 0-6, 8.0-8.1 |
-//! | 8.3 UI shell | `app::shell`, `app::full_app`, `app::boot` | 0-6, 8.0-8.2, own layer |
+//! | 8.3 UI shell | `app::shell`, `app::modules`, `app::boot` | 0-6, 8.0-8.2, own layer |
 //!
 //! In words: JSON Pointer and input parsing; the patch (ops, builder,
 //! payload); the server (apply: JSON patch, merge patch, per Kubernetes

@@ -1,15 +1,15 @@
 //! Starting the playground, and handing the page over. One app, five
-//! builds (docs/performance.md, "First load"): the page module (the
-//! `patchlab` binary with feature `build-only`) holds the shell and the
-//! Build view, what a first visit to Build downloads; the Learn module (the
-//! `learn` binary, feature `learn-only`) the shell and Learn; the Scale
-//! module (`scale`, feature `scale-only`) the shell and Scale; the Race
-//! module (`race`, feature `race-only`) the shell and Race; the full app
-//! (the `views` binary) every view. The boot script starts the one a
-//! visit's route needs. A module without a view fetches the one that has it
-//! when the user opens it ([`super::full_app`]): that one takes the page
-//! over as it starts ([`start`]), and the module gives it up (its app is
-//! destroyed, its root removed).
+//! builds, one per view (docs/performance.md, "First load"): the page
+//! module (the `patchlab` binary with feature `build-only`) holds the shell
+//! and the Build view, what a first visit to Build downloads; the Learn
+//! module (the `learn` binary, feature `learn-only`) the shell and Learn;
+//! and so on for Scale, Race and Check (`scale`, `race`, `check`). The
+//! boot script starts the one a visit's route needs. A module without a
+//! view fetches the one that has it when the user opens it
+//! ([`super::modules`]): that one takes the page over as it starts
+//! ([`start`]), and the module gives it up (its app is destroyed, its root
+//! removed; its instance stays, and it mounts again when its view opens
+//! later).
 //!
 //! Two never render at the same time: each Yew instance numbers its
 //! elements' listeners on its own, so two apps in one tree would take each
@@ -31,6 +31,8 @@ pub const HANDOFF_EVENT: &str = "patchlab:handoff";
 thread_local! {
     static HANDLE: RefCell<Option<yew::AppHandle<App>>> = const { RefCell::new(None) };
     static HANDED_OVER: Cell<bool> = const { Cell::new(false) };
+    /// Whether this module listens for [`HANDOFF_EVENT`] (once per page).
+    static LISTENING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// True once this module gave the page to another.
@@ -43,17 +45,10 @@ pub fn handed_over() -> bool {
 /// shows a banner (with a way back to the work) instead of a dead page.
 ///
 /// In a module that holds some of the views (feature `partial`), the app
-/// gives the page up in turn when another module starts, and does not start
-/// at all once the full app has.
+/// gives the page up in turn when another module starts, and offers a way
+/// to start it again.
 pub fn start() {
-    // The full app holds every view and never gives the page up: a module
-    // that arrives after it (asked for before it started) stays idle.
-    if cfg!(feature = "partial") && super::started::started(super::started::FULL) {
-        return;
-    }
-    if let Ok(event) = web_sys::Event::new(HANDOFF_EVENT) {
-        let _ = gloo::utils::window().dispatch_event(&event);
-    }
+    take_page();
     super::started::record();
     super::crash::install();
     // `#/debug/panic` crashes the app on purpose, to see (and test) what a
@@ -62,6 +57,37 @@ pub fn start() {
     EventListener::new(&gloo::utils::window(), "hashchange", move |_| check()).forget();
     gloo::timers::callback::Timeout::new(0, check).forget();
     mount();
+    if cfg!(feature = "partial") {
+        offer_restart();
+    }
+}
+
+/// Asks the module that runs (if one does) to give the page up.
+fn take_page() {
+    if let Ok(event) = web_sys::Event::new(HANDOFF_EVENT) {
+        let _ = gloo::utils::window().dispatch_event(&event);
+    }
+}
+
+/// Lets another module start this one again once it gave the page up
+/// ([`super::started::restart`]): its instance, its memory and its workers
+/// stay in the page, so it mounts a fresh app without fetching anything.
+fn offer_restart() {
+    let restart = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+        // In a task of its own: the caller is another module's app, in the
+        // middle of its own work, and taking the page destroys that app.
+        gloo::timers::callback::Timeout::new(0, || {
+            if handed_over() {
+                take_page();
+                HANDED_OVER.with(|h| h.set(false));
+                super::started::record();
+                mount();
+            }
+        })
+        .forget();
+    });
+    super::started::offer_restart(restart.as_ref());
+    restart.forget();
 }
 
 /// Mounts [`App`] on a fresh `#app` at the start of `<body>`. In a module
@@ -95,6 +121,9 @@ fn mount() {
     }
     if cfg!(feature = "partial") {
         HANDLE.with(|h| *h.borrow_mut() = Some(handle));
+        if LISTENING.with(|l| l.replace(true)) {
+            return;
+        }
         EventListener::new(&gloo::utils::window(), HANDOFF_EVENT, |_| {
             HANDED_OVER.with(|h| h.set(true));
             if let Some(handle) = HANDLE.with(|h| h.borrow_mut().take()) {

@@ -6,8 +6,8 @@
 //! One worker serves the page for its whole life: the boot script starts
 //! it on a first visit to Build (as soon as the page module's bytes have
 //! arrived, so the two downloads do not share the line) and leaves it on
-//! `window.patchlabEngine`; the page module and, after a hand-over, the
-//! full app both take it from there, so the engines are fetched once.
+//! `window.patchlabEngine`, where the page module takes it from (also
+//! when it mounts again after a hand-over), so the engines are fetched once.
 //!
 //! ```ignore
 //! let client = EngineClient::shared()?;
@@ -352,8 +352,8 @@ impl EngineClient {
     }
 }
 
-/// What the page's own engine made of a Build request (the full app's is
-/// always there and answers).
+/// What the page's own engine made of a Build request (a build with every
+/// view, the browser tests', carries the engines: there it always answers).
 #[cfg_attr(not(feature = "build-only"), allow(dead_code))]
 enum InPage {
     /// Its answer (or why there is none, as the worker would say).
@@ -364,8 +364,8 @@ enum InPage {
     Failed,
 }
 
-/// A Build answer computed on the page's thread: the full app carries the
-/// engines; the page module has them once the boot script instantiated the
+/// A Build answer computed on the page's thread: a build with every view
+/// carries the engines; the page module has them once the boot script instantiated the
 /// engine worker's module in the page too ([`IN_PAGE`]).
 #[cfg(not(feature = "build-only"))]
 fn in_page(_id: u32, job: &BuildJob) -> InPage {

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::browser;
 #[cfg(any(not(feature = "partial"), feature = "build-only"))]
 use super::build::BuildView;
-#[cfg(not(feature = "partial"))]
+#[cfg(any(not(feature = "partial"), feature = "check-only"))]
 use super::check::CheckView;
 use super::components::{Dialog, GlossaryContext, GlossaryDialog};
 use super::hooks::{use_shortcuts, ShortcutSettings};
@@ -140,7 +140,7 @@ fn page(route: &Route) -> Html {
             html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> }
         }
         Route::NotFound(fragment) => html! { <NotFound fragment={fragment.clone()} /> },
-        #[cfg(not(feature = "partial"))]
+        #[cfg(any(not(feature = "partial"), feature = "check-only"))]
         Route::Check(packed) => {
             html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> }
         }
@@ -153,7 +153,7 @@ fn page(route: &Route) -> Html {
         #[cfg(any(not(feature = "partial"), feature = "learn-only"))]
         Route::Learn(at) => html! { <LearnView at={at.clone()} /> },
         #[cfg(feature = "partial")]
-        _ => html! { <super::full_app::Loading view={route.view()} /> },
+        _ => html! { <super::modules::Loading view={route.view()} /> },
     }
 }
 

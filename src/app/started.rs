@@ -1,10 +1,9 @@
 //! Which of the playground's modules started in this page (the page
-//! module, the Learn, Scale and Race modules, the full app:
-//! docs/performance.md, "First load"). A module that gave the page up
-//! cannot start again (its glue initialises once), so the one that asks
-//! for it starts the full app in its place ([`super::full_app`]); and a
-//! module that arrives after the full app stays idle
-//! ([`super::boot::start`]).
+//! module, the Learn, Scale, Race and Check modules:
+//! docs/performance.md, "First load"), and how to start one again: a
+//! module that gave the page up keeps its instance, and its glue cannot
+//! initialise twice, so it offers a function that mounts it again
+//! ([`restart`], used by [`super::modules`]).
 
 /// The page module's name (feature `build-only`).
 pub const PAGE: &str = "page";
@@ -14,8 +13,10 @@ pub const LEARN: &str = "learn";
 pub const SCALE: &str = "scale";
 /// The Race module's (feature `race-only`).
 pub const RACE: &str = "race";
-/// The full app's (every view).
-pub const FULL: &str = "full";
+/// The Check module's (feature `check-only`).
+pub const CHECK: &str = "check";
+/// A build with every view (no `partial` feature: the browser tests').
+pub const ALL: &str = "all";
 
 /// This build's name, which [`record`] adds to the page's list.
 pub const MODULE: &str = if cfg!(feature = "build-only") {
@@ -26,8 +27,10 @@ pub const MODULE: &str = if cfg!(feature = "build-only") {
     SCALE
 } else if cfg!(feature = "race-only") {
     RACE
+} else if cfg!(feature = "check-only") {
+    CHECK
 } else {
-    FULL
+    ALL
 };
 
 /// The window property listing the modules started in this page, their
@@ -41,6 +44,7 @@ fn list() -> Option<String> {
 }
 
 /// Whether `module` (the name of its build) started in this page.
+#[cfg(feature = "partial")]
 pub fn started(module: &str) -> bool {
     list().is_some_and(|list| list.split(' ').any(|m| m == module))
 }
@@ -49,4 +53,36 @@ pub fn started(module: &str) -> bool {
 pub fn record() {
     let list = list().map_or_else(|| MODULE.to_owned(), |list| format!("{list} {MODULE}"));
     let _ = js_sys::Reflect::set(&gloo::utils::window(), &STARTED.into(), &list.into());
+}
+
+/// The window property holding, by module name, the function that starts
+/// a module again after it gave the page up (each partial module offers
+/// its own as it starts: `super::boot`).
+pub const RESTART: &str = "patchlabRestart";
+
+/// Offers `restart` as this build's way to start again.
+pub fn offer_restart(restart: &wasm_bindgen::JsValue) {
+    let window = gloo::utils::window();
+    let table = js_sys::Reflect::get(&window, &RESTART.into())
+        .ok()
+        .filter(wasm_bindgen::JsValue::is_object)
+        .unwrap_or_else(|| {
+            let table: wasm_bindgen::JsValue = js_sys::Object::new().into();
+            let _ = js_sys::Reflect::set(&window, &RESTART.into(), &table);
+            table
+        });
+    let _ = js_sys::Reflect::set(&table, &MODULE.into(), restart);
+}
+
+/// Starts `module` again (it ran in this page and gave it up); false when
+/// it offered no way to.
+#[cfg(feature = "partial")]
+pub fn restart(module: &str) -> bool {
+    use wasm_bindgen::JsCast;
+    js_sys::Reflect::get(&gloo::utils::window(), &RESTART.into())
+        .ok()
+        .filter(wasm_bindgen::JsValue::is_object)
+        .and_then(|table| js_sys::Reflect::get(&table, &module.into()).ok())
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .is_some_and(|f| f.call0(&wasm_bindgen::JsValue::NULL).is_ok())
 }

@@ -1,11 +1,10 @@
 //! The `scale` binary: the shell and the Scale view (feature `scale-only`),
 //! what a cold visit to Scale downloads; the simulator runs in the Scale
-//! worker, as it does for the full app. Trunk builds it with
-//! `data-type="worker"` for its `no-modules` glue, which
-//! `scripts/postbuild.mjs` renames (`patchlab_scale`) so that it can sit
-//! next to the full app's; the boot script starts it for `#/scale`, the
-//! page module or the Learn module when Scale opens
-//! (`patchlab::app::boot`). It only runs in a browser page.
+//! worker. Trunk builds it with `data-type="worker"` for its
+//! `no-modules` glue, which `scripts/postbuild.mjs` renames
+//! (`patchlab_scale`) so that it can sit next to the other modules'; the
+//! boot script starts it for `#/scale`, another module when Scale opens
+//! (`patchlab::app::modules`). It only runs in a browser page.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -227,7 +227,7 @@ test('bench: first visit to a lesson (the Learn module), throttled the same way'
   console.log(`BENCH lesson link: ${(total / KIB).toFixed(1)} KiB transferred (gzip); first contentful paint ${paint.toFixed(0)} ms, the step and its live example shown after ${shown.toFixed(0)} ms (goal 3000)`);
   console.log(`BENCH-JSON ${JSON.stringify({ case: 'lesson', fcp: paint, live: shown, result: shown, kib: total / KIB })}`);
   assert.ok(!files().some(([file]) => /patchlab-[0-9a-f]+_bg\.wasm$/.test(file)), 'a lesson link does not fetch the page module');
-  assert.ok(!files().some(([file]) => /views_bg\.wasm$|engine-worker/.test(file)), 'nor the full app, nor the engines');
+  assert.ok(!files().some(([file]) => /(race|check|scale)_bg\.wasm$|engine-worker/.test(file)), 'nor another view\'s module, nor the engines');
   assert.ok(
     !(await page.locator('#app[data-prerendered]').isVisible().catch(() => false)),
     'the pre-rendered Build view is not shown for a lesson link',

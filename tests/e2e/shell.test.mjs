@@ -61,6 +61,9 @@ const PAGE_MODULE = /patchlab-[0-9a-f]+_bg\.wasm$/;
 const LEARN_MODULE = /learn_bg\.wasm$/;
 const SCALE_MODULE = /\/scale_bg\.wasm$/;
 const RACE_MODULE = /\/race_bg\.wasm$/;
+const CHECK_MODULE = /\/check_bg\.wasm$/;
+// The full app (every view in one module) is gone: a module that gave the
+// page up starts again; no test may see it fetched.
 const FULL_APP = /views_bg\.wasm$/;
 
 /** Every path the page and its workers request, and a test on them. */
@@ -68,6 +71,12 @@ function recordFetches(page) {
   const fetched = [];
   page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
   return { fetched, has: (pattern) => fetched.some((f) => pattern.test(f)) };
+}
+
+/** Each module's wasm fetched at most once in the page's life. */
+function assertEachModuleOnce(fetched) {
+  const wasm = fetched.filter((f) => f.endsWith('.wasm'));
+  assert.deepEqual(wasm.filter((f, i) => wasm.indexOf(f) !== i), [], `fetched twice: ${fetched.join(' ')}`);
 }
 
 /** One app on the page: one shell (two apps would show two). */
@@ -89,14 +98,14 @@ async function assertThemeKeyActsOnce(page) {
   assert.match(await theme(), /Theme: light/, `one step, not two: ${before} -> ${await theme()}`);
 }
 
-test('one module per visit: Build loads the page module only, Learn, Scale and Race their modules only, Check the full app only', async () => {
+test('one module per visit: Build loads the page module only, every other view its own module only, never the full app', async () => {
   for (const [hash, wanted, unwanted] of [
-    ['#/build', PAGE_MODULE, [FULL_APP, LEARN_MODULE]],
+    ['#/build', PAGE_MODULE, [FULL_APP, LEARN_MODULE, RACE_MODULE, CHECK_MODULE]],
     ['#/learn', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
     ['#/learn/per-key/2', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
     ['#/scale', SCALE_MODULE, [FULL_APP, PAGE_MODULE, LEARN_MODULE, /engine-worker/]],
     ['#/race', RACE_MODULE, [FULL_APP, LEARN_MODULE, PAGE_MODULE, SCALE_MODULE, /engine-worker/]],
-    ['#/check', FULL_APP, [RACE_MODULE, LEARN_MODULE, PAGE_MODULE, SCALE_MODULE]],
+    ['#/check', CHECK_MODULE, [FULL_APP, RACE_MODULE, LEARN_MODULE, PAGE_MODULE, SCALE_MODULE]],
   ]) {
     const page = await openPage(browser);
     const { fetched, has } = recordFetches(page);
@@ -143,7 +152,7 @@ test('a lesson link hands the page on: Open in Build starts the page module, Rac
   await page.context().close();
 });
 
-test('a lesson opens Scale in the Scale module, which runs the simulator in its worker; Learn again is the full app', async () => {
+test('a lesson opens Scale in the Scale module, which runs the simulator in its worker; Learn again restarts the Learn module', async () => {
   const page = await openPage(browser);
   const { fetched, has } = recordFetches(page);
   await page.goto(`${server.url}#/learn/migration-race/6`);
@@ -156,17 +165,23 @@ test('a lesson opens Scale in the Scale module, which runs the simulator in its 
   assert.ok(has(/scale-worker_bg\.wasm$/), `the Scale worker: ${fetched.join(' ')}`);
   assert.ok(!has(FULL_APP), fetched.join(' '));
   await assertOneShell(page);
-  // Learn ran in this page and gave it up: the full app shows it now.
+  // The Learn module ran in this page and gave it up: it mounts again,
+  // nothing fetched.
   await openView(page, 'Learn');
   await page.locator('.walkthrough-card a').first().waitFor();
-  assert.ok(has(FULL_APP), fetched.join(' '));
+  assert.ok(!has(FULL_APP), fetched.join(' '));
   await assertOneShell(page);
-  assert.match(await page.evaluate(() => window.patchlabStarted), /^learn scale full$/);
+  assert.match(await page.evaluate(() => window.patchlabStarted), /^learn scale learn$/);
+  assertEachModuleOnce(fetched);
+  // Its lessons work as before: a step and its card.
+  await page.locator('.walkthrough-card a').first().click();
+  await page.getByLabel('Live example').waitFor();
+  await assertThemeKeyActsOnce(page);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
 
-test('Build, then Learn: the Learn module takes the page, not the full app', async () => {
+test('Build, Learn, Build: the Learn module takes the page, then the page module mounts again with its engines', async () => {
   const page = await openPage(browser);
   const { fetched, has } = recordFetches(page);
   await page.goto(`${server.url}#/build`);
@@ -177,10 +192,43 @@ test('Build, then Learn: the Learn module takes the page, not the full app', asy
   assert.ok(has(LEARN_MODULE), fetched.join(' '));
   assert.ok(!has(FULL_APP), fetched.join(' '));
   await assertOneShell(page);
-  // Back to Build: the full app (the page module gave the page up).
+  // Back to Build: the page module mounts again, nothing fetched twice.
   await openView(page, 'Build');
   await page.getByRole('article', { name: /^Column 1:/ }).locator('ol.ops').first().waitFor();
   await assertOneShell(page);
+  assert.match(await page.evaluate(() => window.patchlabStarted), /^page learn page$/);
+  assert.ok(!has(FULL_APP), fetched.join(' '));
+  assertEachModuleOnce(fetched);
+  // Its engines still answer: an edit reaches the columns.
+  const editor = page.locator('#new-object');
+  await editor.fill((await editor.inputValue()).replace('node02', 'node09'));
+  await page.waitForFunction(() => document.querySelector('[aria-label^="Column 2"]')?.textContent.includes('node09'), null, { timeout: 30_000 });
+  await assertThemeKeyActsOnce(page);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Race, Check, Race: the Check module takes the page, then the Race module mounts again; keys act once', async () => {
+  const page = await openPage(browser);
+  const { fetched, has } = recordFetches(page);
+  await page.goto(`${server.url}#/race`);
+  await page.getByRole('button', { name: 'Compare presets' }).waitFor();
+  await openView(page, 'Check');
+  await page.getByRole('heading', { level: 1, name: 'Check' }).waitFor();
+  await page.locator('.view.check').waitFor();
+  assert.ok(has(CHECK_MODULE), fetched.join(' '));
+  assert.ok(!has(FULL_APP), fetched.join(' '));
+  await assertOneShell(page);
+  await openView(page, 'Race');
+  await page.getByRole('button', { name: 'Compare presets' }).waitFor();
+  assert.ok(!has(FULL_APP), fetched.join(' '));
+  assert.match(await page.evaluate(() => window.patchlabStarted), /^race check race$/);
+  assertEachModuleOnce(fetched);
+  // It works as before: the comparison of presets.
+  await page.getByRole('button', { name: 'Compare presets' }).click();
+  await page.locator('.compare').waitFor();
+  await assertOneShell(page);
+  await assertThemeKeyActsOnce(page);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -191,16 +239,15 @@ test('views switched faster than modules load: one app at the end, showing the l
   await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
   // Learn (the Learn module) then Race (the Race module), before either
   // arrived. Whichever starts last takes the page; if that is the Learn
-  // module, it starts the full app for Race (the Race module gave the page
-  // up and cannot start again).
+  // module, it starts the Race module again for Race.
   await page.evaluate(() => { location.hash = '#/learn'; });
   await page.evaluate(() => { location.hash = '#/race'; });
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
   await assertOneShell(page);
-  assert.match(await page.evaluate(() => window.patchlabStarted), /^page (learn race|race learn full)$/);
-  // The Learn module ran and gave the page up: the full app shows Learn.
+  assert.match(await page.evaluate(() => window.patchlabStarted), /^page (learn race|race learn race)$/);
+  // The Learn module ran and gave the page up: it mounts again for Learn.
   await page.evaluate(() => { location.hash = '#/learn/per-key/1'; });
   await page.getByLabel('Live example').waitFor();
   await openView(page, 'Race');

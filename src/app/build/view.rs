@@ -152,8 +152,9 @@ fn use_engine(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
 
 /// The answer computed on the page's own thread, when the worker cannot
 /// start (a host that blocks workers, the browser tests' page) and this
-/// module carries the engines: the full app does, the page module (Build
-/// only, kept small for the first load) does not and says why instead.
+/// module carries the engines: a build with every view (the tests') does,
+/// the page module (Build only, kept small for the first load) does not
+/// and says why instead.
 #[cfg(not(feature = "build-only"))]
 fn in_page(job: &BuildJob) -> Option<Rc<BuildAnswer>> {
     Some(Rc::new(crate::app::engine::Engine::default().build(job)))

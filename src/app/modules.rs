@@ -9,10 +9,11 @@
 //! - Learn: the Learn module (`learn.js`, `learn_loader.js`).
 //! - Scale: the Scale module (`scale.js`, `scale_loader.js`).
 //! - Race: the Race module (`race.js`, `race_loader.js`).
-//! - Check: the full app (`views.js`, `views_loader.js`).
+//! - Check: the Check module (`check.js`, `check_loader.js`).
 //!
-//! A module that ran in this page and gave it up cannot start again: the
-//! full app, which holds every view, is fetched in its place.
+//! A module that ran in this page and gave it up is started again from
+//! what the page holds ([`super::started::restart`]): each module is
+//! fetched at most once per page.
 
 use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
@@ -32,59 +33,64 @@ enum Module {
     Learn,
     Scale,
     Race,
-    Full,
+    Check,
 }
 
 impl Module {
-    /// The module to start for `view`: the full app in place of one that
-    /// ran in this page and gave it up (it cannot start again).
+    /// The module that holds `view` (the page module for an unknown one:
+    /// it holds Build, where an unknown route leads).
     fn holding(view: Option<View>) -> Module {
-        let module = match view {
-            Some(View::Build) => Module::Page,
+        match view {
+            Some(View::Build) | None => Module::Page,
             Some(View::Learn) => Module::Learn,
             Some(View::Scale) => Module::Scale,
             Some(View::Race) => Module::Race,
-            _ => Module::Full,
-        };
-        match module.name() {
-            Some(name) if super::started::started(name) => Module::Full,
-            _ => module,
+            Some(View::Check) => Module::Check,
         }
     }
 
-    /// Its name in [`super::started`] (the full app never gives the page
-    /// up).
-    fn name(self) -> Option<&'static str> {
-        use super::started::{LEARN, PAGE, RACE, SCALE};
+    /// Its name in [`super::started`].
+    fn name(self) -> &'static str {
+        use super::started::{CHECK, LEARN, PAGE, RACE, SCALE};
         match self {
-            Module::Page => Some(PAGE),
-            Module::Learn => Some(LEARN),
-            Module::Scale => Some(SCALE),
-            Module::Race => Some(RACE),
-            Module::Full => None,
+            Module::Page => PAGE,
+            Module::Learn => LEARN,
+            Module::Scale => SCALE,
+            Module::Race => RACE,
+            Module::Check => CHECK,
         }
     }
 
-    /// Its glue and loader, added as scripts (not the page module).
-    fn scripts(self) -> (&'static str, &'static str) {
+    /// Its glue and loader, added as scripts; none for the page module,
+    /// which the boot script starts.
+    fn scripts(self) -> Option<(&'static str, &'static str)> {
         match self {
-            Module::Learn => ("./learn.js", "./learn_loader.js"),
-            Module::Scale => ("./scale.js", "./scale_loader.js"),
-            Module::Race => ("./race.js", "./race_loader.js"),
-            _ => ("./views.js", "./views_loader.js"),
+            Module::Page => None,
+            Module::Learn => Some(("./learn.js", "./learn_loader.js")),
+            Module::Scale => Some(("./scale.js", "./scale_loader.js")),
+            Module::Race => Some(("./race.js", "./race_loader.js")),
+            Module::Check => Some(("./check.js", "./check_loader.js")),
         }
     }
 }
 
-/// Starts `module`, once: the page module through the boot script (which
-/// starts it once), the others by adding their glue and, once it ran, their
-/// loader (scripts from this origin only, as the CSP allows), unless the
-/// page already has that glue (asked for by this module or by one before
-/// it: a glue runs once per page). A glue that failed to load is removed,
-/// so that asking again retries.
+/// Starts `module`: again, if it ran in this page and gave it up (its
+/// instance is still here); else the page module through the boot script
+/// (which starts it once), the others by adding their glue and, once it
+/// ran, their loader (scripts from this origin only, as the CSP allows),
+/// unless the page already has that glue (asked for by this module or by
+/// one before it: a glue runs once per page). A glue that failed to load
+/// is removed, so that asking again retries.
 fn start(module: Module, failed: Callback<String>) {
     let failed = move |why: String| failed.emit(why);
-    if module == Module::Page {
+    if super::started::started(module.name()) {
+        if !super::started::restart(module.name()) {
+            failed("it ran in this page and cannot start again".to_owned());
+        }
+        return;
+    }
+    // The page module: through the boot script.
+    let Some((glue_src, loader_src)) = module.scripts() else {
         let started = js_sys::Reflect::get(&gloo::utils::window(), &START_PAGE.into())
             .ok()
             .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
@@ -104,8 +110,7 @@ fn start(module: Module, failed: Callback<String>) {
             }
         });
         return;
-    }
-    let (glue_src, loader_src) = module.scripts();
+    };
     let document = gloo::utils::document();
     if let Ok(Some(_)) = document.query_selector(&format!("script[src=\"{glue_src}\"]")) {
         return;
