@@ -7,7 +7,7 @@ export PATH := $(CURDIR)/.tools/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
 export CHROMEDRIVER ?= $(shell command -v chromedriver 2>/dev/null)
 WASM := --target wasm32-unknown-unknown
 
-.PHONY: help setup setup-browser serve dist pkg bench bench-js bench-batch test fmt-check clippy test-native test-browser test-e2e bench-browser fmt
+.PHONY: help setup setup-browser setup-bench serve dist pkg bench bench-js bench-batch test fmt-check clippy test-native test-browser test-e2e bench-browser fmt
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{ printf "  make %-14s %s\n", $$1, $$2 }'
@@ -17,6 +17,9 @@ setup: ## Install build tools (idempotent)
 
 setup-browser: ## Install build tools, Chromium, chromedriver, e2e packages (idempotent)
 	@scripts/setup.sh --browser
+
+setup-bench: ## setup-browser plus hyperfine, for make bench (idempotent)
+	@scripts/setup.sh --bench
 
 serve: setup ## Serve the playground at http://127.0.0.1:8080 (rebuilds on change)
 	trunk serve
@@ -71,13 +74,13 @@ test-e2e:
 bench-browser: setup-browser ## Browser benchmarks (release wasm in headless Chromium); prints times
 	WASM_BINDGEN_TEST_TIMEOUT=300 cargo test --release $(WASM) --test browser_bench -- --include-ignored --nocapture
 
-bench: setup-browser dist ## Every speed number in one table (first load, keystroke, Scale, apply, diff, batch, JS API, SMP vs kubectl)
+bench: setup-bench dist ## Every speed number in one table (first load, keystroke, Scale, apply, diff, batch, JS API, SMP vs kubectl)
 	node scripts/bench.mjs
 
 bench-js: setup-browser dist ## JavaScript API vs fast-json-patch in headless Chromium; prints a table
 	node tests/e2e/bench-js.mjs
 
-bench-batch: ## Batch apply vs the json-patch crate (100,000 VMI cases, 300,000 small ones); asserts the same answers, prints hyperfine times
+bench-batch: setup-bench ## Batch apply vs the json-patch crate (100,000 VMI cases, 300,000 small ones); asserts the same answers, prints hyperfine times
 	scripts/batch-bench.sh
 
 fmt: ## Format the code

@@ -7,6 +7,8 @@
 #                               trunk, wasm-opt, crates for offline builds
 #   scripts/setup.sh --browser  the above plus Chromium, chromedriver and the
 #                               end-to-end suite's npm packages
+#   scripts/setup.sh --bench    --browser plus hyperfine (make bench times
+#                               whole commands with it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -52,7 +54,7 @@ fi
 # Trunk builds offline; make sure every crate is already downloaded.
 cargo fetch --quiet
 
-if [[ "${1:-}" == "--browser" ]]; then
+if [[ "${1:-}" == "--browser" || "${1:-}" == "--bench" ]]; then
   if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
     if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
       say "installing Chromium and chromedriver with apt-get"
@@ -69,5 +71,17 @@ if [[ "${1:-}" == "--browser" ]]; then
     || [[ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]]; then
     say "installing the end-to-end suite's npm packages"
     npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
+  fi
+fi
+
+if [[ "${1:-}" == "--bench" ]] && ! command -v hyperfine >/dev/null 2>&1; then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    say "installing hyperfine with apt-get"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends hyperfine >/dev/null \
+      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends hyperfine >/dev/null; }
+  else
+    fail "hyperfine is needed for make bench (batch apply and SMP rows).
+  Debian/Ubuntu: sudo apt-get install hyperfine
+  Elsewhere: cargo install hyperfine"
   fi
 fi
