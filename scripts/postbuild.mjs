@@ -63,7 +63,10 @@ for (const file of await readdir(dist)) {
 // The Learn, Scale, Race and Check modules' glues declare their own globals, so that
 // each can sit next to the others'; their loaders start them when a view
 // they hold opens from another module (src/app/modules.rs).
+// Every view but Build has a module of its own; the boot and route scripts
+// below read the route with the same list.
 const titles = { learn: 'Learn', scale: 'Scale', race: 'Race', check: 'Check' };
+const routeOfModule = `/^#\\/(${Object.keys(titles).join('|')})(?=$|[/?])/`;
 for (const name of Object.keys(titles)) {
   const glue = await readFile(join(dist, `${name}.js`), 'utf8');
   if (!glue.startsWith('let wasm_bindgen = (function(exports) {')) throw new Error(`${name}.js: wasm-bindgen's glue changed shape`);
@@ -123,7 +126,7 @@ if (!glue || !wasmFile) throw new Error(`${indexPath}: Trunk's loader changed sh
 const boot = `// Starts the playground: the page module (the shell and Build) for Build,
 // the Learn, Scale, Race and Check modules for theirs.
 // Written by scripts/postbuild.mjs.
-const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
+const view = location.hash.match(${routeOfModule})?.[1];
 function script(src) {
   return new Promise((ok, fail) => {
     const element = document.createElement('script');
@@ -192,7 +195,7 @@ try {
     await script('./' + view + '.js');
     // Each module's glue declares patchlab_<view>, a global binding of
     // classic scripts (not a property of window), renamed above.
-    const init = { learn: () => patchlab_learn, scale: () => patchlab_scale, race: () => patchlab_race, check: () => patchlab_check }[view];
+    const init = { ${Object.keys(titles).map((name) => `${name}: () => patchlab_${name}`).join(', ')} }[view];
     await init()({ module_or_path: module });
   } else {
     await startPage();
@@ -268,7 +271,7 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
   // of once the boot script runs: one round trip less, and nothing is
   // painted before it anyway. (Not for Build: there its preview's first paint
   // would wait for the shared line, docs/performance.md.)
-  const view = location.hash.match(/^#\\/(check|race|scale|learn)(?=$|[/?])/)?.[1];
+  const view = location.hash.match(${routeOfModule})?.[1];
   if (view) {
     for (const [href, as] of [[\`./\${view}_bg.wasm\`, 'fetch'], [\`./\${view}.js\`, 'script']]) {
       const link = document.createElement('link');

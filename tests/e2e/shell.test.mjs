@@ -79,6 +79,18 @@ function assertEachModuleOnce(fetched) {
   assert.deepEqual(wasm.filter((f, i) => wasm.indexOf(f) !== i), [], `fetched twice: ${fetched.join(' ')}`);
 }
 
+/**
+ * After a hand-over: one shell, the modules started in this order (a
+ * regular expression over `window.patchlabStarted`), no full app, and no
+ * module's wasm fetched twice.
+ */
+async function assertHandedOver(page, fetched, started) {
+  await assertOneShell(page);
+  assert.match(await page.evaluate(() => window.patchlabStarted), started);
+  assert.ok(!fetched.some((f) => FULL_APP.test(f)), `not the full app: ${fetched.join(' ')}`);
+  assertEachModuleOnce(fetched);
+}
+
 /** One app on the page: one shell (two apps would show two). */
 async function assertOneShell(page) {
   assert.equal(await page.locator('header.site-header').count(), 1, 'one shell on the page');
@@ -144,9 +156,7 @@ test('a lesson link hands the page on: Open in Build starts the page module, Rac
   await openView(page, 'Race');
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
   assert.ok(has(RACE_MODULE), `the Race module: ${fetched.join(' ')}`);
-  assert.ok(!has(FULL_APP), `not the full app: ${fetched.join(' ')}`);
-  assert.match(await page.evaluate(() => window.patchlabStarted), /^learn page race$/);
-  await assertOneShell(page);
+  await assertHandedOver(page, fetched, /^learn page race$/);
   await assertThemeKeyActsOnce(page);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -169,10 +179,7 @@ test('a lesson opens Scale in the Scale module, which runs the simulator in its 
   // nothing fetched.
   await openView(page, 'Learn');
   await page.locator('.walkthrough-card a').first().waitFor();
-  assert.ok(!has(FULL_APP), fetched.join(' '));
-  await assertOneShell(page);
-  assert.match(await page.evaluate(() => window.patchlabStarted), /^learn scale learn$/);
-  assertEachModuleOnce(fetched);
+  await assertHandedOver(page, fetched, /^learn scale learn$/);
   // Its lessons work as before: a step and its card.
   await page.locator('.walkthrough-card a').first().click();
   await page.getByLabel('Live example').waitFor();
@@ -195,10 +202,7 @@ test('Build, Learn, Build: the Learn module takes the page, then the page module
   // Back to Build: the page module mounts again, nothing fetched twice.
   await openView(page, 'Build');
   await page.getByRole('article', { name: /^Column 1:/ }).locator('ol.ops').first().waitFor();
-  await assertOneShell(page);
-  assert.match(await page.evaluate(() => window.patchlabStarted), /^page learn page$/);
-  assert.ok(!has(FULL_APP), fetched.join(' '));
-  assertEachModuleOnce(fetched);
+  await assertHandedOver(page, fetched, /^page learn page$/);
   // Its engines still answer: an edit reaches the columns.
   const editor = page.locator('#new-object');
   await editor.fill((await editor.inputValue()).replace('node02', 'node09'));
@@ -221,9 +225,7 @@ test('Race, Check, Race: the Check module takes the page, then the Race module m
   await assertOneShell(page);
   await openView(page, 'Race');
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
-  assert.ok(!has(FULL_APP), fetched.join(' '));
-  assert.match(await page.evaluate(() => window.patchlabStarted), /^race check race$/);
-  assertEachModuleOnce(fetched);
+  await assertHandedOver(page, fetched, /^race check race$/);
   // It works as before: the comparison of presets.
   await page.getByRole('button', { name: 'Compare presets' }).click();
   await page.locator('.compare').waitFor();
@@ -235,6 +237,7 @@ test('Race, Check, Race: the Check module takes the page, then the Race module m
 
 test('views switched faster than modules load: one app at the end, showing the last view, no error', async () => {
   const page = await openPage(browser);
+  const { fetched } = recordFetches(page);
   await page.goto(`${server.url}#/build`);
   await page.getByRole('article', { name: /^Column 1:/ }).waitFor();
   // Learn (the Learn module) then Race (the Race module), before either
@@ -245,8 +248,7 @@ test('views switched faster than modules load: one app at the end, showing the l
   await page.getByRole('button', { name: 'Compare presets' }).waitFor();
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
-  await assertOneShell(page);
-  assert.match(await page.evaluate(() => window.patchlabStarted), /^page (learn race|race learn race)$/);
+  await assertHandedOver(page, fetched, /^page (learn race|race learn race)$/);
   // The Learn module ran and gave the page up: it mounts again for Learn.
   await page.evaluate(() => { location.hash = '#/learn/per-key/1'; });
   await page.getByLabel('Live example').waitFor();
