@@ -2,6 +2,7 @@
 //! what the issue promises they show.
 #![cfg(not(target_arch = "wasm32"))]
 
+use patchlab::sim::outcome::{NotHeld, WriterEnd};
 use patchlab::sim::timeline::{replay, ConflictKind, EventKind, Replay, Scenario};
 use patchlab::strategy::BodyKind;
 use patchlab::strategy::Preset;
@@ -431,4 +432,74 @@ fn node_labeller_fails_for_nothing_under_whole_map_and_never_per_key() {
         let failures = claims.check(&facts);
         assert!(failures.is_empty(), "{preset:?}: {failures:?}");
     }
+}
+
+/// An applier applies again after a success, whatever its attempts: when
+/// that apply fails, it has not given up (it had a successful write; "gave
+/// up" means its attempts ran out without one), its last write was not
+/// retried; and a retry scheduled after it does retry.
+#[test]
+fn an_applier_that_succeeded_and_then_failed_did_not_give_up() {
+    let text = |retry: &str| {
+        format!(
+            r#"
+name: applied twice
+objects:
+  - apiVersion: kubevirt.io/v1
+    kind: VirtualMachineInstance
+    metadata: {{name: v, resourceVersion: "1"}}
+writers:
+  - name: team-red
+    preset: ssa
+    fixed: true
+    attempts: 2
+    intents:
+      - set-label: {{key: team, value: red}}
+  - name: team-blue
+    preset: ssa
+    fixed: true
+    force: true
+    intents:
+      - set-label: {{key: team, value: blue}}
+schedule:
+  - read: team-red
+  - write: team-red
+  - read: team-blue
+  - write: team-blue
+  - read: team-red
+  - write: team-red
+{retry}"#
+        )
+    };
+    let r = replay(&Scenario::parse(&text("")).unwrap(), None).unwrap();
+    let codes: Vec<u16> = r
+        .steps
+        .iter()
+        .filter_map(|s| s.response.as_ref().map(|r| r.code))
+        .collect();
+    assert_eq!(codes, [200, 200, 409], "{:#?}", r.steps);
+    let red = writer(&r, "team-red");
+    assert_eq!((red.counts.ok, red.counts.writes), (1, 2));
+    assert_eq!(red.counts.gave_up, 0);
+    assert_eq!(red.end, WriterEnd::NotRetried { code: 409 });
+    assert_eq!(red.not_held, Some(NotHeld::NotRetried { code: 409 }));
+
+    let r = replay(
+        &Scenario::parse(&text("  - retry: team-red\n")).unwrap(),
+        None,
+    )
+    .unwrap();
+    let last = r.steps.last().unwrap();
+    assert!(
+        last.summary.starts_with("team-red re-reads and retries"),
+        "{}",
+        last.summary
+    );
+    assert_eq!(last.response.as_ref().map(|r| r.code), Some(409));
+    let red = writer(&r, "team-red");
+    assert_eq!(
+        (red.counts.writes, red.counts.retries, red.counts.gave_up),
+        (3, 1, 0)
+    );
+    assert_eq!(red.end, WriterEnd::NotRetried { code: 409 });
 }

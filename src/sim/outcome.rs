@@ -288,9 +288,15 @@ pub enum WriterEnd {
 impl WriterEnd {
     /// The one rule deciding where a writer stands at the end, from what
     /// the replay counted: it gave up (a retry budget ran out, or its last
-    /// write failed with no attempts left), its last write failed with no
-    /// retry scheduled, it succeeded, its cache showed nothing to do, or it
-    /// never wrote. Both the general replay and the fast path call this.
+    /// write failed with no attempts left before any write of its own
+    /// succeeded), its last write failed with no retry scheduled, it
+    /// succeeded, its cache showed nothing to do, or it never wrote. Both
+    /// the general replay and the fast path call this.
+    ///
+    /// Attempts bound the writes before a success only: a server-side
+    /// applier that succeeded applies again at its next write whatever its
+    /// count, so when such a write fails it was not retried (it did not
+    /// give up: it had a successful write).
     pub fn decide(
         gave_up: bool,
         failed: Option<u16>,
@@ -300,7 +306,7 @@ impl WriterEnd {
     ) -> WriterEnd {
         match failed {
             _ if gave_up => WriterEnd::GaveUp,
-            Some(_) if !attempts_left => WriterEnd::GaveUp,
+            Some(_) if !attempts_left && !done => WriterEnd::GaveUp,
             Some(code) => WriterEnd::NotRetried { code },
             None if done && wrote_ok => WriterEnd::Succeeded,
             None if done => WriterEnd::NothingToDo,

@@ -662,11 +662,14 @@ impl<'a> World<'a> {
             Event::Retry(_) => {
                 let state = &self.states[w];
                 let spec = &self.scenario.writers[w];
-                if state.done {
+                // An applier whose write succeeded and whose later apply
+                // failed retries that apply (attempts bound only the writes
+                // before a success, as in `prepare`).
+                if state.done && state.failed.is_none() {
                     step.summary = format!("{name} has nothing to retry: its write succeeded");
                 } else if state.attempts == 0 {
                     step.summary = format!("{name} has nothing to retry: it has not written yet");
-                } else if state.attempts >= spec.attempts {
+                } else if !state.done && state.attempts >= spec.attempts {
                     self.outcomes.writers[w].counts.gave_up = 1;
                     step.summary = format!("{name} gives up: {} attempts used", state.attempts);
                 } else {
