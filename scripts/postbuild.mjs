@@ -136,6 +136,19 @@ function script(src) {
     document.head.append(element);
   });
 }
+// Offline: cache the build (see sw.js), not on file:// pages. Its install
+// fetches every file (about 2.4 MB gzip), so it is registered only once the
+// visit's own downloads are done: for Build, once the engines have loaded
+// (or failed to); for Scale, once its worker is ready (the Scale module
+// dispatches patchlab:scale-ready); for the other views, once their module
+// runs. On a slow link it would otherwise share the line with them.
+let offlineRegistered = false;
+function cacheForOffline() {
+  if (offlineRegistered || !('serviceWorker' in navigator) || location.protocol === 'file:') return;
+  offlineRegistered = true;
+  window.patchlabOfflineAt = performance.now();
+  navigator.serviceWorker.register('./sw.js').catch((error) => console.warn('offline cache unavailable:', error));
+}
 // The engines (src/app/engine_worker.rs): one download and compile of
 // their module, instantiated in a worker (big objects, other requests) and
 // in the page (small Build requests: window.patchlabEngineInPage).
@@ -159,8 +172,12 @@ function startEngine() {
         } catch (error) {
           console.warn('patchlab: the engines run in their worker only:', error);
         }
+        cacheForOffline();
       },
-      (error) => engine.postMessage(String(error)),
+      (error) => {
+        engine.postMessage(String(error));
+        cacheForOffline();
+      },
     );
   return engine;
 }
@@ -197,6 +214,8 @@ try {
     // classic scripts (not a property of window), renamed above.
     const init = { ${Object.keys(titles).map((name) => `${name}: () => patchlab_${name}`).join(', ')} }[view];
     await init()({ module_or_path: module });
+    if (view === 'scale') addEventListener('patchlab:scale-ready', cacheForOffline, { once: true });
+    else cacheForOffline();
   } else {
     await startPage();
   }
@@ -207,11 +226,6 @@ try {
   note.setAttribute('role', 'alert');
   note.textContent = 'patchlab could not start (' + error.message + '). Check the connection and reload the page; your work is kept in this browser.';
   document.body.append(note);
-}
-
-// Offline: cache the build (see sw.js). Not on file:// pages.
-if ('serviceWorker' in navigator && location.protocol !== 'file:') {
-  navigator.serviceWorker.register('./sw.js').catch((error) => console.warn('offline cache unavailable:', error));
 }
 `;
 const bootName = `boot-${sha(boot).toString('hex').slice(0, 16)}.js`;

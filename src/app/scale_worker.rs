@@ -170,6 +170,18 @@ pub fn serve_worker() {
     }
 }
 
+/// Tells the page the Scale worker has loaded: the boot script
+/// (`scripts/postbuild.mjs`) registers the offline cache only then, so its
+/// downloads never share a slow link with the worker's.
+fn announce_ready() {
+    if let (Some(window), Ok(event)) = (web_sys::window(), web_sys::Event::new(READY_EVENT)) {
+        let _ = window.dispatch_event(&event);
+    }
+}
+
+/// The page event [`announce_ready`] dispatches.
+pub const READY_EVENT: &str = "patchlab:scale-ready";
+
 /// The page's handle on a Scale worker. Dropping it ends the worker.
 pub struct ScaleWorker {
     port: Port,
@@ -201,6 +213,7 @@ impl ScaleWorker {
                         for message in waiting.unwrap_or_default() {
                             to.post(&message);
                         }
+                        announce_ready();
                     }
                     Ok(message) if message.id() == seen.get() || message.id() == 0 => {
                         on_message.emit(message)

@@ -94,3 +94,21 @@ test('offline: after one visit the playground loads and works with the network o
   assert.deepEqual(page.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e)), []);
   await page.context().close();
 });
+
+test('offline: a first visit to any view caches the playground, once that view\'s own downloads are done', async () => {
+  for (const route of ['#/scale', '#/race', '#/check', '#/learn/migration-race/3']) {
+    const page = await openPage(browser);
+    await page.addInitScript(() => addEventListener('patchlab:scale-ready', () => { window.__scaleReady = performance.now(); }));
+    await page.goto(`${server.url}${route}`);
+    const { registered, scaleReady } = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      return { registered: window.patchlabOfflineAt, scaleReady: window.__scaleReady };
+    });
+    assert.ok(registered !== undefined, `${route}: the boot script registered the offline cache`);
+    if (route === '#/scale') {
+      assert.ok(scaleReady !== undefined && registered >= scaleReady, `${route}: registered at ${registered} ms, after the Scale worker was ready (${scaleReady} ms)`);
+    }
+    assert.deepEqual(page.errors, [], route);
+    await page.context().close();
+  }
+});

@@ -27,11 +27,57 @@ const types = {
 };
 
 /**
+ * One slow link shared by every response in flight (bytes per second),
+ * each getting an equal share, as TCP flows on one line roughly do. Unlike
+ * Chromium's throttling over CDP, which is per target, it also slows what
+ * a service worker or a dedicated worker fetches.
+ */
+function sharedLink(bytesPerSecond) {
+  const flows = new Set();
+  let timer;
+  let last;
+  const tick = () => {
+    const now = performance.now();
+    let budget = Math.floor(((now - last) / 1000) * bytesPerSecond);
+    last = now;
+    while (budget > 0 && flows.size > 0) {
+      const share = Math.max(1, Math.floor(budget / flows.size));
+      for (const flow of [...flows]) {
+        const n = Math.min(share, flow.body.length - flow.sent, budget);
+        if (n <= 0) break;
+        flow.res.write(flow.body.subarray(flow.sent, flow.sent + n));
+        flow.sent += n;
+        budget -= n;
+        if (flow.sent >= flow.body.length) {
+          flow.res.end();
+          flows.delete(flow);
+        }
+      }
+    }
+    if (flows.size === 0) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+  return (res, body) => {
+    const flow = { res, body, sent: 0 };
+    flows.add(flow);
+    res.on('close', () => flows.delete(flow));
+    if (!timer) {
+      last = performance.now();
+      timer = setInterval(tick, 10);
+    }
+  };
+}
+
+/**
  * Serves `dir` on 127.0.0.1 at a free port; resolves to { url, close }.
  * With `gzip`, answers gzip -9 to clients that accept it, as static hosts
- * do (for measuring what a first visit transfers).
+ * do (for measuring what a first visit transfers). With `link` (bytes per
+ * second), every response shares one link of that speed (`sharedLink`).
  */
-export async function serveDist(dir = distDir, { gzip = false } = {}) {
+export async function serveDist(dir = distDir, { gzip = false, link } = {}) {
+  const send = link ? sharedLink(link) : (res, body) => res.end(body);
   await stat(join(dir, 'index.html')).catch(() => {
     throw new Error(`${dir}/index.html is missing: build the release first (make dist)`);
   });
@@ -52,8 +98,9 @@ export async function serveDist(dir = distDir, { gzip = false } = {}) {
         body = gzipSync(body, { level: 9 });
         headers['content-encoding'] = 'gzip';
       }
+      headers['content-length'] = body.length;
       res.writeHead(200, headers);
-      res.end(body);
+      send(res, body);
     } catch {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     }
