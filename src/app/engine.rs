@@ -136,7 +136,13 @@ impl RequestKind {
 }
 
 /// A message from the engine worker to the page.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Its `Deserialize` is written out ([`wire`]): serde's derive for an
+/// internally tagged enum buffers the whole message (the tag may come
+/// last) and so instantiates every answer type twice, once for its
+/// buffer; the page module only reads these messages, and the copy cost
+/// it about 10 KiB gzip (docs/performance.md).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum FromEngine {
     /// The worker listens (sent once, first).
@@ -545,8 +551,8 @@ impl FindingResult {
     }
 }
 
-/// The round-trip check, as shown.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The round-trip check, as shown (read by [`wire`], as [`FromEngine`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "is", content = "why", rename_all = "kebab-case")]
 pub enum RoundTripResult {
     /// old + patch = new.
@@ -888,6 +894,8 @@ fn field_rows(plans: &[Result<Plan, DiffError>]) -> Vec<FieldRow> {
     }
     rows.into_values().collect()
 }
+
+mod wire;
 
 #[cfg(test)]
 mod tests;
