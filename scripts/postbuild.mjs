@@ -140,8 +140,8 @@ function script(src) {
 // fetches every file (about 2.4 MB gzip), so it is registered only once the
 // visit's own downloads are done: for Build, once the engines have loaded
 // (or failed to); for Scale, once its worker is ready (the Scale module
-// dispatches patchlab:scale-ready); for the other views, once their module
-// runs. On a slow link it would otherwise share the line with them.
+// dispatches patchlab:scale-ready) or another view opens; for the other
+// views, once their module runs. On a slow link it would otherwise share the line with them.
 let offlineRegistered = false;
 function cacheForOffline() {
   if (offlineRegistered || !('serviceWorker' in navigator) || location.protocol === 'file:') return;
@@ -214,8 +214,13 @@ try {
     // classic scripts (not a property of window), renamed above.
     const init = { ${Object.keys(titles).map((name) => `${name}: () => patchlab_${name}`).join(', ')} }[view];
     await init()({ module_or_path: module });
-    if (view === 'scale') addEventListener('patchlab:scale-ready', cacheForOffline, { once: true });
-    else cacheForOffline();
+    if (view === 'scale') {
+      // Or once another view opens: leaving Scale ends its worker.
+      addEventListener('patchlab:scale-ready', cacheForOffline, { once: true });
+      addEventListener('hashchange', cacheForOffline, { once: true });
+    } else {
+      cacheForOffline();
+    }
   } else {
     await startPage();
   }
