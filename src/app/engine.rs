@@ -51,7 +51,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::input::{self, Budget, InputError};
+use crate::input::{self, Budget, Format, InputError};
 use crate::kube::KubeVersion;
 use crate::lint::{self, Report, Rule};
 use crate::patch::OpKind;
@@ -60,6 +60,10 @@ use crate::strategy::{
     self, Body, BodyKind, DiffError, FieldKind, Options, Overwrite, Plan, Precondition, Preset,
     RoundTrip, Strategy,
 };
+
+/// Why Build's texts cannot be converted or formatted.
+pub const CANNOT_CONVERT: &str =
+    "Fix the parse error first: only text that parses can be converted or formatted.";
 
 /// Characters of an op's value shown in a column.
 pub const VALUE_CHARS: usize = 120;
@@ -83,13 +87,27 @@ pub enum ToEngine {
         /// The body.
         body: String,
     },
+    /// Rewrite both of Build's texts in a format, pretty (its Convert and
+    /// Format actions: the page module carries no YAML reader).
+    Convert {
+        /// The page's number for this request.
+        id: u32,
+        /// The format to write.
+        format: Format,
+        /// The old object's text.
+        old: Rc<str>,
+        /// The new object's text.
+        new: Rc<str>,
+    },
 }
 
 impl ToEngine {
     /// The request's number.
     pub fn id(&self) -> u32 {
         match self {
-            ToEngine::Build { id, .. } | ToEngine::Lint { id, .. } => *id,
+            ToEngine::Build { id, .. }
+            | ToEngine::Lint { id, .. }
+            | ToEngine::Convert { id, .. } => *id,
         }
     }
 
@@ -98,6 +116,7 @@ impl ToEngine {
         match self {
             ToEngine::Build { .. } => RequestKind::Build,
             ToEngine::Lint { .. } => RequestKind::Lint,
+            ToEngine::Convert { .. } => RequestKind::Convert,
         }
     }
 
@@ -128,11 +147,13 @@ pub enum RequestKind {
     Build,
     /// [`ToEngine::Lint`].
     Lint,
+    /// [`ToEngine::Convert`].
+    Convert,
 }
 
 impl RequestKind {
     /// Every kind.
-    pub const ALL: [RequestKind; 2] = [RequestKind::Build, RequestKind::Lint];
+    pub const ALL: [RequestKind; 3] = [RequestKind::Build, RequestKind::Lint, RequestKind::Convert];
 }
 
 /// A message from the engine worker to the page.
@@ -162,6 +183,15 @@ pub enum FromEngine {
         /// The report.
         report: Value,
     },
+    /// The answer to [`ToEngine::Convert`]: both texts, rewritten.
+    Converted {
+        /// The request's number.
+        id: u32,
+        /// The old object's text.
+        old: String,
+        /// The new object's text.
+        new: String,
+    },
     /// A request could not be answered.
     Failed {
         /// The request's number (0: unreadable).
@@ -180,6 +210,7 @@ impl FromEngine {
             FromEngine::Ready => 0,
             FromEngine::Built { id, .. }
             | FromEngine::Linted { id, .. }
+            | FromEngine::Converted { id, .. }
             | FromEngine::Failed { id, .. } => *id,
         }
     }
@@ -190,6 +221,7 @@ impl FromEngine {
             FromEngine::Ready => None,
             FromEngine::Built { .. } => Some(RequestKind::Build),
             FromEngine::Linted { .. } => Some(RequestKind::Lint),
+            FromEngine::Converted { .. } => Some(RequestKind::Convert),
             FromEngine::Failed { kind, .. } => *kind,
         }
     }
@@ -675,6 +707,39 @@ impl Engine {
                     message: error.to_string(),
                 },
             },
+            ToEngine::Convert {
+                id,
+                format,
+                old,
+                new,
+            } => match self.convert(format, &old, &new) {
+                Ok((old, new)) => FromEngine::Converted { id, old, new },
+                Err(message) => FromEngine::Failed {
+                    id,
+                    kind: Some(RequestKind::Convert),
+                    message,
+                },
+            },
+        }
+    }
+
+    /// Both texts written in `format` (pretty), or why not: only text that
+    /// parses can be rewritten.
+    ///
+    /// # Errors
+    ///
+    /// [`CANNOT_CONVERT`] when a side does not parse.
+    pub fn convert(
+        &mut self,
+        format: Format,
+        old: &Rc<str>,
+        new: &Rc<str>,
+    ) -> Result<(String, String), String> {
+        let old = parse_cached(&mut self.old, old);
+        let new = parse_cached(&mut self.new, new);
+        match (old, new) {
+            (Ok(old), Ok(new)) => Ok((input::write(&old, format), input::write(&new, format))),
+            _ => Err(CANNOT_CONVERT.to_owned()),
         }
     }
 

@@ -25,6 +25,7 @@ use yew::Callback;
 use super::engine::{
     BuildAnswer, BuildJob, Engine, FromEngine, Inbox, Latest, RequestKind, Seed, ToEngine,
 };
+use crate::input::Format;
 
 /// Where Trunk puts the worker's loader (`data-loader-shim`), relative to
 /// the page.
@@ -315,21 +316,10 @@ impl EngineClient {
     /// objects are answered at once on the page's thread when it has the
     /// engines ([`IN_PAGE_BYTES`]); the rest by the worker.
     pub fn build(&self, job: BuildJob, done: Callback<Result<Rc<BuildAnswer>, String>>) {
-        if self.in_page.get() && job.old.len() + job.new.len() <= IN_PAGE_BYTES {
-            // A new number: a late answer of the worker to an earlier
-            // request is dropped.
-            let id = self.latest.borrow_mut().issue(RequestKind::Build);
-            match in_page(id, &job) {
-                InPage::Answered(answer) => {
-                    done.emit(answer);
-                    return;
-                }
-                InPage::Absent => {}
-                InPage::Failed => self.in_page.set(false),
-            }
-        }
-        self.send(
+        let bytes = job.old.len() + job.new.len();
+        self.ask(
             RequestKind::Build,
+            bytes,
             |id| ToEngine::Build { id, job },
             Callback::from(move |answer: Result<FromEngine, String>| match answer {
                 Ok(FromEngine::Built { answer, .. }) => done.emit(Ok(answer)),
@@ -338,6 +328,69 @@ impl EngineClient {
                 Err(why) => done.emit(Err(why)),
             }),
         );
+    }
+
+    /// Asks for Build's two texts rewritten in `format` (its Convert and
+    /// Format actions); the texts (or why not) go to `done`, unless a later
+    /// conversion replaced this one. Answered like [`EngineClient::build`].
+    pub fn convert(
+        &self,
+        format: Format,
+        old: Rc<str>,
+        new: Rc<str>,
+        done: Callback<Result<(String, String), String>>,
+    ) {
+        let bytes = old.len() + new.len();
+        self.ask(
+            RequestKind::Convert,
+            bytes,
+            |id| ToEngine::Convert {
+                id,
+                format,
+                old,
+                new,
+            },
+            Callback::from(move |answer: Result<FromEngine, String>| match answer {
+                Ok(FromEngine::Converted { old, new, .. }) => done.emit(Ok((old, new))),
+                Ok(FromEngine::Failed { message, .. }) => done.emit(Err(message)),
+                Ok(_) => {}
+                Err(why) => done.emit(Err(why)),
+            }),
+        );
+    }
+
+    /// A request of `kind` on texts of `bytes`: answered at once on the
+    /// page's thread when it has the engines and the texts are small
+    /// ([`IN_PAGE_BYTES`]), otherwise sent to the worker; the answer goes
+    /// to `waiter`.
+    fn ask(
+        &self,
+        kind: RequestKind,
+        bytes: usize,
+        make: impl FnOnce(u32) -> ToEngine,
+        waiter: Waiter,
+    ) {
+        if self.in_page.get() && bytes <= IN_PAGE_BYTES {
+            // A new number: a late answer of the worker to an earlier
+            // request is dropped.
+            let id = self.latest.borrow_mut().issue(kind);
+            let request = make(id);
+            match in_page(&request) {
+                InPage::Answered(answer) if answer.kind() == Some(kind) => {
+                    waiter.emit(Ok(answer));
+                    return;
+                }
+                InPage::Answered(_) => {
+                    warn_in_page("an answer of another kind");
+                    self.in_page.set(false);
+                }
+                InPage::Absent => {}
+                InPage::Failed => self.in_page.set(false),
+            }
+            self.send(kind, |_| request, waiter);
+            return;
+        }
+        self.send(kind, make, waiter);
     }
 
     /// True once the worker failed (it did not start, or answered with
@@ -352,12 +405,12 @@ impl EngineClient {
     }
 }
 
-/// What the page's own engine made of a Build request (a build with every
+/// What the page's own engine made of a request (a build with every
 /// view, the browser tests', carries the engines: there it always answers).
 #[cfg_attr(not(feature = "build-only"), allow(dead_code))]
 enum InPage {
     /// Its answer (or why there is none, as the worker would say).
-    Answered(Result<Rc<BuildAnswer>, String>),
+    Answered(FromEngine),
     /// No engine in the page (yet): the worker answers.
     Absent,
     /// It failed: the worker answers this and every later request.
@@ -368,38 +421,36 @@ enum InPage {
 /// carries the engines; the page module has them once the boot script instantiated the
 /// engine worker's module in the page too ([`IN_PAGE`]).
 #[cfg(not(feature = "build-only"))]
-fn in_page(_id: u32, job: &BuildJob) -> InPage {
-    InPage::Answered(Ok(
-        PAGE_ENGINE.with(|engine| Rc::new(engine.borrow_mut().build(job)))
-    ))
+fn in_page(request: &ToEngine) -> InPage {
+    InPage::Answered(PAGE_ENGINE.with(|engine| engine.borrow_mut().answer(request.clone())))
 }
 
 #[cfg(feature = "build-only")]
-fn in_page(id: u32, job: &BuildJob) -> InPage {
+fn in_page(request: &ToEngine) -> InPage {
     let Some(answer) = js_sys::Reflect::get(&gloo::utils::window(), &JsValue::from_str(IN_PAGE))
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
     else {
         return InPage::Absent;
     };
-    let request = ToEngine::Build {
-        id,
-        job: job.clone(),
-    };
-    let failed = |why: String| {
-        web_sys::console::warn_1(
-            &format!("patchlab: the page's engine failed ({why}); the worker answers").into(),
-        );
+    let failed = |why: &str| {
+        warn_in_page(why);
         InPage::Failed
     };
     let text = match answer.call1(&JsValue::NULL, &JsValue::from_str(&request.to_json())) {
         Ok(text) => text.as_string().unwrap_or_default(),
-        Err(error) => return failed(format!("{error:?}")),
+        Err(error) => return failed(&format!("{error:?}")),
     };
     match FromEngine::from_json(&text) {
-        Ok(FromEngine::Built { answer, .. }) => InPage::Answered(Ok(answer)),
-        Ok(FromEngine::Failed { message, .. }) => InPage::Answered(Err(message)),
-        Ok(_) => failed("an answer of another kind".to_owned()),
-        Err(error) => failed(error.to_string()),
+        Ok(answer) => InPage::Answered(answer),
+        Err(error) => failed(&error.to_string()),
     }
+}
+
+/// Says in the console that the page's engine failed (the worker answers
+/// from now on).
+fn warn_in_page(why: &str) {
+    web_sys::console::warn_1(
+        &format!("patchlab: the page's engine failed ({why}); the worker answers").into(),
+    );
 }

@@ -1,4 +1,7 @@
-//! The bundled examples of the Build view (`www/examples/*.yaml`).
+//! The bundled examples of the Build view (`www/examples/*.yaml`),
+//! compiled in as JSON (`www/examples/examples.json`, written from the YAML
+//! files by a test: `PATCHLAB_BLESS=1 cargo test --lib build::examples`),
+//! so the page module reads them without a YAML reader.
 
 use std::rc::Rc;
 
@@ -31,6 +34,24 @@ pub struct Example {
     pub claims: crate::claims::Claims,
 }
 
+/// The examples as JSON: `[id, example]` pairs in menu order.
+const COMPILED: &str = include_str!("../../../www/examples/examples.json");
+
+/// The ids, in menu order (as in [`FILES`]).
+const IDS: [&str; 9] = [
+    "migration-race",
+    "finalizers",
+    "last-finalizer",
+    "first-finalizer",
+    "migration-state",
+    "annotation-keys",
+    "active-pods",
+    "pod-annotations",
+    "html-annotations",
+];
+
+/// The sources of [`COMPILED`].
+#[cfg(test)]
 const FILES: [(&str, &str); 9] = [
     (
         "migration-race",
@@ -77,7 +98,13 @@ pub const FIRST_EXAMPLE: &str = "migration-race";
 pub fn examples() -> &'static [Example] {
     static EXAMPLES: std::sync::OnceLock<Vec<Example>> = std::sync::OnceLock::new();
     EXAMPLES.get_or_init(|| {
-        crate::app::bundled::read_all(&FILES, |example: &mut Example, id| example.id = id)
+        let read: Vec<(String, Example)> = serde_json::from_str(COMPILED).unwrap_or_default();
+        read.into_iter()
+            .filter_map(|(id, mut example)| {
+                example.id = IDS.into_iter().find(|known| *known == id)?;
+                Some(example)
+            })
+            .collect()
     })
 }
 
@@ -117,12 +144,38 @@ impl BuildLink {
 mod tests {
     use super::*;
 
+    use crate::input::{self, Budget};
+
+    const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/examples/examples.json");
+
+    #[test]
+    fn the_compiled_examples_are_the_yaml_files() {
+        let ids: Vec<&str> = FILES.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, IDS);
+        let read: Vec<(&str, serde_json::Value)> = FILES
+            .iter()
+            .map(|(id, text)| {
+                let value = input::parse_as(text, Format::Yaml, &Budget::default())
+                    .unwrap_or_else(|e| panic!("www/examples/{id}.yaml: {e}"));
+                (*id, value)
+            })
+            .collect();
+        let text = serde_json::to_string_pretty(&read).unwrap() + "\n";
+        if std::env::var_os("PATCHLAB_BLESS").is_some() {
+            std::fs::write(PATH, &text).unwrap();
+        }
+        assert_eq!(
+            COMPILED, text,
+            "www/examples/examples.json differs from the YAML files: run PATCHLAB_BLESS=1 cargo test --lib build::examples"
+        );
+    }
+
     #[test]
     fn every_file_is_an_example() {
         assert_eq!(
             examples().len(),
             FILES.len(),
-            "an example file does not parse"
+            "an example file does not read as an example"
         );
         for e in examples() {
             assert!(e.description.ends_with('.'), "{}", e.id);

@@ -10,10 +10,10 @@ use super::examples::{example, Example, FIRST_EXAMPLE};
 use super::link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
 use super::recompute::{BuildAnswer, Results, Revs, TextSide};
 use crate::app::deferred::INSTANT_BYTES;
-use crate::app::engine::{BuildJob, ColumnSpec, Engine};
+use crate::app::engine::{BuildJob, ColumnSpec, Engine, CANNOT_CONVERT};
 use crate::app::notice::Notice;
 use crate::app::view_state::{self, Undo, ViewState, Words};
-use crate::input::{self, Budget, Format};
+use crate::input::Format;
 use crate::kube::KubeVersion;
 use crate::pointer::PointerBuf;
 use crate::strategy::{Preset, Strategy};
@@ -43,8 +43,23 @@ pub struct BuildState {
     pub notice: Option<Notice>,
     /// What the last replacement replaced (shown as the notice's Undo).
     pub undo: Option<Undo<BuildState>>,
+    /// A conversion asked of the engines and not answered yet.
+    pub converting: Option<Conversion>,
     /// The last revision handed out.
     last_rev: u64,
+}
+
+/// A Convert or Format asked of the engines (the page module carries no
+/// YAML reader): the format, and the revisions of the texts it rewrites.
+/// Its answer is taken only while the texts are still those.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conversion {
+    /// The format to write.
+    pub format: Format,
+    /// The old side's revision.
+    pub old: u64,
+    /// The new side's revision.
+    pub new: u64,
 }
 
 /// What can happen in the Build view.
@@ -62,6 +77,8 @@ pub enum BuildAction {
     SetFormat(Format),
     /// Pretty-print both editors.
     FormatText,
+    /// The engines' answer to a conversion: both texts, or why not.
+    Converted(Conversion, Result<(Rc<str>, Rc<str>), String>),
     /// Swap old and new.
     Swap,
     /// Back to the current example's text (undoable).
@@ -119,6 +136,7 @@ impl BuildState {
             results_for: None,
             notice: None,
             undo: None,
+            converting: None,
             last_rev: 3,
         }
     }
@@ -216,6 +234,23 @@ impl BuildState {
         if let Some(job) = self.engine_job() {
             let answer = Engine::default().build(&job);
             self.accept(&answer);
+        }
+    }
+
+    /// The conversion to ask the engines for, with the texts it rewrites.
+    pub fn conversion(&self) -> Option<(Conversion, Rc<str>, Rc<str>)> {
+        self.converting
+            .map(|c| (c, Rc::clone(&self.old.text), Rc::clone(&self.new.text)))
+    }
+
+    /// Carries out a pending conversion at once, with the engines in this
+    /// thread (the browser's Build view asks the engines instead).
+    pub fn convert_now(&mut self) {
+        if let Some((conversion, old, new)) = self.conversion() {
+            let texts = Engine::default()
+                .convert(conversion.format, &old, &new)
+                .map(|(old, new)| (Rc::from(old), Rc::from(new)));
+            self.converted(conversion, texts);
         }
     }
 
@@ -318,20 +353,42 @@ impl BuildState {
         self.columns_rev = self.bump();
     }
 
-    /// Re-writes both editors in `format` (pretty), when both parse.
+    /// Asks for both editors in `format` (pretty): at once refused when a
+    /// side is known not to parse, otherwise a [`Conversion`] for the
+    /// engines.
     fn convert(&mut self, format: Format) {
-        let parse = |side: &TextSide| input::parse(&side.text, &Budget::default()).ok();
-        match (parse(&self.old), parse(&self.new)) {
-            (Some((old, _)), Some((new, _))) => {
-                let (old, new) = (input::write(&old, format), input::write(&new, format));
+        if self.blocked() {
+            self.notice = Some(Notice::error(CANNOT_CONVERT));
+            return;
+        }
+        self.converting = Some(Conversion {
+            format,
+            old: self.old.rev,
+            new: self.new.rev,
+        });
+    }
+
+    /// Takes in the engines' answer to `conversion`, if it is the one
+    /// asked for and the texts are still those it rewrote.
+    fn converted(&mut self, conversion: Conversion, texts: Result<(Rc<str>, Rc<str>), String>) {
+        if self.converting != Some(conversion) {
+            return;
+        }
+        self.converting = None;
+        if (conversion.old, conversion.new) != (self.old.rev, self.new.rev) {
+            return;
+        }
+        match texts {
+            Ok((old, new)) => {
+                let format = conversion.format;
                 let current = !self.stale();
                 let (old_rev, new_rev) = (self.bump(), self.bump());
                 // Same values, new text: the parse is still good.
-                self.old.text = Rc::from(old);
+                self.old.text = old;
                 self.old.rev = old_rev;
                 self.old.parsed = old_rev;
                 self.old.error = None;
-                self.new.text = Rc::from(new);
+                self.new.text = new;
                 self.new.rev = new_rev;
                 self.new.parsed = new_rev;
                 self.new.error = None;
@@ -342,11 +399,7 @@ impl BuildState {
                 }
                 self.format = format;
             }
-            _ => {
-                self.notice = Some(Notice::error(
-                    "Fix the parse error first: only text that parses can be converted or formatted.",
-                ));
-            }
+            Err(why) => self.notice = Some(Notice::error(why)),
         }
     }
 }
@@ -400,6 +453,7 @@ impl ViewState for BuildState {
             }
             BuildAction::SetFormat(format) => next.convert(format),
             BuildAction::FormatText => next.convert(next.format),
+            BuildAction::Converted(conversion, texts) => next.converted(conversion, texts),
             BuildAction::Swap => next.swap(),
             BuildAction::Reset => {
                 let id = self.example.as_deref().unwrap_or(FIRST_EXAMPLE);

@@ -1,3 +1,4 @@
+use super::state::Conversion;
 use super::*;
 use crate::app::engine::Engine;
 use crate::app::link::{self, Start};
@@ -5,16 +6,26 @@ use crate::app::view_state::ViewState;
 use crate::input::Format;
 use crate::pointer::PointerBuf;
 use crate::strategy::{BodyKind, Preset, Strategy};
+use std::rc::Rc;
 
 /// Test-only: the results brought up to date at once, as a step of a
 /// chain (the reducer settles small texts; a job does big ones).
 pub(super) trait Recomputed {
     fn recomputed(&self) -> BuildState;
+    /// A pending conversion carried out at once (the engines answer it in
+    /// the browser).
+    fn converted(&self) -> BuildState;
 }
 
 impl Recomputed for BuildState {
     fn recomputed(&self) -> BuildState {
         recomputed(self)
+    }
+
+    fn converted(&self) -> BuildState {
+        let mut state = self.clone();
+        state.convert_now();
+        state
     }
 }
 
@@ -124,25 +135,70 @@ fn editing_marks_stale_until_recomputed_and_keeps_the_last_good_result() {
 #[test]
 fn convert_format_and_swap() {
     let state = computed_default();
-    let json = state.reduce(BuildAction::SetFormat(Format::Json));
+    // Converting is asked of the engines (the page module has no YAML
+    // reader): nothing changes until they answer.
+    let asked = state.reduce(BuildAction::SetFormat(Format::Json));
+    let conversion = Conversion {
+        format: Format::Json,
+        old: state.old.rev,
+        new: state.new.rev,
+    };
+    assert_eq!(asked.converting, Some(conversion));
+    assert_eq!(
+        (&asked.old.text, asked.format),
+        (&state.old.text, Format::Yaml)
+    );
+    let json = asked.converted();
+    assert_eq!(json.converting, None);
     assert_eq!(json.format, Format::Json);
     assert!(json.old.text.trim_start().starts_with('{'));
     assert_eq!(json.results, state.results, "same objects, same results");
     assert!(!json.stale(), "converting needs no recomputation");
-    let back = json.reduce(BuildAction::SetFormat(Format::Yaml));
+    let back = json
+        .reduce(BuildAction::SetFormat(Format::Yaml))
+        .converted();
     assert_eq!(back.results, state.results);
+    assert_eq!(back.format, Format::Yaml);
+    assert!(
+        back.old.text.starts_with("apiVersion: "),
+        "{}",
+        back.old.text
+    );
+    // An answer for texts edited since is dropped, and so is one for a
+    // conversion that another replaced.
+    let texts: Result<(Rc<str>, Rc<str>), String> = Ok(("{}".into(), "{}".into()));
+    let edited = asked
+        .reduce(BuildAction::EditNew("a: 1\n".into()))
+        .reduce(BuildAction::Converted(conversion, texts.clone()));
+    assert_eq!(
+        (&*edited.new.text, edited.format, edited.converting),
+        ("a: 1\n", Format::Yaml, None)
+    );
+    let replaced = asked.reduce(BuildAction::FormatText);
+    let late = replaced.reduce(BuildAction::Converted(conversion, texts));
+    assert_eq!(late.converting, replaced.converting);
+    assert_eq!(late.old.text, state.old.text);
     let swapped = state.reduce(BuildAction::Swap).recomputed();
     assert_eq!(swapped.old.text, state.new.text);
     assert!(ops(&swapped, 1)[0].contains(r#""op":"remove""#));
-    // A parse error blocks conversion with a notice, and keeps the text.
-    let broken = state
-        .reduce(BuildAction::EditOld("{".into()))
+    // A parse error blocks conversion with a notice, and keeps the text:
+    // found by the engines, or known already (then nothing is asked).
+    let edited = state.reduce(BuildAction::EditOld("{".into()));
+    let known = edited
+        .recomputed()
         .reduce(BuildAction::SetFormat(Format::Json));
-    assert_eq!(&*broken.old.text, "{");
-    assert_eq!(
-        broken.notice.as_ref().unwrap().level,
-        crate::app::notice::Level::Error
-    );
+    assert_eq!(known.converting, None);
+    for broken in [
+        edited
+            .reduce(BuildAction::SetFormat(Format::Json))
+            .converted(),
+        known,
+    ] {
+        assert_eq!(&*broken.old.text, "{");
+        let notice = broken.notice.as_ref().unwrap();
+        assert_eq!(notice.level, crate::app::notice::Level::Error);
+        assert_eq!(notice.text, crate::app::engine::CANNOT_CONVERT);
+    }
 }
 
 #[test]

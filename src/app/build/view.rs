@@ -37,6 +37,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
     use_engine(&state, &send);
+    use_convert(&state, &send);
     let share = use_share(state.link(), &copy, send.reform(BuildAction::Notify));
     use_build_shortcuts(&state, &send, &share, &copy);
     let on = |action: BuildAction| send.reform(move |()| action.clone());
@@ -148,6 +149,60 @@ fn use_engine(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
             }
         }
     });
+}
+
+/// Asks the engines for a pending Convert or Format
+/// ([`BuildState::conversion`]; the page module carries no YAML reader);
+/// their answer comes back as [`BuildAction::Converted`]. With the engines
+/// in the page (small texts, once they are loaded) it comes at once.
+#[hook]
+fn use_convert(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
+    let pending = state.conversion();
+    let send = send.clone();
+    use_effect_with(state.converting, move |_| {
+        let Some((conversion, old, new)) = pending else {
+            return;
+        };
+        let done = send.reform(move |texts: Result<(String, String), String>| {
+            BuildAction::Converted(
+                conversion,
+                texts.map(|(old, new)| (Rc::from(old), Rc::from(new))),
+            )
+        });
+        match EngineClient::shared() {
+            Ok(client) => client.convert(conversion.format, old, new, done),
+            Err(why) => {
+                done.emit(convert_in_page(conversion.format, &old, &new).unwrap_or(Err(why)))
+            }
+        }
+    });
+    use_effect_with((), |()| {
+        || {
+            if let Ok(client) = EngineClient::shared() {
+                client.forget(RequestKind::Convert);
+            }
+        }
+    });
+}
+
+/// A conversion on the page's own thread, when the worker cannot start and
+/// this module carries the engines (as [`in_page`]).
+#[cfg(not(feature = "build-only"))]
+fn convert_in_page(
+    format: Format,
+    old: &Rc<str>,
+    new: &Rc<str>,
+) -> Option<Result<(String, String), String>> {
+    Some(crate::app::engine::Engine::default().convert(format, old, new))
+}
+
+#[cfg(feature = "build-only")]
+fn convert_in_page(
+    _: Format,
+    _: &Rc<str>,
+    _: &Rc<str>,
+) -> Option<Result<(String, String), String>> {
+    None
 }
 
 /// The answer computed on the page's own thread, when the worker cannot

@@ -18,6 +18,7 @@ enum MessageType {
     Ready,
     Built,
     Linted,
+    Converted,
     Failed,
 }
 
@@ -34,6 +35,8 @@ struct Message {
     report: Option<Value>,
     kind: Option<RequestKind>,
     message: Option<String>,
+    old: Option<String>,
+    new: Option<String>,
 }
 
 fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
@@ -56,6 +59,11 @@ impl<'de> Deserialize<'de> for FromEngine {
             MessageType::Linted => FromEngine::Linted {
                 id: required(m.id, "id")?,
                 report: required(m.report, "report")?,
+            },
+            MessageType::Converted => FromEngine::Converted {
+                id: required(m.id, "id")?,
+                old: required(m.old, "old")?,
+                new: required(m.new, "new")?,
             },
             MessageType::Failed => FromEngine::Failed {
                 id: required(m.id, "id")?,
@@ -117,6 +125,11 @@ mod tests {
                 report: Value::Null,
             },
             failed.clone(),
+            FromEngine::Converted {
+                id: 3,
+                old: "{}".into(),
+                new: "a: 1\n".into(),
+            },
             FromEngine::Failed {
                 id: 0,
                 kind: None,
@@ -143,6 +156,10 @@ mod tests {
         for (text, why) in [
             (r#"{"type":"built","id":1}"#, "missing field `answer`"),
             (r#"{"type":"linted","id":1}"#, "missing field `report`"),
+            (
+                r#"{"type":"converted","id":1,"old":""}"#,
+                "missing field `new`",
+            ),
             (r#"{"type":"failed","message":"x"}"#, "missing field `id`"),
             (r#"{"type":"sent","id":1}"#, "unknown variant `sent`"),
             (r#"{"id":1}"#, "missing field `type`"),
