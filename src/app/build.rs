@@ -14,6 +14,8 @@ mod state;
 mod fields;
 #[cfg(any(target_arch = "wasm32", test))]
 mod results;
+#[cfg(any(target_arch = "wasm32", test))]
+mod toolbar;
 #[cfg(target_arch = "wasm32")]
 mod view;
 

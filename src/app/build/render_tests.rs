@@ -229,3 +229,28 @@ fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
         "Fields No field differs between the old and the new object."
     );
 }
+
+/// While a Convert or Format waits for the engines, the toolbar says so
+/// and marks its format controls busy; otherwise it says nothing.
+#[test]
+fn the_toolbar_says_when_a_conversion_waits_for_the_engines() {
+    let toolbar = |converting: bool| {
+        render::<super::toolbar::Toolbar>(yew::props!(super::toolbar::ToolbarProps {
+            example: None,
+            format: crate::input::Format::Yaml,
+            converting,
+            kubernetes: crate::kube::KubeVersion::default(),
+            undo: false,
+            copy: copy(),
+            send: Callback::noop(),
+            onshare: Callback::noop(),
+        }))
+    };
+    let waiting = toolbar(true);
+    assert_eq!(count(&waiting, "Converting…"), 1);
+    assert_eq!(count(&waiting, r#"aria-busy="true""#), 2);
+    let idle = toolbar(false);
+    assert_eq!(count(&idle, "Converting…"), 0);
+    assert_eq!(count(&idle, r#"aria-busy="true""#), 0);
+    assert_eq!(count(&idle, r#"aria-busy="false""#), 2);
+}

@@ -10,10 +10,8 @@ use super::fields::FieldsTable;
 use super::recompute::Revs;
 use super::results::ResultColumns;
 use super::state::{BuildAction, BuildState};
-use crate::app::components::{
-    CopyFallback, Editor, ExampleSelect, KubernetesSelect, NoticeBar, ShareButton, TabMode,
-    UndoButton, UseCopy,
-};
+use super::toolbar::Toolbar;
+use crate::app::components::{CopyFallback, Editor, NoticeBar, TabMode, UseCopy};
 use crate::app::deferred::PAUSE_MS;
 use crate::app::engine::{BuildAnswer, BuildJob, RequestKind};
 use crate::app::engine_worker::{self, EngineClient};
@@ -22,7 +20,6 @@ use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::app::view_state::ViewState;
 use crate::input::Format;
-use crate::kube::KubeVersion;
 
 #[derive(PartialEq, Properties)]
 pub struct BuildViewProps {
@@ -51,6 +48,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
             <Toolbar
                 example={state.example.clone()}
                 format={state.format}
+                converting={state.converting.is_some()}
                 kubernetes={state.kubernetes.unwrap_or_default()}
                 undo={state.undo.is_some()}
                 copy={copy.clone()}
@@ -279,45 +277,6 @@ fn Editors(props: &EditorsProps) -> Html {
         <div class="editors">
             { pane("old-object", "Old object", "what your cache shows", &state.old, BuildAction::EditOld) }
             { pane("new-object", "New object", "what you want it to be", &state.new, BuildAction::EditNew) }
-        </div>
-    }
-}
-
-#[derive(PartialEq, Properties)]
-struct ToolbarProps {
-    example: Option<String>,
-    format: Format,
-    kubernetes: KubeVersion,
-    undo: bool,
-    copy: UseCopy,
-    send: Callback<BuildAction>,
-    onshare: Callback<()>,
-}
-
-#[component]
-fn Toolbar(props: &ToolbarProps) -> Html {
-    let send = &props.send;
-    let click = |action: BuildAction| send.reform(move |_: MouseEvent| action.clone());
-    let format = |f: Format, label: &'static str| {
-        html! {
-            <button type="button" aria-pressed={(props.format == f).to_string()}
-                onclick={click(BuildAction::SetFormat(f))}>{ label }</button>
-        }
-    };
-    html! {
-        <div class="toolbar" role="toolbar" aria-label="Editor actions">
-            <ExampleSelect current={props.example.clone()} onchoose={send.reform(BuildAction::LoadExample)}
-                choices={super::examples().iter().map(|e| (e.id, e.title.clone())).collect::<Vec<_>>()} />
-            <KubernetesSelect value={props.kubernetes} onchange={send.reform(BuildAction::SetKubernetes)} />
-            <div class="segmented" role="group" aria-label="Format">
-                { format(Format::Yaml, "YAML") }
-                { format(Format::Json, "JSON") }
-            </div>
-            <button type="button" onclick={click(BuildAction::FormatText)}>{ "Format" }<kbd class="shortcut-hint" aria-hidden="true">{ "f" }</kbd></button>
-            <button type="button" onclick={click(BuildAction::Swap)}>{ "Swap old and new" }<kbd class="shortcut-hint" aria-hidden="true">{ "s" }</kbd></button>
-            <button type="button" onclick={click(BuildAction::Reset)}>{ "Reset" }</button>
-            <UndoButton shown={props.undo} onundo={send.reform(|()| BuildAction::Undo)} />
-            <ShareButton class="primary" copy={props.copy.clone()} onshare={props.onshare.clone()} />
         </div>
     }
 }
