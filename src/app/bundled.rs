@@ -1,5 +1,7 @@
-//! The data the playground compiles in (`www/examples/`, `www/check/`,
-//! `www/learn/`): YAML files read into their types once, in menu order.
+//! The data the playground compiles in (`www/check/`, `www/learn/`): YAML
+//! files read into their types once, in menu order. (Build's examples are
+//! compiled in as JSON: the page module has no YAML reader; see
+//! `app::build::examples`.)
 
 use serde::de::DeserializeOwned;
 

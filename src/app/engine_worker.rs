@@ -296,13 +296,21 @@ impl EngineClient {
     /// Sends a request of `kind`, replacing earlier ones of that kind (their
     /// answers are dropped); its answer goes to `waiter`.
     fn send(&self, kind: RequestKind, make: impl FnOnce(u32) -> ToEngine, waiter: Waiter) {
-        self.waiters.borrow_mut().insert(kind, waiter.clone());
+        let id = self.latest.borrow_mut().issue(kind);
+        self.post(make(id), waiter);
+    }
+
+    /// Sends `request` (numbered already: the latest of its kind) to the
+    /// worker; its answer goes to `waiter`.
+    fn post(&self, request: ToEngine, waiter: Waiter) {
+        self.waiters
+            .borrow_mut()
+            .insert(request.kind(), waiter.clone());
         if let Some(why) = self.broken.borrow().clone() {
             waiter.emit(Err(why));
             return;
         }
-        let id = self.latest.borrow_mut().issue(kind);
-        let text = make(id).to_json();
+        let text = request.to_json();
         match self.outbox.borrow_mut().as_mut() {
             Some(waiting) => waiting.push(text),
             None => {
@@ -387,7 +395,8 @@ impl EngineClient {
                 InPage::Absent => {}
                 InPage::Failed => self.in_page.set(false),
             }
-            self.send(kind, |_| request, waiter);
+            // The same number: it is the latest of its kind.
+            self.post(request, waiter);
             return;
         }
         self.send(kind, make, waiter);

@@ -343,3 +343,28 @@ test('bench: the offline cache waits for the engines (one shared 1.6 Mbit/s link
     await linked.close();
   }
 });
+
+// Build's Convert and Format are computed by the engines (the page module
+// has no YAML reader): asked before the engines have loaded, a conversion
+// says it waits, then happens once they answer.
+test('Convert asked before the engines have loaded waits for them, then converts', async () => {
+  const { page } = await throttledPage();
+  await page.mainFrame().goto(server.url, { waitUntil: 'commit' });
+  const json = page.locator('#app:not([data-prerendered])').getByRole('button', { name: 'JSON', exact: true });
+  await json.waitFor({ timeout: 60_000 });
+  const early = await page.evaluate(() => typeof window.patchlabEngineInPage !== 'function');
+  await json.click();
+  if (early) {
+    // Shown until the engines answer (they were not in the page yet).
+    await page.locator('.toolbar .converting').waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('.toolbar [aria-busy="true"]').count(), 2);
+  }
+  await page.waitForFunction(() => document.querySelector('#new-object')?.value.trim().startsWith('{'), null, { timeout: 60_000 });
+  assert.equal(await page.locator('.toolbar .converting').count(), 0);
+  assert.equal(await json.getAttribute('aria-pressed'), 'true');
+  assert.match(await page.locator('#old-object').inputValue(), /^\{\n {2}"apiVersion": "kubevirt.io\/v1",/);
+  console.log(`BENCH convert before the engines: asked ${early ? 'before' : 'after'} they were in the page`);
+  assert.ok(early, 'the click came before the engines were in the page (the case this test is for)');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
