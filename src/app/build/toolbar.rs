@@ -43,10 +43,10 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                 { format(Format::Json, "JSON") }
             </div>
             <button type="button" aria-busy={props.converting.to_string()} onclick={click(BuildAction::FormatText)}>{ "Format" }<kbd class="shortcut-hint" aria-hidden="true">{ "f" }</kbd></button>
-            if props.converting { <span class="converting">{ "Converting…" }</span> }
             <button type="button" onclick={click(BuildAction::Swap)}>{ "Swap old and new" }<kbd class="shortcut-hint" aria-hidden="true">{ "s" }</kbd></button>
             <button type="button" onclick={click(BuildAction::Reset)}>{ "Reset" }</button>
             <UndoButton shown={props.undo} onundo={send.reform(|()| BuildAction::Undo)} />
+            if props.converting { <span class="converting">{ "Converting…" }</span> }
             <ShareButton class="primary" copy={props.copy.clone()} onshare={props.onshare.clone()} />
         </div>
     }
