@@ -399,7 +399,13 @@ impl BuildState {
                 }
                 self.format = format;
             }
-            Err(why) => self.notice = Some(Notice::error(why)),
+            Err(why) if why == CANNOT_CONVERT => self.notice = Some(Notice::error(why)),
+            // The engines could not answer (they did not load).
+            Err(why) => {
+                self.notice = Some(Notice::error(format!(
+                    "The objects cannot be converted: {why}. Your objects are kept."
+                )));
+            }
         }
     }
 }

@@ -174,6 +174,16 @@ fn convert_format_and_swap() {
         (&*edited.new.text, edited.format, edited.converting),
         ("a: 1\n", Format::Yaml, None)
     );
+    // Engines that could not answer: said so, nothing lost.
+    let failed = asked.reduce(BuildAction::Converted(
+        conversion,
+        Err("the engine worker did not start".into()),
+    ));
+    assert_eq!(failed.old.text, state.old.text);
+    assert_eq!(
+        failed.notice.as_ref().unwrap().text,
+        "The objects cannot be converted: the engine worker did not start. Your objects are kept."
+    );
     let replaced = asked.reduce(BuildAction::FormatText);
     let late = replaced.reduce(BuildAction::Converted(conversion, texts));
     assert_eq!(late.converting, replaced.converting);
