@@ -293,6 +293,10 @@ impl BuildState {
         self.new.rev = to.new;
         self.columns_rev = to.columns;
         self.last_rev = to.columns;
+        // A state that replaces another (opened, loaded, brought back by
+        // Undo) waits for no conversion: an answer would be for the texts
+        // under their old numbers.
+        self.converting = None;
         self
     }
 
@@ -458,7 +462,10 @@ impl ViewState for BuildState {
                 )));
             }
             BuildAction::SetFormat(format) => next.convert(format),
-            BuildAction::FormatText => next.convert(next.format),
+            // In the format asked for last, when a conversion still waits.
+            BuildAction::FormatText => {
+                next.convert(next.converting.map_or(next.format, |c| c.format))
+            }
             BuildAction::Converted(conversion, texts) => next.converted(conversion, texts),
             BuildAction::Swap => next.swap(),
             BuildAction::Reset => {

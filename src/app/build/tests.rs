@@ -184,10 +184,26 @@ fn convert_format_and_swap() {
         failed.notice.as_ref().unwrap().text,
         "The objects cannot be converted: the engine worker did not start. Your objects are kept."
     );
-    let replaced = asked.reduce(BuildAction::FormatText);
+    // Format while a conversion waits formats in the format asked for.
+    assert_eq!(
+        asked.reduce(BuildAction::FormatText).converting,
+        Some(conversion)
+    );
+    let replaced = asked.reduce(BuildAction::SetFormat(Format::Yaml));
     let late = replaced.reduce(BuildAction::Converted(conversion, texts));
     assert_eq!(late.converting, replaced.converting);
     assert_eq!(late.old.text, state.old.text);
+    // A state put in place of another waits for no conversion: neither the
+    // example loaded over a waiting one, nor what Undo brings back.
+    let waiting = state
+        .reduce(BuildAction::EditNew("a: 1\n".into()))
+        .reduce(BuildAction::SetFormat(Format::Json));
+    assert!(waiting.converting.is_some());
+    let loaded = waiting.reduce(BuildAction::LoadExample("finalizers".into()));
+    assert_eq!(loaded.converting, None);
+    let undone = loaded.reduce(BuildAction::Undo);
+    assert_eq!(&*undone.new.text, "a: 1\n");
+    assert_eq!(undone.converting, None);
     let swapped = state.reduce(BuildAction::Swap).recomputed();
     assert_eq!(swapped.old.text, state.new.text);
     assert!(ops(&swapped, 1)[0].contains(r#""op":"remove""#));

@@ -167,11 +167,26 @@ fn use_convert(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
                 texts.map(|(old, new)| (Rc::from(old), Rc::from(new))),
             )
         });
+        let format = conversion.format;
         match EngineClient::shared() {
-            Ok(client) => client.convert(conversion.format, old, new, done),
-            Err(why) => {
-                done.emit(convert_in_page(conversion.format, &old, &new).unwrap_or(Err(why)))
+            Ok(client) => {
+                // As for the results: a worker that failed to start is
+                // replaced by the engines of this module, if it has them.
+                let worker = Rc::downgrade(&client);
+                let (o, n) = (Rc::clone(&old), Rc::clone(&new));
+                client.convert(
+                    format,
+                    old,
+                    new,
+                    Callback::from(move |answer| match answer {
+                        Err(why) if worker.upgrade().is_some_and(|c| c.is_broken()) => {
+                            done.emit(convert_in_page(format, &o, &n).unwrap_or(Err(why)))
+                        }
+                        answer => done.emit(answer),
+                    }),
+                )
             }
+            Err(why) => done.emit(convert_in_page(format, &old, &new).unwrap_or(Err(why))),
         }
     });
     use_effect_with((), |()| {
