@@ -24,3 +24,26 @@ pub fn read_all<T: DeserializeOwned>(
         })
         .collect()
 }
+
+/// Test-only: checks that `shipped` (a file compiled in, at `path` under
+/// the crate) is `value` written as pretty JSON, or with `PATCHLAB_BLESS`
+/// set writes it there first. `why` says what it is made from, and `tests`
+/// which tests write it (`cargo test --lib <tests>`).
+#[cfg(test)]
+pub fn shipped_json_is<T: serde::Serialize>(
+    path: &str,
+    shipped: &str,
+    value: &T,
+    why: &str,
+    tests: &str,
+) {
+    let text = serde_json::to_string_pretty(value).expect("a value writes as JSON") + "\n";
+    if std::env::var_os("PATCHLAB_BLESS").is_some() {
+        let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+        std::fs::write(&file, &text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    }
+    assert_eq!(
+        shipped, text,
+        "{path} differs from {why}: run PATCHLAB_BLESS=1 cargo test --lib {tests}"
+    );
+}

@@ -146,8 +146,6 @@ mod tests {
 
     use crate::input::{self, Budget};
 
-    const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/examples/examples.json");
-
     #[test]
     fn the_compiled_examples_are_the_yaml_files() {
         let ids: Vec<&str> = FILES.iter().map(|(id, _)| *id).collect();
@@ -160,13 +158,12 @@ mod tests {
                 (*id, value)
             })
             .collect();
-        let text = serde_json::to_string_pretty(&read).unwrap() + "\n";
-        if std::env::var_os("PATCHLAB_BLESS").is_some() {
-            std::fs::write(PATH, &text).unwrap();
-        }
-        assert_eq!(
-            COMPILED, text,
-            "www/examples/examples.json differs from the YAML files: run PATCHLAB_BLESS=1 cargo test --lib build::examples"
+        crate::app::bundled::shipped_json_is(
+            "www/examples/examples.json",
+            COMPILED,
+            &read,
+            "the YAML files",
+            "build::examples",
         );
     }
 

@@ -285,18 +285,15 @@ pub fn compute_all() -> BTreeMap<String, Vec<StepLive>> {
 mod tests {
     use super::*;
 
-    const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/www/learn/live.json");
-
     #[test]
     fn the_shipped_live_cards_are_what_the_engines_compute() {
         let computed = compute_all();
-        let text = serde_json::to_string_pretty(&computed).unwrap() + "\n";
-        if std::env::var_os("PATCHLAB_BLESS").is_some() {
-            std::fs::write(PATH, &text).unwrap();
-        }
-        assert_eq!(
-            SHIPPED, text,
-            "www/learn/live.json differs from what the engines compute: run PATCHLAB_BLESS=1 cargo test --lib learn::"
+        crate::app::bundled::shipped_json_is(
+            "www/learn/live.json",
+            SHIPPED,
+            &computed,
+            "what the engines compute",
+            "learn::",
         );
         assert_eq!(shipped(), &computed, "the shipped file reads back whole");
     }
