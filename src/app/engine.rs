@@ -58,12 +58,40 @@ use crate::patch::OpKind;
 use crate::pointer::PointerBuf;
 use crate::strategy::{
     self, Body, BodyKind, DiffError, FieldKind, Options, Overwrite, Plan, Precondition, Preset,
-    RoundTrip, Strategy,
+    RoundTrip, Side, Strategy,
 };
 
 /// Why Build's texts cannot be converted or formatted.
 pub const CANNOT_CONVERT: &str =
     "Fix the parse error first: only text that parses can be converted or formatted.";
+
+/// Why the engines could not rewrite Build's texts ([`Engine::convert`]):
+/// the first side that does not parse, and where. Shown as
+/// [`CANNOT_CONVERT`] (the editor of that side shows where).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConvertError {
+    /// The side that does not parse.
+    pub side: Side,
+    /// Why, and where in its text.
+    pub error: InputError,
+}
+
+impl std::fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(CANNOT_CONVERT)
+    }
+}
+
+/// Why a conversion asked of the engines did not come back as texts (what
+/// the page's Build view is told).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConvertFailed {
+    /// The engines refused: a side does not parse ([`ConvertError`], as
+    /// its words came over the wire).
+    Refused(String),
+    /// The engines could not answer (they did not load or start: why).
+    Unavailable(String),
+}
 
 /// Characters of an op's value shown in a column.
 pub const VALUE_CHARS: usize = 120;
@@ -714,10 +742,10 @@ impl Engine {
                 new,
             } => match self.convert(format, &old, &new) {
                 Ok((old, new)) => FromEngine::Converted { id, old, new },
-                Err(message) => FromEngine::Failed {
+                Err(error) => FromEngine::Failed {
                     id,
                     kind: Some(RequestKind::Convert),
-                    message,
+                    message: error.to_string(),
                 },
             },
         }
@@ -728,19 +756,17 @@ impl Engine {
     ///
     /// # Errors
     ///
-    /// [`CANNOT_CONVERT`] when a side does not parse.
+    /// [`ConvertError`]: the first side that does not parse, and where.
     pub fn convert(
         &mut self,
         format: Format,
         old: &Rc<str>,
         new: &Rc<str>,
-    ) -> Result<(String, String), String> {
-        let old = parse_cached(&mut self.old, old);
-        let new = parse_cached(&mut self.new, new);
-        match (old, new) {
-            (Ok(old), Ok(new)) => Ok((input::write(&old, format), input::write(&new, format))),
-            _ => Err(CANNOT_CONVERT.to_owned()),
-        }
+    ) -> Result<(String, String), ConvertError> {
+        let unparsed = |side| move |error| ConvertError { side, error };
+        let old = parse_cached(&mut self.old, old).map_err(unparsed(Side::Old))?;
+        let new = parse_cached(&mut self.new, new).map_err(unparsed(Side::New))?;
+        Ok((input::write(&old, format), input::write(&new, format)))
     }
 
     /// Parses both sides (the cached parse when a text did not change)

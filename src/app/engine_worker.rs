@@ -23,7 +23,8 @@ use wasm_bindgen::JsCast;
 use yew::Callback;
 
 use super::engine::{
-    BuildAnswer, BuildJob, Engine, FromEngine, Inbox, Latest, RequestKind, Seed, ToEngine,
+    BuildAnswer, BuildJob, ConvertFailed, Engine, FromEngine, Inbox, Latest, RequestKind, Seed,
+    ToEngine,
 };
 use crate::input::Format;
 
@@ -346,7 +347,7 @@ impl EngineClient {
         format: Format,
         old: Rc<str>,
         new: Rc<str>,
-        done: Callback<Result<(String, String), String>>,
+        done: Callback<Result<(String, String), ConvertFailed>>,
     ) {
         let bytes = old.len() + new.len();
         self.ask(
@@ -360,9 +361,11 @@ impl EngineClient {
             },
             Callback::from(move |answer: Result<FromEngine, String>| match answer {
                 Ok(FromEngine::Converted { old, new, .. }) => done.emit(Ok((old, new))),
-                Ok(FromEngine::Failed { message, .. }) => done.emit(Err(message)),
+                Ok(FromEngine::Failed { message, .. }) => {
+                    done.emit(Err(ConvertFailed::Refused(message)))
+                }
                 Ok(_) => {}
-                Err(why) => done.emit(Err(why)),
+                Err(why) => done.emit(Err(ConvertFailed::Unavailable(why))),
             }),
         );
     }

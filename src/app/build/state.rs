@@ -10,7 +10,7 @@ use super::examples::{example, Example, FIRST_EXAMPLE};
 use super::link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
 use super::recompute::{BuildAnswer, Results, Revs, TextSide};
 use crate::app::deferred::INSTANT_BYTES;
-use crate::app::engine::{BuildJob, ColumnSpec, Engine, CANNOT_CONVERT};
+use crate::app::engine::{BuildJob, ColumnSpec, ConvertFailed, Engine, CANNOT_CONVERT};
 use crate::app::notice::Notice;
 use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::input::Format;
@@ -78,7 +78,7 @@ pub enum BuildAction {
     /// Pretty-print both editors.
     FormatText,
     /// The engines' answer to a conversion: both texts, or why not.
-    Converted(Conversion, Result<(Rc<str>, Rc<str>), String>),
+    Converted(Conversion, Result<(Rc<str>, Rc<str>), ConvertFailed>),
     /// Swap old and new.
     Swap,
     /// Back to the current example's text (undoable).
@@ -249,7 +249,8 @@ impl BuildState {
         if let Some((conversion, old, new)) = self.conversion() {
             let texts = Engine::default()
                 .convert(conversion.format, &old, &new)
-                .map(|(old, new)| (Rc::from(old), Rc::from(new)));
+                .map(|(old, new)| (Rc::from(old), Rc::from(new)))
+                .map_err(|e| ConvertFailed::Refused(e.to_string()));
             self.converted(conversion, texts);
         }
     }
@@ -374,7 +375,11 @@ impl BuildState {
 
     /// Takes in the engines' answer to `conversion`, if it is the one
     /// asked for and the texts are still those it rewrote.
-    fn converted(&mut self, conversion: Conversion, texts: Result<(Rc<str>, Rc<str>), String>) {
+    fn converted(
+        &mut self,
+        conversion: Conversion,
+        texts: Result<(Rc<str>, Rc<str>), ConvertFailed>,
+    ) {
         if self.converting != Some(conversion) {
             return;
         }
@@ -403,9 +408,8 @@ impl BuildState {
                 }
                 self.format = format;
             }
-            Err(why) if why == CANNOT_CONVERT => self.notice = Some(Notice::error(why)),
-            // The engines could not answer (they did not load).
-            Err(why) => {
+            Err(ConvertFailed::Refused(why)) => self.notice = Some(Notice::error(why)),
+            Err(ConvertFailed::Unavailable(why)) => {
                 self.notice = Some(Notice::error(format!(
                     "The objects cannot be converted: {why}. Your objects are kept."
                 )));

@@ -1,5 +1,6 @@
 use super::state::Conversion;
 use super::*;
+use crate::app::engine::ConvertFailed;
 use crate::app::engine::Engine;
 use crate::app::link::{self, Start};
 use crate::app::view_state::ViewState;
@@ -166,7 +167,7 @@ fn convert_format_and_swap() {
     );
     // An answer for texts edited since is dropped, and so is one for a
     // conversion that another replaced.
-    let texts: Result<(Rc<str>, Rc<str>), String> = Ok(("{}".into(), "{}".into()));
+    let texts: Result<(Rc<str>, Rc<str>), ConvertFailed> = Ok(("{}".into(), "{}".into()));
     let edited = asked
         .reduce(BuildAction::EditNew("a: 1\n".into()))
         .reduce(BuildAction::Converted(conversion, texts.clone()));
@@ -177,7 +178,9 @@ fn convert_format_and_swap() {
     // Engines that could not answer: said so, nothing lost.
     let failed = asked.reduce(BuildAction::Converted(
         conversion,
-        Err("the engine worker did not start".into()),
+        Err(ConvertFailed::Unavailable(
+            "the engine worker did not start".into(),
+        )),
     ));
     assert_eq!(failed.old.text, state.old.text);
     assert_eq!(

@@ -13,7 +13,7 @@ use super::state::{BuildAction, BuildState};
 use super::toolbar::Toolbar;
 use crate::app::components::{CopyFallback, Editor, NoticeBar, TabMode, UseCopy};
 use crate::app::deferred::PAUSE_MS;
-use crate::app::engine::{BuildAnswer, BuildJob, RequestKind};
+use crate::app::engine::{BuildAnswer, BuildJob, ConvertFailed, RequestKind};
 use crate::app::engine_worker::{self, EngineClient};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_tab_mode, use_view, ViewHandle};
 use crate::app::route::View;
@@ -161,7 +161,7 @@ fn use_convert(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
         let Some((conversion, old, new)) = pending else {
             return;
         };
-        let done = send.reform(move |texts: Result<(String, String), String>| {
+        let done = send.reform(move |texts: Result<(String, String), ConvertFailed>| {
             BuildAction::Converted(
                 conversion,
                 texts.map(|(old, new)| (Rc::from(old), Rc::from(new))),
@@ -179,14 +179,16 @@ fn use_convert(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
                     old,
                     new,
                     Callback::from(move |answer| match answer {
-                        Err(why) if worker.upgrade().is_some_and(|c| c.is_broken()) => {
-                            done.emit(convert_in_page(format, &o, &n).unwrap_or(Err(why)))
+                        Err(failed) if worker.upgrade().is_some_and(|c| c.is_broken()) => {
+                            done.emit(convert_in_page(format, &o, &n).unwrap_or(Err(failed)))
                         }
                         answer => done.emit(answer),
                     }),
                 )
             }
-            Err(why) => done.emit(convert_in_page(format, &old, &new).unwrap_or(Err(why))),
+            Err(why) => done.emit(
+                convert_in_page(format, &old, &new).unwrap_or(Err(ConvertFailed::Unavailable(why))),
+            ),
         }
     });
     use_effect_with((), |()| {
@@ -205,8 +207,12 @@ fn convert_in_page(
     format: Format,
     old: &Rc<str>,
     new: &Rc<str>,
-) -> Option<Result<(String, String), String>> {
-    Some(crate::app::engine::Engine::default().convert(format, old, new))
+) -> Option<Result<(String, String), ConvertFailed>> {
+    Some(
+        crate::app::engine::Engine::default()
+            .convert(format, old, new)
+            .map_err(|e| ConvertFailed::Refused(e.to_string())),
+    )
 }
 
 #[cfg(feature = "build-only")]
@@ -214,7 +220,7 @@ fn convert_in_page(
     _: Format,
     _: &Rc<str>,
     _: &Rc<str>,
-) -> Option<Result<(String, String), String>> {
+) -> Option<Result<(String, String), ConvertFailed>> {
     None
 }
 

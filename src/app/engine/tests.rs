@@ -398,3 +398,31 @@ fn a_merge_column_shows_the_findings_check_shows_for_its_body() {
         naive.ops
     );
 }
+
+/// A conversion says which side does not parse, and where; both sides
+/// rewritten otherwise, as a Convert request answers.
+#[test]
+fn a_conversion_names_the_side_that_does_not_parse() {
+    let mut engine = Engine::default();
+    let (old, new): (Rc<str>, Rc<str>) = (OLD.into(), "a: [1\nb: 2\n".into());
+    let error = engine.convert(Format::Json, &old, &new).unwrap_err();
+    assert_eq!(error.side, crate::strategy::Side::New);
+    assert!(error.error.line.is_some(), "{:?}", error.error);
+    assert_eq!(error.to_string(), CANNOT_CONVERT);
+    let (json, _) = engine.convert(Format::Json, &old, &old).unwrap();
+    assert!(json.starts_with("{\n  \"metadata\""), "{json}");
+    let answer = engine.answer(ToEngine::Convert {
+        id: 5,
+        format: Format::Json,
+        old: Rc::clone(&old),
+        new,
+    });
+    assert_eq!(
+        answer,
+        FromEngine::Failed {
+            id: 5,
+            kind: Some(RequestKind::Convert),
+            message: CANNOT_CONVERT.into()
+        }
+    );
+}
