@@ -294,15 +294,9 @@ impl EngineClient {
         }
     }
 
-    /// Sends a request of `kind`, replacing earlier ones of that kind (their
-    /// answers are dropped); its answer goes to `waiter`.
-    fn send(&self, kind: RequestKind, make: impl FnOnce(u32) -> ToEngine, waiter: Waiter) {
-        let id = self.latest.borrow_mut().issue(kind);
-        self.post(make(id), waiter);
-    }
-
-    /// Sends `request` (numbered already: the latest of its kind) to the
-    /// worker; its answer goes to `waiter`.
+    /// Sends `request` (numbered already: the latest of its kind, so the
+    /// answers to earlier ones are dropped) to the worker; its answer goes
+    /// to `waiter`.
     fn post(&self, request: ToEngine, waiter: Waiter) {
         self.waiters
             .borrow_mut()
@@ -370,10 +364,11 @@ impl EngineClient {
         );
     }
 
-    /// A request of `kind` on texts of `bytes`: answered at once on the
-    /// page's thread when it has the engines and the texts are small
-    /// ([`IN_PAGE_BYTES`]), otherwise sent to the worker; the answer goes
-    /// to `waiter`.
+    /// A request of `kind` on texts of `bytes`, numbered as the latest of
+    /// its kind (a late answer to an earlier one is dropped): answered at
+    /// once on the page's thread when it has the engines and the texts are
+    /// small ([`IN_PAGE_BYTES`]), otherwise sent to the worker; the answer
+    /// goes to `waiter`.
     fn ask(
         &self,
         kind: RequestKind,
@@ -381,11 +376,9 @@ impl EngineClient {
         make: impl FnOnce(u32) -> ToEngine,
         waiter: Waiter,
     ) {
+        let id = self.latest.borrow_mut().issue(kind);
+        let request = make(id);
         if self.in_page.get() && bytes <= IN_PAGE_BYTES {
-            // A new number: a late answer of the worker to an earlier
-            // request is dropped.
-            let id = self.latest.borrow_mut().issue(kind);
-            let request = make(id);
             match in_page(&request) {
                 InPage::Answered(answer) if answer.kind() == Some(kind) => {
                     waiter.emit(Ok(answer));
@@ -398,11 +391,8 @@ impl EngineClient {
                 InPage::Absent => {}
                 InPage::Failed => self.in_page.set(false),
             }
-            // The same number: it is the latest of its kind.
-            self.post(request, waiter);
-            return;
         }
-        self.send(kind, make, waiter);
+        self.post(request, waiter);
     }
 
     /// True once the worker failed (it did not start, or answered with
