@@ -69,6 +69,7 @@ section('firstload', () => {
   const of = (c, k) => median(runs.filter((r) => r.case === c).map((r) => r[k]));
   row('first load, Build', `bytes (gzip): all / before the editors are live (median of ${RUNS})`, `${kib(of('build', 'kib'))} / ${kib(of('build', 'kibBeforeLive'))}`, '<= 250 KiB before live');
   row('first load, Build', 'first contentful paint', ms(of('build', 'fcp')));
+  row('first load, Build', 'the page module asked for / its last byte in', `${ms(of('build', 'moduleAsked'))} / ${ms(of('build', 'moduleArrived'))}`);
   row('first load, Build', 'editors live', ms(of('build', 'live')), '<= 2,000 ms');
   row('first load, Build', 'first result (build-time answer on a fresh visit)', ms(of('build', 'result')), '<= 2,500 ms');
   row('first load, Build', "the engine worker's first answer (a keystroke once live)", ms(of('build', 'engine')));

@@ -10,9 +10,9 @@
 // what was typed, the caret where it was (src/app/boot.rs,
 // src/app/build/preview.rs), so nothing typed into the copy is lost.
 //
-// For a visit to another view (Check, Race, Scale, Learn) `route-*.js`, a
-// tiny blocking script in <head>, marks the page so the copy is never
-// painted (style.css hides it).
+// For a visit to another view (Check, Race, Scale, Learn) the route
+// script, a tiny inline script in <head> (scripts/postbuild.mjs), marks the
+// page so the copy is never painted (style.css hides it).
 //
 // Needs Chromium (scripts/setup.sh --browser) and playwright-core (the e2e
 // suite's packages); without them the page is left as it was, with a NOTICE.

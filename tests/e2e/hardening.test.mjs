@@ -2,25 +2,47 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { openPage, distDir, server, browser, useServerAndBrowser } from './harness.mjs';
 
 useServerAndBrowser();
 
-test('dist/index.html carries a strict CSP and no inline script', async () => {
+test('dist/index.html carries a strict CSP and one inline script, allowed by its hash', async () => {
   const html = await readFile(join(distDir, 'index.html'), 'utf8');
   const csp = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/)?.[1];
   assert.ok(csp, 'a CSP meta tag');
   const directives = Object.fromEntries(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
-  assert.deepEqual(directives['script-src'], ["'self'", "'wasm-unsafe-eval'"]);
   assert.deepEqual(directives['default-src'], ["'self'"]);
   assert.deepEqual(directives['object-src'], ["'none'"]);
   assert.ok(!csp.includes('unsafe-inline') && !csp.includes("'unsafe-eval'"), csp);
   assert.ok(!/https?:/.test(csp), 'no remote origins');
-  // Every script has a src; the one element without is the pre-rendered
-  // page's JSON data block (the first Build answer), which is never run.
-  assert.ok(!/<script(?![^>]*\bsrc=)(?![^>]*\btype="application\/json")[^>]*>/.test(html), 'every script has a src');
+  // Every script has a src but two: the pre-rendered page's JSON data block
+  // (the first Build answer), which is never run, and the route script in
+  // <head> (scripts/postbuild.mjs), the one inline script the CSP allows,
+  // by the hash of its exact text: any other inline script is refused.
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*\btype="application\/json")[^>]*>([\s\S]*?)<\/script>/g)];
+  assert.equal(inline.length, 1, 'one inline script');
+  assert.ok(html.indexOf(inline[0][0]) < html.indexOf('</head>'), 'the route script is in <head>');
+  const hash = `'sha256-${createHash('sha256').update(inline[0][1]).digest('base64')}'`;
+  assert.deepEqual(directives['script-src'], ["'self'", "'wasm-unsafe-eval'", hash], 'this origin, wasm, and the route script by its hash');
   assert.ok([...html.matchAll(/<script type="application\/json"/g)].length <= 1, 'one data block at most');
+});
+
+test('an inline script the build did not write is refused by the CSP', async () => {
+  const page = await openPage(browser);
+  // The page as served, with one more inline script in its <head>.
+  await page.route(server.url, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace('</head>', '<script>window.__injected = 1</script></head>');
+    await route.fulfill({ response, body });
+  });
+  await page.goto(server.url);
+  assert.equal(await page.evaluate(() => window.__injected), undefined, 'the injected script did not run');
+  assert.ok(page.errors.some((e) => e.includes('CSP violation')), 'the violation was reported');
+  // The route script itself ran: the page module was asked for from <head>.
+  assert.ok(await page.evaluate(() => [...document.querySelectorAll('link[rel="preload"]')].some((l) => /patchlab-[0-9a-f]+_bg\.wasm$/.test(l.href))));
+  await page.context().close();
 });
 
 test('the app runs under the CSP on every view without a violation', async () => {

@@ -16,15 +16,23 @@ test('loads the release build and navigates between the five views', async () =>
   const names = await nav.getByRole('link').allTextContents();
   assert.deepEqual(names, ['Build', 'Check', 'Race', 'Scale', 'Learn']);
 
+  // The address changes at once; the view shows once its module has taken
+  // the page over (src/app/modules.rs), 100-200 ms later here, so the test
+  // waits for the view's heading rather than reading it at the address
+  // change (which raced the hand-over and failed on this machine with
+  // every build since the module split).
+  const shows = (view) => page.getByRole('heading', { level: 1, name: view, exact: true }).waitFor({ timeout: 10_000 });
   for (const view of ['Check', 'Race', 'Scale', 'Learn', 'Build']) {
     await nav.getByRole('link', { name: view }).click();
     await page.waitForURL(`**/#/${view.toLowerCase()}`);
+    await shows(view);
     assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), view);
-    assert.equal(await nav.locator('[aria-current="page"]').textContent(), view);
+    assert.equal(await page.getByRole('navigation', { name: 'Views' }).locator('[aria-current="page"]').textContent(), view);
   }
 
   await page.goBack();
   await page.waitForURL('**/#/learn');
+  await shows('Learn');
   assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Learn');
 
   const footer = await page.locator('footer').textContent();
