@@ -436,3 +436,48 @@ fn strategic_merge_patch_worst_shapes() {
         assert!(report.overwrites.len() < 10, "{}", report.overwrites.len());
     }
 }
+
+/// Build's whole answer (diff, round trip, lint, the rule texts once per
+/// rule per column) for 16,000 changed keys, four columns at a time.
+#[test]
+fn build_answers_sixteen_thousand_changed_keys_with_bounded_rule_texts() {
+    use patchlab::app::engine::{BuildJob, ColumnSpec, Engine, FromEngine, Revs, ToEngine};
+    let (old, new) = (map_of(16_000, "a"), map_of(16_000, "b"));
+    for presets in Preset::ALL.chunks(4) {
+        let request = ToEngine::Build {
+            id: 1,
+            job: BuildJob {
+                revs: Revs {
+                    old: 1,
+                    new: 2,
+                    columns: 3,
+                },
+                old: old.to_string().into(),
+                new: new.to_string().into(),
+                columns: presets.iter().copied().map(ColumnSpec::of).collect(),
+                kubernetes: Default::default(),
+            },
+        };
+        let names: Vec<&str> = presets.iter().map(|p| p.as_str()).collect();
+        let answer = timed(&format!("Build's answer, {}", names.join(", ")), || {
+            Engine::default().answer(request)
+        });
+        let FromEngine::Built { answer: built, .. } = &answer else {
+            panic!("{answer:?}")
+        };
+        for column in &built.results.as_ref().unwrap().columns {
+            let findings = column.findings.len()
+                + column.ops.iter().map(|op| op.findings.len()).sum::<usize>();
+            assert!(column.rules.len() <= Rule::ALL.len(), "{:?}", column.preset);
+            // Each rule's texts come once, whatever the number of findings.
+            let rules: std::collections::BTreeSet<&str> =
+                column.rules.iter().map(|r| r.rule.as_str()).collect();
+            assert_eq!(
+                rules.len(),
+                column.rules.len(),
+                "{:?}: {findings} findings",
+                column.preset
+            );
+        }
+    }
+}

@@ -23,7 +23,7 @@ pub use examples::{example, examples, Example, FIRST_EXAMPLE};
 pub use link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
 pub use recompute::{
     BuildAnswer, ColumnResult, FieldRow, FindingResult, OpResult, Results, Revs, RoundTripResult,
-    TextSide, Texts,
+    RuleText, TextSide, Texts,
 };
 pub use state::{BuildAction, BuildState};
 #[cfg(target_arch = "wasm32")]

@@ -523,6 +523,10 @@ pub struct ColumnResult {
     /// The same as the Check view shows for the same bytes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub findings: Vec<FindingResult>,
+    /// The texts of the rules its findings (the body's and the ops') name.
+    /// Always sent: an answer without it is from engines of another
+    /// version, and is refused as unreadable rather than shown without them.
+    pub rules: Vec<RuleText>,
     /// The field manager of an apply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field_manager: Option<String>,
@@ -580,6 +584,41 @@ pub struct FindingResult {
     /// It has a fix.
     #[serde(default)]
     pub has_fix: bool,
+}
+
+/// The texts of a rule a column's findings name ([`ColumnResult::rules`]):
+/// sent with the answer, once per rule, so the page module does not carry
+/// the rule table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleText {
+    /// The rule's name.
+    pub rule: String,
+    /// Why it matters ([`lint::RuleInfo::explanation`]).
+    pub explanation: Rc<str>,
+    /// What its fix does ([`lint::RuleInfo::fix`]).
+    pub fix: Rc<str>,
+}
+
+impl RuleText {
+    /// The texts of every rule `report` names, in rule order, each once.
+    fn of(report: Option<&Report>) -> Vec<RuleText> {
+        let mut named = [false; Rule::ALL.len()];
+        for finding in report.map_or(&[][..], |report| &report.findings) {
+            named[finding.rule as usize] = true;
+        }
+        Rule::ALL
+            .into_iter()
+            .filter(|rule| named[*rule as usize])
+            .map(|rule| {
+                let info = rule.info();
+                RuleText {
+                    rule: rule.as_str().to_owned(),
+                    explanation: Rc::from(info.explanation),
+                    fix: Rc::from(info.fix),
+                }
+            })
+            .collect()
+    }
 }
 
 impl FindingResult {
@@ -873,6 +912,7 @@ fn column_result(
                 overwrites: Vec::new(),
                 notes: Vec::new(),
                 texts: None,
+                rules: Vec::new(),
             }
         }
     };
@@ -909,6 +949,7 @@ fn column_result(
         empty: plan.is_empty(),
         ops,
         findings,
+        rules: RuleText::of(report.as_ref()),
         field_manager: match &plan.body {
             Body::Apply { field_manager, .. } => Some(field_manager.clone()),
             _ => None,

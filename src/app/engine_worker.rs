@@ -253,6 +253,18 @@ impl EngineClient {
                             let _ = me.worker.post_message(&JsValue::from_str(&message));
                         }
                     }
+                    // A request the worker could not read (it names no
+                    // request): it does not speak this page's protocol (a
+                    // worker of another version, from a cache), and that
+                    // request would never be answered. Every waiter is
+                    // told, so nothing waits for it ("Converting…").
+                    Ok(FromEngine::Failed {
+                        kind: None,
+                        message,
+                        ..
+                    }) => me.fail(format!(
+                        "the engine worker could not read a request (reload the page): {message}"
+                    )),
                     Ok(answer) if me.latest.borrow().current(&answer) => {
                         let waiter = answer
                             .kind()

@@ -216,12 +216,14 @@ impl Rule {
 
     /// The stable kebab-case name.
     pub fn as_str(self) -> &'static str {
-        self.info().name
+        // From a table of the names alone, so that code which only names
+        // rules (the Build view's page module) does not link the texts.
+        NAMES[self as usize]
     }
 
     /// The default severity of its findings.
     pub fn severity(self) -> Severity {
-        self.info().severity
+        SEVERITIES[self as usize]
     }
 
     /// The rule's row of the table.
@@ -468,7 +470,40 @@ impl serde::Serialize for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 34] = [
+pub static RULES: [RuleInfo; 34] = TABLE;
+
+/// Each rule's name, read from [`TABLE`] at compile time.
+static NAMES: [&str; TABLE.len()] = {
+    let mut names = [""; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        // `Rule::as_str`, `Rule::severity` and `Rule::info` index by the
+        // rule's number: row i must be the rule numbered i.
+        assert!(
+            TABLE[i].rule as usize == i,
+            "the rule table is not in enum order"
+        );
+        names[i] = TABLE[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// Each rule's severity, read from [`TABLE`] at compile time.
+static SEVERITIES: [Severity; TABLE.len()] = {
+    let mut severities = [Severity::Note; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        severities[i] = TABLE[i].severity;
+        i += 1;
+    }
+    severities
+};
+
+/// The rows of [`RULES`]: a constant, so that [`NAMES`] and [`SEVERITIES`]
+/// are computed from it and the texts are linked only where [`RULES`] (or
+/// [`Rule::info`]) is used.
+const TABLE: [RuleInfo; 34] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",

@@ -10,7 +10,7 @@ use std::rc::Rc;
 use crate::app::engine::Parsed;
 pub use crate::app::engine::{
     BuildAnswer, ColumnResult, FieldRow, FindingResult, OpResult, Results, Revs, RoundTripResult,
-    Texts,
+    RuleText, Texts,
 };
 use crate::input::InputError;
 

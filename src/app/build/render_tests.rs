@@ -61,6 +61,13 @@ fn each_column_shows_its_ops_findings_surface_and_exports() {
     assert!(first_op.contains(r#"<code class="rule">whole-map-test</code>"#));
     assert!(first_op.contains("diagnostic compact sev-warning"));
     assert_eq!(count(ops, "diagnostic compact"), 1);
+    // Why the rule matters and what its fix does: the rule's texts, which
+    // the engines send once per rule with the column (the page module has
+    // no rule table).
+    let why = element(first_op, r#"class="why""#).unwrap();
+    assert!(text(why).contains("A test compares the whole map, so it fails (422)"));
+    assert!(text(why)
+        .contains("The fix: Per-key ops, as PR #18139's GeneratePerKeyMapPatches writes them"));
     // The conflict surface: the whole label map.
     let surface = element(head, r#"class="surface""#).unwrap();
     assert_eq!(count(surface, "<li>"), 1);

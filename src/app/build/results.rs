@@ -7,7 +7,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::link::{Column, MAX_COLUMNS};
-use super::recompute::{ColumnResult, FindingResult, OpResult, Results, RoundTripResult, Texts};
+use super::recompute::{
+    ColumnResult, FindingResult, OpResult, Results, RoundTripResult, RuleText, Texts,
+};
 use crate::app::components::{
     op_class, Choice, ConflictSurface, CopyButton, Diag, Diagnostics, ReformSome, Select, UseCopy,
 };
@@ -107,7 +109,7 @@ pub fn ResultColumn(props: &ResultColumnProps) -> Html {
                 { body_view(result, texts) }
                 if !result.findings.is_empty() {
                     <div class="body-findings" role="group" aria-label="Lint on the whole body">
-                        <Diagnostics findings={diags(&result.findings)} compact=true />
+                        <Diagnostics findings={diags(&result.findings, &result.rules)} compact=true />
                     </div>
                 }
                 <ConflictSurface conflicts={result.conflicts.clone()} overwrites={result.overwrites.clone()} />
@@ -230,7 +232,7 @@ fn body_view(result: &ColumnResult, texts: &Texts) -> Html {
     match result.kind {
         BodyKind::JsonPatch => html! {
             <ol class="ops" aria-label="Operations">
-                { for result.ops.iter().map(op_item) }
+                { for result.ops.iter().map(|op| op_item(op, &result.rules)) }
             </ol>
         },
         _ => match &result.field_manager {
@@ -247,23 +249,30 @@ fn body_view(result: &ColumnResult, texts: &Texts) -> Html {
     }
 }
 
-/// Findings as the shared diagnostics component takes them.
-fn diags(findings: &[FindingResult]) -> Vec<Diag> {
+/// Findings as the shared diagnostics component takes them, with their
+/// rules' texts from the column's answer.
+fn diags(findings: &[FindingResult], rules: &[RuleText]) -> Vec<Diag> {
     findings
         .iter()
         .filter_map(|f| {
+            let texts = rules.iter().find(|r| r.rule == f.rule);
+            let text = |pick: fn(&RuleText) -> &Rc<str>| {
+                texts.map_or(AttrValue::Static(""), |t| AttrValue::Rc(Rc::clone(pick(t))))
+            };
             f.finding().map(|finding| Diag {
                 n: f.n,
                 finding,
                 has_fix: f.has_fix,
+                explanation: text(|t| &t.explanation),
+                fix_text: text(|t| &t.fix),
             })
         })
         .collect()
 }
 
 /// One op sent: kind, path, value, why, and lint's findings on it.
-fn op_item(op: &OpResult) -> Html {
-    let findings = diags(&op.findings);
+fn op_item(op: &OpResult, rules: &[RuleText]) -> Html {
+    let findings = diags(&op.findings, rules);
     html! {
         <li class={classes!("op", op_class(op.kind()), op.unique.then_some("only-here"))}>
             <div class="op-line">

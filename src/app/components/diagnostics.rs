@@ -53,11 +53,19 @@ pub struct Diag {
     pub finding: Finding,
     /// It has a fix.
     pub has_fix: bool,
+    /// Why its rule matters ([`crate::lint::RuleInfo::explanation`]).
+    pub explanation: AttrValue,
+    /// What its rule's fix does ([`crate::lint::RuleInfo::fix`]).
+    pub fix_text: AttrValue,
 }
 
 impl Diag {
-    /// The `n`th finding of a report, as shown.
+    /// The `n`th finding of a report, as shown, with its rule's texts from
+    /// the rule table (a module with the linter: Check). The Build view's
+    /// findings come from the engines with these texts, and its module
+    /// carries no rule table.
     pub fn of(n: usize, finding: &Finding) -> Diag {
+        let info = finding.rule.info();
         Diag {
             n,
             finding: Finding {
@@ -65,6 +73,8 @@ impl Diag {
                 ..finding.clone()
             },
             has_fix: finding.fix.is_some(),
+            explanation: AttrValue::Static(info.explanation),
+            fix_text: AttrValue::Static(info.fix),
         }
     }
 }
@@ -119,7 +129,6 @@ struct DiagnosticProps {
 #[component]
 fn Diagnostic(props: &DiagnosticProps) -> Html {
     let finding = &props.diag.finding;
-    let info = finding.rule.info();
     let head = html! {
         <>
             <span class="severity">
@@ -134,8 +143,8 @@ fn Diagnostic(props: &DiagnosticProps) -> Html {
     let message = html! { <p class="diagnostic-message">{ with_code(&finding.message) }</p> };
     let why = html! {
         <>
-            <p>{ with_code(info.explanation) }</p>
-            <p class="muted">{ "The fix: " }{ with_code(info.fix) }</p>
+            <p>{ with_code(&props.diag.explanation) }</p>
+            <p class="muted">{ "The fix: " }{ with_code(&props.diag.fix_text) }</p>
         </>
     };
     if props.compact {

@@ -426,3 +426,53 @@ fn a_conversion_names_the_side_that_does_not_parse() {
         }
     );
 }
+
+/// Each rule a column's findings name comes with its texts, once, in rule
+/// order; an answer whose column lacks them (engines of another version)
+/// does not read.
+#[test]
+fn a_column_sends_the_texts_of_the_rules_its_findings_name_once() {
+    // A label added and a finalizer appended: kubevirt-main tests the whole
+    // label map and the whole finalizer list, naive sends both blind.
+    let old = "metadata:\n  name: vmi\n  labels: {a: '1'}\n  finalizers: [x]\n";
+    let new = "metadata:\n  name: vmi\n  labels: {a: '1', b: '2'}\n  finalizers: [x, y]\n";
+    let mut engine = Engine::default();
+    let request = ToEngine::Build {
+        id: 9,
+        job: job(old, new, &[Preset::KubevirtMain, Preset::Naive], (1, 2, 3)),
+    };
+    let answer = engine.answer(request);
+    let FromEngine::Built { answer: built, .. } = &answer else {
+        panic!("{answer:?}")
+    };
+    for column in &built.results.as_ref().unwrap().columns {
+        let named: std::collections::BTreeSet<&str> = column
+            .findings
+            .iter()
+            .chain(column.ops.iter().flat_map(|op| &op.findings))
+            .map(|f| f.rule.as_str())
+            .collect();
+        assert!(!named.is_empty(), "{:?} has findings", column.preset);
+        let sent: Vec<&str> = column.rules.iter().map(|r| r.rule.as_str()).collect();
+        let mut in_order: Vec<Rule> = named.iter().map(|n| n.parse().unwrap()).collect();
+        in_order.sort_by_key(|rule| *rule as usize);
+        assert_eq!(
+            sent,
+            in_order.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
+            "each named rule once, in rule order"
+        );
+        for text in &column.rules {
+            let info = text.rule.parse::<Rule>().unwrap().info();
+            assert_eq!(&*text.explanation, info.explanation);
+            assert_eq!(&*text.fix, info.fix);
+        }
+    }
+    // The same answer without a column's rule texts is refused.
+    let mut value: Value = serde_json::from_str(&answer.to_json()).unwrap();
+    value["answer"]["results"]["columns"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("rules");
+    let error = FromEngine::from_json(&value.to_string()).unwrap_err();
+    assert!(error.to_string().contains("rules"), "{error}");
+}
