@@ -74,7 +74,12 @@ fn every_build_example_shows_what_its_description_says() {
     for example in examples() {
         let state = BuildState::computed(BuildLink::example(example.id, None).unwrap());
         let what = format!("example {}", example.id);
-        check(&what, &example.claims, &facts::build(&state), &mut failures);
+        check(
+            &what,
+            &example.claims(),
+            &facts::build(&state),
+            &mut failures,
+        );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -274,7 +279,7 @@ fn every_verdict_word_in_a_lesson_is_claimed() {
         }
     }
     for example in examples() {
-        for phrase in unclaimed_verdicts(&example.description, &example.claims) {
+        for phrase in unclaimed_verdicts(&example.description, &example.claims()) {
             if matches!(phrase, "false conflict" | "true conflict" | "lost update") {
                 failures.push(format!(
                     "example {} says {phrase:?}: a Build example shows ops, not replays; link to a Race scenario that claims it",

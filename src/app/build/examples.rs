@@ -1,7 +1,9 @@
 //! The bundled examples of the Build view (`www/examples/*.yaml`),
-//! compiled in as JSON (`www/examples/examples.json`, written from the YAML
-//! files by a test: `PATCHLAB_BLESS=1 cargo test --lib build::examples`),
-//! so the page module reads them without a YAML reader.
+//! compiled in as JSON (`www/examples/examples.json`, and their claims in
+//! `www/examples/claims.json`, both written from the YAML files by a test:
+//! `PATCHLAB_BLESS=1 cargo test --lib build::examples`), so the page module
+//! reads them without a YAML reader, and without the claims, which only
+//! tests read.
 
 use std::rc::Rc;
 
@@ -28,14 +30,16 @@ pub struct Example {
     pub old: String,
     /// The new object (YAML).
     pub new: String,
-    /// What the description says the columns show, checked by a test
-    /// (see `app::learn::facts::build`).
-    #[serde(default)]
-    pub claims: crate::claims::Claims,
 }
 
-/// The examples as JSON: `[id, example]` pairs in menu order.
+/// The examples as JSON: `[id, example]` pairs in menu order, without
+/// their claims.
 const COMPILED: &str = include_str!("../../../www/examples/examples.json");
+
+/// Each example's claims as JSON, `[id, claims]` pairs in menu order: a
+/// file of their own, read only by [`Example::claims`], which only tests
+/// call, so the page module carries neither them nor their reader.
+const CLAIMS: &str = include_str!("../../../www/examples/claims.json");
 
 /// The ids, in menu order (as in [`FILES`]).
 const IDS: [&str; 9] = [
@@ -114,6 +118,19 @@ pub fn example(id: &str) -> Option<&'static Example> {
 }
 
 impl Example {
+    /// What the description says the columns show, checked by a test
+    /// against the engine (see `app::learn::facts::build`).
+    pub fn claims(&self) -> crate::claims::Claims {
+        // Written by a test from the YAML files, and read only by tests: a
+        // file that does not read is a failing test, not empty claims.
+        let read: Vec<(String, crate::claims::Claims)> =
+            serde_json::from_str(CLAIMS).expect("www/examples/claims.json reads as claims");
+        read.into_iter()
+            .find(|(id, _)| id == self.id)
+            .map(|(_, claims)| claims)
+            .unwrap_or_default()
+    }
+
     /// True when `link` holds this example as bundled (its objects and
     /// columns untouched).
     pub fn is(&self, link: &BuildLink) -> bool {
@@ -150,21 +167,39 @@ mod tests {
     fn the_compiled_examples_are_the_yaml_files() {
         let ids: Vec<&str> = FILES.iter().map(|(id, _)| *id).collect();
         assert_eq!(ids, IDS);
-        let read: Vec<(&str, serde_json::Value)> = FILES
-            .iter()
-            .map(|(id, text)| {
-                let value = input::parse_as(text, Format::Yaml, &Budget::default())
-                    .unwrap_or_else(|e| panic!("www/examples/{id}.yaml: {e}"));
-                (*id, value)
-            })
-            .collect();
+        let mut examples: Vec<(&str, serde_json::Value)> = Vec::new();
+        let mut claims: Vec<(&str, serde_json::Value)> = Vec::new();
+        for (id, text) in FILES {
+            let mut value = input::parse_as(text, Format::Yaml, &Budget::default())
+                .unwrap_or_else(|e| panic!("www/examples/{id}.yaml: {e}"));
+            let claimed = value
+                .as_object_mut()
+                .and_then(|example| example.remove("claims"))
+                .unwrap_or_else(|| serde_json::json!({}));
+            examples.push((id, value));
+            claims.push((id, claimed));
+        }
         crate::app::bundled::shipped_json_is(
             "www/examples/examples.json",
             COMPILED,
-            &read,
+            &examples,
             "the YAML files",
             "build::examples",
         );
+        crate::app::bundled::shipped_json_is(
+            "www/examples/claims.json",
+            CLAIMS,
+            &claims,
+            "the YAML files' claims",
+            "build::examples",
+        );
+    }
+
+    #[test]
+    fn every_example_claims_something() {
+        for e in examples() {
+            assert!(!e.claims().is_empty(), "{} has no claims", e.id);
+        }
     }
 
     #[test]
