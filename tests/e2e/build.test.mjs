@@ -85,6 +85,55 @@ test('a parse error shows line and column, keeps the last result marked stale', 
   await page.context().close();
 });
 
+test('a long text put in place of another shows from its top', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  await column(page, 1).waitFor();
+  const editor = page.locator('#old-object');
+  const long = (name) => Array.from({ length: 300 }, (_, i) => `${name}${i}: value`).join('\n');
+  await setEditor(page, 'Old object', long('old'));
+  await setEditor(page, 'New object', long('new'));
+  await editor.evaluate((e) => { e.scrollTop = e.scrollHeight; });
+  assert.ok((await editor.evaluate((e) => e.scrollTop)) > 0, 'scrolled down');
+  // Swapped: the old editor now holds the other 300 lines, from their top.
+  await page.getByRole('button', { name: 'Swap old and new' }).click();
+  await page.waitForFunction(() => document.querySelector('#old-object')?.value.startsWith('new0'));
+  assert.equal(await editor.evaluate((e) => e.scrollTop), 0, 'the text put in shows from its top');
+  assert.deepEqual(await editor.evaluate((e) => [e.selectionStart, e.selectionEnd]), [0, 0], 'the caret at its start');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an engine worker that cannot read the requests fails them: Convert and the results say so, nothing waits', async () => {
+  const page = await openPage(browser);
+  // A worker that speaks another protocol (as one of another version,
+  // served from a cache, would): ready, then every request unreadable. The
+  // engines' module does not load, so the page has none of its own.
+  await page.route('**/engine-worker_loader.js', (route) => route.fulfill({
+    contentType: 'text/javascript',
+    body: `postMessage('{"type":"ready"}');
+onmessage = (e) => {
+  if (typeof e.data === 'string' && e.data.startsWith('{')) {
+    postMessage(JSON.stringify({ type: 'failed', id: 0, message: 'not an engine request: unknown variant' }));
+  }
+};`,
+  }));
+  await page.route('**/engine-worker_bg.wasm', (route) => route.abort());
+  await page.goto(`${server.url}#/build`);
+  await column(page, 1).waitFor();
+  const before = await page.locator('#old-object').inputValue();
+  await page.getByRole('button', { name: 'JSON', exact: true }).click();
+  const notice = page.getByText(/^The objects cannot be converted: the engine worker could not read a request \(reload the page\): not an engine request: unknown variant\. Your objects are kept\.$/);
+  await notice.waitFor({ timeout: 20_000 });
+  assert.equal(await page.locator('.toolbar .converting').count(), 0, 'nothing says Converting… any more');
+  assert.equal(await page.locator('#old-object').inputValue(), before, 'the texts are as they were');
+  // An edit asks for results: the same worker fails them, in words.
+  await page.locator('#old-object').press('End');
+  await page.keyboard.type(' ');
+  await page.getByText(/^The results cannot be computed: the engine worker could not read a request/).waitFor({ timeout: 20_000 });
+  await page.context().close();
+});
+
 test('share link round trip: copy, open in a new page, same state', async () => {
   const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();

@@ -92,7 +92,13 @@ pub fn use_editor_input(
                     }
                     area.set_value(text);
                     let _ = area.set_selection_range(0, 0);
-                    area.set_scroll_top(0);
+                    // A text put in place of another starts at its top. A
+                    // new textarea is there already, and setting its
+                    // scroll position would lay the page out in the
+                    // middle of the first render.
+                    if shown.borrow().is_some() {
+                        area.set_scroll_top(0);
+                    }
                 }
                 *shown.borrow_mut() = Some(shared(text));
             }
