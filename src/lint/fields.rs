@@ -137,8 +137,13 @@ fn suggest<'a>(member: &str, fields: impl Iterator<Item = &'a str> + Clone) -> O
     if let Some(same) = fields.clone().find(|f| f.eq_ignore_ascii_case(member)) {
         return Some(same.to_owned());
     }
-    let most = (member.chars().count() / 3).clamp(1, 2);
+    let chars = member.chars().count();
+    let most = (chars / 3).clamp(1, 2);
+    // The distance is at least the difference in length: a name that much
+    // longer or shorter is not compared (Levenshtein takes the product of
+    // the lengths, minutes for a megabyte key in a debug build).
     fields
+        .filter(|f| f.chars().count().abs_diff(chars) <= most)
         .map(|f| (strsim::levenshtein(member, f), f))
         .filter(|(d, _)| *d <= most)
         .min_by_key(|(d, f)| (*d, *f))
@@ -307,5 +312,17 @@ mod tests {
             Some("metadata")
         );
         assert_eq!(suggest("kd", ["kind"].into_iter()), None);
+        // Names two shorter or longer are still compared; a name of a
+        // megabyte is compared with none (it is three edits from nothing).
+        assert_eq!(
+            suggest("metada", ["kind", "metadata"].into_iter()).as_deref(),
+            Some("metadata")
+        );
+        assert_eq!(
+            suggest("containerss", ["containers", "initContainers"].into_iter()).as_deref(),
+            Some("containers")
+        );
+        let huge = "x".repeat(1 << 20);
+        assert_eq!(suggest(&huge, ["kind", "metadata"].into_iter()), None);
     }
 }
