@@ -14,6 +14,8 @@
 
 mod yaml;
 
+pub use yaml::is_number as is_yaml_number;
+
 use std::fmt;
 use std::rc::Rc;
 
@@ -454,6 +456,61 @@ mod tests {
         ] {
             let err = parse(bad, &Budget::default()).unwrap_err();
             assert!(err.line.is_some(), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_scalar_is_a_number_to_the_colouring_exactly_when_the_reader_reads_one() {
+        let words = [
+            "0",
+            "-12",
+            "+7",
+            "007",
+            "1.5e3",
+            "1E+2",
+            "-0.5e-3",
+            ".5",
+            "-.5",
+            "+.5",
+            "5.",
+            "1_000",
+            "0x1F",
+            "0xg",
+            "0x",
+            "0o17",
+            "0o8",
+            "-0o17",
+            "0xFFFFFFFFFFFFFFFFFF",
+            "12:30",
+            ".inf",
+            "-.Inf",
+            "+.INF",
+            ".nan",
+            "-.nan",
+            "inf",
+            "NaN",
+            "infinity",
+            "1e",
+            "e5",
+            ".",
+            "-",
+            "1.2.3",
+            "1e5.5",
+            "abc",
+            "1e400",
+            "18446744073709551616",
+            "99999999999999999999999",
+            "true",
+        ];
+        let huge = "9".repeat(400);
+        for word in words.iter().copied().chain([huge.as_str()]) {
+            let read = parse(&format!("x: {word}\n"), &Budget::default());
+            let number = match &read {
+                Ok((v, _)) => v["x"].is_number(),
+                // Refused as a number JSON cannot hold.
+                Err(e) => e.message.contains("number"),
+            };
+            assert_eq!(is_yaml_number(word), number, "{word}: {read:?}");
         }
     }
 

@@ -251,7 +251,7 @@ fn yaml_value(line: &str, start: usize, base: usize, spans: &mut Vec<(Kind, Rang
                         | "~"
                 ) {
                     Kind::Literal
-                } else if word.parse::<f64>().is_ok() {
+                } else if crate::input::is_yaml_number(word) {
                     Kind::Number
                 } else {
                     Kind::String
@@ -325,6 +325,30 @@ mod tests {
                 (Kind::Key, "on"),
                 (Kind::Punct, ":"),
                 (Kind::Literal, "true"),
+            ]
+        );
+    }
+
+    #[test]
+    fn yaml_numbers_are_coloured_as_the_reader_reads_them() {
+        // Hex and octal are numbers to the core schema; `inf` and `NaN`
+        // (which Rust's float parser takes) are strings; `.inf` is a number
+        // the reader refuses, and is coloured as one.
+        let text = "a: 0x1F\nb: 0o17\nc: inf\nd: NaN\ne: .inf\nf: -1.5e3\ng: 1_000\n";
+        let values: Vec<_> = kinds(text, Format::Yaml)
+            .into_iter()
+            .filter(|(k, _)| matches!(k, Kind::Number | Kind::String))
+            .collect();
+        assert_eq!(
+            values,
+            [
+                (Kind::Number, "0x1F"),
+                (Kind::Number, "0o17"),
+                (Kind::String, "inf"),
+                (Kind::String, "NaN"),
+                (Kind::Number, ".inf"),
+                (Kind::Number, "-1.5e3"),
+                (Kind::String, "1_000"),
             ]
         );
     }

@@ -2,7 +2,9 @@
 //! stopped before they happen: the browser would freeze for seconds laying
 //! out the text only for the parser to refuse it.
 
-const MIB: f64 = 1024.0 * 1024.0;
+const MIB: usize = 1024 * 1024;
+// The limit is said in whole MiB.
+const _: () = assert!(crate::limits::OBJECT_BYTES.is_multiple_of(MIB));
 
 /// Why inserting `inserted` bytes over the selection `start..end` (UTF-16
 /// offsets, as the browser reports them) of `text` is refused, if it is.
@@ -12,13 +14,21 @@ pub fn refuse_insert(text: &str, start: usize, end: usize, inserted: usize) -> O
     let total = text.len() - selected + inserted;
     (total > limit).then(|| {
         format!(
-            "Not pasted: the object would be at least {} bytes ({:.1} MiB), more than the limit \
+            "Not pasted: the object would be at least {} bytes ({} MiB), more than the limit \
              of {} MiB (kube-apiserver refuses request bodies above 3 MiB). Your text is unchanged.",
             thousands(total),
-            total as f64 / MIB,
-            limit as f64 / MIB
+            tenths_of_mib(total),
+            limit / MIB
         )
     })
+}
+
+/// Bytes in MiB to one decimal, rounded to the nearest ("4.0", "10.3"),
+/// in integers: float formatting would add some 11 KB of code to the page
+/// module for this one message.
+fn tenths_of_mib(bytes: usize) -> String {
+    let tenths = (bytes as u128 * 10 + MIB as u128 / 2) / MIB as u128;
+    format!("{}.{}", tenths / 10, tenths % 10)
 }
 
 /// 1234567 as "1,234,567".
@@ -66,6 +76,16 @@ mod tests {
              limit of 4 MiB (kube-apiserver refuses request bodies above 3 MiB). Your text is \
              unchanged."
         );
+        // As `{:.1}` of the size in MiB would write it.
+        for bytes in [
+            0, 1, 52_428, 52_429, 104_857, 1_048_576, 4_194_305, 10_800_000, 99_999_999,
+        ] {
+            assert_eq!(
+                tenths_of_mib(bytes),
+                format!("{:.1}", bytes as f64 / MIB as f64),
+                "{bytes}"
+            );
+        }
         assert_eq!(
             [0, 12, 123, 1234, 123_456, 1_234_567].map(thousands),
             ["0", "12", "123", "1,234", "123,456", "1,234,567"]

@@ -355,15 +355,10 @@ fn parse_int(text: &str) -> Option<Value> {
     u64::from_str_radix(digits, radix).ok().map(Value::from)
 }
 
-/// A core-schema float; non-finite values are refused (JSON has none).
-fn parse_number(span: &Span, text: &str) -> Result<Option<Value>, InputError> {
-    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if matches!(unsigned, ".inf" | ".Inf" | ".INF") || matches!(text, ".nan" | ".NaN" | ".NAN") {
-        return Err(error_at(
-            span,
-            format!("{text} is not a finite number, which JSON cannot hold"),
-        ));
-    }
+/// Whether `unsigned` (a scalar without its sign) is written as a
+/// core-schema float: digits with at most one `.` (on at least one side of
+/// it), then perhaps `e`/`E`, a sign and digits.
+fn float_syntax(unsigned: &str) -> bool {
     let bytes = unsigned.as_bytes();
     let mantissa_end = bytes
         .iter()
@@ -383,7 +378,39 @@ fn parse_number(span: &Span, text: &str) -> Result<Option<Value>, InputError> {
         let e = e.strip_prefix(['-', '+']).unwrap_or(e);
         !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
     };
-    if !(mantissa_ok && exponent_ok) {
+    mantissa_ok && exponent_ok
+}
+
+/// Whether a plain scalar is a number to [`scalar`]: an integer in decimal,
+/// octal (`0o`) or hex (`0x`) that fits, a float, or `.inf`/`.nan`, which
+/// it refuses as numbers JSON cannot hold. Decided from the text alone,
+/// with no float parsed (the editors colour with it; the page module
+/// carries no float parser).
+pub fn is_number(text: &str) -> bool {
+    for (prefix, radix) in [("0o", 8), ("0x", 16)] {
+        if let Some(digits) = text.strip_prefix(prefix) {
+            return !digits.is_empty()
+                && digits.chars().all(|c| c.is_digit(radix))
+                && u64::from_str_radix(digits, radix).is_ok();
+        }
+    }
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    (!unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()))
+        || float_syntax(unsigned)
+        || matches!(unsigned, ".inf" | ".Inf" | ".INF")
+        || matches!(text, ".nan" | ".NaN" | ".NAN")
+}
+
+/// A core-schema float; non-finite values are refused (JSON has none).
+fn parse_number(span: &Span, text: &str) -> Result<Option<Value>, InputError> {
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") || matches!(text, ".nan" | ".NaN" | ".NAN") {
+        return Err(error_at(
+            span,
+            format!("{text} is not a finite number, which JSON cannot hold"),
+        ));
+    }
+    if !float_syntax(unsigned) {
         return Ok(None);
     }
     // Rust's parser does not take a leading '+' on "+.5"-style text.

@@ -308,6 +308,28 @@ test('the page module carries no lint rule texts; the engines and the Check modu
   }
 });
 
+test('the page module carries no exact float reader; the engines and the view modules do', async () => {
+  // serde_json's `float_roundtrip` reads a decimal to the nearest f64 with
+  // core's parser, whose table of 128-bit powers of five (10 KB, which
+  // gzip cannot shrink) starts with 5^-342 as (0xeef453d6923bd65a,
+  // 0x113faa2906a13b3f), each half little-endian.
+  // Only the page module is built without it (Cargo.toml, `exact-floats`):
+  // it reads no user JSON. Everything that reads user JSON keeps it.
+  const first = Buffer.alloc(16);
+  first.writeBigUInt64LE(0xeef453d6923bd65an, 0);
+  first.writeBigUInt64LE(0x113faa2906a13b3fn, 8);
+  const names = await readdir(distDir);
+  const has = async (re) => {
+    const name = names.find((n) => re.test(n));
+    assert.ok(name, `dist/ has ${re}`);
+    return (await readFile(join(distDir, name))).includes(first);
+  };
+  assert.equal(await has(/^patchlab-[0-9a-f]+_bg\.wasm$/), false, 'the page module holds no table of powers of five');
+  for (const re of [/^engine-worker_bg\.wasm$/, /^check_bg\.wasm$/, /^race_bg\.wasm$/]) {
+    assert.equal(await has(re), true, `${re} reads floats exactly`);
+  }
+});
+
 test('a view link in any case or with any slashes fetches that view\'s module only, as the app reads the route', async () => {
   for (const [hash, file] of [['#/Race', 'race_bg.wasm'], ['#check', 'check_bg.wasm'], ['#//learn/migration-race/2', 'learn_bg.wasm']]) {
     const page = await openPage(browser);
