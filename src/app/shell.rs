@@ -107,15 +107,13 @@ pub fn App() -> Html {
         <ContextProvider<ShortcutSettings> context={*settings}>
         <div class="shell">
             <a class="skip-link" href="#main" onclick={skip_to_main()}>{ "Skip to content" }</a>
-            <Header {view} theme={*theme} onglossary={show(Open::Glossary(None))} onshortcuts={show(Open::Shortcuts)} ontheme={cycle_theme} />
+            { header(&HeaderProps { view, theme: *theme, onglossary: show(Open::Glossary(None)), onshortcuts: show(Open::Shortcuts), ontheme: cycle_theme }) }
             <main id="main" class="main" tabindex="-1">
                 { page(&route) }
             </main>
             { match *open {
                 Open::None => html! {},
-                Open::Shortcuts => html! {
-                    <Help {view} enabled={settings.enabled} onsettings={on_settings} onclose={close.clone()} />
-                },
+                Open::Shortcuts => help(&HelpProps { view, enabled: settings.enabled, onsettings: on_settings, onclose: close.clone() }),
                 Open::Glossary(term) => html! { <GlossaryDialog {term} onclose={close.clone()} /> },
             } }
             <footer class="site-footer">
@@ -139,7 +137,7 @@ fn page(route: &Route) -> Html {
         Route::Build(packed) => {
             html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> }
         }
-        Route::NotFound(fragment) => html! { <NotFound fragment={fragment.clone()} /> },
+        Route::NotFound(fragment) => not_found(fragment),
         #[cfg(any(not(feature = "partial"), feature = "check-only"))]
         Route::Check(packed) => {
             html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> }
@@ -169,7 +167,6 @@ fn skip_to_main() -> Callback<MouseEvent> {
     })
 }
 
-#[derive(PartialEq, Properties)]
 struct HeaderProps {
     view: Option<View>,
     theme: Theme,
@@ -178,15 +175,14 @@ struct HeaderProps {
     ontheme: Callback<MouseEvent>,
 }
 
-#[component]
-fn Header(props: &HeaderProps) -> Html {
+fn header(props: &HeaderProps) -> Html {
     html! {
         <header class="site-header">
             <a class="brand" href={View::Build.href()}>
                 <span class="brand-mark" aria-hidden="true">{ "{ }" }</span>
                 <span class="brand-name">{ "patchlab" }</span>
             </a>
-            <Nav current={props.view} />
+            { nav(props.view) }
             <p class="tagline">
                 { "Conflict-narrow Kubernetes JSON Patches: what each strategy sends, tests and risks." }
             </p>
@@ -203,18 +199,12 @@ fn Header(props: &HeaderProps) -> Html {
     }
 }
 
-#[derive(PartialEq, Properties)]
-struct NavProps {
-    current: Option<View>,
-}
-
-#[component]
-fn Nav(props: &NavProps) -> Html {
+fn nav(current: Option<View>) -> Html {
     html! {
         <nav class="views" aria-label="Views">
             <ul>
                 { for View::ALL.into_iter().map(|view| {
-                    let current = (Some(view) == props.current).then_some("page");
+                    let current = (Some(view) == current).then_some("page");
                     html! {
                         <li>
                             <a href={view.href()} aria-current={current}>{ view.title() }</a>
@@ -226,18 +216,12 @@ fn Nav(props: &NavProps) -> Html {
     }
 }
 
-#[derive(PartialEq, Properties)]
-struct NotFoundProps {
-    fragment: String,
-}
-
 /// A link to a page that does not exist: say so, and offer the views.
-#[component]
-fn NotFound(props: &NotFoundProps) -> Html {
+fn not_found(fragment: &str) -> Html {
     html! {
         <section class="view not-found" aria-labelledby="view-title">
             <h1 id="view-title">{ "No such page" }</h1>
-            <p>{ "This link asks for " }<code>{ props.fragment.clone() }</code>{ ", which patchlab does not have. It may be mistyped, or come from a newer version." }</p>
+            <p>{ "This link asks for " }<code>{ fragment.to_owned() }</code>{ ", which patchlab does not have. It may be mistyped, or come from a newer version." }</p>
             <ul class="view-list">
                 { for View::ALL.into_iter().map(|view| html! {
                     <li><a href={view.href()}>{ view.title() }</a>{ ": " }{ view.summary() }</li>
@@ -247,7 +231,6 @@ fn NotFound(props: &NotFoundProps) -> Html {
     }
 }
 
-#[derive(PartialEq, Properties)]
 struct HelpProps {
     view: Option<View>,
     enabled: bool,
@@ -257,8 +240,7 @@ struct HelpProps {
 
 /// The keys of the current view, the editors' keys where there are
 /// editors, and the switch for single-key shortcuts.
-#[component]
-fn Help(props: &HelpProps) -> Html {
+fn help(props: &HelpProps) -> Html {
     let title = match props.view {
         Some(view) => format!("Keyboard shortcuts: {}", view.title()),
         None => "Keyboard shortcuts".to_owned(),

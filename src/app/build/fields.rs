@@ -55,7 +55,7 @@ pub fn FieldsTable(props: &FieldsTableProps) -> Html {
                                     <td>{ row.kind.as_str() }</td>
                                     <td>{ row.change.clone() }</td>
                                     { for props.columns.iter().enumerate().map(|(i, preset)| html! {
-                                        <td><StrategyCell column={i} preset={*preset} row={row.clone()} onchange={props.onchange.clone()} /></td>
+                                        <td>{ strategy_cell(&StrategyCellProps { column: i, preset: *preset, row: row.clone(), onchange: props.onchange.clone() }) }</td>
                                     }) }
                                 </tr>
                             }) }
@@ -67,7 +67,6 @@ pub fn FieldsTable(props: &FieldsTableProps) -> Html {
     }
 }
 
-#[derive(PartialEq, Properties)]
 struct StrategyCellProps {
     column: usize,
     preset: Preset,
@@ -75,8 +74,7 @@ struct StrategyCellProps {
     onchange: Callback<(usize, PointerBuf, Option<Strategy>)>,
 }
 
-#[component]
-fn StrategyCell(props: &StrategyCellProps) -> Html {
+fn strategy_cell(props: &StrategyCellProps) -> Html {
     let row = &props.row;
     if let Some(whole) = props.preset.whole_object() {
         return html! { <span class="muted">{ format!("{whole}: one body for the whole object") }</span> };

@@ -81,10 +81,14 @@ pub struct ResultColumnProps {
 #[component]
 pub fn ResultColumn(props: &ResultColumnProps) -> Html {
     let n = props.index + 1;
-    let header = html! {
-        <ColumnHead index={props.index} count={props.count} preset={props.preset} presets={props.presets.clone()}
-            onpreset={props.onpreset.clone()} onremove={props.onremove.clone()} />
-    };
+    let header = column_head(&ColumnHeadProps {
+        index: props.index,
+        count: props.count,
+        preset: props.preset,
+        presets: props.presets.clone(),
+        onpreset: props.onpreset.clone(),
+        onremove: props.onremove.clone(),
+    });
     let result = &props.result;
     let (None, Some(texts)) = (&result.error, &result.texts) else {
         let why = result.error.clone();
@@ -120,14 +124,18 @@ pub fn ResultColumn(props: &ResultColumnProps) -> Html {
                 </ul>
             }
             if !result.empty {
-                <Exports index={props.index} texts={Rc::clone(texts)} content_type={AttrValue::from(result.content_type.clone())}
-                    patch={result.kind == BodyKind::JsonPatch} copy={props.copy.clone()} />
+                { exports(&ExportsProps {
+                    index: props.index,
+                    texts: Rc::clone(texts),
+                    content_type: AttrValue::from(result.content_type.clone()),
+                    patch: result.kind == BodyKind::JsonPatch,
+                    copy: props.copy.clone(),
+                }) }
             }
         </article>
     }
 }
 
-#[derive(PartialEq, Properties)]
 struct ColumnHeadProps {
     index: usize,
     count: usize,
@@ -137,8 +145,7 @@ struct ColumnHeadProps {
     onremove: Callback<()>,
 }
 
-#[component]
-fn ColumnHead(props: &ColumnHeadProps) -> Html {
+fn column_head(props: &ColumnHeadProps) -> Html {
     let n = props.index + 1;
     let label = if props.index == 0 {
         "Preset".to_owned()
@@ -182,8 +189,7 @@ struct ExportsProps {
     copy: UseCopy,
 }
 
-#[component]
-fn Exports(props: &ExportsProps) -> Html {
+fn exports(props: &ExportsProps) -> Html {
     let i = props.index;
     let texts = &props.texts;
     let id = |key: &str| AttrValue::from(format!("{key}-{i}"));
