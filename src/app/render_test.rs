@@ -15,12 +15,29 @@ use std::pin::pin;
 use std::task::{Context, Poll, Waker};
 
 use yew::html::BaseComponent;
+use yew::prelude::*;
 use yew::LocalServerRenderer;
 
 /// The HTML `C` renders with `props`.
 pub fn render<C: BaseComponent>(props: C::Properties) -> String {
     let renderer = LocalServerRenderer::<C>::with_props(props).hydratable(false);
     block_on(renderer.render())
+}
+
+/// The HTML of a view function's `html` (a leaf view with no hooks of its
+/// own, such as [`crate::app::components::select`]), as the page shows it.
+pub fn render_view(html: Html) -> String {
+    render::<Shown>(ShownProps { html })
+}
+
+#[derive(PartialEq, Properties)]
+struct ShownProps {
+    html: Html,
+}
+
+#[component]
+fn Shown(props: &ShownProps) -> Html {
+    props.html.clone()
 }
 
 /// Runs a future that never waits on anything outside it (rendering

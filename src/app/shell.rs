@@ -10,7 +10,7 @@ use super::browser;
 use super::build::BuildView;
 #[cfg(any(not(feature = "partial"), feature = "check-only"))]
 use super::check::CheckView;
-use super::components::{Dialog, GlossaryContext, GlossaryDialog};
+use super::components::{glossary_dialog, Dialog, GlossaryContext, GlossaryDialogProps};
 use super::hooks::{use_shortcuts, ShortcutSettings};
 #[cfg(any(not(feature = "partial"), feature = "learn-only"))]
 use super::learn::LearnView;
@@ -114,7 +114,7 @@ pub fn App() -> Html {
             { match *open {
                 Open::None => html! {},
                 Open::Shortcuts => help(&HelpProps { view, enabled: settings.enabled, onsettings: on_settings, onclose: close.clone() }),
-                Open::Glossary(term) => html! { <GlossaryDialog {term} onclose={close.clone()} /> },
+                Open::Glossary(term) => glossary_dialog(&yew::props!(GlossaryDialogProps { term, onclose: close.clone() })),
             } }
             <footer class="site-footer">
                 <span>{ format!("patchlab v{}", crate::VERSION) }</span>

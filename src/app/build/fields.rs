@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::recompute::{FieldRow, Results};
-use crate::app::components::{Choice, Select};
+use crate::app::components::{select, Choice, SelectProps};
 use crate::pointer::PointerBuf;
 use crate::strategy::{FieldKind, Preset, Strategy};
 
@@ -97,7 +97,6 @@ fn strategy_cell(props: &StrategyCellProps) -> Html {
         _ => "",
     };
     html! {
-        <Select aria_label={format!("Strategy for {} in column {}", row.path, i + 1)} {choices} {selected}
-            placeholder={format!("{default} (preset)")} {onchange} />
+        { select(&yew::props!(SelectProps { aria_label: format!("Strategy for {} in column {}", row.path, i + 1), choices, selected, placeholder: format!("{default} (preset)"), onchange })) }
     }
 }

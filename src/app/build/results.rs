@@ -11,7 +11,8 @@ use super::recompute::{
     ColumnResult, FindingResult, OpResult, Results, RoundTripResult, RuleText, Texts,
 };
 use crate::app::components::{
-    op_class, Choice, ConflictSurface, CopyButton, Diag, Diagnostics, ReformSome, Select, UseCopy,
+    conflict_surface, copy_button, diagnostics, op_class, select, Choice, ConflictSurfaceProps,
+    CopyButtonProps, Diag, DiagnosticsProps, ReformSome, SelectProps, UseCopy,
 };
 use crate::strategy::{BodyKind, Preset};
 
@@ -113,10 +114,10 @@ pub fn ResultColumn(props: &ResultColumnProps) -> Html {
                 { body_view(result, texts) }
                 if !result.findings.is_empty() {
                     <div class="body-findings" role="group" aria-label="Lint on the whole body">
-                        <Diagnostics findings={diags(&result.findings, &result.rules)} compact=true />
+                        { diagnostics(&yew::props!(DiagnosticsProps { findings: diags(&result.findings, &result.rules), compact: true })) }
                     </div>
                 }
-                <ConflictSurface conflicts={result.conflicts.clone()} overwrites={result.overwrites.clone()} />
+                { conflict_surface(&yew::props!(ConflictSurfaceProps { conflicts: result.conflicts.clone(), overwrites: result.overwrites.clone() })) }
             }
             if !result.notes.is_empty() {
                 <ul class="notes" aria-label="Notes">
@@ -169,8 +170,7 @@ fn column_head(props: &ColumnHeadProps) -> Html {
     html! {
         <header class="column-head">
             <span class="column-number" aria-hidden="true">{ n }</span>
-            <Select class="preset" aria_label={label} {choices} selected={props.preset.as_str()}
-                onchange={props.onpreset.reform_some(|v: String| v.parse::<Preset>().ok())} />
+            { select(&yew::props!(SelectProps { class: "preset", aria_label: label, choices, selected: props.preset.as_str(), onchange: props.onpreset.reform_some(|v: String| v.parse::<Preset>().ok()) })) }
             if props.count > 1 {
                 <button type="button" class="link remove" aria-label={format!("Remove column {n}")}
                     onclick={props.onremove.reform(|_: MouseEvent| ())}>{ "Remove" }</button>
@@ -194,7 +194,7 @@ fn exports(props: &ExportsProps) -> Html {
     let texts = &props.texts;
     let id = |key: &str| AttrValue::from(format!("{key}-{i}"));
     let copy = |key: &str, label: &'static str, text: &Rc<str>| {
-        html! { <CopyButton id={id(key)} {label} text={Rc::clone(text)} copy={props.copy.clone()} /> }
+        html! { { copy_button(&yew::props!(CopyButtonProps { id: id(key), label, text: Rc::clone(text), copy: props.copy.clone() })) } }
     };
     html! {
         <>
@@ -203,8 +203,7 @@ fn exports(props: &ExportsProps) -> Html {
                 <pre tabindex="0" role="region" aria-label="What is sent"><code>{ AttrValue::from(Rc::clone(&texts.payload)) }</code></pre>
             </details>
             <div class="exports" role="group" aria-label={format!("Copy from column {}", i + 1)}>
-                <CopyButton id={id("payload")} label={if props.patch { "Copy payload" } else { "Copy body" }}
-                    text={Rc::clone(&texts.payload)} copy={props.copy.clone()} shortcut={(i < 6).then(|| AttrValue::from((i + 1).to_string()))} />
+                { copy_button(&yew::props!(CopyButtonProps { id: id("payload"), label: if props.patch { "Copy payload" } else { "Copy body" }, text: Rc::clone(&texts.payload), copy: props.copy.clone(), shortcut: (i < 6).then(|| AttrValue::from((i + 1).to_string())) })) }
                 { copy("kubectl", "Copy kubectl", &texts.kubectl) }
                 if let Some(go) = &texts.go {
                     { copy("go", "Copy Go", go) }
@@ -293,7 +292,7 @@ fn op_item(op: &OpResult, rules: &[RuleText]) -> Html {
             }
             <p class="op-reason">{ op.reason.clone() }</p>
             if !findings.is_empty() {
-                <Diagnostics {findings} at={AttrValue::from(op.path.clone())} compact=true />
+                { diagnostics(&yew::props!(DiagnosticsProps { findings, at: AttrValue::from(op.path.clone()), compact: true })) }
             }
         </li>
     }

@@ -4,7 +4,10 @@
 use yew::prelude::*;
 
 use super::state::BuildAction;
-use crate::app::components::{ExampleSelect, KubernetesSelect, ShareButton, UndoButton, UseCopy};
+use crate::app::components::{
+    example_select, kubernetes_select, share_button, undo_button, ExampleSelectProps,
+    KubernetesSelectProps, ShareButtonProps, UndoButtonProps, UseCopy,
+};
 use crate::input::Format;
 use crate::kube::KubeVersion;
 
@@ -35,9 +38,8 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     };
     html! {
         <div class="toolbar" role="toolbar" aria-label="Editor actions">
-            <ExampleSelect current={props.example.clone()} onchoose={send.reform(BuildAction::LoadExample)}
-                choices={super::examples().iter().map(|e| (e.id, e.title.clone())).collect::<Vec<_>>()} />
-            <KubernetesSelect value={props.kubernetes} onchange={send.reform(BuildAction::SetKubernetes)} />
+            { example_select(&yew::props!(ExampleSelectProps { current: props.example.clone(), onchoose: send.reform(BuildAction::LoadExample), choices: super::examples().iter().map(|e| (e.id, e.title.clone())).collect::<Vec<_>>() })) }
+            { kubernetes_select(&yew::props!(KubernetesSelectProps { value: props.kubernetes, onchange: send.reform(BuildAction::SetKubernetes) })) }
             <div class="segmented" role="group" aria-label="Format" aria-busy={props.converting.to_string()}>
                 { format(Format::Yaml, "YAML") }
                 { format(Format::Json, "JSON") }
@@ -45,9 +47,9 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             <button type="button" aria-busy={props.converting.to_string()} onclick={click(BuildAction::FormatText)}>{ "Format" }<kbd class="shortcut-hint" aria-hidden="true">{ "f" }</kbd></button>
             <button type="button" onclick={click(BuildAction::Swap)}>{ "Swap old and new" }<kbd class="shortcut-hint" aria-hidden="true">{ "s" }</kbd></button>
             <button type="button" onclick={click(BuildAction::Reset)}>{ "Reset" }</button>
-            <UndoButton shown={props.undo} onundo={send.reform(|()| BuildAction::Undo)} />
+            { undo_button(&yew::props!(UndoButtonProps { shown: props.undo, onundo: send.reform(|()| BuildAction::Undo) })) }
             if props.converting { <span class="converting">{ "Converting…" }</span> }
-            <ShareButton class="primary" copy={props.copy.clone()} onshare={props.onshare.clone()} />
+            { share_button(&yew::props!(ShareButtonProps { class: "primary", copy: props.copy.clone(), onshare: props.onshare.clone() })) }
         </div>
     }
 }

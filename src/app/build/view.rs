@@ -11,7 +11,9 @@ use super::recompute::Revs;
 use super::results::ResultColumns;
 use super::state::{BuildAction, BuildState};
 use super::toolbar::Toolbar;
-use crate::app::components::{CopyFallback, Editor, NoticeBar, TabMode, UseCopy};
+use crate::app::components::{
+    copy_fallback, notice_bar, CopyFallbackProps, Editor, NoticeBarProps, TabMode, UseCopy,
+};
 use crate::app::deferred::PAUSE_MS;
 use crate::app::engine::{BuildAnswer, BuildJob, ConvertFailed, RequestKind};
 use crate::app::engine_worker::{self, EngineClient};
@@ -55,7 +57,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
                 send={send.clone()}
                 onshare={share}
             />
-            <NoticeBar notice={state.notice.clone()} ondismiss={on(BuildAction::DismissNotice)} onundo={on(BuildAction::Undo)} />
+            { notice_bar(&yew::props!(NoticeBarProps { notice: state.notice.clone(), ondismiss: on(BuildAction::DismissNotice), onundo: on(BuildAction::Undo) })) }
             <div class="subject">
                 <h2 class="subject-title">{ title }</h2>
                 if let Some(description) = description {
@@ -78,7 +80,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
             </div>
             <FieldsTable results={state.results.clone()} columns={state.columns.iter().map(|c| c.preset).collect::<Vec<_>>()}
                 onchange={send.reform(|(i, path, s)| BuildAction::SetOverride(i, path, s))} />
-            <CopyFallback {copy} />
+            { copy_fallback(&yew::props!(CopyFallbackProps { copy })) }
         </section>
     }
 }

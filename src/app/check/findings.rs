@@ -1,6 +1,6 @@
 //! The ops of the pasted patch, each with its findings (shown like a code
-//! editor's diagnostics, [`Diagnostics`]), the findings about the whole
-//! body first.
+//! editor's diagnostics, [`diagnostics()`](crate::app::components::diagnostics())),
+//! the findings about the whole body first.
 
 use std::rc::Rc;
 
@@ -8,7 +8,9 @@ use yew::prelude::*;
 
 use super::link::FixKey;
 use super::state::{Checked, OpRow, MAX_SHOWN_OPS};
-use crate::app::components::{op_class, severity_class, Diag, Diagnostics, ReformSome};
+use crate::app::components::{
+    diagnostics, op_class, severity_class, Diag, DiagnosticsProps, ReformSome,
+};
 use crate::lint::Finding;
 
 #[derive(PartialEq, Properties)]
@@ -61,7 +63,7 @@ pub fn OpList(props: &OpListProps) -> Html {
             if !body.is_empty() {
                 <section class="body-findings" aria-label={body_label}>
                     <h3>{ body_label }</h3>
-                    <Diagnostics findings={body} onfix={onfix.clone()} {shown} />
+                    { diagnostics(&yew::props!(DiagnosticsProps { findings: body, onfix: onfix.clone(), shown })) }
                 </section>
             }
             if !rows.is_empty() {
@@ -110,8 +112,7 @@ fn op_row(
             } else if row.op.is_none() {
                 <code class="op-value">{ row.written.map(|w| crate::text::elide(w, 160)).unwrap_or_default() }</code>
             }
-            <Diagnostics findings={row.findings.iter().map(|f| numbered(f)).collect::<Vec<_>>()} onfix={onfix.clone()} {shown}
-                at={row.op.map(|op| AttrValue::from(op.path.clone()))} />
+            { diagnostics(&yew::props!(DiagnosticsProps { findings: row.findings.iter().map(|f| numbered(f)).collect::<Vec<_>>(), onfix: onfix.clone(), shown, at: row.op.map(|op| AttrValue::from(op.path.clone())) })) }
         </li>
     }
 }

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::link::FixKey;
 use super::state::Comparison;
-use crate::app::components::{with_code, CopyButton, UseCopy};
+use crate::app::components::{copy_button, with_code, CopyButtonProps, UseCopy};
 use crate::app::text_diff::LineTag;
 
 #[derive(PartialEq, Properties)]
@@ -70,7 +70,7 @@ pub fn FixPanel(props: &FixPanelProps) -> Html {
                 <Side title="With the fix" lines={props.comparison.fixed.clone()} />
             </div>
             <div class="fix-actions">
-                <CopyButton id="fix" label="Copy the fixed payload" text={props.comparison.payload.clone()} copy={props.copy.clone()} class="primary" />
+                { copy_button(&yew::props!(CopyButtonProps { id: "fix", label: "Copy the fixed payload", text: props.comparison.payload.clone(), copy: props.copy.clone(), class: "primary" })) }
                 <button type="button" onclick={props.onadopt.reform(|_: MouseEvent| ())}>{ "Put it in the editor" }</button>
             </div>
         </section>

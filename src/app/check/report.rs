@@ -7,7 +7,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::state::{Checked, ObjectRead};
-use crate::app::components::{severity_class, with_code, ConflictSurface};
+use crate::app::components::{conflict_surface, severity_class, with_code, ConflictSurfaceProps};
 use crate::apply::Semantics;
 use crate::lint::Outcome;
 
@@ -82,7 +82,7 @@ pub fn ApplyOutcome(props: &ApplyOutcomeProps) -> Html {
             </section>
             <section class="apply-outcome" aria-labelledby="surface-title">
                 <h3 id="surface-title">{ "While other writers write" }</h3>
-                <ConflictSurface conflicts={report.conflicts.clone()} overwrites={report.overwrites.clone()} />
+                { conflict_surface(&yew::props!(ConflictSurfaceProps { conflicts: report.conflicts.clone(), overwrites: report.overwrites.clone() })) }
             </section>
         </>
     }

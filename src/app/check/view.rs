@@ -14,8 +14,9 @@ use super::link::FixKey;
 use super::report::{engine, ApplyOutcome, Summary};
 use super::state::{CheckAction, CheckState, Checked, Comparison};
 use crate::app::components::{
-    fix_button_id, with_code, CopyFallback, Editor, ExampleSelect, KubernetesSelect, NoticeBar,
-    ShareButton, TabMode, UndoButton, UseCopy,
+    copy_fallback, example_select, fix_button_id, kubernetes_select, notice_bar, share_button,
+    undo_button, with_code, CopyFallbackProps, Editor, ExampleSelectProps, KubernetesSelectProps,
+    NoticeBarProps, ShareButtonProps, TabMode, UndoButtonProps, UseCopy,
 };
 use crate::app::hooks::{use_copy, use_deferred, use_share, use_shortcuts, use_tab_mode, use_view};
 use crate::app::route::View;
@@ -62,7 +63,7 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
             <Toolbar example={state.example.clone()} semantics={state.semantics} undo={state.undo.is_some()} copy={copy.clone()}
                 onexample={send.reform(CheckAction::LoadExample)} onsemantics={send.reform(CheckAction::SetSemantics)}
                 onclear={on(CheckAction::Clear)} onundo={on(CheckAction::Undo)} onshare={share} />
-            <NoticeBar notice={state.notice.clone()} ondismiss={on(CheckAction::DismissNotice)} onundo={on(CheckAction::Undo)} />
+            { notice_bar(&yew::props!(NoticeBarProps { notice: state.notice.clone(), ondismiss: on(CheckAction::DismissNotice), onundo: on(CheckAction::Undo) })) }
             <div class="subject">
                 <h2 class="subject-title">{ title }</h2>
                 if let Some(description) = description {
@@ -79,7 +80,7 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                     shown={state.fix.clone()} opener={state.shown_finding().map(|n| AttrValue::from(fix_button_id(n)))} copy={copy.clone()}
                     onfix={send.reform(CheckAction::ShowFix)} onadopt={on(CheckAction::AdoptFix)} onclose={on(CheckAction::HideFix)} />
             </div>
-            <CopyFallback {copy} />
+            { copy_fallback(&yew::props!(CopyFallbackProps { copy })) }
         </section>
     }
 }
@@ -178,15 +179,14 @@ fn Toolbar(props: &ToolbarProps) -> Html {
     };
     html! {
         <div class="toolbar" role="toolbar" aria-label="Check actions">
-            <ExampleSelect current={props.example.clone()} onchoose={props.onexample.clone()}
-                choices={super::examples().iter().map(|e| (e.id, e.title.clone())).collect::<Vec<_>>()} />
+            { example_select(&yew::props!(ExampleSelectProps { current: props.example.clone(), onchoose: props.onexample.clone(), choices: super::examples().iter().map(|e| (e.id, e.title.clone())).collect::<Vec<_>>() })) }
             <div class="segmented" role="group" aria-label="Engine">
                 { engine_button(Semantics::Kube) }
                 { engine_button(Semantics::Rfc) }
             </div>
             <button type="button" onclick={props.onclear.reform(|_: MouseEvent| ())}>{ "Clear" }</button>
-            <UndoButton shown={props.undo} onundo={props.onundo.clone()} />
-            <ShareButton class="primary" copy={props.copy.clone()} onshare={props.onshare.clone()} />
+            { undo_button(&yew::props!(UndoButtonProps { shown: props.undo, onundo: props.onundo.clone() })) }
+            { share_button(&yew::props!(ShareButtonProps { class: "primary", copy: props.copy.clone(), onshare: props.onshare.clone() })) }
         </div>
     }
 }
@@ -217,7 +217,7 @@ fn ErrorField(props: &ErrorFieldProps) -> Html {
                 aria-describedby="check-error-hint"
                 placeholder="The request is invalid: the server rejected our request due to an error in our request"
                 value={props.text.clone()} {oninput} />
-            <KubernetesSelect value={props.kubernetes} onchange={props.onkubernetes.clone()} />
+            { kubernetes_select(&yew::props!(KubernetesSelectProps { value: props.kubernetes, onchange: props.onkubernetes.clone() })) }
         </div>
     }
 }

@@ -63,8 +63,7 @@ pub struct CopyButtonProps {
 }
 
 /// A button that copies its text and says so.
-#[component]
-pub fn CopyButton(props: &CopyButtonProps) -> Html {
+pub fn copy_button(props: &CopyButtonProps) -> Html {
     let onclick = {
         let (copy, id, text) = (
             props.copy.copy.clone(),
@@ -91,8 +90,7 @@ pub struct CopyFallbackProps {
 }
 
 /// When the browser refused to copy: the text, selected, to copy by hand.
-#[component]
-pub fn CopyFallback(props: &CopyFallbackProps) -> Html {
+pub fn copy_fallback(props: &CopyFallbackProps) -> Html {
     let Some(failed) = props.copy.last.as_ref().filter(|c| !c.ok) else {
         return html! {};
     };

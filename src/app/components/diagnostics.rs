@@ -101,8 +101,7 @@ pub struct DiagnosticsProps {
 }
 
 /// The findings about one op (or about the whole body).
-#[component]
-pub fn Diagnostics(props: &DiagnosticsProps) -> Html {
+pub fn diagnostics(props: &DiagnosticsProps) -> Html {
     if props.findings.is_empty() {
         return html! {};
     }
@@ -111,7 +110,7 @@ pub fn Diagnostics(props: &DiagnosticsProps) -> Html {
             { for props.findings.iter().map(|diag| {
                 let shown = props.shown == Some(diag.n);
                 let path = diag.finding.path.clone().filter(|p| Some(p.as_str()) != props.at.as_deref());
-                html! { <Diagnostic diag={diag.clone()} {shown} {path} onfix={props.onfix.clone()} compact={props.compact} /> }
+                html! { { diagnostic(&yew::props!(DiagnosticProps { diag: diag.clone(), shown, path, onfix: props.onfix.clone(), compact: props.compact })) } }
             }) }
         </ul>
     }
@@ -126,8 +125,7 @@ struct DiagnosticProps {
     onfix: Option<Callback<usize>>,
 }
 
-#[component]
-fn Diagnostic(props: &DiagnosticProps) -> Html {
+fn diagnostic(props: &DiagnosticProps) -> Html {
     let finding = &props.diag.finding;
     let head = html! {
         <>

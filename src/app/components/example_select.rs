@@ -2,9 +2,9 @@
 
 use yew::prelude::*;
 
-use super::{Choice, ReformSome, Select};
+use super::{select, Choice, ReformSome, SelectProps};
 
-/// What [`ExampleSelect`] offers.
+/// What [`example_select`] offers.
 #[derive(PartialEq, Properties)]
 pub struct ExampleSelectProps {
     /// `(id, title)` of every example, in menu order.
@@ -17,16 +17,13 @@ pub struct ExampleSelectProps {
 
 /// A labelled select of the bundled examples, with a "Choose an example…"
 /// entry for work of one's own.
-#[component]
-pub fn ExampleSelect(props: &ExampleSelectProps) -> Html {
+pub fn example_select(props: &ExampleSelectProps) -> Html {
     let choices: Vec<Choice> = props
         .choices
         .iter()
         .map(|(id, title)| Choice::new(*id, title.clone()))
         .collect();
     html! {
-        <Select label="Example" placeholder="Choose an example…" {choices}
-            selected={props.current.clone().unwrap_or_default()}
-            onchange={props.onchoose.reform_some(|id: String| (!id.is_empty()).then_some(id))} />
+        { select(&yew::props!(SelectProps { label: "Example", placeholder: "Choose an example…", choices, selected: props.current.clone().unwrap_or_default(), onchange: props.onchoose.reform_some(|id: String| (!id.is_empty()).then_some(id)) })) }
     }
 }

@@ -44,8 +44,7 @@ pub struct GlossaryDialogProps {
 }
 
 /// Every term with its definition; the asked-for term first and marked.
-#[component]
-pub fn GlossaryDialog(props: &GlossaryDialogProps) -> Html {
+pub fn glossary_dialog(props: &GlossaryDialogProps) -> Html {
     let asked = props.term;
     let terms: Vec<Term> = asked
         .into_iter()

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::{counted, Choice, ReformSome, Select};
+use super::{counted, select, Choice, ReformSome, SelectProps};
 use crate::kube::KubeVersion;
 
 /// Shown after the label of a release whose answer differs.
@@ -27,8 +27,7 @@ pub struct KubernetesSelectProps {
 /// A labelled select of [`KubeVersion::choices`], newest first, the
 /// releases that answer differently marked, and a line that says whether
 /// the choice matters here.
-#[component]
-pub fn KubernetesSelect(props: &KubernetesSelectProps) -> Html {
+pub fn kubernetes_select(props: &KubernetesSelectProps) -> Html {
     let differs = |v: &KubeVersion| {
         props
             .differs
@@ -63,10 +62,7 @@ pub fn KubernetesSelect(props: &KubernetesSelectProps) -> Html {
     });
     html! {
         <>
-            <Select label="Kubernetes" field_class="kube" {choices}
-                title="The kube-apiserver that answers: each release is built with one evanphx/json-patch release, and their answers differ in a few places (docs/fidelity.md in the source)."
-                selected={props.value.choice().to_string()}
-                onchange={props.onchange.reform_some(|v: String| v.parse::<KubeVersion>().ok())} />
+            { select(&yew::props!(SelectProps { label: "Kubernetes", field_class: "kube", choices, title: "The kube-apiserver that answers: each release is built with one evanphx/json-patch release, and their answers differ in a few places (docs/fidelity.md in the source).", selected: props.value.choice().to_string(), onchange: props.onchange.reform_some(|v: String| v.parse::<KubeVersion>().ok()) })) }
             if let Some(note) = note {
                 <span class="kube-note muted" role="status">{ note }</span>
             }

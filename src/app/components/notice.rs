@@ -16,8 +16,7 @@ pub struct NoticeBarProps {
 }
 
 /// One message above a view, or nothing.
-#[component]
-pub fn NoticeBar(props: &NoticeBarProps) -> Html {
+pub fn notice_bar(props: &NoticeBarProps) -> Html {
     let Some(notice) = &props.notice else {
         return html! {};
     };

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::ReformSome;
 
-/// One choice of a [`Select`]: the value sent, the text shown.
+/// One choice of a [`select`]: the value sent, the text shown.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
     /// The `value` attribute (what `onchange` sends).
@@ -64,8 +64,7 @@ pub struct SelectProps {
 }
 
 /// A select of [`Choice`]s.
-#[component]
-pub fn Select(props: &SelectProps) -> Html {
+pub fn select(props: &SelectProps) -> Html {
     let onchange = props.onchange.reform_some(|event: Event| {
         event
             .target_dyn_into::<web_sys::HtmlSelectElement>()

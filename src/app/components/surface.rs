@@ -17,8 +17,7 @@ pub struct ConflictSurfaceProps {
 }
 
 /// What makes the patch fail, and what it writes without a guard.
-#[component]
-pub fn ConflictSurface(props: &ConflictSurfaceProps) -> Html {
+pub fn conflict_surface(props: &ConflictSurfaceProps) -> Html {
     html! {
         <div class="surface">
             <h4>{ Term::ConflictSurface.label() }<TermHelp term={Term::ConflictSurface} /></h4>

@@ -4,18 +4,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::copy::CopyButtonProps;
-use super::diagnostics::DiagnosticsProps;
-use super::example_select::ExampleSelectProps;
-use super::glossary::{GlossaryDialogProps, TermHelpProps};
-use super::kubernetes::KubernetesSelectProps;
-use super::notice::NoticeBarProps;
-use super::select::SelectProps;
-use super::surface::ConflictSurfaceProps;
-use super::toolbar::{ShareButtonProps, UndoButtonProps};
+use super::glossary::TermHelpProps;
 use super::*;
 use crate::app::notice::Notice;
-use crate::app::render_test::{count, element, opening, render, text};
+use crate::app::render_test::{count, element, opening, render, render_view, text};
 use crate::kube::KubeVersion;
 use crate::lint::{Finding, Rule, Severity};
 use crate::strategy::{Overwrite, Precondition};
@@ -35,19 +27,19 @@ fn copy(last: Option<(&str, bool)>) -> UseCopy {
 
 #[test]
 fn notice_bar_announces_by_level_and_offers_undo_and_details() {
-    let none = render::<NoticeBar>(yew::props!(NoticeBarProps {
+    let none = render_view(notice_bar(&yew::props!(NoticeBarProps {
         notice: None,
         ondismiss: Callback::noop(),
-    }));
+    })));
     assert_eq!(none, "", "no notice, nothing at all");
 
     let kept = Notice::info("Opened the link. Your edited race is kept: Undo brings it back.")
         .with_undo("Undo");
-    let html = render::<NoticeBar>(yew::props!(NoticeBarProps {
+    let html = render_view(notice_bar(&yew::props!(NoticeBarProps {
         notice: Some(kept.clone()),
         ondismiss: Callback::noop(),
         onundo: Some(Callback::noop()),
-    }));
+    })));
     let bar = element(&html, r#"role="status""#).expect("an info notice is a status");
     assert!(
         bar.starts_with("<div") && bar.contains(r#"class="notice notice-info""#),
@@ -63,20 +55,20 @@ fn notice_bar_announces_by_level_and_offers_undo_and_details() {
         "Undo is the main action"
     );
     // Without a way to undo, the label alone offers nothing.
-    let html = render::<NoticeBar>(yew::props!(NoticeBarProps {
+    let html = render_view(notice_bar(&yew::props!(NoticeBarProps {
         notice: Some(kept),
         ondismiss: Callback::noop(),
-    }));
+    })));
     assert_eq!(
         text(&html),
         "Opened the link. Your edited race is kept: Undo brings it back. Dismiss"
     );
 
     let error = Notice::error("This link looks cut off.").with_detail(Some("not base64url"));
-    let html = render::<NoticeBar>(yew::props!(NoticeBarProps {
+    let html = render_view(notice_bar(&yew::props!(NoticeBarProps {
         notice: Some(error),
         ondismiss: Callback::noop(),
-    }));
+    })));
     assert!(
         element(&html, r#"role="alert""#).is_some(),
         "errors interrupt: {html}"
@@ -89,14 +81,14 @@ fn notice_bar_announces_by_level_and_offers_undo_and_details() {
 #[test]
 fn select_labels_its_choices_and_marks_the_one_chosen() {
     let choices = vec![Choice::new("a", "Alpha"), Choice::plain("b")];
-    let html = render::<Select>(yew::props!(SelectProps {
+    let html = render_view(select(&yew::props!(SelectProps {
         choices: choices.clone(),
         selected: "b",
         onchange: Callback::noop(),
         label: Some(AttrValue::from("Letter")),
         field_class: classes!("kube"),
         title: Some(AttrValue::from("Pick one")),
-    }));
+    })));
     assert_eq!(
         opening(&html, r#"title="Pick one""#),
         Some(r#"<label title="Pick one" class="field kube">"#)
@@ -112,14 +104,14 @@ fn select_labels_its_choices_and_marks_the_one_chosen() {
         "{html}"
     );
     // Unlabelled: an accessible name, and a placeholder chosen by "".
-    let html = render::<Select>(yew::props!(SelectProps {
+    let html = render_view(select(&yew::props!(SelectProps {
         choices,
         selected: "",
         onchange: Callback::noop(),
         placeholder: Some(AttrValue::from("none of them")),
         aria_label: Some(AttrValue::from("Letter")),
         class: classes!("preset"),
-    }));
+    })));
     assert_eq!(
         opening(&html, r#"aria-label="Letter""#),
         Some(r#"<select aria-label="Letter" class="preset">"#)
@@ -130,10 +122,10 @@ fn select_labels_its_choices_and_marks_the_one_chosen() {
 
 #[test]
 fn the_kubernetes_picker_lists_every_release_and_shows_the_one_answering() {
-    let html = render::<KubernetesSelect>(yew::props!(KubernetesSelectProps {
+    let html = render_view(kubernetes_select(&yew::props!(KubernetesSelectProps {
         value: KubeVersion::NEWEST,
         onchange: Callback::noop(),
-    }));
+    })));
     let label = opening(&html, "title=").unwrap();
     assert!(label.starts_with(r#"<label title="The kube-apiserver that answers"#));
     assert!(label.ends_with(r#" class="field kube">"#), "{label}");
@@ -143,10 +135,10 @@ fn the_kubernetes_picker_lists_every_release_and_shows_the_one_answering() {
     assert_eq!(text(chosen), KubeVersion::NEWEST.label());
     // 1.28.1 runs the same engine as 1.28.0: one entry for both.
     let v1281: KubeVersion = "1.28.1".parse().unwrap();
-    let html = render::<KubernetesSelect>(yew::props!(KubernetesSelectProps {
+    let html = render_view(kubernetes_select(&yew::props!(KubernetesSelectProps {
         value: v1281,
         onchange: Callback::noop(),
-    }));
+    })));
     assert_eq!(
         text(element(&html, " selected=").unwrap()),
         "1.28.0, 1.28.1 (evanphx/json-patch v5.6.0)"
@@ -159,11 +151,11 @@ fn the_example_menu_offers_a_way_back_to_own_work() {
         ("migration-race", "The migration race".to_owned()),
         ("finalizers", "Finalizers".to_owned()),
     ];
-    let html = render::<ExampleSelect>(yew::props!(ExampleSelectProps {
+    let html = render_view(example_select(&yew::props!(ExampleSelectProps {
         choices: choices.clone(),
         current: None,
         onchoose: Callback::noop(),
-    }));
+    })));
     assert!(
         html.starts_with(r#"<label class="field"><span>Example</span>"#),
         "{html}"
@@ -172,11 +164,11 @@ fn the_example_menu_offers_a_way_back_to_own_work() {
         text(element(&html, " selected=").unwrap()),
         "Choose an example…"
     );
-    let html = render::<ExampleSelect>(yew::props!(ExampleSelectProps {
+    let html = render_view(example_select(&yew::props!(ExampleSelectProps {
         choices,
         current: Some("finalizers".to_owned()),
         onchoose: Callback::noop(),
-    }));
+    })));
     assert!(html.contains(r#"<option value="finalizers" selected="selected">Finalizers</option>"#));
     assert_eq!(count(&html, "<option"), 3);
 }
@@ -192,47 +184,50 @@ fn copy_buttons_say_what_the_last_copy_did() {
             shortcut: Some(AttrValue::from("1")),
         })
     };
-    let idle = render::<CopyButton>(props(None));
+    let idle = render_view(copy_button(&props(None)));
     assert_eq!(text(&idle), "Copy payload 1");
     assert!(idle.contains(r#"<span aria-live="polite">Copy payload</span>"#));
     assert!(idle.contains(r#"<kbd aria-hidden="true" class="shortcut-hint">1</kbd>"#));
     assert_eq!(
-        text(&render::<CopyButton>(props(Some(("payload-0", true))))),
+        text(&render_view(copy_button(&props(Some(("payload-0", true)))))),
         "Copied 1"
     );
     assert_eq!(
-        text(&render::<CopyButton>(props(Some(("payload-0", false))))),
+        text(&render_view(copy_button(&props(Some((
+            "payload-0",
+            false
+        )))))),
         "Copy failed 1"
     );
     // Another button's copy leaves this one as it was.
     assert_eq!(
-        text(&render::<CopyButton>(props(Some(("kubectl-0", true))))),
+        text(&render_view(copy_button(&props(Some(("kubectl-0", true)))))),
         "Copy payload 1"
     );
 }
 
 #[test]
 fn undo_shows_only_with_something_to_bring_back_and_share_says_copied() {
-    let hidden = render::<UndoButton>(yew::props!(UndoButtonProps {
+    let hidden = render_view(undo_button(&yew::props!(UndoButtonProps {
         shown: false,
         onundo: Callback::noop(),
-    }));
+    })));
     assert_eq!(hidden, "");
-    let shown = render::<UndoButton>(yew::props!(UndoButtonProps {
+    let shown = render_view(undo_button(&yew::props!(UndoButtonProps {
         shown: true,
         onundo: Callback::noop(),
-    }));
+    })));
     assert!(
         shown.starts_with(r#"<button type="button" class="undo">"#),
         "{shown}"
     );
     assert!(shown.contains(r#"<kbd aria-hidden="true" class="shortcut-hint">z</kbd>"#));
     assert_eq!(text(&shown), "Undo z");
-    let share = render::<ShareButton>(yew::props!(ShareButtonProps {
+    let share = render_view(share_button(&yew::props!(ShareButtonProps {
         copy: copy(Some(("share", true))),
         onshare: Callback::noop(),
         class: classes!("primary"),
-    }));
+    })));
     assert!(
         share.starts_with(r#"<button type="button" class="primary">"#),
         "{share}"
@@ -255,10 +250,10 @@ fn term_help_names_its_term_and_defines_it() {
 
 #[test]
 fn the_glossary_lists_every_term_the_asked_one_first() {
-    let html = render::<GlossaryDialog>(yew::props!(GlossaryDialogProps {
+    let html = render_view(glossary_dialog(&yew::props!(GlossaryDialogProps {
         term: Some(Term::LostUpdate),
         onclose: Callback::noop(),
-    }));
+    })));
     assert_eq!(count(&html, "<dt>"), Term::ALL.len());
     let first = html.find("<dt>").unwrap();
     assert!(html[first..].starts_with(&format!("<dt>{}</dt>", Term::LostUpdate.label())));
@@ -268,10 +263,10 @@ fn the_glossary_lists_every_term_the_asked_one_first() {
 
 #[test]
 fn the_conflict_surface_names_each_path_or_says_nothing() {
-    let nothing = render::<ConflictSurface>(yew::props!(ConflictSurfaceProps {
+    let nothing = render_view(conflict_surface(&yew::props!(ConflictSurfaceProps {
         conflicts: Vec::new(),
         overwrites: Vec::new(),
-    }));
+    })));
     assert_eq!(
         text(&nothing),
         "Conflict surface ? Nothing: it tests nothing, so no concurrent change makes it fail. \
@@ -279,7 +274,7 @@ fn the_conflict_surface_names_each_path_or_says_nothing() {
             .replace("Conflict surface", Term::ConflictSurface.label())
             .replace("Silent overwrites", Term::SilentOverwrite.label())
     );
-    let html = render::<ConflictSurface>(yew::props!(ConflictSurfaceProps {
+    let html = render_view(conflict_surface(&yew::props!(ConflictSurfaceProps {
         conflicts: vec![
             Precondition {
                 path: "/metadata/labels".into(),
@@ -294,7 +289,7 @@ fn the_conflict_surface_names_each_path_or_says_nothing() {
             path: "/metadata/finalizers".into(),
             reason: "a finalizer added meanwhile is lost".into(),
         }],
-    }));
+    })));
     assert_eq!(count(&html, "<li>"), 3);
     assert!(html.contains("<code>/metadata/labels</code>"));
     assert!(html.contains("<code>(the whole object)</code>"));
@@ -326,12 +321,12 @@ fn diagnostics_show_severity_rule_and_why_with_a_fix_button_where_there_is_one()
             &finding(Rule::AddWithoutTest, Some(0), "/metadata/labels/a", false),
         ),
     ];
-    let html = render::<Diagnostics>(yew::props!(DiagnosticsProps {
+    let html = render_view(diagnostics(&yew::props!(DiagnosticsProps {
         findings: findings.clone(),
         onfix: Some(Callback::noop()),
         shown: Some(0),
         at: Some(AttrValue::from("/metadata/labels")),
-    }));
+    })));
     assert!(html.starts_with(r#"<ul aria-label="Findings" class="diagnostics">"#));
     assert_eq!(count(&html, r#"<li class="diagnostic "#), 2);
     let warning = severity_class(Severity::Warning);
@@ -358,29 +353,28 @@ fn diagnostics_show_severity_rule_and_why_with_a_fix_button_where_there_is_one()
         "the id and the class of one button"
     );
     // Build's columns: compact, and no fix buttons.
-    let compact = render::<Diagnostics>(yew::props!(DiagnosticsProps {
+    let compact = render_view(diagnostics(&yew::props!(DiagnosticsProps {
         findings,
         compact: true,
-    }));
+    })));
     assert_eq!(count(&compact, "diagnostic compact"), 2);
     assert_eq!(count(&compact, "<details class=\"why\"><summary>"), 2);
     assert_eq!(count(&compact, "use-fix"), 0);
-    let empty = render::<Diagnostics>(yew::props!(DiagnosticsProps {
+    let empty = render_view(diagnostics(&yew::props!(DiagnosticsProps {
         findings: Vec::new(),
-    }));
+    })));
     assert_eq!(empty, "");
 }
 
 #[test]
 fn a_refused_copy_offers_the_text_to_copy_by_hand() {
-    use super::copy::CopyFallbackProps;
-    let fine = render::<CopyFallback>(yew::props!(CopyFallbackProps {
+    let fine = render_view(copy_fallback(&yew::props!(CopyFallbackProps {
         copy: copy(Some(("share", true))),
-    }));
+    })));
     assert_eq!(fine, "", "a copy that worked needs no dialog");
-    let html = render::<CopyFallback>(yew::props!(CopyFallbackProps {
+    let html = render_view(copy_fallback(&yew::props!(CopyFallbackProps {
         copy: copy(Some(("share", false))),
-    }));
+    })));
     let dialog = opening(&html, "<dialog").unwrap();
     assert!(dialog.contains("aria-labelledby=\"dialog-"), "{dialog}");
     assert!(html.contains(">Copy by hand</h2>"));
@@ -401,31 +395,31 @@ fn a_refused_copy_offers_the_text_to_copy_by_hand() {
 #[test]
 fn the_kubernetes_picker_says_when_the_release_does_not_matter_and_marks_what_differs() {
     use std::rc::Rc;
-    let same = render::<KubernetesSelect>(yew::props!(KubernetesSelectProps {
+    let same = render_view(kubernetes_select(&yew::props!(KubernetesSelectProps {
         value: KubeVersion::NEWEST,
         onchange: Callback::noop(),
         differs: Some(Rc::new(Vec::new())),
-    }));
+    })));
     assert!(text(&same).ends_with("Every release gives the same answer here."));
     assert_eq!(count(&same, super::kubernetes::DIFFERS_MARK), 0);
     let old: Vec<KubeVersion> = ["1.25", "1.26"]
         .iter()
         .map(|v| v.parse().unwrap())
         .collect();
-    let differs = render::<KubernetesSelect>(yew::props!(KubernetesSelectProps {
+    let differs = render_view(kubernetes_select(&yew::props!(KubernetesSelectProps {
         value: KubeVersion::NEWEST,
         onchange: Callback::noop(),
         differs: Some(Rc::new(old.clone())),
-    }));
+    })));
     assert_eq!(count(&differs, super::kubernetes::DIFFERS_MARK), 2);
     for v in &old {
         assert!(differs.contains(&format!("{}{}", v.label(), super::kubernetes::DIFFERS_MARK)));
     }
     assert!(text(&differs).ends_with("2 releases answer differently from 1.36 (marked)."));
-    let one = render::<KubernetesSelect>(yew::props!(KubernetesSelectProps {
+    let one = render_view(kubernetes_select(&yew::props!(KubernetesSelectProps {
         value: KubeVersion::NEWEST,
         onchange: Callback::noop(),
         differs: Some(Rc::new(old[..1].to_vec())),
-    }));
+    })));
     assert!(text(&one).ends_with("1 release answers differently from 1.36 (marked)."));
 }

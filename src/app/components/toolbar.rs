@@ -14,8 +14,7 @@ pub struct UndoButtonProps {
 }
 
 /// "Undo", with its key.
-#[component]
-pub fn UndoButton(props: &UndoButtonProps) -> Html {
+pub fn undo_button(props: &UndoButtonProps) -> Html {
     if !props.shown {
         return html! {};
     }
@@ -38,8 +37,7 @@ pub struct ShareButtonProps {
 }
 
 /// "Share link", with its key; "Copied" just after.
-#[component]
-pub fn ShareButton(props: &ShareButtonProps) -> Html {
+pub fn share_button(props: &ShareButtonProps) -> Html {
     html! {
         <button type="button" class={props.class.clone()} onclick={props.onshare.reform(|_: MouseEvent| ())}>
             <span aria-live="polite">{ props.copy.label("share", "Share link") }</span><kbd class="shortcut-hint" aria-hidden="true">{ "l" }</kbd>

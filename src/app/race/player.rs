@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use super::state::RaceAction;
-use crate::app::components::{Choice, ReformSome, Select};
+use crate::app::components::{select, Choice, ReformSome, SelectProps};
 
 #[derive(PartialEq, Properties)]
 pub struct PlayerProps {
@@ -52,8 +52,7 @@ pub fn Player(props: &PlayerProps) -> Html {
             </button>
             <input type="range" min="0" max={len.to_string()} value={step.to_string()} aria-label="Timeline position" oninput={onscrub} />
             <span class="step-count" aria-live="polite">{ format!("step {step} of {len}") }</span>
-            <Select label="Speed" choices={speeds} selected={props.speed.to_string()}
-                onchange={send.reform_some(|v: String| v.parse::<u32>().ok().map(RaceAction::SetSpeed))} />
+            { select(&yew::props!(SelectProps { label: "Speed", choices: speeds, selected: props.speed.to_string(), onchange: send.reform_some(|v: String| v.parse::<u32>().ok().map(RaceAction::SetSpeed)) })) }
         </div>
     }
 }

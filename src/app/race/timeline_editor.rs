@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use super::state::IntentsText;
 use super::writer_edit::WriterEdit;
-use crate::app::components::{Choice, ReformSome, Select};
+use crate::app::components::{select, Choice, ReformSome, SelectProps};
 use crate::sim::timeline::{Event as TimelineEvent, EventKind};
 use crate::sim::writer::WriterSpec;
 use crate::strategy::Preset;
@@ -138,8 +138,7 @@ fn WriterCard(props: &WriterCardProps) -> Html {
     html! {
         <div class="writer-card">
             <h4>{ writer.name.clone() }{ if writer.fixed { " (fixed preset)" } else { "" } }</h4>
-            <Select label="Own preset" aria_label={format!("Preset of {}", writer.name)} choices={presets}
-                selected={writer.preset.as_str()} onchange={props.onpreset.reform_some(|v: String| v.parse::<Preset>().ok())} />
+            { select(&yew::props!(SelectProps { label: "Own preset", aria_label: format!("Preset of {}", writer.name), choices: presets, selected: writer.preset.as_str(), onchange: props.onpreset.reform_some(|v: String| v.parse::<Preset>().ok()) })) }
             <label class="intents">
                 <span>{ "Intents (YAML)" }</span>
                 <textarea aria-label={format!("Intents of {}", writer.name)} spellcheck="false" rows="5"
@@ -169,9 +168,7 @@ fn WriterCard(props: &WriterCardProps) -> Html {
                 <label class="check"><input type="checkbox" checked={writer.force_on_retry} onchange={checkbox(WriterEdit::ForceOnRetry)}
                     aria-label={format!("{name} forces on retry")} />{ "force on retry (SSA)" }</label>
                 if targets.len() > 1 {
-                    <Select label="Writes" aria_label={format!("Object {name} writes")} choices={targets}
-                        placeholder="the first object" selected={writer.target.clone().unwrap_or_default()}
-                        onchange={props.onwriter.reform(|v: String| WriterEdit::Target((!v.is_empty()).then_some(v)))} />
+                    { select(&yew::props!(SelectProps { label: "Writes", aria_label: format!("Object {name} writes"), choices: targets, placeholder: "the first object", selected: writer.target.clone().unwrap_or_default(), onchange: props.onwriter.reform(|v: String| WriterEdit::Target((!v.is_empty()).then_some(v))) })) }
                 }
             </div>
         </div>
@@ -213,10 +210,8 @@ fn AddEvent(props: &AddEventProps) -> Html {
     let set_kind = kind.setter();
     html! {
         <div class="add-event">
-            <Select aria_label="Writer of the new event" choices={writers} selected={writer.to_string()}
-                onchange={Callback::from(move |v: String| if let Ok(i) = v.parse() { set_writer.set(i) })} />
-            <Select aria_label="Kind of the new event" choices={kinds} selected={kind.as_str()}
-                onchange={Callback::from(move |v: String| if let Ok(k) = v.parse::<EventKind>() { set_kind.set(k) })} />
+            { select(&yew::props!(SelectProps { aria_label: "Writer of the new event", choices: writers, selected: writer.to_string(), onchange: Callback::from(move |v: String| if let Ok(i) = v.parse() { set_writer.set(i) }) })) }
+            { select(&yew::props!(SelectProps { aria_label: "Kind of the new event", choices: kinds, selected: kind.as_str(), onchange: Callback::from(move |v: String| if let Ok(k) = v.parse::<EventKind>() { set_kind.set(k) }) })) }
             <button type="button" onclick={add}>{ "Add event" }</button>
         </div>
     }

@@ -16,8 +16,9 @@ use super::tables::{CompareTable, ExplorerTable, OutcomesTable};
 use super::timeline_editor::TimelineEditor;
 use crate::app::browser;
 use crate::app::components::{
-    Choice, CopyFallback, KubernetesSelect, NoticeBar, ReformSome, Select, ShareButton, UndoButton,
-    UseCopy,
+    copy_fallback, kubernetes_select, notice_bar, select, share_button, undo_button, Choice,
+    CopyFallbackProps, KubernetesSelectProps, NoticeBarProps, ReformSome, SelectProps,
+    ShareButtonProps, UndoButtonProps, UseCopy,
 };
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_view, ViewHandle};
 use crate::app::route::View;
@@ -49,7 +50,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
                 <p class="summary">{ View::Race.summary() }</p>
             </div>
             <Toolbar state={state.clone()} copy={copy.clone()} send={send.clone()} onshare={share} />
-            <NoticeBar notice={state.notice.clone()} ondismiss={on(RaceAction::DismissNotice)} onundo={on(RaceAction::Undo)} />
+            { notice_bar(&yew::props!(NoticeBarProps { notice: state.notice.clone(), ondismiss: on(RaceAction::DismissNotice), onundo: on(RaceAction::Undo) })) }
             if let Some((story, number, of)) = state.interleaving_story() {
                 <StoryCard {story} {number} {of} never_retried={state.never_retried()} />
             } else if !state.scenario.description.is_empty() {
@@ -88,7 +89,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
                 onremove={send.reform(RaceAction::RemoveEvent)}
                 onup={send.reform(RaceAction::MoveUp)}
                 ondown={send.reform(RaceAction::MoveDown)} />
-            <CopyFallback {copy} />
+            { copy_fallback(&yew::props!(CopyFallbackProps { copy })) }
         </section>
     }
 }
@@ -210,13 +211,9 @@ fn Toolbar(props: &ToolbarProps) -> Html {
     };
     html! {
         <div class="toolbar" role="toolbar" aria-label="Race actions">
-            <Select label="Scenario" choices={scenarios} selected={shipped.clone()}
-                placeholder={shipped.is_empty().then(|| AttrValue::from(state.label()))}
-                onchange={send.reform_some(|id: String| (!id.is_empty()).then_some(RaceAction::Load(id)))} />
-            <Select label="Preset for writers" choices={presets} placeholder="each writer's own"
-                selected={state.preset.map_or("", Preset::as_str)}
-                onchange={send.reform(|v: String| RaceAction::SetPreset(v.parse::<Preset>().ok()))} />
-            <KubernetesSelect value={state.cluster()} onchange={send.reform(RaceAction::SetKubernetes)} differs={Some(differs)} />
+            { select(&yew::props!(SelectProps { label: "Scenario", choices: scenarios, selected: shipped.clone(), placeholder: shipped.is_empty().then(|| AttrValue::from(state.label())), onchange: send.reform_some(|id: String| (!id.is_empty()).then_some(RaceAction::Load(id))) })) }
+            { select(&yew::props!(SelectProps { label: "Preset for writers", choices: presets, placeholder: "each writer's own", selected: state.preset.map_or("", Preset::as_str), onchange: send.reform(|v: String| RaceAction::SetPreset(v.parse::<Preset>().ok())) })) }
+            { kubernetes_select(&yew::props!(KubernetesSelectProps { value: state.cluster(), onchange: send.reform(RaceAction::SetKubernetes), differs: Some(differs) })) }
             <button type="button" aria-pressed={state.compare.is_some().to_string()} onclick={click(RaceAction::ToggleCompare)}>
                 { "Compare presets" }<kbd class="shortcut-hint" aria-hidden="true">{ "c" }</kbd>
             </button>
@@ -226,8 +223,8 @@ fn Toolbar(props: &ToolbarProps) -> Html {
             if !explorable {
                 <span class="muted small">{ format!("The explorer takes at most {EXPLORE_WRITERS} writers and {EXPLORE_EVENTS} events.") }</span>
             }
-            <UndoButton shown={state.undo.is_some()} onundo={send.reform(|()| RaceAction::Undo)} />
-            <ShareButton class="primary" copy={props.copy.clone()} onshare={props.onshare.clone()} />
+            { undo_button(&yew::props!(UndoButtonProps { shown: state.undo.is_some(), onundo: send.reform(|()| RaceAction::Undo) })) }
+            { share_button(&yew::props!(ShareButtonProps { class: "primary", copy: props.copy.clone(), onshare: props.onshare.clone() })) }
         </div>
     }
 }

@@ -11,7 +11,10 @@ use yew::prelude::*;
 use super::charts::Charts;
 use super::progress::{estimate, summary, Progress};
 use super::state::{ScaleAction, ScaleState, VMI_STEPS};
-use crate::app::components::{CopyFallback, NoticeBar, ReformSome, ShareButton, UndoButton};
+use crate::app::components::{
+    copy_fallback, notice_bar, share_button, undo_button, CopyFallbackProps, NoticeBarProps,
+    ReformSome, ShareButtonProps, UndoButtonProps,
+};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_view, ViewHandle};
 use crate::app::route::View;
 use crate::app::scale_worker::ScaleWorker;
@@ -101,11 +104,10 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
                 if running {
                     <button type="button" onclick={cancel.reform(|_: MouseEvent| ())}>{ "Stop" }</button>
                 }
-                <UndoButton shown={state.undo.is_some()} onundo={send.reform(|()| ScaleAction::Undo)} />
-                <ShareButton copy={copy.clone()} onshare={share} />
+                { undo_button(&yew::props!(UndoButtonProps { shown: state.undo.is_some(), onundo: send.reform(|()| ScaleAction::Undo) })) }
+                { share_button(&yew::props!(ShareButtonProps { copy: copy.clone(), onshare: share })) }
             </form>
-            <NoticeBar notice={state.notice.clone()} ondismiss={send.reform(|()| ScaleAction::DismissNotice)}
-                onundo={send.reform(|()| ScaleAction::Undo)} />
+            { notice_bar(&yew::props!(NoticeBarProps { notice: state.notice.clone(), ondismiss: send.reform(|()| ScaleAction::DismissNotice), onundo: send.reform(|()| ScaleAction::Undo) })) }
             if state.held {
                 <div class="held-run" role="status">
                     <p>{ estimate(&state).unwrap_or_default() }</p>
@@ -116,7 +118,7 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
             if let Some(result) = state.shown() {
                 <Charts result={Rc::clone(result)} summary={summary(&state)} />
             }
-            <CopyFallback copy={copy} />
+            { copy_fallback(&yew::props!(CopyFallbackProps { copy: copy })) }
         </section>
     }
 }
