@@ -8,7 +8,7 @@ use super::results::{ResultColumns, ResultColumnsProps};
 use super::tests::{computed_default, Recomputed};
 use super::*;
 use crate::app::components::UseCopy;
-use crate::app::render_test::{count, element, opening, render, text};
+use crate::app::render_test::{count, element, opening, render, render_view, text};
 use crate::app::view_state::ViewState;
 use crate::strategy::Preset;
 
@@ -242,16 +242,18 @@ fn the_fields_table_offers_each_strategy_per_column_the_preset_s_first() {
 #[test]
 fn the_toolbar_says_when_a_conversion_waits_for_the_engines() {
     let toolbar = |converting: bool| {
-        render::<super::toolbar::Toolbar>(yew::props!(super::toolbar::ToolbarProps {
-            example: None,
-            format: crate::input::Format::Yaml,
-            converting,
-            kubernetes: crate::kube::KubeVersion::default(),
-            undo: false,
-            copy: copy(),
-            send: Callback::noop(),
-            onshare: Callback::noop(),
-        }))
+        render_view(super::toolbar::toolbar(&yew::props!(
+            super::toolbar::ToolbarProps {
+                example: None,
+                format: crate::input::Format::Yaml,
+                converting,
+                kubernetes: crate::kube::KubeVersion::default(),
+                undo: false,
+                copy: copy(),
+                send: Callback::noop(),
+                onshare: Callback::noop(),
+            }
+        )))
     };
     let waiting = toolbar(true);
     assert_eq!(count(&waiting, "Converting…"), 1);

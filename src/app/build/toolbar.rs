@@ -26,8 +26,7 @@ pub struct ToolbarProps {
     pub onshare: Callback<()>,
 }
 
-#[component]
-pub fn Toolbar(props: &ToolbarProps) -> Html {
+pub fn toolbar(props: &ToolbarProps) -> Html {
     let send = &props.send;
     let click = |action: BuildAction| send.reform(move |_: MouseEvent| action.clone());
     let format = |f: Format, label: &'static str| {

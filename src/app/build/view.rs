@@ -10,7 +10,7 @@ use super::fields::FieldsTable;
 use super::recompute::Revs;
 use super::results::ResultColumns;
 use super::state::{BuildAction, BuildState};
-use super::toolbar::Toolbar;
+use super::toolbar::{toolbar, ToolbarProps};
 use crate::app::components::{
     copy_fallback, notice_bar, CopyFallbackProps, Editor, NoticeBarProps, TabMode, UseCopy,
 };
@@ -47,16 +47,16 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
                 <h1 id="view-title">{ "Build" }</h1>
                 <p class="summary">{ View::Build.summary() }</p>
             </div>
-            <Toolbar
-                example={state.example.clone()}
-                format={state.format}
-                converting={state.converting.is_some()}
-                kubernetes={state.kubernetes.unwrap_or_default()}
-                undo={state.undo.is_some()}
-                copy={copy.clone()}
-                send={send.clone()}
-                onshare={share}
-            />
+            { toolbar(&ToolbarProps {
+                example: state.example.clone(),
+                format: state.format,
+                converting: state.converting.is_some(),
+                kubernetes: state.kubernetes.unwrap_or_default(),
+                undo: state.undo.is_some(),
+                copy: copy.clone(),
+                send: send.clone(),
+                onshare: share,
+            }) }
             { notice_bar(&yew::props!(NoticeBarProps { notice: state.notice.clone(), ondismiss: on(BuildAction::DismissNotice), onundo: on(BuildAction::Undo) })) }
             <div class="subject">
                 <h2 class="subject-title">{ title }</h2>
@@ -65,7 +65,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
                 }
             </div>
             <div class="workspace">
-                <Editors state={state.clone()} {tab_mode} ontabmode={on_tab_mode} send={send.clone()} />
+                { editors(&EditorsProps { state: state.clone(), tab_mode, ontabmode: on_tab_mode, send: send.clone() }) }
                 <ResultColumns
                     columns={state.columns.clone()}
                     results={state.results.clone()}
@@ -270,7 +270,6 @@ fn use_build_shortcuts(
     );
 }
 
-#[derive(PartialEq, Properties)]
 struct EditorsProps {
     state: ViewHandle<BuildState>,
     tab_mode: TabMode,
@@ -279,8 +278,7 @@ struct EditorsProps {
 }
 
 /// The old and the new object, side by side.
-#[component]
-fn Editors(props: &EditorsProps) -> Html {
+fn editors(props: &EditorsProps) -> Html {
     let state = &props.state;
     let pane = |id: &'static str,
                 label: &'static str,
