@@ -27,7 +27,7 @@ pub fn refuse_insert(text: &str, start: usize, end: usize, inserted: usize) -> O
 /// in integers: float formatting would add some 11 KB of code to the page
 /// module for this one message.
 fn tenths_of_mib(bytes: usize) -> String {
-    let tenths = (bytes as u128 * 10 + MIB as u128 / 2) / MIB as u128;
+    let tenths = (bytes as u64 * 10 + MIB as u64 / 2) / MIB as u64;
     format!("{}.{}", tenths / 10, tenths % 10)
 }
 

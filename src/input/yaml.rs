@@ -327,17 +327,30 @@ fn parse_bool(text: &str) -> Option<bool> {
     }
 }
 
-fn parse_int(text: &str) -> Option<Value> {
-    let (radix, digits) = if let Some(d) = text.strip_prefix("0o") {
-        (8, d)
-    } else if let Some(d) = text.strip_prefix("0x") {
-        (16, d)
-    } else {
-        let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
+/// How an integer scalar is written: octal (`0o`) or hex (`0x`) digits
+/// that fit a u64 (their value), or decimal digits after an optional sign.
+enum IntForm {
+    Radix(u64),
+    Decimal,
+}
+
+fn int_form(text: &str) -> Option<IntForm> {
+    for (prefix, radix) in [("0o", 8), ("0x", 16)] {
+        if let Some(digits) = text.strip_prefix(prefix) {
+            if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+                return None;
+            }
+            return u64::from_str_radix(digits, radix).ok().map(IntForm::Radix);
         }
-        return match text.parse::<i64>() {
+    }
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(IntForm::Decimal)
+}
+
+fn parse_int(text: &str) -> Option<Value> {
+    match int_form(text)? {
+        IntForm::Radix(value) => Some(Value::from(value)),
+        IntForm::Decimal => match text.parse::<i64>() {
             Ok(i) => Some(Value::from(i)),
             Err(_) => match text.strip_prefix('+').unwrap_or(text).parse::<u64>() {
                 Ok(u) => Some(Value::from(u)),
@@ -347,12 +360,14 @@ fn parse_int(text: &str) -> Option<Value> {
                     .and_then(Number::from_f64)
                     .map(Value::Number),
             },
-        };
-    };
-    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
+        },
     }
-    u64::from_str_radix(digits, radix).ok().map(Value::from)
+}
+
+/// `.inf` or `.nan` in the core schema's spellings: numbers JSON cannot hold.
+fn non_finite(text: &str) -> bool {
+    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
+    matches!(unsigned, ".inf" | ".Inf" | ".INF") || matches!(text, ".nan" | ".NaN" | ".NAN")
 }
 
 /// Whether `unsigned` (a scalar without its sign) is written as a
@@ -387,30 +402,20 @@ fn float_syntax(unsigned: &str) -> bool {
 /// with no float parsed (the editors colour with it; the page module
 /// carries no float parser).
 pub fn is_number(text: &str) -> bool {
-    for (prefix, radix) in [("0o", 8), ("0x", 16)] {
-        if let Some(digits) = text.strip_prefix(prefix) {
-            return !digits.is_empty()
-                && digits.chars().all(|c| c.is_digit(radix))
-                && u64::from_str_radix(digits, radix).is_ok();
-        }
-    }
-    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
-    (!unsigned.is_empty() && unsigned.bytes().all(|b| b.is_ascii_digit()))
-        || float_syntax(unsigned)
-        || matches!(unsigned, ".inf" | ".Inf" | ".INF")
-        || matches!(text, ".nan" | ".NaN" | ".NAN")
+    int_form(text).is_some()
+        || float_syntax(text.strip_prefix(['-', '+']).unwrap_or(text))
+        || non_finite(text)
 }
 
 /// A core-schema float; non-finite values are refused (JSON has none).
 fn parse_number(span: &Span, text: &str) -> Result<Option<Value>, InputError> {
-    let unsigned = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if matches!(unsigned, ".inf" | ".Inf" | ".INF") || matches!(text, ".nan" | ".NaN" | ".NAN") {
+    if non_finite(text) {
         return Err(error_at(
             span,
             format!("{text} is not a finite number, which JSON cannot hold"),
         ));
     }
-    if !float_syntax(unsigned) {
+    if !float_syntax(text.strip_prefix(['-', '+']).unwrap_or(text)) {
         return Ok(None);
     }
     // Rust's parser does not take a leading '+' on "+.5"-style text.
