@@ -280,6 +280,17 @@ pub fn too_big_for_a_link(bytes: usize) -> String {
     )
 }
 
+/// Whether a link write scheduled when the address bar showed
+/// `scheduled_over` may replace what it shows `now`: only while it still
+/// shows `view` (a write due just as the user opened another view must not
+/// take them back), and only when the address did not change in between (a
+/// link opened in the meantime is read by the page, not overwritten by the
+/// state it replaces).
+#[must_use]
+pub fn may_replace_address(view: View, scheduled_over: &str, now: &str) -> bool {
+    scheduled_over == now && Route::parse(now).view() == Some(view)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -447,5 +458,29 @@ mod tests {
             Err(LinkError::TooLong { .. })
         ));
         assert_eq!(decode_stored::<Demo>(&placed.stored), Ok(state));
+    }
+
+    #[test]
+    fn a_link_write_replaces_only_the_address_it_was_scheduled_over() {
+        // Nothing changed since: the state's link is written.
+        assert!(may_replace_address(View::Race, "#/race", "#/race"));
+        assert!(may_replace_address(
+            View::Race,
+            "#/race?s=AAA",
+            "#/race?s=AAA"
+        ));
+        // A link opened while the write waited is the page's to read: the
+        // state it replaces must not overwrite it.
+        assert!(!may_replace_address(View::Race, "#/race", "#/race?s=BBB"));
+        assert!(!may_replace_address(
+            View::Race,
+            "#/race?s=AAA",
+            "#/race?s=BBB"
+        ));
+        // Another view opened: the write must not take the user back.
+        assert!(!may_replace_address(View::Race, "#/race", "#/check"));
+        assert!(!may_replace_address(View::Race, "#/check", "#/check"));
+        // Build is the page with no fragment.
+        assert!(may_replace_address(View::Build, "", ""));
     }
 }

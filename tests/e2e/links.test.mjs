@@ -112,3 +112,25 @@ test('links written with the old preset names still open, under the new names', 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a link opened while an edit waits to be written is read, not overwritten by the edit', async () => {
+  const { encodeLink } = await import('./link.mjs');
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/race`);
+  await page.locator('.step-count').filter({ hasText: /^step 0 of/ }).waitFor();
+  const len = Number((await page.locator('.step-count').textContent()).match(/of (\d+)/)[1]);
+  const fragment = `#/race?s=${encodeLink({ id: 'migration-race', step: 2 })}`;
+  // A step (its link is written once the state settles, 250 ms later),
+  // then, before that, a new address: the moment between a link arriving
+  // in the address bar and the page reading it, held open.
+  await page.locator('body').press('ArrowRight');
+  await page.locator('.step-count').filter({ hasText: `step 1 of ${len}` }).waitFor();
+  await page.evaluate((f) => history.replaceState(null, '', f), fragment);
+  await page.waitForTimeout(700);
+  assert.equal(await page.evaluate(() => location.hash), fragment, 'the arriving link is still in the address bar');
+  // And it is the link the page opens.
+  await page.reload();
+  await page.locator('.step-count').filter({ hasText: `step 2 of ${len}` }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -11,7 +11,6 @@ use yew::prelude::*;
 use crate::app::browser;
 use crate::app::link::{self, LinkError, Shareable};
 use crate::app::notice::Notice;
-use crate::app::route::Route;
 
 /// How long state must stay the same before it is written out.
 const SETTLE_MS: u32 = 250;
@@ -67,9 +66,12 @@ pub fn use_link_sync<L: Shareable>(
             return;
         }
         *pending.borrow_mut() = Some(state.clone());
+        // The address as this write was scheduled: a link the user opens
+        // in the meantime is not overwritten by the state it replaces.
+        let scheduled_over = current_fragment();
         *timer.borrow_mut() = Some(Timeout::new(SETTLE_MS, move || {
             if let Some(state) = pending.borrow_mut().take() {
-                write_out(&state, &announced, &onnotice);
+                write_out(&state, &scheduled_over, &announced, &onnotice);
             }
         }));
     });
@@ -81,16 +83,18 @@ struct Announced {
     too_big: bool,
 }
 
+fn current_fragment() -> String {
+    gloo::utils::window().location().hash().unwrap_or_default()
+}
+
 fn write_out<L: Shareable>(
     state: &L,
+    scheduled_over: &str,
     announced: &Rc<RefCell<Announced>>,
     onnotice: &Callback<Notice>,
 ) {
     let placed = link::place(state);
-    // Only while the address bar still shows this view: a write due just as
-    // the user opened another view must not take them back.
-    let hash = gloo::utils::window().location().hash().unwrap_or_default();
-    if Route::parse(&hash).view() == Some(L::VIEW) {
+    if link::may_replace_address(L::VIEW, scheduled_over, &current_fragment()) {
         browser::replace_fragment(&placed.fragment);
     }
     let mut announced = announced.borrow_mut();
