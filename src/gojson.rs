@@ -29,12 +29,14 @@
 use serde_json::{Number, Value};
 
 mod decode;
+mod digits;
 mod isprint;
 mod quote;
 mod scanner;
 mod verb;
 
 pub use decode::{check_json_patch, check_merge_patch, DecodeError};
+pub use digits::Shortest;
 pub use isprint::is_print;
 pub use quote::{prints_as_is, quote};
 pub use scanner::{check_valid, SyntaxError};
@@ -106,24 +108,32 @@ pub fn write_number(out: &mut String, n: &Number) {
     }
 }
 
-/// Appends a `float64` as Go's encoder writes it.
+/// Appends a `float64` as Go's encoder writes it: the shortest digits that
+/// read back, plain decimal from 1e-6 up to 1e21 (`0.000001`,
+/// `100000000000000000000`), exponent form outside (`1e+21`, `1.5e-7`).
 pub fn write_float(out: &mut String, f: f64) {
+    // Go's encoder refuses NaN and the infinities (a JSON value never
+    // holds them); they are written as Rust writes them.
+    if f.is_nan() {
+        out.push_str("NaN");
+        return;
+    }
+    if f.is_sign_negative() {
+        out.push('-');
+    }
+    let Some(shortest) = Shortest::of(f) else {
+        out.push_str(if f == 0.0 { "0" } else { "inf" });
+        return;
+    };
     let abs = f.abs();
-    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
-        // Rust writes `1e21` and `1.5e-7`; Go writes `1e+21` and `1.5e-7`.
-        let s = format!("{f:e}");
-        match s.find('e') {
-            Some(e) if !s[e + 1..].starts_with('-') => {
-                out.push_str(&s[..=e]);
-                out.push('+');
-                out.push_str(&s[e + 1..]);
-            }
-            _ => out.push_str(&s),
-        }
+    if (1e-6..1e21).contains(&abs) {
+        shortest.write_plain(out);
     } else {
-        // Both write the shortest digits that read back, without exponent.
-        use std::fmt::Write;
-        let _ = write!(out, "{f}");
+        shortest.write_mantissa(out);
+        let exponent = shortest.exponent();
+        out.push('e');
+        out.push(if exponent < 0 { '-' } else { '+' });
+        out.push_str(itoa::Buffer::new().format(exponent.unsigned_abs()));
     }
 }
 
@@ -375,6 +385,78 @@ pub fn to_string_stored(value: &Value, pretty: bool) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The encoder's float text as it was written with core's formatting
+    /// (`{}` and `{:e}`): the oracle of [`write_float`] on Shortest.
+    fn float_by_core(f: f64) -> String {
+        let abs = f.abs();
+        if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+            let s = format!("{f:e}");
+            match s.find('e') {
+                Some(e) if !s[e + 1..].starts_with('-') => format!("{}+{}", &s[..=e], &s[e + 1..]),
+                _ => s,
+            }
+        } else {
+            format!("{f}")
+        }
+    }
+
+    #[test]
+    fn floats_are_written_as_before_at_the_edges() {
+        for f in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            1.5,
+            1e-6,
+            9.99e-7,
+            1e21,
+            9.999e20,
+            1e20,
+            -1e21,
+            1e-7,
+            5e-324,
+            f64::MAX,
+            f64::MIN_POSITIVE,
+            0.1 + 0.2,
+            123_456_789.0,
+            1e300,
+            -2.5e-300,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+        ] {
+            let mut out = String::new();
+            write_float(&mut out, f);
+            assert_eq!(out, float_by_core(f), "{f:e}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+        /// Any float: written as core's formatting wrote it, but on a tie
+        /// (the last digit then the even one, as Go writes it: see
+        /// `tests/kubectl_numbers.rs`), and read back as the same float.
+        #[test]
+        fn floats_are_written_as_core_formatting_wrote_them_but_ties(bits in proptest::prelude::any::<u64>()) {
+            let f = f64::from_bits(bits);
+            let mut out = String::new();
+            write_float(&mut out, f);
+            let core = float_by_core(f);
+            if out != core {
+                let (a, b) = (out.as_bytes(), core.as_bytes());
+                let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(0);
+                proptest::prop_assert_eq!(a.len(), b.len(), "{} against {}", out, core);
+                proptest::prop_assert!(a[at].is_ascii_digit() && a[at] % 2 == 0 && a[at].abs_diff(b[at]) == 1, "{} against {}", out, core);
+                proptest::prop_assert_eq!(&a[at + 1..], &b[at + 1..]);
+            }
+            if f.is_finite() {
+                proptest::prop_assert_eq!(out.parse::<f64>().map(f64::to_bits), Ok(f.to_bits()));
+            }
+        }
+    }
 
     #[test]
     fn strings_are_html_escaped_like_go() {

@@ -128,8 +128,8 @@ impl Resource {
         let kind = object
             .get("kind")
             .and_then(serde_json::Value::as_str)
-            .unwrap_or("Object")
-            .to_lowercase();
+            .unwrap_or("Object");
+        let kind = crate::text::kind_lower(kind);
         let plural = if kind.ends_with("endpoints") || kind.is_empty() {
             kind
         } else if kind.ends_with('s') {
@@ -232,7 +232,10 @@ impl Status {
             quote(PANIC_TEXT)
         );
         if let Some((verb, resource, name)) = request {
-            message.push_str(&format!(" ({} {resource} {name})", verb.to_lowercase()));
+            message.push_str(&format!(
+                " ({} {resource} {name})",
+                crate::text::kind_lower(verb)
+            ));
         }
         let mut status = Status::new(500, Reason::InternalError, message);
         status.causes.push(StatusCause {

@@ -25,6 +25,33 @@ pub fn kind(value: &Value) -> &'static str {
     }
 }
 
+/// Go's `strings.ToLower` of a kind's name (or an HTTP verb), exact for
+/// every kind an API server can hold: a custom resource's kind must be a
+/// DNS-1035 label once lowercased (`ValidateCustomResourceDefinitionNames`,
+/// k8s.io/apiextensions-apiserver `pkg/apis/apiextensions/validation`), so
+/// ASCII letters, digits and `-`, or the one other letter Go lowercases into
+/// ASCII, the Kelvin sign `K` (U+212A, to `k`); built-in kinds are ASCII.
+/// Other letters, in a kind no server admits, are kept as they are (Go
+/// would lowercase them): the Unicode case tables this would take weigh
+/// 24 KB in every wasm module that names a resource.
+///
+/// ```
+/// use patchlab::text::kind_lower;
+/// assert_eq!(kind_lower("VirtualMachineInstance"), "virtualmachineinstance");
+/// assert_eq!(kind_lower("\u{212A}ind"), "kind");
+/// ```
+pub fn kind_lower(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c == '\u{212A}' {
+                'k'
+            } else {
+                c.to_ascii_lowercase()
+            }
+        })
+        .collect()
+}
+
 /// Text cut to at most `max` characters (the last one an ellipsis, `…`)
 /// when longer.
 pub fn elide(text: &str, max: usize) -> String {

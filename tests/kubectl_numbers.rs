@@ -389,3 +389,63 @@ fn results_print_numbers_as_kubectl_does() {
     );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Floats as Go writes them, against kubectl, on values where writing
+/// the shortest digits has a choice: 17-digit floats whose shortest
+/// candidates tie (`1120264304013018.25` is written `…018.2` by Go and by
+/// patchlab, rounding half to even; Rust's `{}` writes `…018.3`), plus
+/// random floats across the whole range. One document holds them all in
+/// an array; the merge patch leaves it as it is, and kubectl re-encodes it.
+#[test]
+fn floats_print_with_go_s_shortest_digits() {
+    let Some(kubectl) = kubectl() else {
+        notice("floats_print_with_go_s_shortest_digits");
+        return;
+    };
+    let mut literals = Vec::new();
+    // Ties: n + 0.25 and n + 0.75 between 2^49 and 2^50, where a float
+    // holds quarters and 17 digits are needed.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        x = x
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        x
+    };
+    for i in 0..300u64 {
+        let n = (1u64 << 49) + next() % (1u64 << 49);
+        literals.push(format!("{n}.{}", if i % 2 == 0 { "25" } else { "75" }));
+    }
+    for _ in 0..1_500 {
+        let f = f64::from_bits(next());
+        if f.is_finite() {
+            // Written with every digit, so the literal is the float.
+            literals.push(format!("{f:e}"));
+        }
+    }
+    let doc = format!(
+        r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"floats"}},"n":[{}]}}"#,
+        literals.join(",")
+    );
+    let dir = scratch_dir("floats");
+    let (objects, stderr) = run_kubectl(&kubectl, &dir, "floats", &[doc], "merge", r#"{"x":null}"#);
+    let printed = objects
+        .get("floats")
+        .unwrap_or_else(|| panic!("kubectl: {stderr}"));
+    let value: Value = serde_json::from_str(printed).unwrap();
+    let go: Vec<&str> = numbers(printed).into_iter().collect();
+    let go = &go[go.len() - literals.len()..];
+    let mut ties_differing_from_rust = 0;
+    for (literal, go) in literals.iter().zip(go) {
+        let f: f64 = literal.parse().unwrap();
+        let mut ours = String::new();
+        patchlab::gojson::write_float(&mut ours, f);
+        assert_eq!(&ours, go, "the float {literal}");
+        if format!("{f}") != *go && (1e-6..1e21).contains(&f.abs()) {
+            ties_differing_from_rust += 1;
+        }
+    }
+    assert_eq!(value["n"].as_array().map(Vec::len), Some(literals.len()));
+    // The ties are real: Rust's own `{}` rounds some of them the other way.
+    assert!(ties_differing_from_rust > 10, "{ties_differing_from_rust}");
+}

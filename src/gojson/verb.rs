@@ -220,11 +220,10 @@ pub fn format_g(f: f64) -> String {
     if f == 0.0 {
         return if f.is_sign_negative() { "-0" } else { "0" }.to_owned();
     }
-    // Rust's `{:e}` writes the shortest round-trip digits: `1.2345e3`.
-    let text = format!("{:e}", f.abs());
-    let (mantissa, exp) = text.split_once('e').unwrap_or((&text, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let Some(shortest) = super::Shortest::of(f) else {
+        return String::new();
+    };
+    let (digits, exp) = (shortest.digits.as_str(), shortest.exponent());
     let mut out = String::new();
     if f < 0.0 {
         out.push('-');
@@ -243,11 +242,11 @@ pub fn format_g(f: f64) -> String {
         for _ in 0..(-exp - 1) {
             out.push('0');
         }
-        out.push_str(&digits);
+        out.push_str(digits);
     } else {
         let point = exp as usize + 1;
         if digits.len() <= point {
-            out.push_str(&digits);
+            out.push_str(digits);
             for _ in digits.len()..point {
                 out.push('0');
             }

@@ -122,7 +122,7 @@ pub fn read(crd: &Value) -> Result<Table, CrdError> {
     let singular = names
         .get("singular")
         .and_then(Value::as_str)
-        .map_or_else(|| kind.to_lowercase(), str::to_owned);
+        .map_or_else(|| crate::text::kind_lower(&kind), str::to_owned);
     let short_names: Vec<Box<str>> = names
         .get("shortNames")
         .and_then(Value::as_array)
@@ -177,8 +177,8 @@ pub fn read(crd: &Value) -> Result<Table, CrdError> {
         kinds.push(KindInfo {
             kind: kind.as_str().into(),
             api_version: format!("{group}/{version}").into(),
-            plural: plural.to_lowercase().into(),
-            singular: singular.to_lowercase().into(),
+            plural: crate::text::kind_lower(&plural).into(),
+            singular: crate::text::kind_lower(&singular).into(),
             short_names: short_names.clone(),
             root,
             custom: true,

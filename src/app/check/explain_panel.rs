@@ -58,10 +58,14 @@ pub fn ExplainPanel(props: &ExplainPanelProps) -> Html {
     }
 }
 
+/// The text with its first letter capitalised (the texts are this
+/// playground's own, which begin with an ASCII letter).
 fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
+        Some(first) => std::iter::once(first.to_ascii_uppercase())
+            .chain(chars)
+            .collect(),
         None => String::new(),
     }
 }
