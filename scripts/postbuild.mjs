@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile, readdir, stat, unlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { minifyCss, minifyJs } from './minify.mjs';
 
 const dist = process.argv[2] ?? 'dist';
 
@@ -111,6 +112,28 @@ self.onmessage = (event) => {
   );
 }
 
+// Every glue minified (scripts/minify.mjs), once the renames above are
+// done: the page module's (an ES module), the views' and the workers'
+// (classic scripts, whose top-level names other scripts call). And the
+// style sheet, whose integrity in index.html follows its new bytes.
+for (const file of await readdir(dist)) {
+  const module = /^patchlab-[0-9a-f]+\.js$/.test(file);
+  if (!module && !/^(learn|scale|race|check|engine-worker|engine-page|scale-worker)\.js$/.test(file)) continue;
+  const path = join(dist, file);
+  await writeFile(path, await minifyJs(await readFile(path, 'utf8'), { module }));
+}
+for (const file of await readdir(dist)) {
+  if (!/^style-[0-9a-f]+\.css$/.test(file)) continue;
+  const path = join(dist, file);
+  const css = minifyCss(await readFile(path, 'utf8'));
+  await writeFile(path, css);
+  const tag = new RegExp(`<link[^>]*href="\\./${file.replace('.', '\\.')}"[^>]*>`);
+  const link = html.match(tag)?.[0];
+  if (!link) throw new Error(`${indexPath}: no link to ${file}`);
+  const integrity = `sha384-${sha(css, 'sha384').toString('base64')}`;
+  html = html.replace(link, link.replace(/integrity="[^"]*"/, `integrity="${integrity}"`));
+}
+
 const inline = /<script type="module">([\s\S]*?)<\/script>/;
 const match = html.match(inline);
 if (!match) throw new Error(`${indexPath}: no inline module script to move (already post-processed?)`);
@@ -124,7 +147,7 @@ const trunkLoader = match[1].trim();
 const glue = trunkLoader.match(/from '\.\/(patchlab-[0-9a-f]+\.js)'/)?.[1];
 const wasmFile = trunkLoader.match(/module_or_path: '\.\/(patchlab-[0-9a-f]+_bg\.wasm)'/)?.[1];
 if (!glue || !wasmFile) throw new Error(`${indexPath}: Trunk's loader changed shape:\n${trunkLoader}`);
-const boot = `// Starts the playground: the page module (the shell and Build) for Build,
+const bootSource = `// Starts the playground: the page module (the shell and Build) for Build,
 // the Learn, Scale, Race and Check modules for theirs.
 // Written by scripts/postbuild.mjs.
 const view = location.hash.match(${routeOfModule})?.[1]?.toLowerCase();
@@ -234,6 +257,7 @@ try {
   document.body.append(note);
 }
 `;
+const boot = await minifyJs(bootSource, { module: true });
 const bootName = `boot-${sha(boot).toString('hex').slice(0, 16)}.js`;
 await writeFile(join(dist, bootName), boot);
 const integrity = `sha384-${sha(boot, 'sha384').toString('base64')}`;
@@ -279,7 +303,7 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
   // or saved work (src/app/build/link.rs STORAGE_KEY) would show
   // something else once the app mounts, so they never paint it. Paths
   // as src/app/route.rs reads them (`#`, `#/`, `#/build`, any case).
-  const route = `// Written by scripts/postbuild.mjs: the page holds a pre-rendered Build
+  const routeSource = `// Written by scripts/postbuild.mjs: the page holds a pre-rendered Build
 // view of the first example; only a fresh visit to Build paints it (style.css).
 (() => {
   let fresh = false;
@@ -332,6 +356,7 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
   // Inline, so it runs as soon as the head is parsed (a file of its own
   // cost a round trip that blocked the parser); the CSP allows exactly
   // this script by its hash, and still no other inline script.
+  const route = await minifyJs(routeSource);
   if (route.includes('</')) throw new Error('the route script cannot be inlined: it contains "</"');
   const routeHash = `'sha256-${sha(route).toString('base64')}'`;
   const before = html;

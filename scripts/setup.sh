@@ -4,7 +4,8 @@
 # versions (a few seconds).
 #
 #   scripts/setup.sh            build tools: wasm32 target, wasm-bindgen-cli,
-#                               trunk, wasm-opt, crates for offline builds
+#                               trunk, wasm-opt, the minifiers, crates for
+#                               offline builds
 #   scripts/setup.sh --browser  the above plus Chromium, chromedriver and the
 #                               end-to-end suite's npm packages
 #   scripts/setup.sh --bench    --browser plus hyperfine (make bench times
@@ -14,6 +15,8 @@ cd "$(dirname "$0")/.."
 
 TRUNK_VERSION=0.21.14
 BINARYEN_VERSION=132
+TERSER_VERSION=5.51.4
+CSSO_VERSION=5.0.5
 TOOLS=.tools
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -49,6 +52,14 @@ if ! "$TOOLS/node_modules/.bin/wasm-opt" --version 2>/dev/null | grep -q "versio
   say "installing wasm-opt (npm binaryen@$BINARYEN_VERSION) into $TOOLS/"
   mkdir -p "$TOOLS"
   npm install --prefix "$TOOLS" --no-audit --no-fund --loglevel=error "binaryen@$BINARYEN_VERSION"
+fi
+
+# The release build's minifiers (scripts/minify.mjs), kept local too.
+version_of() { node -p "require('./$TOOLS/node_modules/$1/package.json').version" 2>/dev/null || true; }
+if [[ "$(version_of terser)" != "$TERSER_VERSION" || "$(version_of csso)" != "$CSSO_VERSION" ]]; then
+  say "installing the minifiers (npm terser@$TERSER_VERSION, csso@$CSSO_VERSION) into $TOOLS/"
+  mkdir -p "$TOOLS"
+  npm install --prefix "$TOOLS" --no-audit --no-fund --loglevel=error "terser@$TERSER_VERSION" "csso@$CSSO_VERSION"
 fi
 
 # Trunk builds offline; make sure every crate is already downloaded.
