@@ -433,27 +433,33 @@ mod tests {
         }
     }
 
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+    // proptest is a native dev-dependency.
+    #[cfg(not(target_arch = "wasm32"))]
+    mod properties {
+        use super::*;
 
-        /// Any float: written as core's formatting wrote it, but on a tie
-        /// (the last digit then the even one, as Go writes it: see
-        /// `tests/kubectl_numbers.rs`), and read back as the same float.
-        #[test]
-        fn floats_are_written_as_core_formatting_wrote_them_but_ties(bits in proptest::prelude::any::<u64>()) {
-            let f = f64::from_bits(bits);
-            let mut out = String::new();
-            write_float(&mut out, f);
-            let core = float_by_core(f);
-            if out != core {
-                let (a, b) = (out.as_bytes(), core.as_bytes());
-                let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(0);
-                proptest::prop_assert_eq!(a.len(), b.len(), "{} against {}", out, core);
-                proptest::prop_assert!(a[at].is_ascii_digit() && a[at] % 2 == 0 && a[at].abs_diff(b[at]) == 1, "{} against {}", out, core);
-                proptest::prop_assert_eq!(&a[at + 1..], &b[at + 1..]);
-            }
-            if f.is_finite() {
-                proptest::prop_assert_eq!(out.parse::<f64>().map(f64::to_bits), Ok(f.to_bits()));
+        proptest::proptest! {
+            #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+
+            /// Any float: written as core's formatting wrote it, but on a tie
+            /// (the last digit then the even one, as Go writes it: see
+            /// `tests/kubectl_numbers.rs`), and read back as the same float.
+            #[test]
+            fn floats_are_written_as_core_formatting_wrote_them_but_ties(bits in proptest::prelude::any::<u64>()) {
+                let f = f64::from_bits(bits);
+                let mut out = String::new();
+                write_float(&mut out, f);
+                let core = float_by_core(f);
+                if out != core {
+                    let (a, b) = (out.as_bytes(), core.as_bytes());
+                    let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(0);
+                    proptest::prop_assert_eq!(a.len(), b.len(), "{} against {}", out, core);
+                    proptest::prop_assert!(a[at].is_ascii_digit() && a[at] % 2 == 0 && a[at].abs_diff(b[at]) == 1, "{} against {}", out, core);
+                    proptest::prop_assert_eq!(&a[at + 1..], &b[at + 1..]);
+                }
+                if f.is_finite() {
+                    proptest::prop_assert_eq!(out.parse::<f64>().map(f64::to_bits), Ok(f.to_bits()));
+                }
             }
         }
     }

@@ -91,7 +91,8 @@ fn push_zeros(out: &mut String, n: u32) {
     }
 }
 
-#[cfg(test)]
+// proptest is a native dev-dependency.
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;
