@@ -1,7 +1,7 @@
 //! The Race view: concurrent writers step by step, in swimlanes, with each
 //! request and response, the object as it changes, compare mode, the
 //! interleaving explorer and an editable timeline. The state is a pure
-//! reducer ([`state`]); the components render it (they compile for
+//! reducer ([`state`]); its view and view functions render it (they compile for
 //! wasm32, and for native tests, which render them to HTML).
 
 mod scenarios;

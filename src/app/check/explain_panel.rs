@@ -15,8 +15,7 @@ pub struct ExplainPanelProps {
 }
 
 /// The explanation of the pasted error.
-#[component]
-pub fn ExplainPanel(props: &ExplainPanelProps) -> Html {
+pub fn explain_panel(props: &ExplainPanelProps) -> Html {
     let explained = &props.explained;
     let body = match &explained.answer {
         Err(err) => html! {

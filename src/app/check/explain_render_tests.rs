@@ -2,9 +2,9 @@
 
 use std::rc::Rc;
 
-use super::explain_panel::{ExplainPanel, ExplainPanelProps};
+use super::explain_panel::{explain_panel, ExplainPanelProps};
 use super::*;
-use crate::app::render_test::{count, render, text};
+use crate::app::render_test::{count, render_view, text};
 
 const BARE_422: &str =
     "The request is invalid: the server rejected our request due to an error in our request";
@@ -13,7 +13,7 @@ const OBJECT: &str = r#"{"metadata":{"name":"x","labels":{"a":"1","c":"3"}}}"#;
 
 fn panel(patch: &str, object: &str, error: &str) -> String {
     let explained = explain_error(error, patch, object, None).expect("an error text");
-    render::<ExplainPanel>(yew::props!(ExplainPanelProps { explained }))
+    render_view(explain_panel(&yew::props!(ExplainPanelProps { explained })))
 }
 
 #[test]
@@ -71,6 +71,6 @@ fn the_state_renders_the_panel_of_its_error() {
         ..CheckLink::example(FIRST_EXAMPLE).unwrap()
     });
     let explained = state.checked.explained.clone().unwrap();
-    let html = render::<ExplainPanel>(yew::props!(ExplainPanelProps { explained }));
+    let html = render_view(explain_panel(&yew::props!(ExplainPanelProps { explained })));
     assert!(text(&html).starts_with("The error you got"));
 }

@@ -25,8 +25,7 @@ pub struct OpListProps {
 
 /// Every op with its findings (a long patch: the ops with findings), the
 /// findings about the whole body first.
-#[component]
-pub fn OpList(props: &OpListProps) -> Html {
+pub fn op_list(props: &OpListProps) -> Html {
     let Some(patch) = props.checked.ok() else {
         return html! {};
     };

@@ -66,8 +66,8 @@ pub fn FixPanel(props: &FixPanelProps) -> Html {
             </div>
             <p class="muted">{ with_code(finding.rule.info().fix) }</p>
             <div class="side-by-side">
-                <Side title="Your patch, as sent" lines={props.comparison.original.clone()} />
-                <Side title="With the fix" lines={props.comparison.fixed.clone()} />
+                { side(&yew::props!(SideProps { title: "Your patch, as sent", lines: props.comparison.original.clone() })) }
+                { side(&yew::props!(SideProps { title: "With the fix", lines: props.comparison.fixed.clone() })) }
             </div>
             <div class="fix-actions">
                 { copy_button(&yew::props!(CopyButtonProps { id: "fix", label: "Copy the fixed payload", text: props.comparison.payload.clone(), copy: props.copy.clone(), class: "primary" })) }
@@ -83,8 +83,7 @@ struct SideProps {
     lines: Vec<(LineTag, String)>,
 }
 
-#[component]
-fn Side(props: &SideProps) -> Html {
+fn side(props: &SideProps) -> Html {
     html! {
         <figure class="side">
             <figcaption>{ props.title.clone() }</figcaption>

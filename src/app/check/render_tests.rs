@@ -4,30 +4,30 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::findings::{OpList, OpListProps};
-use super::report::{ApplyOutcome, ApplyOutcomeProps, Summary, SummaryProps};
+use super::findings::{op_list, OpListProps};
+use super::report::{apply_outcome, ApplyOutcomeProps, SummaryProps};
 use super::*;
-use crate::app::render_test::{count, element, opening, render, text};
+use crate::app::render_test::{count, element, opening, render_view, text};
 use crate::app::view_state::ViewState;
 
 fn summary(checked: &Rc<Checked>) -> String {
-    render::<Summary>(yew::props!(SummaryProps {
+    render_view(super::report::summary(&yew::props!(SummaryProps {
         checked: Rc::clone(checked),
-    }))
+    })))
 }
 
 fn outcome(checked: &Rc<Checked>) -> String {
-    render::<ApplyOutcome>(yew::props!(ApplyOutcomeProps {
+    render_view(apply_outcome(&yew::props!(ApplyOutcomeProps {
         checked: Rc::clone(checked),
-    }))
+    })))
 }
 
 fn ops(state: &CheckState) -> String {
-    render::<OpList>(yew::props!(OpListProps {
+    render_view(op_list(&yew::props!(OpListProps {
         checked: Rc::clone(&state.checked),
         shown: state.fix.clone(),
         onfix: Callback::noop(),
-    }))
+    })))
 }
 
 fn with(state: &CheckState, action: CheckAction) -> CheckState {

@@ -26,8 +26,7 @@ pub struct SummaryProps {
 }
 
 /// How the patch was read and how many findings of each severity.
-#[component]
-pub fn Summary(props: &SummaryProps) -> Html {
+pub fn summary(props: &SummaryProps) -> Html {
     match &props.checked.patch {
         None => html! {
             <p class="check-summary muted">{ "Paste a JSON patch (JSON or YAML), a merge patch body or a whole kubectl patch command into the patch editor, or choose an example." }</p>
@@ -59,8 +58,7 @@ pub struct ApplyOutcomeProps {
 
 /// Does the patch apply to the current object now; its conflict surface
 /// and what it would silently overwrite.
-#[component]
-pub fn ApplyOutcome(props: &ApplyOutcomeProps) -> Html {
+pub fn apply_outcome(props: &ApplyOutcomeProps) -> Html {
     let Some(patch) = props.checked.ok() else {
         return html! {};
     };

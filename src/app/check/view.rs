@@ -7,11 +7,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::explain_panel::ExplainPanel;
-use super::findings::OpList;
+use super::explain_panel::{explain_panel, ExplainPanelProps};
+use super::findings::{op_list, OpListProps};
 use super::fix::FixPanel;
 use super::link::FixKey;
-use super::report::{engine, ApplyOutcome, Summary};
+use super::report::{apply_outcome, engine, summary, ApplyOutcomeProps, SummaryProps};
 use super::state::{CheckAction, CheckState, Checked, Comparison};
 use crate::app::components::{
     copy_fallback, example_select, fix_button_id, kubernetes_select, notice_bar, share_button,
@@ -60,9 +60,9 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                 <h1 id="view-title">{ "Check" }</h1>
                 <p class="summary">{ View::Check.summary() }</p>
             </div>
-            <Toolbar example={state.example.clone()} semantics={state.semantics} undo={state.undo.is_some()} copy={copy.clone()}
-                onexample={send.reform(CheckAction::LoadExample)} onsemantics={send.reform(CheckAction::SetSemantics)}
-                onclear={on(CheckAction::Clear)} onundo={on(CheckAction::Undo)} onshare={share} />
+            { toolbar(&yew::props!(ToolbarProps { example: state.example.clone(), semantics: state.semantics, undo: state.undo.is_some(), copy: copy.clone(),
+                onexample: send.reform(CheckAction::LoadExample), onsemantics: send.reform(CheckAction::SetSemantics),
+                onclear: on(CheckAction::Clear), onundo: on(CheckAction::Undo), onshare: share })) }
             { notice_bar(&yew::props!(NoticeBarProps { notice: state.notice.clone(), ondismiss: on(CheckAction::DismissNotice), onundo: on(CheckAction::Undo) })) }
             <div class="subject">
                 <h2 class="subject-title">{ title }</h2>
@@ -71,14 +71,14 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                 }
             </div>
             <div class="workspace check-workspace">
-                <Editors patch={AttrValue::from(Rc::clone(&state.patch))} object={AttrValue::from(Rc::clone(&state.object))}
-                    patch_error={state.patch_error()} object_error={state.object_error()} {tab_mode} ontabmode={on_tab_mode}
-                    onpatch={send.reform(CheckAction::EditPatch)} onobject={send.reform(CheckAction::EditObject)}
-                    error={AttrValue::from(Rc::clone(&state.error))} kubernetes={state.kubernetes.unwrap_or_default()}
-                    onerror={send.reform(CheckAction::EditError)} onkubernetes={send.reform(CheckAction::SetKubernetes)} />
-                <Results checked={Rc::clone(&state.checked)} checking={state.stale() && state.big()} comparison={state.shown.clone()}
-                    shown={state.fix.clone()} opener={state.shown_finding().map(|n| AttrValue::from(fix_button_id(n)))} copy={copy.clone()}
-                    onfix={send.reform(CheckAction::ShowFix)} onadopt={on(CheckAction::AdoptFix)} onclose={on(CheckAction::HideFix)} />
+                { editors(&yew::props!(EditorsProps { patch: AttrValue::from(Rc::clone(&state.patch)), object: AttrValue::from(Rc::clone(&state.object)),
+                    patch_error: state.patch_error(), object_error: state.object_error(), tab_mode, ontabmode: on_tab_mode,
+                    onpatch: send.reform(CheckAction::EditPatch), onobject: send.reform(CheckAction::EditObject),
+                    error: AttrValue::from(Rc::clone(&state.error)), kubernetes: state.kubernetes.unwrap_or_default(),
+                    onerror: send.reform(CheckAction::EditError), onkubernetes: send.reform(CheckAction::SetKubernetes) })) }
+                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), checking: state.stale() && state.big(), comparison: state.shown.clone(),
+                    shown: state.fix.clone(), opener: state.shown_finding().map(|n| AttrValue::from(fix_button_id(n))), copy: copy.clone(),
+                    onfix: send.reform(CheckAction::ShowFix), onadopt: on(CheckAction::AdoptFix), onclose: on(CheckAction::HideFix) })) }
             </div>
             { copy_fallback(&yew::props!(CopyFallbackProps { copy })) }
         </section>
@@ -102,8 +102,7 @@ struct EditorsProps {
     onkubernetes: Callback<KubeVersion>,
 }
 
-#[component]
-fn Editors(props: &EditorsProps) -> Html {
+fn editors(props: &EditorsProps) -> Html {
     html! {
         <div class="editors">
             <div class="pane">
@@ -116,7 +115,7 @@ fn Editors(props: &EditorsProps) -> Html {
                 <Editor id="check-object" label="Current object" text={props.object.clone()} format={Format::detect(&props.object)}
                     error={props.object_error.clone()} tab_mode={props.tab_mode} ontabmode={props.ontabmode.clone()} onchange={props.onobject.clone()} />
             </div>
-            <ErrorField text={props.error.clone()} kubernetes={props.kubernetes} onchange={props.onerror.clone()} onkubernetes={props.onkubernetes.clone()} />
+            { error_field(&yew::props!(ErrorFieldProps { text: props.error.clone(), kubernetes: props.kubernetes, onchange: props.onerror.clone(), onkubernetes: props.onkubernetes.clone() })) }
         </div>
     }
 }
@@ -136,22 +135,21 @@ struct ResultsProps {
     onclose: Callback<()>,
 }
 
-#[component]
-fn Results(props: &ResultsProps) -> Html {
+fn results(props: &ResultsProps) -> Html {
     html! {
         <div class={classes!("results", "check-results", props.checking.then_some("stale"))} aria-busy={props.checking.to_string()}>
             if props.checking {
                 <p class="stale-note" role="status">{ "Checking: large texts are checked after a pause in typing." }</p>
             }
             if let Some(explained) = props.checked.explained.clone() {
-                <ExplainPanel {explained} />
+                { explain_panel(&yew::props!(ExplainPanelProps { explained })) }
             }
-            <Summary checked={Rc::clone(&props.checked)} />
+            { summary(&yew::props!(SummaryProps { checked: Rc::clone(&props.checked) })) }
             if let Some(comparison) = props.comparison.clone() {
                 <FixPanel {comparison} opener={props.opener.clone()} copy={props.copy.clone()} onadopt={props.onadopt.clone()} onclose={props.onclose.clone()} />
             }
-            <OpList checked={Rc::clone(&props.checked)} shown={props.shown.clone()} onfix={props.onfix.clone()} />
-            <ApplyOutcome checked={Rc::clone(&props.checked)} />
+            { op_list(&yew::props!(OpListProps { checked: Rc::clone(&props.checked), shown: props.shown.clone(), onfix: props.onfix.clone() })) }
+            { apply_outcome(&yew::props!(ApplyOutcomeProps { checked: Rc::clone(&props.checked) })) }
         </div>
     }
 }
@@ -169,8 +167,7 @@ struct ToolbarProps {
     onshare: Callback<()>,
 }
 
-#[component]
-fn Toolbar(props: &ToolbarProps) -> Html {
+fn toolbar(props: &ToolbarProps) -> Html {
     let engine_button = |s: Semantics| {
         html! {
             <button type="button" aria-pressed={(props.semantics == s).to_string()}
@@ -201,8 +198,7 @@ struct ErrorFieldProps {
 
 /// "Paste the error you got": a plain text field (Tab leaves it) and the
 /// release the error came from.
-#[component]
-fn ErrorField(props: &ErrorFieldProps) -> Html {
+fn error_field(props: &ErrorFieldProps) -> Html {
     let oninput = props.onchange.reform(|event: InputEvent| {
         let text = event
             .target_dyn_into::<web_sys::HtmlTextAreaElement>()

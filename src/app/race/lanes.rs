@@ -27,8 +27,9 @@ fn status_class(step: &Step) -> &'static str {
     }
 }
 
-#[component]
-pub fn Lanes(props: &LanesProps) -> Html {
+/// The swimlanes: a lane per writer, a button per event (nothing when the
+/// scenario does not replay).
+pub fn lanes(props: &LanesProps) -> Html {
     let Ok(replay) = props.replay.as_ref() else {
         return html! {};
     };

@@ -21,8 +21,8 @@ pub struct PlayerProps {
 /// The speeds offered: milliseconds per step and their names.
 const SPEEDS: [(u32, &str); 3] = [(2000, "slow"), (900, "normal"), (350, "fast")];
 
-#[component]
-pub fn Player(props: &PlayerProps) -> Html {
+/// The player's controls.
+pub fn player(props: &PlayerProps) -> Html {
     let send = &props.send;
     let click = |action: RaceAction| send.reform(move |_: MouseEvent| action.clone());
     let onscrub = send.reform_some(|event: InputEvent| {

@@ -4,15 +4,15 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::lanes::{Lanes, LanesProps};
-use super::player::{Player, PlayerProps};
-use super::step_card::{StepCard, StepCardProps};
+use super::lanes::LanesProps;
+use super::player::PlayerProps;
+use super::step_card::{step_card, StepCardProps};
 use super::tables::{
-    CompareProps, CompareTable, ExplorerProps, ExplorerTable, OutcomesProps, OutcomesTable,
+    compare_table, explorer_table, outcomes_table, CompareProps, ExplorerProps, OutcomesProps,
 };
-use super::timeline_editor::{TimelineEditor, TimelineEditorProps};
+use super::timeline_editor::{timeline_editor, TimelineEditorProps};
 use super::*;
-use crate::app::render_test::{count, element, opening, render, text};
+use crate::app::render_test::{count, element, opening, render_view, text};
 use crate::app::view_state::ViewState;
 use crate::strategy::Preset;
 use crate::vocabulary::{Term, COMPARE_COLUMNS, REPLAY_COLUMNS};
@@ -25,13 +25,13 @@ fn head_at(step: usize) -> RaceState {
 
 fn outcomes(state: &RaceState) -> String {
     let replay = state.replay.as_ref().as_ref().unwrap();
-    render::<OutcomesTable>(yew::props!(OutcomesProps {
+    render_view(outcomes_table(&yew::props!(OutcomesProps {
         outcomes: replay.outcomes.clone(),
-    }))
+    })))
 }
 
 fn lanes(state: &RaceState) -> String {
-    render::<Lanes>(yew::props!(LanesProps {
+    render_view(super::lanes::lanes(&yew::props!(LanesProps {
         replay: Rc::clone(&state.replay),
         step: state.step,
         writers: state
@@ -41,14 +41,14 @@ fn lanes(state: &RaceState) -> String {
             .map(|w| w.name.clone())
             .collect::<Vec<_>>(),
         ongoto: Callback::noop(),
-    }))
+    })))
 }
 
 fn card(state: &RaceState) -> String {
-    render::<StepCard>(yew::props!(StepCardProps {
+    render_view(step_card(&yew::props!(StepCardProps {
         step: state.current().cloned(),
         previous: state.previous_object().cloned(),
-    }))
+    })))
 }
 
 /// The `<td>`s of the body row whose header cell reads `row`.
@@ -108,9 +108,9 @@ fn the_outcomes_table_has_the_cli_s_columns_gave_up_included() {
 #[test]
 fn compare_mode_counts_per_preset_and_says_whose() {
     let compared = head_at(0).reduce(RaceAction::ToggleCompare);
-    let html = render::<CompareTable>(yew::props!(CompareProps {
+    let html = render_view(compare_table(&yew::props!(CompareProps {
         rows: compared.compare.clone().unwrap(),
-    }));
+    })));
     let head = element(&html, "<thead>").unwrap();
     assert_eq!(
         count(head, r#"<th scope="col">"#),
@@ -134,10 +134,10 @@ fn compare_mode_counts_per_preset_and_says_whose() {
 #[test]
 fn the_explorer_counts_interleavings_and_opens_the_first_of_each() {
     let explored = head_at(0).reduce(RaceAction::ToggleExplore);
-    let html = render::<ExplorerTable>(yew::props!(ExplorerProps {
+    let html = render_view(explorer_table(&yew::props!(ExplorerProps {
         exploration: explored.exploration.clone().unwrap(),
         onopen: Callback::noop(),
-    }));
+    })));
     assert_eq!(
         text(element(&html, r#"id="explorer-title""#).unwrap()),
         "Every interleaving (20), per preset"
@@ -215,13 +215,13 @@ fn the_step_card_shows_the_request_the_answer_and_why() {
 #[test]
 fn the_player_disables_what_cannot_be_done_and_counts_steps() {
     let player = |step: usize, playing: bool| {
-        render::<Player>(yew::props!(PlayerProps {
+        render_view(super::player::player(&yew::props!(PlayerProps {
             step,
             len: 6,
             playing,
             speed: 350,
             send: Callback::noop(),
-        }))
+        })))
     };
     let start = player(0, false);
     assert_eq!(count(&start, "disabled="), 2, "Start and Back");
@@ -242,7 +242,7 @@ fn the_player_disables_what_cannot_be_done_and_counts_steps() {
 #[test]
 fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
     let typing = RaceState::default().reduce(RaceAction::EditIntents(0, "- set-label: [".into()));
-    let html = render::<TimelineEditor>(yew::props!(TimelineEditorProps {
+    let html = render_view(timeline_editor(&yew::props!(TimelineEditorProps {
         writers: typing.scenario.writers.clone(),
         intents: typing.intents.clone(),
         schedule: typing.scenario.schedule.clone(),
@@ -254,7 +254,7 @@ fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
         onremove: Callback::noop(),
         onup: Callback::noop(),
         ondown: Callback::noop(),
-    }));
+    })));
     assert!(opening(&html, "<details")
         .unwrap()
         .contains(r#"open="open""#));
@@ -280,7 +280,7 @@ fn the_timeline_editor_shows_each_writers_overrides_and_settings() {
         0,
         super::WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
     ));
-    let html = render::<TimelineEditor>(yew::props!(TimelineEditorProps {
+    let html = render_view(timeline_editor(&yew::props!(TimelineEditorProps {
         writers: state.scenario.writers.clone(),
         intents: state.intents.clone(),
         overrides: state.overrides.clone(),
@@ -295,7 +295,7 @@ fn the_timeline_editor_shows_each_writers_overrides_and_settings() {
         onremove: Callback::noop(),
         onup: Callback::noop(),
         ondown: Callback::noop(),
-    }));
+    })));
     let name = &state.scenario.writers[0].name;
     let overrides = element(&html, &format!(r#"aria-label="Field overrides of {name}""#)).unwrap();
     assert!(
@@ -324,7 +324,7 @@ fn the_timeline_editor_shows_each_writers_overrides_and_settings() {
 
 #[test]
 fn a_replayed_interleaving_shows_its_own_story_and_who_is_never_retried() {
-    use super::story_card::{StoryCard, StoryCardProps};
+    use super::story_card::{story_card, StoryCardProps};
     let explored = RaceState::default().reduce(RaceAction::ToggleExplore);
     let opened = explored.reduce(RaceAction::OpenInterleaving {
         index: 1,
@@ -333,12 +333,12 @@ fn a_replayed_interleaving_shows_its_own_story_and_who_is_never_retried() {
     });
     let (story, number, of) = opened.interleaving_story().unwrap();
     let lines = story.describe();
-    let html = render::<StoryCard>(yew::props!(StoryCardProps {
+    let html = render_view(story_card(&yew::props!(StoryCardProps {
         story,
         number,
         of,
         never_retried: vec!["backup-controller".to_owned()],
-    }));
+    })));
     let read = text(&html);
     assert!(
         read.starts_with(&format!(

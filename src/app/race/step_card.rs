@@ -18,8 +18,8 @@ pub struct StepCardProps {
     pub previous: Option<serde_json::Value>,
 }
 
-#[component]
-pub fn StepCard(props: &StepCardProps) -> Html {
+/// The card of the current step (or of the start, before the first event).
+pub fn step_card(props: &StepCardProps) -> Html {
     let Some(step) = &props.step else {
         return html! {
             <article class="step-detail" id="step-card" aria-label="Current step">
@@ -28,7 +28,7 @@ pub fn StepCard(props: &StepCardProps) -> Html {
                     <p class="muted">{ "Step forward to replay the writers' events one by one." }</p>
                 </div>
                 if let Some(object) = &props.previous {
-                    <ObjectView before={object.clone()} after={object.clone()} />
+                    { object_view(&yew::props!(ObjectViewProps { before: object.clone(), after: object.clone() })) }
                 }
             </article>
         };
@@ -44,7 +44,7 @@ pub fn StepCard(props: &StepCardProps) -> Html {
                 <h2>{ format!("Step {}: {} {}", step.index + 1, step.writer, step.event) }</h2>
                 <p class="step-summary">{ step.summary.clone() }</p>
                 if let Some(sent) = &step.request {
-                    <Request sent={sent.clone()} failing={failing} />
+                    { request(&yew::props!(RequestProps { sent: sent.clone(), failing })) }
                 }
                 if let Some(response) = &step.response {
                     <div class={classes!("response", if response.is_success() { "response-ok" } else { "response-bad" })} role="status">
@@ -92,7 +92,7 @@ pub fn StepCard(props: &StepCardProps) -> Html {
                 }) }
             </div>
             if let Some(before) = &props.previous {
-                <ObjectView before={before.clone()} after={step.object.clone()} />
+                { object_view(&yew::props!(ObjectViewProps { before: before.clone(), after: step.object.clone() })) }
             }
         </article>
     }
@@ -104,8 +104,9 @@ struct RequestProps {
     failing: Option<usize>,
 }
 
-#[component]
-fn Request(props: &RequestProps) -> Html {
+/// The request sent: its operations (the one that failed marked) or its
+/// body.
+fn request(props: &RequestProps) -> Html {
     let sent = &props.sent;
     let body = match sent.kind {
         // The wire text is compact JSON: pretty-print it to read it.
@@ -145,8 +146,8 @@ struct ObjectViewProps {
     after: serde_json::Value,
 }
 
-#[component]
-fn ObjectView(props: &ObjectViewProps) -> Html {
+/// The object, line by line, with what changed from `before` marked.
+fn object_view(props: &ObjectViewProps) -> Html {
     let before = input::to_yaml(&props.before);
     let after = input::to_yaml(&props.after);
     let lines = line_diff(&before, &after);

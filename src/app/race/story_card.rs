@@ -21,8 +21,7 @@ pub struct StoryCardProps {
 }
 
 /// The story of a replayed interleaving.
-#[component]
-pub fn StoryCard(props: &StoryCardProps) -> Html {
+pub fn story_card(props: &StoryCardProps) -> Html {
     let lines = props.story.describe();
     html! {
         <section class="story-card" aria-labelledby="story-title">

@@ -23,8 +23,8 @@ pub struct OutcomesProps {
     pub outcomes: Outcomes,
 }
 
-#[component]
-pub fn OutcomesTable(props: &OutcomesProps) -> Html {
+/// The outcomes of the timeline, per writer, and whose intent holds.
+pub fn outcomes_table(props: &OutcomesProps) -> Html {
     let o = &props.outcomes;
     html! {
         <section class="outcomes-box" aria-labelledby="outcomes-title">
@@ -88,8 +88,8 @@ fn whose(o: &Outcomes, term: Term) -> String {
         .join(", ")
 }
 
-#[component]
-pub fn CompareTable(props: &CompareProps) -> Html {
+/// The same timeline under every preset: each count and whose it is.
+pub fn compare_table(props: &CompareProps) -> Html {
     let cell = |o: &Outcomes, term: Term| {
         let total = o.total().get(term).unwrap_or_default();
         let whose = whose(o, term);
@@ -140,8 +140,9 @@ pub struct ExplorerProps {
     pub onopen: Callback<(usize, Preset, usize)>,
 }
 
-#[component]
-pub fn ExplorerTable(props: &ExplorerProps) -> Html {
+/// Every interleaving per preset: how many show each outcome, and a way to
+/// open the first that does.
+pub fn explorer_table(props: &ExplorerProps) -> Html {
     let result = match props.exploration.as_ref() {
         Ok(result) => result,
         Err(e) => return html! { <p class="parse-error" role="alert">{ e.to_string() }</p> },

@@ -35,8 +35,8 @@ pub struct TimelineEditorProps {
     pub ondown: Callback<usize>,
 }
 
-#[component]
-pub fn TimelineEditor(props: &TimelineEditorProps) -> Html {
+/// The timeline editor, folded in a `<details>`.
+pub fn timeline_editor(props: &TimelineEditorProps) -> Html {
     let ontoggle = props.ontoggle.reform_some(|event: Event| {
         event
             .target_dyn_into::<web_sys::HtmlDetailsElement>()
@@ -49,11 +49,15 @@ pub fn TimelineEditor(props: &TimelineEditorProps) -> Html {
                 <section aria-labelledby="writers-title">
                     <h3 id="writers-title">{ "Writers" }</h3>
                     { for props.writers.iter().enumerate().map(|(w, writer)| html! {
-                        <WriterCard writer={writer.clone()} intents={props.intents.get(w).cloned()}
-                            overrides={props.overrides.get(w).cloned()} objects={props.objects.clone()}
-                            onpreset={props.onpreset.reform(move |p| (w, p))}
-                            onintents={props.onintents.reform(move |t| (w, t))}
-                            onwriter={props.onwriter.reform(move |e| (w, e))} />
+                        { writer_card(&yew::props!(WriterCardProps {
+                            writer: writer.clone(),
+                            intents: props.intents.get(w).cloned(),
+                            overrides: props.overrides.get(w).cloned(),
+                            objects: props.objects.clone(),
+                            onpreset: props.onpreset.reform(move |p| (w, p)),
+                            onintents: props.onintents.reform(move |t| (w, t)),
+                            onwriter: props.onwriter.reform(move |e| (w, e)),
+                        })) }
                     }) }
                 </section>
                 <section aria-labelledby="timeline-title">
@@ -91,8 +95,7 @@ struct WriterCardProps {
 
 /// A writer: its own preset, its intents and field overrides (YAML), its
 /// settings, with why a change was not taken.
-#[component]
-fn WriterCard(props: &WriterCardProps) -> Html {
+fn writer_card(props: &WriterCardProps) -> Html {
     let writer = &props.writer;
     let intents = props.intents.clone().unwrap_or(IntentsText {
         text: String::new(),

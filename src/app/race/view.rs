@@ -6,14 +6,16 @@ use std::rc::Rc;
 use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
-use super::lanes::Lanes;
-use super::player::Player;
+use super::lanes::{lanes, LanesProps};
+use super::player::{player, PlayerProps};
 use super::scenarios::library;
 use super::state::{RaceAction, RaceState, Source};
-use super::step_card::StepCard;
-use super::story_card::StoryCard;
-use super::tables::{CompareTable, ExplorerTable, OutcomesTable};
-use super::timeline_editor::TimelineEditor;
+use super::step_card::{step_card, StepCardProps};
+use super::story_card::{story_card, StoryCardProps};
+use super::tables::{
+    compare_table, explorer_table, outcomes_table, CompareProps, ExplorerProps, OutcomesProps,
+};
+use super::timeline_editor::{timeline_editor, TimelineEditorProps};
 use crate::app::browser;
 use crate::app::components::{
     copy_fallback, kubernetes_select, notice_bar, select, share_button, undo_button, Choice,
@@ -52,43 +54,51 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
             <Toolbar state={state.clone()} copy={copy.clone()} send={send.clone()} onshare={share} />
             { notice_bar(&yew::props!(NoticeBarProps { notice: state.notice.clone(), ondismiss: on(RaceAction::DismissNotice), onundo: on(RaceAction::Undo) })) }
             if let Some((story, number, of)) = state.interleaving_story() {
-                <StoryCard {story} {number} {of} never_retried={state.never_retried()} />
+                { story_card(&yew::props!(StoryCardProps { story, number, of, never_retried: state.never_retried() })) }
             } else if !state.scenario.description.is_empty() {
                 <p class="subject-note">{ state.scenario.description.clone() }</p>
             }
-            <Player step={state.step} len={state.scenario.schedule.len()} playing={state.playing} speed={state.speed}
-                send={send.clone()} />
+            { player(&yew::props!(PlayerProps { step: state.step, len: state.scenario.schedule.len(), playing: state.playing, speed: state.speed, send: send.clone() })) }
             { match state.replay.as_ref() {
                 Ok(replay) => html! {
                     <>
-                        <Lanes replay={Rc::clone(&state.replay)} step={state.step}
-                            writers={state.scenario.writers.iter().map(|w| w.name.clone()).collect::<Vec<_>>()}
-                            ongoto={send.reform(RaceAction::Goto)} />
-                        <StepCard step={state.current().cloned()} previous={state.previous_object().cloned()} />
-                        <OutcomesTable outcomes={replay.outcomes.clone()} />
+                        { lanes(&yew::props!(LanesProps {
+                            replay: Rc::clone(&state.replay),
+                            step: state.step,
+                            writers: state.scenario.writers.iter().map(|w| w.name.clone()).collect::<Vec<_>>(),
+                            ongoto: send.reform(RaceAction::Goto),
+                        })) }
+                        { step_card(&yew::props!(StepCardProps { step: state.current().cloned(), previous: state.previous_object().cloned() })) }
+                        { outcomes_table(&yew::props!(OutcomesProps { outcomes: replay.outcomes.clone() })) }
                     </>
                 },
                 Err(err) => html! { <p class="parse-error" role="alert">{ err.to_string() }</p> },
             } }
             if let Some(rows) = &state.compare {
-                <CompareTable rows={Rc::clone(rows)} />
+                { compare_table(&yew::props!(CompareProps { rows: Rc::clone(rows) })) }
             }
             if let Some(exploration) = &state.exploration {
-                <ExplorerTable exploration={Rc::clone(exploration)}
-                    onopen={send.reform(|(index, preset, step)| RaceAction::OpenInterleaving { index, preset, step })} />
+                { explorer_table(&yew::props!(ExplorerProps {
+                    exploration: Rc::clone(exploration),
+                    onopen: send.reform(|(index, preset, step)| RaceAction::OpenInterleaving { index, preset, step }),
+                })) }
             }
-            <TimelineEditor writers={state.scenario.writers.clone()} intents={state.intents.clone()}
-                overrides={state.overrides.clone()}
-                objects={state.scenario.objects.iter().map(crate::sim::server::key_of).collect::<Vec<_>>()}
-                onwriter={send.reform(|(w, e)| RaceAction::EditWriter(w, e))}
-                schedule={state.scenario.schedule.clone()} open={state.editing}
-                ontoggle={send.reform(RaceAction::SetEditing)}
-                onpreset={send.reform(|(w, p)| RaceAction::SetWriterPreset(w, p))}
-                onintents={send.reform(|(w, t)| RaceAction::EditIntents(w, t))}
-                onadd={send.reform(RaceAction::AddEvent)}
-                onremove={send.reform(RaceAction::RemoveEvent)}
-                onup={send.reform(RaceAction::MoveUp)}
-                ondown={send.reform(RaceAction::MoveDown)} />
+            { timeline_editor(&yew::props!(TimelineEditorProps {
+                writers: state.scenario.writers.clone(),
+                intents: state.intents.clone(),
+                overrides: state.overrides.clone(),
+                objects: state.scenario.objects.iter().map(crate::sim::server::key_of).collect::<Vec<_>>(),
+                onwriter: send.reform(|(w, e)| RaceAction::EditWriter(w, e)),
+                schedule: state.scenario.schedule.clone(),
+                open: state.editing,
+                ontoggle: send.reform(RaceAction::SetEditing),
+                onpreset: send.reform(|(w, p)| RaceAction::SetWriterPreset(w, p)),
+                onintents: send.reform(|(w, t)| RaceAction::EditIntents(w, t)),
+                onadd: send.reform(RaceAction::AddEvent),
+                onremove: send.reform(RaceAction::RemoveEvent),
+                onup: send.reform(RaceAction::MoveUp),
+                ondown: send.reform(RaceAction::MoveDown),
+            })) }
             { copy_fallback(&yew::props!(CopyFallbackProps { copy })) }
         </section>
     }
