@@ -130,10 +130,7 @@ pub fn write_float(out: &mut String, f: f64) {
         shortest.write_plain(out);
     } else {
         shortest.write_mantissa(out);
-        let exponent = shortest.exponent();
-        out.push('e');
-        out.push(if exponent < 0 { '-' } else { '+' });
-        out.push_str(itoa::Buffer::new().format(exponent.unsigned_abs()));
+        shortest.write_exponent(out, 1);
     }
 }
 

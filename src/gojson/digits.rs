@@ -85,6 +85,22 @@ impl Shortest {
     }
 }
 
+impl Shortest {
+    /// The exponent of the exponent form as Go writes it: `e`, its sign,
+    /// and at least `min_digits` digits (`e+21`, `e-07` with 2).
+    pub fn write_exponent(&self, out: &mut String, min_digits: usize) {
+        let exponent = self.exponent();
+        out.push('e');
+        out.push(if exponent < 0 { '-' } else { '+' });
+        let mut buffer = itoa::Buffer::new();
+        let digits = buffer.format(exponent.unsigned_abs());
+        for _ in digits.len()..min_digits {
+            out.push('0');
+        }
+        out.push_str(digits);
+    }
+}
+
 fn push_zeros(out: &mut String, n: u32) {
     for _ in 0..n {
         out.push('0');

@@ -223,38 +223,15 @@ pub fn format_g(f: f64) -> String {
     let Some(shortest) = super::Shortest::of(f) else {
         return String::new();
     };
-    let (digits, exp) = (shortest.digits.as_str(), shortest.exponent());
     let mut out = String::new();
     if f < 0.0 {
         out.push('-');
     }
-    if !(-4..6).contains(&exp) {
-        out.push_str(&digits[..1]);
-        if digits.len() > 1 {
-            out.push('.');
-            out.push_str(&digits[1..]);
-        }
-        out.push('e');
-        out.push(if exp < 0 { '-' } else { '+' });
-        let _ = write!(out, "{:02}", exp.abs());
-    } else if exp < 0 {
-        out.push_str("0.");
-        for _ in 0..(-exp - 1) {
-            out.push('0');
-        }
-        out.push_str(digits);
+    if (-4..6).contains(&shortest.exponent()) {
+        shortest.write_plain(&mut out);
     } else {
-        let point = exp as usize + 1;
-        if digits.len() <= point {
-            out.push_str(digits);
-            for _ in digits.len()..point {
-                out.push('0');
-            }
-        } else {
-            out.push_str(&digits[..point]);
-            out.push('.');
-            out.push_str(&digits[point..]);
-        }
+        shortest.write_mantissa(&mut out);
+        shortest.write_exponent(&mut out, 2);
     }
     out
 }
