@@ -420,19 +420,7 @@ impl PatchSet {
     ///
     /// [`EmptyPatch`] for an empty set.
     pub fn payload_with(&self, encoding: Encoding) -> Result<String, EmptyPatch> {
-        if self.ops.is_empty() {
-            return Err(EmptyPatch);
-        }
-        let mut out = String::with_capacity(64 * self.ops.len());
-        out.push('[');
-        for (i, op) in self.ops.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            op.write_json(&mut out, encoding);
-        }
-        out.push(']');
-        Ok(out)
+        payload_of(&self.ops, encoding)
     }
 
     /// Parses a payload back into a patch set, strictly: every element must
@@ -844,6 +832,31 @@ fn decode_op(
         value,
         raw,
     })
+}
+
+/// The payload of `ops` in the chosen encoding (as
+/// [`PatchSet::payload_with`], for ops held elsewhere: no copy of them).
+///
+/// # Errors
+///
+/// [`EmptyPatch`] when there are no ops.
+pub fn payload_of<'a>(
+    ops: impl IntoIterator<Item = &'a Operation>,
+    encoding: Encoding,
+) -> Result<String, EmptyPatch> {
+    let mut out = String::with_capacity(256);
+    out.push('[');
+    for (i, op) in ops.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        op.write_json(&mut out, encoding);
+    }
+    if out.len() == 1 {
+        return Err(EmptyPatch);
+    }
+    out.push(']');
+    Ok(out)
 }
 
 #[cfg(test)]

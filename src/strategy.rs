@@ -302,8 +302,7 @@ impl Plan {
     /// The JSON Patch payload as KubeVirt's builder writes it; `None` for
     /// other bodies or an empty patch.
     pub fn payload(&self) -> Option<String> {
-        self.ops()?;
-        self.patch_set().payload_with(Encoding::Go).ok()
+        crate::patch::payload_of(self.ops()?.iter().map(|planned| &planned.op), Encoding::Go).ok()
     }
 
     /// The bytes on the wire: the JSON Patch payload, the merge patch or

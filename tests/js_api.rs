@@ -409,6 +409,128 @@ fn diff_gives_ops_reasons_and_the_conflict_surface() {
     );
 }
 
+/// What `diff` must answer for a plan, built from the plan's members
+/// (the documented shape: `DiffResult` in src/js/types.rs).
+fn expected_result(plan: &patchlab::strategy::Plan) -> serde_json::Value {
+    use serde_json::json;
+    let ops = plan.ops().map(|ops| {
+        ops.iter()
+            .map(|planned| {
+                let mut op = json!({
+                    "op": planned.op.op.as_str(),
+                    "path": planned.op.path,
+                    "reason": planned.reason,
+                    "field": planned.field.as_str(),
+                    "strategy": planned.strategy.as_str(),
+                });
+                if let Some(from) = &planned.op.from {
+                    op["from"] = json!(from);
+                }
+                if planned.op.op.takes_value() {
+                    op["value"] = planned.op.value.clone().unwrap_or_default();
+                }
+                op
+            })
+            .collect::<Vec<_>>()
+    });
+    json!({
+        "preset": plan.preset.as_str(),
+        "contentType": plan.body.content_type(),
+        "empty": plan.is_empty(),
+        "body": plan.body_text(),
+        "ops": ops,
+        "fields": plan.fields.iter().map(|f| json!({
+            "path": f.path.as_str(), "kind": f.kind.as_str(),
+            "strategy": f.strategy.as_str(), "change": f.change.as_str(),
+        })).collect::<Vec<_>>(),
+        "conflicts": plan.conflicts,
+        "overwrites": plan.overwrites,
+        "notes": plan.notes,
+    })
+}
+
+#[wasm_bindgen_test]
+fn diff_results_carry_every_member_of_the_plan() {
+    // The answer crosses as strings joined by U+0001 (or a JSON array of
+    // them when a string holds U+0001) and is rebuilt in JS: every member
+    // of the plan must come back, in both forms, for every preset.
+    use patchlab::strategy::{diff, Options, Preset};
+    let mut rng = Lcg(41);
+    let mut joined_form = 0;
+    let mut json_form = 0;
+    for case in 0..240 {
+        let mut old = kube_like(&mut rng);
+        let mut new = mutate(&mut rng, &old, 0);
+        if case % 3 == 0 {
+            // Keys and values holding the separator, in fields the plan
+            // names (ops, fields, conflicts, overwrites).
+            old["metadata"]["labels"] = serde_json::json!({"a\u{1}b": "x", "c": "\u{1}"});
+            if !new["metadata"].is_object() {
+                new["metadata"] = serde_json::json!({});
+            }
+            new["metadata"]["labels"] = serde_json::json!({"a\u{1}b": "y\u{1}", "d\u{1}": "e"});
+            json_form += 1;
+        } else {
+            joined_form += 1;
+        }
+        for preset in Preset::EVERY {
+            let mut options = Options::preset(preset);
+            options.explain = true;
+            let answer = api::diff(
+                js(&old.to_string()),
+                js(&new.to_string()),
+                opts(&format!(r#"{{"preset":"{}"}}"#, preset.as_str())),
+            );
+            let Ok(plan) = diff(&old, &new, &options) else {
+                assert!(answer.is_err(), "case {case} {preset:?}");
+                continue;
+            };
+            let answer = answer.unwrap();
+            let got: serde_json::Value = serde_json::from_str(&text(&answer)).unwrap();
+            assert_eq!(
+                got,
+                expected_result(&plan),
+                "case {case} {preset:?}: {old} -> {new}"
+            );
+        }
+    }
+    assert!(joined_form > 100 && json_form > 50);
+
+    // Members come in the documented order, `from` and `value` where an op
+    // has them (the text form is JSON.stringify of the result).
+    let old = js(r#"{"metadata":{"labels":{"k":"v"}},"spec":{"a":1}}"#);
+    let new = js(r#"{"metadata":{"labels":{"k":"v","n\u0001":"w"}},"spec":{}}"#);
+    let answer = api::diff(old, new, opts(r#"{"preset":"naive"}"#)).unwrap();
+    let ops: Array = get(&answer, "ops").dyn_into().unwrap();
+    let keys = |value: &JsValue| -> Vec<String> {
+        Object::keys(value.unchecked_ref::<Object>())
+            .iter()
+            .filter_map(|k| k.as_string())
+            .collect()
+    };
+    assert_eq!(
+        keys(&answer),
+        [
+            "preset",
+            "contentType",
+            "empty",
+            "body",
+            "ops",
+            "fields",
+            "conflicts",
+            "overwrites",
+            "notes"
+        ]
+    );
+    for op in ops.iter() {
+        let want: &[&str] = match string(&op, "op").as_deref() {
+            Some("remove") => &["op", "path", "reason", "field", "strategy"],
+            _ => &["op", "path", "value", "reason", "field", "strategy"],
+        };
+        assert_eq!(keys(&op), want, "{}", text(&op));
+    }
+}
+
 #[wasm_bindgen_test]
 fn diff_errors() {
     let err = error_of(

@@ -138,11 +138,11 @@ class Walk {
       for (let i = 0; i < n; i++) {
         const x = a[i];
         const y = b[i];
-        if (x === y && typeof x === 'string') {
+        if (typeof x === 'string') {
+          if (x !== y) return false;
           this.left -= x.length;
           continue;
         }
-        if (x === y && typeof x === 'boolean') continue;
         if (!this.equal(x, y, level + 1)) return false;
       }
       return true;
@@ -159,11 +159,11 @@ class Walk {
       i++;
       const x = a[key];
       const y = b[key];
-      if (x === y && typeof x === 'string') {
+      if (typeof x === 'string') {
+        if (x !== y) return false;
         this.left -= x.length;
         continue;
       }
-      if (x === y && typeof x === 'boolean') continue;
       if (!this.equal(x, y, level + 1)) return false;
     }
     return i === n;
@@ -188,64 +188,70 @@ class Walk {
    */
   prune(a, b, level, path, declared) {
     if (--this.left < 0) return [a, b];
-    let outA = null;
-    let outB = null;
+    const out = [null, null];
     const keysA = Object.keys(a);
-    let aligned = true;
-    let n = 0;
+    const n = keysA.length;
+    // The usual case: the same keys in the same order, `b` walked with
+    // for-in beside `a`'s keys; from the first key out of step, the
+    // general way.
+    let i = 0;
+    let stepped = true;
     for (const key in b) {
-      if (n >= keysA.length || keysA[n] !== key) {
-        aligned = false;
+      if (i >= n || keysA[i] !== key) {
+        stepped = false;
         break;
       }
-      n++;
+      i++;
+      this.member(out, key, a[key], b[key], level, path, declared);
     }
-    aligned &&= n === keysA.length;
-    for (let i = 0; i < keysA.length; i++) {
-      const key = keysA[i];
-      const va = a[key];
-      if (!aligned && !Object.hasOwn(b, key)) {
-        outA ??= {};
-        outB ??= {};
-        put(outA, key, va);
-        continue;
-      }
-      const vb = b[key];
-      if (va === vb && typeof va === 'string') {
-        this.left -= va.length;
-        continue;
-      }
-      if (va === vb && (typeof va === 'boolean' || typeof va === 'object')) continue;
-      if (level + 1 < this.depth && isPlain(va) && isPlain(vb)) {
-        path.push(key);
-        const inner = this.prune(va, vb, level + 1, path, declared);
-        if (inner !== null) {
-          const whole = declared(pointer(path));
-          outA ??= {};
-          outB ??= {};
-          put(outA, key, whole ? va : inner[0]);
-          put(outB, key, whole ? vb : inner[1]);
+    if (!stepped || i < n) {
+      for (; i < n; i++) {
+        const key = keysA[i];
+        if (Object.hasOwn(b, key)) {
+          this.member(out, key, a[key], b[key], level, path, declared);
+        } else {
+          out[0] ??= {};
+          out[1] ??= {};
+          put(out[0], key, a[key]);
         }
-        path.pop();
-      } else if (!this.equal(va, vb, level + 1)) {
-        outA ??= {};
-        outB ??= {};
-        put(outA, key, va);
-        put(outB, key, vb);
       }
-    }
-    if (!aligned) {
       const keysB = Object.keys(b);
-      for (let i = 0; i < keysB.length; i++) {
-        const key = keysB[i];
+      for (let k = 0; k < keysB.length; k++) {
+        const key = keysB[k];
         if (!Object.hasOwn(a, key)) {
-          outA ??= {};
-          outB ??= {};
-          put(outB, key, b[key]);
+          out[0] ??= {};
+          out[1] ??= {};
+          put(out[1], key, b[key]);
         }
       }
     }
-    return outA === null ? null : [outA, outB];
+    return out[0] === null ? null : out;
+  }
+
+  /** One member of `prune`: kept in `out` unless equal on both sides. */
+  member(out, key, va, vb, level, path, declared) {
+    if (typeof va === 'string' && va === vb) {
+      this.left -= va.length;
+      return;
+    }
+    if (va === vb && (typeof va === 'boolean' || typeof va === 'object')) return;
+    if (level + 1 < this.depth && isPlain(va) && isPlain(vb)) {
+      path.push(key);
+      const inner = this.prune(va, vb, level + 1, path, declared);
+      if (inner !== null) {
+        const whole = declared(pointer(path));
+        out[0] ??= {};
+        out[1] ??= {};
+        put(out[0], key, whole ? va : inner[0]);
+        put(out[1], key, whole ? vb : inner[1]);
+      }
+      path.pop();
+    } else if (!this.equal(va, vb, level + 1)) {
+      out[0] ??= {};
+      out[1] ??= {};
+      put(out[0], key, va);
+      put(out[1], key, vb);
+    }
   }
 }
 
@@ -348,4 +354,62 @@ export function pruneText(old, neu, declared, depth, budget, id) {
   if (found === null) return `${JSON.stringify(a)}\n${JSON.stringify(b)}`;
   if (typeof found === 'string') return found;
   return [pointer(found[0].reverse()), found[1], side];
+}
+
+/**
+ * The result of `diff` from the text src/js/diff.rs writes (`answer`): its
+ * strings joined by U+0001, or (when a string holds U+0001) a JSON array
+ * of them, with the ops' values last as one JSON array. Object literals of
+ * a known shape cost far less than `JSON.parse` of the same objects with
+ * their keys. Item order: preset, content type, empty (`1`/`0`), body, the
+ * number of ops (empty: no ops), 7 per op (op, path, `=from` or empty, `1`
+ * when a value follows, reason, field, strategy), the number of fields and
+ * 4 per field, the conflicts and the overwrites (a number, then path and
+ * reason), the notes (a number, then each).
+ */
+export function diffResult(text) {
+  let parts;
+  let values;
+  if (text.charCodeAt(0) === 0x5b /* [ */) {
+    parts = JSON.parse(text);
+    values = parts.pop();
+  } else {
+    parts = text.split('\u0001');
+    values = JSON.parse(parts.pop());
+  }
+  let i = 5;
+  let ops = null;
+  if (parts[4] !== '') {
+    ops = new Array(Number(parts[4]));
+    for (let k = 0, v = 0; k < ops.length; k++, i += 7) {
+      const from = parts[i + 2];
+      const op =
+        from === '' ? { op: parts[i], path: parts[i + 1] } : { op: parts[i], path: parts[i + 1], from: from.slice(1) };
+      if (parts[i + 3] === '1') op.value = values[v++];
+      op.reason = parts[i + 4];
+      op.field = parts[i + 5];
+      op.strategy = parts[i + 6];
+      ops[k] = op;
+    }
+  }
+  const fields = new Array(Number(parts[i++]));
+  for (let k = 0; k < fields.length; k++, i += 4) {
+    fields[k] = { path: parts[i], kind: parts[i + 1], strategy: parts[i + 2], change: parts[i + 3] };
+  }
+  const conflicts = new Array(Number(parts[i++]));
+  for (let k = 0; k < conflicts.length; k++, i += 2) conflicts[k] = { path: parts[i], reason: parts[i + 1] };
+  const overwrites = new Array(Number(parts[i++]));
+  for (let k = 0; k < overwrites.length; k++, i += 2) overwrites[k] = { path: parts[i], reason: parts[i + 1] };
+  const notes = parts.slice(i + 1, i + 1 + Number(parts[i]));
+  return {
+    preset: parts[0],
+    contentType: parts[1],
+    empty: parts[2] === '1',
+    body: parts[3],
+    ops,
+    fields,
+    conflicts,
+    overwrites,
+    notes,
+  };
 }

@@ -22,6 +22,9 @@ extern "C" {
     #[wasm_bindgen(catch, js_name = ownOptions)]
     fn js_own_options(options: &JsValue, known: &JsValue) -> Result<JsValue, JsValue>;
 
+    #[wasm_bindgen(catch, js_name = diffResult)]
+    fn js_diff_result(text: &str) -> Result<JsValue, JsValue>;
+
     #[wasm_bindgen(catch, js_name = pruneText)]
     fn js_prune_text(
         old: &JsValue,
@@ -147,6 +150,23 @@ fn verdict_error(verdict: &str, what: &str) -> JsValue {
     }
 }
 
+/// The JSON texts of a diff's two objects, old and new, in one string.
+pub(super) struct Pruned {
+    texts: String,
+    /// Where the old object's text ends (a newline follows).
+    at: usize,
+}
+
+impl Pruned {
+    pub(super) fn old_text(&self) -> &str {
+        &self.texts[..self.at]
+    }
+
+    pub(super) fn new_text(&self) -> &str {
+        &self.texts[self.at + 1..]
+    }
+}
+
 /// The JSON text of the two objects of a diff without the members equal
 /// on both sides, wherever the diff under `options` walks member by
 /// member (it skips equal members there, so the plan is the same);
@@ -163,7 +183,7 @@ pub(super) fn prune(
     new: &JsValue,
     options: &Rc<Options>,
     id: u32,
-) -> Result<Option<(String, String)>, JsValue> {
+) -> Result<Option<Pruned>, JsValue> {
     let (depth, budget) = budgets();
     PRUNING.with(|slot| *slot.borrow_mut() = Some(Rc::clone(options)));
     let out = DECLARED.with(|declared| {
@@ -192,11 +212,31 @@ pub(super) fn prune(
                 return Err(too_large(what));
             }
         }
-        return Ok(Some((old.to_owned(), new.to_owned())));
+        let at = old.len();
+        return Ok(Some(Pruned { texts, at }));
     }
     let out: &Array = out.unchecked_ref();
     let at = out.get(0).as_string().unwrap_or_default();
     let kind = out.get(1).as_string().unwrap_or_default();
     let side = out.get(2).as_string().unwrap_or_default();
     Err(inexact_error(&side, &at, &kind))
+}
+
+/// The result object of `diff` from the text `answer` (src/js/diff.rs)
+/// writes, built by `diffResult` in src/js/boundary.js.
+///
+/// # Errors
+///
+/// Only if the text is not what `answer` writes (a bug): `internal`.
+pub(super) fn diff_result(text: &str) -> Result<JsValue, JsValue> {
+    js_diff_result(text).map_err(|err| {
+        ErrorBuilder::new(
+            "internal",
+            &format!(
+                "patchlab: the diff's answer could not be read: {}",
+                thrown(&err)
+            ),
+        )
+        .build()
+    })
 }
