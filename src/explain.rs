@@ -616,7 +616,7 @@ pub(crate) fn releases_text(releases: &[KubeVersion]) -> String {
         .filter(|v| v.patch().is_none())
         .map(|v| v.minor())
         .collect();
-    minors.sort_unstable();
+    crate::sort::sort(&mut minors);
     minors.dedup();
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;

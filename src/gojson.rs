@@ -78,7 +78,7 @@ pub fn write_value(out: &mut String, value: &Value) {
                 write_members(out, map.iter());
             } else {
                 let mut entries: Vec<_> = map.iter().collect();
-                entries.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                crate::sort::sort_by(&mut entries, |a, b| a.0.cmp(b.0));
                 write_members(out, entries.into_iter());
             }
             out.push('}');

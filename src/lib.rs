@@ -11,7 +11,7 @@
 //!
 //! | layer | modules | may use |
 //! |---|---|---|
-//! | 0 foundation | `limits`, `text`, `json`, `gojson`, `vocabulary`, `share` | own layer |
+//! | 0 foundation | `limits`, `text`, `json`, `gojson`, `vocabulary`, `share`, `sort` | own layer |
 //! | 1 input | `pointer`, `input` | 0, own layer |
 //! | 2 patch | `patch` | 0-1 |
 //! | 3 server | `status`, `apply`, `kube`, `schema` | 0-2, own layer |
@@ -54,6 +54,7 @@ pub mod scan;
 pub mod schema;
 pub mod share;
 pub mod sim;
+pub mod sort;
 pub mod status;
 pub mod strategy;
 pub mod text;

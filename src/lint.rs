@@ -482,7 +482,7 @@ fn finish(
     mut pending: Vec<fix::Pending>,
     written: Option<Rc<[Box<str>]>>,
 ) -> Report {
-    pending.sort_by_key(|p| {
+    crate::sort::sort_by_key(&mut pending, |p| {
         (
             p.finding.index.map_or(0, |i| i + 1),
             std::cmp::Reverse(p.finding.severity),

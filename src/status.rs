@@ -353,7 +353,7 @@ impl Status {
             _ => {
                 let mut managers: Vec<&str> =
                     conflicts.iter().map(|c| c.manager.as_str()).collect();
-                managers.sort_unstable();
+                crate::sort::sort(&mut managers);
                 managers.dedup();
                 let mut lines = Vec::new();
                 for manager in managers {

@@ -56,7 +56,7 @@ pub fn highlight(text: &str, format: Format) -> Vec<(Kind, Range<usize>)> {
     // Merge neighbours of the same kind, and fill gaps with plain text.
     let mut out: Vec<(Kind, Range<usize>)> = Vec::with_capacity(spans.len());
     let mut at = 0;
-    spans.sort_by_key(|(_, r)| r.start);
+    crate::sort::sort_by_key(&mut spans, |(_, r)| r.start);
     for (kind, range) in spans {
         if range.start < at || range.start >= range.end {
             continue;

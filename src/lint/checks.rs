@@ -1254,13 +1254,23 @@ impl<'a> Ctx<'a> {
             let Some((key, bad)) = map.iter().find(|(_, v)| !v.is_string()) else {
                 return;
             };
-            let fixed: Option<Map<String, Value>> = map
-                .iter()
-                .map(|(k, v)| match v {
-                    Value::String(_) => Some((k.clone(), v.clone())),
-                    other => stringify(other).map(|s| (k.clone(), Value::String(s))),
-                })
-                .collect();
+            // Inserted one by one, not collected (see `crate::sort`).
+            let mut fixed = Some(Map::new());
+            for (k, v) in map {
+                let value = match v {
+                    Value::String(_) => Some(v.clone()),
+                    other => stringify(other).map(Value::String),
+                };
+                match (value, fixed.as_mut()) {
+                    (Some(value), Some(out)) => {
+                        out.insert(k.clone(), value);
+                    }
+                    _ => {
+                        fixed = None;
+                        break;
+                    }
+                }
+            }
             (
                 format!("{}/{}", op.path, escape(key)),
                 bad.clone(),
@@ -1331,7 +1341,7 @@ impl<'a> Ctx<'a> {
                 .copied()
                 .filter(|&j| self.ops[j].path == op.path)
                 .collect();
-            same.sort_unstable();
+            crate::sort::sort(&mut same);
             same.dedup();
             let edits = same
                 .into_iter()

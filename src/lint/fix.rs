@@ -254,7 +254,7 @@ pub(super) fn finish(
         .saturating_mul(FIX_OPS_PER_OP)
         .saturating_add(FIX_OPS_BASE);
     let mut order: Vec<usize> = (0..pending.len()).collect();
-    order.sort_by_key(|&i| {
+    crate::sort::sort_by_key(&mut order, |&i| {
         (
             std::cmp::Reverse(pending[i].finding.severity),
             pending[i].finding.index,

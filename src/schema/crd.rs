@@ -251,7 +251,7 @@ impl Reader<'_> {
                         let ty = self.ty(prop, &format!("{name}.{key}"), &sub_path, depth + 1)?;
                         fields.push(field(key, ty, prop, &sub_path)?);
                     }
-                    fields.sort_by(|a, b| a.name.cmp(&b.name));
+                    crate::sort::sort_by(&mut fields, |a, b| a.name.cmp(&b.name));
                     let index = self.table.push_struct(Struct {
                         name: name.into(),
                         map_type: map_type(map.get("x-kubernetes-map-type"), path)?,

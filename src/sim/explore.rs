@@ -62,8 +62,9 @@ impl ExploreCell {
                 None => self.writers.push((names[w].clone(), 1)),
             }
         }
-        self.writers
-            .sort_by_key(|(name, _)| names.iter().position(|n| n == name));
+        crate::sort::sort_by_key(&mut self.writers, |(name, _)| {
+            names.iter().position(|n| n == name)
+        });
     }
 }
 

@@ -707,7 +707,8 @@ impl Server {
         for leaf in wanted.values() {
             set_leaf(&mut object, leaf);
         }
-        let fields: BTreeSet<String> = wanted.keys().cloned().collect();
+        let mut fields = BTreeSet::new();
+        fields.extend(wanted.keys().cloned());
         stored.managers.insert(applier, fields);
         stored.managers.retain(|_, fields| !fields.is_empty());
         let current_rv = resource_version(&stored.object).unwrap_or("").to_owned();
@@ -725,7 +726,10 @@ impl Server {
     }
 
     fn fields(&self, object: &Value) -> BTreeSet<String> {
-        leaf_fields(policy(), object).into_keys().collect()
+        // Inserted one by one, not collected (see `crate::sort`).
+        let mut fields = BTreeSet::new();
+        fields.extend(leaf_fields(policy(), object).into_keys());
+        fields
     }
 }
 

@@ -362,7 +362,8 @@ impl Scenario {
                 limit: REPLAY_BYTES,
             });
         }
-        let keys: BTreeSet<String> = self.objects.iter().map(key_of).collect();
+        let mut keys = BTreeSet::new();
+        keys.extend(self.objects.iter().map(key_of));
         for (index, object) in self.objects.iter().enumerate() {
             if !object.is_object()
                 || object

@@ -297,7 +297,10 @@ fn union<'a>(
     new: &'a Map<String, Value>,
 ) -> Vec<(&'a String, Option<&'a Value>, Option<&'a Value>)> {
     if !(old.keys().is_sorted() && new.keys().is_sorted()) {
-        let keys: BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+        // Inserted one by one: `collect` into a B-tree sorts a buffer
+        // first, one more copy of the sort in the binary (`crate::sort`).
+        let mut keys: BTreeSet<&String> = BTreeSet::new();
+        keys.extend(old.keys().chain(new.keys()));
         return keys
             .into_iter()
             .map(|k| (k, old.get(k.as_str()), new.get(k.as_str())))

@@ -54,12 +54,14 @@ pub fn diff(old: &Value, new: &Value) -> Value {
 /// objects are dropped (they would mean "delete").
 fn strip_nulls(value: &Value) -> Value {
     match value {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (k.clone(), strip_nulls(v)))
-                .collect(),
-        ),
+        Value::Object(map) => {
+            // Inserted one by one, not collected (see `crate::sort`).
+            let mut out = Map::new();
+            for (k, v) in map.iter().filter(|(_, v)| !v.is_null()) {
+                out.insert(k.clone(), strip_nulls(v));
+            }
+            Value::Object(out)
+        }
         other => other.clone(),
     }
 }

@@ -546,10 +546,13 @@ impl Default for Policy {
 impl Policy {
     /// The default field kinds with `preset`.
     pub fn new(preset: Preset) -> Policy {
-        let kinds = DEFAULT_KINDS
-            .iter()
-            .filter_map(|(path, kind)| PointerBuf::parse(*path).ok().map(|p| (p, *kind)))
-            .collect();
+        // Inserted one by one, not collected (see `crate::sort`).
+        let mut kinds = BTreeMap::new();
+        kinds.extend(
+            DEFAULT_KINDS
+                .iter()
+                .filter_map(|(path, kind)| PointerBuf::parse(*path).ok().map(|p| (p, *kind))),
+        );
         Policy {
             preset,
             kinds,
