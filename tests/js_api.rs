@@ -532,6 +532,100 @@ fn diff_results_carry_every_member_of_the_plan() {
 }
 
 #[wasm_bindgen_test]
+fn simple_diff_options_read_as_the_general_reader_does() {
+    // Options with no more than a preset and `explain` are read in one
+    // step; `overrides: {}` sends the same options through the general
+    // reader. Both must give the same diff for every preset name, old
+    // names included, and with `explain` true, false or absent.
+    let old = js(OLD);
+    let new = js(NEW);
+    let mut names: Vec<&str> = patchlab::strategy::Preset::EVERY
+        .iter()
+        .map(|p| p.as_str())
+        .collect();
+    names.extend(["kubevirt-head", "none"]);
+    for name in names {
+        for explain in ["", r#","explain":true"#, r#","explain":false"#] {
+            let simple = format!(r#"{{"preset":"{name}"{explain}}}"#);
+            let general = format!(r#"{{"preset":"{name}"{explain},"overrides":{{}}}}"#);
+            let a = api::diff(old.clone(), new.clone(), opts(&simple));
+            let b = api::diff(old.clone(), new.clone(), opts(&general));
+            match (a, b) {
+                (Ok(a), Ok(b)) => assert_eq!(canonical(&a), canonical(&b), "{simple}"),
+                (Err(a), Err(b)) => assert_eq!(message(&a), message(&b), "{simple}"),
+                (a, b) => panic!(
+                    "{simple}: {:?} vs {:?}",
+                    a.map(|v| text(&v)),
+                    b.map(|v| text(&v))
+                ),
+            }
+        }
+    }
+    // No preset: the default; `explain: false` leaves the reasons out.
+    let default = api::diff(old.clone(), new.clone(), opts(r#"{"explain":false}"#)).unwrap();
+    let ops: Array = get(&default, "ops").dyn_into().unwrap();
+    assert_eq!(
+        string(&default, "preset"),
+        Some(patchlab::strategy::Preset::default().as_str().to_owned())
+    );
+    assert_eq!(string(&ops.get(0), "reason").as_deref(), Some(""));
+    // A wrong type still gets the general reader's message.
+    let err = error_of(
+        api::diff(old.clone(), new.clone(), opts(r#"{"explain":"yes"}"#)),
+        "bad-argument",
+    );
+    assert!(
+        message(&err).contains("options.explain must be"),
+        "{}",
+        message(&err)
+    );
+}
+
+#[wasm_bindgen_test]
+fn diff_reads_own_members_only_as_json_does() {
+    // JSON.stringify writes an object's own members only: what an object
+    // inherits is not in it for the diff either, whether the object was
+    // made from another by Object.create or Object.prototype is polluted.
+    let naive = r#"{"preset":"naive"}"#;
+    let routes = |old: &JsValue, new: &JsValue| {
+        let from_objects = api::diff(old.clone(), new.clone(), opts(naive)).unwrap();
+        let from_text = api::diff(
+            text(old).as_str().into(),
+            text(new).as_str().into(),
+            opts(naive),
+        )
+        .unwrap();
+        (canonical(&from_objects), canonical(&from_text))
+    };
+    let inherits = || Object::create(js(r#"{"foo":1}"#).unchecked_ref::<Object>());
+
+    // A member object, then an element of a list, that inherits `foo`.
+    let old = js(r#"{"spec":{"foo":1,"bar":2},"status":{"list":[{"foo":1}]}}"#);
+    let new = js(r#"{"spec":{},"status":{"list":[{}]}}"#);
+    Reflect::set(&new, &"spec".into(), &inherits()).unwrap();
+    let list = Array::of1(&inherits());
+    Reflect::set(&get(&new, "status"), &"list".into(), &list).unwrap();
+    let (objects, text_route) = routes(&old, &new);
+    assert_eq!(objects, text_route);
+    assert!(objects.contains(r#""path":"/spec/foo""#), "{objects}");
+    assert!(objects.contains(r#""path":"/status/list"#), "{objects}");
+
+    // A polluted Object.prototype (undone before asserting).
+    let prototype = Object::get_prototype_of(&Object::new());
+    Reflect::set(&prototype, &"polluted".into(), &JsValue::from(1)).unwrap();
+    let old = js(r#"{"spec":{"polluted":1,"a":{"polluted":1}}}"#);
+    let new = js(r#"{"spec":{"a":{}}}"#);
+    let (objects, text_route) = routes(&old, &new);
+    Reflect::delete_property(&prototype, &"polluted".into()).unwrap();
+    assert_eq!(objects, text_route);
+    assert!(objects.contains(r#""path":"/spec/polluted""#), "{objects}");
+    assert!(
+        objects.contains(r#""path":"/spec/a/polluted""#),
+        "{objects}"
+    );
+}
+
+#[wasm_bindgen_test]
 fn diff_errors() {
     let err = error_of(
         api::diff(js(OLD), js(NEW), opts(r#"{"preset":"kubevirt-next"}"#)),

@@ -147,7 +147,7 @@ class Walk {
       }
       return true;
     }
-    if (!isPlain(a) || !isPlain(b)) return false;
+    if (!isPlain(a) || !isOwnPlain(b)) return false;
     // The usual case: the same keys in the same order. Walk `b` with
     // for-in (V8 reads its members straight from the enum cache) beside
     // `a`'s own keys; any other order takes the general way.
@@ -235,7 +235,7 @@ class Walk {
       return;
     }
     if (va === vb && (typeof va === 'boolean' || typeof va === 'object')) return;
-    if (level + 1 < this.depth && isPlain(va) && isPlain(vb)) {
+    if (level + 1 < this.depth && isPlain(va) && isOwnPlain(vb)) {
       path.push(key);
       const inner = this.prune(va, vb, level + 1, path, declared);
       if (inner !== null) {
@@ -264,6 +264,28 @@ function isPlain(v) {
   if (v.constructor === Object) return true;
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A plain object whose for-in yields its own members only: its prototype
+ * is `Object.prototype` (unpolluted: `pruneText` checks) or none. The
+ * walks read the second object of a pair with for-in beside the first's
+ * `Object.keys`; an object made by `Object.create` from another object
+ * inherits enumerable members, which JSON.stringify leaves out, so it is
+ * not walked but compared and kept whole (its text says what it holds).
+ * The first object's members are read by `Object.keys` (own only), so
+ * `isPlain` does there.
+ */
+function isOwnPlain(v) {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** True when `Object.prototype` has an enumerable member (pollution). */
+function polluted() {
+  for (const _ in Object.prototype) return true;
+  return false;
 }
 
 /**
@@ -318,14 +340,16 @@ const MEMO_SIZE = 10000;
  * The JSON text of two plain objects without the members equal on both
  * sides at every object the diff walks member by member (see
  * `Walk.prune`), old and new joined by a newline (JSON text holds none);
- * or why not: null when `old` or `new` is not a plain object,
+ * or why not: null when `old` or `new` is not a plain object or
+ * `Object.prototype` has an enumerable member (the caller then reads
+ * them whole, as JSON.stringify writes them),
  * `'too-deep'`, `'too-large'`, or `[pointer, what, side]` for a value JSON
  * cannot carry (see `inexact`). `declared(pointer)` is asked once per
  * pointer for the options numbered `id` (0: options used once, not
  * remembered).
  */
 export function pruneText(old, neu, declared, depth, budget, id) {
-  if (!isPlain(old) || !isPlain(neu)) return null;
+  if (!isPlain(old) || !isOwnPlain(neu) || polluted()) return null;
   let ask = declared;
   if (id !== 0) {
     let memo = memos.get(id);
@@ -412,4 +436,46 @@ export function diffResult(text) {
     overwrites,
     notes,
   };
+}
+
+/** Per list of preset names (joined by commas), the names. */
+const presetLists = new Map();
+
+/**
+ * A diff's options read in one step when they hold no more than a preset
+ * named exactly as in `presets` (the names joined by commas) and a boolean
+ * `explain`, as own members: (the preset's index + 1, 0 when absent) times
+ * 2, plus 1 unless `explain` is false. Anything else (another option, an
+ * old preset name, a wrong type, a getter that throws) is -1: the general
+ * reader (`ownOptions`) then reads the options and says what is wrong.
+ */
+export function simpleDiffOptions(options, presets) {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) return -1;
+  let names = presetLists.get(presets);
+  if (names === undefined) {
+    names = presets.split(',');
+    presetLists.set(presets, names);
+  }
+  try {
+    const keys = Object.keys(options);
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== 'preset' && keys[i] !== 'explain') return -1;
+    }
+    if (Object.hasOwn(options, 'overrides') || Object.hasOwn(options, 'fieldManager') || Object.hasOwn(options, 'mergeResourceVersion')) {
+      return -1;
+    }
+    const explain = Object.hasOwn(options, 'explain') ? options.explain : undefined;
+    if (explain !== undefined && typeof explain !== 'boolean') return -1;
+    let index = -1;
+    if (Object.hasOwn(options, 'preset')) {
+      const preset = options.preset;
+      if (preset !== undefined) {
+        index = names.indexOf(preset);
+        if (index < 0) return -1;
+      }
+    }
+    return (index + 1) * 2 + (explain === false ? 0 : 1);
+  } catch {
+    return -1;
+  }
 }

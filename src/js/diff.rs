@@ -6,7 +6,7 @@ use std::rc::Rc;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-use super::boundary::{diff_result, prune};
+use super::boundary::{diff_result, prune, simple_diff_options};
 use super::convert::{bad_argument, document, parse_json, ErrorBuilder, OptionsReader};
 use crate::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
 
@@ -44,6 +44,18 @@ fn cached(preset: Preset, explain: bool) -> (Rc<Options>, u32) {
 /// The options of a diff, and their number when kept (0 when built for
 /// this call only).
 fn diff_options(value: Option<JsValue>) -> Result<(Rc<Options>, u32), JsValue> {
+    if let Some(options) = &value {
+        let names = Preset::EVERY.map(Preset::as_str);
+        if let Some((index, explain)) = simple_diff_options(options, &names) {
+            let preset = match index {
+                Some(index) => Preset::EVERY.get(index).copied(),
+                None => Some(Preset::default()),
+            };
+            if let Some(preset) = preset {
+                return Ok(cached(preset, explain));
+            }
+        }
+    }
     let opts = OptionsReader::new(
         value,
         "options",
