@@ -1254,23 +1254,7 @@ impl<'a> Ctx<'a> {
             let Some((key, bad)) = map.iter().find(|(_, v)| !v.is_string()) else {
                 return;
             };
-            // Inserted one by one, not collected (see `crate::sort`).
-            let mut fixed = Some(Map::new());
-            for (k, v) in map {
-                let value = match v {
-                    Value::String(_) => Some(v.clone()),
-                    other => stringify(other).map(Value::String),
-                };
-                match (value, fixed.as_mut()) {
-                    (Some(value), Some(out)) => {
-                        out.insert(k.clone(), value);
-                    }
-                    _ => {
-                        fixed = None;
-                        break;
-                    }
-                }
-            }
+            let fixed = stringified(map);
             (
                 format!("{}/{}", op.path, escape(key)),
                 bad.clone(),
@@ -1368,6 +1352,21 @@ impl<'a> Ctx<'a> {
             fix,
         );
     }
+}
+
+/// The map with every value written as a string (`stringify`), or `None`
+/// when one cannot be. Filled by insertion, not `collect` (see
+/// `crate::sort`).
+fn stringified(map: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let mut out = Map::new();
+    for (key, value) in map {
+        let value = match value {
+            Value::String(_) => value.clone(),
+            other => Value::String(stringify(other)?),
+        };
+        out.insert(key.clone(), value);
+    }
+    Some(out)
 }
 
 /// A scalar as the string a person meant (`3` -> `"3"`, `true` ->
