@@ -6,7 +6,6 @@
 //! for native tests, which render them to HTML).
 
 mod examples;
-mod explained;
 mod link;
 mod state;
 
@@ -21,8 +20,11 @@ mod report;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
+pub use crate::app::engine::explained::{
+    explain_error, helps_text, retry_on_conflict_text, CandidateView, ExplainAnswer,
+    ExplainRequest, ExplainView, Explained, RetryView, Unused,
+};
 pub use examples::{example, examples, Example, Expected, FIRST_EXAMPLE};
-pub use explained::{explain_error, helps_text, retry_on_conflict_text, Explained, Unused};
 pub use link::{CheckLink, FixKey, MAX_TEXT};
 pub use state::{
     editor_error, fix_text, CheckAction, CheckJob, CheckState, Checked, CheckedPatch, Comparison,

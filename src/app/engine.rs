@@ -16,7 +16,14 @@
 //! worker -> page  {"type":"built","id":7,"answer":{"revs":{...},"old":{"rev":1},"new":{"rev":2,"error":{...}},"results":null}}
 //! page -> worker  {"type":"lint","id":8,"body":"[...]"}
 //! worker -> page  {"type":"linted","id":8,"report":{...}}  (or "failed" with a message)
+//! page -> worker  {"type":"explain","id":9,"request":{"rev":4,"error":"...","patch":"...","object":"","kubernetes":null}}
+//! worker -> page  {"type":"explained","id":9,"view":{...}}
 //! ```
+//!
+//! The page reads a message's `type`, `id`, `kind` and `message` first
+//! ([`wire`]); only the asker of a kind reads its answer's members, so a
+//! module holds the readers of the answers it asks for and no others (the
+//! Check module asks only for explanations).
 //!
 //! Each kind of request is a channel: a newer request replaces an older
 //! one of its kind still waiting in the worker ([`Inbox`]), and the page
@@ -60,6 +67,7 @@ use crate::strategy::{
     self, Body, BodyKind, DiffError, FieldKind, Options, Overwrite, Plan, Precondition, Preset,
     RoundTrip, Side, Strategy,
 };
+use explained::{ExplainRequest, ExplainView};
 
 /// Why Build's texts cannot be converted or formatted.
 pub const CANNOT_CONVERT: &str =
@@ -127,6 +135,14 @@ pub enum ToEngine {
         /// The new object's text.
         new: Rc<str>,
     },
+    /// Explain Check's pasted error text with its patch, object and
+    /// release (the Check module carries no explain engine).
+    Explain {
+        /// The page's number for this request.
+        id: u32,
+        /// What to explain.
+        request: ExplainRequest,
+    },
 }
 
 impl ToEngine {
@@ -135,7 +151,8 @@ impl ToEngine {
         match self {
             ToEngine::Build { id, .. }
             | ToEngine::Lint { id, .. }
-            | ToEngine::Convert { id, .. } => *id,
+            | ToEngine::Convert { id, .. }
+            | ToEngine::Explain { id, .. } => *id,
         }
     }
 
@@ -145,6 +162,7 @@ impl ToEngine {
             ToEngine::Build { .. } => RequestKind::Build,
             ToEngine::Lint { .. } => RequestKind::Lint,
             ToEngine::Convert { .. } => RequestKind::Convert,
+            ToEngine::Explain { .. } => RequestKind::Explain,
         }
     }
 
@@ -177,20 +195,28 @@ pub enum RequestKind {
     Lint,
     /// [`ToEngine::Convert`].
     Convert,
+    /// [`ToEngine::Explain`].
+    Explain,
 }
 
 impl RequestKind {
     /// Every kind.
-    pub const ALL: [RequestKind; 3] = [RequestKind::Build, RequestKind::Lint, RequestKind::Convert];
+    pub const ALL: [RequestKind; 4] = [
+        RequestKind::Build,
+        RequestKind::Lint,
+        RequestKind::Convert,
+        RequestKind::Explain,
+    ];
 }
 
 /// A message from the engine worker to the page.
 ///
-/// Its `Deserialize` is written out ([`wire`]): serde's derive for an
+/// Its reading is written out ([`wire`]): serde's derive for an
 /// internally tagged enum buffers the whole message (the tag may come
 /// last) and so instantiates every answer type twice, once for its
 /// buffer; the page module only reads these messages, and the copy cost
-/// it about 10 KiB gzip (docs/performance.md).
+/// it about 10 KiB gzip (docs/performance.md). A page reads the header
+/// of a message, then the members of the answers it asked for.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 pub enum FromEngine {
@@ -220,6 +246,14 @@ pub enum FromEngine {
         /// The new object's text.
         new: String,
     },
+    /// The answer to [`ToEngine::Explain`]: the panel's texts (`None`: the
+    /// error text is blank).
+    Explained {
+        /// The request's number.
+        id: u32,
+        /// What the panel shows.
+        view: Option<Rc<ExplainView>>,
+    },
     /// A request could not be answered.
     Failed {
         /// The request's number (0: unreadable).
@@ -239,6 +273,7 @@ impl FromEngine {
             FromEngine::Built { id, .. }
             | FromEngine::Linted { id, .. }
             | FromEngine::Converted { id, .. }
+            | FromEngine::Explained { id, .. }
             | FromEngine::Failed { id, .. } => *id,
         }
     }
@@ -250,6 +285,7 @@ impl FromEngine {
             FromEngine::Built { .. } => Some(RequestKind::Build),
             FromEngine::Linted { .. } => Some(RequestKind::Lint),
             FromEngine::Converted { .. } => Some(RequestKind::Convert),
+            FromEngine::Explained { .. } => Some(RequestKind::Explain),
             FromEngine::Failed { kind, .. } => *kind,
         }
     }
@@ -259,13 +295,13 @@ impl FromEngine {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// Reads a message.
+    /// Reads a message: its header, then its type's members.
     ///
     /// # Errors
     ///
     /// serde_json's error when the text is not a message.
     pub fn from_json(text: &str) -> Result<FromEngine, serde_json::Error> {
-        serde_json::from_str(text)
+        wire::Header::read(text)?.message(text)
     }
 }
 
@@ -313,8 +349,14 @@ impl Latest {
     /// True when `answer` answers the latest request of its kind (or is
     /// no answer: `ready`, an unreadable request).
     pub fn current(&self, answer: &FromEngine) -> bool {
-        match answer.kind() {
-            Some(kind) => self.latest.get(&kind) == Some(&answer.id()),
+        self.is_latest(answer.kind(), answer.id())
+    }
+
+    /// True when request `id` of `kind` is the latest of its kind (or
+    /// there is no kind: `ready`, an unreadable request).
+    pub fn is_latest(&self, kind: Option<RequestKind>, id: u32) -> bool {
+        match kind {
+            Some(kind) => self.latest.get(&kind) == Some(&id),
             None => true,
         }
     }
@@ -419,10 +461,7 @@ impl Seed {
         }
         // Read as the worker's message is (one reader of answers in the
         // page module: a second monomorphised one cost 16 KB gzip).
-        match FromEngine::from_json(&format!(r#"{{"type":"built","id":0,"answer":{answer}}}"#))? {
-            FromEngine::Built { answer, .. } => Ok(Some(answer)),
-            _ => Ok(None),
-        }
+        wire::built(&format!(r#"{{"answer":{answer}}}"#)).map(Some)
     }
 }
 
@@ -787,6 +826,10 @@ impl Engine {
                     message: error.to_string(),
                 },
             },
+            ToEngine::Explain { id, request } => FromEngine::Explained {
+                id,
+                view: request.answer(),
+            },
         }
     }
 
@@ -1027,7 +1070,8 @@ fn field_rows(plans: &[Result<Plan, DiffError>]) -> Vec<FieldRow> {
     rows.into_values().collect()
 }
 
-mod wire;
+pub mod explained;
+pub mod wire;
 
 #[cfg(test)]
 mod tests;

@@ -22,6 +22,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::Callback;
 
+use super::engine::explained::{ExplainRequest, ExplainView};
+use super::engine::wire::{self, Header, MessageType};
 use super::engine::{
     BuildAnswer, BuildJob, ConvertFailed, Engine, FromEngine, Inbox, Latest, RequestKind, Seed,
     ToEngine,
@@ -161,8 +163,40 @@ pub fn seeded(job: &BuildJob) -> Option<Rc<BuildAnswer>> {
     }
 }
 
+/// An answer as the page takes it: its header read, its text kept for
+/// the asker, who reads the members it expects ([`wire`]).
+pub struct Reply {
+    /// Its type, number and kind.
+    pub header: Header,
+    /// The whole message.
+    pub text: String,
+}
+
+impl Reply {
+    /// Reads the header of a message.
+    fn read(text: String) -> Result<Reply, serde_json::Error> {
+        Header::read(&text).map(|header| Reply { header, text })
+    }
+
+    /// The answer's members read by `read` when it is of type `of`; a
+    /// failure's message; `None` for anything else.
+    fn take<T>(
+        self,
+        of: MessageType,
+        read: impl FnOnce(&str) -> Result<T, serde_json::Error>,
+    ) -> Option<Result<T, String>> {
+        match self.header.of {
+            t if t == of => Some(read(&self.text).map_err(|e| {
+                format!("unreadable answer from the engine worker (reload the page): {e}")
+            })),
+            MessageType::Failed => Some(Err(self.header.message.unwrap_or_default())),
+            _ => None,
+        }
+    }
+}
+
 /// Where an answer of one kind goes.
-type Waiter = Callback<Result<FromEngine, String>>;
+type Waiter = Callback<Result<Reply, String>>;
 
 /// The page's handle on the engine worker (one per page thread).
 pub struct EngineClient {
@@ -233,6 +267,12 @@ impl EngineClient {
         Ok(client)
     }
 
+    /// The page's engine client if one was made: unlike
+    /// [`EngineClient::shared`], never starts the engines.
+    pub fn existing() -> Option<Rc<EngineClient>> {
+        CLIENT.with(|c| c.borrow().clone())
+    }
+
     fn listen(self: &Rc<Self>) {
         let me = Rc::downgrade(self);
         let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
@@ -241,8 +281,15 @@ impl EngineClient {
                     return;
                 };
                 let text = event.data().as_string().unwrap_or_default();
-                match FromEngine::from_json(&text) {
-                    Ok(FromEngine::Ready) => {
+                match Reply::read(text) {
+                    Ok(Reply {
+                        header:
+                            Header {
+                                of: MessageType::Ready,
+                                ..
+                            },
+                        ..
+                    }) => {
                         let _ = js_sys::Reflect::set(
                             &me.worker,
                             &JsValue::from_str(READY),
@@ -258,16 +305,28 @@ impl EngineClient {
                     // worker of another version, from a cache), and that
                     // request would never be answered. Every waiter is
                     // told, so nothing waits for it ("Converting…").
-                    Ok(FromEngine::Failed {
-                        kind: None,
-                        message,
+                    Ok(Reply {
+                        header:
+                            Header {
+                                of: MessageType::Failed,
+                                kind: None,
+                                message,
+                                ..
+                            },
                         ..
                     }) => me.fail(format!(
-                        "the engine worker could not read a request (reload the page): {message}"
+                        "the engine worker could not read a request (reload the page): {}",
+                        message.unwrap_or_default()
                     )),
-                    Ok(answer) if me.latest.borrow().current(&answer) => {
+                    Ok(answer)
+                        if me
+                            .latest
+                            .borrow()
+                            .is_latest(answer.header.answers(), answer.header.id()) =>
+                    {
                         let waiter = answer
-                            .kind()
+                            .header
+                            .answers()
                             .and_then(|kind| me.waiters.borrow().get(&kind).cloned());
                         if let Some(waiter) = waiter {
                             waiter.emit(Ok(answer));
@@ -336,11 +395,14 @@ impl EngineClient {
             RequestKind::Build,
             bytes,
             |id| ToEngine::Build { id, job },
-            Callback::from(move |answer: Result<FromEngine, String>| match answer {
-                Ok(FromEngine::Built { answer, .. }) => done.emit(Ok(answer)),
-                Ok(FromEngine::Failed { message, .. }) => done.emit(Err(message)),
-                Ok(_) => {}
-                Err(why) => done.emit(Err(why)),
+            Callback::from(move |answer: Result<Reply, String>| {
+                let answer = match answer {
+                    Ok(reply) => reply.take(MessageType::Built, wire::built),
+                    Err(why) => Some(Err(why)),
+                };
+                if let Some(answer) = answer {
+                    done.emit(answer);
+                }
             }),
         );
     }
@@ -365,13 +427,39 @@ impl EngineClient {
                 old,
                 new,
             },
-            Callback::from(move |answer: Result<FromEngine, String>| match answer {
-                Ok(FromEngine::Converted { old, new, .. }) => done.emit(Ok((old, new))),
-                Ok(FromEngine::Failed { message, .. }) => {
-                    done.emit(Err(ConvertFailed::Refused(message)))
-                }
-                Ok(_) => {}
+            Callback::from(move |answer: Result<Reply, String>| match answer {
+                Ok(reply) => match reply.take(MessageType::Converted, wire::converted) {
+                    Some(Ok(texts)) => done.emit(Ok(texts)),
+                    Some(Err(why)) => done.emit(Err(ConvertFailed::Refused(why))),
+                    None => {}
+                },
                 Err(why) => done.emit(Err(ConvertFailed::Unavailable(why))),
+            }),
+        );
+    }
+
+    /// Asks explain about Check's error text; the panel's texts (`None`:
+    /// the text is blank), or why there are none, go to `done`, unless a
+    /// later request replaced this one. Answered like
+    /// [`EngineClient::build`].
+    pub fn explain(
+        &self,
+        request: ExplainRequest,
+        done: Callback<Result<Option<Rc<ExplainView>>, String>>,
+    ) {
+        let bytes = request.error.len() + request.patch.len() + request.object.len();
+        self.ask(
+            RequestKind::Explain,
+            bytes,
+            |id| ToEngine::Explain { id, request },
+            Callback::from(move |answer: Result<Reply, String>| {
+                let answer = match answer {
+                    Ok(reply) => reply.take(MessageType::Explained, wire::explained),
+                    Err(why) => Some(Err(why)),
+                };
+                if let Some(answer) = answer {
+                    done.emit(answer);
+                }
             }),
         );
     }
@@ -392,7 +480,7 @@ impl EngineClient {
         let request = make(id);
         if self.in_page.get() && bytes <= IN_PAGE_BYTES {
             match in_page(&request) {
-                InPage::Answered(answer) if answer.kind() == Some(kind) => {
+                InPage::Answered(answer) if answer.header.answers() == Some(kind) => {
                     waiter.emit(Ok(answer));
                     return;
                 }
@@ -421,10 +509,10 @@ impl EngineClient {
 
 /// What the page's own engine made of a request (a build with every
 /// view, the browser tests', carries the engines: there it always answers).
-#[cfg_attr(not(feature = "build-only"), allow(dead_code))]
+#[cfg_attr(not(feature = "partial"), allow(dead_code))]
 enum InPage {
     /// Its answer (or why there is none, as the worker would say).
-    Answered(FromEngine),
+    Answered(Reply),
     /// No engine in the page (yet): the worker answers.
     Absent,
     /// It failed: the worker answers this and every later request.
@@ -434,12 +522,22 @@ enum InPage {
 /// A Build answer computed on the page's thread: a build with every view
 /// carries the engines; the page module has them once the boot script instantiated the
 /// engine worker's module in the page too ([`IN_PAGE`]).
-#[cfg(not(feature = "build-only"))]
+#[cfg(not(feature = "partial"))]
 fn in_page(request: &ToEngine) -> InPage {
-    InPage::Answered(PAGE_ENGINE.with(|engine| engine.borrow_mut().answer(request.clone())))
+    let answer = PAGE_ENGINE.with(|engine| engine.borrow_mut().answer(request.clone()));
+    match Reply::read(answer.to_json()) {
+        Ok(reply) => InPage::Answered(reply),
+        Err(error) => {
+            warn_in_page(&error.to_string());
+            InPage::Failed
+        }
+    }
 }
 
-#[cfg(feature = "build-only")]
+/// A module that holds some of the views (the page module, the Check
+/// module) has no engine of its own: the engines' module instantiated in
+/// the page answers, once the boot script started it.
+#[cfg(feature = "partial")]
 fn in_page(request: &ToEngine) -> InPage {
     let Some(answer) = js_sys::Reflect::get(&gloo::utils::window(), &JsValue::from_str(IN_PAGE))
         .ok()
@@ -455,7 +553,7 @@ fn in_page(request: &ToEngine) -> InPage {
         Ok(text) => text.as_string().unwrap_or_default(),
         Err(error) => return failed(&format!("{error:?}")),
     };
-    match FromEngine::from_json(&text) {
+    match Reply::read(text) {
         Ok(answer) => InPage::Answered(answer),
         Err(error) => failed(&error.to_string()),
     }

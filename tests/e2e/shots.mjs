@@ -18,8 +18,8 @@ const POD_NEW = POD_OLD.replace('nginx:1.27', 'nginx:1.28').replace('{app: web}'
 const TYPO = `kubectl patch pod web-0 --type=merge -p '{"metdata":{"labels":{"app":"web"}},"spec":{"nodeselector":{"disk":"ssd"}}}'`;
 
 const scenes = {
-  'check-explain': { hash: `#/check?s=${encodeLink({ patch: PATCH, object: OBJECT, error: BARE_422 })}`, wait: '.explain-panel' },
-  'check-undecided': { hash: `#/check?s=${encodeLink({ patch: '', error: BARE_422 })}`, wait: '.explain-panel' },
+  'check-explain': { hash: `#/check?s=${encodeLink({ patch: PATCH, object: OBJECT, error: BARE_422 })}`, wait: '.explain-panel[aria-busy="false"]' },
+  'check-undecided': { hash: `#/check?s=${encodeLink({ patch: '', error: BARE_422 })}`, wait: '.explain-panel[aria-busy="false"]' },
   'race': { hash: '#/race', wait: '.lanes' },
   'race-editor': { hash: `#/race?s=${encodeLink({ id: 'finalizer-race', step: 3, editing: true })}`, wait: '.writer-card' },
   'race-interleaving': { hash: `#/race?s=${encodeLink({ id: 'migration-race', interleaving: 3, preset: 'kubevirt-main', step: 5, explore: true })}`, wait: '.story-card' },

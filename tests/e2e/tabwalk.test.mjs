@@ -111,7 +111,7 @@ const views = {
   'check with an error explained': async (page) => {
     const link = encodeLink({ patch: '[{"op":"test","path":"/a","value":1}]', object: '{"a":2}', error: 'The request is invalid: the server rejected our request due to an error in our request' });
     await page.goto(`${server.url}#/check?s=${link}`);
-    await page.locator('.explain-panel').waitFor();
+    await page.locator('.explain-panel[aria-busy="false"]').waitFor();
   },
   scale: async (page) => {
     await page.goto(`${server.url}#/scale`);

@@ -13,7 +13,14 @@ const OBJECT: &str = r#"{"metadata":{"name":"x","labels":{"a":"1","c":"3"}}}"#;
 
 fn panel(patch: &str, object: &str, error: &str) -> String {
     let explained = explain_error(error, patch, object, None).expect("an error text");
-    render_view(explain_panel(&yew::props!(ExplainPanelProps { explained })))
+    let answer = Rc::new(ExplainAnswer {
+        rev: 1,
+        view: Ok(Some(Rc::new(ExplainView::of(&explained)))),
+    });
+    render_view(explain_panel(&yew::props!(ExplainPanelProps {
+        answer: Some(answer),
+        waiting: false
+    })))
 }
 
 #[test]
@@ -70,7 +77,71 @@ fn the_state_renders_the_panel_of_its_error() {
         error: Rc::from(BARE_422),
         ..CheckLink::example(FIRST_EXAMPLE).unwrap()
     });
-    let explained = state.checked.explained.clone().unwrap();
-    let html = render_view(explain_panel(&yew::props!(ExplainPanelProps { explained })));
-    assert!(text(&html).starts_with("The error you got"));
+    let request = state.explain_request().unwrap();
+    let answer = Rc::new(ExplainAnswer {
+        rev: request.rev,
+        view: Ok(request.answer()),
+    });
+    let html = render_view(explain_panel(&yew::props!(ExplainPanelProps {
+        answer: Some(answer),
+        waiting: false
+    })));
+    let read = text(&html);
+    assert!(read.starts_with("The error you got"), "{read}");
+    assert!(
+        read.ends_with("From the error text with the patch of this view."),
+        "{read}"
+    );
+}
+
+#[test]
+fn while_waiting_the_panel_says_so_and_keeps_the_last_answer_marked_stale() {
+    let waiting = |answer: Option<Rc<ExplainAnswer>>| {
+        render_view(explain_panel(&yew::props!(ExplainPanelProps {
+            answer,
+            waiting: true
+        })))
+    };
+    let first = waiting(None);
+    assert!(first.contains(r#"aria-busy="true""#), "{first}");
+    assert!(text(&first).contains("Explaining…"), "{first}");
+    let explained = explain_error(BARE_422, "", "", None).unwrap();
+    let kept = waiting(Some(Rc::new(ExplainAnswer {
+        rev: 1,
+        view: Ok(Some(Rc::new(ExplainView::of(&explained)))),
+    })));
+    assert!(kept.contains("explain-panel stale"), "{kept}");
+    assert!(text(&kept).contains("Undecided: one of "), "{kept}");
+    assert!(!text(&kept).contains("Explaining…"));
+}
+
+#[test]
+fn engines_that_did_not_load_are_said() {
+    let html = render_view(explain_panel(&yew::props!(ExplainPanelProps {
+        answer: Some(Rc::new(ExplainAnswer {
+            rev: 1,
+            view: Err(
+                "the engine worker did not start (check the connection and reload the page)".into()
+            ),
+        })),
+        waiting: false
+    })));
+    assert!(html.contains(r#"role="alert""#));
+    assert!(text(&html).contains("explain could not run: the engine worker did not start"));
+}
+
+#[test]
+fn the_view_crosses_as_json_and_reads_back_the_same() {
+    for (patch, object, error) in [
+        (PATCH, OBJECT, BARE_422),
+        ("", "", BARE_422),
+        ("[{", "", BARE_422),
+        ("", "", "hello world"),
+        ("", "", &"x".repeat(crate::explain::MAX_TEXT_BYTES + 1)),
+    ] {
+        let view = ExplainView::of(&explain_error(error, patch, object, None).unwrap());
+        let text = serde_json::to_string(&view).unwrap();
+        let back: ExplainView = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, view, "{text}");
+    }
 }

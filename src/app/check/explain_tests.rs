@@ -1,5 +1,8 @@
-//! "Paste the error you got": the reducer explains the error text with the
-//! view's patch and object, the link carries it, and old links still open.
+//! "Paste the error you got": the reducer asks explain about the error
+//! text with the view's patch and object (the engines answer: here the
+//! tests answer the request themselves, as the engines do), takes the
+//! answer of its current texts only, the link carries the error, and old
+//! links still open.
 
 use std::rc::Rc;
 
@@ -32,28 +35,123 @@ fn edit(state: &CheckState, action: CheckAction) -> CheckState {
     next
 }
 
-fn answer(state: &CheckState) -> &crate::explain::Explanation {
-    let explained = state
-        .checked
-        .explained
-        .as_ref()
-        .expect("an error text is explained");
-    explained.answer.as_ref().expect("explain answered")
+/// What explain makes of the state's request (the engines' side).
+fn explained(state: &CheckState) -> Explained {
+    let request = state.explain_request().expect("an error text to explain");
+    explain_error(
+        &request.error,
+        &request.patch,
+        &request.object,
+        request.kubernetes,
+    )
+    .expect("not blank")
+}
+
+fn answer(state: &CheckState) -> crate::explain::Explanation {
+    explained(state).answer.expect("explain answered")
+}
+
+/// The state once the engines answered its request.
+fn answered(state: &CheckState) -> CheckState {
+    let request = state.explain_request().expect("a request");
+    state.reduce(CheckAction::Explained(Rc::new(ExplainAnswer {
+        rev: request.rev,
+        view: Ok(request.answer()),
+    })))
 }
 
 #[test]
 fn no_error_text_no_explanation() {
     let state = CheckState::default();
-    assert_eq!(state.checked.explained, None);
+    assert_eq!(state.explain_request(), None);
+    assert!(!state.explaining());
     let blank = edit(&state, CheckAction::EditError(Rc::from("  \n ")));
-    assert_eq!(blank.checked.explained, None, "blank is none");
+    assert_eq!(blank.explain_request(), None, "blank is none");
+    assert!(!blank.explaining());
+}
+
+#[test]
+fn the_answer_of_the_current_texts_is_taken_and_a_late_one_dropped() {
+    let state = CheckState::from_link(link(PATCH, OBJECT, BARE_422));
+    assert!(state.explaining(), "asked as the view opens");
+    let request = state.explain_request().unwrap();
+    assert_eq!(request.rev, state.rev);
+    assert_eq!(
+        (
+            &*request.error,
+            &*request.patch,
+            &*request.object,
+            request.kubernetes
+        ),
+        (BARE_422, PATCH, OBJECT, None)
+    );
+    let first = answered(&state);
+    assert!(!first.explaining());
+    assert_eq!(first.explain_request(), None, "answered: nothing to ask");
+    let view = first
+        .explained
+        .as_ref()
+        .unwrap()
+        .view
+        .clone()
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        view.class.as_ref().map(|c| c.1.as_str()),
+        Some("test-failed")
+    );
+
+    // An edit of the object asks again; the earlier answer stays shown
+    // (the panel marks it stale) until the new one arrives.
+    let edited = edit(&first, CheckAction::EditObject(Rc::from("")));
+    assert!(edited.explaining());
+    assert_eq!(edited.explained, first.explained);
+    // The answer to the earlier request arrives late: dropped.
+    let late = edited.reduce(CheckAction::Explained(Rc::new(ExplainAnswer {
+        rev: request.rev,
+        view: Ok(request.answer()),
+    })));
+    assert!(late.explaining());
+    assert_eq!(late.explained, first.explained);
+    let now = answered(&edited);
+    let view = now
+        .explained
+        .as_ref()
+        .unwrap()
+        .view
+        .clone()
+        .unwrap()
+        .unwrap();
+    assert_eq!(view.class, None, "without the object: undecided");
+
+    // The engines could not load: said, for these texts.
+    let failed = edited.reduce(CheckAction::Explained(Rc::new(ExplainAnswer {
+        rev: edited.rev,
+        view: Err("the engine worker did not start".into()),
+    })));
+    assert!(!failed.explaining());
+    assert!(failed.explained.as_ref().unwrap().view.is_err());
+}
+
+#[test]
+fn an_answer_stays_the_answer_of_its_texts_across_undo_and_links() {
+    let state = answered(&CheckState::from_link(link(PATCH, OBJECT, BARE_422)));
+    // Undo renumbers revisions ("after"): up to date stays up to date.
+    let cleared = state.reduce(CheckAction::Clear);
+    let undone = cleared.reduce(CheckAction::Undo);
+    assert_eq!(&*undone.error, BARE_422);
+    assert!(!undone.explaining(), "the answer kept is still this text's");
+    // A state behind stays behind.
+    let behind = edit(&state, CheckAction::EditError(Rc::from("hello")));
+    let other = behind.reduce(CheckAction::Clear).reduce(CheckAction::Undo);
+    assert!(other.explaining());
 }
 
 #[test]
 fn a_bare_422_with_the_patch_and_object_names_the_failing_op() {
     let state = CheckState::from_link(link(PATCH, OBJECT, ""));
     let state = edit(&state, CheckAction::EditError(Rc::from(BARE_422)));
-    let explained = state.checked.explained.as_ref().unwrap();
+    let explained = explained(&state);
     assert!(explained.with_patch && explained.with_object);
     assert!(explained.unused.is_empty());
     let e = answer(&state);
@@ -74,7 +172,7 @@ fn a_bare_422_with_the_patch_and_object_names_the_failing_op() {
         .iter()
         .any(|c| c.class == ErrorClass::TestFailed));
     assert!(e.would_decide.is_some());
-    assert!(!alone.checked.explained.as_ref().unwrap().with_object);
+    assert!(!self::explained(&alone).with_object);
 }
 
 #[test]
@@ -101,7 +199,7 @@ fn a_409_is_explained_from_the_text_alone_and_retry_on_conflict_retries_it() {
 #[test]
 fn an_unreadable_patch_or_object_is_left_out_and_said_so() {
     let state = CheckState::from_link(link("[{", "metadata: [", BARE_422));
-    let explained = state.checked.explained.as_ref().unwrap();
+    let explained = explained(&state);
     assert_eq!(explained.unused, vec![Unused::Patch, Unused::Object]);
     assert!(!explained.with_patch && !explained.with_object);
     assert_eq!(answer(&state).class, None, "the text alone: undecided");
@@ -116,7 +214,8 @@ fn the_release_is_kept_and_replayed_on() {
     let old: KubeVersion = "1.30".parse().unwrap();
     let on_old = state.reduce(CheckAction::SetKubernetes(old));
     assert_eq!(on_old.kubernetes, Some(old));
-    assert!(!on_old.stale(), "a new release is explained at once");
+    assert!(!on_old.stale(), "a new release is checked at once");
+    assert!(on_old.explaining(), "and asked of explain");
     assert_eq!(answer(&on_old).release, old);
     assert_eq!(on_old.link().kubernetes, Some(old));
     // The newest is the default and stays out of links.
@@ -165,7 +264,8 @@ fn a_pasted_error_is_work_and_clear_empties_it() {
     assert!(pasted.is_work(), "an error pasted over an example is work");
     let cleared = pasted.reduce(CheckAction::Clear);
     assert_eq!(&*cleared.error, "");
-    assert_eq!(cleared.checked.explained, None);
+    assert_eq!(cleared.explain_request(), None);
+    assert!(!cleared.explaining());
     let undone = cleared.reduce(CheckAction::Undo);
     assert_eq!(&*undone.error, BARE_422, "Undo brings the error back");
 }

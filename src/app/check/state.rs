@@ -8,9 +8,9 @@ use std::convert::Infallible;
 use std::rc::Rc;
 
 use super::examples::{example, FIRST_EXAMPLE};
-use super::explained::{explain_error, Explained};
 use super::link::{empty, CheckLink, FixKey};
 use crate::app::deferred::{Deferred, Job, INSTANT_BYTES};
+use crate::app::engine::explained::{ExplainAnswer, ExplainRequest};
 use crate::app::notice::Notice;
 use crate::app::text_diff::{line_diff, LineTag};
 use crate::app::view_state::{self, Undo, ViewState, Words};
@@ -213,8 +213,6 @@ pub struct Checked {
     pub patch: Option<Result<CheckedPatch, LintError>>,
     /// The current object.
     pub object: ObjectRead,
-    /// explain's answer for the pasted error text (`None`: none pasted).
-    pub explained: Option<Explained>,
 }
 
 /// The texts of the Check view, as one check reads them.
@@ -224,39 +222,30 @@ pub struct Texts<'a> {
     pub patch: &'a str,
     /// The object editor's text.
     pub object: &'a str,
-    /// The pasted error text.
-    pub error: &'a str,
     /// The engine lint checks the patch for.
     pub semantics: Semantics,
-    /// The release explain replays on (`None`: the newest).
-    pub kubernetes: Option<KubeVersion>,
 }
 
 impl Checked {
-    /// Reads and lints `patch` against `object` (blank: none); no error
-    /// text.
+    /// Reads and lints `patch` against `object` (blank: none).
     pub fn run(patch: &str, object: &str, semantics: Semantics, rev: u64) -> Checked {
         Checked::of(
             &Texts {
                 patch,
                 object,
-                error: "",
                 semantics,
-                kubernetes: None,
             },
             rev,
         )
     }
 
-    /// Reads and lints the patch against the object (blank: none), and
-    /// explains the error text (blank: none) with them.
+    /// Reads and lints the patch against the object (blank: none). The
+    /// error text is explained apart, by the engines ([`ExplainRequest`]).
     pub fn of(texts: &Texts<'_>, rev: u64) -> Checked {
         let Texts {
             patch,
             object,
-            error,
             semantics,
-            kubernetes,
         } = *texts;
         let (value, object) = if object.trim().is_empty() {
             (None, ObjectRead::Blank)
@@ -276,13 +265,7 @@ impl Checked {
             let report = lint::lint_input(&input, &options)?;
             Ok(CheckedPatch::new(input, report))
         });
-        let explained = explain_error(error, texts.patch, texts.object, kubernetes);
-        Checked {
-            rev,
-            patch,
-            object,
-            explained,
-        }
+        Checked { rev, patch, object }
     }
 
     /// The checked patch, when it could be read.
@@ -431,6 +414,10 @@ pub struct CheckState {
     pub rev: u64,
     /// What lint found, for revision `checked.rev`.
     pub checked: Rc<Checked>,
+    /// explain's latest answer taken (for revision `explained.rev`; `None`:
+    /// none asked for yet). It comes from the engines' module, after the
+    /// texts changed ([`CheckState::explain_request`]).
+    pub explained: Option<Rc<ExplainAnswer>>,
     /// The fix shown beside the patch (derived from `checked` and `fix`,
     /// whenever either changes).
     pub shown: Option<Rc<Comparison>>,
@@ -455,6 +442,8 @@ pub enum CheckAction {
     SetSemantics(Semantics),
     /// What lint found on big texts, after a pause in typing.
     Checked(Rc<Checked>),
+    /// explain's answer, from the engines.
+    Explained(Rc<ExplainAnswer>),
     /// Load an example by id (undoable).
     LoadExample(String),
     /// Open a link's state (undoable).
@@ -498,9 +487,7 @@ impl CheckState {
             &Texts {
                 patch: &link.patch,
                 object: &link.object,
-                error: &link.error,
                 semantics: link.semantics,
-                kubernetes: link.kubernetes,
             },
             1,
         );
@@ -514,6 +501,7 @@ impl CheckState {
             fix: None,
             rev: 1,
             checked: Rc::new(checked),
+            explained: None,
             shown: None,
             notice: None,
             undo: None,
@@ -525,6 +513,30 @@ impl CheckState {
     /// True when the findings are not those of the current texts.
     pub fn stale(&self) -> bool {
         self.checked.rev != self.rev
+    }
+
+    /// What to ask explain, when the error text is not blank and the
+    /// answer taken is not that of the current texts.
+    pub fn explain_request(&self) -> Option<ExplainRequest> {
+        self.explaining().then(|| ExplainRequest {
+            rev: self.rev,
+            error: Rc::clone(&self.error),
+            patch: Rc::clone(&self.patch),
+            object: Rc::clone(&self.object),
+            kubernetes: self.kubernetes,
+        })
+    }
+
+    /// True while the error text is not blank and explain's answer is not
+    /// that of the current texts.
+    pub fn explaining(&self) -> bool {
+        !self.error.trim().is_empty() && self.explained.as_ref().is_none_or(|a| a.rev != self.rev)
+    }
+
+    fn take_explained(&mut self, answer: Rc<ExplainAnswer>) {
+        if answer.rev == self.rev {
+            self.explained = Some(answer);
+        }
     }
 
     /// Total bytes in the editors (the error text included).
@@ -628,8 +640,6 @@ impl CheckState {
         self.stale().then(|| CheckJob {
             patch: Rc::clone(&self.patch),
             object: Rc::clone(&self.object),
-            error: Rc::clone(&self.error),
-            kubernetes: self.kubernetes,
             semantics: self.semantics,
             rev: self.rev,
             checked: None,
@@ -671,8 +681,6 @@ impl CheckState {
 pub struct CheckJob {
     patch: Rc<str>,
     object: Rc<str>,
-    error: Rc<str>,
-    kubernetes: Option<KubeVersion>,
     semantics: Semantics,
     rev: u64,
     checked: Option<Rc<Checked>>,
@@ -689,9 +697,7 @@ impl CheckJob {
             &Texts {
                 patch: &self.patch,
                 object: &self.object,
-                error: &self.error,
                 semantics: self.semantics,
-                kubernetes: self.kubernetes,
             },
             self.rev,
         )
@@ -782,6 +788,7 @@ impl ViewState for CheckState {
                 }
             }
             CheckAction::Checked(checked) => next.take_checked(checked),
+            CheckAction::Explained(answer) => next.take_explained(answer),
             CheckAction::LoadExample(id) => match CheckLink::example(&id) {
                 Some(link) => {
                     let title = example(&id).map(|e| e.title.as_str()).unwrap_or_default();
@@ -834,6 +841,13 @@ impl ViewState for CheckState {
             rev: checked_rev,
             ..Checked::clone(&self.checked)
         });
+        if let Some(answer) = &self.explained {
+            let answered = if answer.rev == self.rev { rev } else { 0 };
+            self.explained = Some(Rc::new(ExplainAnswer {
+                rev: answered,
+                ..ExplainAnswer::clone(answer)
+            }));
+        }
         self.rev = rev;
         self
     }

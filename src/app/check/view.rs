@@ -18,6 +18,9 @@ use crate::app::components::{
     undo_button, with_code, CopyFallbackProps, Editor, ExampleSelectProps, KubernetesSelectProps,
     NoticeBarProps, ShareButtonProps, TabMode, UndoButtonProps, UseCopy,
 };
+use crate::app::engine::explained::{ExplainAnswer, ExplainView};
+use crate::app::engine::RequestKind;
+use crate::app::engine_worker::EngineClient;
 use crate::app::hooks::{use_copy, use_deferred, use_share, use_shortcuts, use_tab_mode, use_view};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
@@ -39,6 +42,7 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
     use_deferred(&**state, send.clone());
+    use_explain(&state, &send);
     let share = use_share(state.link(), &copy, send.reform(CheckAction::Notify));
     {
         let (send, share) = (send.clone(), share.clone());
@@ -77,12 +81,44 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                     error: AttrValue::from(Rc::clone(&state.error)), kubernetes: state.kubernetes.unwrap_or_default(),
                     onerror: send.reform(CheckAction::EditError), onkubernetes: send.reform(CheckAction::SetKubernetes) })) }
                 { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), checking: state.stale() && state.big(), comparison: state.shown.clone(),
+                    explain: (!state.error.trim().is_empty()).then(|| (state.explained.clone(), state.explaining())),
                     shown: state.fix.clone(), opener: state.shown_finding().map(|n| AttrValue::from(fix_button_id(n))), copy: copy.clone(),
                     onfix: send.reform(CheckAction::ShowFix), onadopt: on(CheckAction::AdoptFix), onclose: on(CheckAction::HideFix) })) }
             </div>
             { copy_fallback(&yew::props!(CopyFallbackProps { copy })) }
         </section>
     }
+}
+
+/// Asks the engines about the pasted error text whenever the texts
+/// changed ([`CheckState::explain_request`]); the answer comes back as
+/// [`CheckAction::Explained`]. The Check module carries no explain engine:
+/// the first request starts the engines' module (the one Build uses,
+/// fetched once), and the panel says it is explaining until it answers.
+#[hook]
+fn use_explain(state: &CheckState, send: &Callback<CheckAction>) {
+    let request = state.explain_request();
+    let send = send.clone();
+    use_effect_with(request.as_ref().map(|r| r.rev), move |_| {
+        let Some(request) = request else {
+            return;
+        };
+        let rev = request.rev;
+        let done = send.reform(move |view: Result<Option<Rc<ExplainView>>, String>| {
+            CheckAction::Explained(Rc::new(ExplainAnswer { rev, view }))
+        });
+        match EngineClient::shared() {
+            Ok(client) => client.explain(request, done),
+            Err(why) => done.emit(Err(why)),
+        }
+    });
+    use_effect_with((), |()| {
+        || {
+            if let Some(client) = EngineClient::existing() {
+                client.forget(RequestKind::Explain);
+            }
+        }
+    });
 }
 
 #[derive(PartialEq, Properties)]
@@ -123,6 +159,9 @@ fn editors(props: &EditorsProps) -> Html {
 #[derive(PartialEq, Properties)]
 struct ResultsProps {
     checked: Rc<Checked>,
+    /// explain's latest answer and whether it is behind the texts (`None`:
+    /// no error text pasted).
+    explain: Option<(Option<Rc<ExplainAnswer>>, bool)>,
     /// Big texts changed and wait for a pause in typing.
     checking: bool,
     comparison: Option<Rc<Comparison>>,
@@ -141,8 +180,8 @@ fn results(props: &ResultsProps) -> Html {
             if props.checking {
                 <p class="stale-note" role="status">{ "Checking: large texts are checked after a pause in typing." }</p>
             }
-            if let Some(explained) = props.checked.explained.clone() {
-                { explain_panel(&yew::props!(ExplainPanelProps { explained })) }
+            if let Some((answer, waiting)) = props.explain.clone() {
+                { explain_panel(&yew::props!(ExplainPanelProps { answer, waiting })) }
             }
             { summary(&yew::props!(SummaryProps { checked: Rc::clone(&props.checked) })) }
             if let Some(comparison) = props.comparison.clone() {

@@ -207,6 +207,50 @@ fn lint_answers_the_report_lint_writes() {
 }
 
 #[test]
+fn explain_answers_what_check_s_panel_shows_and_the_message_reads_back() {
+    use super::explained::{explain_error, ExplainRequest, ExplainView};
+    let error =
+        "The request is invalid: the server rejected our request due to an error in our request";
+    let patch = r#"[{"op":"test","path":"/metadata/labels","value":{"a":"1"}}]"#;
+    let object = r#"{"metadata":{"labels":{"a":"2"}}}"#;
+    let request = ExplainRequest {
+        rev: 4,
+        error: error.into(),
+        patch: patch.into(),
+        object: object.into(),
+        kubernetes: Some("1.30".parse().unwrap()),
+    };
+    let asked = ToEngine::Explain {
+        id: 11,
+        request: request.clone(),
+    };
+    assert_eq!(ToEngine::from_json(&asked.to_json()).unwrap(), asked);
+    assert_eq!(asked.kind(), RequestKind::Explain);
+    let answer = Engine::default().answer(asked);
+    let FromEngine::Explained { id: 11, view } = &answer else {
+        panic!("an explain answer: {answer:?}")
+    };
+    let expected = explain_error(error, patch, object, request.kubernetes).unwrap();
+    assert_eq!(view.as_deref(), Some(&ExplainView::of(&expected)));
+    assert_eq!(
+        view.as_ref().unwrap().class.as_ref().map(|c| c.1.as_str()),
+        Some("test-failed"),
+        "replayed on the object: decided"
+    );
+    assert_eq!(FromEngine::from_json(&answer.to_json()).unwrap(), answer);
+    // A blank error text: no view, and the message says so with null.
+    let blank = Engine::default().answer(ToEngine::Explain {
+        id: 12,
+        request: ExplainRequest {
+            error: " \n".into(),
+            ..request
+        },
+    });
+    assert_eq!(blank, FromEngine::Explained { id: 12, view: None });
+    assert!(blank.to_json().contains(r#""view":null"#));
+}
+
+#[test]
 fn a_waiting_request_is_replaced_by_a_newer_one_of_its_kind() {
     let build = |id| ToEngine::Build {
         id,

@@ -1,0 +1,309 @@
+//! Check's "paste the error you got", on the engines' side: the error
+//! text explained by [`crate::explain`], with the patch and the object the
+//! view already holds (the replay then names the failing op). Pure, tested
+//! natively.
+//!
+//! The Check module carries no explain engine (its code and texts were
+//! 18 KB gzip of that module, for a field most visits leave blank): the
+//! engines' module, shared with Build and fetched once, answers an
+//! [`ExplainRequest`] with an [`ExplainView`], every text of the panel
+//! worked out ([`super::ToEngine::Explain`]).
+
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::explain::{explain, ExplainError, Explanation, Helps, Request};
+use crate::kube::KubeVersion;
+
+/// A view text explain was given but could not read, so it answered
+/// without it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unused {
+    /// The patch editor's text.
+    Patch,
+    /// The object editor's text.
+    Object,
+}
+
+impl Unused {
+    /// In a sentence: "the patch".
+    pub fn what(self) -> &'static str {
+        match self {
+            Unused::Patch => "the patch",
+            Unused::Object => "the current object",
+        }
+    }
+}
+
+/// explain's answer for the pasted error text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explained {
+    /// The explanation, or why there is none (the text is too large).
+    pub answer: Result<Explanation, ExplainError>,
+    /// The texts of the view explain could not read and went without.
+    pub unused: Vec<Unused>,
+    /// True when the patch editor held a patch explain used.
+    pub with_patch: bool,
+    /// True when the object editor held an object explain used.
+    pub with_object: bool,
+}
+
+/// Explains `error` (blank: `None`) with the view's patch and object
+/// (each when not blank) on `release` (the newest when `None`). A patch or
+/// object explain cannot read is left out, and said so, rather than
+/// hiding the explanation of the text.
+pub fn explain_error(
+    error: &str,
+    patch: &str,
+    object: &str,
+    release: Option<KubeVersion>,
+) -> Option<Explained> {
+    if error.trim().is_empty() {
+        return None;
+    }
+    let given = |text: &str| (!text.trim().is_empty()).then(|| text.to_owned());
+    let (mut patch, mut object) = (given(patch), given(object));
+    let mut unused = Vec::new();
+    // At most three tries: as given, without the patch, without the object.
+    loop {
+        let request = Request {
+            text: error,
+            patch: patch.as_deref(),
+            object: object.as_deref(),
+            kube_version: release,
+            content_type: None,
+        };
+        match explain(&request) {
+            Err(ExplainError::Patch(_)) if patch.is_some() => {
+                patch = None;
+                unused.push(Unused::Patch);
+            }
+            Err(ExplainError::Object(_)) if object.is_some() => {
+                object = None;
+                unused.push(Unused::Object);
+            }
+            answer => {
+                return Some(Explained {
+                    answer,
+                    unused,
+                    with_patch: patch.is_some(),
+                    with_object: object.is_some(),
+                })
+            }
+        }
+    }
+}
+
+/// Whether a retry helps, in a few words.
+pub fn helps_text(helps: Helps) -> &'static str {
+    match helps {
+        Helps::Later => "Retrying helps, later",
+        Helps::AfterReread => "Retrying helps only after a re-read and a rebuilt request",
+        Helps::No => "Retrying never helps: the request itself must change",
+    }
+}
+
+/// What client-go's `RetryOnConflict` does with it.
+pub fn retry_on_conflict_text(retries: bool) -> &'static str {
+    if retries {
+        "RetryOnConflict retries it."
+    } else {
+        "RetryOnConflict does not retry it."
+    }
+}
+
+/// What explain is asked: the error text with the view's patch, object
+/// and release, at one revision of the view.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExplainRequest {
+    /// The view's revision asked about.
+    pub rev: u64,
+    /// The pasted error text.
+    pub error: Rc<str>,
+    /// The patch editor's text.
+    pub patch: Rc<str>,
+    /// The object editor's text.
+    pub object: Rc<str>,
+    /// The release to replay on (`None`: the newest).
+    pub kubernetes: Option<KubeVersion>,
+}
+
+impl ExplainRequest {
+    /// explain's answer, as the panel shows it (`None`: the error text is
+    /// blank). The engines' side: the Check module never calls it.
+    pub fn answer(&self) -> Option<Rc<ExplainView>> {
+        explain_error(&self.error, &self.patch, &self.object, self.kubernetes)
+            .map(|e| Rc::new(ExplainView::of(&e)))
+    }
+}
+
+/// explain's answer for one revision of the view (or why the engines
+/// could not give one).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExplainAnswer {
+    /// The revision answered.
+    pub rev: u64,
+    /// The panel's texts (`Ok(None)`: the error text is blank), or why
+    /// there are none (the engines did not load).
+    pub view: Result<Option<Rc<ExplainView>>, String>,
+}
+
+/// The decided class's retry verdict, in words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetryView {
+    /// Whether retrying helps ([`helps_text`]).
+    pub helps: String,
+    /// What `RetryOnConflict` does ([`retry_on_conflict_text`]).
+    pub retry_on_conflict: String,
+    /// What to do.
+    pub advice: String,
+}
+
+/// A class the error may be.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CandidateView {
+    /// Its heading.
+    pub label: String,
+    /// Its id (`test-failed`).
+    pub id: String,
+    /// What it means.
+    pub definition: String,
+    /// Whether retrying helps ([`helps_text`]).
+    pub helps: String,
+    /// What `RetryOnConflict` does ([`retry_on_conflict_text`]).
+    pub retry_on_conflict: String,
+}
+
+/// The explanation panel's texts, worked out from [`Explained`] where the
+/// engines are: what crosses to the Check module.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExplainView {
+    /// Why there is no explanation (the error text cannot be read).
+    pub unreadable: Option<String>,
+    /// True when the text is an answer patchlab knows.
+    pub recognised: bool,
+    /// The decided class: its heading and id.
+    pub class: Option<(String, String)>,
+    /// How the text was read: "Read as kubectl, HTTP 422; decided by ...".
+    pub read_as: String,
+    /// The cause, in a few sentences.
+    pub summary: String,
+    /// When undecided: what would decide.
+    pub would_decide: Option<String>,
+    /// The decided class's retry verdict.
+    pub retry: Option<RetryView>,
+    /// Every class consistent with what is known, likeliest first.
+    pub candidates: Vec<CandidateView>,
+    /// What to do, most specific first.
+    pub fix: Vec<String>,
+    /// Where the message is written: each place's address and name, once.
+    pub sources: Vec<(String, String)>,
+    /// The view's texts explain could not read, in a sentence.
+    pub unused: Option<String>,
+    /// What the explanation was made from, in a sentence (none when the
+    /// text could not be read).
+    pub made_from: Option<String>,
+}
+
+impl ExplainView {
+    /// The panel's texts of `explained`.
+    pub fn of(explained: &Explained) -> ExplainView {
+        let used: Vec<&str> = [
+            explained.with_patch.then_some("the patch"),
+            explained.with_object.then_some("the current object"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let unused = (!explained.unused.is_empty()).then(|| {
+            let what: Vec<&str> = explained.unused.iter().map(|u| u.what()).collect();
+            format!(
+                "{} could not be read (its editor says where), so explain went without it.",
+                capitalised(&what.join(" and "))
+            )
+        });
+        let made_from = explained.answer.is_ok().then(|| {
+            if used.is_empty() {
+                "From the error text alone: paste the patch (and the object) above to replay them."
+                    .to_owned()
+            } else {
+                format!(
+                    "From the error text with {} of this view.",
+                    used.join(" and ")
+                )
+            }
+        });
+        let e = match &explained.answer {
+            Err(err) => {
+                return ExplainView {
+                    unreadable: Some(format!("The error text could not be read: {err}.")),
+                    unused,
+                    made_from,
+                    ..ExplainView::default()
+                }
+            }
+            Ok(e) => e,
+        };
+        let mut sources: Vec<(String, String)> = Vec::new();
+        for c in &e.candidates {
+            for src in &c.sources {
+                let url = src.url();
+                if !sources.iter().any(|(u, _)| *u == url) {
+                    sources.push((url, format!("{} {} ({})", src.repo, src.path, src.symbol)));
+                }
+            }
+        }
+        ExplainView {
+            unreadable: None,
+            recognised: e.recognised,
+            class: e.class.map(|c| (c.label().to_owned(), c.id().to_owned())),
+            read_as: format!(
+                "Read as {}{}{}.",
+                e.shape.as_str(),
+                e.seen
+                    .answer()
+                    .map(|a| format!(", {a}"))
+                    .unwrap_or_default(),
+                e.decided_by
+                    .as_ref()
+                    .map(|by| format!("; decided by {by}"))
+                    .unwrap_or_default()
+            ),
+            summary: e.summary.clone(),
+            would_decide: e.would_decide.clone(),
+            retry: e.retry.as_ref().map(|r| RetryView {
+                helps: helps_text(r.helps).to_owned(),
+                retry_on_conflict: retry_on_conflict_text(r.retry_on_conflict).to_owned(),
+                advice: r.advice.to_owned(),
+            }),
+            candidates: e
+                .candidates
+                .iter()
+                .map(|c| CandidateView {
+                    label: c.label.to_owned(),
+                    id: c.class.id().to_owned(),
+                    definition: c.definition.to_owned(),
+                    helps: helps_text(c.retry.helps).to_owned(),
+                    retry_on_conflict: retry_on_conflict_text(c.retry.retry_on_conflict).to_owned(),
+                })
+                .collect(),
+            fix: e.fix.clone(),
+            sources,
+            unused,
+            made_from,
+        }
+    }
+}
+
+/// The text with its first letter capitalised (the texts are this
+/// playground's own, which begin with an ASCII letter).
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => std::iter::once(first.to_ascii_uppercase())
+            .chain(chars)
+            .collect(),
+        None => String::new(),
+    }
+}
