@@ -314,6 +314,19 @@ fn read_patch(text: &str, content_type: Option<&str>) -> Result<PatchRead, Expla
 /// object or content type given cannot be read. A text that is read but
 /// not recognised is no error: [`Explanation::recognised`] is false.
 pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
+    let mut e = explain_unlinked(request)?;
+    e.check_link = e.check.as_ref().and_then(CheckCase::fragment);
+    Ok(e)
+}
+
+/// [`explain`] without [`Explanation::check_link`] (always `None`): for
+/// the Check view itself, which holds the case already, and whose
+/// engines then carry no link compressor.
+///
+/// # Errors
+///
+/// As [`explain`].
+pub fn explain_unlinked(request: &Request<'_>) -> Result<Explanation, ExplainError> {
     if request.text.len() > MAX_TEXT_BYTES {
         return Err(ExplainError::TextTooLarge {
             size: request.text.len(),
@@ -368,7 +381,6 @@ pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
             patch: p.text.clone(),
             object: request.object.unwrap_or_default().to_owned(),
         });
-        e.check_link = e.check.as_ref().and_then(CheckCase::fragment);
     }
     // With the object too: replay on the release's engine.
     if let (Some(p), Some(object)) = (&patch, &object) {

@@ -13,7 +13,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::explain::{explain, ExplainError, Explanation, Helps, Request};
+use crate::explain::{explain_unlinked, ExplainError, Explanation, Helps, Request};
 use crate::kube::KubeVersion;
 
 /// A view text explain was given but could not read, so it answered
@@ -74,7 +74,7 @@ pub fn explain_error(
             kube_version: release,
             content_type: None,
         };
-        match explain(&request) {
+        match explain_unlinked(&request) {
             Err(ExplainError::Patch(_)) if patch.is_some() => {
                 patch = None;
                 unused.push(Unused::Patch);
