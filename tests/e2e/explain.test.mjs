@@ -48,14 +48,18 @@ test('a pasted 422 is explained, replayed on the patch and object, and shared in
   await fresh.context().close();
 });
 
-test('the Check module carries no explain engine: the engines load when an error is pasted, once', async () => {
+test('the Check module carries no explain engine: the engines load once, as the error field is used', async () => {
   const page = await openPage(browser);
   const fetched = [];
   page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
   await page.goto(`${server.url}#/check`);
   await page.locator('.check-summary').waitFor();
   assert.ok(fetched.some((f) => /check_bg\.wasm$/.test(f)), 'the Check module');
-  assert.ok(!fetched.some((f) => /engine-worker/.test(f)), `no engines before an error is pasted: ${fetched.join(' ')}`);
+  assert.ok(!fetched.some((f) => /engine-worker/.test(f)), `no engines before the error field is used: ${fetched.join(' ')}`);
+  // The field taking the focus starts them: a paste usually follows.
+  const engines = page.waitForRequest((request) => /engine-worker_bg\.wasm$/.test(request.url()));
+  await page.getByRole('textbox', { name: 'The error you got' }).focus();
+  await engines;
   await page.getByRole('textbox', { name: 'The error you got' }).fill(BARE_422);
   const panel = page.getByRole('region', { name: 'The error you got' });
   await panel.getByText(/^Undecided: one of \d+ classes$/).waitFor();
@@ -64,8 +68,8 @@ test('the Check module carries no explain engine: the engines load when an error
   await page.getByRole('textbox', { name: 'Patch', exact: true }).fill(PATCH);
   await page.getByRole('textbox', { name: 'Current object', exact: true }).fill(OBJECT);
   await panel.locator('.verdict').filter({ hasText: 'test-failed' }).waitFor();
-  const engines = fetched.filter((f) => /engine-worker_bg\.wasm$/.test(f));
-  assert.equal(engines.length, 1, `the engines' module fetched once: ${fetched.join(' ')}`);
+  const modules = fetched.filter((f) => /engine-worker_bg\.wasm$/.test(f));
+  assert.equal(modules.length, 1, `the engines' module fetched once: ${fetched.join(' ')}`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
