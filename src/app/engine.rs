@@ -301,7 +301,7 @@ impl FromEngine {
     ///
     /// serde_json's error when the text is not a message.
     pub fn from_json(text: &str) -> Result<FromEngine, serde_json::Error> {
-        wire::Header::read(text)?.message(text)
+        wire::Header::read_checked(text)?.message(text)
     }
 }
 

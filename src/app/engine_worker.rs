@@ -173,9 +173,10 @@ pub struct Reply {
 }
 
 impl Reply {
-    /// Reads the header of a message.
+    /// Reads the header of a message (it must hold the members every
+    /// message of its type holds: [`Header::read_checked`]).
     fn read(text: String) -> Result<Reply, serde_json::Error> {
-        Header::read(&text).map(|header| Reply { header, text })
+        Header::read_checked(&text).map(|header| Reply { header, text })
     }
 
     /// The answer's members read by `read` when it is of type `of`; a
@@ -189,7 +190,9 @@ impl Reply {
             t if t == of => Some(read(&self.text).map_err(|e| {
                 format!("unreadable answer from the engine worker (reload the page): {e}")
             })),
-            MessageType::Failed => Some(Err(self.header.message.unwrap_or_default())),
+            MessageType::Failed => Some(Err(self.header.message.unwrap_or_else(|| {
+                "the engine worker failed without saying why (reload the page)".to_owned()
+            }))),
             _ => None,
         }
     }
@@ -267,7 +270,7 @@ impl EngineClient {
         Ok(client)
     }
 
-    /// The page's engine client if one was made: unlike
+    /// This module's engine client if it made one: unlike
     /// [`EngineClient::shared`], never starts the engines.
     pub fn existing() -> Option<Rc<EngineClient>> {
         CLIENT.with(|c| c.borrow().clone())
@@ -339,20 +342,27 @@ impl EngineClient {
                 }
             },
         );
-        self.worker
-            .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        // Listeners, not the `onmessage` property: the worker is the page's,
+        // and each module that asks it (Build's, Check's) has a client of its
+        // own, in its own instance, which would take the other's answers
+        // away by setting the property. Each client drops the answers to
+        // the kinds it did not ask for (its `Latest` has none of them).
+        let _ = self
+            .worker
+            .add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
         on_message.forget();
         let me = Rc::downgrade(self);
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
             if let Some(me) = me.upgrade() {
                 me.fail(
-                    "the engine worker did not start (check the connection and reload the page)"
+                    "the engine worker stopped or did not start (check the connection and reload the page)"
                         .to_owned(),
                 );
             }
         });
-        self.worker
-            .set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let _ = self
+            .worker
+            .add_event_listener_with_callback("error", on_error.as_ref().unchecked_ref());
         on_error.forget();
     }
 

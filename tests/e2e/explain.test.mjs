@@ -73,3 +73,34 @@ test('the Check module carries no explain engine: the engines load once, as the 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('Build and Check share the engines\' worker: each view gets its own answers, also after the other asked', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${server.url}#/build`);
+  const column2 = page.getByRole('article', { name: /^Column 2:/ });
+  await column2.locator('.ops').waitFor();
+  // Check, with texts over 64 KiB: the worker answers, not the page's thread.
+  await page.evaluate(() => { location.hash = '#/check'; });
+  const big = JSON.stringify({ metadata: { name: 'x', labels: { a: '1', c: '3' }, annotations: { note: 'x'.repeat(70_000) } } });
+  await page.getByRole('textbox', { name: 'Patch', exact: true }).fill(PATCH);
+  await page.getByRole('textbox', { name: 'Current object', exact: true }).fill(big);
+  await page.getByRole('textbox', { name: 'The error you got' }).fill(BARE_422);
+  const panel = page.getByRole('region', { name: 'The error you got' });
+  await panel.locator('.verdict').filter({ hasText: 'test-failed' }).waitFor({ timeout: 30_000 });
+  // Back to Build, whose client asked first: a big edit still reaches it.
+  await page.evaluate(() => { location.hash = '#/build'; });
+  const editor = page.getByRole('textbox', { name: 'New object' });
+  await editor.waitFor();
+  const text = await editor.inputValue();
+  await editor.fill(text.replace('  labels:\n', `  annotations:\n    big: ${'y'.repeat(70_000)}\n  labels:\n`));
+  await page.waitForFunction(() => document.querySelectorAll('[aria-label^="Column 2"] .op').length === 3, null, { timeout: 30_000 });
+  // And Check again: a new error, explained by the worker.
+  await page.evaluate(() => { location.hash = '#/check'; });
+  const conflict = 'Operation cannot be fulfilled on virtualmachineinstances.kubevirt.io "vmi": the object has been modified; please apply your changes to the latest version and try again';
+  await page.getByRole('textbox', { name: 'Current object', exact: true }).fill(big);
+  await page.getByRole('textbox', { name: 'The error you got' }).fill(conflict);
+  await panel.getByText(/^Undecided: one of 2 classes$/).waitFor({ timeout: 30_000 });
+  assert.equal(await panel.getAttribute('aria-busy'), 'false');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -18,24 +18,31 @@ pub struct ExplainPanelProps {
     pub waiting: bool,
 }
 
-/// The explanation of the pasted error.
+/// The explanation of the pasted error. While the answer to the current
+/// texts is on its way, a status line says so above the last answer, which
+/// stays, dimmed (`stale`); a failure of earlier texts is not shown again.
 pub fn explain_panel(props: &ExplainPanelProps) -> Html {
-    let explaining = || {
-        html! {
-            <p class="muted explaining">{ "Explaining… (the first time, this loads patchlab's engines)" }</p>
-        }
-    };
-    let body = match props.answer.as_ref().map(|a| &a.view) {
-        None | Some(Ok(None)) if props.waiting => explaining(),
-        None | Some(Ok(None)) => html! {},
-        Some(Err(why)) => html! {
+    let view = props.answer.as_ref().map(|a| &a.view);
+    let shown = matches!(view, Some(Ok(Some(_))));
+    let status = props.waiting.then(|| {
+        let text = if shown {
+            "Explaining the changed texts…"
+        } else {
+            "Explaining… (the first time, this loads patchlab's engines)"
+        };
+        html! { <p class="muted explaining" role="status">{ text }</p> }
+    });
+    let body = match view {
+        Some(Ok(Some(view))) => panel_body(view),
+        Some(Err(why)) if !props.waiting => html! {
             <p class="bad" role="alert">{ format!("explain could not run: {why}.") }</p>
         },
-        Some(Ok(Some(view))) => panel_body(view),
+        _ => html! {},
     };
     html! {
-        <section class={classes!("explain-panel", props.waiting.then_some("stale"))} aria-labelledby="explain-title" aria-busy={props.waiting.to_string()}>
+        <section class={classes!("explain-panel", (props.waiting && shown).then_some("stale"))} aria-labelledby="explain-title" aria-busy={props.waiting.to_string()}>
             <h3 id="explain-title">{ "The error you got" }</h3>
+            { for status }
             { body }
         </section>
     }

@@ -111,8 +111,22 @@ fn while_waiting_the_panel_says_so_and_keeps_the_last_answer_marked_stale() {
         view: Ok(Some(Rc::new(ExplainView::of(&explained)))),
     })));
     assert!(kept.contains("explain-panel stale"), "{kept}");
-    assert!(text(&kept).contains("Undecided: one of "), "{kept}");
-    assert!(!text(&kept).contains("Explaining…"));
+    let read = text(&kept);
+    assert!(
+        read.starts_with("The error you got Explaining the changed texts… Undecided: one of "),
+        "the status line above the answer kept: {read}"
+    );
+    assert!(!read.contains("the first time"), "{read}");
+    // A failure of earlier texts is not shown again while waiting.
+    let failed = waiting(Some(Rc::new(ExplainAnswer {
+        rev: 1,
+        view: Err("the engine worker stopped".into()),
+    })));
+    assert!(!failed.contains("role=\"alert\""), "{failed}");
+    assert!(
+        text(&failed).contains("Explaining… (the first time"),
+        "{failed}"
+    );
 }
 
 #[test]

@@ -63,6 +63,26 @@ impl Header {
         serde_json::from_str(text)
     }
 
+    /// Reads the header of a message and checks that it holds what every
+    /// message of its type holds (a number, but in `ready`; a message in
+    /// `failed`), so a damaged answer is an error, as it was when one
+    /// reader read the whole message, and not an answer nobody waits for.
+    ///
+    /// # Errors
+    ///
+    /// serde_json's error when the text is not a message or misses one of
+    /// those members.
+    pub fn read_checked(text: &str) -> Result<Header, serde_json::Error> {
+        let header = Header::read(text)?;
+        if header.of != MessageType::Ready {
+            header.required_id::<serde_json::Error>()?;
+        }
+        if header.of == MessageType::Failed && header.message.is_none() {
+            return Err(serde_json::Error::missing_field("message"));
+        }
+        Ok(header)
+    }
+
     /// The number of the request answered (0 when none).
     pub fn id(&self) -> u32 {
         self.id.unwrap_or(0)
@@ -306,6 +326,21 @@ mod tests {
         let failed =
             Header::read(r#"{"type":"failed","id":3,"kind":"build","message":"m"}"#).unwrap();
         assert_eq!(failed.answers(), Some(RequestKind::Build));
+        // Checked: a number in every message but `ready`, a message in a
+        // failure; damaged answers are errors, not answers nobody awaits.
+        assert!(Header::read_checked(r#"{"type":"ready"}"#).is_ok());
+        for (text, why) in [
+            (r#"{"type":"explained","view":null}"#, "missing field `id`"),
+            (r#"{"type":"built","answer":{}}"#, "missing field `id`"),
+            (
+                r#"{"type":"failed","id":3,"kind":"build"}"#,
+                "missing field `message`",
+            ),
+        ] {
+            let error = Header::read_checked(text).unwrap_err().to_string();
+            assert!(error.contains(why), "{text}: {error}");
+            assert!(Header::read(text).is_ok(), "the header alone reads: {text}");
+        }
         // Each asker reads its own members, and only those.
         assert!(explained(r#"{"type":"built","id":1,"answer":{}}"#)
             .unwrap_err()
