@@ -134,7 +134,7 @@ fn the_answer_of_the_current_texts_is_taken_and_a_late_one_dropped() {
 }
 
 #[test]
-fn an_answer_stays_the_answer_of_its_texts_across_undo_and_links() {
+fn an_answer_stays_the_answer_of_its_texts_across_undo() {
     let state = answered(&CheckState::from_link(link(PATCH, OBJECT, BARE_422)));
     // Undo renumbers revisions ("after"): up to date stays up to date.
     let cleared = state.reduce(CheckAction::Clear);
