@@ -90,15 +90,24 @@ impl std::fmt::Display for ConvertError {
     }
 }
 
-/// Why a conversion asked of the engines did not come back as texts (what
-/// the page's Build view is told).
+/// Why a request asked of the engines did not come back answered (what a
+/// view is told: Build's conversions, Check's explanations).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ConvertFailed {
-    /// The engines refused: a side does not parse ([`ConvertError`], as
-    /// its words came over the wire).
+pub enum EngineFailed {
+    /// The engines refused the request (a side of a conversion does not
+    /// parse: [`ConvertError`], as its words came over the wire).
     Refused(String),
-    /// The engines could not answer (they did not load or start: why).
+    /// The engines could not answer: they did not load, start, or stopped,
+    /// or their answer cannot be read (a worker of another version).
     Unavailable(String),
+}
+
+impl std::fmt::Display for EngineFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineFailed::Refused(why) | EngineFailed::Unavailable(why) => f.write_str(why),
+        }
+    }
 }
 
 /// Characters of an op's value shown in a column.

@@ -25,7 +25,7 @@ use yew::Callback;
 use super::engine::explained::{ExplainRequest, ExplainView};
 use super::engine::wire::{self, Header, MessageType};
 use super::engine::{
-    BuildAnswer, BuildJob, ConvertFailed, Engine, FromEngine, Inbox, Latest, RequestKind, Seed,
+    BuildAnswer, BuildJob, Engine, EngineFailed, FromEngine, Inbox, Latest, RequestKind, Seed,
     ToEngine,
 };
 use crate::input::Format;
@@ -180,26 +180,47 @@ impl Reply {
     }
 
     /// The answer's members read by `read` when it is of type `of`; a
-    /// failure's message; `None` for anything else.
+    /// failure, refused; `None` for anything else.
     fn take<T>(
         self,
         of: MessageType,
         read: impl FnOnce(&str) -> Result<T, serde_json::Error>,
-    ) -> Option<Result<T, String>> {
+    ) -> Option<Result<T, EngineFailed>> {
         match self.header.of {
             t if t == of => Some(read(&self.text).map_err(|e| {
-                format!("unreadable answer from the engine worker (reload the page): {e}")
+                EngineFailed::Unavailable(format!(
+                    "unreadable answer from the engine worker (reload the page): {e}"
+                ))
             })),
-            MessageType::Failed => Some(Err(self.header.message.unwrap_or_else(|| {
-                "the engine worker failed without saying why (reload the page)".to_owned()
-            }))),
+            // A failure always has its message ([`Header::read_checked`]).
+            MessageType::Failed => Some(Err(EngineFailed::Refused(
+                self.header.message.unwrap_or_default(),
+            ))),
             _ => None,
         }
     }
 }
 
 /// Where an answer of one kind goes.
-type Waiter = Callback<Result<Reply, String>>;
+type Waiter = Callback<Result<Reply, EngineFailed>>;
+
+/// The waiter that reads an answer of type `of` with `read` and hands it
+/// (or why there is none) to `done`.
+fn deliver<T: 'static>(
+    of: MessageType,
+    read: fn(&str) -> Result<T, serde_json::Error>,
+    done: Callback<Result<T, EngineFailed>>,
+) -> Waiter {
+    Callback::from(move |answer: Result<Reply, EngineFailed>| {
+        let answer = match answer {
+            Ok(reply) => reply.take(of, read),
+            Err(why) => Some(Err(why)),
+        };
+        if let Some(answer) = answer {
+            done.emit(answer);
+        }
+    })
+}
 
 /// The page's handle on the engine worker (one per page thread).
 pub struct EngineClient {
@@ -371,7 +392,7 @@ impl EngineClient {
         *self.broken.borrow_mut() = Some(why.clone());
         let waiters: Vec<Waiter> = self.waiters.borrow().values().cloned().collect();
         for waiter in waiters {
-            waiter.emit(Err(why.clone()));
+            waiter.emit(Err(EngineFailed::Unavailable(why.clone())));
         }
     }
 
@@ -383,7 +404,7 @@ impl EngineClient {
             .borrow_mut()
             .insert(request.kind(), waiter.clone());
         if let Some(why) = self.broken.borrow().clone() {
-            waiter.emit(Err(why));
+            waiter.emit(Err(EngineFailed::Unavailable(why)));
             return;
         }
         let text = request.to_json();
@@ -405,15 +426,11 @@ impl EngineClient {
             RequestKind::Build,
             bytes,
             |id| ToEngine::Build { id, job },
-            Callback::from(move |answer: Result<Reply, String>| {
-                let answer = match answer {
-                    Ok(reply) => reply.take(MessageType::Built, wire::built),
-                    Err(why) => Some(Err(why)),
-                };
-                if let Some(answer) = answer {
-                    done.emit(answer);
-                }
-            }),
+            deliver(
+                MessageType::Built,
+                wire::built,
+                done.reform(|answer: Result<_, EngineFailed>| answer.map_err(|e| e.to_string())),
+            ),
         );
     }
 
@@ -425,7 +442,7 @@ impl EngineClient {
         format: Format,
         old: Rc<str>,
         new: Rc<str>,
-        done: Callback<Result<(String, String), ConvertFailed>>,
+        done: Callback<Result<(String, String), EngineFailed>>,
     ) {
         let bytes = old.len() + new.len();
         self.ask(
@@ -437,14 +454,7 @@ impl EngineClient {
                 old,
                 new,
             },
-            Callback::from(move |answer: Result<Reply, String>| match answer {
-                Ok(reply) => match reply.take(MessageType::Converted, wire::converted) {
-                    Some(Ok(texts)) => done.emit(Ok(texts)),
-                    Some(Err(why)) => done.emit(Err(ConvertFailed::Refused(why))),
-                    None => {}
-                },
-                Err(why) => done.emit(Err(ConvertFailed::Unavailable(why))),
-            }),
+            deliver(MessageType::Converted, wire::converted, done),
         );
     }
 
@@ -455,22 +465,14 @@ impl EngineClient {
     pub fn explain(
         &self,
         request: ExplainRequest,
-        done: Callback<Result<Option<Rc<ExplainView>>, String>>,
+        done: Callback<Result<Option<Rc<ExplainView>>, EngineFailed>>,
     ) {
         let bytes = request.error.len() + request.patch.len() + request.object.len();
         self.ask(
             RequestKind::Explain,
             bytes,
             |id| ToEngine::Explain { id, request },
-            Callback::from(move |answer: Result<Reply, String>| {
-                let answer = match answer {
-                    Ok(reply) => reply.take(MessageType::Explained, wire::explained),
-                    Err(why) => Some(Err(why)),
-                };
-                if let Some(answer) = answer {
-                    done.emit(answer);
-                }
-            }),
+            deliver(MessageType::Explained, wire::explained, done),
         );
     }
 

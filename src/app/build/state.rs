@@ -10,7 +10,7 @@ use super::examples::{example, Example, FIRST_EXAMPLE};
 use super::link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
 use super::recompute::{BuildAnswer, Results, Revs, TextSide};
 use crate::app::deferred::INSTANT_BYTES;
-use crate::app::engine::{BuildJob, ColumnSpec, ConvertFailed, Engine, CANNOT_CONVERT};
+use crate::app::engine::{BuildJob, ColumnSpec, Engine, EngineFailed, CANNOT_CONVERT};
 use crate::app::notice::Notice;
 use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::input::Format;
@@ -78,7 +78,7 @@ pub enum BuildAction {
     /// Pretty-print both editors.
     FormatText,
     /// The engines' answer to a conversion: both texts, or why not.
-    Converted(Conversion, Result<(Rc<str>, Rc<str>), ConvertFailed>),
+    Converted(Conversion, Result<(Rc<str>, Rc<str>), EngineFailed>),
     /// Swap old and new.
     Swap,
     /// Back to the current example's text (undoable).
@@ -250,7 +250,7 @@ impl BuildState {
             let texts = Engine::default()
                 .convert(conversion.format, &old, &new)
                 .map(|(old, new)| (Rc::from(old), Rc::from(new)))
-                .map_err(|e| ConvertFailed::Refused(e.to_string()));
+                .map_err(|e| EngineFailed::Refused(e.to_string()));
             self.converted(conversion, texts);
         }
     }
@@ -378,7 +378,7 @@ impl BuildState {
     fn converted(
         &mut self,
         conversion: Conversion,
-        texts: Result<(Rc<str>, Rc<str>), ConvertFailed>,
+        texts: Result<(Rc<str>, Rc<str>), EngineFailed>,
     ) {
         if self.converting != Some(conversion) {
             return;
@@ -408,8 +408,8 @@ impl BuildState {
                 }
                 self.format = format;
             }
-            Err(ConvertFailed::Refused(why)) => self.notice = Some(Notice::error(why)),
-            Err(ConvertFailed::Unavailable(why)) => {
+            Err(EngineFailed::Refused(why)) => self.notice = Some(Notice::error(why)),
+            Err(EngineFailed::Unavailable(why)) => {
                 self.notice = Some(Notice::error(format!(
                     "The objects cannot be converted: {why}. Your objects are kept."
                 )));

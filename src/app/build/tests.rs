@@ -1,7 +1,7 @@
 use super::state::Conversion;
 use super::*;
-use crate::app::engine::ConvertFailed;
 use crate::app::engine::Engine;
+use crate::app::engine::EngineFailed;
 use crate::app::link::{self, Start};
 use crate::app::view_state::ViewState;
 use crate::input::Format;
@@ -167,7 +167,7 @@ fn convert_format_and_swap() {
     );
     // An answer for texts edited since is dropped, and so is one for a
     // conversion that another replaced.
-    let texts: Result<(Rc<str>, Rc<str>), ConvertFailed> = Ok(("{}".into(), "{}".into()));
+    let texts: Result<(Rc<str>, Rc<str>), EngineFailed> = Ok(("{}".into(), "{}".into()));
     let edited = asked
         .reduce(BuildAction::EditNew("a: 1\n".into()))
         .reduce(BuildAction::Converted(conversion, texts.clone()));
@@ -178,7 +178,7 @@ fn convert_format_and_swap() {
     // Engines that could not answer: said so, nothing lost.
     let failed = asked.reduce(BuildAction::Converted(
         conversion,
-        Err(ConvertFailed::Unavailable(
+        Err(EngineFailed::Unavailable(
             "the engine worker did not start".into(),
         )),
     ));

@@ -15,7 +15,7 @@ use crate::app::components::{
     copy_fallback, notice_bar, CopyFallbackProps, Editor, NoticeBarProps, TabMode, UseCopy,
 };
 use crate::app::deferred::PAUSE_MS;
-use crate::app::engine::{BuildAnswer, BuildJob, ConvertFailed, RequestKind};
+use crate::app::engine::{BuildAnswer, BuildJob, EngineFailed, RequestKind};
 use crate::app::engine_worker::{self, EngineClient};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_tab_mode, use_view, ViewHandle};
 use crate::app::route::View;
@@ -163,7 +163,7 @@ fn use_convert(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
         let Some((conversion, old, new)) = pending else {
             return;
         };
-        let done = send.reform(move |texts: Result<(String, String), ConvertFailed>| {
+        let done = send.reform(move |texts: Result<(String, String), EngineFailed>| {
             BuildAction::Converted(
                 conversion,
                 texts.map(|(old, new)| (Rc::from(old), Rc::from(new))),
@@ -189,7 +189,7 @@ fn use_convert(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
                 )
             }
             Err(why) => done.emit(
-                convert_in_page(format, &old, &new).unwrap_or(Err(ConvertFailed::Unavailable(why))),
+                convert_in_page(format, &old, &new).unwrap_or(Err(EngineFailed::Unavailable(why))),
             ),
         }
     });
@@ -209,11 +209,11 @@ fn convert_in_page(
     format: Format,
     old: &Rc<str>,
     new: &Rc<str>,
-) -> Option<Result<(String, String), ConvertFailed>> {
+) -> Option<Result<(String, String), EngineFailed>> {
     Some(
         crate::app::engine::Engine::default()
             .convert(format, old, new)
-            .map_err(|e| ConvertFailed::Refused(e.to_string())),
+            .map_err(|e| EngineFailed::Refused(e.to_string())),
     )
 }
 
@@ -222,7 +222,7 @@ fn convert_in_page(
     _: Format,
     _: &Rc<str>,
     _: &Rc<str>,
-) -> Option<Result<(String, String), ConvertFailed>> {
+) -> Option<Result<(String, String), EngineFailed>> {
     None
 }
 

@@ -4,6 +4,7 @@ use std::rc::Rc;
 
 use super::explain_panel::{explain_panel, ExplainPanelProps};
 use super::*;
+use crate::app::engine::EngineFailed;
 use crate::app::render_test::{count, render_view, text};
 
 const BARE_422: &str =
@@ -120,7 +121,9 @@ fn while_waiting_the_panel_says_so_and_keeps_the_last_answer_marked_stale() {
     // A failure of earlier texts is not shown again while waiting.
     let failed = waiting(Some(Rc::new(ExplainAnswer {
         rev: 1,
-        view: Err("the engine worker stopped".into()),
+        view: Err(EngineFailed::Unavailable(
+            "the engine worker stopped".into(),
+        )),
     })));
     assert!(!failed.contains("role=\"alert\""), "{failed}");
     assert!(
@@ -134,9 +137,9 @@ fn engines_that_did_not_load_are_said() {
     let html = render_view(explain_panel(&yew::props!(ExplainPanelProps {
         answer: Some(Rc::new(ExplainAnswer {
             rev: 1,
-            view: Err(
+            view: Err(EngineFailed::Unavailable(
                 "the engine worker did not start (check the connection and reload the page)".into()
-            ),
+            )),
         })),
         waiting: false
     })));

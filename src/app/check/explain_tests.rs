@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use super::*;
+use crate::app::engine::EngineFailed;
 use crate::app::link::{self, LinkError};
 use crate::app::view_state::ViewState;
 use crate::kube::KubeVersion;
@@ -51,13 +52,24 @@ fn answer(state: &CheckState) -> crate::explain::Explanation {
     explained(state).answer.expect("explain answered")
 }
 
-/// The state once the engines answered its request.
-fn answered(state: &CheckState) -> CheckState {
-    let request = state.explain_request().expect("a request");
-    state.reduce(CheckAction::Explained(Rc::new(ExplainAnswer {
+/// The engines' answer to `request`, as the view takes it.
+fn answer_to(request: &ExplainRequest) -> CheckAction {
+    CheckAction::Explained(Rc::new(ExplainAnswer {
         rev: request.rev,
         view: Ok(request.answer()),
-    })))
+    }))
+}
+
+/// The state once the engines answered its request.
+fn answered(state: &CheckState) -> CheckState {
+    state.reduce(answer_to(&state.explain_request().expect("a request")))
+}
+
+/// The panel's texts the state holds.
+fn view_of(state: &CheckState) -> Rc<ExplainView> {
+    let answer = state.explained.as_ref().expect("an answer taken");
+    let view = answer.view.clone().expect("the engines answered");
+    view.expect("an error text")
 }
 
 #[test]
@@ -88,14 +100,7 @@ fn the_answer_of_the_current_texts_is_taken_and_a_late_one_dropped() {
     let first = answered(&state);
     assert!(!first.explaining());
     assert_eq!(first.explain_request(), None, "answered: nothing to ask");
-    let view = first
-        .explained
-        .as_ref()
-        .unwrap()
-        .view
-        .clone()
-        .unwrap()
-        .unwrap();
+    let view = view_of(&first);
     assert_eq!(
         view.class.as_ref().map(|c| c.1.as_str()),
         Some("test-failed")
@@ -107,27 +112,18 @@ fn the_answer_of_the_current_texts_is_taken_and_a_late_one_dropped() {
     assert!(edited.explaining());
     assert_eq!(edited.explained, first.explained);
     // The answer to the earlier request arrives late: dropped.
-    let late = edited.reduce(CheckAction::Explained(Rc::new(ExplainAnswer {
-        rev: request.rev,
-        view: Ok(request.answer()),
-    })));
+    let late = edited.reduce(answer_to(&request));
     assert!(late.explaining());
     assert_eq!(late.explained, first.explained);
     let now = answered(&edited);
-    let view = now
-        .explained
-        .as_ref()
-        .unwrap()
-        .view
-        .clone()
-        .unwrap()
-        .unwrap();
-    assert_eq!(view.class, None, "without the object: undecided");
+    assert_eq!(view_of(&now).class, None, "without the object: undecided");
 
     // The engines could not load: said, for these texts.
     let failed = edited.reduce(CheckAction::Explained(Rc::new(ExplainAnswer {
         rev: edited.rev,
-        view: Err("the engine worker did not start".into()),
+        view: Err(EngineFailed::Unavailable(
+            "the engine worker did not start".into(),
+        )),
     })));
     assert!(!failed.explaining());
     assert!(failed.explained.as_ref().unwrap().view.is_err());

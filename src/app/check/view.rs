@@ -19,7 +19,7 @@ use crate::app::components::{
     NoticeBarProps, ShareButtonProps, TabMode, UndoButtonProps, UseCopy,
 };
 use crate::app::engine::explained::{ExplainAnswer, ExplainView};
-use crate::app::engine::RequestKind;
+use crate::app::engine::{EngineFailed, RequestKind};
 use crate::app::engine_worker::EngineClient;
 use crate::app::hooks::{use_copy, use_deferred, use_share, use_shortcuts, use_tab_mode, use_view};
 use crate::app::route::View;
@@ -104,12 +104,12 @@ fn use_explain(state: &CheckState, send: &Callback<CheckAction>) {
             return;
         };
         let rev = request.rev;
-        let done = send.reform(move |view: Result<Option<Rc<ExplainView>>, String>| {
+        let done = send.reform(move |view: Result<Option<Rc<ExplainView>>, EngineFailed>| {
             CheckAction::Explained(Rc::new(ExplainAnswer { rev, view }))
         });
         match EngineClient::shared() {
             Ok(client) => client.explain(request, done),
-            Err(why) => done.emit(Err(why)),
+            Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
         }
     });
     use_effect_with((), |()| {

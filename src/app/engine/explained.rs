@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+use super::EngineFailed;
 use crate::explain::{explain_unlinked, ExplainError, Explanation, Helps, Request};
 use crate::kube::KubeVersion;
 
@@ -146,7 +147,7 @@ pub struct ExplainAnswer {
     pub rev: u64,
     /// The panel's texts (`Ok(None)`: the error text is blank), or why
     /// there are none (the engines did not load).
-    pub view: Result<Option<Rc<ExplainView>>, String>,
+    pub view: Result<Option<Rc<ExplainView>>, EngineFailed>,
 }
 
 /// The decided class's retry verdict, in words.
