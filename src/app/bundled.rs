@@ -38,9 +38,28 @@ pub fn shipped_json_is<T: serde::Serialize>(
     tests: &str,
 ) {
     let text = serde_json::to_string_pretty(value).expect("a value writes as JSON") + "\n";
+    shipped_text_is(path, shipped, &text, why, tests);
+}
+
+/// Test-only: [`shipped_json_is`] for a file compiled in as compact JSON
+/// (one line: no indentation bytes in the module).
+#[cfg(test)]
+pub fn shipped_compact_json_is<T: serde::Serialize>(
+    path: &str,
+    shipped: &str,
+    value: &T,
+    why: &str,
+    tests: &str,
+) {
+    let text = serde_json::to_string(value).expect("a value writes as JSON") + "\n";
+    shipped_text_is(path, shipped, &text, why, tests);
+}
+
+#[cfg(test)]
+fn shipped_text_is(path: &str, shipped: &str, text: &str, why: &str, tests: &str) {
     if std::env::var_os("PATCHLAB_BLESS").is_some() {
         let file = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
-        std::fs::write(&file, &text).unwrap_or_else(|e| panic!("{path}: {e}"));
+        std::fs::write(&file, text).unwrap_or_else(|e| panic!("{path}: {e}"));
     }
     assert_eq!(
         shipped, text,

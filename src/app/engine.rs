@@ -152,6 +152,14 @@ pub enum ToEngine {
         /// What to explain.
         request: ExplainRequest,
     },
+    /// Read texts as YAML (Race's writer intents and field overrides: the
+    /// Race module carries no YAML reader).
+    ReadYaml {
+        /// The page's number for this request.
+        id: u32,
+        /// The texts, each read on its own.
+        texts: Vec<Rc<str>>,
+    },
 }
 
 impl ToEngine {
@@ -161,7 +169,8 @@ impl ToEngine {
             ToEngine::Build { id, .. }
             | ToEngine::Lint { id, .. }
             | ToEngine::Convert { id, .. }
-            | ToEngine::Explain { id, .. } => *id,
+            | ToEngine::Explain { id, .. }
+            | ToEngine::ReadYaml { id, .. } => *id,
         }
     }
 
@@ -172,12 +181,39 @@ impl ToEngine {
             ToEngine::Lint { .. } => RequestKind::Lint,
             ToEngine::Convert { .. } => RequestKind::Convert,
             ToEngine::Explain { .. } => RequestKind::Explain,
+            ToEngine::ReadYaml { .. } => RequestKind::ReadYaml,
         }
     }
 
     /// The message as JSON text.
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// [`ToEngine::Explain`] as JSON text, written by a writer of that
+    /// request alone: a module that asks only for explanations (Check)
+    /// then does not carry the writer of every request (4 KB of code).
+    pub fn explain_text(id: u32, request: &ExplainRequest) -> String {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "kebab-case")]
+        enum One<'a> {
+            Explain {
+                id: u32,
+                request: &'a ExplainRequest,
+            },
+        }
+        serde_json::to_string(&One::Explain { id, request }).unwrap_or_default()
+    }
+
+    /// [`ToEngine::ReadYaml`] as JSON text, written like
+    /// [`ToEngine::explain_text`] (Race asks for nothing else).
+    pub fn read_yaml_text(id: u32, texts: &[Rc<str>]) -> String {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "kebab-case")]
+        enum One<'a> {
+            ReadYaml { id: u32, texts: &'a [Rc<str>] },
+        }
+        serde_json::to_string(&One::ReadYaml { id, texts }).unwrap_or_default()
     }
 
     /// Reads a message.
@@ -206,16 +242,25 @@ pub enum RequestKind {
     Convert,
     /// [`ToEngine::Explain`].
     Explain,
+    /// [`ToEngine::ReadYaml`].
+    ReadYaml,
 }
 
 impl RequestKind {
     /// Every kind.
-    pub const ALL: [RequestKind; 4] = [
+    pub const ALL: [RequestKind; 5] = [
         RequestKind::Build,
         RequestKind::Lint,
         RequestKind::Convert,
         RequestKind::Explain,
+        RequestKind::ReadYaml,
     ];
+
+    /// Its place in [`RequestKind::ALL`] (the page keeps one slot per
+    /// kind in arrays: a map's code for five keys is not worth its bytes).
+    pub fn index(self) -> usize {
+        self as usize
+    }
 }
 
 /// A message from the engine worker to the page.
@@ -263,6 +308,14 @@ pub enum FromEngine {
         /// What the panel shows.
         view: Option<Rc<ExplainView>>,
     },
+    /// The answer to [`ToEngine::ReadYaml`]: each text's value or why it
+    /// is not YAML, in the order asked.
+    YamlRead {
+        /// The request's number.
+        id: u32,
+        /// What each text reads as.
+        values: Vec<ReadText>,
+    },
     /// A request could not be answered.
     Failed {
         /// The request's number (0: unreadable).
@@ -283,6 +336,7 @@ impl FromEngine {
             | FromEngine::Linted { id, .. }
             | FromEngine::Converted { id, .. }
             | FromEngine::Explained { id, .. }
+            | FromEngine::YamlRead { id, .. }
             | FromEngine::Failed { id, .. } => *id,
         }
     }
@@ -295,6 +349,7 @@ impl FromEngine {
             FromEngine::Linted { .. } => Some(RequestKind::Lint),
             FromEngine::Converted { .. } => Some(RequestKind::Convert),
             FromEngine::Explained { .. } => Some(RequestKind::Explain),
+            FromEngine::YamlRead { .. } => Some(RequestKind::ReadYaml),
             FromEngine::Failed { kind, .. } => *kind,
         }
     }
@@ -311,6 +366,26 @@ impl FromEngine {
     /// serde_json's error when the text is not a message.
     pub fn from_json(text: &str) -> Result<FromEngine, serde_json::Error> {
         wire::Header::read_checked(text)?.message(text)
+    }
+}
+
+/// What a text asked of [`ToEngine::ReadYaml`] reads as.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReadText {
+    /// Its value.
+    Value(Value),
+    /// Why it is not YAML, and where.
+    Error(ParseError),
+}
+
+impl ReadText {
+    /// Reads `text` as YAML, with the default budgets.
+    pub fn of(text: &str) -> ReadText {
+        match input::parse_as(text, Format::Yaml, &Budget::default()) {
+            Ok(value) => ReadText::Value(value),
+            Err(error) => ReadText::Error(ParseError::from(&error)),
+        }
     }
 }
 
@@ -344,14 +419,15 @@ impl Inbox {
 #[derive(Debug, Default)]
 pub struct Latest {
     next: u32,
-    latest: BTreeMap<RequestKind, u32>,
+    /// The latest number of each kind ([`RequestKind::index`]; 0: none).
+    latest: [u32; RequestKind::ALL.len()],
 }
 
 impl Latest {
     /// The number of a new request of `kind` (it replaces the earlier ones).
     pub fn issue(&mut self, kind: RequestKind) -> u32 {
         self.next = self.next.wrapping_add(1).max(1);
-        self.latest.insert(kind, self.next);
+        self.latest[kind.index()] = self.next;
         self.next
     }
 
@@ -365,7 +441,7 @@ impl Latest {
     /// there is no kind: `ready`, an unreadable request).
     pub fn is_latest(&self, kind: Option<RequestKind>, id: u32) -> bool {
         match kind {
-            Some(kind) => self.latest.get(&kind) == Some(&id),
+            Some(kind) => self.latest[kind.index()] == id && id != 0,
             None => true,
         }
     }
@@ -838,6 +914,10 @@ impl Engine {
             ToEngine::Explain { id, request } => FromEngine::Explained {
                 id,
                 view: request.answer(),
+            },
+            ToEngine::ReadYaml { id, texts } => FromEngine::YamlRead {
+                id,
+                values: texts.iter().map(|text| ReadText::of(text)).collect(),
             },
         }
     }

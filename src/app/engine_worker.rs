@@ -15,7 +15,6 @@
 //! ```
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -25,8 +24,8 @@ use yew::Callback;
 use super::engine::explained::{ExplainRequest, ExplainView};
 use super::engine::wire::{self, Header, MessageType};
 use super::engine::{
-    BuildAnswer, BuildJob, Engine, EngineFailed, FromEngine, Inbox, Latest, RequestKind, Seed,
-    ToEngine,
+    BuildAnswer, BuildJob, Engine, EngineFailed, FromEngine, Inbox, Latest, ReadText, RequestKind,
+    Seed, ToEngine,
 };
 use crate::input::Format;
 
@@ -228,7 +227,8 @@ pub struct EngineClient {
     /// Messages held until the worker says it is ready.
     outbox: RefCell<Option<Vec<String>>>,
     latest: RefCell<Latest>,
-    waiters: RefCell<BTreeMap<RequestKind, Waiter>>,
+    /// Who waits for the answer of each kind ([`RequestKind::index`]).
+    waiters: RefCell<[Option<Waiter>; RequestKind::ALL.len()]>,
     /// Why the worker cannot answer, once it failed to start.
     broken: RefCell<Option<String>>,
     /// False once the page's own engine failed (it is not asked again).
@@ -351,7 +351,7 @@ impl EngineClient {
                         let waiter = answer
                             .header
                             .answers()
-                            .and_then(|kind| me.waiters.borrow().get(&kind).cloned());
+                            .and_then(|kind| me.waiters.borrow()[kind.index()].clone());
                         if let Some(waiter) = waiter {
                             waiter.emit(Ok(answer));
                         }
@@ -390,24 +390,21 @@ impl EngineClient {
     /// Tells every waiter the worker failed.
     fn fail(&self, why: String) {
         *self.broken.borrow_mut() = Some(why.clone());
-        let waiters: Vec<Waiter> = self.waiters.borrow().values().cloned().collect();
+        let waiters: Vec<Waiter> = self.waiters.borrow().iter().flatten().cloned().collect();
         for waiter in waiters {
             waiter.emit(Err(EngineFailed::Unavailable(why.clone())));
         }
     }
 
-    /// Sends `request` (numbered already: the latest of its kind, so the
-    /// answers to earlier ones are dropped) to the worker; its answer goes
-    /// to `waiter`.
-    fn post(&self, request: ToEngine, waiter: Waiter) {
-        self.waiters
-            .borrow_mut()
-            .insert(request.kind(), waiter.clone());
+    /// Sends the request `text` of `kind` (numbered already: the latest of
+    /// its kind, so the answers to earlier ones are dropped) to the worker;
+    /// its answer goes to `waiter`.
+    fn post(&self, kind: RequestKind, text: String, waiter: Waiter) {
+        self.waiters.borrow_mut()[kind.index()] = Some(waiter.clone());
         if let Some(why) = self.broken.borrow().clone() {
             waiter.emit(Err(EngineFailed::Unavailable(why)));
             return;
         }
-        let text = request.to_json();
         match self.outbox.borrow_mut().as_mut() {
             Some(waiting) => waiting.push(text),
             None => {
@@ -425,7 +422,7 @@ impl EngineClient {
         self.ask(
             RequestKind::Build,
             bytes,
-            |id| ToEngine::Build { id, job },
+            |id| ToEngine::Build { id, job }.to_json(),
             deliver(
                 MessageType::Built,
                 wire::built,
@@ -448,11 +445,14 @@ impl EngineClient {
         self.ask(
             RequestKind::Convert,
             bytes,
-            |id| ToEngine::Convert {
-                id,
-                format,
-                old,
-                new,
+            |id| {
+                ToEngine::Convert {
+                    id,
+                    format,
+                    old,
+                    new,
+                }
+                .to_json()
             },
             deliver(MessageType::Converted, wire::converted, done),
         );
@@ -471,8 +471,26 @@ impl EngineClient {
         self.ask(
             RequestKind::Explain,
             bytes,
-            |id| ToEngine::Explain { id, request },
+            |id| ToEngine::explain_text(id, &request),
             deliver(MessageType::Explained, wire::explained, done),
+        );
+    }
+
+    /// Asks for `texts` read as YAML (Race's writer intents and field
+    /// overrides); their values or why not, in order, go to `done`, unless
+    /// a later request replaced this one. Answered like
+    /// [`EngineClient::build`].
+    pub fn read_yaml(
+        &self,
+        texts: Vec<Rc<str>>,
+        done: Callback<Result<Vec<ReadText>, EngineFailed>>,
+    ) {
+        let bytes = texts.iter().map(|t| t.len()).sum();
+        self.ask(
+            RequestKind::ReadYaml,
+            bytes,
+            |id| ToEngine::read_yaml_text(id, &texts),
+            deliver(MessageType::YamlRead, wire::yaml_read, done),
         );
     }
 
@@ -485,13 +503,13 @@ impl EngineClient {
         &self,
         kind: RequestKind,
         bytes: usize,
-        make: impl FnOnce(u32) -> ToEngine,
+        make: impl FnOnce(u32) -> String,
         waiter: Waiter,
     ) {
         let id = self.latest.borrow_mut().issue(kind);
         let request = make(id);
         if self.in_page.get() && bytes <= IN_PAGE_BYTES {
-            match in_page(&request) {
+            match in_page(request.clone()) {
                 InPage::Answered(answer) if answer.header.answers() == Some(kind) => {
                     waiter.emit(Ok(answer));
                     return;
@@ -504,7 +522,7 @@ impl EngineClient {
                 InPage::Failed => self.in_page.set(false),
             }
         }
-        self.post(request, waiter);
+        self.post(kind, request, waiter);
     }
 
     /// True once the worker failed (it did not start, or answered with
@@ -515,7 +533,16 @@ impl EngineClient {
 
     /// Drops the waiter of `kind` (its view ended); late answers go nowhere.
     pub fn forget(&self, kind: RequestKind) {
-        self.waiters.borrow_mut().remove(&kind);
+        self.waiters.borrow_mut()[kind.index()] = None;
+    }
+}
+
+/// Starts the engines' download when this module has not yet (the user is
+/// about to ask them something: Check's error field, Race's timeline
+/// editor), so the first answer waits less.
+pub fn warm() {
+    if EngineClient::existing().is_none() {
+        let _ = EngineClient::shared();
     }
 }
 
@@ -535,8 +562,11 @@ enum InPage {
 /// carries the engines; the page module has them once the boot script instantiated the
 /// engine worker's module in the page too ([`IN_PAGE`]).
 #[cfg(not(feature = "partial"))]
-fn in_page(request: &ToEngine) -> InPage {
-    let answer = PAGE_ENGINE.with(|engine| engine.borrow_mut().answer(request.clone()));
+fn in_page(request: String) -> InPage {
+    let answer = match ToEngine::from_json(&request) {
+        Ok(request) => PAGE_ENGINE.with(|engine| engine.borrow_mut().answer(request)),
+        Err(failed) => failed,
+    };
     match Reply::read(answer.to_json()) {
         Ok(reply) => InPage::Answered(reply),
         Err(error) => {
@@ -550,7 +580,7 @@ fn in_page(request: &ToEngine) -> InPage {
 /// module) has no engine of its own: the engines' module instantiated in
 /// the page answers, once the boot script started it.
 #[cfg(feature = "partial")]
-fn in_page(request: &ToEngine) -> InPage {
+fn in_page(request: String) -> InPage {
     let Some(answer) = js_sys::Reflect::get(&gloo::utils::window(), &JsValue::from_str(IN_PAGE))
         .ok()
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
@@ -561,7 +591,7 @@ fn in_page(request: &ToEngine) -> InPage {
         warn_in_page(why);
         InPage::Failed
     };
-    let text = match answer.call1(&JsValue::NULL, &JsValue::from_str(&request.to_json())) {
+    let text = match answer.call1(&JsValue::NULL, &JsValue::from_str(&request)) {
         Ok(text) => text.as_string().unwrap_or_default(),
         Err(error) => return failed(&format!("{error:?}")),
     };

@@ -121,15 +121,6 @@ fn use_explain(state: &CheckState, send: &Callback<CheckAction>) {
     });
 }
 
-/// Starts the engines' module (once) as the error field takes the focus:
-/// a paste usually follows, and its explanation then waits less for their
-/// download. A visit that never uses the field never fetches them.
-fn warm_engines() {
-    if EngineClient::existing().is_none() {
-        let _ = EngineClient::shared();
-    }
-}
-
 #[derive(PartialEq, Properties)]
 struct EditorsProps {
     patch: AttrValue,
@@ -260,7 +251,7 @@ fn error_field(props: &ErrorFieldProps) -> Html {
             <textarea id="check-error" class="error-text" rows="3" spellcheck="false" autocapitalize="off" autocomplete="off"
                 aria-describedby="check-error-hint"
                 placeholder="The request is invalid: the server rejected our request due to an error in our request"
-                value={props.text.clone()} {oninput} onfocus={Callback::from(|_: FocusEvent| warm_engines())} />
+                value={props.text.clone()} {oninput} onfocus={Callback::from(|_: FocusEvent| crate::app::engine_worker::warm())} />
             { kubernetes_select(&yew::props!(KubernetesSelectProps { value: props.kubernetes, onchange: props.onkubernetes.clone() })) }
         </div>
     }

@@ -225,6 +225,11 @@ fn explain_answers_what_check_s_panel_shows_and_the_message_reads_back() {
         request: request.clone(),
     };
     assert_eq!(ToEngine::from_json(&asked.to_json()).unwrap(), asked);
+    assert_eq!(
+        ToEngine::explain_text(11, &request),
+        asked.to_json(),
+        "the Check module's writer of this request writes the same text"
+    );
     assert_eq!(asked.kind(), RequestKind::Explain);
     let answer = Engine::default().answer(asked);
     let FromEngine::Explained { id: 11, view } = &answer else {
@@ -519,4 +524,47 @@ fn a_column_sends_the_texts_of_the_rules_its_findings_name_once() {
         .remove("rules");
     let error = FromEngine::from_json(&value.to_string()).unwrap_err();
     assert!(error.to_string().contains("rules"), "{error}");
+}
+
+#[test]
+fn read_yaml_reads_each_text_and_the_messages_read_back() {
+    use super::ReadText;
+    let texts: Vec<Rc<str>> = vec![
+        Rc::from("- set-label: {key: a, value: b}\n"),
+        Rc::from("/metadata/labels: ["),
+        Rc::from(""),
+        Rc::from("n: 0.1\nbig: 12345678901234567890\n"),
+    ];
+    let asked = ToEngine::ReadYaml {
+        id: 3,
+        texts: texts.clone(),
+    };
+    assert_eq!(
+        ToEngine::read_yaml_text(3, &texts),
+        asked.to_json(),
+        "the Race module's writer of this request writes the same text"
+    );
+    assert_eq!(ToEngine::from_json(&asked.to_json()).unwrap(), asked);
+    assert_eq!(asked.kind(), RequestKind::ReadYaml);
+    let answer = Engine::default().answer(asked);
+    let FromEngine::YamlRead { id: 3, values } = &answer else {
+        panic!("a yaml-read answer: {answer:?}")
+    };
+    assert_eq!(
+        values[0],
+        ReadText::Value(serde_json::json!([{"set-label": {"key": "a", "value": "b"}}]))
+    );
+    let ReadText::Error(error) = &values[1] else {
+        panic!("not YAML: {:?}", values[1])
+    };
+    assert!(
+        error.line.is_some() && error.column.is_some(),
+        "where: {error:?}"
+    );
+    assert!(matches!(&values[2], ReadText::Error(e) if e.message == "input is empty"));
+    // Numbers come back as the engines read them: through JSON, exactly.
+    let back = FromEngine::from_json(&answer.to_json()).unwrap();
+    assert_eq!(back, answer);
+    assert_eq!(super::wire::yaml_read(&answer.to_json()).unwrap(), *values);
+    assert!(super::wire::yaml_read(r#"{"type":"yaml-read","id":3}"#).is_err());
 }

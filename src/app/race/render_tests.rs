@@ -241,7 +241,10 @@ fn the_player_disables_what_cannot_be_done_and_counts_steps() {
 
 #[test]
 fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
-    let typing = RaceState::default().reduce(RaceAction::EditIntents(0, "- set-label: [".into()));
+    let typing = super::tests::typed(
+        &RaceState::default(),
+        RaceAction::EditIntents(0, "- set-label: [".into()),
+    );
     let html = render_view(timeline_editor(&yew::props!(TimelineEditorProps {
         writers: typing.scenario.writers.clone(),
         intents: typing.intents.clone(),
@@ -276,10 +279,13 @@ fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
 
 #[test]
 fn the_timeline_editor_shows_each_writers_overrides_and_settings() {
-    let state = RaceState::default().reduce(RaceAction::EditWriter(
-        0,
-        super::WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
-    ));
+    let state = super::tests::typed(
+        &RaceState::default(),
+        RaceAction::EditWriter(
+            0,
+            super::WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
+        ),
+    );
     let html = render_view(timeline_editor(&yew::props!(TimelineEditorProps {
         writers: state.scenario.writers.clone(),
         intents: state.intents.clone(),
@@ -353,4 +359,62 @@ fn a_replayed_interleaving_shows_its_own_story_and_who_is_never_retried() {
     assert!(read.ends_with(
         "Never retried: backup-controller has no retry in the schedule, so its failed writes stay failed in every order."
     ), "{read}");
+}
+
+#[test]
+fn a_text_waiting_to_be_read_says_so_and_is_busy() {
+    let waiting = RaceState::default()
+        .reduce(RaceAction::EditIntents(
+            0,
+            "- set-label: {key: a, value: b}\n".into(),
+        ))
+        .reduce(RaceAction::EditWriter(
+            1,
+            super::WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
+        ));
+    let editor = |state: &RaceState| {
+        render_view(timeline_editor(&yew::props!(TimelineEditorProps {
+            writers: state.scenario.writers.clone(),
+            intents: state.intents.clone(),
+            overrides: state.overrides.clone(),
+            schedule: state.scenario.schedule.clone(),
+            open: true,
+            ontoggle: Callback::noop(),
+            onpreset: Callback::noop(),
+            onintents: Callback::noop(),
+            onadd: Callback::noop(),
+            onremove: Callback::noop(),
+            onup: Callback::noop(),
+            ondown: Callback::noop(),
+        })))
+    };
+    let html = editor(&waiting);
+    assert_eq!(
+        text(&html).matches(super::timeline_editor::READING).count(),
+        2
+    );
+    let note = element(&html, r#"class="muted reading""#).unwrap();
+    assert!(
+        opening(note, "<p").unwrap().contains(r#"role="status""#),
+        "{note}"
+    );
+    let name = &waiting.scenario.writers[0].name;
+    assert!(
+        opening(&html, &format!(r#"aria-label="Intents of {name}""#))
+            .unwrap()
+            .contains(r#"aria-busy="true""#)
+    );
+    let other = &waiting.scenario.writers[1].name;
+    assert!(
+        opening(&html, &format!(r#"aria-label="Intents of {other}""#))
+            .unwrap()
+            .contains(r#"aria-busy="false""#)
+    );
+    let read = editor(&super::tests::answered(&waiting));
+    assert_eq!(
+        text(&read).matches(super::timeline_editor::READING).count(),
+        0
+    );
+    assert_eq!(count(&read, r#"aria-busy="true""#), 0);
+    assert_eq!(count(&read, r#"role="alert""#), 0, "both read and taken");
 }

@@ -1,7 +1,31 @@
-//! The shipped scenarios of the Race view (`www/scenarios/*.yaml`).
+//! The shipped scenarios of the Race view (`www/scenarios/*.yaml`),
+//! compiled in as JSON (`www/scenarios/scenarios.json`, written from the
+//! YAML files by a test: `PATCHLAB_BLESS=1 cargo test --lib
+//! race::scenarios`), so the Race module reads them without a YAML reader.
+
+use serde_json::Value;
 
 use crate::sim::timeline::Scenario;
 
+/// The scenarios as JSON: `[id, scenario]` pairs in menu order.
+const COMPILED: &str = include_str!("../../../www/scenarios/scenarios.json");
+
+/// The ids, in menu order (as in [`FILES`]).
+const IDS: [&str; 10] = [
+    "migration-race",
+    "finalizer-race",
+    "migration-state-first-write",
+    "migration-state-guarded",
+    "annotation-keys",
+    "merge-patch-loses-finalizer",
+    "ssa-conflict",
+    "per-key-last-writer",
+    "per-key-limits",
+    "node-labeller",
+];
+
+/// The sources of [`COMPILED`].
+#[cfg(test)]
 const FILES: [(&str, &str); 10] = [
     (
         "migration-race",
@@ -48,13 +72,28 @@ const FILES: [(&str, &str); 10] = [
 /// The scenario a first visit opens.
 pub const FIRST_SCENARIO: &str = "migration-race";
 
-/// The shipped scenarios, by id, in menu order (parsed once).
+/// The shipped scenarios, by id, in menu order (read and checked once; a
+/// pair that does not read is left out, which the tests forbid).
 pub fn library() -> &'static [(&'static str, Scenario)] {
     static LIBRARY: std::sync::OnceLock<Vec<(&'static str, Scenario)>> = std::sync::OnceLock::new();
     LIBRARY.get_or_init(|| {
-        FILES
-            .iter()
-            .filter_map(|(id, text)| Scenario::parse(text).ok().map(|s| (*id, s)))
+        let pairs = match serde_json::from_str::<Value>(COMPILED) {
+            Ok(Value::Array(pairs)) => pairs,
+            _ => Vec::new(),
+        };
+        pairs
+            .into_iter()
+            .zip(IDS)
+            .filter_map(|(pair, id)| {
+                let Value::Array(mut pair) = pair else {
+                    return None;
+                };
+                let scenario = pair.pop()?;
+                (pair.first()?.as_str()? == id).then_some(())?;
+                let scenario: Scenario = serde_json::from_value(scenario).ok()?;
+                scenario.validate().ok()?;
+                Some((id, scenario))
+            })
             .collect()
     })
 }
@@ -66,8 +105,40 @@ pub fn scenario(id: &str) -> Option<&'static Scenario> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    use crate::input::{self, Budget, Format};
+
+    #[test]
+    fn the_compiled_scenarios_are_the_yaml_files() {
+        let ids: Vec<&str> = FILES.iter().map(|(id, _)| *id).collect();
+        assert_eq!(ids, IDS);
+        let scenarios: Vec<(&str, Value)> = FILES
+            .iter()
+            .map(|(id, text)| {
+                let value = input::parse_as(text, Format::Yaml, &Budget::default())
+                    .unwrap_or_else(|e| panic!("www/scenarios/{id}.yaml: {e}"));
+                (*id, value)
+            })
+            .collect();
+        crate::app::bundled::shipped_compact_json_is(
+            "www/scenarios/scenarios.json",
+            COMPILED,
+            &scenarios,
+            "the YAML files",
+            "race::scenarios",
+        );
+    }
+
+    /// Every file reads as a scenario, the same one through the compiled
+    /// JSON as through its YAML text (`Scenario::parse`, what the CLI reads).
     #[test]
     fn every_file_is_a_scenario() {
-        assert_eq!(super::library().len(), super::FILES.len());
+        assert_eq!(library().len(), FILES.len());
+        for ((id, text), (compiled_id, compiled)) in FILES.iter().zip(library()) {
+            assert_eq!(id, compiled_id);
+            let parsed = Scenario::parse(text).unwrap_or_else(|e| panic!("{id}: {e}"));
+            assert_eq!(&parsed, compiled, "{id}");
+        }
     }
 }

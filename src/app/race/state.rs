@@ -2,24 +2,25 @@
 //! editable timeline, compare mode and the explorer. A pure reducer; every
 //! part worth showing is in the link.
 
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
 use super::scenarios::{library, scenario, FIRST_SCENARIO};
-use super::writer_edit::{overrides_text, parse_overrides, WriterEdit};
+use super::writer_edit::{answers, intents_of, overrides_of, overrides_text, WriterEdit};
 pub use super::writer_edit::{IntentsError, IntentsText};
+use crate::app::engine::{EngineFailed, ReadText};
 use crate::app::link::{LinkError, Shareable};
 use crate::app::notice::Notice;
 use crate::app::route::View;
 use crate::app::view_state::{self, Undo, ViewState, Words};
-use crate::input::{self, Budget, Format};
+use crate::input;
 use crate::kube::KubeVersion;
-use crate::limits::WRITER_INTENTS;
 use crate::sim::explore::{self, explore, Exploration};
 use crate::sim::timeline::{replay, Event, Outcomes, Replay, Scenario, ScenarioError, Step};
-use crate::sim::writer::Intent;
-use crate::strategy::Preset;
+use crate::sim::writer::{Intent, WriterSpec};
+use crate::strategy::{Preset, Strategy};
 
 /// What a Race link holds: a shipped scenario by id (possibly replayed in
 /// one of its interleavings), or a whole edited scenario; the preset, the
@@ -186,6 +187,9 @@ pub struct RaceState {
     pub intents: Vec<IntentsText>,
     /// The field overrides editors' texts (`set`, YAML), per writer.
     pub overrides: Vec<IntentsText>,
+    /// Counts the texts typed that wait to be read: the view asks the
+    /// engines for [`RaceState::unread`] when it changes.
+    pub typed: usize,
     /// A message for the user.
     pub notice: Option<Notice>,
     /// The race before a load replaced an edited one.
@@ -245,8 +249,18 @@ pub enum RaceAction {
     MoveUp(usize),
     /// Move an event one place later.
     MoveDown(usize),
-    /// Edit a writer's intents (YAML text).
+    /// Edit a writer's intents (YAML text, read by the engines: see
+    /// [`RaceState::unread`]).
     EditIntents(usize, String),
+    /// What the engines read the texts of [`RaceState::unread`] as (each
+    /// value, or why not), or why they could not read them: taken by the
+    /// editors still holding those texts.
+    YamlRead {
+        /// The texts asked.
+        texts: Vec<Rc<str>>,
+        /// The engines' answer, in the order of `texts`.
+        answer: Result<Vec<ReadText>, EngineFailed>,
+    },
     /// Edit a writer's other settings (overrides, attempts, force ...).
     EditWriter(usize, WriterEdit),
     /// Show a message.
@@ -299,18 +313,12 @@ impl RaceState {
             intents: scenario
                 .writers
                 .iter()
-                .map(|w| IntentsText {
-                    text: intents_text(&w.intents),
-                    error: None,
-                })
+                .map(|w| IntentsText::taken(intents_text(&w.intents)))
                 .collect(),
             overrides: scenario
                 .writers
                 .iter()
-                .map(|w| IntentsText {
-                    text: overrides_text(w),
-                    error: None,
-                })
+                .map(|w| IntentsText::taken(overrides_text(w)))
                 .collect(),
             scenario,
             source,
@@ -323,6 +331,7 @@ impl RaceState {
             compare: None,
             exploration: None,
             editing: false,
+            typed: 0,
             notice: None,
             undo: None,
         };
@@ -390,7 +399,43 @@ impl RaceState {
                 .intents
                 .iter()
                 .chain(&self.overrides)
-                .any(|i| i.error.is_some())
+                .any(|i| i.error.is_some() || i.reading)
+    }
+
+    /// The editors' texts waiting to be read as YAML (intents, then field
+    /// overrides): the view asks the engines, and hands their answer back
+    /// as [`RaceAction::YamlRead`].
+    pub fn unread(&self) -> Vec<Rc<str>> {
+        self.intents
+            .iter()
+            .chain(&self.overrides)
+            .filter(|i| i.reading)
+            .map(|i| Rc::from(i.text.as_str()))
+            .collect()
+    }
+
+    /// Takes what `texts` read as into the editors still waiting with one
+    /// of them (an editor typed in since waits for its new text).
+    fn take_read(&mut self, texts: &[Rc<str>], answer: &Result<Vec<ReadText>, EngineFailed>) {
+        let answered = answers(texts, answer);
+        let find = |slot: &IntentsText| {
+            slot.reading
+                .then(|| answered.iter().find(|(t, _)| **t == *slot.text))
+                .flatten()
+                .map(|(_, read)| read.clone())
+        };
+        for w in 0..self.intents.len() {
+            if let Some(read) = find(&self.intents[w]) {
+                let text = self.intents[w].text.clone();
+                self.take_intents(w, text, read.and_then(intents_of));
+            }
+        }
+        for w in 0..self.overrides.len() {
+            if let Some(read) = find(&self.overrides[w]) {
+                let text = self.overrides[w].text.clone();
+                self.take_overrides(w, text, read.and_then(overrides_of));
+            }
+        }
     }
 
     /// The scenario's name as the menu shows it.
@@ -647,26 +692,27 @@ impl RaceState {
         }
     }
 
-    /// A writer's intents edited: taken when they parse, kept as typed
-    /// (with why) when they do not.
+    /// A writer's intents edited: kept as typed until the engines have
+    /// read them ([`RaceState::unread`]).
     fn edit_intents(&mut self, w: usize, text: String) {
-        if w >= self.intents.len() {
-            return;
+        if let Some(slot) = self.intents.get_mut(w) {
+            *slot = IntentsText::reading(text);
+            self.typed += 1;
         }
-        match parse_intents(&text) {
+    }
+
+    /// A writer's intents read: taken when they are intents, kept as typed
+    /// (with why) when they are not.
+    fn take_intents(&mut self, w: usize, text: String, read: Result<Vec<Intent>, IntentsError>) {
+        match read {
             Ok(intents) => {
-                self.intents[w] = IntentsText { text, error: None };
+                self.intents[w] = IntentsText::taken(text);
                 if let Some(writer) = self.scenario.writers.get_mut(w) {
                     writer.intents = intents;
                 }
                 self.edit();
             }
-            Err(error) => {
-                self.intents[w] = IntentsText {
-                    text,
-                    error: Some(error),
-                }
-            }
+            Err(error) => self.intents[w] = IntentsText::refused(text, error),
         }
     }
 
@@ -691,17 +737,6 @@ impl RaceState {
             }
         };
     }
-}
-
-fn parse_intents(text: &str) -> Result<Vec<Intent>, IntentsError> {
-    let value =
-        input::parse_as(text, Format::Yaml, &Budget::default()).map_err(IntentsError::Syntax)?;
-    let intents: Vec<Intent> =
-        serde_json::from_value(value).map_err(|e| IntentsError::Shape(e.to_string()))?;
-    if intents.len() > WRITER_INTENTS {
-        return Err(IntentsError::TooMany(intents.len()));
-    }
-    Ok(intents)
 }
 
 impl ViewState for RaceState {
@@ -771,6 +806,7 @@ impl ViewState for RaceState {
                 }
             }
             RaceAction::EditIntents(w, text) => next.edit_intents(w, text),
+            RaceAction::YamlRead { texts, answer } => next.take_read(&texts, &answer),
             RaceAction::EditWriter(w, edit) => next.edit_writer(w, edit),
             RaceAction::AddEvent(event) => {
                 next.scenario.schedule.push(event);
@@ -826,8 +862,9 @@ impl ViewState for RaceState {
 
 impl RaceState {
     /// Applies `edit` to writer `w`: taken when the scenario still runs,
-    /// otherwise kept out with the reason (the overrides text as typed).
-    /// (see [`WriterEdit`])
+    /// otherwise kept out with the reason (the overrides text as typed,
+    /// which waits to be read first unless it is blank). (see
+    /// [`WriterEdit`])
     pub(super) fn edit_writer(&mut self, w: usize, edit: WriterEdit) {
         let Some(before) = self.scenario.writers.get(w).cloned() else {
             return;
@@ -835,25 +872,59 @@ impl RaceState {
         let mut writer = before.clone();
         let mut typed = None;
         match edit {
-            WriterEdit::Overrides(text) => match parse_overrides(&text) {
-                Ok(set) => {
-                    writer.set = set;
-                    typed = Some(text);
-                }
-                Err(error) => {
-                    self.set_overrides_text(w, text, Some(error));
-                    return;
-                }
-            },
+            WriterEdit::Overrides(text) if text.trim().is_empty() => {
+                writer.set.clear();
+                typed = Some(text);
+            }
+            WriterEdit::Overrides(text) => {
+                self.set_overrides_text(w, IntentsText::reading(text));
+                self.typed += 1;
+                return;
+            }
             WriterEdit::Attempts(n) => writer.attempts = n.max(1),
             WriterEdit::Fixed(on) => writer.fixed = on,
             WriterEdit::Force(on) => writer.force = on,
             WriterEdit::ForceOnRetry(on) => writer.force_on_retry = on,
             WriterEdit::Target(target) => writer.target = target,
         }
+        self.change_writer(w, before, writer, typed);
+    }
+
+    /// A writer's field overrides read: taken like any edit when they are
+    /// overrides, kept as typed (with why) when they are not.
+    fn take_overrides(
+        &mut self,
+        w: usize,
+        text: String,
+        read: Result<BTreeMap<String, Strategy>, IntentsError>,
+    ) {
+        let Some(before) = self.scenario.writers.get(w).cloned() else {
+            return;
+        };
+        match read {
+            Ok(set) => {
+                let writer = WriterSpec {
+                    set,
+                    ..before.clone()
+                };
+                self.change_writer(w, before, writer, Some(text));
+            }
+            Err(error) => self.set_overrides_text(w, IntentsText::refused(text, error)),
+        }
+    }
+
+    /// Writer `w` becomes `writer` when the scenario still runs with it
+    /// (`typed`: the overrides text as typed, when that was the change).
+    fn change_writer(
+        &mut self,
+        w: usize,
+        before: WriterSpec,
+        writer: WriterSpec,
+        typed: Option<String>,
+    ) {
         if writer == before {
             if let Some(text) = typed {
-                self.set_overrides_text(w, text, None);
+                self.set_overrides_text(w, IntentsText::taken(text));
             }
             return;
         }
@@ -861,29 +932,25 @@ impl RaceState {
         match self.scenario.validate() {
             Ok(()) => {
                 let text = typed.unwrap_or_else(|| overrides_text(&self.scenario.writers[w]));
-                self.set_overrides_text(w, text, None);
+                self.set_overrides_text(w, IntentsText::taken(text));
                 self.edit();
             }
             Err(error) => {
                 self.scenario.writers[w] = before;
                 let text = typed.unwrap_or_else(|| overrides_text(&self.scenario.writers[w]));
-                self.set_overrides_text(w, text, Some(IntentsError::Shape(error.to_string())));
+                let error = IntentsError::Shape(error.to_string());
+                self.set_overrides_text(w, IntentsText::refused(text, error));
             }
         }
     }
 
-    fn set_overrides_text(&mut self, w: usize, text: String, error: Option<IntentsError>) {
+    fn set_overrides_text(&mut self, w: usize, slot_text: IntentsText) {
         if self.overrides.len() < self.scenario.writers.len() {
-            self.overrides.resize(
-                self.scenario.writers.len(),
-                IntentsText {
-                    text: String::new(),
-                    error: None,
-                },
-            );
+            self.overrides
+                .resize(self.scenario.writers.len(), IntentsText::default());
         }
         if let Some(slot) = self.overrides.get_mut(w) {
-            *slot = IntentsText { text, error };
+            *slot = slot_text;
         }
     }
 }

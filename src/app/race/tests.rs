@@ -1,8 +1,101 @@
+use std::rc::Rc;
+
 use super::*;
+use crate::app::engine::{Engine, EngineFailed, FromEngine, ReadText, ToEngine};
 use crate::app::link::{self, Start};
 use crate::app::view_state::ViewState;
 use crate::sim::timeline::{Event, EventKind};
 use crate::strategy::Preset;
+
+/// `state` after the engines answered its texts waiting to be read, as
+/// the view hands them over: asked of a real engine, the answer through
+/// the protocol's JSON both ways.
+pub(super) fn answered(state: &RaceState) -> RaceState {
+    let texts = state.unread();
+    assert!(!texts.is_empty(), "a text waits to be read");
+    let request = ToEngine::ReadYaml {
+        id: 1,
+        texts: texts.clone(),
+    };
+    let request = ToEngine::from_json(&request.to_json()).expect("the request reads back");
+    let answer = Engine::default().answer(request);
+    let FromEngine::YamlRead { values, .. } =
+        FromEngine::from_json(&answer.to_json()).expect("the answer reads back")
+    else {
+        panic!("not an answer to ReadYaml: {answer:?}");
+    };
+    state.reduce(RaceAction::YamlRead {
+        texts,
+        answer: Ok(values),
+    })
+}
+
+/// `action` (a typed text) and the engines' reading of it.
+pub(super) fn typed(state: &RaceState, action: RaceAction) -> RaceState {
+    answered(&state.reduce(action))
+}
+
+#[test]
+fn typed_texts_wait_for_the_engines_and_only_their_own_answer_is_taken() {
+    let state = RaceState::default();
+    let first = "- set-label: {key: a, value: b}\n";
+    let waiting = state.reduce(RaceAction::EditIntents(0, first.into()));
+    assert!(waiting.intents[0].reading && waiting.intents[0].error.is_none());
+    assert_eq!(
+        waiting.scenario, state.scenario,
+        "nothing taken before it is read"
+    );
+    assert!(waiting.edited(), "a text waiting is work");
+    assert_eq!(waiting.unread(), vec![Rc::from(first)]);
+    // Typed on before the answer came: the answer of the old text is not
+    // taken, and the new text still waits.
+    let second = "- set-label: {key: c, value: d}\n";
+    let typed_on = waiting.reduce(RaceAction::EditIntents(0, second.into()));
+    let late = typed_on.reduce(RaceAction::YamlRead {
+        texts: vec![Rc::from(first)],
+        answer: Ok(vec![ReadText::of(first)]),
+    });
+    assert_eq!(late, typed_on);
+    assert_eq!(late.unread(), vec![Rc::from(second)]);
+    // Two editors waiting: one request for both, each takes its own.
+    let both = typed_on.reduce(RaceAction::EditWriter(
+        1,
+        WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
+    ));
+    assert_eq!(both.unread().len(), 2);
+    let read = answered(&both);
+    assert!(read.unread().is_empty());
+    assert_eq!(read.scenario.writers[0].intents.len(), 1);
+    assert_eq!(
+        read.scenario.writers[1].set.get("/metadata/labels"),
+        Some(&crate::strategy::Strategy::PerKey)
+    );
+    assert_eq!(read.intents[0].text, second, "the text stays as typed");
+    // The engines could not load: each waiting text says why, and stays.
+    let failed = waiting.reduce(RaceAction::YamlRead {
+        texts: waiting.unread(),
+        answer: Err(EngineFailed::Unavailable(
+            "the engine worker did not start".into(),
+        )),
+    });
+    assert!(!failed.intents[0].reading);
+    assert_eq!(failed.intents[0].text, first);
+    assert_eq!(
+        failed.intents[0].error.as_ref().unwrap().to_string(),
+        "Not read: patchlab's engines, which read YAML, are unavailable (the engine worker did not start)."
+    );
+    assert_eq!(failed.scenario, state.scenario);
+    assert!(failed.edited());
+    // Typing again asks again.
+    let again = failed.reduce(RaceAction::EditIntents(0, first.into()));
+    assert_eq!(again.unread(), vec![Rc::from(first)]);
+    // A blank overrides text needs no reading: none.
+    let blank = state.reduce(RaceAction::EditWriter(
+        0,
+        WriterEdit::Overrides("  ".into()),
+    ));
+    assert!(blank.unread().is_empty());
+}
 
 #[test]
 fn the_library_loads_and_the_race_replays() {
@@ -85,18 +178,21 @@ fn editing_the_timeline_and_intents() {
         added.scenario.schedule.len(),
         state.scenario.schedule.len() + 1
     );
-    let bad = state.reduce(RaceAction::EditIntents(0, "- paint: {}\n".into()));
+    let bad = typed(&state, RaceAction::EditIntents(0, "- paint: {}\n".into()));
     assert!(matches!(bad.intents[0].error, Some(IntentsError::Shape(_))));
     assert_eq!(bad.scenario, state.scenario, "a bad edit changes nothing");
-    let broken = state.reduce(RaceAction::EditIntents(0, "- set-label: [\n".into()));
+    let broken = typed(
+        &state,
+        RaceAction::EditIntents(0, "- set-label: [\n".into()),
+    );
     assert!(matches!(
         broken.intents[0].error,
         Some(IntentsError::Syntax(_))
     ));
-    let good = state.reduce(RaceAction::EditIntents(
-        0,
-        "- set-label: {key: a, value: b}\n".into(),
-    ));
+    let good = typed(
+        &state,
+        RaceAction::EditIntents(0, "- set-label: {key: a, value: b}\n".into()),
+    );
     assert!(good.intents[0].error.is_none());
     assert_eq!(good.scenario.writers[0].intents.len(), 1);
     let preset = state.reduce(RaceAction::SetWriterPreset(0, Preset::Naive));
@@ -238,7 +334,10 @@ fn loading_over_an_edited_race_can_be_undone() {
     assert_eq!(undone.replay, edited.replay);
     assert!(undone.undo.is_none() && undone.notice.is_none());
     // Intents text that did not parse counts as work too.
-    let typing = shipped.reduce(RaceAction::EditIntents(0, "- set-label: [".to_owned()));
+    let typing = typed(
+        &shipped,
+        RaceAction::EditIntents(0, "- set-label: [".to_owned()),
+    );
     assert!(typing.edited());
     let undone = typing
         .reduce(RaceAction::Load(other.to_owned()))

@@ -97,19 +97,13 @@ struct WriterCardProps {
 /// settings, with why a change was not taken.
 fn writer_card(props: &WriterCardProps) -> Html {
     let writer = &props.writer;
-    let intents = props.intents.clone().unwrap_or(IntentsText {
-        text: String::new(),
-        error: None,
-    });
+    let intents = props.intents.clone().unwrap_or_default();
     let oninput = props.onintents.reform_some(|event: InputEvent| {
         event
             .target_dyn_into::<web_sys::HtmlTextAreaElement>()
             .map(|area| area.value())
     });
-    let overrides = props.overrides.clone().unwrap_or(IntentsText {
-        text: String::new(),
-        error: None,
-    });
+    let overrides = props.overrides.clone().unwrap_or_default();
     let on_overrides = props.onwriter.reform_some(|event: InputEvent| {
         event
             .target_dyn_into::<web_sys::HtmlTextAreaElement>()
@@ -145,16 +139,19 @@ fn writer_card(props: &WriterCardProps) -> Html {
             <label class="intents">
                 <span>{ "Intents (YAML)" }</span>
                 <textarea aria-label={format!("Intents of {}", writer.name)} spellcheck="false" rows="5"
-                    value={intents.text} {oninput} />
+                    aria-busy={intents.reading.to_string()} value={intents.text} {oninput} />
             </label>
+            { reading_note(intents.reading) }
             if let Some(error) = intents.error {
                 <p class="parse-error" role="alert">{ error.to_string() }</p>
             }
             <label class="intents">
                 <span>{ "Field overrides (YAML: path: strategy)" }</span>
                 <textarea aria-label={format!("Field overrides of {name}")} spellcheck="false" rows="2"
-                    placeholder="/metadata/labels: per-key" value={overrides.text} oninput={on_overrides} />
+                    placeholder="/metadata/labels: per-key" aria-busy={overrides.reading.to_string()}
+                    value={overrides.text} oninput={on_overrides} />
             </label>
+            { reading_note(overrides.reading) }
             if let Some(error) = overrides.error {
                 <p class="parse-error" role="alert">{ error.to_string() }</p>
             }
@@ -175,6 +172,18 @@ fn writer_card(props: &WriterCardProps) -> Html {
                 }
             </div>
         </div>
+    }
+}
+
+/// What an editor's text waiting to be read says (shown after 150 ms, so
+/// an answer of engines already loaded does not flicker).
+pub const READING: &str = "Reading the YAML… (the first time, this loads patchlab's engines)";
+
+fn reading_note(reading: bool) -> Html {
+    if reading {
+        html! { <p class="muted reading" role="status">{ READING }</p> }
+    } else {
+        html! {}
     }
 }
 

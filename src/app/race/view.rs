@@ -22,6 +22,8 @@ use crate::app::components::{
     CopyFallbackProps, KubernetesSelectProps, NoticeBarProps, ReformSome, SelectProps,
     ShareButtonProps, UndoButtonProps, UseCopy,
 };
+use crate::app::engine::{EngineFailed, RequestKind};
+use crate::app::engine_worker::{warm, EngineClient};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_view, ViewHandle};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
@@ -44,6 +46,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
     use_reveal_step(state.step);
     let share = use_share(state.link(), &copy, send.reform(RaceAction::Notify));
     use_race_shortcuts(&state, &send, &share);
+    use_yaml_reading(&state, &send);
     let on = |action: RaceAction| send.reform(move |()| action.clone());
     html! {
         <section class="view race" aria-labelledby="view-title">
@@ -91,7 +94,12 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
                 onwriter: send.reform(|(w, e)| RaceAction::EditWriter(w, e)),
                 schedule: state.scenario.schedule.clone(),
                 open: state.editing,
-                ontoggle: send.reform(RaceAction::SetEditing),
+                ontoggle: send.reform(|open| {
+                    if open {
+                        warm();
+                    }
+                    RaceAction::SetEditing(open)
+                }),
                 onpreset: send.reform(|(w, p)| RaceAction::SetWriterPreset(w, p)),
                 onintents: send.reform(|(w, t)| RaceAction::EditIntents(w, t)),
                 onadd: send.reform(RaceAction::AddEvent),
@@ -102,6 +110,33 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
             { copy_fallback(&yew::props!(CopyFallbackProps { copy })) }
         </section>
     }
+}
+
+/// Asks the engines to read the editors' texts that wait (YAML: the Race
+/// module has no YAML reader) whenever one is typed, and hands their
+/// answer to the state. (The engines start to load when the timeline
+/// editor opens: `on_editing`.)
+#[hook]
+fn use_yaml_reading(state: &RaceState, send: &Callback<RaceAction>) {
+    let (unread, send) = (state.unread(), send.clone());
+    use_effect_with(state.typed, move |_| {
+        if !unread.is_empty() {
+            let texts = unread.clone();
+            let done = send.reform(move |answer| RaceAction::YamlRead {
+                texts: texts.clone(),
+                answer,
+            });
+            match EngineClient::shared() {
+                Ok(client) => client.read_yaml(unread, done),
+                Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
+            }
+        }
+        || {
+            if let Some(client) = EngineClient::existing() {
+                client.forget(RequestKind::ReadYaml);
+            }
+        }
+    });
 }
 
 /// Race's keys: the player, compare, explore, undo, share.

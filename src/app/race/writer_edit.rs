@@ -6,12 +6,20 @@
 //! taken, and said so (the state applies it: `RaceState::edit_writer`).
 //! Also the typed texts of a writer (intents, overrides) with why one was
 //! not taken.
+//!
+//! The texts are YAML, read by the engines' module (the Race module
+//! carries no YAML reader: 25 KB gzip, #27): a typed text waits for its
+//! reading ([`IntentsText::reading`]), and what it reads as is then taken
+//! or refused like any edit.
 
 use std::collections::BTreeMap;
 
-use crate::input::{self, Budget, Format, InputError};
+use serde::de::DeserializeOwned;
+
+use crate::app::engine::{EngineFailed, ReadText};
+use crate::input::{self, InputError};
 use crate::limits::WRITER_INTENTS;
-use crate::sim::writer::WriterSpec;
+use crate::sim::writer::{Intent, WriterSpec};
 use crate::strategy::Strategy;
 
 /// Why a writer's intents text was not taken.
@@ -23,6 +31,8 @@ pub enum IntentsError {
     Shape(String),
     /// More than [`WRITER_INTENTS`].
     TooMany(usize),
+    /// Not read: the engines, which read YAML, are unavailable (why).
+    Unread(String),
 }
 
 impl std::fmt::Display for IntentsError {
@@ -33,17 +43,54 @@ impl std::fmt::Display for IntentsError {
             IntentsError::TooMany(n) => {
                 write!(f, "{n} intents, more than the limit of {WRITER_INTENTS}")
             }
+            IntentsError::Unread(why) => {
+                write!(
+                    f,
+                    "Not read: patchlab's engines, which read YAML, are unavailable ({why})."
+                )
+            }
         }
     }
 }
 
 /// A writer's intents as the user typed them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IntentsText {
     /// The text.
     pub text: String,
     /// Why it was not taken, if it was not.
     pub error: Option<IntentsError>,
+    /// True while it waits to be read (not taken yet).
+    pub reading: bool,
+}
+
+impl IntentsText {
+    /// A text that is what the scenario holds.
+    pub fn taken(text: String) -> IntentsText {
+        IntentsText {
+            text,
+            error: None,
+            reading: false,
+        }
+    }
+
+    /// A typed text waiting to be read.
+    pub fn reading(text: String) -> IntentsText {
+        IntentsText {
+            text,
+            error: None,
+            reading: true,
+        }
+    }
+
+    /// A text that was not taken, and why.
+    pub fn refused(text: String, error: IntentsError) -> IntentsText {
+        IntentsText {
+            text,
+            error: Some(error),
+            reading: false,
+        }
+    }
 }
 
 /// One change of a writer's settings.
@@ -72,11 +119,45 @@ pub fn overrides_text(writer: &WriterSpec) -> String {
     input::to_yaml(&value)
 }
 
-pub(super) fn parse_overrides(text: &str) -> Result<BTreeMap<String, Strategy>, IntentsError> {
-    if text.trim().is_empty() {
-        return Ok(BTreeMap::new());
+/// What a text read as (from the engines), as a `T`.
+fn shaped<T: DeserializeOwned>(read: ReadText) -> Result<T, IntentsError> {
+    match read {
+        ReadText::Value(value) => {
+            serde_json::from_value(value).map_err(|e| IntentsError::Shape(e.to_string()))
+        }
+        ReadText::Error(error) => Err(IntentsError::Syntax(InputError::from(&error))),
     }
-    let value =
-        input::parse_as(text, Format::Yaml, &Budget::default()).map_err(IntentsError::Syntax)?;
-    serde_json::from_value(value).map_err(|e| IntentsError::Shape(e.to_string()))
+}
+
+/// A writer's field overrides, from what their text read as.
+pub(super) fn overrides_of(read: ReadText) -> Result<BTreeMap<String, Strategy>, IntentsError> {
+    shaped(read)
+}
+
+/// A writer's intents, from what their text read as.
+pub(super) fn intents_of(read: ReadText) -> Result<Vec<Intent>, IntentsError> {
+    let intents: Vec<Intent> = shaped(read)?;
+    if intents.len() > WRITER_INTENTS {
+        return Err(IntentsError::TooMany(intents.len()));
+    }
+    Ok(intents)
+}
+
+/// What the engines answered for each of `texts`: the value or the
+/// reason it has none, or, for every text, why they could not answer.
+pub(super) fn answers(
+    texts: &[std::rc::Rc<str>],
+    answer: &Result<Vec<ReadText>, EngineFailed>,
+) -> Vec<(std::rc::Rc<str>, Result<ReadText, IntentsError>)> {
+    texts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, text)| {
+            let read = match answer {
+                Ok(values) => Ok(values.get(i)?.clone()),
+                Err(why) => Err(IntentsError::Unread(why.to_string())),
+            };
+            Some((text.clone(), read))
+        })
+        .collect()
 }

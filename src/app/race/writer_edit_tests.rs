@@ -1,6 +1,7 @@
 //! The Race editor edits what a scenario file can say of a writer: field
 //! overrides (`set`), attempts, fixed, force, force-on-retry, target.
 
+use super::tests::typed;
 use super::*;
 use crate::app::view_state::ViewState;
 use crate::strategy::Strategy;
@@ -13,10 +14,13 @@ fn first_writer(state: &RaceState) -> &crate::sim::writer::WriterSpec {
 fn field_overrides_are_shown_as_yaml_and_taken_when_they_parse() {
     let state = RaceState::default();
     assert_eq!(state.overrides.len(), state.scenario.writers.len());
-    let edited = state.reduce(RaceAction::EditWriter(
-        0,
-        WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
-    ));
+    let edited = typed(
+        &state,
+        RaceAction::EditWriter(
+            0,
+            WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
+        ),
+    );
     assert_eq!(
         first_writer(&edited).set.get("/metadata/labels"),
         Some(&Strategy::PerKey)
@@ -47,10 +51,10 @@ fn field_overrides_are_shown_as_yaml_and_taken_when_they_parse() {
 #[test]
 fn overrides_that_do_not_parse_or_run_are_kept_as_typed_and_said_why() {
     let state = RaceState::default();
-    let broken = state.reduce(RaceAction::EditWriter(
-        0,
-        WriterEdit::Overrides("/metadata/labels: [".into()),
-    ));
+    let broken = typed(
+        &state,
+        RaceAction::EditWriter(0, WriterEdit::Overrides("/metadata/labels: [".into())),
+    );
     assert!(matches!(
         broken.overrides[0].error,
         Some(IntentsError::Syntax(_))
@@ -58,10 +62,13 @@ fn overrides_that_do_not_parse_or_run_are_kept_as_typed_and_said_why() {
     assert_eq!(broken.overrides[0].text, "/metadata/labels: [");
     assert_eq!(broken.scenario, state.scenario, "nothing taken");
     assert!(broken.edited(), "text not taken is work");
-    let unknown = state.reduce(RaceAction::EditWriter(
-        0,
-        WriterEdit::Overrides("/metadata/labels: sideways".into()),
-    ));
+    let unknown = typed(
+        &state,
+        RaceAction::EditWriter(
+            0,
+            WriterEdit::Overrides("/metadata/labels: sideways".into()),
+        ),
+    );
     assert!(matches!(
         unknown.overrides[0].error,
         Some(IntentsError::Shape(_))
@@ -107,10 +114,12 @@ fn every_shipped_scenarios_overrides_show_and_read_back() {
         let state = RaceState::load(id);
         for (w, writer) in state.scenario.writers.iter().enumerate() {
             let text = &state.overrides[w].text;
-            let back = state.reduce(RaceAction::EditWriter(
-                w,
-                WriterEdit::Overrides(text.clone()),
-            ));
+            let edit = RaceAction::EditWriter(w, WriterEdit::Overrides(text.clone()));
+            let back = if text.trim().is_empty() {
+                state.reduce(edit)
+            } else {
+                typed(&state, edit)
+            };
             assert_eq!(
                 back.scenario.writers[w].set, writer.set,
                 "{id} {}",
