@@ -26,6 +26,12 @@ pub fn pack<T: Serialize>(value: &T) -> String {
     // Best compression for link-sized states; fast for megabytes, which
     // the playground encodes on every (debounced) edit.
     let level = if json.len() > 256 * 1024 { 1 } else { 9 };
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, level);
-    format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(packed))
+    packed(&miniz_oxide::deflate::compress_to_vec(&json, level))
+}
+
+/// The `s=` value of a state already deflated (raw deflate of its JSON):
+/// what [`pack`] writes after compressing, for a compressor elsewhere (the
+/// playground's views have the browser's).
+pub fn packed(deflated: &[u8]) -> String {
+    format!("{VERSION}.{}", URL_SAFE_NO_PAD.encode(deflated))
 }

@@ -273,7 +273,31 @@ pub struct Placement {
 
 /// Where `state` goes.
 pub fn place<T: Shareable>(state: &T) -> Placement {
-    let packed = encode(state);
+    placement::<T>(encode(state))
+}
+
+/// A state as JSON text: what a link packs, and what browser storage
+/// also takes as it is ([`decode_stored`]) when it must be written at once.
+pub fn json_of<T: Serialize>(state: &T) -> String {
+    serde_json::to_string(state).unwrap_or_default()
+}
+
+/// Where `state` goes, packed by the browser's compressor
+/// ([`crate::app::browser::deflate_raw`]; the same format as [`place`]).
+/// A view's module carries no compressor of its own: writing its link
+/// waits for the browser, a few milliseconds.
+///
+/// # Errors
+///
+/// Why the browser could not compress (it has no `CompressionStream`).
+#[cfg(target_arch = "wasm32")]
+pub async fn place_async<T: Shareable>(state: &T) -> Result<Placement, String> {
+    let deflated = crate::app::browser::deflate_raw(json_of(state).as_bytes()).await?;
+    Ok(placement::<T>(crate::share::packed(&deflated)))
+}
+
+/// Where a state packed as `packed` goes.
+fn placement<T: Shareable>(packed: Packed) -> Placement {
     let too_big = packed.len() > MAX_FRAGMENT;
     let fragment = Route::with_state(T::VIEW, (!too_big).then(|| packed.clone())).to_fragment();
     Placement {
@@ -290,6 +314,15 @@ pub fn too_big_for_a_link(bytes: usize) -> String {
          longer carries it and Share link is off: it is saved in this browser only.",
         bytes.div_ceil(1024),
         MAX_FRAGMENT / 1024
+    )
+}
+
+/// The notice for a browser that cannot pack a state (it has no
+/// `CompressionStream`): no link (the work is still saved in the browser).
+pub fn cannot_pack(why: &str) -> String {
+    format!(
+        "This browser cannot pack the page's state into a link ({why}): the page's link does \
+         not carry your work, and Share link cannot make one. Your work is saved in this browser."
     )
 }
 

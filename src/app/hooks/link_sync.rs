@@ -1,8 +1,13 @@
 //! Keeps a view's state, its link in the address bar and browser storage
 //! in step: one hook for every view, so every view packs, budgets, stores
 //! and announces the same way.
+//!
+//! The browser packs (`CompressionStream`: no view module carries a
+//! compressor), so a write finishes a few milliseconds after its timer;
+//! each write is numbered, and one overtaken by a later write (or by the
+//! view ending) writes nothing.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
@@ -30,16 +35,21 @@ pub fn use_link_sync<L: Shareable>(
     onnotice: Callback<Notice>,
 ) {
     let timer = use_mut_ref(|| None::<Timeout>);
+    // The number of the latest write begun: a write still packing when a
+    // later one begins, or when the view ends, writes nothing.
+    let writes = use_memo((), |()| Cell::new(0u64));
     // The state waiting for its timer: when the view ends first (the user
     // went to another view, or another module takes the page over), it is
-    // still stored, so coming back finds it.
+    // still stored, at once and as JSON (storage reads that too), so
+    // coming back finds it.
     let pending = use_mut_ref(|| None::<L>);
     {
-        let pending = pending.clone();
+        let (pending, writes) = (pending.clone(), writes.clone());
         use_effect_with((), move |_| {
             move || {
+                writes.set(writes.get() + 1);
                 if let Some(state) = pending.borrow_mut().take() {
-                    let _ = browser::save(L::STORAGE_KEY, &link::place(&state).stored);
+                    let _ = browser::save(L::STORAGE_KEY, &link::json_of(&state));
                 }
             }
         });
@@ -49,13 +59,15 @@ pub fn use_link_sync<L: Shareable>(
     // changes.
     let keep_address = use_mut_ref(|| keep_address);
 
-    // A new link pasted into the address bar of an open page.
+    // A new link pasted into the address bar of an open page (unless it
+    // holds the state shown).
     {
         let state = state.clone();
         use_effect_with(packed, move |packed| {
             if let Some(packed) = packed {
-                if link::encode(&state) != **packed {
-                    onopen.emit(link::decode::<L>(packed));
+                match link::decode::<L>(packed) {
+                    Ok(opened) if opened == state => {}
+                    opened => onopen.emit(opened),
                 }
             }
         });
@@ -71,7 +83,14 @@ pub fn use_link_sync<L: Shareable>(
         let scheduled_over = current_fragment();
         *timer.borrow_mut() = Some(Timeout::new(SETTLE_MS, move || {
             if let Some(state) = pending.borrow_mut().take() {
-                write_out(&state, &scheduled_over, &announced, &onnotice);
+                writes.set(writes.get() + 1);
+                let write = writes.get();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let placed = link::place_async(&state).await;
+                    if writes.get() == write {
+                        write_out(&state, placed, &scheduled_over, &announced, &onnotice);
+                    }
+                });
             }
         }));
     });
@@ -81,29 +100,44 @@ pub fn use_link_sync<L: Shareable>(
 struct Announced {
     storage: bool,
     too_big: bool,
+    packing: bool,
 }
 
 fn current_fragment() -> String {
     gloo::utils::window().location().hash().unwrap_or_default()
 }
 
+/// Writes `state`, packed as `placed`, to the address bar (when it still
+/// shows the view and fits in a link) and storage; a browser that could
+/// not pack it stores its JSON, and says once that it makes no link.
 fn write_out<L: Shareable>(
     state: &L,
+    placed: Result<link::Placement, String>,
     scheduled_over: &str,
     announced: &Rc<RefCell<Announced>>,
     onnotice: &Callback<Notice>,
 ) {
-    let placed = link::place(state);
-    if link::may_replace_address(L::VIEW, scheduled_over, &current_fragment()) {
-        browser::replace_fragment(&placed.fragment);
-    }
     let mut announced = announced.borrow_mut();
-    if placed.too_big_for_a_link && !std::mem::replace(&mut announced.too_big, true) {
-        onnotice.emit(Notice::info(link::too_big_for_a_link(placed.stored.len())));
-    }
-    if let Err(why) = browser::save(L::STORAGE_KEY, &placed.stored) {
+    let (stored, in_link) = match placed {
+        Ok(placed) => {
+            if link::may_replace_address(L::VIEW, scheduled_over, &current_fragment()) {
+                browser::replace_fragment(&placed.fragment);
+            }
+            if placed.too_big_for_a_link && !std::mem::replace(&mut announced.too_big, true) {
+                onnotice.emit(Notice::info(link::too_big_for_a_link(placed.stored.len())));
+            }
+            (placed.stored, !placed.too_big_for_a_link)
+        }
+        Err(why) => {
+            if !std::mem::replace(&mut announced.packing, true) {
+                onnotice.emit(Notice::warning(link::cannot_pack(&why)));
+            }
+            (link::json_of(state), false)
+        }
+    };
+    if let Err(why) = browser::save(L::STORAGE_KEY, &stored) {
         if !std::mem::replace(&mut announced.storage, true) {
-            let notice = if placed.too_big_for_a_link {
+            let notice = if !in_link {
                 Notice::error(format!(
                     "Your work is not saved in this browser ({why}); it stays in this tab only: keep it open, or save the objects to files."
                 ))

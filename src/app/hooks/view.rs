@@ -87,13 +87,18 @@ pub fn use_share<L: Shareable>(state: L, copy: &UseCopy, notify: Callback<Notice
     let latest = use_mut_ref(|| state.clone());
     *latest.borrow_mut() = state;
     use_callback((), move |(), ()| {
-        let placed = link::place(&*latest.borrow());
-        if placed.too_big_for_a_link {
-            notify.emit(Notice::warning(link::too_big_for_a_link(
-                placed.stored.len(),
-            )));
-        } else {
-            copy.emit(("share".into(), browser::url_with(&placed.fragment)));
-        }
+        let state = latest.borrow().clone();
+        let (copy, notify) = (copy.clone(), notify.clone());
+        // Packed by the browser (a few milliseconds); the copy is
+        // asynchronous anyway, and says so when the browser refuses it.
+        wasm_bindgen_futures::spawn_local(async move {
+            match link::place_async(&state).await {
+                Ok(placed) if placed.too_big_for_a_link => notify.emit(Notice::warning(
+                    link::too_big_for_a_link(placed.stored.len()),
+                )),
+                Ok(placed) => copy.emit(("share".into(), browser::url_with(&placed.fragment))),
+                Err(why) => notify.emit(Notice::warning(link::cannot_pack(&why))),
+            }
+        });
     })
 }

@@ -429,3 +429,26 @@ fn a_link_to_an_interleaving_out_of_range_says_which_without_wrapping() {
         );
     }
 }
+
+/// States compare by what they are made of: a replay computed again from
+/// the same scenario is the same state (no re-render), any input differs.
+#[test]
+fn states_are_equal_when_made_of_the_same() {
+    let state = RaceState::default();
+    let again = state.reduce(RaceAction::SetPreset(None));
+    assert!(!Rc::ptr_eq(&state.replay, &again.replay), "computed again");
+    assert_eq!(again, state);
+    assert_eq!(*again.replay, *state.replay);
+    assert_ne!(state.reduce(RaceAction::Goto(2)), state);
+    assert_ne!(state.reduce(RaceAction::ToggleCompare), state);
+    assert_ne!(state.reduce(RaceAction::ToggleExplore), state);
+    assert_ne!(
+        state.reduce(RaceAction::SetPreset(Some(Preset::Naive))),
+        state
+    );
+    assert_ne!(state.reduce(RaceAction::MoveUp(3)), state);
+    assert_ne!(
+        state.reduce(RaceAction::EditIntents(0, "- x".into())),
+        state
+    );
+}
