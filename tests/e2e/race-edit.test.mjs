@@ -29,7 +29,7 @@ test('Race reads typed YAML with the engines: fetched when the editor opens, the
   assert.doesNotMatch(await scenario.locator('option:checked').textContent(), /edited/);
   // YAML the scenario takes: replayed, and the race is now an edited one.
   await intents.fill('- set-label: {key: example.com/team, value: blue}\n');
-  await scenario.locator('option:checked', { hasText: /edited/ }).waitFor();
+  await scenario.locator('option:checked', { hasText: /edited/ }).waitFor({ state: 'attached' });
   assert.equal(await card.getByRole('alert').count(), 0);
   assert.equal(await intents.getAttribute('aria-busy'), 'false');
   // A field override, read the same way.
