@@ -40,6 +40,10 @@ const GLOBAL: &str = "patchlabEngine";
 const START: &str = "patchlabStartEngine";
 /// The property of the worker set once it said `ready`.
 const READY: &str = "patchlabReady";
+/// The property of the worker that says why it failed, once a client saw
+/// it fail: a client made later (another module's) starts broken instead of
+/// waiting for an answer that never comes.
+const BROKEN: &str = "patchlabBroken";
 
 /// The worker side: answers requests on its global scope, one per task,
 /// so a request that arrives while another is computed replaces an older
@@ -286,12 +290,15 @@ impl EngineClient {
         let ready = js_sys::Reflect::get(&worker, &JsValue::from_str(READY))
             .ok()
             .is_some_and(|r| r.is_truthy());
+        let broken = js_sys::Reflect::get(&worker, &JsValue::from_str(BROKEN))
+            .ok()
+            .and_then(|why| why.as_string());
         let client = Rc::new(EngineClient {
             worker,
             outbox: RefCell::new((!ready).then(Vec::new)),
             latest: RefCell::default(),
             waiters: RefCell::default(),
-            broken: RefCell::new(None),
+            broken: RefCell::new(broken),
             in_page: Cell::new(true),
         });
         client.listen();
@@ -397,6 +404,11 @@ impl EngineClient {
 
     /// Tells every waiter the worker failed.
     fn fail(&self, why: String) {
+        let _ = js_sys::Reflect::set(
+            &self.worker,
+            &JsValue::from_str(BROKEN),
+            &JsValue::from_str(&why),
+        );
         *self.broken.borrow_mut() = Some(why.clone());
         let waiters: Vec<Waiter> = self.waiters.borrow().iter().flatten().cloned().collect();
         for waiter in waiters {

@@ -317,6 +317,12 @@ pub fn too_big_for_a_link(bytes: usize) -> String {
     )
 }
 
+/// The address of `view` without a state (where a state that cannot be
+/// packed leaves the address bar).
+pub fn bare_fragment(view: View) -> String {
+    Route::with_state(view, None).to_fragment()
+}
+
 /// The notice for a browser that cannot pack a state (it has no
 /// `CompressionStream`): no link (the work is still saved in the browser).
 pub fn cannot_pack(why: &str) -> String {

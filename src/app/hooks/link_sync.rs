@@ -38,10 +38,11 @@ pub fn use_link_sync<L: Shareable>(
     // The number of the latest write begun: a write still packing when a
     // later one begins, or when the view ends, writes nothing.
     let writes = use_memo((), |()| Cell::new(0u64));
-    // The state waiting for its timer: when the view ends first (the user
-    // went to another view, or another module takes the page over), it is
-    // still stored, at once and as JSON (storage reads that too), so
-    // coming back finds it.
+    // The latest state not written out yet (waiting for its timer, or
+    // being packed): when the view ends first (the user went to another
+    // view, or another module takes the page over), it is stored at once,
+    // as JSON (storage reads that too; held in memory when storage refuses
+    // it), so coming back finds it.
     let pending = use_mut_ref(|| None::<L>);
     {
         let (pending, writes) = (pending.clone(), writes.clone());
@@ -49,11 +50,14 @@ pub fn use_link_sync<L: Shareable>(
             move || {
                 writes.set(writes.get() + 1);
                 if let Some(state) = pending.borrow_mut().take() {
-                    let _ = browser::save(L::STORAGE_KEY, &link::json_of(&state));
+                    browser::keep(L::STORAGE_KEY, &link::json_of(&state));
                 }
             }
         });
     }
+    // The address this hook wrote last: a write begun before it landed may
+    // replace it (it is not a link the user opened).
+    let written = use_mut_ref(String::new);
     let announced = use_mut_ref(Announced::default);
     // A broken link on arrival stays in the address bar until the state
     // changes.
@@ -82,16 +86,32 @@ pub fn use_link_sync<L: Shareable>(
         // in the meantime is not overwritten by the state it replaces.
         let scheduled_over = current_fragment();
         *timer.borrow_mut() = Some(Timeout::new(SETTLE_MS, move || {
-            if let Some(state) = pending.borrow_mut().take() {
-                writes.set(writes.get() + 1);
-                let write = writes.get();
-                wasm_bindgen_futures::spawn_local(async move {
-                    let placed = link::place_async(&state).await;
-                    if writes.get() == write {
-                        write_out(&state, placed, &scheduled_over, &announced, &onnotice);
-                    }
-                });
-            }
+            let Some(state) = pending.borrow().clone() else {
+                return;
+            };
+            writes.set(writes.get() + 1);
+            let write = writes.get();
+            wasm_bindgen_futures::spawn_local(async move {
+                let placed = link::place_async(&state).await;
+                if writes.get() != write {
+                    return;
+                }
+                let now = current_fragment();
+                let scheduled_over = if now == *written.borrow() {
+                    now
+                } else {
+                    scheduled_over
+                };
+                if let Some(fragment) =
+                    write_out(&state, placed, &scheduled_over, &announced, &onnotice)
+                {
+                    *written.borrow_mut() = fragment;
+                }
+                let mut pending = pending.borrow_mut();
+                if pending.as_ref() == Some(&state) {
+                    *pending = None;
+                }
+            });
         }));
     });
 }
@@ -100,7 +120,12 @@ pub fn use_link_sync<L: Shareable>(
 struct Announced {
     storage: bool,
     too_big: bool,
-    packing: bool,
+}
+
+thread_local! {
+    /// Whether the page said that this browser cannot pack links (once
+    /// for the page, not once per view).
+    static TOLD_CANNOT_PACK: Cell<bool> = const { Cell::new(false) };
 }
 
 fn current_fragment() -> String {
@@ -108,33 +133,38 @@ fn current_fragment() -> String {
 }
 
 /// Writes `state`, packed as `placed`, to the address bar (when it still
-/// shows the view and fits in a link) and storage; a browser that could
-/// not pack it stores its JSON, and says once that it makes no link.
+/// shows the view; without the state when it does not fit in a link) and
+/// storage; a browser that could not pack it stores its JSON, leaves the
+/// view's bare route in the address bar (not the link it was opened with,
+/// which would bring that back), and says once that it makes no link.
+/// Returns the fragment written to the address bar, if any.
 fn write_out<L: Shareable>(
     state: &L,
     placed: Result<link::Placement, String>,
     scheduled_over: &str,
     announced: &Rc<RefCell<Announced>>,
     onnotice: &Callback<Notice>,
-) {
+) -> Option<String> {
     let mut announced = announced.borrow_mut();
-    let (stored, in_link) = match placed {
+    let (fragment, stored, in_link) = match placed {
         Ok(placed) => {
-            if link::may_replace_address(L::VIEW, scheduled_over, &current_fragment()) {
-                browser::replace_fragment(&placed.fragment);
-            }
             if placed.too_big_for_a_link && !std::mem::replace(&mut announced.too_big, true) {
                 onnotice.emit(Notice::info(link::too_big_for_a_link(placed.stored.len())));
             }
-            (placed.stored, !placed.too_big_for_a_link)
+            (placed.fragment, placed.stored, !placed.too_big_for_a_link)
         }
         Err(why) => {
-            if !std::mem::replace(&mut announced.packing, true) {
+            if !TOLD_CANNOT_PACK.with(|told| told.replace(true)) {
                 onnotice.emit(Notice::warning(link::cannot_pack(&why)));
             }
-            (link::json_of(state), false)
+            (link::bare_fragment(L::VIEW), link::json_of(state), false)
         }
     };
+    let written =
+        link::may_replace_address(L::VIEW, scheduled_over, &current_fragment()).then(|| {
+            browser::replace_fragment(&fragment);
+            fragment
+        });
     if let Err(why) = browser::save(L::STORAGE_KEY, &stored) {
         if !std::mem::replace(&mut announced.storage, true) {
             let notice = if !in_link {
@@ -149,4 +179,5 @@ fn write_out<L: Shareable>(
             onnotice.emit(notice);
         }
     }
+    written
 }

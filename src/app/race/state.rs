@@ -887,10 +887,13 @@ impl ViewState for RaceState {
         next
     }
 
-    /// A race brought back does not play on by itself.
-    fn after(self, _previous: &Self) -> Self {
+    /// A race brought back does not play on by itself, and its texts
+    /// still waiting to be read are asked for again (`typed` counts on
+    /// from the state it replaces: the view asks when it changes).
+    fn after(self, previous: &Self) -> Self {
         RaceState {
             playing: false,
+            typed: previous.typed.max(self.typed) + 1,
             ..self
         }
     }
@@ -973,17 +976,37 @@ impl RaceState {
             return;
         }
         self.scenario.writers[w] = writer;
+        // Another setting changed: an overrides text typed and not taken
+        // (waiting to be read, or refused) stays as typed.
+        let untaken = typed.is_none()
+            && self
+                .overrides
+                .get(w)
+                .is_some_and(|t| t.reading || t.error.is_some());
         match self.scenario.validate() {
             Ok(()) => {
-                let text = typed.unwrap_or_else(|| overrides_text(&self.scenario.writers[w]));
-                self.set_overrides_text(w, IntentsText::taken(text));
+                if !untaken {
+                    let text = typed.unwrap_or_else(|| overrides_text(&self.scenario.writers[w]));
+                    self.set_overrides_text(w, IntentsText::taken(text));
+                }
                 self.edit();
             }
             Err(error) => {
                 self.scenario.writers[w] = before;
-                let text = typed.unwrap_or_else(|| overrides_text(&self.scenario.writers[w]));
                 let error = IntentsError::Shape(error.to_string());
-                self.set_overrides_text(w, IntentsText::refused(text, error));
+                match typed {
+                    Some(text) => self.set_overrides_text(w, IntentsText::refused(text, error)),
+                    None if untaken => {
+                        self.notice = Some(Notice::warning(format!(
+                            "{} was not changed: {error}",
+                            self.scenario.writers[w].name
+                        )))
+                    }
+                    None => {
+                        let text = overrides_text(&self.scenario.writers[w]);
+                        self.set_overrides_text(w, IntentsText::refused(text, error));
+                    }
+                }
             }
         }
     }

@@ -452,3 +452,59 @@ fn states_are_equal_when_made_of_the_same() {
         state
     );
 }
+
+/// A state brought back (Undo, a load, a link) asks again for its texts
+/// waiting to be read: the view asks when `typed` changes, and a state
+/// that replaces another counts on from it.
+#[test]
+fn a_text_waiting_when_its_race_was_replaced_is_asked_again_when_it_comes_back() {
+    let state = RaceState::default();
+    let waiting = state.reduce(RaceAction::EditIntents(
+        0,
+        "- set-label: {key: a, value: b}\n".into(),
+    ));
+    let other = library()[1].0;
+    let loaded = waiting.reduce(RaceAction::Load(other.to_owned()));
+    assert!(loaded.unread().is_empty());
+    assert_ne!(loaded.typed, waiting.typed);
+    // Typed there too, and read: the counter moves on.
+    let there = typed(
+        &loaded,
+        RaceAction::EditIntents(0, "- set-label: {key: c, value: d}\n".into()),
+    );
+    let back = there.reduce(RaceAction::Undo);
+    assert_eq!(back.unread(), waiting.unread(), "the waiting text is back");
+    assert!(back.typed > there.typed, "so the view asks for it again");
+    let read = answered(&back);
+    assert_eq!(read.scenario.writers[0].intents.len(), 1);
+}
+
+/// An overrides text typed and not taken yet stays when another setting
+/// of the writer changes.
+#[test]
+fn an_overrides_text_waiting_stays_when_another_setting_changes() {
+    let state = RaceState::default();
+    let text = "/metadata/labels: per-key\n";
+    let waiting = state.reduce(RaceAction::EditWriter(
+        0,
+        WriterEdit::Overrides(text.into()),
+    ));
+    let attempts = waiting.reduce(RaceAction::EditWriter(0, WriterEdit::Attempts(5)));
+    assert_eq!(attempts.scenario.writers[0].attempts, 5);
+    assert!(attempts.overrides[0].reading);
+    assert_eq!(attempts.overrides[0].text, text);
+    let read = answered(&attempts);
+    assert_eq!(
+        read.scenario.writers[0].set.get("/metadata/labels"),
+        Some(&crate::strategy::Strategy::PerKey)
+    );
+    assert_eq!(read.scenario.writers[0].attempts, 5, "both kept");
+    // A refused one stays too.
+    let refused = typed(
+        &state,
+        RaceAction::EditWriter(0, WriterEdit::Overrides("/a: sideways".into())),
+    );
+    let forced = refused.reduce(RaceAction::EditWriter(0, WriterEdit::Force(true)));
+    assert_eq!(forced.overrides[0].text, "/a: sideways");
+    assert!(forced.overrides[0].error.is_some());
+}
