@@ -65,3 +65,9 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Where the source code lives, linked from the playground footer.
 pub const SOURCE_URL: &str = env!("CARGO_PKG_REPOSITORY");
+
+/// The allocator of every wasm module: talc, in place of Rust's default
+/// dlmalloc (3.6 KB gzip less in the Race module, and faster; #27).
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
