@@ -14,6 +14,7 @@ use crate::app::browser;
 use crate::app::components::UseCopy;
 use crate::app::link::{self, LinkError, Shareable, Start};
 use crate::app::notice::Notice;
+use crate::app::route::Route;
 use crate::app::view_state::{begin, ViewState};
 
 /// A view state as Yew's reducer: `reduce`, then `settle`; the same state
@@ -88,9 +89,20 @@ pub fn use_share<L: Shareable>(state: L, copy: &UseCopy, notify: Callback<Notice
     *latest.borrow_mut() = state;
     use_callback((), move |(), ()| {
         let state = latest.borrow().clone();
+        // The address bar holds this state's link already (it is written
+        // 250 ms after the last change): copied at once, in the click, as
+        // some browsers (Safari) want a clipboard write.
+        let address = gloo::utils::window().location().hash().unwrap_or_default();
+        let route = Route::parse(&address);
+        if route.view() == Some(L::VIEW)
+            && route.packed().map(link::decode::<L>) == Some(Ok(state.clone()))
+        {
+            copy.emit(("share".into(), browser::url_with(&address)));
+            return;
+        }
         let (copy, notify) = (copy.clone(), notify.clone());
-        // Packed by the browser (a few milliseconds); the copy is
-        // asynchronous anyway, and says so when the browser refuses it.
+        // Otherwise packed by the browser first (a few milliseconds); the
+        // copy says so when the browser refuses it.
         wasm_bindgen_futures::spawn_local(async move {
             match link::place_async(&state).await {
                 Ok(placed) if placed.too_big_for_a_link => notify.emit(Notice::warning(
