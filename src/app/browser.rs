@@ -4,6 +4,8 @@
 use wasm_bindgen::JsCast;
 use web_sys::Storage;
 
+use super::link::CannotPack;
+
 fn storage() -> Option<Storage> {
     gloo::utils::window().local_storage().ok().flatten()
 }
@@ -80,13 +82,15 @@ extern "C" {
 ///
 /// # Errors
 ///
-/// The browser's words when it has no such stream or it failed.
-pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, String> {
-    let why = |e: wasm_bindgen::JsValue| {
-        e.dyn_ref::<js_sys::Error>()
+/// [`CannotPack`] with the browser's words when it has no such stream or
+/// it failed.
+pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, CannotPack> {
+    let why = |e: wasm_bindgen::JsValue| CannotPack {
+        why: e
+            .dyn_ref::<js_sys::Error>()
             .map(|e| String::from(e.message()))
             .or_else(|| e.as_string())
-            .unwrap_or_else(|| "the browser could not compress".to_owned())
+            .unwrap_or_else(|| "the browser could not compress".to_owned()),
     };
     let stream = CompressionStream::new("deflate-raw").map_err(why)?;
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));

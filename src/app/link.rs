@@ -291,7 +291,7 @@ pub fn json_of<T: Serialize>(state: &T) -> String {
 ///
 /// Why the browser could not compress (it has no `CompressionStream`).
 #[cfg(target_arch = "wasm32")]
-pub async fn place_async<T: Shareable>(state: &T) -> Result<Placement, String> {
+pub async fn place_async<T: Shareable>(state: &T) -> Result<Placement, CannotPack> {
     let deflated = crate::app::browser::deflate_raw(json_of(state).as_bytes()).await?;
     Ok(placement::<T>(crate::share::packed(&deflated)))
 }
@@ -323,14 +323,28 @@ pub fn bare_fragment(view: View) -> String {
     Route::with_state(view, None).to_fragment()
 }
 
-/// The notice for a browser that cannot pack a state (it has no
-/// `CompressionStream`): no link (the work is still saved in the browser).
-pub fn cannot_pack(why: &str) -> String {
-    format!(
-        "This browser cannot pack the page's state into a link ({why}): the page's link does \
-         not carry your work, and Share link cannot make one. Your work is saved in this browser."
-    )
+/// Why a state could not be packed into a link: the browser has no
+/// `CompressionStream`, or it failed ([`crate::app::browser::deflate_raw`]).
+/// Shown as the notice that says so: no link, the work still saved in the
+/// browser.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CannotPack {
+    /// The browser's words.
+    pub why: String,
 }
+
+impl fmt::Display for CannotPack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "This browser cannot pack the page's state into a link ({}): the page's link does \
+             not carry your work, and Share link cannot make one. Your work is saved in this browser.",
+            self.why
+        )
+    }
+}
+
+impl std::error::Error for CannotPack {}
 
 /// Whether a link write scheduled when the address bar showed
 /// `scheduled_over` may replace what it shows `now`: only while it still
@@ -394,6 +408,20 @@ mod tests {
         let placed = place(&state);
         assert_eq!(placed.fragment, format!("#/race?s={packed}"));
         assert!(!placed.too_big_for_a_link);
+    }
+
+    #[test]
+    fn a_state_that_cannot_be_packed_says_what_it_means_for_the_work() {
+        let error = CannotPack {
+            why: "CompressionStream is not defined".into(),
+        };
+        assert_eq!(
+            error.to_string(),
+            "This browser cannot pack the page's state into a link (CompressionStream is not \
+             defined): the page's link does not carry your work, and Share link cannot make one. \
+             Your work is saved in this browser."
+        );
+        assert_eq!(bare_fragment(View::Race), "#/race");
     }
 
     #[test]

@@ -140,7 +140,7 @@ fn current_fragment() -> String {
 /// Returns the fragment written to the address bar, if any.
 fn write_out<L: Shareable>(
     state: &L,
-    placed: Result<link::Placement, String>,
+    placed: Result<link::Placement, link::CannotPack>,
     scheduled_over: &str,
     announced: &Rc<RefCell<Announced>>,
     onnotice: &Callback<Notice>,
@@ -155,7 +155,7 @@ fn write_out<L: Shareable>(
         }
         Err(why) => {
             if !TOLD_CANNOT_PACK.with(|told| told.replace(true)) {
-                onnotice.emit(Notice::warning(link::cannot_pack(&why)));
+                onnotice.emit(Notice::warning(why.to_string()));
             }
             (link::bare_fragment(L::VIEW), link::json_of(state), false)
         }

@@ -109,7 +109,7 @@ pub fn use_share<L: Shareable>(state: L, copy: &UseCopy, notify: Callback<Notice
                     link::too_big_for_a_link(placed.stored.len()),
                 )),
                 Ok(placed) => copy.emit(("share".into(), browser::url_with(&placed.fragment))),
-                Err(why) => notify.emit(Notice::warning(link::cannot_pack(&why))),
+                Err(why) => notify.emit(Notice::warning(why.to_string())),
             }
         });
     })

@@ -239,16 +239,13 @@ fn the_player_disables_what_cannot_be_done_and_counts_steps() {
     assert!(!text(&end).contains("Play p"));
 }
 
-#[test]
-fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
-    let typing = super::tests::typed(
-        &RaceState::default(),
-        RaceAction::EditIntents(0, "- set-label: [".into()),
-    );
-    let html = render_view(timeline_editor(&yew::props!(TimelineEditorProps {
-        writers: typing.scenario.writers.clone(),
-        intents: typing.intents.clone(),
-        schedule: typing.scenario.schedule.clone(),
+/// The timeline editor of `state`, open, its callbacks doing nothing.
+fn open_editor(state: &RaceState) -> String {
+    render_view(timeline_editor(&yew::props!(TimelineEditorProps {
+        writers: state.scenario.writers.clone(),
+        intents: state.intents.clone(),
+        overrides: state.overrides.clone(),
+        schedule: state.scenario.schedule.clone(),
         open: true,
         ontoggle: Callback::noop(),
         onpreset: Callback::noop(),
@@ -257,7 +254,16 @@ fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
         onremove: Callback::noop(),
         onup: Callback::noop(),
         ondown: Callback::noop(),
-    })));
+    })))
+}
+
+#[test]
+fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
+    let typing = super::tests::typed(
+        &RaceState::default(),
+        RaceAction::EditIntents(0, "- set-label: [".into()),
+    );
+    let html = open_editor(&typing);
     assert!(opening(&html, "<details")
         .unwrap()
         .contains(r#"open="open""#));
@@ -372,23 +378,7 @@ fn a_text_waiting_to_be_read_says_so_and_is_busy() {
             1,
             super::WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
         ));
-    let editor = |state: &RaceState| {
-        render_view(timeline_editor(&yew::props!(TimelineEditorProps {
-            writers: state.scenario.writers.clone(),
-            intents: state.intents.clone(),
-            overrides: state.overrides.clone(),
-            schedule: state.scenario.schedule.clone(),
-            open: true,
-            ontoggle: Callback::noop(),
-            onpreset: Callback::noop(),
-            onintents: Callback::noop(),
-            onadd: Callback::noop(),
-            onremove: Callback::noop(),
-            onup: Callback::noop(),
-            ondown: Callback::noop(),
-        })))
-    };
-    let html = editor(&waiting);
+    let html = open_editor(&waiting);
     assert_eq!(
         text(&html).matches(super::timeline_editor::READING).count(),
         2
@@ -410,7 +400,7 @@ fn a_text_waiting_to_be_read_says_so_and_is_busy() {
             .unwrap()
             .contains(r#"aria-busy="false""#)
     );
-    let read = editor(&super::tests::answered(&waiting));
+    let read = open_editor(&super::tests::answered(&waiting));
     assert_eq!(
         text(&read).matches(super::timeline_editor::READING).count(),
         0

@@ -86,6 +86,16 @@ fn typed_texts_wait_for_the_engines_and_only_their_own_answer_is_taken() {
     );
     assert_eq!(failed.scenario, state.scenario);
     assert!(failed.edited());
+    // An answer without a value for a text asked: said, never left waiting.
+    let short = waiting.reduce(RaceAction::YamlRead {
+        texts: waiting.unread(),
+        answer: Ok(Vec::new()),
+    });
+    assert!(!short.intents[0].reading);
+    assert!(matches!(
+        short.intents[0].error,
+        Some(IntentsError::Unread(_))
+    ));
     // Typing again asks again.
     let again = failed.reduce(RaceAction::EditIntents(0, first.into()));
     assert_eq!(again.unread(), vec![Rc::from(first)]);

@@ -144,7 +144,8 @@ pub(super) fn intents_of(read: ReadText) -> Result<Vec<Intent>, IntentsError> {
 }
 
 /// What the engines answered for each of `texts`: the value or the
-/// reason it has none, or, for every text, why they could not answer.
+/// reason it has none, or, for every text, why they could not answer (a
+/// text the answer has no value for is unread too, never left waiting).
 pub(super) fn answers(
     texts: &[std::rc::Rc<str>],
     answer: &Result<Vec<ReadText>, EngineFailed>,
@@ -152,12 +153,14 @@ pub(super) fn answers(
     texts
         .iter()
         .enumerate()
-        .filter_map(|(i, text)| {
+        .map(|(i, text)| {
             let read = match answer {
-                Ok(values) => Ok(values.get(i)?.clone()),
+                Ok(values) => values.get(i).cloned().ok_or_else(|| {
+                    IntentsError::Unread("the engines answered fewer texts than asked".into())
+                }),
                 Err(why) => Err(IntentsError::Unread(why.to_string())),
             };
-            Some((text.clone(), read))
+            (text.clone(), read)
         })
         .collect()
 }
