@@ -4,8 +4,6 @@
 use wasm_bindgen::JsCast;
 use web_sys::Storage;
 
-use super::link::CannotPack;
-
 fn storage() -> Option<Storage> {
     gloo::utils::window().local_storage().ok().flatten()
 }
@@ -75,6 +73,11 @@ extern "C" {
     fn writable(this: &CompressionStream) -> web_sys::WritableStream;
 }
 
+/// Why the browser could not compress: its words (no `CompressionStream`,
+/// or the stream failed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompressionFailed(pub String);
+
 /// `bytes` compressed as raw deflate (RFC 1951) by the browser
 /// (`CompressionStream("deflate-raw")`: Chrome 103, Firefox 113, Safari
 /// 16.4), so no view module carries a compressor for its links (#27: 8 KB
@@ -82,15 +85,16 @@ extern "C" {
 ///
 /// # Errors
 ///
-/// [`CannotPack`] with the browser's words when it has no such stream or
-/// it failed.
-pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, CannotPack> {
-    let why = |e: wasm_bindgen::JsValue| CannotPack {
-        why: e
-            .dyn_ref::<js_sys::Error>()
-            .map(|e| String::from(e.message()))
-            .or_else(|| e.as_string())
-            .unwrap_or_else(|| "the browser could not compress".to_owned()),
+/// [`CompressionFailed`] with the browser's words when it has no such
+/// stream or it failed.
+pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, CompressionFailed> {
+    let why = |e: wasm_bindgen::JsValue| {
+        CompressionFailed(
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .or_else(|| e.as_string())
+                .unwrap_or_else(|| "the browser could not compress".to_owned()),
+        )
     };
     let stream = CompressionStream::new("deflate-raw").map_err(why)?;
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));

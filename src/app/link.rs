@@ -292,7 +292,9 @@ pub fn json_of<T: Serialize>(state: &T) -> String {
 /// Why the browser could not compress (it has no `CompressionStream`).
 #[cfg(target_arch = "wasm32")]
 pub async fn place_async<T: Shareable>(state: &T) -> Result<Placement, CannotPack> {
-    let deflated = crate::app::browser::deflate_raw(json_of(state).as_bytes()).await?;
+    let deflated = crate::app::browser::deflate_raw(json_of(state).as_bytes())
+        .await
+        .map_err(|failed| CannotPack { why: failed.0 })?;
     Ok(placement::<T>(crate::share::packed(&deflated)))
 }
 
