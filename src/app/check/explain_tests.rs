@@ -194,7 +194,7 @@ fn a_409_is_explained_from_the_text_alone_and_retry_on_conflict_retries_it() {
 
 #[test]
 fn an_unreadable_patch_or_object_is_left_out_and_said_so() {
-    let state = CheckState::from_link(link("[{", "metadata: [", BARE_422));
+    let state = CheckState::from_link(link("[{", "metadata: [", BARE_422)).read_here();
     let explained = explained(&state);
     assert_eq!(explained.unused, vec![Unused::Patch, Unused::Object]);
     assert!(!explained.with_patch && !explained.with_object);

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::examples::example;
+use super::examples::{example, Example};
 use crate::app::link::{LinkError, Shareable};
 use crate::app::route::View;
 use crate::apply::Semantics;
@@ -94,8 +94,12 @@ pub struct CheckLink {
 impl CheckLink {
     /// The link of a bundled example.
     pub fn example(id: &str) -> Option<CheckLink> {
-        let example = example(id)?;
-        Some(CheckLink {
+        example(id).map(CheckLink::of_example)
+    }
+
+    /// The link of an example as bundled.
+    pub(super) fn of_example(example: &Example) -> CheckLink {
+        CheckLink {
             patch: Rc::from(example.patch.as_str()),
             object: Rc::from(example.object.as_deref().unwrap_or_default()),
             error: empty(),
@@ -103,7 +107,7 @@ impl CheckLink {
             semantics: example.semantics,
             example: Some(example.id.to_owned()),
             fix: None,
-        })
+        }
     }
 
     /// True when replacing this link loses work: anything but a bundled

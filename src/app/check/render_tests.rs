@@ -31,9 +31,7 @@ fn ops(state: &CheckState) -> String {
 }
 
 fn with(state: &CheckState, action: CheckAction) -> CheckState {
-    let mut next = state.reduce(action);
-    next.check();
-    next
+    state.reduce(action).read_here()
 }
 
 #[test]

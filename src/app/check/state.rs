@@ -11,10 +11,12 @@ use super::examples::{example, FIRST_EXAMPLE};
 use super::link::{empty, CheckLink, FixKey};
 use crate::app::deferred::{Deferred, Job, INSTANT_BYTES};
 use crate::app::engine::explained::{ExplainAnswer, ExplainRequest};
+use crate::app::engine::{EngineFailed, ReadText};
 use crate::app::notice::Notice;
 use crate::app::text_diff::{line_diff, LineTag};
 use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::apply::Semantics;
+use crate::input::elsewhere::{self, Asked, ReadTexts};
 use crate::input::InputError;
 use crate::kube::KubeVersion;
 use crate::lint::{self, report, Finding, Fix, Input, LintError, Options, Origin, Report};
@@ -213,6 +215,10 @@ pub struct Checked {
     pub patch: Option<Result<CheckedPatch, LintError>>,
     /// The current object.
     pub object: ObjectRead,
+    /// The YAML texts lint read, and those it could not because the
+    /// engines have not read them yet ([`crate::input::elsewhere`]): while
+    /// any is unread, this check is not shown.
+    pub asked: Asked,
 }
 
 /// The texts of the Check view, as one check reads them.
@@ -227,9 +233,10 @@ pub struct Texts<'a> {
 }
 
 impl Checked {
-    /// Reads and lints `patch` against `object` (blank: none).
+    /// Reads and lints `patch` against `object` (blank: none), with the
+    /// YAML in them read here ([`Checked::of`] takes it from the engines).
     pub fn run(patch: &str, object: &str, semantics: Semantics, rev: u64) -> Checked {
-        Checked::of(
+        Checked::lint(
             &Texts {
                 patch,
                 object,
@@ -239,9 +246,31 @@ impl Checked {
         )
     }
 
-    /// Reads and lints the patch against the object (blank: none). The
-    /// error text is explained apart, by the engines ([`ExplainRequest`]).
-    pub fn of(texts: &Texts<'_>, rev: u64) -> Checked {
+    /// Reads and lints the patch against the object (blank: none), the
+    /// YAML in them taken from `read` (what the engines read): a YAML text
+    /// not there is listed in [`Checked::asked`] as unread. The error text
+    /// is explained apart, by the engines ([`ExplainRequest`]).
+    pub fn of(texts: &Texts<'_>, rev: u64, read: &Rc<ReadTexts>) -> Checked {
+        let (checked, asked) = elsewhere::reading(read, || Checked::lint(texts, rev));
+        Checked { asked, ..checked }
+    }
+
+    /// Nothing checked yet (revision 0, behind every state's).
+    fn blank() -> Checked {
+        Checked {
+            rev: 0,
+            patch: None,
+            object: ObjectRead::Blank,
+            asked: Asked::default(),
+        }
+    }
+
+    /// True while a YAML text lint read is not read yet.
+    pub fn waiting(&self) -> bool {
+        !self.asked.unread.is_empty()
+    }
+
+    fn lint(texts: &Texts<'_>, rev: u64) -> Checked {
         let Texts {
             patch,
             object,
@@ -265,7 +294,12 @@ impl Checked {
             let report = lint::lint_input(&input, &options)?;
             Ok(CheckedPatch::new(input, report))
         });
-        Checked { rev, patch, object }
+        Checked {
+            rev,
+            patch,
+            object,
+            asked: Asked::default(),
+        }
     }
 
     /// The checked patch, when it could be read.
@@ -414,6 +448,14 @@ pub struct CheckState {
     pub rev: u64,
     /// What lint found, for revision `checked.rev`.
     pub checked: Rc<Checked>,
+    /// The YAML texts the engines read for lint (the Check module has no
+    /// YAML reader, #27), and the bundled examples' own, read when the
+    /// playground was built. Only those the last check used are kept.
+    pub read: Rc<ReadTexts>,
+    /// Bumped whenever the engines answer: lint then runs again.
+    pub read_rev: u64,
+    /// The YAML texts lint waits for, and which check asked.
+    pub reading: Option<Reading>,
     /// explain's latest answer taken (for revision `explained.rev`; `None`:
     /// none asked for yet). It comes from the engines' module, after the
     /// texts changed ([`CheckState::explain_request`]).
@@ -425,6 +467,17 @@ pub struct CheckState {
     pub notice: Option<Notice>,
     /// What the last replacement replaced (the notice's Undo).
     pub undo: Option<Undo<CheckState>>,
+}
+
+/// YAML texts lint could not read yet, asked of the engines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reading {
+    /// The revision checked.
+    pub rev: u64,
+    /// [`CheckState::read_rev`] as it was checked.
+    pub read_rev: u64,
+    /// The texts, in the order lint read them.
+    pub texts: Vec<Rc<str>>,
 }
 
 /// What can happen in the Check view.
@@ -444,6 +497,14 @@ pub enum CheckAction {
     Checked(Rc<Checked>),
     /// explain's answer, from the engines.
     Explained(Rc<ExplainAnswer>),
+    /// What the engines read `texts` as (asked for by
+    /// [`CheckState::unread`]).
+    YamlRead {
+        /// The texts asked about.
+        texts: Vec<Rc<str>>,
+        /// Each one's value or error, in order, or why there is none.
+        answer: Result<Vec<ReadText>, EngineFailed>,
+    },
     /// Load an example by id (undoable).
     LoadExample(String),
     /// Open a link's state (undoable).
@@ -483,14 +544,6 @@ impl Default for CheckState {
 impl CheckState {
     /// The state of a link, checked.
     pub fn from_link(link: CheckLink) -> CheckState {
-        let checked = Checked::of(
-            &Texts {
-                patch: &link.patch,
-                object: &link.object,
-                semantics: link.semantics,
-            },
-            1,
-        );
         let mut state = CheckState {
             patch: link.patch,
             object: link.object,
@@ -500,12 +553,16 @@ impl CheckState {
             example: link.example,
             fix: None,
             rev: 1,
-            checked: Rc::new(checked),
+            checked: Rc::new(Checked::blank()),
+            read: Rc::new(super::examples::read()),
+            read_rev: 0,
+            reading: None,
             explained: None,
             shown: None,
             notice: None,
             undo: None,
         };
+        state.check();
         state.show_fix(link.fix);
         state
     }
@@ -513,6 +570,39 @@ impl CheckState {
     /// True when the findings are not those of the current texts.
     pub fn stale(&self) -> bool {
         self.checked.rev != self.rev
+    }
+
+    /// The YAML texts to ask the engines for: those the check of the
+    /// current texts could not read (none once they answered).
+    pub fn unread(&self) -> Option<&Reading> {
+        self.reading
+            .as_ref()
+            .filter(|r| r.rev == self.rev && r.read_rev == self.read_rev)
+    }
+
+    /// Takes in what the engines read; lint then runs again.
+    fn take_read(&mut self, texts: &[Rc<str>], answer: &Result<Vec<ReadText>, EngineFailed>) {
+        let read = Rc::make_mut(&mut self.read);
+        for (i, text) in texts.iter().enumerate() {
+            let why = |message: String| InputError {
+                message,
+                line: None,
+                column: None,
+            };
+            let value = match answer {
+                Ok(values) => match values.get(i) {
+                    Some(read) => read.to_result(),
+                    None => Err(why(
+                        "patchlab's engines answered fewer texts than asked".to_owned()
+                    )),
+                },
+                Err(failed) => Err(why(format!(
+                    "patchlab's engines could not read this YAML: {failed}"
+                ))),
+            };
+            read.insert(Rc::clone(text), value);
+        }
+        self.read_rev += 1;
     }
 
     /// What to ask explain, when the error text is not blank and the
@@ -611,10 +701,30 @@ impl CheckState {
     }
 
     fn take_checked(&mut self, checked: Rc<Checked>) {
-        if checked.rev == self.rev {
-            self.checked = checked;
-            self.compare();
+        if checked.rev != self.rev {
+            return;
         }
+        if checked.waiting() {
+            // Texts read meanwhile are not asked again: the check runs
+            // again instead (at once for small texts, after a pause for
+            // big ones).
+            let texts: Vec<Rc<str>> = (checked.asked.unread.iter())
+                .filter(|text| self.read.get(text).is_none())
+                .cloned()
+                .collect();
+            self.reading = (!texts.is_empty()).then_some(Reading {
+                rev: self.rev,
+                read_rev: self.read_rev,
+                texts,
+            });
+            return;
+        }
+        self.reading = None;
+        if self.read.len() > checked.asked.used.len() {
+            Rc::make_mut(&mut self.read).keep_only(&checked.asked.used);
+        }
+        self.checked = checked;
+        self.compare();
     }
 
     /// The first finding that has a fix.
@@ -637,11 +747,12 @@ impl CheckState {
 
     /// Lint of the current texts, when they changed since the last run.
     pub fn check_job(&self) -> Option<CheckJob> {
-        self.stale().then(|| CheckJob {
+        (self.stale() && self.unread().is_none()).then(|| CheckJob {
             patch: Rc::clone(&self.patch),
             object: Rc::clone(&self.object),
             semantics: self.semantics,
             rev: self.rev,
+            read: Rc::clone(&self.read),
             checked: None,
         })
     }
@@ -683,6 +794,7 @@ pub struct CheckJob {
     object: Rc<str>,
     semantics: Semantics,
     rev: u64,
+    read: Rc<ReadTexts>,
     checked: Option<Rc<Checked>>,
 }
 
@@ -700,6 +812,7 @@ impl CheckJob {
                 semantics: self.semantics,
             },
             self.rev,
+            &self.read,
         )
     }
 }
@@ -789,6 +902,7 @@ impl ViewState for CheckState {
             }
             CheckAction::Checked(checked) => next.take_checked(checked),
             CheckAction::Explained(answer) => next.take_explained(answer),
+            CheckAction::YamlRead { texts, answer } => next.take_read(&texts, &answer),
             CheckAction::LoadExample(id) => match CheckLink::example(&id) {
                 Some(link) => {
                     let title = example(&id).map(|e| e.title.as_str()).unwrap_or_default();
@@ -837,6 +951,9 @@ impl ViewState for CheckState {
         let rev = previous.rev + 1;
         // Up to date stays up to date; behind stays behind.
         let checked_rev = if self.stale() { 0 } else { rev };
+        if let Some(reading) = self.reading.as_mut().filter(|r| r.rev == self.rev) {
+            reading.rev = rev;
+        }
         self.checked = Rc::new(Checked {
             rev: checked_rev,
             ..Checked::clone(&self.checked)
@@ -863,21 +980,41 @@ impl ViewState for CheckState {
 
 impl Deferred for CheckState {
     type Job = CheckJob;
-    type Key = u64;
+    type Key = (u64, u64);
 
-    fn key(&self) -> u64 {
-        self.rev
+    /// A new text, or what the engines read: lint runs again.
+    fn key(&self) -> (u64, u64) {
+        (self.rev, self.read_rev)
     }
 
     fn job(&self) -> Option<CheckJob> {
         self.big().then(|| self.check_job()).flatten()
     }
 
-    fn typed(_before: &u64, _now: &u64) -> bool {
-        true
+    fn typed(before: &(u64, u64), now: &(u64, u64)) -> bool {
+        before.0 != now.0
     }
 
     fn done(checked: Rc<Checked>) -> CheckAction {
         CheckAction::Checked(checked)
+    }
+}
+
+#[cfg(test)]
+impl CheckState {
+    /// Test-only: answers what lint waits for as the engines would
+    /// ([`ReadText::of`]) and checks again, until nothing waits.
+    pub(crate) fn read_here(&self) -> CheckState {
+        let mut state = self.clone();
+        state.check();
+        while let Some(reading) = state.unread().cloned() {
+            let answer = Ok(reading.texts.iter().map(|t| ReadText::of(t)).collect());
+            state = state.reduce(CheckAction::YamlRead {
+                texts: reading.texts,
+                answer,
+            });
+            state.check();
+        }
+        state
     }
 }

@@ -12,9 +12,7 @@ trait CheckedNow {
 
 impl CheckedNow for CheckState {
     fn checked_now(&self) -> CheckState {
-        let mut state = self.clone();
-        state.check();
-        state
+        self.read_here()
     }
 }
 use crate::app::link::{self, LinkError, Shareable, Start};
@@ -24,7 +22,7 @@ use crate::apply::Semantics;
 use crate::lint::{Origin, Rule, Severity};
 
 fn state_of(id: &str) -> CheckState {
-    CheckState::from_link(CheckLink::example(id).unwrap())
+    CheckState::from_link(CheckLink::example(id).unwrap()).read_here()
 }
 
 fn findings(state: &CheckState) -> BTreeSet<(String, Option<usize>, Option<String>)> {
@@ -620,6 +618,151 @@ fn explain_check_links_open_in_check() {
     assert_eq!(&*link.patch, patch);
     assert_eq!(&*link.object, object);
     assert_eq!(link.semantics, Semantics::Kube);
-    let state = CheckState::from_link(link);
+    let state = CheckState::from_link(link).read_here();
     assert!(state.checked.ok().is_some());
+}
+
+/// The Check module has no YAML reader: a YAML text lint reads waits for
+/// the engines, and lint runs again with what they read.
+mod yaml_read_elsewhere {
+    use super::*;
+    use crate::app::engine::{EngineFailed, ReadText};
+
+    const OBJECT: &str = "metadata:\n  labels:\n    kubevirt.io/nodeName: node02\n";
+
+    fn typed_object(text: &str) -> CheckState {
+        let mut state = state_of(FIRST_EXAMPLE).reduce(CheckAction::EditObject(text.into()));
+        state.settle();
+        state
+    }
+
+    #[test]
+    fn the_examples_open_without_asking_the_engines() {
+        for example in examples() {
+            let state = CheckState::from_link(CheckLink::example(example.id).unwrap());
+            assert_eq!(state.unread(), None, "{}", example.id);
+            assert!(!state.stale(), "{}", example.id);
+        }
+        // Those with a YAML object carry its value.
+        assert!(examples().iter().filter(|e| !e.read.is_empty()).count() >= 3);
+    }
+
+    #[test]
+    fn a_typed_yaml_object_waits_for_the_engines_and_is_then_checked() {
+        let before = state_of(FIRST_EXAMPLE);
+        let state = typed_object(OBJECT);
+        let reading = state.unread().expect("the object is asked for").clone();
+        assert_eq!(reading.texts, vec![Rc::from(OBJECT)]);
+        // Meanwhile: the findings of before, behind; no error on either editor.
+        assert!(state.stale());
+        assert_eq!(state.checked, before.checked);
+        assert_eq!((state.patch_error(), state.object_error()), (None, None));
+        // Lint does not run again until something changes.
+        let mut again = state.clone();
+        again.settle();
+        assert_eq!(again, state);
+
+        let answered = state.reduce(CheckAction::YamlRead {
+            texts: reading.texts.clone(),
+            answer: Ok(vec![ReadText::of(OBJECT)]),
+        });
+        let mut answered = answered;
+        answered.settle();
+        assert!(!answered.stale());
+        assert_eq!(answered.unread(), None);
+        assert_eq!(answered.checked.object, ObjectRead::Read);
+        let outcome = answered.checked.ok().unwrap().report.outcome.clone();
+        assert!(outcome.is_some(), "checked against the object");
+        // What the engines read is what this build reads.
+        assert_eq!(answered.checked, typed_object(OBJECT).read_here().checked);
+    }
+
+    #[test]
+    fn a_late_answer_is_kept_but_the_current_text_is_asked_for() {
+        let first = typed_object(OBJECT);
+        let first_texts = first.unread().unwrap().texts.clone();
+        let second_text = "metadata:\n  labels: {}\n";
+        let mut state = first.reduce(CheckAction::EditObject(second_text.into()));
+        state.settle();
+        assert_eq!(state.unread().unwrap().texts, vec![Rc::from(second_text)]);
+        // The first text's answer comes: the second is still waited for.
+        let mut state = state.reduce(CheckAction::YamlRead {
+            texts: first_texts,
+            answer: Ok(vec![ReadText::of(OBJECT)]),
+        });
+        state.settle();
+        assert!(state.stale());
+        assert_eq!(state.unread().unwrap().texts, vec![Rc::from(second_text)]);
+        let done = state.read_here();
+        assert!(!done.stale());
+        // Only what the last check read is kept.
+        assert_eq!(done.read.len(), 1);
+        assert!(done.read.get(second_text).is_some());
+    }
+
+    #[test]
+    fn engines_that_cannot_answer_say_so_on_the_editor_and_keep_the_text() {
+        let state = typed_object(OBJECT);
+        let texts = state.unread().unwrap().texts.clone();
+        let mut state = state.reduce(CheckAction::YamlRead {
+            texts,
+            answer: Err(EngineFailed::Unavailable("the engines did not load".into())),
+        });
+        state.settle();
+        assert!(!state.stale());
+        let error = state.object_error().expect("the object editor says why");
+        assert!(
+            error
+                .message
+                .contains("could not read this YAML: the engines did not load"),
+            "{error}"
+        );
+        assert_eq!(&*state.object, OBJECT);
+        // The patch is still checked, without the object.
+        assert!(state.checked.ok().is_some());
+    }
+
+    #[test]
+    fn a_yaml_error_comes_back_with_its_line() {
+        let text = "metadata:\n  labels: [\n";
+        let state = typed_object(text).read_here();
+        let error = state.object_error().unwrap();
+        assert_eq!(error.line, Some(3), "{error}");
+        assert_eq!(error, {
+            let ReadText::Error(e) = ReadText::of(text) else {
+                panic!("not YAML")
+            };
+            crate::input::InputError {
+                message: e.message,
+                line: e.line,
+                column: e.column,
+            }
+        });
+    }
+
+    #[test]
+    fn big_texts_check_again_at_once_when_the_engines_answer() {
+        use crate::app::deferred::Deferred;
+        let big = format!(
+            "{OBJECT}# {}\n",
+            "x".repeat(crate::app::deferred::INSTANT_BYTES)
+        );
+        let state = state_of(FIRST_EXAMPLE).reduce(CheckAction::EditObject(big.as_str().into()));
+        let job = state.job().expect("a job for big texts");
+        let state = state.reduce(<CheckState as Deferred>::done(job.run()));
+        let texts = state.unread().expect("asked for").texts.clone();
+        assert_eq!(state.job().map(|_| ()), None, "no job while waiting");
+        let answered = state.reduce(CheckAction::YamlRead {
+            texts,
+            answer: Ok(vec![ReadText::of(&big)]),
+        });
+        let (before, now) = (state.key(), answered.key());
+        assert_ne!(before, now);
+        assert!(!CheckState::typed(&before, &now), "not typing: at once");
+        let done = answered.reduce(<CheckState as Deferred>::done(
+            answered.job().unwrap().run(),
+        ));
+        assert!(!done.stale());
+        assert_eq!(done.checked.object, ObjectRead::Read);
+    }
 }

@@ -43,6 +43,7 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
     let (tab_mode, on_tab_mode) = use_tab_mode();
     use_deferred(&**state, send.clone());
     use_explain(&state, &send);
+    use_yaml_reading(&state, &send);
     let share = use_share(state.link(), &copy, send.reform(CheckAction::Notify));
     {
         let (send, share) = (send.clone(), share.clone());
@@ -80,7 +81,7 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                     onpatch: send.reform(CheckAction::EditPatch), onobject: send.reform(CheckAction::EditObject),
                     error: AttrValue::from(Rc::clone(&state.error)), kubernetes: state.kubernetes.unwrap_or_default(),
                     onerror: send.reform(CheckAction::EditError), onkubernetes: send.reform(CheckAction::SetKubernetes) })) }
-                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), checking: state.stale() && state.big(), comparison: state.shown.clone(),
+                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), checking: state.stale() && state.big(), reading: state.unread().is_some(), comparison: state.shown.clone(),
                     explain: (!state.error.trim().is_empty()).then(|| (state.explained.clone(), state.explaining())),
                     shown: state.fix.clone(), opener: state.shown_finding().map(|n| AttrValue::from(fix_button_id(n))), copy: copy.clone(),
                     onfix: send.reform(CheckAction::ShowFix), onadopt: on(CheckAction::AdoptFix), onclose: on(CheckAction::HideFix) })) }
@@ -116,6 +117,36 @@ fn use_explain(state: &CheckState, send: &Callback<CheckAction>) {
         || {
             if let Some(client) = EngineClient::existing() {
                 client.forget(RequestKind::Explain);
+            }
+        }
+    });
+}
+
+/// Asks the engines to read the YAML texts lint waits for
+/// ([`CheckState::unread`]: the Check module has no YAML reader); the
+/// answer comes back as [`CheckAction::YamlRead`] and lint runs again. A
+/// visit that pastes only JSON never fetches the engines for this.
+#[hook]
+fn use_yaml_reading(state: &CheckState, send: &Callback<CheckAction>) {
+    let reading = state.unread().cloned();
+    let send = send.clone();
+    use_effect_with(reading.as_ref().map(|r| (r.rev, r.read_rev)), move |_| {
+        if let Some(reading) = reading {
+            let texts = reading.texts.clone();
+            let done = send.reform(move |answer| CheckAction::YamlRead {
+                texts: texts.clone(),
+                answer,
+            });
+            match EngineClient::shared() {
+                Ok(client) => client.read_yaml(reading.texts, done),
+                Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
+            }
+        }
+    });
+    use_effect_with((), |()| {
+        || {
+            if let Some(client) = EngineClient::existing() {
+                client.forget(RequestKind::ReadYaml);
             }
         }
     });
@@ -164,6 +195,8 @@ struct ResultsProps {
     explain: Option<(Option<Rc<ExplainAnswer>>, bool)>,
     /// Big texts changed and wait for a pause in typing.
     checking: bool,
+    /// Lint waits for the engines to read YAML.
+    reading: bool,
     comparison: Option<Rc<Comparison>>,
     shown: Option<FixKey>,
     /// The id of the button of the finding whose fix is shown.
@@ -176,8 +209,10 @@ struct ResultsProps {
 
 fn results(props: &ResultsProps) -> Html {
     html! {
-        <div class={classes!("results", "check-results", props.checking.then_some("stale"))} aria-busy={props.checking.to_string()}>
-            if props.checking {
+        <div class={classes!("results", "check-results", (props.checking || props.reading).then_some("stale"))} aria-busy={(props.checking || props.reading).to_string()}>
+            if props.reading {
+                <p class="stale-note reading" role="status">{ "Reading the YAML… (the first time, this loads patchlab's engines)" }</p>
+            } else if props.checking {
                 <p class="stale-note" role="status">{ "Checking: large texts are checked after a pause in typing." }</p>
             }
             if let Some((answer, waiting)) = props.explain.clone() {

@@ -568,3 +568,33 @@ fn read_yaml_reads_each_text_and_the_messages_read_back() {
     assert_eq!(super::wire::yaml_read(&answer.to_json()).unwrap(), *values);
     assert!(super::wire::yaml_read(r#"{"type":"yaml-read","id":3}"#).is_err());
 }
+
+#[test]
+fn a_read_text_reads_back_by_hand_as_serde_writes_it() {
+    use super::ReadText;
+    for text in [
+        "a: 1\nb: [x, 0.5]\n",
+        "a: [",
+        "",
+        "- 1\n- {c: null}\n",
+        "\tx: 1",
+    ] {
+        let read = ReadText::of(text);
+        let written = serde_json::to_value(&read).unwrap();
+        assert_eq!(
+            ReadText::from_value(written.clone()),
+            Some(read.clone()),
+            "{written}"
+        );
+        assert_eq!(serde_json::from_value::<ReadText>(written).unwrap(), read);
+    }
+    for bad in [
+        serde_json::json!({}),
+        serde_json::json!({"error": {"line": 1}}),
+        serde_json::json!({"error": {"message": "m", "line": -1}}),
+        serde_json::json!({"value": 1, "error": {"message": "m"}}),
+        serde_json::json!([1]),
+    ] {
+        assert_eq!(ReadText::from_value(bad.clone()), None, "{bad}");
+    }
+}

@@ -320,11 +320,14 @@ pub fn explained(text: &str) -> Result<Option<Rc<ExplainView>>, serde_json::Erro
 /// serde_json's error when they are missing or wrong.
 pub fn yaml_read(text: &str) -> Result<Vec<ReadText>, serde_json::Error> {
     let mut message: Value = serde_json::from_str(text)?;
-    let values = message
-        .get_mut("values")
-        .map(Value::take)
-        .ok_or_else(|| serde_json::Error::missing_field("values"))?;
-    serde_json::from_value(values)
+    let Some(Value::Array(values)) = message.get_mut("values").map(Value::take) else {
+        return Err(serde_json::Error::missing_field("values"));
+    };
+    values
+        .into_iter()
+        .map(ReadText::from_value)
+        .collect::<Option<Vec<ReadText>>>()
+        .ok_or_else(|| serde_json::Error::missing_field("value"))
 }
 
 #[derive(Deserialize)]
