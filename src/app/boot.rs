@@ -90,11 +90,24 @@ fn offer_restart() {
     restart.forget();
 }
 
+/// Mounts [`App`] (see [`mount_now`]); in a view's module, once the
+/// browser has unpacked the states the view opens with (the module has
+/// no inflater: [`super::link::unpack_start`]).
+fn mount() {
+    #[cfg(feature = "partial")]
+    wasm_bindgen_futures::spawn_local(async {
+        super::link::unpack_start().await;
+        mount_now();
+    });
+    #[cfg(not(feature = "partial"))]
+    mount_now();
+}
+
 /// Mounts [`App`] on a fresh `#app` at the start of `<body>`. In a module
 /// with some of the views, also listens for another module's
 /// [`HANDOFF_EVENT`] (outside Yew: the listener must outlive the app it
 /// destroys).
-fn mount() {
+fn mount_now() {
     let document = gloo::utils::document();
     let mut caret = None;
     if let Some(old) = document.get_element_by_id(ROOT_ID) {

@@ -24,6 +24,17 @@ pub fn load(key: &str) -> Option<String> {
     kept.or_else(|| storage()?.get_item(key).ok().flatten())
 }
 
+/// What [`load`] would give for a key, leaving what memory holds for it
+/// there.
+#[cfg(feature = "partial")]
+pub fn peek(key: &str) -> Option<String> {
+    let kept = KEPT.with(|k| {
+        let kept = k.borrow();
+        kept.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+    });
+    kept.or_else(|| storage()?.get_item(key).ok().flatten())
+}
+
 /// Writes a key to localStorage, or, when storage refuses it, holds it in
 /// memory for the next [`load`] of that key (work handed from one part of
 /// the page to another is never dropped).
@@ -106,6 +117,90 @@ pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, CompressionFailed> {
         .await
         .map_err(why)?;
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+}
+
+#[cfg(feature = "partial")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// The browser's `DecompressionStream` (web-sys has it among its
+    /// unstable APIs only).
+    type DecompressionStream;
+
+    #[wasm_bindgen(constructor, catch)]
+    fn new(format: &str) -> Result<DecompressionStream, wasm_bindgen::JsValue>;
+
+    #[wasm_bindgen(method, getter)]
+    fn readable(this: &DecompressionStream) -> web_sys::ReadableStream;
+
+    #[wasm_bindgen(method, getter)]
+    fn writable(this: &DecompressionStream) -> web_sys::WritableStream;
+
+    /// A stream's default reader (`ReadableStream.getReader()`).
+    type StreamReader;
+
+    #[wasm_bindgen(method)]
+    fn read(this: &StreamReader) -> js_sys::Promise;
+
+    #[wasm_bindgen(method)]
+    fn cancel(this: &StreamReader) -> js_sys::Promise;
+}
+
+/// Why the browser could not decompress.
+#[cfg(feature = "partial")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecompressionFailed {
+    /// Not raw deflate data (or no `DecompressionStream`): the browser's words.
+    NotDeflate(String),
+    /// More than the limit asked for, once decompressed (reading stopped there).
+    TooBig,
+}
+
+/// Raw deflate (RFC 1951) decompressed by the browser
+/// (`DecompressionStream("deflate-raw")`, as widely available as
+/// [`deflate_raw`]), read piece by piece and stopped past `limit` bytes
+/// (a small link may unpack to gigabytes): no view module carries an
+/// inflater for its links (#27).
+///
+/// # Errors
+///
+/// [`DecompressionFailed`]: not deflate data, or too big.
+#[cfg(feature = "partial")]
+pub async fn inflate_raw(bytes: &[u8], limit: usize) -> Result<Vec<u8>, DecompressionFailed> {
+    use wasm_bindgen_futures::JsFuture;
+    let why = |e: wasm_bindgen::JsValue| {
+        DecompressionFailed::NotDeflate(
+            e.dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .or_else(|| e.as_string())
+                .unwrap_or_else(|| "the browser could not decompress".to_owned()),
+        )
+    };
+    let stream = DecompressionStream::new("deflate-raw").map_err(why)?;
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(why)?;
+    let pair = web_sys::ReadableWritablePair::new(&stream.readable(), &stream.writable());
+    let reader: StreamReader = blob
+        .stream()
+        .pipe_through(&pair)
+        .get_reader()
+        .unchecked_into();
+    let mut out = Vec::new();
+    loop {
+        let chunk = JsFuture::from(reader.read()).await.map_err(why)?;
+        let done = js_sys::Reflect::get(&chunk, &"done".into()).map_err(why)?;
+        if done.is_truthy() {
+            return Ok(out);
+        }
+        let value = js_sys::Reflect::get(&chunk, &"value".into()).map_err(why)?;
+        let value: js_sys::Uint8Array = value.unchecked_into();
+        if out.len() + value.length() as usize > limit {
+            let _ = reader.cancel();
+            return Err(DecompressionFailed::TooBig);
+        }
+        let at = out.len();
+        out.resize(at + value.length() as usize, 0);
+        value.copy_to(&mut out[at..]);
+    }
 }
 
 /// The page's URL with `fragment`, for sharing.

@@ -174,26 +174,140 @@ fn decode_within<T: Shareable>(value: &str, max: usize) -> Result<T, LinkError> 
 }
 
 fn decode_v1<T: DeserializeOwned>(data: &str) -> Result<T, LinkError> {
-    let packed = URL_SAFE_NO_PAD
-        .decode(data.trim_end_matches('='))
-        .map_err(|e| LinkError::Damaged(format!("not base64url ({e})")))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_DECOMPRESSED)
-        .map_err(|e| {
-            if matches!(e.status, miniz_oxide::inflate::TINFLStatus::HasMoreOutput) {
-                LinkError::OverBudget(format!("more than {MAX_DECOMPRESSED} bytes once unpacked"))
-            } else {
-                LinkError::Damaged("not compressed data".into())
-            }
-        })?;
-    let json = std::str::from_utf8(&json)
-        .map_err(|e| LinkError::Damaged(format!("not UTF-8 text ({e})")))?;
-    from_json(json).map_err(|e| {
+    let json = unpack_v1(data)?;
+    from_json(&json).map_err(|e| {
         if e.is_syntax() || e.is_eof() {
             LinkError::Damaged(e.to_string())
         } else {
             LinkError::NotPatchlab(e.to_string())
         }
     })
+}
+
+/// The bytes of a version 1 link's data: base64url, then raw deflate.
+fn packed_bytes(data: &str) -> Result<Vec<u8>, LinkError> {
+    URL_SAFE_NO_PAD
+        .decode(data.trim_end_matches('='))
+        .map_err(|e| LinkError::Damaged(format!("not base64url ({e})")))
+}
+
+fn too_much() -> LinkError {
+    LinkError::OverBudget(format!("more than {MAX_DECOMPRESSED} bytes once unpacked"))
+}
+
+fn utf8(json: Vec<u8>) -> Result<String, LinkError> {
+    String::from_utf8(json).map_err(|e| LinkError::Damaged(format!("not UTF-8 text ({e})")))
+}
+
+/// The JSON text of a version 1 link's data, inflated here.
+#[cfg(not(all(target_arch = "wasm32", feature = "partial")))]
+fn unpack_v1(data: &str) -> Result<std::rc::Rc<str>, LinkError> {
+    let json =
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed_bytes(data)?, MAX_DECOMPRESSED)
+            .map_err(|e| {
+                if matches!(e.status, miniz_oxide::inflate::TINFLStatus::HasMoreOutput) {
+                    too_much()
+                } else {
+                    LinkError::Damaged("not compressed data".into())
+                }
+            })?;
+    utf8(json).map(std::rc::Rc::from)
+}
+
+/// The JSON text of a version 1 link's data, as the browser inflated it
+/// ahead of reading ([`unpack`]): the view modules carry no inflater
+/// (#27, 6 KB gzip each). Every way a packed text reaches a view unpacks
+/// it first: the route and the saved state before a view mounts, a link
+/// opened in the page before its route is taken, a link this page wrote
+/// as it is written.
+#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+fn unpack_v1(data: &str) -> Result<std::rc::Rc<str>, LinkError> {
+    unpacked::get(data).unwrap_or_else(|| Err(LinkError::Damaged("not unpacked yet".into())))
+}
+
+/// Unpacks a packed state (`1.<data>`; anything else is left alone) with
+/// the browser's inflater, so that reading it ([`decode`],
+/// [`decode_stored`]) needs none.
+#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+pub async fn unpack(value: &str) {
+    let Some(data) = value.strip_prefix("1.") else {
+        return;
+    };
+    if value.len() > MAX_STORED || unpacked::get(data).is_some() {
+        return;
+    }
+    let json = match packed_bytes(data) {
+        Ok(bytes) => match crate::app::browser::inflate_raw(&bytes, MAX_DECOMPRESSED).await {
+            Ok(json) => utf8(json),
+            Err(crate::app::browser::DecompressionFailed::TooBig) => Err(too_much()),
+            Err(crate::app::browser::DecompressionFailed::NotDeflate(_)) => {
+                Err(LinkError::Damaged("not compressed data".into()))
+            }
+        },
+        Err(error) => Err(error),
+    };
+    unpacked::keep(data, json.map(std::rc::Rc::from));
+}
+
+/// Unpacks what a view mounting now opens with: the route's link and the
+/// state saved for its view (Build's on the bare address).
+#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+pub async fn unpack_start() {
+    let hash = gloo::utils::window().location().hash().unwrap_or_default();
+    let route = Route::parse(&hash);
+    if let Some(packed) = route.packed() {
+        unpack(packed).await;
+    }
+    let view = route.view().unwrap_or(View::Build);
+    if let Some(saved) = crate::app::browser::peek(&format!("patchlab.{}", view.slug())) {
+        unpack(&saved).await;
+    }
+}
+
+/// The texts unpacked so far (the newest [`unpacked::KEPT`]).
+#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+mod unpacked {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use super::LinkError;
+
+    /// How many are kept: the address, the saved state, and the links
+    /// this page wrote last.
+    pub(super) const KEPT: usize = 16;
+
+    type Unpacked = Result<Rc<str>, LinkError>;
+
+    thread_local! {
+        static TEXTS: RefCell<Vec<(Rc<str>, Unpacked)>> = const { RefCell::new(Vec::new()) };
+    }
+
+    pub(super) fn get(data: &str) -> Option<Unpacked> {
+        TEXTS.with(|t| {
+            t.borrow()
+                .iter()
+                .find(|(d, _)| &**d == data)
+                .map(|(_, u)| u.clone())
+        })
+    }
+
+    pub(super) fn keep(data: &str, unpacked: Unpacked) {
+        TEXTS.with(|t| {
+            let mut texts = t.borrow_mut();
+            texts.retain(|(d, _)| &**d != data);
+            if texts.len() >= KEPT {
+                drop(texts.remove(0));
+            }
+            texts.push((Rc::from(data), unpacked));
+        });
+    }
+
+    /// What this page packs is kept as it is written.
+    pub(super) fn written(packed: &str, json: &str) {
+        if let Some(data) = packed.strip_prefix("1.") {
+            keep(data, Ok(Rc::from(json)));
+        }
+    }
 }
 
 /// A state from JSON text, read as a `Value` first and then as `T`:
@@ -292,10 +406,14 @@ pub fn json_of<T: Serialize>(state: &T) -> String {
 /// Why the browser could not compress (it has no `CompressionStream`).
 #[cfg(target_arch = "wasm32")]
 pub async fn place_async<T: Shareable>(state: &T) -> Result<Placement, CannotPack> {
-    let deflated = crate::app::browser::deflate_raw(json_of(state).as_bytes())
+    let json = json_of(state);
+    let deflated = crate::app::browser::deflate_raw(json.as_bytes())
         .await
         .map_err(|failed| CannotPack { why: failed.0 })?;
-    Ok(placement::<T>(crate::share::packed(&deflated)))
+    let packed = crate::share::packed(&deflated);
+    #[cfg(feature = "partial")]
+    unpacked::written(&packed, &json);
+    Ok(placement::<T>(packed))
 }
 
 /// Where a state packed as `packed` goes.

@@ -52,7 +52,24 @@ pub fn App() -> Html {
         let route = route.clone();
         use_effect_with((), move |_| {
             let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-                route.set(current_route())
+                let next = current_route();
+                // A view's module has no inflater: a link opened in the page
+                // is unpacked by the browser before its route is taken.
+                #[cfg(feature = "partial")]
+                {
+                    let route = route.clone();
+                    wasm_bindgen_futures::spawn_local(async move {
+                        if let Some(packed) = next.packed() {
+                            crate::app::link::unpack(packed).await;
+                        }
+                        // Unless another address came meanwhile (it has its own).
+                        if current_route() == next {
+                            route.set(next);
+                        }
+                    });
+                }
+                #[cfg(not(feature = "partial"))]
+                route.set(next);
             });
             move || drop(listener)
         });
