@@ -94,12 +94,13 @@ fn offer_restart() {
 /// browser has unpacked the states the view opens with (the module has
 /// no inflater: [`super::link::unpack_start`]).
 fn mount() {
-    #[cfg(feature = "partial")]
+    // (Learn's module has no packed state to open.)
+    #[cfg(all(feature = "partial", not(feature = "learn-only")))]
     wasm_bindgen_futures::spawn_local(async {
         super::link::unpack_start().await;
         mount_now();
     });
-    #[cfg(not(feature = "partial"))]
+    #[cfg(not(all(feature = "partial", not(feature = "learn-only"))))]
     mount_now();
 }
 

@@ -26,7 +26,7 @@ pub fn load(key: &str) -> Option<String> {
 
 /// What [`load`] would give for a key, leaving what memory holds for it
 /// there.
-#[cfg(feature = "partial")]
+#[cfg(all(feature = "partial", not(feature = "learn-only")))]
 pub fn peek(key: &str) -> Option<String> {
     let kept = KEPT.with(|k| {
         let kept = k.borrow();
@@ -119,7 +119,7 @@ pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, CompressionFailed> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-#[cfg(feature = "partial")]
+#[cfg(all(feature = "partial", not(feature = "learn-only")))]
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
     /// The browser's `DecompressionStream` (web-sys has it among its
@@ -145,8 +145,29 @@ extern "C" {
     fn cancel(this: &StreamReader) -> js_sys::Promise;
 }
 
+/// The bytes of base64url text (RFC 4648 section 5, padding optional),
+/// read by the browser (`atob`): the view modules carry no base64 decoder.
+/// `None` when it is not base64url.
+#[cfg(all(feature = "partial", not(feature = "learn-only")))]
+pub fn base64url_bytes(text: &str) -> Option<Vec<u8>> {
+    if text.contains(['+', '/']) {
+        return None;
+    }
+    let standard: String = text
+        .chars()
+        .map(|c| match c {
+            '-' => '+',
+            '_' => '/',
+            c => c,
+        })
+        .collect();
+    let binary = gloo::utils::window().atob(&standard).ok()?;
+    // `atob` gives one character per byte (U+0000 to U+00FF).
+    binary.chars().map(|c| u8::try_from(c).ok()).collect()
+}
+
 /// Why the browser could not decompress.
-#[cfg(feature = "partial")]
+#[cfg(all(feature = "partial", not(feature = "learn-only")))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DecompressionFailed {
     /// Not raw deflate data (or no `DecompressionStream`): the browser's words.
@@ -164,7 +185,7 @@ pub enum DecompressionFailed {
 /// # Errors
 ///
 /// [`DecompressionFailed`]: not deflate data, or too big.
-#[cfg(feature = "partial")]
+#[cfg(all(feature = "partial", not(feature = "learn-only")))]
 pub async fn inflate_raw(bytes: &[u8], limit: usize) -> Result<Vec<u8>, DecompressionFailed> {
     use wasm_bindgen_futures::JsFuture;
     let why = |e: wasm_bindgen::JsValue| {

@@ -9,8 +9,6 @@
 
 use std::fmt;
 
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use base64::Engine as _;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -185,16 +183,21 @@ fn decode_v1<T: DeserializeOwned>(data: &str) -> Result<T, LinkError> {
 }
 
 /// The bytes of a version 1 link's data: base64url, then raw deflate.
+#[cfg(not(all(target_arch = "wasm32", feature = "partial")))]
 fn packed_bytes(data: &str) -> Result<Vec<u8>, LinkError> {
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine as _;
     URL_SAFE_NO_PAD
         .decode(data.trim_end_matches('='))
         .map_err(|e| LinkError::Damaged(format!("not base64url ({e})")))
 }
 
+#[cfg(not(all(target_arch = "wasm32", feature = "learn-only")))]
 fn too_much() -> LinkError {
     LinkError::OverBudget(format!("more than {MAX_DECOMPRESSED} bytes once unpacked"))
 }
 
+#[cfg(not(all(target_arch = "wasm32", feature = "learn-only")))]
 fn utf8(json: Vec<u8>) -> Result<String, LinkError> {
     String::from_utf8(json).map_err(|e| LinkError::Damaged(format!("not UTF-8 text ({e})")))
 }
@@ -228,7 +231,11 @@ fn unpack_v1(data: &str) -> Result<std::rc::Rc<str>, LinkError> {
 /// Unpacks a packed state (`1.<data>`; anything else is left alone) with
 /// the browser's inflater, so that reading it ([`decode`],
 /// [`decode_stored`]) needs none.
-#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+#[cfg(all(
+    target_arch = "wasm32",
+    feature = "partial",
+    not(feature = "learn-only")
+))]
 pub async fn unpack(value: &str) {
     let Some(data) = value.strip_prefix("1.") else {
         return;
@@ -236,22 +243,27 @@ pub async fn unpack(value: &str) {
     if value.len() > MAX_STORED || unpacked::get(data).is_some() {
         return;
     }
-    let json = match packed_bytes(data) {
-        Ok(bytes) => match crate::app::browser::inflate_raw(&bytes, MAX_DECOMPRESSED).await {
+    use crate::app::browser::{base64url_bytes, inflate_raw, DecompressionFailed};
+    let json = match base64url_bytes(data.trim_end_matches('=')) {
+        Some(bytes) => match inflate_raw(&bytes, MAX_DECOMPRESSED).await {
             Ok(json) => utf8(json),
-            Err(crate::app::browser::DecompressionFailed::TooBig) => Err(too_much()),
-            Err(crate::app::browser::DecompressionFailed::NotDeflate(_)) => {
+            Err(DecompressionFailed::TooBig) => Err(too_much()),
+            Err(DecompressionFailed::NotDeflate(_)) => {
                 Err(LinkError::Damaged("not compressed data".into()))
             }
         },
-        Err(error) => Err(error),
+        None => Err(LinkError::Damaged("not base64url".into())),
     };
     unpacked::keep(data, json.map(std::rc::Rc::from));
 }
 
 /// Unpacks what a view mounting now opens with: the route's link and the
 /// state saved for its view (Build's on the bare address).
-#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+#[cfg(all(
+    target_arch = "wasm32",
+    feature = "partial",
+    not(feature = "learn-only")
+))]
 pub async fn unpack_start() {
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
     let route = Route::parse(&hash);
@@ -480,6 +492,8 @@ pub fn may_replace_address(view: View, scheduled_over: &str, now: &str) -> bool 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    use base64::Engine as _;
     use serde::Deserialize;
 
     #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -55,11 +55,16 @@ pub fn App() -> Html {
                 let next = current_route();
                 // A view's module has no inflater: a link opened in the page
                 // is unpacked by the browser before its route is taken.
-                #[cfg(feature = "partial")]
+                // (Learn's module opens no packed state: the view's does.)
+                #[cfg(all(feature = "partial", not(feature = "learn-only")))]
                 {
                     let route = route.clone();
                     wasm_bindgen_futures::spawn_local(async move {
-                        if let Some(packed) = next.packed() {
+                        // (Learn's module opens no packed state: the module of
+                        // the view does.)
+                        if let Some(packed) =
+                            next.packed().filter(|_| !cfg!(feature = "learn-only"))
+                        {
                             crate::app::link::unpack(packed).await;
                         }
                         // Unless another address came meanwhile (it has its own).
@@ -68,7 +73,7 @@ pub fn App() -> Html {
                         }
                     });
                 }
-                #[cfg(not(feature = "partial"))]
+                #[cfg(not(all(feature = "partial", not(feature = "learn-only"))))]
                 route.set(next);
             });
             move || drop(listener)
