@@ -81,7 +81,8 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                     onpatch: send.reform(CheckAction::EditPatch), onobject: send.reform(CheckAction::EditObject),
                     error: AttrValue::from(Rc::clone(&state.error)), kubernetes: state.kubernetes.unwrap_or_default(),
                     onerror: send.reform(CheckAction::EditError), onkubernetes: send.reform(CheckAction::SetKubernetes) })) }
-                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), checking: state.stale() && state.big(), reading: state.unread().is_some(), comparison: state.shown.clone(),
+                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), checking: state.stale() && state.big(), reading: state.unread().is_some(),
+                    nothing_yet: state.unread().is_some() && state.checked.patch.is_none() && !state.patch.trim().is_empty(), comparison: state.shown.clone(),
                     explain: (!state.error.trim().is_empty()).then(|| (state.explained.clone(), state.explaining())),
                     shown: state.fix.clone(), opener: state.shown_finding().map(|n| AttrValue::from(fix_button_id(n))), copy: copy.clone(),
                     onfix: send.reform(CheckAction::ShowFix), onadopt: on(CheckAction::AdoptFix), onclose: on(CheckAction::HideFix) })) }
@@ -197,6 +198,9 @@ struct ResultsProps {
     checking: bool,
     /// Lint waits for the engines to read YAML.
     reading: bool,
+    /// ... and nothing was checked yet (a link just opened): no findings
+    /// to show, and no "paste a patch" either.
+    nothing_yet: bool,
     comparison: Option<Rc<Comparison>>,
     shown: Option<FixKey>,
     /// The id of the button of the finding whose fix is shown.
@@ -218,12 +222,14 @@ fn results(props: &ResultsProps) -> Html {
             if let Some((answer, waiting)) = props.explain.clone() {
                 { explain_panel(&yew::props!(ExplainPanelProps { answer, waiting })) }
             }
-            { summary(&yew::props!(SummaryProps { checked: Rc::clone(&props.checked) })) }
-            if let Some(comparison) = props.comparison.clone() {
-                <FixPanel {comparison} opener={props.opener.clone()} copy={props.copy.clone()} onadopt={props.onadopt.clone()} onclose={props.onclose.clone()} />
+            if !props.nothing_yet {
+                { summary(&yew::props!(SummaryProps { checked: Rc::clone(&props.checked) })) }
+                if let Some(comparison) = props.comparison.clone() {
+                    <FixPanel {comparison} opener={props.opener.clone()} copy={props.copy.clone()} onadopt={props.onadopt.clone()} onclose={props.onclose.clone()} />
+                }
+                { op_list(&yew::props!(OpListProps { checked: Rc::clone(&props.checked), shown: props.shown.clone(), onfix: props.onfix.clone() })) }
+                { apply_outcome(&yew::props!(ApplyOutcomeProps { checked: Rc::clone(&props.checked) })) }
             }
-            { op_list(&yew::props!(OpListProps { checked: Rc::clone(&props.checked), shown: props.shown.clone(), onfix: props.onfix.clone() })) }
-            { apply_outcome(&yew::props!(ApplyOutcomeProps { checked: Rc::clone(&props.checked) })) }
         </div>
     }
 }
