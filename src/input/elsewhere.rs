@@ -30,7 +30,6 @@
 //! ```
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -41,20 +40,28 @@ use super::InputError;
 pub const UNREAD: &str = "this YAML is not read yet";
 
 /// YAML texts read elsewhere, each with its value or why it is not YAML.
+/// (A handful at a time: the texts one check reads, and the bundled
+/// examples'; a list, searched in order, costs less code than a map.)
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReadTexts {
-    texts: HashMap<Rc<str>, Result<Value, InputError>>,
+    texts: Vec<(Rc<str>, Result<Value, InputError>)>,
 }
 
 impl ReadTexts {
     /// Records what `text` reads as.
     pub fn insert(&mut self, text: Rc<str>, read: Result<Value, InputError>) {
-        self.texts.insert(text, read);
+        match self.texts.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, held)) => *held = read,
+            None => self.texts.push((text, read)),
+        }
     }
 
     /// What `text` reads as, when it was read.
     pub fn get(&self, text: &str) -> Option<&Result<Value, InputError>> {
-        self.texts.get(text)
+        self.texts
+            .iter()
+            .find(|(t, _)| &**t == text)
+            .map(|(_, read)| read)
     }
 
     /// How many texts are held.
@@ -70,7 +77,7 @@ impl ReadTexts {
     /// Keeps only `texts` (the ones a run used: a text typed over is
     /// never read again, and is not kept).
     pub fn keep_only(&mut self, texts: &[Rc<str>]) {
-        self.texts.retain(|text, _| texts.contains(text));
+        self.texts.retain(|(text, _)| texts.contains(text));
     }
 }
 
@@ -125,7 +132,7 @@ pub(super) fn lookup(text: &str) -> Option<Result<Value, InputError>> {
     SCOPE.with(|scope| {
         let mut scope = scope.borrow_mut();
         let scope = scope.as_mut()?;
-        let (found, list) = match scope.read.texts.get(text) {
+        let (found, list) = match scope.read.get(text) {
             Some(read) => (read.clone(), &mut scope.asked.used),
             None => (unread(), &mut scope.asked.unread),
         };
