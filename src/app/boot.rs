@@ -94,20 +94,47 @@ fn offer_restart() {
 /// browser has unpacked the states the view opens with (the module has
 /// no inflater: [`super::link::unpack_start`]).
 fn mount() {
+    if cfg!(feature = "partial") {
+        listen_for_handoff();
+    }
     // (Learn's module has no packed state to open.)
     #[cfg(all(feature = "partial", not(feature = "learn-only")))]
     wasm_bindgen_futures::spawn_local(async {
-        super::link::unpack_start().await;
-        mount_now();
+        // Until the address stops changing under the unpacking (a link
+        // pasted, Back pressed meanwhile).
+        let address = || gloo::utils::window().location().hash().unwrap_or_default();
+        let mut unpacked = None;
+        while unpacked.as_ref() != Some(&address()) {
+            unpacked = Some(address());
+            super::link::unpack_start().await;
+        }
+        // Another module took the page meanwhile: it is its now.
+        if !handed_over() {
+            mount_now();
+        }
     });
     #[cfg(not(all(feature = "partial", not(feature = "learn-only"))))]
     mount_now();
 }
 
-/// Mounts [`App`] on a fresh `#app` at the start of `<body>`. In a module
-/// with some of the views, also listens for another module's
-/// [`HANDOFF_EVENT`] (outside Yew: the listener must outlive the app it
-/// destroys).
+/// In a module with some of the views: gives the page up when another
+/// module starts (listening from before this one mounts: outside Yew,
+/// the listener outlives the app it destroys). Once per page.
+fn listen_for_handoff() {
+    if LISTENING.with(|l| l.replace(true)) {
+        return;
+    }
+    EventListener::new(&gloo::utils::window(), HANDOFF_EVENT, |_| {
+        HANDED_OVER.with(|h| h.set(true));
+        if let Some(handle) = HANDLE.with(|h| h.borrow_mut().take()) {
+            handle.destroy();
+        }
+    })
+    .forget();
+}
+
+/// Mounts [`App`] on a fresh `#app` at the start of `<body>`; in a module
+/// with some of the views, keeps its handle for [`listen_for_handoff`].
 fn mount_now() {
     let document = gloo::utils::document();
     let mut caret = None;
@@ -135,15 +162,5 @@ fn mount_now() {
     }
     if cfg!(feature = "partial") {
         HANDLE.with(|h| *h.borrow_mut() = Some(handle));
-        if LISTENING.with(|l| l.replace(true)) {
-            return;
-        }
-        EventListener::new(&gloo::utils::window(), HANDOFF_EVENT, |_| {
-            HANDED_OVER.with(|h| h.set(true));
-            if let Some(handle) = HANDLE.with(|h| h.borrow_mut().take()) {
-                handle.destroy();
-            }
-        })
-        .forget();
     }
 }

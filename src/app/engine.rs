@@ -380,9 +380,11 @@ pub enum ReadText {
 }
 
 impl ReadText {
-    /// Reads `text` as YAML, with the default budgets.
+    /// Reads `text` as YAML, within lint's budget (the largest text asked
+    /// about is one Check's lint reads: the same text reads the same in
+    /// the engines as where a reader is compiled in).
     pub fn of(text: &str) -> ReadText {
-        match input::parse_as(text, Format::Yaml, &Budget::default()) {
+        match input::parse_as(text, Format::Yaml, &crate::lint::budget()) {
             Ok(value) => ReadText::Value(value),
             Err(error) => ReadText::Error(ParseError::from(&error)),
         }

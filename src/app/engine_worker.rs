@@ -363,10 +363,12 @@ impl EngineClient {
                             .borrow()
                             .is_latest(answer.header.answers(), answer.header.id()) =>
                     {
+                        // Answered: no longer waiting (a later failure of
+                        // the worker is not this request's).
                         let waiter = answer
                             .header
                             .answers()
-                            .and_then(|kind| me.waiters.borrow()[kind.index()].clone());
+                            .and_then(|kind| me.waiters.borrow_mut()[kind.index()].take());
                         if let Some(waiter) = waiter {
                             waiter.emit(Ok(answer));
                         }

@@ -237,9 +237,14 @@ fn unpack_v1(data: &str) -> Result<std::rc::Rc<str>, LinkError> {
     not(feature = "learn-only")
 ))]
 pub async fn unpack(value: &str) {
-    let Some(data) = value.strip_prefix("1.") else {
+    // The version read as `decode_within` reads it.
+    let Some(("1", data)) = value
+        .split_once('.')
+        .map(|(v, data)| (if v.parse() == Ok(1u32) { "1" } else { v }, data))
+    else {
         return;
     };
+    // (Longer than a stored state: `decode_within` refuses it unread.)
     if value.len() > MAX_STORED || unpacked::get(data).is_some() {
         return;
     }
@@ -284,9 +289,11 @@ mod unpacked {
 
     use super::LinkError;
 
-    /// How many are kept: the address, the saved state, and the links
-    /// this page wrote last.
-    pub(super) const KEPT: usize = 16;
+    /// How many are kept: the address and the saved state a view opened
+    /// with, and the last links this page wrote (the address bar holds
+    /// the last one: Share link copies it in the click when it holds the
+    /// state). Few: a state may be megabytes of JSON.
+    pub(super) const KEPT: usize = 4;
 
     type Unpacked = Result<Rc<str>, LinkError>;
 

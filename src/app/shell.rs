@@ -60,11 +60,7 @@ pub fn App() -> Html {
                 {
                     let route = route.clone();
                     wasm_bindgen_futures::spawn_local(async move {
-                        // (Learn's module opens no packed state: the module of
-                        // the view does.)
-                        if let Some(packed) =
-                            next.packed().filter(|_| !cfg!(feature = "learn-only"))
-                        {
+                        if let Some(packed) = next.packed() {
                             crate::app::link::unpack(packed).await;
                         }
                         // Unless another address came meanwhile (it has its own).

@@ -39,17 +39,22 @@ use super::InputError;
 /// The message of a YAML text that was asked for and is not read yet.
 pub const UNREAD: &str = "this YAML is not read yet";
 
+/// What a text reads as: its value, or why it is not YAML.
+pub type Read = Result<Value, InputError>;
+
 /// YAML texts read elsewhere, each with its value or why it is not YAML.
 /// (A handful at a time: the texts one check reads, and the bundled
 /// examples'; a list, searched in order, costs less code than a map.)
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ReadTexts {
-    texts: Vec<(Rc<str>, Result<Value, InputError>)>,
+    // Each value shared: a copy of the list (a state's next) copies none.
+    texts: Vec<(Rc<str>, Rc<Read>)>,
 }
 
 impl ReadTexts {
     /// Records what `text` reads as.
     pub fn insert(&mut self, text: Rc<str>, read: Result<Value, InputError>) {
+        let read = Rc::new(read);
         match self.texts.iter_mut().find(|(t, _)| *t == text) {
             Some((_, held)) => *held = read,
             None => self.texts.push((text, read)),
@@ -61,7 +66,7 @@ impl ReadTexts {
         self.texts
             .iter()
             .find(|(t, _)| &**t == text)
-            .map(|(_, read)| read)
+            .map(|(_, read)| &**read)
     }
 
     /// How many texts are held.

@@ -347,3 +347,31 @@ test('YAML is read by the engines: none fetched for the examples or JSON, once f
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('a link opened in the open page is unpacked and read; while its YAML waits, the note alone shows', async () => {
+  const { encodeLink } = await import('./link.mjs');
+  const page = await openPage(browser);
+  // The engines' module is held back until released: the wait is seen.
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route(/engine-worker_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  await openCheck(page);
+  const patch = '[{"op": "replace", "path": "/spec/replicas", "value": 3}]';
+  const object = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n';
+  // Pasted into the address bar of the open page (a hashchange, no reload).
+  await page.evaluate((hash) => { location.hash = hash; }, `#/check?s=${encodeLink({ patch, object })}`);
+  const editor = page.getByRole('textbox', { name: 'Patch', exact: true });
+  await page.waitForFunction((text) => document.querySelector('#check-patch')?.value === text, patch);
+  assert.equal(await editor.inputValue(), patch);
+  const results = page.locator('.check-results');
+  await results.getByText("Reading the YAML… (the first time, this loads patchlab's engines)").waitFor();
+  assert.equal(await results.getAttribute('aria-busy'), 'true');
+  assert.equal(await results.getByText(/^Paste a JSON patch/).count(), 0, 'no prompt to paste what is already there');
+  release();
+  const outcome = page.getByRole('region', { name: 'Does it apply now?' });
+  await outcome.getByText(/Applies now \(kube-apiserver\)/).waitFor();
+  assert.equal(await results.getAttribute('aria-busy'), 'false');
+  assert.equal(await results.locator('.stale-note').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

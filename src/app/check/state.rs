@@ -580,10 +580,22 @@ impl CheckState {
             .filter(|r| r.rev == self.rev && r.read_rev == self.read_rev)
     }
 
-    /// Takes in what the engines read; lint then runs again.
+    /// Takes in what the engines read of the texts lint waits for; lint
+    /// then runs again. An answer about texts no longer waited for (typed
+    /// over since) is dropped: it neither grows what is kept nor ends the
+    /// pause a big text waits for.
     fn take_read(&mut self, texts: &[Rc<str>], answer: &Result<Vec<ReadText>, EngineFailed>) {
+        let Some(waited) = self.unread().map(|r| r.texts.clone()) else {
+            return;
+        };
+        if !texts.iter().any(|t| waited.contains(t)) {
+            return;
+        }
         let read = Rc::make_mut(&mut self.read);
         for (i, text) in texts.iter().enumerate() {
+            if !waited.contains(text) {
+                continue;
+            }
             let why = |message: String| InputError {
                 message,
                 line: None,

@@ -673,24 +673,31 @@ mod yaml_read_elsewhere {
         assert_eq!(answered.checked.object, ObjectRead::Read);
         let outcome = answered.checked.ok().unwrap().report.outcome.clone();
         assert!(outcome.is_some(), "checked against the object");
-        // What the engines read is what this build reads.
-        assert_eq!(answered.checked, typed_object(OBJECT).read_here().checked);
+        // What the engines read is what lint reads of the text itself.
+        let here = Checked::run(&answered.patch, OBJECT, answered.semantics, answered.rev);
+        assert_eq!(answered.checked.patch, here.patch);
+        assert_eq!(answered.checked.object, here.object);
+        assert_eq!(answered.checked.asked.used, vec![Rc::from(OBJECT)]);
     }
 
     #[test]
-    fn a_late_answer_is_kept_but_the_current_text_is_asked_for() {
+    fn a_late_answer_is_dropped_and_the_current_text_is_asked_for() {
         let first = typed_object(OBJECT);
         let first_texts = first.unread().unwrap().texts.clone();
         let second_text = "metadata:\n  labels: {}\n";
         let mut state = first.reduce(CheckAction::EditObject(second_text.into()));
         state.settle();
         assert_eq!(state.unread().unwrap().texts, vec![Rc::from(second_text)]);
-        // The first text's answer comes: the second is still waited for.
+        // The first text's answer comes: dropped (nothing kept, lint does
+        // not run again); the second is still waited for.
+        let before = state.clone();
         let mut state = state.reduce(CheckAction::YamlRead {
             texts: first_texts,
             answer: Ok(vec![ReadText::of(OBJECT)]),
         });
         state.settle();
+        assert_eq!(state, before);
+        assert!(state.read.get(OBJECT).is_none());
         assert!(state.stale());
         assert_eq!(state.unread().unwrap().texts, vec![Rc::from(second_text)]);
         let done = state.read_here();
@@ -723,6 +730,44 @@ mod yaml_read_elsewhere {
     }
 
     #[test]
+    fn a_failure_after_the_answer_changes_nothing() {
+        // The engines answered, then their worker failed (a later
+        // request's crash): what was read stays read.
+        let state = typed_object(OBJECT);
+        let texts = state.unread().unwrap().texts.clone();
+        let done = state.read_here();
+        let after = done.reduce(CheckAction::YamlRead {
+            texts,
+            answer: Err(EngineFailed::Unavailable("the worker stopped".into())),
+        });
+        assert_eq!(after, done);
+        assert_eq!(after.checked.object, ObjectRead::Read);
+    }
+
+    #[test]
+    fn undo_while_reading_asks_again_and_the_first_answer_still_serves() {
+        let before = state_of(FIRST_EXAMPLE);
+        let typed = typed_object(OBJECT);
+        let texts = typed.unread().unwrap().texts.clone();
+        // Clear (undoable), then Undo back to the typed, unread object.
+        let cleared = typed.reduce(CheckAction::Clear);
+        let mut back = cleared.reduce(CheckAction::Undo);
+        back.settle();
+        assert_eq!(&*back.object, OBJECT);
+        let asked = back.unread().expect("asked for again").texts.clone();
+        assert_eq!(asked, texts);
+        // The answer to the first asking still serves: the texts match.
+        let mut answered = back.reduce(CheckAction::YamlRead {
+            texts,
+            answer: Ok(vec![ReadText::of(OBJECT)]),
+        });
+        answered.settle();
+        assert!(!answered.stale());
+        assert_eq!(answered.checked.object, ObjectRead::Read);
+        assert_ne!(answered.checked, before.checked);
+    }
+
+    #[test]
     fn a_yaml_error_comes_back_with_its_line() {
         let text = "metadata:\n  labels: [\n";
         let state = typed_object(text).read_here();
@@ -738,6 +783,28 @@ mod yaml_read_elsewhere {
                 column: e.column,
             }
         });
+    }
+
+    #[test]
+    fn a_late_answer_does_not_end_the_pause_of_big_texts() {
+        use crate::app::deferred::Deferred;
+        let big = |n: usize| {
+            format!(
+                "{OBJECT}# {}\n",
+                "x".repeat(crate::app::deferred::INSTANT_BYTES + n)
+            )
+        };
+        let first = state_of(FIRST_EXAMPLE).reduce(CheckAction::EditObject(big(0).as_str().into()));
+        let first = first.reduce(<CheckState as Deferred>::done(first.job().unwrap().run()));
+        let texts = first.unread().unwrap().texts.clone();
+        // Typed on: the next text waits for a pause.
+        let typing = first.reduce(CheckAction::EditObject(big(1).as_str().into()));
+        let late = typing.reduce(CheckAction::YamlRead {
+            texts,
+            answer: Ok(vec![ReadText::of(&big(0))]),
+        });
+        assert_eq!(late.key(), typing.key(), "the pause goes on");
+        assert_eq!(late, typing);
     }
 
     #[test]
