@@ -51,7 +51,7 @@ pub struct Caret {
 pub fn adopt(root: &web_sys::Element) -> Option<Caret> {
     use wasm_bindgen::JsCast;
 
-    use crate::app::link::{place, Shareable};
+    use crate::app::link::{json_of, Shareable};
 
     let editor = |id: &str| {
         root.query_selector(&format!("#{PREFIX}{id}"))
@@ -65,8 +65,11 @@ pub fn adopt(root: &web_sys::Element) -> Option<Caret> {
         let value = area.value();
         (area.default_value().ok()? != value).then_some(value)
     };
+    // As JSON, which storage also takes and the view reads as it is (a
+    // packed state would need the browser to unpack it first, and the
+    // mount is under way); the page module then carries no compressor.
     if let Some(link) = edited_link(edited(EDITORS[0]), edited(EDITORS[1])) {
-        crate::app::browser::keep(BuildLink::STORAGE_KEY, &place(&link).stored);
+        crate::app::browser::keep(BuildLink::STORAGE_KEY, &json_of(&link));
     }
     let focused = gloo::utils::document().active_element()?;
     let id = EDITORS
