@@ -315,8 +315,9 @@ test('the Build view shows the same findings on the ops each strategy sends', as
 test('YAML is read by the engines: none fetched for the examples or JSON, once for a typed YAML object', async () => {
   // The Check module has no YAML reader (#27): the examples carry their
   // YAML read when the playground was built; a YAML text typed in waits
-  // for the engines' module, then lint runs with it.
-  const page = await openPage(browser);
+  // for the engines' module, then lint runs with it. (No offline cache:
+  // it would fetch every module, the engines too, behind the page's back.)
+  const page = await openPage(browser, { serviceWorkers: 'block' });
   const fetched = [];
   page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
   await openCheck(page);
@@ -350,7 +351,8 @@ test('YAML is read by the engines: none fetched for the examples or JSON, once f
 
 test('a link opened in the open page is unpacked and read; while its YAML waits, the note alone shows', async () => {
   const { encodeLink } = await import('./link.mjs');
-  const page = await openPage(browser);
+  // No offline cache: it would fetch the engines past the hold below.
+  const page = await openPage(browser, { serviceWorkers: 'block' });
   // The engines' module is held back until released: the wait is seen.
   let release;
   const held = new Promise((ok) => { release = ok; });
