@@ -84,6 +84,28 @@ extern "C" {
     fn writable(this: &CompressionStream) -> web_sys::WritableStream;
 }
 
+/// The browser's words for a failure (an `Error`'s message, a thrown
+/// string), or `otherwise`.
+fn words(e: &wasm_bindgen::JsValue, otherwise: &str) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| otherwise.to_owned())
+}
+
+/// `bytes` piped through a transform stream (the browser's compressor or
+/// decompressor, given by its two ends).
+fn piped(
+    bytes: &[u8],
+    readable: &web_sys::ReadableStream,
+    writable: &web_sys::WritableStream,
+) -> Result<web_sys::ReadableStream, wasm_bindgen::JsValue> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts)?;
+    let pair = web_sys::ReadableWritablePair::new(readable, writable);
+    Ok(blob.stream().pipe_through(&pair))
+}
+
 /// Why the browser could not compress: its words (no `CompressionStream`,
 /// or the stream failed).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,19 +121,10 @@ pub struct CompressionFailed(pub String);
 /// [`CompressionFailed`] with the browser's words when it has no such
 /// stream or it failed.
 pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, CompressionFailed> {
-    let why = |e: wasm_bindgen::JsValue| {
-        CompressionFailed(
-            e.dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .or_else(|| e.as_string())
-                .unwrap_or_else(|| "the browser could not compress".to_owned()),
-        )
-    };
+    let why =
+        |e: wasm_bindgen::JsValue| CompressionFailed(words(&e, "the browser could not compress"));
     let stream = CompressionStream::new("deflate-raw").map_err(why)?;
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(why)?;
-    let pair = web_sys::ReadableWritablePair::new(&stream.readable(), &stream.writable());
-    let body = blob.stream().pipe_through(&pair);
+    let body = piped(bytes, &stream.readable(), &stream.writable()).map_err(why)?;
     let response = web_sys::Response::new_with_opt_readable_stream(Some(&body)).map_err(why)?;
     let buffer = wasm_bindgen_futures::JsFuture::from(response.array_buffer().map_err(why)?)
         .await
@@ -189,20 +202,11 @@ pub enum DecompressionFailed {
 pub async fn inflate_raw(bytes: &[u8], limit: usize) -> Result<Vec<u8>, DecompressionFailed> {
     use wasm_bindgen_futures::JsFuture;
     let why = |e: wasm_bindgen::JsValue| {
-        DecompressionFailed::NotDeflate(
-            e.dyn_ref::<js_sys::Error>()
-                .map(|e| String::from(e.message()))
-                .or_else(|| e.as_string())
-                .unwrap_or_else(|| "the browser could not decompress".to_owned()),
-        )
+        DecompressionFailed::NotDeflate(words(&e, "the browser could not decompress"))
     };
     let stream = DecompressionStream::new("deflate-raw").map_err(why)?;
-    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
-    let blob = web_sys::Blob::new_with_u8_array_sequence(&parts).map_err(why)?;
-    let pair = web_sys::ReadableWritablePair::new(&stream.readable(), &stream.writable());
-    let reader: StreamReader = blob
-        .stream()
-        .pipe_through(&pair)
+    let reader: StreamReader = piped(bytes, &stream.readable(), &stream.writable())
+        .map_err(why)?
         .get_reader()
         .unchecked_into();
     let mut out = Vec::new();

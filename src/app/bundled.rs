@@ -25,6 +25,27 @@ pub fn read_all<T: DeserializeOwned>(
         .collect()
 }
 
+/// Test-only: the YAML files compiled into JSON (`www/<dir>/<id>.yaml`,
+/// `files`), each read as a value, after checking that their ids are
+/// `ids`, in order (the order the compiled JSON is read in).
+#[cfg(test)]
+pub fn yaml_files(
+    dir: &str,
+    files: &[(&'static str, &'static str)],
+    ids: &[&str],
+) -> Vec<(&'static str, serde_json::Value)> {
+    let found: Vec<&str> = files.iter().map(|(id, _)| *id).collect();
+    assert_eq!(found, ids, "www/{dir}: the files and the compiled ids");
+    files
+        .iter()
+        .map(|(id, text)| {
+            let value = input::parse_as(text, Format::Yaml, &Budget::default())
+                .unwrap_or_else(|e| panic!("www/{dir}/{id}.yaml: {e}"));
+            (*id, value)
+        })
+        .collect()
+}
+
 /// Test-only: checks that `shipped` (a file compiled in, at `path` under
 /// the crate) is `value` written as pretty JSON, or with `PATCHLAB_BLESS`
 /// set writes it there first. `why` says what it is made from, and `tests`

@@ -26,6 +26,13 @@ pub const MAX_DECOMPRESSED: usize = 10 * 1024 * 1024;
 /// 5 MiB per site, is the real limit).
 pub const MAX_STORED: usize = 8 * 1024 * 1024;
 
+/// Where browser storage keeps `view`'s state: each
+/// [`Shareable::STORAGE_KEY`] (a test holds them to it), found from the
+/// view alone where a state is unpacked before its view's type is known.
+pub fn storage_key(view: View) -> String {
+    format!("patchlab.{}", view.slug())
+}
+
 /// A view state that travels in links and is kept in browser storage.
 pub trait Shareable: Serialize + DeserializeOwned + Clone + PartialEq + 'static {
     /// The view it belongs to.
@@ -237,13 +244,13 @@ fn unpack_v1(data: &str) -> Result<std::rc::Rc<str>, LinkError> {
     not(feature = "learn-only")
 ))]
 pub async fn unpack(value: &str) {
-    // The version read as `decode_within` reads it.
-    let Some(("1", data)) = value
-        .split_once('.')
-        .map(|(v, data)| (if v.parse() == Ok(1u32) { "1" } else { v }, data))
-    else {
+    // The version read as `decode_within` reads it: only 1 is packed.
+    let Some((version, data)) = value.split_once('.') else {
         return;
     };
+    if version.parse() != Ok(1u32) {
+        return;
+    }
     // (Longer than a stored state: `decode_within` refuses it unread.)
     if value.len() > MAX_STORED || unpacked::get(data).is_some() {
         return;
@@ -276,7 +283,7 @@ pub async fn unpack_start() {
         unpack(packed).await;
     }
     let view = route.view().unwrap_or(View::Build);
-    if let Some(saved) = crate::app::browser::peek(&format!("patchlab.{}", view.slug())) {
+    if let Some(saved) = crate::app::browser::peek(&storage_key(view)) {
         unpack(&saved).await;
     }
 }
@@ -530,6 +537,19 @@ mod tests {
             text: text.to_owned(),
             n: 1,
         }
+    }
+
+    /// The key a view's state is unpacked from before the view mounts is
+    /// the key the view saves it under.
+    #[test]
+    fn every_view_saves_under_its_storage_key() {
+        fn holds<T: Shareable>() {
+            assert_eq!(T::STORAGE_KEY, storage_key(T::VIEW), "{:?}", T::VIEW);
+        }
+        holds::<crate::app::build::BuildLink>();
+        holds::<crate::app::check::CheckLink>();
+        holds::<crate::app::race::RaceLink>();
+        holds::<crate::app::scale::ScaleLink>();
     }
 
     #[test]

@@ -161,19 +161,14 @@ mod tests {
     use super::*;
 
     use crate::app::check::{CheckLink, Checked, Texts};
-    use crate::input::{self, Budget, Format};
 
     /// The compiled examples are the YAML files, with what lint's YAML
     /// texts in each read as (what the engines would answer).
     #[test]
     fn the_compiled_examples_are_the_yaml_files() {
-        let ids: Vec<&str> = FILES.iter().map(|(id, _)| *id).collect();
-        assert_eq!(ids, IDS);
-        let examples: Vec<(&str, Value)> = FILES
-            .iter()
-            .map(|(id, text)| {
-                let value = input::parse_as(text, Format::Yaml, &Budget::default())
-                    .unwrap_or_else(|e| panic!("www/check/{id}.yaml: {e}"));
+        let examples: Vec<(&str, Value)> = crate::app::bundled::yaml_files("check", &FILES, &IDS)
+            .into_iter()
+            .map(|(id, value)| {
                 let mut example: Example = serde_json::from_value(value)
                     .unwrap_or_else(|e| panic!("www/check/{id}.yaml: {e}"));
                 let link = CheckLink::of_example(&example);
@@ -187,9 +182,8 @@ mod tests {
                     .map(|text| (text.to_string(), ReadText::of(text)))
                     .collect();
                 let mut read = ReadTexts::default();
-                for (text, _) in &example.read {
-                    let value = input::parse_as(text, Format::Yaml, &Budget::default());
-                    read.insert(Rc::from(text.as_str()), value);
+                for (text, value) in &example.read {
+                    read.insert(Rc::from(text.as_str()), value.to_result());
                 }
                 let checked = Checked::of(&texts, 1, &Rc::new(read));
                 assert!(!checked.waiting(), "{id}: every YAML text is read");
@@ -197,7 +191,7 @@ mod tests {
                 if !example.read.is_empty() {
                     value["read"] = serde_json::to_value(&example.read).unwrap();
                 }
-                (*id, value)
+                (id, value)
             })
             .collect();
         crate::app::bundled::shipped_compact_json_is(

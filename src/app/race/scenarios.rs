@@ -110,23 +110,18 @@ pub fn scenario(id: &str) -> Option<&'static Scenario> {
 mod tests {
     use super::*;
 
-    use crate::input::{self, Budget, Format};
-
     #[test]
     fn the_compiled_scenarios_are_the_yaml_files() {
-        let ids: Vec<&str> = FILES.iter().map(|(id, _)| *id).collect();
-        assert_eq!(ids, IDS);
-        let scenarios: Vec<(&str, Value)> = FILES
-            .iter()
-            .map(|(id, text)| {
-                let mut value = input::parse_as(text, Format::Yaml, &Budget::default())
-                    .unwrap_or_else(|e| panic!("www/scenarios/{id}.yaml: {e}"));
-                value
-                    .as_object_mut()
-                    .map(|scenario| scenario.remove("claims"));
-                (*id, value)
-            })
-            .collect();
+        let scenarios: Vec<(&str, Value)> =
+            crate::app::bundled::yaml_files("scenarios", &FILES, &IDS)
+                .into_iter()
+                .map(|(id, mut value)| {
+                    value
+                        .as_object_mut()
+                        .map(|scenario| scenario.remove("claims"));
+                    (id, value)
+                })
+                .collect();
         crate::app::bundled::shipped_compact_json_is(
             "www/scenarios/scenarios.json",
             COMPILED,
