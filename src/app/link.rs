@@ -27,8 +27,9 @@ pub const MAX_DECOMPRESSED: usize = 10 * 1024 * 1024;
 pub const MAX_STORED: usize = 8 * 1024 * 1024;
 
 /// Where browser storage keeps `view`'s state: each
-/// [`Shareable::STORAGE_KEY`] (a test holds them to it), found from the
-/// view alone where a state is unpacked before its view's type is known.
+/// [`Shareable::STORAGE_KEY`] (`tests/storage_keys.rs` holds them to it),
+/// found from the view alone where a state is unpacked before its view's
+/// type is known.
 pub fn storage_key(view: View) -> String {
     format!("patchlab.{}", view.slug())
 }
@@ -537,19 +538,6 @@ mod tests {
             text: text.to_owned(),
             n: 1,
         }
-    }
-
-    /// The key a view's state is unpacked from before the view mounts is
-    /// the key the view saves it under.
-    #[test]
-    fn every_view_saves_under_its_storage_key() {
-        fn holds<T: Shareable>() {
-            assert_eq!(T::STORAGE_KEY, storage_key(T::VIEW), "{:?}", T::VIEW);
-        }
-        holds::<crate::app::build::BuildLink>();
-        holds::<crate::app::check::CheckLink>();
-        holds::<crate::app::race::RaceLink>();
-        holds::<crate::app::scale::ScaleLink>();
     }
 
     #[test]
