@@ -3,8 +3,8 @@
 //! Everything that decides what the page shows is plain Rust, compiled and
 //! unit-tested natively: the routes ([`route`]), links and saved state
 //! ([`link`]), how every view starts, keeps replaced work for Undo and
-//! reduces its actions ([`view_state`]), work deferred off the keystroke
-//! ([`deferred`]), notices, shortcuts, and one pure state module per view
+//! reduces its actions ([`view_state`]), how big texts wait for a pause in
+//! typing ([`deferred`]), notices, shortcuts, and one pure state module per view
 //! ([`build`], [`check`], [`race`], [`scale`], [`learn`]). The Yew
 //! components that render them compile for `wasm32` and, in tests,
 //! natively, where Yew's server renderer renders them to HTML

@@ -12,7 +12,6 @@
 //! assert_eq!((err.line, err.column), (Some(2), Some(7)));
 //! ```
 
-pub mod elsewhere;
 mod yaml;
 
 pub use yaml::is_number as is_yaml_number;
@@ -260,20 +259,7 @@ fn parse_json(text: &str, budget: &Budget) -> Result<Value, InputError> {
     Ok(value)
 }
 
-/// YAML is read here, or, inside [`elsewhere::reading`], taken from what
-/// another module read. The Check module (feature `check-only`) has no
-/// reader of its own: outside [`elsewhere::reading`] its YAML reads as
-/// [`elsewhere::UNREAD`].
 fn parse_yaml(text: &str, budget: &Budget) -> Result<Value, InputError> {
-    if let Some(read) = elsewhere::lookup(text) {
-        return read;
-    }
-    #[cfg(feature = "check-only")]
-    {
-        let _ = budget;
-        elsewhere::unread()
-    }
-    #[cfg(not(feature = "check-only"))]
     yaml::parse(text, budget)
 }
 

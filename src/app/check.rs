@@ -1,7 +1,9 @@
 //! The Check view: paste a JSON patch, a merge patch or a `kubectl patch`
 //! command (and, optionally, the current object) and see what
 //! [`crate::lint`] finds, on the ops themselves, with the explanation and
-//! the fix beside the patch. The state is a pure reducer ([`state`]); the
+//! the fix beside the patch. Lint runs where the engines are
+//! ([`crate::app::engine::checked`]); the bundled examples come with their
+//! answers. The state is a pure reducer ([`state`]); the
 //! components render it and send actions (they compile for wasm32, and
 //! for native tests, which render them to HTML).
 
@@ -27,8 +29,8 @@ pub use crate::app::engine::explained::{
 pub use examples::{example, examples, Example, Expected, FIRST_EXAMPLE};
 pub use link::{CheckLink, FixKey, MAX_TEXT};
 pub use state::{
-    editor_error, fix_text, CheckAction, CheckJob, CheckState, Checked, CheckedPatch, Comparison,
-    Counts, ObjectRead, OpRow, Texts, MAX_SHOWN_OPS,
+    CheckAction, CheckAnswer, CheckRequest, CheckState, Checked, CheckedFinding, CheckedFix,
+    CheckedPatch, Comparison, Counts, ObjectRead, OpRow, MAX_SHOWN_OPS,
 };
 #[cfg(target_arch = "wasm32")]
 pub use view::CheckView;

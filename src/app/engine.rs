@@ -18,6 +18,8 @@
 //! worker -> page  {"type":"linted","id":8,"report":{...}}  (or "failed" with a message)
 //! page -> worker  {"type":"explain","id":9,"request":{"rev":4,"error":"...","patch":"...","object":"","kubernetes":null}}
 //! worker -> page  {"type":"explained","id":9,"view":{...}}
+//! page -> worker  {"type":"check","id":10,"request":{"rev":5,"patch":"...","object":"","semantics":"kube"}}
+//! worker -> page  {"type":"checked","id":10,"checked":{...}}
 //! ```
 //!
 //! The page reads a message's `type`, `id`, `kind` and `message` first
@@ -67,6 +69,7 @@ use crate::strategy::{
     self, Body, BodyKind, DiffError, FieldKind, Options, Overwrite, Plan, Precondition, Preset,
     RoundTrip, Side, Strategy,
 };
+use checked::{CheckRequest, Checked};
 use explained::{ExplainRequest, ExplainView};
 
 /// Why Build's texts cannot be converted or formatted.
@@ -160,6 +163,14 @@ pub enum ToEngine {
         /// The texts, each read on its own.
         texts: Vec<Rc<str>>,
     },
+    /// Lint Check's patch against its object (the Check module carries no
+    /// linter).
+    Check {
+        /// The page's number for this request.
+        id: u32,
+        /// What to check.
+        request: CheckRequest,
+    },
 }
 
 impl ToEngine {
@@ -170,7 +181,8 @@ impl ToEngine {
             | ToEngine::Lint { id, .. }
             | ToEngine::Convert { id, .. }
             | ToEngine::Explain { id, .. }
-            | ToEngine::ReadYaml { id, .. } => *id,
+            | ToEngine::ReadYaml { id, .. }
+            | ToEngine::Check { id, .. } => *id,
         }
     }
 
@@ -182,6 +194,7 @@ impl ToEngine {
             ToEngine::Convert { .. } => RequestKind::Convert,
             ToEngine::Explain { .. } => RequestKind::Explain,
             ToEngine::ReadYaml { .. } => RequestKind::ReadYaml,
+            ToEngine::Check { .. } => RequestKind::Check,
         }
     }
 
@@ -216,6 +229,17 @@ impl ToEngine {
         serde_json::to_string(&One::ReadYaml { id, texts }).unwrap_or_default()
     }
 
+    /// [`ToEngine::Check`] as JSON text, written like
+    /// [`ToEngine::explain_text`].
+    pub fn check_text(id: u32, request: &CheckRequest) -> String {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "kebab-case")]
+        enum One<'a> {
+            Check { id: u32, request: &'a CheckRequest },
+        }
+        serde_json::to_string(&One::Check { id, request }).unwrap_or_default()
+    }
+
     /// Reads a message.
     ///
     /// # Errors
@@ -244,16 +268,19 @@ pub enum RequestKind {
     Explain,
     /// [`ToEngine::ReadYaml`].
     ReadYaml,
+    /// [`ToEngine::Check`].
+    Check,
 }
 
 impl RequestKind {
     /// Every kind.
-    pub const ALL: [RequestKind; 5] = [
+    pub const ALL: [RequestKind; 6] = [
         RequestKind::Build,
         RequestKind::Lint,
         RequestKind::Convert,
         RequestKind::Explain,
         RequestKind::ReadYaml,
+        RequestKind::Check,
     ];
 
     /// Its place in [`RequestKind::ALL`] (the page keeps one slot per
@@ -316,6 +343,13 @@ pub enum FromEngine {
         /// What each text reads as.
         values: Vec<ReadText>,
     },
+    /// The answer to [`ToEngine::Check`]: what the view shows.
+    Checked {
+        /// The request's number.
+        id: u32,
+        /// What lint made of the texts.
+        checked: Rc<Checked>,
+    },
     /// A request could not be answered.
     Failed {
         /// The request's number (0: unreadable).
@@ -337,6 +371,7 @@ impl FromEngine {
             | FromEngine::Converted { id, .. }
             | FromEngine::Explained { id, .. }
             | FromEngine::YamlRead { id, .. }
+            | FromEngine::Checked { id, .. }
             | FromEngine::Failed { id, .. } => *id,
         }
     }
@@ -350,6 +385,7 @@ impl FromEngine {
             FromEngine::Converted { .. } => Some(RequestKind::Convert),
             FromEngine::Explained { .. } => Some(RequestKind::Explain),
             FromEngine::YamlRead { .. } => Some(RequestKind::ReadYaml),
+            FromEngine::Checked { .. } => Some(RequestKind::Check),
             FromEngine::Failed { kind, .. } => *kind,
         }
     }
@@ -380,9 +416,7 @@ pub enum ReadText {
 }
 
 impl ReadText {
-    /// Reads `text` as YAML, within lint's budget (the largest text asked
-    /// about is one Check's lint reads: the same text reads the same in
-    /// the engines as where a reader is compiled in).
+    /// Reads `text` as YAML, within lint's budget.
     pub fn of(text: &str) -> ReadText {
         match input::parse_as(text, Format::Yaml, &crate::lint::budget()) {
             Ok(value) => ReadText::Value(value),
@@ -392,7 +426,7 @@ impl ReadText {
 
     /// Reads one as serde writes it (`{"value": ...}` or `{"error":
     /// {"message", "line"?, "column"?}}`), by hand: the modules that read
-    /// answers (Race, Check) then carry no derived reader (2 KB of code).
+    /// answers (Race) then carry no derived reader (2 KB of code).
     pub fn from_value(value: Value) -> Option<ReadText> {
         let Value::Object(mut one) = value else {
             return None;
@@ -413,19 +447,6 @@ impl ReadText {
             line: place("line")?,
             column: place("column")?,
         }))
-    }
-
-    /// What lint makes of it (as [`crate::input::elsewhere::ReadTexts`]
-    /// holds it).
-    pub fn to_result(&self) -> Result<Value, input::InputError> {
-        match self {
-            ReadText::Value(value) => Ok(value.clone()),
-            ReadText::Error(error) => Err(input::InputError {
-                message: error.message.clone(),
-                line: error.line,
-                column: error.column,
-            }),
-        }
     }
 }
 
@@ -959,6 +980,10 @@ impl Engine {
                 id,
                 values: texts.iter().map(|text| ReadText::of(text)).collect(),
             },
+            ToEngine::Check { id, request } => FromEngine::Checked {
+                id,
+                checked: Rc::new(request.answer()),
+            },
         }
     }
 
@@ -1199,6 +1224,7 @@ fn field_rows(plans: &[Result<Plan, DiffError>]) -> Vec<FieldRow> {
     rows.into_values().collect()
 }
 
+pub mod checked;
 pub mod explained;
 pub mod wire;
 

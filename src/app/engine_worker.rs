@@ -21,6 +21,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::Callback;
 
+use super::engine::checked::{CheckRequest, Checked};
 use super::engine::explained::{ExplainRequest, ExplainView};
 use super::engine::wire::{self, Header, MessageType};
 use super::engine::{
@@ -177,15 +178,16 @@ pub struct Reply {
 
 impl Reply {
     /// Reads the header of a message (it must hold the members every
-    /// message of its type holds: [`Header::read_checked`]). The Race and
-    /// Check modules, which ask for small answers only and read every JSON
-    /// text as a `Value` already, read it that way ([`Header::read_value`]:
-    /// 2 KB gzip less each); the page module, which takes Build's big
-    /// answers on every keystroke, reads the header alone.
+    /// message of its type holds: [`Header::read_checked`]). The Race
+    /// module, which asks for small answers only and reads every JSON text
+    /// as a `Value` already, reads it that way ([`Header::read_value`]: 2
+    /// KB gzip less); the page and Check modules, which take big answers
+    /// (Build's results, lint's findings) on every keystroke, read the
+    /// header alone.
     fn read(text: String) -> Result<Reply, serde_json::Error> {
-        #[cfg(any(feature = "race-only", feature = "check-only"))]
+        #[cfg(feature = "race-only")]
         let header = Header::read_value_checked(&text);
-        #[cfg(not(any(feature = "race-only", feature = "check-only")))]
+        #[cfg(not(feature = "race-only"))]
         let header = Header::read_checked(&text);
         header.map(|header| Reply { header, text })
     }
@@ -495,6 +497,19 @@ impl EngineClient {
             bytes,
             |id| ToEngine::explain_text(id, &request),
             deliver(MessageType::Explained, wire::explained, done),
+        );
+    }
+
+    /// Asks for lint of Check's texts; what the view shows, or why there
+    /// is nothing, goes to `done`, unless a later request replaced this
+    /// one. Answered like [`EngineClient::build`].
+    pub fn check(&self, request: CheckRequest, done: Callback<Result<Rc<Checked>, EngineFailed>>) {
+        let bytes = request.patch.len() + request.object.len();
+        self.ask(
+            RequestKind::Check,
+            bytes,
+            |id| ToEngine::check_text(id, &request),
+            deliver(MessageType::Checked, wire::checked, done),
         );
     }
 

@@ -79,7 +79,7 @@ pub trait ViewState: Clone + Default + PartialEq + Sized + 'static {
     /// The next state; a pure function of the state and the action.
     fn reduce(&self, action: Self::Action) -> Self;
     /// Brings derived data up to date where that is quick (small texts),
-    /// so an edit costs one render; the rest is a job (`use_deferred`).
+    /// so an edit costs one render; the rest waits for the engines.
     /// Called after every action.
     fn settle(&mut self) {}
     /// `self`, shown in place of `previous`: carries over what must keep

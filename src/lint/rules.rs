@@ -40,6 +40,18 @@ impl serde::Serialize for Severity {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Severity {
+    /// Reads the name [`Severity::as_str`] writes (Check's findings come
+    /// from the engines).
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Severity, D::Error> {
+        let name = <Cow<'de, str>>::deserialize(deserializer)?;
+        [Severity::Note, Severity::Warning, Severity::Error]
+            .into_iter()
+            .find(|s| s.as_str() == name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown severity {name:?}")))
+    }
+}
+
 /// A lint rule. The kebab-case names ([`Rule::as_str`]) are stable: CI
 /// configurations and SARIF viewers refer to them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -466,6 +478,14 @@ impl FromStr for Rule {
 impl serde::Serialize for Rule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Rule {
+    /// Reads the name [`Rule::as_str`] writes.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Rule, D::Error> {
+        let name = <Cow<'de, str>>::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
     }
 }
 

@@ -312,11 +312,12 @@ test('the Build view shows the same findings on the ops each strategy sends', as
   await page.context().close();
 });
 
-test('YAML is read by the engines: none fetched for the examples or JSON, once for a typed YAML object', async () => {
-  // The Check module has no YAML reader (#27): the examples carry their
-  // YAML read when the playground was built; a YAML text typed in waits
-  // for the engines' module, then lint runs with it. (No offline cache:
-  // it would fetch every module, the engines too, behind the page's back.)
+test('lint runs in the engines: none fetched for the examples, once for what is typed', async () => {
+  // The Check module has no linter (#27): the examples carry their
+  // findings, worked out when the playground was built; a text typed in
+  // waits for the engines' module, then shows what lint found. (No
+  // offline cache: it would fetch every module, the engines too, behind
+  // the page's back.)
   const page = await openPage(browser, { serviceWorkers: 'block' });
   const fetched = [];
   page.on('request', (request) => fetched.push(new URL(request.url()).pathname));
@@ -324,13 +325,15 @@ test('YAML is read by the engines: none fetched for the examples or JSON, once f
   const menu = page.getByRole('combobox', { name: 'Example' });
   await menu.selectOption('node-labels-shared');
   await page.getByRole('region', { name: 'Does it apply now?' }).waitFor();
-  await setEditor(page, 'Patch', '[{"op": "replace", "path": "/spec/replicas", "value": 3}]');
-  await page.locator('.check-results[aria-busy="false"] .check-summary').waitFor();
-  assert.ok(!fetched.some((f) => /engine-worker/.test(f)), `no engines for examples and JSON: ${fetched.join(' ')}`);
+  await menu.selectOption('float-test');
+  await page.locator('.check-results[aria-busy="false"] .check-summary', { hasText: '2 errors' }).waitFor();
+  assert.ok(!fetched.some((f) => /engine-worker/.test(f)), `no engines for the examples: ${fetched.join(' ')}`);
 
   const engines = page.waitForRequest((request) => /engine-worker_bg\.wasm$/.test(request.url()));
-  await setEditor(page, 'Current object', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n');
+  await setEditor(page, 'Patch', '[{"op": "replace", "path": "/spec/replicas", "value": 3}]');
   await engines;
+  await page.locator('.check-results[aria-busy="false"] .check-summary', { hasText: 'Read a JSON patch of 1 op' }).waitFor();
+  await setEditor(page, 'Current object', 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n');
   const outcome = page.getByRole('region', { name: 'Does it apply now?' });
   await outcome.getByText(/Applies now \(kube-apiserver\)/).waitFor();
   assert.equal(await page.locator('.check-results').getAttribute('aria-busy'), 'false');
@@ -349,7 +352,7 @@ test('YAML is read by the engines: none fetched for the examples or JSON, once f
   await page.context().close();
 });
 
-test('a link opened in the open page is unpacked and read; while its YAML waits, the note alone shows', async () => {
+test('a link opened in the open page is unpacked and checked; while the engines load, the note alone shows', async () => {
   const { encodeLink } = await import('./link.mjs');
   // No offline cache: it would fetch the engines past the hold below.
   const page = await openPage(browser, { serviceWorkers: 'block' });
@@ -366,7 +369,7 @@ test('a link opened in the open page is unpacked and read; while its YAML waits,
   await page.waitForFunction((text) => document.querySelector('#check-patch')?.value === text, patch);
   assert.equal(await editor.inputValue(), patch);
   const results = page.locator('.check-results');
-  await results.getByText("Reading the YAML… (the first time, this loads patchlab's engines)").waitFor();
+  await results.getByText("Checking… (the first time, this loads patchlab's engines)").waitFor();
   assert.equal(await results.getAttribute('aria-busy'), 'true');
   assert.equal(await results.getByText(/^Paste a JSON patch/).count(), 0, 'no prompt to paste what is already there');
   release();

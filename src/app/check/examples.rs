@@ -2,18 +2,15 @@
 //! by `tests/lint.rs`, which holds lint to each example's `expect` list),
 //! compiled in as JSON (`www/check/examples.json`, written from the YAML
 //! files by a test: `PATCHLAB_BLESS=1 cargo test --lib check::examples`)
-//! with the values of the YAML texts lint reads in them, so that the
-//! Check module, which has no YAML reader, shows them without asking the
-//! engines (#27).
-
-use std::rc::Rc;
+//! with what the engines' lint answers about each, so that the Check
+//! module, which has no linter, shows them without fetching the engines
+//! (#27).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::app::engine::ReadText;
+use crate::app::engine::checked::{CheckRequest, Checked};
 use crate::apply::Semantics;
-use crate::input::elsewhere::ReadTexts;
 
 /// A finding an example promises: its rule, op index and path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,11 +45,10 @@ pub struct Example {
     pub semantics: Semantics,
     /// Every finding lint reports on it.
     pub expect: Vec<Expected>,
-    /// The YAML texts lint reads in it, each with what it reads as (in
-    /// the compiled JSON only, as `read`: `[text, ReadText]` pairs, read
-    /// by hand).
+    /// What the engines' lint answers about it, as bundled (in the
+    /// compiled JSON only, as `checked`; read when the example is shown).
     #[serde(skip)]
-    pub read: Vec<(String, ReadText)>,
+    pub checked: Option<Value>,
 }
 
 /// The examples as JSON: `[id, example]` pairs in menu order.
@@ -106,22 +102,9 @@ pub fn examples() -> &'static [Example] {
                     return None;
                 };
                 let mut value = pair.pop()?;
-                let read = value.as_object_mut()?.remove("read");
+                let checked = value.as_object_mut()?.remove("checked")?;
                 let mut example: Example = serde_json::from_value(value).ok()?;
-                example.read = match read {
-                    None => Vec::new(),
-                    Some(Value::Array(read)) => read
-                        .into_iter()
-                        .map(|pair| match pair {
-                            Value::Array(mut pair) if pair.len() == 2 => {
-                                let read = ReadText::from_value(pair.pop()?)?;
-                                Some((pair.pop()?.as_str()?.to_owned(), read))
-                            }
-                            _ => None,
-                        })
-                        .collect::<Option<_>>()?,
-                    Some(_) => return None,
-                };
+                example.checked = Some(checked);
                 let id = pair.first()?.as_str()?;
                 example.id = IDS.into_iter().find(|known| *known == id)?;
                 Some(example)
@@ -140,15 +123,21 @@ const IDS: [&str; 6] = [
     "node-labels-shared",
 ];
 
-/// What the YAML texts of every example read as.
-pub(super) fn read() -> ReadTexts {
-    let mut read = ReadTexts::default();
-    for example in examples() {
-        for (text, value) in &example.read {
-            read.insert(Rc::from(text.as_str()), value.to_result());
-        }
-    }
-    read
+/// The bundled answer to `request`, when it asks about an example's
+/// texts as bundled (its revision is the request's).
+pub(super) fn answered(request: &CheckRequest) -> Option<Checked> {
+    examples()
+        .iter()
+        .find(|e| {
+            *e.patch == *request.patch
+                && e.object.as_deref().unwrap_or_default() == &*request.object
+                && e.semantics == request.semantics
+        })
+        .and_then(|e| serde_json::from_value::<Checked>(e.checked.clone()?).ok())
+        .map(|checked| Checked {
+            rev: request.rev,
+            ..checked
+        })
 }
 
 /// One example by id.
@@ -160,37 +149,30 @@ pub fn example(id: &str) -> Option<&'static Example> {
 mod tests {
     use super::*;
 
-    use crate::app::check::{CheckLink, Checked, Texts};
+    use std::rc::Rc;
 
-    /// The compiled examples are the YAML files, with what lint's YAML
-    /// texts in each read as (what the engines would answer).
+    use crate::app::check::CheckLink;
+
+    /// The compiled examples are the YAML files, each with what the
+    /// engines' lint answers about it (at revision 0).
     #[test]
     fn the_compiled_examples_are_the_yaml_files() {
         let examples: Vec<(&str, Value)> = crate::app::bundled::yaml_files("check", &FILES, &IDS)
             .into_iter()
             .map(|(id, value)| {
-                let mut example: Example = serde_json::from_value(value)
+                let example: Example = serde_json::from_value(value)
                     .unwrap_or_else(|e| panic!("www/check/{id}.yaml: {e}"));
                 let link = CheckLink::of_example(&example);
-                let texts = Texts {
-                    patch: &link.patch,
-                    object: &link.object,
+                let checked = CheckRequest {
+                    rev: 0,
+                    patch: Rc::clone(&link.patch),
+                    object: Rc::clone(&link.object),
                     semantics: link.semantics,
-                };
-                let asked = Checked::of(&texts, 1, &Rc::default()).asked;
-                example.read = (asked.unread.iter())
-                    .map(|text| (text.to_string(), ReadText::of(text)))
-                    .collect();
-                let mut read = ReadTexts::default();
-                for (text, value) in &example.read {
-                    read.insert(Rc::from(text.as_str()), value.to_result());
                 }
-                let checked = Checked::of(&texts, 1, &Rc::new(read));
-                assert!(!checked.waiting(), "{id}: every YAML text is read");
+                .answer();
+                assert!(checked.ok().is_some(), "{id}: the patch reads");
                 let mut value = serde_json::to_value(&example).unwrap();
-                if !example.read.is_empty() {
-                    value["read"] = serde_json::to_value(&example.read).unwrap();
-                }
+                value["checked"] = serde_json::to_value(&checked).unwrap();
                 (id, value)
             })
             .collect();
@@ -198,7 +180,7 @@ mod tests {
             "www/check/examples.json",
             COMPILED,
             &examples,
-            "the YAML files, with the values of the YAML texts lint reads in each",
+            "the YAML files, with what lint answers about each",
             "check::examples",
         );
     }

@@ -194,7 +194,7 @@ fn a_409_is_explained_from_the_text_alone_and_retry_on_conflict_retries_it() {
 
 #[test]
 fn an_unreadable_patch_or_object_is_left_out_and_said_so() {
-    let state = CheckState::from_link(link("[{", "metadata: [", BARE_422)).read_here();
+    let state = CheckState::from_link(link("[{", "metadata: [", BARE_422)).checked_here();
     let explained = explained(&state);
     assert_eq!(explained.unused, vec![Unused::Patch, Unused::Object]);
     assert!(!explained.with_patch && !explained.with_object);
@@ -205,12 +205,18 @@ fn an_unreadable_patch_or_object_is_left_out_and_said_so() {
 
 #[test]
 fn the_release_is_kept_and_replayed_on() {
-    let state = CheckState::from_link(link(PATCH, OBJECT, BARE_422));
+    let state = CheckState::from_link(link(PATCH, OBJECT, BARE_422)).checked_here();
     assert_eq!(answer(&state).release, KubeVersion::NEWEST);
     let old: KubeVersion = "1.30".parse().unwrap();
     let on_old = state.reduce(CheckAction::SetKubernetes(old));
     assert_eq!(on_old.kubernetes, Some(old));
-    assert!(!on_old.stale(), "a new release is checked at once");
+    assert!(
+        !on_old.stale(),
+        "lint's findings stay those of the texts: the release is explain's"
+    );
+    assert_eq!(on_old.check_request(), None, "lint is not asked again");
+    let typed = on_old.reduce(CheckAction::EditError("x".into()));
+    assert!(!typed.stale() && typed.check_request().is_none());
     assert!(on_old.explaining(), "and asked of explain");
     assert_eq!(answer(&on_old).release, old);
     assert_eq!(on_old.link().kubernetes, Some(old));

@@ -11,7 +11,8 @@ use super::state::{Checked, OpRow, MAX_SHOWN_OPS};
 use crate::app::components::{
     diagnostics, op_class, severity_class, Diag, DiagnosticsProps, ReformSome,
 };
-use crate::lint::Finding;
+use crate::patch::OpKind;
+use crate::strategy::BodyKind;
 
 #[derive(PartialEq, Properties)]
 pub struct OpListProps {
@@ -41,20 +42,24 @@ pub fn op_list(props: &OpListProps) -> Html {
         .shown
         .as_ref()
         .and_then(|key| patch.report.findings.iter().position(|f| key.names(f)));
-    let numbered = |finding: &Finding| -> Diag {
-        let n = patch
-            .report
-            .findings
-            .iter()
-            .position(|f| std::ptr::eq(f, finding))
-            .unwrap_or_default();
-        Diag::of(n, finding)
+    let numbered = |n: usize| -> Option<Diag> {
+        let finding = patch.report.findings.get(n)?;
+        let (explanation, fix_text) = patch.rule_texts(finding.rule);
+        Some(Diag {
+            n,
+            finding: finding.finding(),
+            has_fix: finding.fix.is_some(),
+            explanation: AttrValue::Rc(explanation),
+            fix_text: AttrValue::Rc(fix_text),
+        })
     };
-    let body: Vec<Diag> = patch.body_findings().map(numbered).collect();
-    let (rows, left_out) = patch.rows();
-    let body_label = match patch.input.kind {
-        crate::lint::BodyKind::JsonPatch => "The whole patch",
-        crate::lint::BodyKind::StrategicMergePatch => "The strategic merge patch body",
+    let body: Vec<Diag> = patch
+        .body_findings()
+        .filter_map(|(n, _)| numbered(n))
+        .collect();
+    let body_label = match patch.kind {
+        BodyKind::JsonPatch => "The whole patch",
+        BodyKind::StrategicMergePatch => "The strategic merge patch body",
         _ => "The merge patch body",
     };
     html! {
@@ -65,38 +70,35 @@ pub fn op_list(props: &OpListProps) -> Html {
                     { diagnostics(&yew::props!(DiagnosticsProps { findings: body, onfix: onfix.clone(), shown })) }
                 </section>
             }
-            if !rows.is_empty() {
+            if !patch.rows.is_empty() {
                 <ol class="ops check-ops" aria-label="Operations and their findings">
-                    { for rows.iter().map(|row| op_row(row, &numbered, &onfix, shown)) }
+                    { for patch.rows.iter().map(|row| op_row(row, &numbered, &onfix, shown)) }
                 </ol>
             }
-            if left_out > 0 {
-                <p class="muted">{ format!("{left_out} more ops are not listed: a patch this long lists only its ops with findings (at most {}).", MAX_SHOWN_OPS) }</p>
+            if patch.left_out > 0 {
+                <p class="muted">{ format!("{} more ops are not listed: a patch this long lists only its ops with findings (at most {}).", patch.left_out, MAX_SHOWN_OPS) }</p>
             }
         </>
     }
 }
 
 fn op_row(
-    row: &OpRow<'_>,
-    numbered: &dyn Fn(&Finding) -> Diag,
+    row: &OpRow,
+    numbered: &dyn Fn(usize) -> Option<Diag>,
     onfix: &Callback<usize>,
     shown: Option<usize>,
 ) -> Html {
-    let worst = row.findings.iter().map(|f| f.severity).max();
-    let value = row.op.and_then(|op| {
-        op.raw_value()
-            .map(|raw| crate::text::elide(raw, 160))
-            .or_else(|| op.value.as_ref().map(|v| crate::text::elide_value(v, 160)))
-    });
+    let findings: Vec<Diag> = row.findings.iter().filter_map(|n| numbered(*n)).collect();
+    let worst = findings.iter().map(|d| d.finding.severity).max();
+    let kind = row.op.as_ref().and_then(|(op, _, _)| OpKind::parse(op));
     html! {
-        <li class={classes!("op", op_class(row.op.map(|o| o.op)), worst.map(severity_class))}>
+        <li class={classes!("op", op_class(kind), worst.map(severity_class))}>
             <div class="op-line">
                 <span class="op-index">{ format!("op {}", row.index) }</span>
-                if let Some(op) = row.op {
-                    <span class="op-kind">{ op.op.as_str() }</span>
-                    <code class="op-path">{ if op.path.is_empty() { "\"\" (the whole document)".to_owned() } else { op.path.clone() } }</code>
-                    if let Some(from) = &op.from {
+                if let Some((op, path, from)) = &row.op {
+                    <span class="op-kind">{ op.clone() }</span>
+                    <code class="op-path">{ if path.is_empty() { "\"\" (the whole document)".to_owned() } else { path.clone() } }</code>
+                    if let Some(from) = from {
                         <span class="muted">{ "from " }<code class="op-path">{ from.clone() }</code></span>
                     }
                 } else {
@@ -106,12 +108,10 @@ fn op_row(
                     <span class="op-where">{ format!("line {line}") }</span>
                 }
             </div>
-            if let Some(value) = value {
-                <code class="op-value">{ value }</code>
-            } else if row.op.is_none() {
-                <code class="op-value">{ row.written.map(|w| crate::text::elide(w, 160)).unwrap_or_default() }</code>
+            if let Some(value) = &row.value {
+                <code class="op-value">{ value.clone() }</code>
             }
-            { diagnostics(&yew::props!(DiagnosticsProps { findings: row.findings.iter().map(|f| numbered(f)).collect::<Vec<_>>(), onfix: onfix.clone(), shown, at: row.op.map(|op| AttrValue::from(op.path.clone())) })) }
+            { diagnostics(&yew::props!(DiagnosticsProps { findings, onfix: onfix.clone(), shown, at: row.op.as_ref().map(|(_, path, _)| AttrValue::from(path.clone())) })) }
         </li>
     }
 }

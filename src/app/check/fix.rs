@@ -64,7 +64,7 @@ pub fn FixPanel(props: &FixPanelProps) -> Html {
                 <h3 id="fix-title" tabindex="-1">{ "The fix for " }<code>{ finding.rule.as_str() }</code>{ at }</h3>
                 <button type="button" class="link" onclick={close}>{ "Close" }</button>
             </div>
-            <p class="muted">{ with_code(finding.rule.info().fix) }</p>
+            <p class="muted">{ with_code(&props.comparison.fix_text) }</p>
             <div class="side-by-side">
                 { side(&yew::props!(SideProps { title: "Your patch, as sent", lines: props.comparison.original.clone() })) }
                 { side(&yew::props!(SideProps { title: "With the fix", lines: props.comparison.fixed.clone() })) }

@@ -7,11 +7,11 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::examples::{example, Example};
+use super::state::CheckedFinding;
 use crate::app::link::{LinkError, Shareable};
 use crate::app::route::View;
 use crate::apply::Semantics;
 use crate::kube::KubeVersion;
-use crate::lint::Finding;
 
 /// The longest patch or object text a link may hold (the editors refuse
 /// longer pastes too).
@@ -47,7 +47,7 @@ pub struct FixKey {
 
 impl FixKey {
     /// The key of `finding`.
-    pub fn of(finding: &Finding) -> FixKey {
+    pub fn of(finding: &CheckedFinding) -> FixKey {
         FixKey {
             rule: finding.rule.as_str().to_owned(),
             index: finding.index,
@@ -56,7 +56,7 @@ impl FixKey {
     }
 
     /// True when `finding` is the one this key names.
-    pub fn names(&self, finding: &Finding) -> bool {
+    pub fn names(&self, finding: &CheckedFinding) -> bool {
         finding.rule.as_str() == self.rule
             && finding.index == self.index
             && finding.path == self.path

@@ -31,7 +31,7 @@ fn ops(state: &CheckState) -> String {
 }
 
 fn with(state: &CheckState, action: CheckAction) -> CheckState {
-    state.reduce(action).read_here()
+    state.reduce(action).checked_here()
 }
 
 #[test]

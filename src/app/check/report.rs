@@ -8,8 +8,8 @@ use yew::prelude::*;
 
 use super::state::{Checked, ObjectRead};
 use crate::app::components::{conflict_surface, severity_class, with_code, ConflictSurfaceProps};
+use crate::app::engine::checked::CheckedOutcome;
 use crate::apply::Semantics;
-use crate::lint::Outcome;
 
 /// The engine's name, in a sentence.
 pub fn engine(semantics: Semantics) -> &'static str {
@@ -36,14 +36,14 @@ pub fn summary(props: &SummaryProps) -> Html {
         },
         Some(Ok(patch)) => {
             let counts = patch.counts();
-            let worst = patch.report.worst();
+            let worst = patch.worst();
             html! {
                 <div class="check-summary">
                     <p class={classes!("counts", worst.map(severity_class))}>
                         <strong>{ counts.summary() }</strong>
                         { if worst.is_none() { " at note level or above: no hazard lint knows of." } else { "" } }
                     </p>
-                    <p class="muted read-as">{ with_code(&patch.read_as()) }</p>
+                    <p class="muted read-as">{ with_code(&patch.read_as) }</p>
                 </div>
             }
         }
@@ -86,7 +86,7 @@ pub fn apply_outcome(props: &ApplyOutcomeProps) -> Html {
     }
 }
 
-fn outcome_text(outcome: &Outcome, semantics: Semantics) -> Html {
+fn outcome_text(outcome: &CheckedOutcome, semantics: Semantics) -> Html {
     let engine = engine(semantics);
     if outcome.applies {
         return html! {
@@ -109,8 +109,8 @@ fn outcome_text(outcome: &Outcome, semantics: Semantics) -> Html {
             if let Some(cause) = &outcome.cause {
                 <p>{ "Why: " }<code class="wrap">{ cause.clone() }</code></p>
             }
-            if let Some(response) = &outcome.response {
-                <p>{ "The server answers " }<strong>{ format!("{} {}", response.code, response.reason) }</strong>{ ": " }<q>{ response.message.clone() }</q></p>
+            if let Some((code, reason, message)) = &outcome.response {
+                <p>{ "The server answers " }<strong>{ format!("{code} {reason}") }</strong>{ ": " }<q>{ message.clone() }</q></p>
             }
         </>
     }

@@ -4,25 +4,26 @@ use std::rc::Rc;
 use super::*;
 use crate::app::view_state::ViewState;
 
-/// Test-only: lint run at once, as a step of a chain (the reducer does
-/// it for small texts, a job for big ones).
+/// Test-only: the engines' answer taken at once, as a step of a chain
+/// (the view asks them for small texts at once, for big ones after a
+/// pause in typing).
 trait CheckedNow {
     fn checked_now(&self) -> CheckState;
 }
 
 impl CheckedNow for CheckState {
     fn checked_now(&self) -> CheckState {
-        self.read_here()
+        self.checked_here()
     }
 }
 use crate::app::link::{self, LinkError, Shareable, Start};
 use crate::app::route::{Route, View};
 use crate::app::text_diff::LineTag;
 use crate::apply::Semantics;
-use crate::lint::{Origin, Rule, Severity};
+use crate::lint::{Rule, Severity};
 
 fn state_of(id: &str) -> CheckState {
-    CheckState::from_link(CheckLink::example(id).unwrap()).read_here()
+    CheckState::from_link(CheckLink::example(id).unwrap()).checked_here()
 }
 
 fn findings(state: &CheckState) -> BTreeSet<(String, Option<usize>, Option<String>)> {
@@ -71,13 +72,17 @@ fn every_example_shows_exactly_the_findings_it_promises() {
 fn a_first_visit_shows_the_seed_whole_map_test_and_its_per_key_fix() {
     let state = CheckState::default();
     assert_eq!(state.example.as_deref(), Some(FIRST_EXAMPLE));
+    assert!(!state.stale(), "the example comes with its answer");
     let patch = state.checked.ok().unwrap();
-    let (rows, left_out) = patch.rows();
+    let (rows, left_out) = (&patch.rows, patch.left_out);
     assert_eq!((rows.len(), left_out), (2, 0));
     assert_eq!(rows[0].line, Some(2), "ops start on lines 2 and 3");
     assert_eq!(rows[1].line, Some(3));
     assert_eq!(rows[0].findings.len(), 1);
-    assert_eq!(rows[0].findings[0].rule, Rule::WholeMapTest);
+    assert_eq!(
+        patch.report.findings[rows[0].findings[0]].rule,
+        Rule::WholeMapTest
+    );
     assert!(rows[1].findings.is_empty());
     assert_eq!(
         patch.counts(),
@@ -89,7 +94,7 @@ fn a_first_visit_shows_the_seed_whole_map_test_and_its_per_key_fix() {
     );
     assert_eq!(patch.counts().summary(), "1 warning");
     assert_eq!(
-        patch.read_as(),
+        patch.read_as,
         format!(
             "Read a JSON patch of 2 ops: {} bytes, sent as written.",
             state.patch.len()
@@ -153,6 +158,8 @@ fn adopting_a_fix_puts_it_in_the_editor_clears_the_warning_and_can_be_undone() {
         ]
     );
     let adopted = state.reduce(CheckAction::AdoptFix);
+    assert!(adopted.stale(), "the engines check the fix");
+    let adopted = adopted.checked_now();
     assert_eq!(
         &*adopted.patch,
         "[\n  {\"op\":\"test\",\"path\":\"/spec/replicas\",\"value\":1},\n  {\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":2}\n]\n"
@@ -195,7 +202,7 @@ fn the_fix_in_the_editor_sends_the_same_ops_as_the_copied_payload() {
             continue;
         };
         let fix = comparison.finding.fix.as_ref().unwrap();
-        let text = fix_text(fix);
+        let text = fix.text();
         let from_editor = crate::patch::decode(&text).unwrap().ops;
         let copied = crate::patch::decode(&comparison.payload).unwrap().ops;
         assert_eq!(from_editor, copied, "{}", example.id);
@@ -215,7 +222,11 @@ fn edits_wait_for_a_check_then_update_and_keep_the_fix_while_its_finding_lasts()
     );
     let checked = typed.checked_now();
     assert!(!checked.stale());
-    assert_eq!(checked.checked.ok().unwrap().lines, [1, 1]);
+    let rows = &checked.checked.ok().unwrap().rows;
+    assert_eq!(
+        rows.iter().map(|r| r.line).collect::<Vec<_>>(),
+        [Some(1), Some(1)]
+    );
     let comparison = checked.comparison().unwrap();
     assert_eq!(
         comparison.payload,
@@ -238,15 +249,17 @@ fn edits_wait_for_a_check_then_update_and_keep_the_fix_while_its_finding_lasts()
 fn a_kubectl_command_is_read_from_its_quoting() {
     let state = state_of("unescaped-label");
     let patch = state.checked.ok().unwrap();
-    assert_eq!(
-        patch.input.origin,
-        Origin::Kubectl {
-            target: "vmi testvmi".into(),
-            shell: Vec::new(),
-        }
+    assert!(
+        patch.rows.iter().all(|r| r.line.is_none()),
+        "the editor holds a command line"
     );
-    assert!(patch.lines.is_empty(), "the editor holds a command line");
-    assert!(patch.read_as().contains("`kubectl patch vmi testvmi`"));
+    assert!(
+        patch.read_as.starts_with(
+            "Read a JSON patch of 1 op from the -p argument of `kubectl patch vmi testvmi`: "
+        ),
+        "{}",
+        patch.read_as
+    );
     let fixed = state
         .reduce(CheckAction::ShowFirstFix)
         .comparison()
@@ -275,12 +288,12 @@ fn a_kubectl_command_is_read_from_its_quoting() {
         "kubectl patch vmi testvmi \\\n  --type=strategic -p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}'",
     );
     let patch = strategic.checked.ok().unwrap();
-    assert_eq!(patch.input.kind, crate::lint::BodyKind::StrategicMergePatch);
+    assert_eq!(patch.kind, crate::lint::BodyKind::StrategicMergePatch);
     assert_eq!(patch.report.findings[0].rule, Rule::SmpCustomResource);
     assert!(
-        patch.read_as().contains("strategic merge patch"),
+        patch.read_as.contains("strategic merge patch"),
         "{}",
-        patch.read_as()
+        patch.read_as
     );
     // A syntax error inside -p names the argument, not a line of the editor.
     let broken = edit(&state, "kubectl patch vmi a \\\n --type=json \\\n -p '[{'");
@@ -332,13 +345,19 @@ fn unreadable_text_says_where_and_a_bad_object_does_not_stop_the_patch() {
 }
 
 #[test]
-fn the_engine_switch_rechecks_at_once() {
+fn the_engine_switch_asks_the_engines_again() {
     let state = state_of("float-test");
     assert_eq!(
         state.checked.ok().unwrap().report.semantics,
         Semantics::Kube
     );
     let rfc = state.reduce(CheckAction::SetSemantics(Semantics::Rfc));
+    assert!(rfc.stale());
+    assert_eq!(
+        rfc.check_request().map(|r| r.semantics),
+        Some(Semantics::Rfc)
+    );
+    let rfc = rfc.checked_now();
     assert!(!rfc.stale());
     let report = &rfc.checked.ok().unwrap().report;
     assert_eq!(report.semantics, Semantics::Rfc);
@@ -349,13 +368,21 @@ fn the_engine_switch_rechecks_at_once() {
     assert_eq!(rfc.title().0, "Your patch", "the example is kube");
     // The same engine again changes nothing.
     assert_eq!(rfc.reduce(CheckAction::SetSemantics(Semantics::Rfc)), rfc);
+    // Back to the example's engine: its bundled answer, at once.
+    let kube = rfc.reduce(CheckAction::SetSemantics(Semantics::Kube));
+    assert!(!kube.stale());
+    assert_eq!(kube.checked.ok().unwrap().report.semantics, Semantics::Kube);
 }
 
 #[test]
 fn a_merge_patch_fix_is_shown_beside_the_body() {
     let state = state_of("merge-drops-finalizer").reduce(CheckAction::ShowFirstFix);
     let patch = state.checked.ok().unwrap();
-    assert_eq!(patch.rows(), (Vec::new(), 0), "no ops in a merge patch");
+    assert_eq!(
+        (patch.rows.clone(), patch.left_out),
+        (Vec::new(), 0),
+        "no ops in a merge patch"
+    );
     assert_eq!(patch.body_findings().count(), 1);
     let comparison = state.comparison().unwrap();
     assert_eq!(comparison.finding.rule, Rule::MergeReplacesList);
@@ -373,14 +400,25 @@ fn long_patches_list_only_the_ops_with_findings() {
         .collect();
     let state = edit(&CheckState::default(), &format!("[{}]", ops.join(",")));
     let patch = state.checked.ok().unwrap();
-    let (rows, left_out) = patch.rows();
+    let (rows, left_out) = (&patch.rows, patch.left_out);
     let with_findings: Vec<usize> = rows.iter().map(|r| r.index).collect();
     assert_eq!(with_findings, [MAX_SHOWN_OPS + 50]);
     assert_eq!(left_out, MAX_SHOWN_OPS + 50);
-    assert_eq!(rows[0].findings[0].severity, Severity::Warning);
     assert_eq!(
-        rows[0].written,
-        Some(r#"{"op":"remove","path":"/metadata/finalizers/0"}"#)
+        patch.report.findings[rows[0].findings[0]].severity,
+        Severity::Warning
+    );
+    assert_eq!(
+        patch.written[rows[0].index],
+        r#"{"op":"remove","path":"/metadata/finalizers/0"}"#
+    );
+    assert_eq!(
+        rows[0].op,
+        Some((
+            "remove".to_owned(),
+            "/metadata/finalizers/0".to_owned(),
+            None
+        ))
     );
 }
 
@@ -391,14 +429,19 @@ fn a_malformed_op_is_listed_with_its_finding() {
         r#"[{"op":"add","path":"/a","value":1},{"op":"upsert","path":"/b","value":2}]"#,
     );
     let patch = state.checked.ok().unwrap();
-    let (rows, _) = patch.rows();
+    let rows = &patch.rows;
     assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0].value.as_deref(), Some("1"));
     assert!(rows[1].op.is_none(), "not an op the server can read");
     assert_eq!(
-        rows[1].written,
-        Some(r#"{"op":"upsert","path":"/b","value":2}"#)
+        rows[1].value.as_deref(),
+        Some(r#"{"op":"upsert","path":"/b","value":2}"#),
+        "shown as sent"
     );
-    assert_eq!(rows[1].findings[0].rule, Rule::MalformedOp);
+    assert_eq!(
+        patch.report.findings[rows[1].findings[0]].rule,
+        Rule::MalformedOp
+    );
 }
 
 #[test]
@@ -426,7 +469,7 @@ fn loading_over_work_keeps_it_for_undo_and_clear_empties_both_editors() {
         "There is no example \"nope\"."
     );
 
-    let cleared = other.reduce(CheckAction::Clear);
+    let cleared = other.reduce(CheckAction::Clear).checked_now();
     assert_eq!((&*cleared.patch, &*cleared.object), ("", ""));
     assert_eq!(cleared.checked.patch, None);
     assert_eq!(cleared.checked.object, ObjectRead::Blank);
@@ -548,7 +591,13 @@ fn hostile_texts_and_links_never_panic() {
                 state.object_error(),
             );
             if let Some(patch) = state.checked.ok() {
-                let _ = (patch.rows(), patch.read_as(), patch.counts());
+                let _ = (patch.body_findings().count(), patch.counts());
+                for row in &patch.rows {
+                    assert!(row
+                        .findings
+                        .iter()
+                        .all(|n| *n < patch.report.findings.len()));
+                }
             }
         }
         let _ = CheckState::start(Start::new(Some(text), Some(text)));
@@ -556,27 +605,49 @@ fn hostile_texts_and_links_never_panic() {
 }
 
 #[test]
-fn small_texts_are_checked_in_the_reducer_big_ones_after_a_pause() {
-    use crate::app::deferred::{Deferred, Job, INSTANT_BYTES};
+fn every_edit_asks_the_engines_and_only_the_answer_to_the_current_texts_is_taken() {
     let state = CheckState::default();
-    let mut typed = state.reduce(CheckAction::EditPatch(
+    assert_eq!(state.check_request(), None, "the example comes answered");
+    let typed = state.reduce(CheckAction::EditPatch(
         r#"[{"op":"remove","path":"/a"}]"#.into(),
     ));
-    assert!(typed.stale());
-    typed.settle();
-    assert!(!typed.stale(), "one render per keystroke: checked at once");
-    assert!(Deferred::job(&typed).is_none());
+    let mut settled = typed.clone();
+    settled.settle();
+    assert_eq!(settled, typed, "nothing is checked in the page");
+    let asked = typed.check_request().expect("asked of the engines");
+    assert_eq!(
+        (asked.rev, &*asked.patch, &*asked.object, asked.semantics),
+        (typed.rev, &*typed.patch, "", Semantics::Kube)
+    );
+    assert!(
+        !typed.nothing_yet(),
+        "the example's findings stay meanwhile"
+    );
+    // Typed on before the answer: the answer about the earlier text is
+    // dropped, and the current text is asked about.
+    let on = typed.reduce(CheckAction::EditPatch("[]".into()));
+    let late = on.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
+    assert_eq!(late, on);
+    assert!(late.stale());
+    assert_eq!(late.check_request().map(|r| r.rev), Some(on.rev));
+    let done = late.checked_now();
+    assert!(!done.stale());
+    assert_eq!(done.check_request(), None);
+    assert_eq!(done.checked.ok().unwrap().report.op_count, 0);
+}
+
+#[test]
+fn big_texts_are_asked_about_like_small_ones() {
+    use crate::app::deferred::INSTANT_BYTES;
     let big = format!(
         "[{}]",
         r#"{"op":"add","path":"/a","value":1},"#.repeat(INSTANT_BYTES / 30)
             + r#"{"op":"remove","path":"/a"}"#
     );
-    let mut typed = state.reduce(CheckAction::EditPatch(big.into()));
-    typed.settle();
-    assert!(typed.stale() && typed.big());
-    let mut job = Deferred::job(&typed).unwrap();
-    while job.step() {}
-    let done = typed.reduce(CheckState::done(job.finish()));
+    let typed = CheckState::default().reduce(CheckAction::EditPatch(big.into()));
+    assert!(typed.big(), "the view waits for a pause before asking");
+    assert!(typed.check_request().is_some());
+    let done = typed.checked_now();
     assert!(!done.stale());
     assert!(done.checked.ok().unwrap().report.op_count > 600);
 }
@@ -585,14 +656,14 @@ fn small_texts_are_checked_in_the_reducer_big_ones_after_a_pause() {
 fn lint_of_an_earlier_text_is_never_taken_after_a_load() {
     let state = CheckState::default();
     let typed = state.reduce(CheckAction::EditPatch("[]".into()));
-    let job = typed.check_job().unwrap();
-    // A load, then an edit: revisions keep counting past the job's, so
-    // its late answer (for "[]") is not taken for this text.
+    let asked = typed.check_request().unwrap();
+    // A load, then an edit: revisions keep counting past the request's,
+    // so its late answer (for "[]") is not taken for this text.
     let loaded = typed
         .reduce(CheckAction::LoadExample("float-test".into()))
         .reduce(CheckAction::EditObject("{}".into()));
     assert!(loaded.rev > typed.rev + 1);
-    let late = loaded.reduce(CheckAction::Checked(job.run()));
+    let late = loaded.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
     assert!(late.stale(), "still waiting for its own lint");
     assert_eq!(late.checked, loaded.checked);
 }
@@ -618,15 +689,14 @@ fn explain_check_links_open_in_check() {
     assert_eq!(&*link.patch, patch);
     assert_eq!(&*link.object, object);
     assert_eq!(link.semantics, Semantics::Kube);
-    let state = CheckState::from_link(link).read_here();
+    let state = CheckState::from_link(link).checked_here();
     assert!(state.checked.ok().is_some());
 }
 
-/// The Check module has no YAML reader: a YAML text lint reads waits for
-/// the engines, and lint runs again with what they read.
-mod yaml_read_elsewhere {
+/// The Check module has no linter: its findings come from the engines.
+mod engines {
     use super::*;
-    use crate::app::engine::{EngineFailed, ReadText};
+    use crate::app::engine::EngineFailed;
 
     const OBJECT: &str = "metadata:\n  labels:\n    kubevirt.io/nodeName: node02\n";
 
@@ -636,200 +706,146 @@ mod yaml_read_elsewhere {
         state
     }
 
+    fn failed(state: &CheckState, why: &str) -> CheckState {
+        let rev = state.check_request().unwrap().rev;
+        state.reduce(CheckAction::Checked(Rc::new(CheckAnswer {
+            rev,
+            checked: Err(EngineFailed::Unavailable(why.into())),
+        })))
+    }
+
     #[test]
     fn the_examples_open_without_asking_the_engines() {
         for example in examples() {
             let state = CheckState::from_link(CheckLink::example(example.id).unwrap());
-            assert_eq!(state.unread(), None, "{}", example.id);
+            assert_eq!(state.check_request(), None, "{}", example.id);
             assert!(!state.stale(), "{}", example.id);
+            // What is bundled is what the engines answer.
+            let mut asked = state.clone();
+            asked.checked = Rc::new(Checked::blank());
+            assert_eq!(
+                asked.checked_here().checked,
+                state.checked,
+                "{}",
+                example.id
+            );
         }
-        // Those with a YAML object carry its value.
-        assert!(examples().iter().filter(|e| !e.read.is_empty()).count() >= 3);
     }
 
     #[test]
-    fn a_typed_yaml_object_waits_for_the_engines_and_is_then_checked() {
+    fn a_link_waits_for_the_engines_with_nothing_to_show_meanwhile() {
+        let link = CheckLink {
+            patch: Rc::from(r#"[{"op":"remove","path":"/metadata/labels"}]"#),
+            ..CheckLink::example(FIRST_EXAMPLE).unwrap()
+        };
+        let state = CheckState::from_link(link);
+        assert!(state.stale());
+        assert!(state.nothing_yet(), "no findings, and no prompt to paste");
+        assert_eq!(state.checked.patch, None);
+        let done = state.checked_here();
+        assert!(!done.nothing_yet());
+        assert_eq!(done.checked.ok().unwrap().report.op_count, 1);
+    }
+
+    #[test]
+    fn a_typed_yaml_object_is_read_by_the_engines() {
         let before = state_of(FIRST_EXAMPLE);
         let state = typed_object(OBJECT);
-        let reading = state.unread().expect("the object is asked for").clone();
-        assert_eq!(reading.texts, vec![Rc::from(OBJECT)]);
         // Meanwhile: the findings of before, behind; no error on either editor.
         assert!(state.stale());
         assert_eq!(state.checked, before.checked);
         assert_eq!((state.patch_error(), state.object_error()), (None, None));
-        // Lint does not run again until something changes.
-        let mut again = state.clone();
-        again.settle();
-        assert_eq!(again, state);
-
-        let answered = state.reduce(CheckAction::YamlRead {
-            texts: reading.texts.clone(),
-            answer: Ok(vec![ReadText::of(OBJECT)]),
-        });
-        let mut answered = answered;
-        answered.settle();
+        let answered = state.checked_here();
         assert!(!answered.stale());
-        assert_eq!(answered.unread(), None);
         assert_eq!(answered.checked.object, ObjectRead::Read);
         let outcome = answered.checked.ok().unwrap().report.outcome.clone();
         assert!(outcome.is_some(), "checked against the object");
-        // What the engines read is what lint reads of the text itself.
-        let here = Checked::run(&answered.patch, OBJECT, answered.semantics, answered.rev);
-        assert_eq!(answered.checked.patch, here.patch);
-        assert_eq!(answered.checked.object, here.object);
-        assert_eq!(answered.checked.asked.used, vec![Rc::from(OBJECT)]);
     }
 
     #[test]
-    fn a_late_answer_is_dropped_and_the_current_text_is_asked_for() {
-        let first = typed_object(OBJECT);
-        let first_texts = first.unread().unwrap().texts.clone();
-        let second_text = "metadata:\n  labels: {}\n";
-        let mut state = first.reduce(CheckAction::EditObject(second_text.into()));
-        state.settle();
-        assert_eq!(state.unread().unwrap().texts, vec![Rc::from(second_text)]);
-        // The first text's answer comes: dropped (nothing kept, lint does
-        // not run again); the second is still waited for.
-        let before = state.clone();
-        let mut state = state.reduce(CheckAction::YamlRead {
-            texts: first_texts,
-            answer: Ok(vec![ReadText::of(OBJECT)]),
-        });
-        state.settle();
-        assert_eq!(state, before);
-        assert!(state.read.get(OBJECT).is_none());
-        assert!(state.stale());
-        assert_eq!(state.unread().unwrap().texts, vec![Rc::from(second_text)]);
-        let done = state.read_here();
-        assert!(!done.stale());
-        // Only what the last check read is kept.
-        assert_eq!(done.read.len(), 1);
-        assert!(done.read.get(second_text).is_some());
-    }
-
-    #[test]
-    fn engines_that_cannot_answer_say_so_on_the_editor_and_keep_the_text() {
+    fn engines_that_cannot_answer_say_so_and_keep_the_texts() {
         let state = typed_object(OBJECT);
-        let texts = state.unread().unwrap().texts.clone();
-        let mut state = state.reduce(CheckAction::YamlRead {
-            texts,
-            answer: Err(EngineFailed::Unavailable("the engines did not load".into())),
-        });
-        state.settle();
-        assert!(!state.stale());
-        let error = state.object_error().expect("the object editor says why");
-        assert!(
-            error
-                .message
-                .contains("could not read this YAML: the engines did not load"),
-            "{error}"
+        let broken = failed(&state, "the engines did not load");
+        assert_eq!(
+            broken.failed,
+            Some(EngineFailed::Unavailable("the engines did not load".into()))
         );
-        assert_eq!(&*state.object, OBJECT);
-        // The patch is still checked, without the object.
-        assert!(state.checked.ok().is_some());
+        assert_eq!(
+            broken.check_request(),
+            None,
+            "not asked again until an edit"
+        );
+        assert_eq!(&*broken.object, OBJECT);
+        assert_eq!(broken.checked, state.checked, "the last findings stay");
+        // An edit asks again; an answer then clears the failure.
+        let edited = broken.reduce(CheckAction::EditError("x".into()));
+        assert_eq!(edited.failed, None);
+        let done = edited.checked_here();
+        assert!(!done.stale());
+        assert_eq!(done.failed, None);
     }
 
     #[test]
-    fn a_failure_after_the_answer_changes_nothing() {
-        // The engines answered, then their worker failed (a later
-        // request's crash): what was read stays read.
+    fn a_failure_about_an_earlier_text_changes_nothing() {
         let state = typed_object(OBJECT);
-        let texts = state.unread().unwrap().texts.clone();
-        let done = state.read_here();
-        let after = done.reduce(CheckAction::YamlRead {
-            texts,
-            answer: Err(EngineFailed::Unavailable("the worker stopped".into())),
-        });
+        let rev = state.rev;
+        let done = state.checked_here();
+        let after = done.reduce(CheckAction::Checked(Rc::new(CheckAnswer {
+            rev: rev - 1,
+            checked: Err(EngineFailed::Unavailable("the worker stopped".into())),
+        })));
         assert_eq!(after, done);
-        assert_eq!(after.checked.object, ObjectRead::Read);
     }
 
     #[test]
-    fn undo_while_reading_asks_again_and_the_first_answer_still_serves() {
-        let before = state_of(FIRST_EXAMPLE);
+    fn undo_while_waiting_asks_again() {
         let typed = typed_object(OBJECT);
-        let texts = typed.unread().unwrap().texts.clone();
-        // Clear (undoable), then Undo back to the typed, unread object.
+        let asked = typed.check_request().unwrap();
+        // Clear (undoable), then Undo back to the typed, unchecked object.
         let cleared = typed.reduce(CheckAction::Clear);
         let mut back = cleared.reduce(CheckAction::Undo);
         back.settle();
         assert_eq!(&*back.object, OBJECT);
-        let asked = back.unread().expect("asked for again").texts.clone();
-        assert_eq!(asked, texts);
-        // The answer to the first asking still serves: the texts match.
-        let mut answered = back.reduce(CheckAction::YamlRead {
-            texts,
-            answer: Ok(vec![ReadText::of(OBJECT)]),
-        });
-        answered.settle();
-        assert!(!answered.stale());
+        let again = back.check_request().expect("asked for again");
+        assert!(again.rev > asked.rev, "a new revision");
+        assert_eq!((&again.patch, &again.object), (&asked.patch, &asked.object));
+        // The answer to the first asking is not taken for the new revision.
+        let late = back.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
+        assert!(late.stale());
+        let answered = late.checked_here();
         assert_eq!(answered.checked.object, ObjectRead::Read);
-        assert_ne!(answered.checked, before.checked);
     }
 
     #[test]
     fn a_yaml_error_comes_back_with_its_line() {
         let text = "metadata:\n  labels: [\n";
-        let state = typed_object(text).read_here();
+        let state = typed_object(text).checked_here();
         let error = state.object_error().unwrap();
         assert_eq!(error.line, Some(3), "{error}");
-        assert_eq!(error, {
-            let ReadText::Error(e) = ReadText::of(text) else {
-                panic!("not YAML")
-            };
-            crate::input::InputError {
-                message: e.message,
-                line: e.line,
-                column: e.column,
-            }
-        });
-    }
-
-    #[test]
-    fn a_late_answer_does_not_end_the_pause_of_big_texts() {
-        use crate::app::deferred::Deferred;
-        let big = |n: usize| {
-            format!(
-                "{OBJECT}# {}\n",
-                "x".repeat(crate::app::deferred::INSTANT_BYTES + n)
-            )
-        };
-        let first = state_of(FIRST_EXAMPLE).reduce(CheckAction::EditObject(big(0).as_str().into()));
-        let first = first.reduce(<CheckState as Deferred>::done(first.job().unwrap().run()));
-        let texts = first.unread().unwrap().texts.clone();
-        // Typed on: the next text waits for a pause.
-        let typing = first.reduce(CheckAction::EditObject(big(1).as_str().into()));
-        let late = typing.reduce(CheckAction::YamlRead {
-            texts,
-            answer: Ok(vec![ReadText::of(&big(0))]),
-        });
-        assert_eq!(late.key(), typing.key(), "the pause goes on");
-        assert_eq!(late, typing);
-    }
-
-    #[test]
-    fn big_texts_check_again_at_once_when_the_engines_answer() {
-        use crate::app::deferred::Deferred;
-        let big = format!(
-            "{OBJECT}# {}\n",
-            "x".repeat(crate::app::deferred::INSTANT_BYTES)
+        assert_eq!(
+            Some(error),
+            crate::input::parse_as(text, crate::input::Format::Yaml, &crate::lint::budget()).err()
         );
-        let state = state_of(FIRST_EXAMPLE).reduce(CheckAction::EditObject(big.as_str().into()));
-        let job = state.job().expect("a job for big texts");
-        let state = state.reduce(<CheckState as Deferred>::done(job.run()));
-        let texts = state.unread().expect("asked for").texts.clone();
-        assert_eq!(state.job().map(|_| ()), None, "no job while waiting");
-        let answered = state.reduce(CheckAction::YamlRead {
-            texts,
-            answer: Ok(vec![ReadText::of(&big)]),
-        });
-        let (before, now) = (state.key(), answered.key());
-        assert_ne!(before, now);
-        assert!(!CheckState::typed(&before, &now), "not typing: at once");
-        let done = answered.reduce(<CheckState as Deferred>::done(
-            answered.job().unwrap().run(),
-        ));
-        assert!(!done.stale());
-        assert_eq!(done.checked.object, ObjectRead::Read);
+    }
+
+    #[test]
+    fn the_answer_reads_back_as_sent() {
+        // Every field of an answer with findings, fixes, an outcome and a
+        // conflict surface crosses the wire unchanged.
+        for example in examples() {
+            let request = CheckRequest {
+                rev: 3,
+                patch: Rc::from(example.patch.as_str()),
+                object: Rc::from(example.object.as_deref().unwrap_or_default()),
+                semantics: example.semantics,
+            };
+            let answer = state::answer_of(&request);
+            assert_eq!(
+                answer.checked.as_deref(),
+                Ok(&request.answer()),
+                "{}",
+                example.id
+            );
+        }
     }
 }

@@ -5,6 +5,7 @@
 
 use std::rc::Rc;
 
+use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
 use super::explain_panel::{explain_panel, ExplainPanelProps};
@@ -12,16 +13,17 @@ use super::findings::{op_list, OpListProps};
 use super::fix::FixPanel;
 use super::link::FixKey;
 use super::report::{apply_outcome, engine, summary, ApplyOutcomeProps, SummaryProps};
-use super::state::{CheckAction, CheckState, Checked, Comparison};
+use super::state::{CheckAction, CheckAnswer, CheckState, Checked, Comparison};
 use crate::app::components::{
     copy_fallback, example_select, fix_button_id, kubernetes_select, notice_bar, share_button,
     undo_button, with_code, CopyFallbackProps, Editor, ExampleSelectProps, KubernetesSelectProps,
     NoticeBarProps, ShareButtonProps, TabMode, UndoButtonProps, UseCopy,
 };
+use crate::app::deferred::PAUSE_MS;
 use crate::app::engine::explained::{ExplainAnswer, ExplainView};
 use crate::app::engine::{EngineFailed, RequestKind};
 use crate::app::engine_worker::EngineClient;
-use crate::app::hooks::{use_copy, use_deferred, use_share, use_shortcuts, use_tab_mode, use_view};
+use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_tab_mode, use_view};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::app::view_state::ViewState;
@@ -41,9 +43,8 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
     let (state, send) = use_view::<CheckState>(props.packed.clone());
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
-    use_deferred(&**state, send.clone());
+    use_checking(&state, &send);
     use_explain(&state, &send);
-    use_yaml_reading(&state, &send);
     let share = use_share(state.link(), &copy, send.reform(CheckAction::Notify));
     {
         let (send, share) = (send.clone(), share.clone());
@@ -81,8 +82,8 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                     onpatch: send.reform(CheckAction::EditPatch), onobject: send.reform(CheckAction::EditObject),
                     error: AttrValue::from(Rc::clone(&state.error)), kubernetes: state.kubernetes.unwrap_or_default(),
                     onerror: send.reform(CheckAction::EditError), onkubernetes: send.reform(CheckAction::SetKubernetes) })) }
-                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), checking: state.stale() && state.big(), reading: state.unread().is_some(),
-                    nothing_yet: state.unread().is_some() && state.checked.patch.is_none() && !state.patch.trim().is_empty(), comparison: state.shown.clone(),
+                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), waiting: state.stale().then_some(state.big()), failed: state.failed.clone(),
+                    nothing_yet: state.nothing_yet(), comparison: state.shown.clone(),
                     explain: (!state.error.trim().is_empty()).then(|| (state.explained.clone(), state.explaining())),
                     shown: state.fix.clone(), opener: state.shown_finding().map(|n| AttrValue::from(fix_button_id(n))), copy: copy.clone(),
                     onfix: send.reform(CheckAction::ShowFix), onadopt: on(CheckAction::AdoptFix), onclose: on(CheckAction::HideFix) })) }
@@ -123,31 +124,37 @@ fn use_explain(state: &CheckState, send: &Callback<CheckAction>) {
     });
 }
 
-/// Asks the engines to read the YAML texts lint waits for
-/// ([`CheckState::unread`]: the Check module has no YAML reader); the
-/// answer comes back as [`CheckAction::YamlRead`] and lint runs again. A
-/// visit that pastes only JSON never fetches the engines for this.
+/// Asks the engines' lint about the texts whenever the findings are not
+/// theirs ([`CheckState::check_request`]: the Check module has no linter);
+/// the answer comes back as [`CheckAction::Checked`]. Small texts are
+/// asked about at once, big ones after a pause in typing. The first
+/// request starts the engines' module (the one Build uses, fetched once):
+/// a visit that only looks at the bundled examples never fetches it.
 #[hook]
-fn use_yaml_reading(state: &CheckState, send: &Callback<CheckAction>) {
-    let reading = state.unread().cloned();
+fn use_checking(state: &CheckState, send: &Callback<CheckAction>) {
+    let request = state.check_request();
+    let big = state.big();
     let send = send.clone();
-    use_effect_with(reading.as_ref().map(|r| (r.rev, r.read_rev)), move |_| {
-        if let Some(reading) = reading {
-            let texts = reading.texts.clone();
-            let done = send.reform(move |answer| CheckAction::YamlRead {
-                texts: texts.clone(),
-                answer,
-            });
-            match EngineClient::shared() {
-                Ok(client) => client.read_yaml(reading.texts, done),
-                Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
-            }
-        }
+    use_effect_with(request.as_ref().map(|r| r.rev), move |_| {
+        let timer = request.map(|request| {
+            let ask = move || {
+                let rev = request.rev;
+                let done = send.reform(move |checked: Result<Rc<Checked>, EngineFailed>| {
+                    CheckAction::Checked(Rc::new(CheckAnswer { rev, checked }))
+                });
+                match EngineClient::shared() {
+                    Ok(client) => client.check(request, done),
+                    Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
+                }
+            };
+            Timeout::new(if big { PAUSE_MS } else { 0 }, ask)
+        });
+        move || drop(timer)
     });
     use_effect_with((), |()| {
         || {
             if let Some(client) = EngineClient::existing() {
-                client.forget(RequestKind::ReadYaml);
+                client.forget(RequestKind::Check);
             }
         }
     });
@@ -171,8 +178,10 @@ struct EditorsProps {
 }
 
 fn editors(props: &EditorsProps) -> Html {
+    // An editor taking the focus starts the engines: a paste usually
+    // follows, and lint and explain run there.
     html! {
-        <div class="editors">
+        <div class="editors" onfocusin={Callback::from(|_: FocusEvent| crate::app::engine_worker::warm())}>
             <div class="pane">
                 <h3 class="pane-title"><label for="check-patch">{ "Patch" }</label><span class="hint">{ "a JSON patch, a merge patch, or a kubectl patch command" }</span></h3>
                 <Editor id="check-patch" label="Patch" text={props.patch.clone()} format={Format::detect(&props.patch)}
@@ -194,10 +203,11 @@ struct ResultsProps {
     /// explain's latest answer and whether it is behind the texts (`None`:
     /// no error text pasted).
     explain: Option<(Option<Rc<ExplainAnswer>>, bool)>,
-    /// Big texts changed and wait for a pause in typing.
-    checking: bool,
-    /// Lint waits for the engines to read YAML.
-    reading: bool,
+    /// The findings wait for the engines (`Some(true)`: big texts, asked
+    /// about after a pause in typing).
+    waiting: Option<bool>,
+    /// Why the engines could not check the current texts.
+    failed: Option<EngineFailed>,
     /// ... and nothing was checked yet (a link just opened): no findings
     /// to show, and no "paste a patch" either.
     nothing_yet: bool,
@@ -213,11 +223,13 @@ struct ResultsProps {
 
 fn results(props: &ResultsProps) -> Html {
     html! {
-        <div class={classes!("results", "check-results", (props.checking || props.reading).then_some("stale"))} aria-busy={(props.checking || props.reading).to_string()}>
-            if props.reading {
-                <p class="stale-note reading" role="status">{ "Reading the YAML… (the first time, this loads patchlab's engines)" }</p>
-            } else if props.checking {
+        <div class={classes!("results", "check-results", props.waiting.map(|big| if big { "stale" } else { "stale soon" }))} aria-busy={props.waiting.is_some().to_string()}>
+            if let Some(failed) = &props.failed {
+                <p class="stale-note bad" role="alert">{ format!("patchlab's engines could not check this: {failed}. Your texts are kept; reload the page to try again.") }</p>
+            } else if props.waiting == Some(true) {
                 <p class="stale-note" role="status">{ "Checking: large texts are checked after a pause in typing." }</p>
+            } else if props.waiting == Some(false) {
+                <p class="stale-note soon" role="status">{ "Checking… (the first time, this loads patchlab's engines)" }</p>
             }
             if let Some((answer, waiting)) = props.explain.clone() {
                 { explain_panel(&yew::props!(ExplainPanelProps { answer, waiting })) }
@@ -292,7 +304,7 @@ fn error_field(props: &ErrorFieldProps) -> Html {
             <textarea id="check-error" class="error-text" rows="3" spellcheck="false" autocapitalize="off" autocomplete="off"
                 aria-describedby="check-error-hint"
                 placeholder="The request is invalid: the server rejected our request due to an error in our request"
-                value={props.text.clone()} {oninput} onfocus={Callback::from(|_: FocusEvent| crate::app::engine_worker::warm())} />
+                value={props.text.clone()} {oninput} />
             { kubernetes_select(&yew::props!(KubernetesSelectProps { value: props.kubernetes, onchange: props.onkubernetes.clone() })) }
         </div>
     }

@@ -59,26 +59,6 @@ pub struct Diag {
     pub fix_text: AttrValue,
 }
 
-impl Diag {
-    /// The `n`th finding of a report, as shown, with its rule's texts from
-    /// the rule table (a module with the linter: Check). The Build view's
-    /// findings come from the engines with these texts, and its module
-    /// carries no rule table.
-    pub fn of(n: usize, finding: &Finding) -> Diag {
-        let info = finding.rule.info();
-        Diag {
-            n,
-            finding: Finding {
-                fix: None,
-                ..finding.clone()
-            },
-            has_fix: finding.fix.is_some(),
-            explanation: AttrValue::Static(info.explanation),
-            fix_text: AttrValue::Static(info.fix),
-        }
-    }
-}
-
 #[derive(PartialEq, Properties)]
 pub struct DiagnosticsProps {
     /// The findings, worst first.

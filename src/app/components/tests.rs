@@ -296,6 +296,22 @@ fn the_conflict_surface_names_each_path_or_says_nothing() {
     assert!(text(&html).contains("/metadata/finalizers a finalizer added meanwhile is lost"));
 }
 
+/// The `n`th finding of a report, as shown, with its rule's texts from
+/// the rule table (as the engines send them).
+fn diag(n: usize, finding: &Finding) -> Diag {
+    let info = finding.rule.info();
+    Diag {
+        n,
+        finding: Finding {
+            fix: None,
+            ..finding.clone()
+        },
+        has_fix: finding.fix.is_some(),
+        explanation: AttrValue::Static(info.explanation),
+        fix_text: AttrValue::Static(info.fix),
+    }
+}
+
 fn finding(rule: Rule, index: Option<usize>, path: &str, fix: bool) -> Finding {
     Finding {
         rule,
@@ -312,11 +328,11 @@ fn finding(rule: Rule, index: Option<usize>, path: &str, fix: bool) -> Finding {
 #[test]
 fn diagnostics_show_severity_rule_and_why_with_a_fix_button_where_there_is_one() {
     let findings = vec![
-        Diag::of(
+        diag(
             0,
             &finding(Rule::WholeMapTest, Some(0), "/metadata/labels", true),
         ),
-        Diag::of(
+        diag(
             1,
             &finding(Rule::AddWithoutTest, Some(0), "/metadata/labels/a", false),
         ),

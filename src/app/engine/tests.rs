@@ -256,6 +256,71 @@ fn explain_answers_what_check_s_panel_shows_and_the_message_reads_back() {
 }
 
 #[test]
+fn check_answers_what_check_s_view_shows_and_the_message_reads_back() {
+    use super::checked::{CheckRequest, ObjectRead};
+    use crate::lint::Rule;
+    let request = CheckRequest {
+        rev: 5,
+        patch: r#"[{"op":"test","path":"/metadata/labels","value":{"a":"1"}},{"op":"replace","path":"/metadata/labels","value":{"a":"1","b":"2"}}]"#.into(),
+        object: "metadata:\n  labels: {a: '2'}\n".into(),
+        semantics: crate::apply::Semantics::Kube,
+    };
+    let asked = ToEngine::Check {
+        id: 13,
+        request: request.clone(),
+    };
+    assert_eq!(ToEngine::from_json(&asked.to_json()).unwrap(), asked);
+    assert_eq!(
+        ToEngine::check_text(13, &request),
+        asked.to_json(),
+        "the Check module's writer of this request writes the same text"
+    );
+    assert_eq!(asked.kind(), RequestKind::Check);
+    let answer = Engine::default().answer(asked);
+    let FromEngine::Checked { id: 13, checked } = &answer else {
+        panic!("a check answer: {answer:?}")
+    };
+    assert_eq!(**checked, request.answer());
+    assert_eq!(checked.rev, 5);
+    assert_eq!(
+        checked.object,
+        ObjectRead::Read,
+        "YAML, read by the engines"
+    );
+    let patch = checked.ok().expect("the patch reads");
+    let rules: Vec<Rule> = patch.report.findings.iter().map(|f| f.rule).collect();
+    assert_eq!(rules, [Rule::FailsNow, Rule::WholeMapTest], "worst first");
+    let finding = &patch.report.findings[1];
+    let (explanation, fix) = patch.rule_texts(finding.rule);
+    assert_eq!(*explanation, *Rule::WholeMapTest.info().explanation);
+    assert_eq!(*fix, *Rule::WholeMapTest.info().fix);
+    assert_eq!(
+        finding.fix.as_ref().map(|f| f.payload.as_str()),
+        Some(r#"[{"op":"add","path":"/metadata/labels/b","value":"2"}]"#)
+    );
+    let outcome = patch
+        .report
+        .outcome
+        .as_ref()
+        .expect("checked on the object");
+    assert!(!outcome.applies, "a is 2, not 1");
+    assert_eq!(outcome.index, Some(0));
+    assert_eq!(outcome.response.as_ref().map(|r| r.0), Some(422));
+    assert_eq!(FromEngine::from_json(&answer.to_json()).unwrap(), answer);
+    // Blank texts: nothing to check, said with null.
+    let blank = Engine::default().answer(ToEngine::Check {
+        id: 14,
+        request: CheckRequest {
+            patch: " \n".into(),
+            object: "".into(),
+            ..request
+        },
+    });
+    assert!(blank.to_json().contains(r#""patch":null"#), "{blank:?}");
+    assert_eq!(FromEngine::from_json(&blank.to_json()).unwrap(), blank);
+}
+
+#[test]
 fn a_waiting_request_is_replaced_by_a_newer_one_of_its_kind() {
     let build = |id| ToEngine::Build {
         id,

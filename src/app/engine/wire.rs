@@ -17,6 +17,7 @@ use serde::de::Error;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
+use super::checked::Checked;
 use super::explained::ExplainView;
 use super::{BuildAnswer, FromEngine, ReadText, RequestKind, RoundTripResult};
 
@@ -36,6 +37,8 @@ pub enum MessageType {
     Explained,
     /// [`FromEngine::YamlRead`].
     YamlRead,
+    /// [`FromEngine::Checked`].
+    Checked,
     /// [`FromEngine::Failed`].
     Failed,
 }
@@ -43,25 +46,27 @@ pub enum MessageType {
 impl MessageType {
     /// Every type with its name in a message (as its `Deserialize` reads
     /// it: a test keeps the two the same).
-    const NAMED: [(&'static str, MessageType); 7] = [
+    const NAMED: [(&'static str, MessageType); 8] = [
         ("ready", MessageType::Ready),
         ("built", MessageType::Built),
         ("linted", MessageType::Linted),
         ("converted", MessageType::Converted),
         ("explained", MessageType::Explained),
         ("yaml-read", MessageType::YamlRead),
+        ("checked", MessageType::Checked),
         ("failed", MessageType::Failed),
     ];
 }
 
 /// Every kind of request with its name in a message (as its
 /// `Deserialize` reads it: a test keeps the two the same).
-const KINDS: [(&str, RequestKind); 5] = [
+const KINDS: [(&str, RequestKind); 6] = [
     ("build", RequestKind::Build),
     ("lint", RequestKind::Lint),
     ("convert", RequestKind::Convert),
     ("explain", RequestKind::Explain),
     ("read-yaml", RequestKind::ReadYaml),
+    ("check", RequestKind::Check),
 ];
 
 /// The value of `key` among `names`: absent or `null` is `None`.
@@ -190,6 +195,7 @@ impl Header {
             MessageType::Converted => Some(RequestKind::Convert),
             MessageType::Explained => Some(RequestKind::Explain),
             MessageType::YamlRead => Some(RequestKind::ReadYaml),
+            MessageType::Checked => Some(RequestKind::Check),
             MessageType::Failed => self.kind,
         }
     }
@@ -229,6 +235,10 @@ impl Header {
             MessageType::YamlRead => FromEngine::YamlRead {
                 id: self.required_id()?,
                 values: yaml_read(text)?,
+            },
+            MessageType::Checked => FromEngine::Checked {
+                id: self.required_id()?,
+                checked: checked(text)?,
             },
             MessageType::Failed => FromEngine::Failed {
                 id: self.required_id()?,
@@ -292,6 +302,20 @@ struct Converted {
 /// serde_json's error when they are missing or wrong.
 pub fn converted(text: &str) -> Result<(String, String), serde_json::Error> {
     serde_json::from_str::<Converted>(text).map(|m| (m.old, m.new))
+}
+
+#[derive(Deserialize)]
+struct CheckedMessage {
+    checked: Rc<Checked>,
+}
+
+/// What lint made of Check's texts, in a `checked` message.
+///
+/// # Errors
+///
+/// serde_json's error when it is missing or wrong.
+pub fn checked(text: &str) -> Result<Rc<Checked>, serde_json::Error> {
+    serde_json::from_str::<CheckedMessage>(text).map(|m| m.checked)
 }
 
 #[derive(Deserialize)]
