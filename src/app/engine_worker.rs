@@ -562,6 +562,18 @@ impl EngineClient {
         self.post(kind, request, waiter);
     }
 
+    /// True once the worker said it listens (its module loaded).
+    pub fn is_ready(&self) -> bool {
+        self.outbox.borrow().is_none()
+    }
+
+    /// True while this page has not loaded the engines yet (none asked
+    /// for, or their module still on its way): a first answer waits for
+    /// the download.
+    pub fn loading() -> bool {
+        EngineClient::existing().is_none_or(|client| !client.is_ready())
+    }
+
     /// True once the worker failed (it did not start, or answered with
     /// something unreadable): every request is answered with why.
     pub fn is_broken(&self) -> bool {

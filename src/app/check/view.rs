@@ -82,7 +82,7 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                     onpatch: send.reform(CheckAction::EditPatch), onobject: send.reform(CheckAction::EditObject),
                     error: AttrValue::from(Rc::clone(&state.error)), kubernetes: state.kubernetes.unwrap_or_default(),
                     onerror: send.reform(CheckAction::EditError), onkubernetes: send.reform(CheckAction::SetKubernetes) })) }
-                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), waiting: state.stale().then_some(state.big()), failed: state.failed.clone(),
+                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), waiting: state.stale().then_some(state.big()), failed: state.failed.clone(), loading: EngineClient::loading(),
                     nothing_yet: state.nothing_yet(), comparison: state.shown.clone(),
                     explain: (!state.error.trim().is_empty()).then(|| (state.explained.clone(), state.explaining())),
                     shown: state.fix.clone(), opener: state.shown_finding().map(|n| AttrValue::from(fix_button_id(n))), copy: copy.clone(),
@@ -208,6 +208,8 @@ struct ResultsProps {
     waiting: Option<bool>,
     /// Why the engines could not check the current texts.
     failed: Option<EngineFailed>,
+    /// The engines are not loaded yet (the first answer waits for them).
+    loading: bool,
     /// ... and nothing was checked yet (a link just opened): no findings
     /// to show, and no "paste a patch" either.
     nothing_yet: bool,
@@ -229,7 +231,7 @@ fn results(props: &ResultsProps) -> Html {
             } else if props.waiting == Some(true) {
                 <p class="stale-note" role="status">{ "Checking: large texts are checked after a pause in typing." }</p>
             } else if props.waiting == Some(false) {
-                <p class="stale-note soon" role="status">{ "Checking… (the first time, this loads patchlab's engines)" }</p>
+                <p class="stale-note soon" role="status">{ if props.loading { "Checking… (the first time, this loads patchlab's engines)" } else { "Checking…" } }</p>
             }
             if let Some((answer, waiting)) = props.explain.clone() {
                 { explain_panel(&yew::props!(ExplainPanelProps { answer, waiting })) }
