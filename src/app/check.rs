@@ -30,7 +30,7 @@ pub use examples::{example, examples, Example, Expected, FIRST_EXAMPLE};
 pub use link::{CheckLink, FixKey, MAX_TEXT};
 pub use state::{
     CheckAction, CheckAnswer, CheckRequest, CheckState, Checked, CheckedFinding, CheckedFix,
-    CheckedPatch, Comparison, Counts, ObjectRead, OpRow, MAX_SHOWN_OPS,
+    CheckedPatch, Comparison, Counts, ListedOp, ObjectRead, OpRow, MAX_SHOWN_OPS,
 };
 #[cfg(target_arch = "wasm32")]
 pub use view::CheckView;

@@ -90,15 +90,15 @@ fn op_row(
 ) -> Html {
     let findings: Vec<Diag> = row.findings.iter().filter_map(|n| numbered(*n)).collect();
     let worst = findings.iter().map(|d| d.finding.severity).max();
-    let kind = row.op.as_ref().and_then(|(op, _, _)| OpKind::parse(op));
+    let kind = row.op.as_ref().and_then(|listed| OpKind::parse(&listed.op));
     html! {
         <li class={classes!("op", op_class(kind), worst.map(severity_class))}>
             <div class="op-line">
                 <span class="op-index">{ format!("op {}", row.index) }</span>
-                if let Some((op, path, from)) = &row.op {
-                    <span class="op-kind">{ op.clone() }</span>
-                    <code class="op-path">{ if path.is_empty() { "\"\" (the whole document)".to_owned() } else { path.clone() } }</code>
-                    if let Some(from) = from {
+                if let Some(listed) = &row.op {
+                    <span class="op-kind">{ listed.op.clone() }</span>
+                    <code class="op-path">{ if listed.path.is_empty() { "\"\" (the whole document)".to_owned() } else { listed.path.clone() } }</code>
+                    if let Some(from) = &listed.from {
                         <span class="muted">{ "from " }<code class="op-path">{ from.clone() }</code></span>
                     }
                 } else {
@@ -111,7 +111,7 @@ fn op_row(
             if let Some(value) = &row.value {
                 <code class="op-value">{ value.clone() }</code>
             }
-            { diagnostics(&yew::props!(DiagnosticsProps { findings, onfix: onfix.clone(), shown, at: row.op.as_ref().map(|(_, path, _)| AttrValue::from(path.clone())) })) }
+            { diagnostics(&yew::props!(DiagnosticsProps { findings, onfix: onfix.clone(), shown, at: row.op.as_ref().map(|listed| AttrValue::from(listed.path.clone())) })) }
         </li>
     }
 }

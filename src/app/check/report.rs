@@ -109,8 +109,8 @@ fn outcome_text(outcome: &CheckedOutcome, semantics: Semantics) -> Html {
             if let Some(cause) = &outcome.cause {
                 <p>{ "Why: " }<code class="wrap">{ cause.clone() }</code></p>
             }
-            if let Some((code, reason, message)) = &outcome.response {
-                <p>{ "The server answers " }<strong>{ format!("{code} {reason}") }</strong>{ ": " }<q>{ message.clone() }</q></p>
+            if let Some(response) = &outcome.response {
+                <p>{ "The server answers " }<strong>{ format!("{} {}", response.code, response.reason) }</strong>{ ": " }<q>{ response.message.clone() }</q></p>
             }
         </>
     }

@@ -22,7 +22,7 @@ use crate::kube::KubeVersion;
 use crate::strategy::BodyKind;
 
 pub use crate::app::engine::checked::{
-    CheckAnswer, CheckRequest, Checked, CheckedFinding, CheckedFix, CheckedPatch, Counts,
+    CheckAnswer, CheckRequest, Checked, CheckedFinding, CheckedFix, CheckedPatch, Counts, ListedOp,
     ObjectRead, OpRow, MAX_SHOWN_OPS,
 };
 

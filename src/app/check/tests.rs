@@ -414,11 +414,11 @@ fn long_patches_list_only_the_ops_with_findings() {
     );
     assert_eq!(
         rows[0].op,
-        Some((
-            "remove".to_owned(),
-            "/metadata/finalizers/0".to_owned(),
-            None
-        ))
+        Some(ListedOp {
+            op: "remove".to_owned(),
+            path: "/metadata/finalizers/0".to_owned(),
+            from: None
+        })
     );
 }
 

@@ -297,8 +297,30 @@ pub struct CheckedOutcome {
     pub path: Option<String>,
     /// Why it fails (the engine's own words, which the server hides).
     pub cause: Option<String>,
-    /// What kube-apiserver answers: code, reason and message.
-    pub response: Option<(u16, String, String)>,
+    /// What kube-apiserver answers.
+    pub response: Option<CheckedResponse>,
+}
+
+/// kube-apiserver's answer to a patch that does not apply.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckedResponse {
+    /// HTTP status code.
+    pub code: u16,
+    /// Its `reason` (`Invalid`, `UnsupportedMediaType`, ...).
+    pub reason: String,
+    /// Its `message`.
+    pub message: String,
+}
+
+/// An op as listed: its kind, path and `from`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ListedOp {
+    /// `add`, `test`, ...
+    pub op: String,
+    /// Its path.
+    pub path: String,
+    /// Its `from` (`move`, `copy`).
+    pub from: Option<String>,
 }
 
 /// One op of the patch listed, with its findings.
@@ -308,7 +330,7 @@ pub struct OpRow {
     pub index: usize,
     /// The op's kind, path and `from` (`None` when the server cannot read
     /// the element as an op).
-    pub op: Option<(String, String, Option<String>)>,
+    pub op: Option<ListedOp>,
     /// Its value, or the element as sent when it is not an op (elided).
     pub value: Option<String>,
     /// Its 1-based line in the editor (`None` when the editor does not
@@ -342,7 +364,11 @@ impl CheckedPatch {
             let op = report.ops.get(index);
             OpRow {
                 index,
-                op: op.map(|op| (op.op.as_str().to_owned(), op.path.clone(), op.from.clone())),
+                op: op.map(|op| ListedOp {
+                    op: op.op.as_str().to_owned(),
+                    path: op.path.clone(),
+                    from: op.from.clone(),
+                }),
                 value: match op {
                     Some(op) => op
                         .raw_value()
@@ -398,10 +424,11 @@ impl CheckedPatch {
                     index: o.index,
                     path: o.path.clone(),
                     cause: o.cause.clone(),
-                    response: o
-                        .response
-                        .as_ref()
-                        .map(|r| (r.code, r.reason.as_str().to_owned(), r.message.clone())),
+                    response: o.response.as_ref().map(|r| CheckedResponse {
+                        code: r.code,
+                        reason: r.reason.as_str().to_owned(),
+                        message: r.message.clone(),
+                    }),
                 }),
                 conflicts: report.conflicts.clone(),
                 overwrites: report.overwrites.clone(),

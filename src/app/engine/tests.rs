@@ -305,7 +305,7 @@ fn check_answers_what_check_s_view_shows_and_the_message_reads_back() {
         .expect("checked on the object");
     assert!(!outcome.applies, "a is 2, not 1");
     assert_eq!(outcome.index, Some(0));
-    assert_eq!(outcome.response.as_ref().map(|r| r.0), Some(422));
+    assert_eq!(outcome.response.as_ref().map(|r| r.code), Some(422));
     assert_eq!(FromEngine::from_json(&answer.to_json()).unwrap(), answer);
     // Blank texts: nothing to check, said with null.
     let blank = Engine::default().answer(ToEngine::Check {
