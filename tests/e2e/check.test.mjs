@@ -380,3 +380,23 @@ test('a link opened in the open page is unpacked and checked; while the engines 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('engines that cannot load: the results say why, nothing is busy, the texts stay', async () => {
+  const page = await openPage(browser, { serviceWorkers: 'block' });
+  await page.route(/engine-worker/, (route) => route.abort());
+  await openCheck(page);
+  const patch = '[{"op": "remove", "path": "/metadata/labels/a"}]';
+  await setEditor(page, 'Patch', patch);
+  const results = page.locator('.check-results');
+  const alert = results.getByRole('alert');
+  await alert.filter({ hasText: /^patchlab's engines could not check this: .+\. Your texts are kept\.$/ }).waitFor();
+  assert.equal(await results.getAttribute('aria-busy'), 'false', 'nothing is on its way');
+  assert.equal(await page.getByRole('textbox', { name: 'Patch', exact: true }).inputValue(), patch);
+  // No findings of other texts under it; the examples still open with
+  // their own (bundled) findings.
+  assert.equal(await results.locator('.check-summary, .check-ops').count(), 0);
+  await page.getByRole('combobox', { name: 'Example' }).selectOption('float-test');
+  await results.locator('.check-summary', { hasText: '2 errors' }).waitFor();
+  assert.equal(await alert.count(), 0);
+  await page.context().close();
+});

@@ -224,10 +224,13 @@ struct ResultsProps {
 }
 
 fn results(props: &ResultsProps) -> Html {
+    // Failed: not busy (nothing is on its way), and no findings: those
+    // shown last are of other texts.
+    let busy = props.waiting.is_some() && props.failed.is_none();
     html! {
-        <div class={classes!("results", "check-results", props.waiting.map(|big| if big { "stale" } else { "stale soon" }))} aria-busy={props.waiting.is_some().to_string()}>
+        <div class={classes!("results", "check-results", busy.then_some("stale"), (busy && props.waiting == Some(false)).then_some("soon"))} aria-busy={busy.to_string()}>
             if let Some(failed) = &props.failed {
-                <p class="stale-note bad" role="alert">{ format!("patchlab's engines could not check this: {failed}. Your texts are kept; reload the page to try again.") }</p>
+                <p class="stale-note bad" role="alert">{ format!("patchlab's engines could not check this: {failed}. Your texts are kept.") }</p>
             } else if props.waiting == Some(true) {
                 <p class="stale-note" role="status">{ "Checking: large texts are checked after a pause in typing." }</p>
             } else if props.waiting == Some(false) {
@@ -236,7 +239,7 @@ fn results(props: &ResultsProps) -> Html {
             if let Some((answer, waiting)) = props.explain.clone() {
                 { explain_panel(&yew::props!(ExplainPanelProps { answer, waiting })) }
             }
-            if !props.nothing_yet {
+            if !props.nothing_yet && props.failed.is_none() {
                 { summary(&yew::props!(SummaryProps { checked: Rc::clone(&props.checked) })) }
                 if let Some(comparison) = props.comparison.clone() {
                     <FixPanel {comparison} opener={props.opener.clone()} copy={props.copy.clone()} onadopt={props.onadopt.clone()} onclose={props.onclose.clone()} />
