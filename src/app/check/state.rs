@@ -117,9 +117,16 @@ pub struct CheckState {
     pub example: Option<String>,
     /// The finding whose fix is shown beside the patch.
     pub fix: Option<FixKey>,
-    /// Bumped on every change of the patch, the object or the engine.
+    /// Bumped on every change of the view's texts, engine or release
+    /// (explain's answers are of one revision).
     pub rev: u64,
-    /// What lint found, for revision `checked.rev`. It comes from the
+    /// Bumped on every change lint reads: the patch, the object, the
+    /// engine (lint's answers are of one of these revisions).
+    pub lint_rev: u64,
+    /// True when the last change lint reads was typing (big texts are
+    /// then asked about after a pause; other changes at once).
+    pub typing: bool,
+    /// What lint found, for `lint_rev` `checked.rev`. It comes from the
     /// engines ([`CheckState::check_request`]: the Check module has no
     /// linter, #27), or, for the bundled examples, from what they answered
     /// when the playground was built.
@@ -207,6 +214,8 @@ impl CheckState {
             example: link.example,
             fix: link.fix,
             rev: 1,
+            lint_rev: 1,
+            typing: false,
             checked: Rc::new(Checked::blank()),
             failed: None,
             explained: None,
@@ -220,7 +229,7 @@ impl CheckState {
 
     /// True when the findings are not those of the current texts.
     pub fn stale(&self) -> bool {
-        self.checked.rev != self.rev
+        self.checked.rev != self.lint_rev
     }
 
     /// True while nothing was checked yet for a patch: a link just opened,
@@ -238,7 +247,7 @@ impl CheckState {
 
     fn request(&self) -> CheckRequest {
         CheckRequest {
-            rev: self.rev,
+            rev: self.lint_rev,
             patch: Rc::clone(&self.patch),
             object: Rc::clone(&self.object),
             semantics: self.semantics,
@@ -248,7 +257,7 @@ impl CheckState {
     /// Takes lint's answer about the current texts; an answer about texts
     /// typed over since is dropped.
     fn take_checked(&mut self, answer: &CheckAnswer) {
-        if answer.rev != self.rev {
+        if answer.rev != self.lint_rev {
             return;
         }
         match &answer.checked {
@@ -362,36 +371,42 @@ impl CheckState {
             .map(FixKey::of)
     }
 
-    /// Takes the bundled answer when the texts are a bundled example's
-    /// and the findings are behind them (the engines answer the rest).
+    /// Takes what is known without the engines when the findings are
+    /// behind the texts: nothing to check in blank editors, and the
+    /// bundled examples' answers (the engines answer the rest).
     pub fn check(&mut self) {
         if !self.stale() {
             return;
         }
-        if let Some(checked) = super::examples::answered(&self.request()) {
+        let request = self.request();
+        let known = if request.patch.trim().is_empty() && request.object.trim().is_empty() {
+            Some(Checked {
+                rev: request.rev,
+                ..Checked::blank()
+            })
+        } else {
+            super::examples::answered(&request)
+        };
+        if let Some(checked) = known {
             self.take_checked(&CheckAnswer {
-                rev: self.rev,
+                rev: request.rev,
                 checked: Ok(Rc::new(checked)),
             });
         }
     }
 
-    fn edited(&mut self) {
+    /// A change lint reads (`typed`: by typing in an editor).
+    fn edited(&mut self, typed: bool) {
         self.rev += 1;
+        self.lint_rev += 1;
+        self.typing = typed;
         self.failed = None;
     }
 
     /// A change only explain reads (the error text, the release): lint's
-    /// findings, when they were those of the texts, still are.
+    /// findings, and any answer on its way, stay those of the texts.
     fn edited_for_explain(&mut self) {
-        let current = !self.stale();
-        self.edited();
-        if current {
-            self.checked = Rc::new(Checked {
-                rev: self.rev,
-                ..Checked::clone(&self.checked)
-            });
-        }
+        self.rev += 1;
     }
 
     /// The state of `link` in place of this one (undoable when this is work).
@@ -400,10 +415,19 @@ impl CheckState {
     }
 
     /// The patch editor with the fix shown, the patch before kept for Undo.
+    /// Not while the findings are behind the texts: the fix shown is then
+    /// of the text before the last edit.
     fn adopt_fix(&self) -> CheckState {
         let Some(comparison) = &self.shown else {
             return self.clone();
         };
+        if self.stale() {
+            let mut next = self.clone();
+            next.notice = Some(Notice::info(
+                "Your last edit is being checked: use the fix once its findings show.",
+            ));
+            return next;
+        }
         let Some(fixed) = comparison.finding.fix.as_ref().map(CheckedFix::text) else {
             return self.clone();
         };
@@ -462,11 +486,11 @@ impl ViewState for CheckState {
         match action {
             CheckAction::EditPatch(text) => {
                 next.patch = text;
-                next.edited();
+                next.edited(true);
             }
             CheckAction::EditObject(text) => {
                 next.object = text;
-                next.edited();
+                next.edited(true);
             }
             CheckAction::EditError(text) => {
                 next.error = text;
@@ -482,7 +506,7 @@ impl ViewState for CheckState {
             CheckAction::SetSemantics(semantics) => {
                 if semantics != next.semantics {
                     next.semantics = semantics;
-                    next.edited();
+                    next.edited(false);
                     next.check();
                 }
             }
@@ -529,11 +553,13 @@ impl ViewState for CheckState {
     }
 
     /// Revisions keep counting past `previous`'s, so that no lint of an
-    /// earlier text is taken for this one's.
+    /// earlier text is taken for this one's. Shown again (an Undo), a
+    /// state asks the engines again: its failure was of another time.
     fn after(mut self, previous: &Self) -> Self {
         let rev = previous.rev + 1;
+        let lint_rev = previous.lint_rev + 1;
         // Up to date stays up to date; behind stays behind.
-        let checked_rev = if self.stale() { 0 } else { rev };
+        let checked_rev = if self.stale() { 0 } else { lint_rev };
         self.checked = Rc::new(Checked {
             rev: checked_rev,
             ..Checked::clone(&self.checked)
@@ -546,6 +572,9 @@ impl ViewState for CheckState {
             }));
         }
         self.rev = rev;
+        self.lint_rev = lint_rev;
+        self.typing = false;
+        self.failed = None;
         self
     }
 

@@ -469,7 +469,9 @@ fn loading_over_work_keeps_it_for_undo_and_clear_empties_both_editors() {
         "There is no example \"nope\"."
     );
 
-    let cleared = other.reduce(CheckAction::Clear).checked_now();
+    let cleared = other.reduce(CheckAction::Clear);
+    assert!(!cleared.stale(), "nothing to ask the engines about");
+    assert_eq!(cleared.check_request(), None);
     assert_eq!((&*cleared.patch, &*cleared.object), ("", ""));
     assert_eq!(cleared.checked.patch, None);
     assert_eq!(cleared.checked.object, ObjectRead::Blank);
@@ -584,7 +586,9 @@ fn hostile_texts_and_links_never_panic() {
                 .checked_now()
                 .reduce(CheckAction::ShowFirstFix)
                 .reduce(CheckAction::AdoptFix)
-                .reduce(CheckAction::Undo);
+                .checked_now()
+                .reduce(CheckAction::Undo)
+                .checked_now();
             let _ = (
                 state.comparison(),
                 state.patch_error(),
@@ -617,7 +621,7 @@ fn every_edit_asks_the_engines_and_only_the_answer_to_the_current_texts_is_taken
     let asked = typed.check_request().expect("asked of the engines");
     assert_eq!(
         (asked.rev, &*asked.patch, &*asked.object, asked.semantics),
-        (typed.rev, &*typed.patch, "", Semantics::Kube)
+        (typed.lint_rev, &*typed.patch, "", Semantics::Kube)
     );
     assert!(
         !typed.nothing_yet(),
@@ -629,7 +633,7 @@ fn every_edit_asks_the_engines_and_only_the_answer_to_the_current_texts_is_taken
     let late = on.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
     assert_eq!(late, on);
     assert!(late.stale());
-    assert_eq!(late.check_request().map(|r| r.rev), Some(on.rev));
+    assert_eq!(late.check_request().map(|r| r.rev), Some(on.lint_rev));
     let done = late.checked_now();
     assert!(!done.stale());
     assert_eq!(done.check_request(), None);
@@ -662,10 +666,49 @@ fn lint_of_an_earlier_text_is_never_taken_after_a_load() {
     let loaded = typed
         .reduce(CheckAction::LoadExample("float-test".into()))
         .reduce(CheckAction::EditObject("{}".into()));
-    assert!(loaded.rev > typed.rev + 1);
+    assert!(loaded.lint_rev > typed.lint_rev + 1);
     let late = loaded.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
     assert!(late.stale(), "still waiting for its own lint");
     assert_eq!(late.checked, loaded.checked);
+}
+
+#[test]
+fn the_error_text_and_release_leave_lint_and_its_answer_on_the_way_alone() {
+    let typed = CheckState::default().reduce(CheckAction::EditPatch(
+        r#"[{"op":"remove","path":"/a"}]"#.into(),
+    ));
+    let asked = typed.check_request().unwrap();
+    // Typing in the error field (and choosing a release) while lint's
+    // answer is on its way: no new request, and the answer still serves.
+    let explaining = typed
+        .reduce(CheckAction::EditError("the server rejected".into()))
+        .reduce(CheckAction::SetKubernetes("1.30".parse().unwrap()));
+    assert!(explaining.rev > typed.rev, "explain asks again");
+    assert_eq!(explaining.check_request(), Some(asked.clone()));
+    let answered = explaining.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
+    assert!(!answered.stale());
+    assert_eq!(answered.checked.ok().unwrap().report.op_count, 1);
+}
+
+#[test]
+fn typing_is_told_from_other_changes_and_a_fix_is_not_put_in_over_an_edit() {
+    let state = CheckState::default().reduce(CheckAction::ShowFirstFix);
+    assert!(!state.typing);
+    let typed = state.reduce(CheckAction::EditPatch("[]".into()));
+    assert!(typed.typing, "big texts wait for a pause in typing");
+    let switched = typed.reduce(CheckAction::SetSemantics(Semantics::Rfc));
+    assert!(!switched.typing, "an engine switch is asked about at once");
+    // The fix shown is of the text before the edit: not put in until the
+    // findings are those of the current text.
+    assert!(typed.comparison().is_some());
+    let refused = typed.reduce(CheckAction::AdoptFix);
+    assert_eq!(refused.patch, typed.patch);
+    assert!(refused
+        .notice
+        .as_ref()
+        .unwrap()
+        .text
+        .starts_with("Your last edit is being checked"));
 }
 
 /// `explain`'s Check links (made in the core, by `share::pack`) open in
@@ -720,12 +763,16 @@ mod engines {
             let state = CheckState::from_link(CheckLink::example(example.id).unwrap());
             assert_eq!(state.check_request(), None, "{}", example.id);
             assert!(!state.stale(), "{}", example.id);
-            // What is bundled is what the engines answer.
-            let mut asked = state.clone();
-            asked.checked = Rc::new(Checked::blank());
+            // What is bundled is what the engines answer, through the wire.
+            let request = CheckRequest {
+                rev: state.lint_rev,
+                patch: Rc::clone(&state.patch),
+                object: Rc::clone(&state.object),
+                semantics: state.semantics,
+            };
             assert_eq!(
-                asked.checked_here().checked,
-                state.checked,
+                state::answer_of(&request).checked,
+                Ok(Rc::clone(&state.checked)),
                 "{}",
                 example.id
             );
@@ -777,18 +824,29 @@ mod engines {
         );
         assert_eq!(&*broken.object, OBJECT);
         assert_eq!(broken.checked, state.checked, "the last findings stay");
-        // An edit asks again; an answer then clears the failure.
-        let edited = broken.reduce(CheckAction::EditError("x".into()));
+        // The error text is explain's: lint is not asked again for it.
+        let explained = broken.reduce(CheckAction::EditError("x".into()));
+        assert_eq!(explained.check_request(), None);
+        assert!(explained.failed.is_some());
+        // An edit lint reads asks again; an answer then clears the failure.
+        let edited = broken.reduce(CheckAction::EditObject(format!("{OBJECT}# more\n").into()));
         assert_eq!(edited.failed, None);
         let done = edited.checked_here();
         assert!(!done.stale());
         assert_eq!(done.failed, None);
+        // Shown again (Undo), a failed state asks again.
+        let undone = broken
+            .reduce(CheckAction::LoadExample("float-test".into()))
+            .reduce(CheckAction::Undo);
+        assert_eq!(&*undone.object, OBJECT);
+        assert_eq!(undone.failed, None);
+        assert!(undone.check_request().is_some());
     }
 
     #[test]
     fn a_failure_about_an_earlier_text_changes_nothing() {
         let state = typed_object(OBJECT);
-        let rev = state.rev;
+        let rev = state.lint_rev;
         let done = state.checked_here();
         let after = done.reduce(CheckAction::Checked(Rc::new(CheckAnswer {
             rev: rev - 1,

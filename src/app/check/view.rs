@@ -82,7 +82,7 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                     onpatch: send.reform(CheckAction::EditPatch), onobject: send.reform(CheckAction::EditObject),
                     error: AttrValue::from(Rc::clone(&state.error)), kubernetes: state.kubernetes.unwrap_or_default(),
                     onerror: send.reform(CheckAction::EditError), onkubernetes: send.reform(CheckAction::SetKubernetes) })) }
-                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), waiting: state.stale().then_some(state.big()), failed: state.failed.clone(), loading: EngineClient::loading(),
+                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), waiting: state.stale().then_some(state.big() && state.typing), failed: state.failed.clone(), loading: EngineClient::loading(),
                     nothing_yet: state.nothing_yet(), comparison: state.shown.clone(),
                     explain: (!state.error.trim().is_empty()).then(|| (state.explained.clone(), state.explaining())),
                     shown: state.fix.clone(), opener: state.shown_finding().map(|n| AttrValue::from(fix_button_id(n))), copy: copy.clone(),
@@ -127,16 +127,17 @@ fn use_explain(state: &CheckState, send: &Callback<CheckAction>) {
 /// Asks the engines' lint about the texts whenever the findings are not
 /// theirs ([`CheckState::check_request`]: the Check module has no linter);
 /// the answer comes back as [`CheckAction::Checked`]. Small texts are
-/// asked about at once, big ones after a pause in typing. The first
+/// asked about at once (with the engines in the page, answered in the
+/// same task), big ones after a pause in typing. The first
 /// request starts the engines' module (the one Build uses, fetched once):
 /// a visit that only looks at the bundled examples never fetches it.
 #[hook]
 fn use_checking(state: &CheckState, send: &Callback<CheckAction>) {
     let request = state.check_request();
-    let big = state.big();
+    let pause = state.big() && state.typing;
     let send = send.clone();
     use_effect_with(request.as_ref().map(|r| r.rev), move |_| {
-        let timer = request.map(|request| {
+        let timer = request.and_then(|request| {
             let ask = move || {
                 let rev = request.rev;
                 let done = send.reform(move |checked: Result<Rc<Checked>, EngineFailed>| {
@@ -147,7 +148,12 @@ fn use_checking(state: &CheckState, send: &Callback<CheckAction>) {
                     Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
                 }
             };
-            Timeout::new(if big { PAUSE_MS } else { 0 }, ask)
+            if pause {
+                Some(Timeout::new(PAUSE_MS, ask))
+            } else {
+                ask();
+                None
+            }
         });
         move || drop(timer)
     });
