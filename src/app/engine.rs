@@ -25,7 +25,7 @@
 //! The page reads a message's `type`, `id`, `kind` and `message` first
 //! ([`wire`]); only the asker of a kind reads its answer's members, so a
 //! module holds the readers of the answers it asks for and no others (the
-//! Check module asks only for explanations).
+//! Check module asks only for lint and explanations).
 //!
 //! Each kind of request is a channel: a newer request replaces an older
 //! one of its kind still waiting in the worker ([`Inbox`]), and the page

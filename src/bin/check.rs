@@ -1,7 +1,7 @@
 //! The `check` binary: the shell and the Check view (feature
-//! `check-only`), what a cold visit to Check downloads: the linter,
-//! explain, the strategic merge patch with its schema tables, and none of
-//! the other views. Trunk builds it with `data-type="worker"` for its
+//! `check-only`), what a cold visit to Check downloads: no engine (lint and
+//! explain run in the engines' module, fetched when first needed; the
+//! bundled examples come with their answers) and none of the other views. Trunk builds it with `data-type="worker"` for its
 //! `no-modules` glue, which `scripts/postbuild.mjs` renames
 //! (`patchlab_check`) so that it can sit next to the other modules'; the
 //! boot script starts it for `#/check`, another module when Check opens
