@@ -81,6 +81,7 @@ section('firstload', () => {
     row('cold visit', `${view}: bytes (gzip), by the page + by its workers`, `${kib(of(`cold-${view}`, 'kib'))} + ${kib(of(`cold-${view}`, 'workerKib'))}`, '<= 400 KiB');
     row('cold visit', `${view}: the view shown`, ms(of(`cold-${view}`, 'shown')));
   }
+  row('cold visit', 'check: a first patch pasted, its findings (the engines fetched on the click, no offline cache)', `${ms(of('check-first-paste', 'ms'))} (${kib(of('check-first-paste', 'engineKib'))})`);
 });
 
 section('keystroke', () => {

@@ -23,8 +23,8 @@ after(async () => {
 const KIB = 1024;
 
 /** A page with the slow connection and CPU; returns it and the bytes per response. */
-async function throttledPage() {
-  const page = await openPage(browser);
+async function throttledPage(options) {
+  const page = await openPage(browser, options);
   // When the live editor, the first result and a lesson's step appear, in
   // the page's own clock (milliseconds since navigation started), free of
   // the test's round trips. A pre-rendered copy of Build (`#app` with
@@ -278,6 +278,33 @@ for (const [view, ready] of [
     await page.context().close();
   });
 }
+
+test('bench: a cold visit to Check, then a patch pasted: its findings come from the engines, fetched when the editor takes the focus', async () => {
+  // The Check module holds no linter (#27, round 14): the examples come
+  // with their findings, and the first text of the visitor's own waits for
+  // the engines' module. This measures that wait, throttled like the
+  // visits above, from the click into the editor to the findings, without
+  // the offline cache (which fetches every module once the view's are in,
+  // the engines too, outside the page's throttled link: with it, a visitor
+  // who waits finds them there already).
+  const { page, files } = await throttledPage({ serviceWorkers: 'block' });
+  await page.goto(`${server.url}#/check`, { waitUntil: 'commit' });
+  await page.locator('#app:not([data-prerendered]) .check-results[aria-busy="false"] .check-summary').waitFor({ timeout: 60_000 });
+  assert.ok(!files().some(([file]) => /engine-worker/.test(file)), 'no engines for the example');
+  const editor = page.getByRole('textbox', { name: 'Patch', exact: true });
+  await editor.click();
+  const focused = await page.evaluate(() => performance.now());
+  await editor.press('Control+A');
+  await editor.fill('[{"op": "remove", "path": "/metadata/labels/a"}]');
+  await page.locator('.check-results[aria-busy="false"] .check-summary', { hasText: 'Read a JSON patch of 1 op' }).waitFor({ timeout: 60_000 });
+  const found = await page.evaluate(() => performance.now());
+  const engines = files().filter(([file]) => /engine-worker_bg\.wasm$/.test(file));
+  assert.equal(engines.length, 1, 'the engines fetched once, after the click');
+  console.log(`BENCH Check, first text pasted: its findings ${(found - focused).toFixed(0)} ms after the click into the editor (the engines' ${(sum(engines) / KIB).toFixed(1)} KiB fetched then)`);
+  console.log(`BENCH-JSON ${JSON.stringify({ case: 'check-first-paste', ms: found - focused, engineKib: sum(engines) / KIB })}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
 
 test('the page and Check modules carry no linter and no rule table; the engines do', async () => {
   // The Build view shows a finding's explanation and fix as the engines
