@@ -59,7 +59,7 @@ use crate::apply::{self, Engine, Semantics, ServerResponse};
 use crate::input::Budget;
 use crate::kube::Cluster;
 use crate::limits::MAX_BODY_BYTES;
-use crate::patch::{self, Encoding, Operation, PatchSet};
+use crate::patch::{self, Operation};
 use crate::strategy::{self, Overwrite, Policy, Precondition};
 
 /// What lint checks against.
@@ -145,11 +145,8 @@ impl Fix {
     /// others as KubeVirt's builder writes them (`[]` when the fix is to
     /// send nothing).
     pub fn payload(&self) -> String {
-        if self.written.is_none() {
-            return PatchSet::of(self.ops.iter().cloned())
-                .payload_with(Encoding::Go)
-                .unwrap_or_else(|_| "[]".to_owned());
-        }
+        // An op's text is what `PatchSet::payload_with(Encoding::Go)`
+        // writes for it, or its bytes as sent.
         format!("[{}]", self.op_texts().join(","))
     }
 }

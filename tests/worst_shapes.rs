@@ -481,3 +481,66 @@ fn build_answers_sixteen_thousand_changed_keys_with_bounded_rule_texts() {
         }
     }
 }
+
+/// Check's answer (lint, then the view's data: every op as sent, the ops
+/// listed, each fix's ops and payload, sent as JSON) for the same worst
+/// shapes: timed, and bounded by the input.
+#[test]
+fn check_answers_the_worst_shapes_within_bounds() {
+    use patchlab::app::check::{CheckRequest, MAX_SHOWN_OPS};
+    use patchlab::app::engine::{Engine, FromEngine, ToEngine};
+    use patchlab::apply::Semantics;
+    let object = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {}, "finalizers": ["a", "b"]}, "spec": {"containers": []}, "status": {}});
+    let labels: Map<String, Value> = (0..16_000).map(|i| (format!("k{i}"), json!("b"))).collect();
+    let merge = json!({"metadata": {"labels": labels}}).to_string();
+    let ops: Vec<Value> = (0..75_000)
+        .map(|i| json!({"op": "add", "path": format!("/metadata/annotations/k{i}"), "value": "v".repeat(100)}))
+        .collect();
+    let line = format!("kubectl patch vmi testvmi --type=json -p '{}'", patch(ops));
+    let mut shapes: Vec<(String, String, String)> = ten_thousand_op_shapes()
+        .into_iter()
+        .map(|(shape, text)| (format!("10,000 ops: {shape}"), text, object.to_string()))
+        .collect();
+    shapes.push((
+        "a merge patch of 16,000 keys, with the object".to_owned(),
+        merge,
+        map_of(16_000, "a").to_string(),
+    ));
+    shapes.push(("a 12 MB kubectl line".to_owned(), line, String::new()));
+    for (shape, patch, object) in shapes {
+        let request = ToEngine::Check {
+            id: 1,
+            request: CheckRequest {
+                rev: 1,
+                patch: patch.as_str().into(),
+                object: object.as_str().into(),
+                semantics: Semantics::Kube,
+            },
+        };
+        let sent = timed(&format!("Check's answer, {shape}"), || {
+            Engine::default().answer(request).to_json()
+        });
+        let read = timed(
+            &format!("Check's answer read as the page reads it, {shape}"),
+            || FromEngine::from_json(&sent).unwrap(),
+        );
+        let FromEngine::Checked { checked, .. } = read else {
+            panic!("{shape}: {read:?}")
+        };
+        let listed = checked.ok().expect("the patch reads");
+        assert!(listed.rows.len() <= MAX_SHOWN_OPS, "{shape}");
+        // Linear in the patch: every op as sent once, the new ops of the
+        // fixes within lint's budget for them, the rest bounded.
+        println!(
+            "Check's answer, {shape}: {} bytes for {} bytes of patch",
+            sent.len(),
+            patch.len()
+        );
+        assert!(
+            sent.len() <= (2 + FIX_OPS_PER_OP) * patch.len() + 200_000,
+            "{shape}: {} bytes of answer for {} bytes of patch",
+            sent.len(),
+            patch.len()
+        );
+    }
+}

@@ -80,7 +80,7 @@ pub fn apply_outcome(props: &ApplyOutcomeProps) -> Html {
             </section>
             <section class="apply-outcome" aria-labelledby="surface-title">
                 <h3 id="surface-title">{ "While other writers write" }</h3>
-                { conflict_surface(&yew::props!(ConflictSurfaceProps { conflicts: report.conflicts.clone(), overwrites: report.overwrites.clone() })) }
+                { conflict_surface(&yew::props!(ConflictSurfaceProps { conflicts: report.conflicts.clone(), overwrites: report.overwrites.clone(), left_out: report.surface_left_out })) }
             </section>
         </>
     }

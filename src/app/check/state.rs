@@ -21,6 +21,7 @@ use crate::input::InputError;
 use crate::kube::KubeVersion;
 use crate::strategy::BodyKind;
 
+use crate::app::engine::checked::{fix_payload, fix_text};
 pub use crate::app::engine::checked::{
     CheckAnswer, CheckRequest, Checked, CheckedFinding, CheckedFix, CheckedPatch, Counts, ListedOp,
     ObjectRead, OpRow, MAX_SHOWN_OPS,
@@ -44,8 +45,9 @@ pub struct Comparison {
 
 impl Comparison {
     fn new(patch: &CheckedPatch, finding: &CheckedFinding, fix: &CheckedFix) -> Comparison {
-        let fixed_ops: Vec<String> = fix.ops.clone();
-        let kept = &fix.kept;
+        let fixed_ops: Vec<String> = fix.op_texts(&patch.written);
+        let payload = fix_payload(&fixed_ops);
+        let kept = &fix.kept();
         let (original, fixed) =
             if patch.kind == BodyKind::JsonPatch && kept.iter().any(Option::is_some) {
                 // The fix says which ops it keeps: the comparison follows
@@ -95,7 +97,7 @@ impl Comparison {
             fix_text: patch.rule_texts(finding.rule).1,
             original,
             fixed,
-            payload: fix.payload.clone(),
+            payload,
         }
     }
 }
@@ -428,9 +430,10 @@ impl CheckState {
             ));
             return next;
         }
-        let Some(fixed) = comparison.finding.fix.as_ref().map(CheckedFix::text) else {
+        let (Some(fix), Some(patch)) = (comparison.finding.fix.as_ref(), self.checked.ok()) else {
             return self.clone();
         };
+        let fixed = fix_text(&fix.op_texts(&patch.written));
         let link = CheckLink {
             patch: Rc::from(fixed),
             fix: None,

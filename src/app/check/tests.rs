@@ -201,9 +201,9 @@ fn the_fix_in_the_editor_sends_the_same_ops_as_the_copied_payload() {
         let Some(comparison) = state.comparison() else {
             continue;
         };
-        let fix = comparison.finding.fix.as_ref().unwrap();
-        let text = fix.text();
-        let from_editor = crate::patch::decode(&text).unwrap().ops;
+        let adopted = state.reduce(CheckAction::AdoptFix);
+        assert_ne!(adopted.patch, state.patch, "{}", example.id);
+        let from_editor = crate::patch::decode(&adopted.patch).unwrap().ops;
         let copied = crate::patch::decode(&comparison.payload).unwrap().ops;
         assert_eq!(from_editor, copied, "{}", example.id);
     }

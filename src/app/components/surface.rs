@@ -14,6 +14,18 @@ pub struct ConflictSurfaceProps {
     pub conflicts: Vec<Precondition>,
     /// Concurrent changes it would silently overwrite.
     pub overwrites: Vec<Overwrite>,
+    /// How many conflicts and overwrites are left out of the lists (a long
+    /// patch's, in Check).
+    #[prop_or_default]
+    pub left_out: (usize, usize),
+}
+
+/// "… and 9,800 more", when some are left out.
+fn more(n: usize) -> Html {
+    if n == 0 {
+        return html! {};
+    }
+    html! { <li class="muted">{ format!("… and {n} more") }</li> }
 }
 
 /// What makes the patch fail, and what it writes without a guard.
@@ -28,6 +40,7 @@ pub fn conflict_surface(props: &ConflictSurfaceProps) -> Html {
                     { for props.conflicts.iter().map(|c| html! {
                         <li><code>{ if c.path.is_empty() { "(the whole object)".to_owned() } else { c.path.clone() } }</code>{ " " }<span class="muted">{ c.reason.clone() }</span></li>
                     }) }
+                    { more(props.left_out.0) }
                 </ul>
             }
             <h4>{ Term::SilentOverwrite.label() }<TermHelp term={Term::SilentOverwrite} /></h4>
@@ -38,6 +51,7 @@ pub fn conflict_surface(props: &ConflictSurfaceProps) -> Html {
                     { for props.overwrites.iter().map(|o| html! {
                         <li><code>{ o.path.clone() }</code>{ " " }<span class="muted">{ o.reason.clone() }</span></li>
                     }) }
+                    { more(props.left_out.1) }
                 </ul>
             }
         </div>

@@ -4,7 +4,7 @@
 //! already holds for Build. The view asks with a [`CheckRequest`] and
 //! shows the [`Checked`] that comes back: lint's report worked out into
 //! what the view shows (the ops listed, each finding with its rule's
-//! texts, each fix's ops as sent and its payload), so the page reads
+//! texts, each fix's ops as sent), so the page reads
 //! plain data and runs none of lint's code. The bundled examples' answers
 //! are compiled in (`www/check/examples.json`): a first visit shows one
 //! without fetching the engines.
@@ -201,10 +201,14 @@ pub struct CheckedReport {
     pub rules: Vec<RuleText>,
     /// With the current object: whether the patch applies now.
     pub outcome: Option<CheckedOutcome>,
-    /// Concurrent changes that make the patch fail (its conflict surface).
+    /// Concurrent changes that make the patch fail (its conflict surface;
+    /// at most [`MAX_SHOWN_OPS`]).
     pub conflicts: Vec<Precondition>,
-    /// Concurrent changes it would silently overwrite.
+    /// Concurrent changes it would silently overwrite (at most
+    /// [`MAX_SHOWN_OPS`]).
     pub overwrites: Vec<Overwrite>,
+    /// How many conflicts and overwrites are not listed.
+    pub surface_left_out: (usize, usize),
 }
 
 /// A finding, with its fix worked out.
@@ -225,14 +229,14 @@ pub struct CheckedFinding {
 }
 
 impl CheckedFinding {
-    fn of(finding: &Finding) -> CheckedFinding {
+    fn of(finding: &Finding, written: &[String]) -> CheckedFinding {
         CheckedFinding {
             rule: finding.rule,
             severity: finding.severity,
             index: finding.index,
             path: finding.path.clone(),
             message: finding.message.clone(),
-            fix: finding.fix.as_ref().map(CheckedFix::of),
+            fix: finding.fix.as_ref().map(|fix| CheckedFix::of(fix, written)),
         }
     }
 
@@ -252,36 +256,75 @@ impl CheckedFinding {
     }
 }
 
-/// A fix: its ops as sent and its payload.
+/// A fix: the ops it keeps from the patch, by reference, and the texts of
+/// those it writes anew. A fix is a whole patch rewritten, and a report
+/// holds up to [`lint::FIX_OPS_PER_OP`] times the patch's ops in fixes:
+/// sent op by op, they made a 570 KB patch's answer 12 MB.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckedFix {
-    /// Each op's JSON text ([`Fix::op_texts`]).
-    pub ops: Vec<String>,
-    /// The original index of each op the fix keeps as it was
-    /// ([`Fix::kept`]).
-    pub kept: Vec<Option<usize>>,
-    /// The payload, as KubeVirt's builder writes it ([`Fix::payload`]).
-    pub payload: String,
+    /// The fix's ops in order, in runs: `(Some(i), n)` is the patch's ops
+    /// `i..i + n` kept as sent ([`CheckedPatch::written`]); `(None, n)` the
+    /// next `n` texts of `new`.
+    pub runs: Vec<(Option<usize>, usize)>,
+    /// The JSON text of each op written anew, as KubeVirt's builder writes
+    /// it ([`Fix::op_texts`]).
+    pub new: Vec<String>,
 }
 
 impl CheckedFix {
-    fn of(fix: &Fix) -> CheckedFix {
-        CheckedFix {
-            ops: fix.op_texts(),
-            kept: fix.kept().to_vec(),
-            payload: fix.payload(),
+    fn of(fix: &Fix, written: &[String]) -> CheckedFix {
+        let mut runs: Vec<(Option<usize>, usize)> = Vec::new();
+        let mut new = Vec::new();
+        for (text, kept) in fix.op_texts().into_iter().zip(fix.kept()) {
+            // Kept as sent, byte for byte (else sent as a new op).
+            let kept = kept.filter(|i| written.get(*i) == Some(&text));
+            match (runs.last_mut(), kept) {
+                (Some((Some(first), n)), Some(i)) if *first + *n == i => *n += 1,
+                (Some((None, n)), None) => *n += 1,
+                (_, kept) => runs.push((kept, 1)),
+            }
+            if kept.is_none() {
+                new.push(text);
+            }
         }
+        CheckedFix { runs, new }
     }
 
-    /// The fix as the editor holds it: one op per line (the same bytes per
-    /// op as the payload the copy button copies).
-    pub fn text(&self) -> String {
-        if self.ops.is_empty() {
-            return "[]\n".to_owned();
-        }
-        let lines: Vec<String> = self.ops.iter().map(|op| format!("  {op}")).collect();
-        format!("[\n{}\n]\n", lines.join(",\n"))
+    /// For each op, its index in the patch when the fix keeps it as sent
+    /// ([`Fix::kept`]).
+    pub fn kept(&self) -> Vec<Option<usize>> {
+        (self.runs.iter())
+            .flat_map(|&(first, n)| (0..n).map(move |k| first.map(|i| i + k)))
+            .collect()
     }
+
+    /// Each op's JSON text ([`Fix::op_texts`]), `written` being the ops
+    /// of the patch it fixes as sent.
+    pub fn op_texts(&self, written: &[String]) -> Vec<String> {
+        let mut new = self.new.iter();
+        (self.kept().into_iter())
+            .map(|kept| match kept {
+                Some(i) => written.get(i).cloned().unwrap_or_default(),
+                None => new.next().cloned().unwrap_or_default(),
+            })
+            .collect()
+    }
+}
+
+/// A fix's payload, as KubeVirt's builder writes it ([`Fix::payload`]),
+/// from its ops' texts.
+pub fn fix_payload(ops: &[String]) -> String {
+    format!("[{}]", ops.join(","))
+}
+
+/// A fix as the editor holds it, from its ops' texts: one op per line (the
+/// same bytes per op as the payload the copy button copies).
+pub fn fix_text(ops: &[String]) -> String {
+    if ops.is_empty() {
+        return "[]\n".to_owned();
+    }
+    let lines: Vec<String> = ops.iter().map(|op| format!("  {op}")).collect();
+    format!("[\n{}\n]\n", lines.join(",\n"))
 }
 
 /// Applied to the current object: does the patch apply now?
@@ -416,7 +459,9 @@ impl CheckedPatch {
             report: CheckedReport {
                 semantics: report.semantics,
                 op_count: report.op_count,
-                findings: report.findings.iter().map(CheckedFinding::of).collect(),
+                findings: (report.findings.iter())
+                    .map(|f| CheckedFinding::of(f, &written))
+                    .collect(),
                 rules: RuleText::of(Some(report)),
                 outcome: report.outcome.as_ref().map(|o| CheckedOutcome {
                     applies: o.applies,
@@ -430,8 +475,22 @@ impl CheckedPatch {
                         message: r.message.clone(),
                     }),
                 }),
-                conflicts: report.conflicts.clone(),
-                overwrites: report.overwrites.clone(),
+                conflicts: report
+                    .conflicts
+                    .iter()
+                    .take(MAX_SHOWN_OPS)
+                    .cloned()
+                    .collect(),
+                overwrites: report
+                    .overwrites
+                    .iter()
+                    .take(MAX_SHOWN_OPS)
+                    .cloned()
+                    .collect(),
+                surface_left_out: (
+                    report.conflicts.len().saturating_sub(MAX_SHOWN_OPS),
+                    report.overwrites.len().saturating_sub(MAX_SHOWN_OPS),
+                ),
             },
             written,
             rows,

@@ -294,9 +294,10 @@ fn check_answers_what_check_s_view_shows_and_the_message_reads_back() {
     let (explanation, fix) = patch.rule_texts(finding.rule);
     assert_eq!(*explanation, *Rule::WholeMapTest.info().explanation);
     assert_eq!(*fix, *Rule::WholeMapTest.info().fix);
+    let fix = finding.fix.as_ref().unwrap();
     assert_eq!(
-        finding.fix.as_ref().map(|f| f.payload.as_str()),
-        Some(r#"[{"op":"add","path":"/metadata/labels/b","value":"2"}]"#)
+        super::checked::fix_payload(&fix.op_texts(&patch.written)),
+        r#"[{"op":"add","path":"/metadata/labels/b","value":"2"}]"#
     );
     let outcome = patch
         .report
@@ -318,6 +319,59 @@ fn check_answers_what_check_s_view_shows_and_the_message_reads_back() {
     });
     assert!(blank.to_json().contains(r#""patch":null"#), "{blank:?}");
     assert_eq!(FromEngine::from_json(&blank.to_json()).unwrap(), blank);
+}
+
+#[test]
+fn check_s_fixes_keep_the_ops_they_keep_by_reference_and_read_as_lint_wrote_them() {
+    use super::checked::{fix_payload, CheckRequest};
+    use crate::lint::{self, Options};
+    let adds: Vec<String> = (0..50)
+        .map(|i| format!(r#"{{"op": "add", "path": "/metadata/labels/k{i}", "value": "v"}}"#))
+        .collect();
+    let patches = [
+        format!("[{}]", adds.join(",\n")),
+        r#"[{"op": "test", "path": "/spec/replicas", "value": 1.0}, {"op": "replace", "path": "/spec/replicas", "value": 2}]"#.to_owned(),
+        r#"[{"op":"test","path":"/metadata/labels","value":{"a":"1"}},{"op":"replace","path":"/metadata/labels","value":{"a":"1","b":"2"}}]"#.to_owned(),
+        r#"{"metadata": {"finalizers": ["a"]}}"#.to_owned(),
+        "kubectl patch vmi a --type=json -p '[{\"op\":\"remove\",\"path\":\"/metadata/finalizers/0\"}]'".to_owned(),
+    ];
+    let object =
+        r#"{"metadata": {"labels": {"a": "1"}, "finalizers": ["a"]}, "spec": {"replicas": 1}}"#;
+    let mut by_reference = 0;
+    for text in &patches {
+        let report = lint::lint(
+            text,
+            &Options {
+                object: serde_json::from_str(object).ok(),
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let checked = CheckRequest {
+            rev: 1,
+            patch: text.as_str().into(),
+            object: object.into(),
+            semantics: crate::apply::Semantics::Kube,
+        }
+        .answer();
+        let patch = checked.ok().unwrap();
+        assert_eq!(patch.report.findings.len(), report.findings.len(), "{text}");
+        for (sent, found) in patch.report.findings.iter().zip(&report.findings) {
+            let (Some(sent), Some(fix)) = (&sent.fix, &found.fix) else {
+                assert_eq!(sent.fix.is_some(), found.fix.is_some(), "{text}");
+                continue;
+            };
+            let texts = sent.op_texts(&patch.written);
+            assert_eq!(texts, fix.op_texts(), "{text}");
+            assert_eq!(fix_payload(&texts), fix.payload(), "{text}");
+            assert_eq!(sent.kept(), fix.kept(), "{text}");
+            by_reference += sent.kept().iter().flatten().count();
+        }
+    }
+    assert!(
+        by_reference > 50,
+        "kept ops go by reference: {by_reference}"
+    );
 }
 
 #[test]
