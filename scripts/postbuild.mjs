@@ -118,7 +118,7 @@ self.onmessage = (event) => {
 // style sheet, whose integrity in index.html follows its new bytes.
 for (const file of await readdir(dist)) {
   const module = /^patchlab-[0-9a-f]+\.js$/.test(file);
-  if (!module && !/^(learn|scale|race|check|engine-worker|engine-page|scale-worker)\.js$/.test(file)) continue;
+  if (!module && !/^(learn|scale|race|check|engine-worker|engine-page)\.js$/.test(file)) continue;
   const path = join(dist, file);
   await writeFile(path, await minifyJs(await readFile(path, 'utf8'), { module }));
 }
@@ -239,7 +239,7 @@ try {
     const init = { ${Object.keys(titles).map((name) => `${name}: () => patchlab_${name}`).join(', ')} }[view];
     await init()({ module_or_path: module });
     if (view === 'scale') {
-      // Or once another view opens: leaving Scale ends its worker.
+      // Or once another view opens (leaving Scale closes its channel).
       addEventListener('patchlab:scale-ready', cacheForOffline, { once: true });
       addEventListener('hashchange', cacheForOffline, { once: true });
     } else {

@@ -36,8 +36,8 @@ fn facts_of(open: &Open) -> Result<Value, String> {
     }
     if let Some(link) = open.race_link() {
         let state = RaceState::open(link).map_err(|e| e.to_string())?;
-        let replay = state.replay.as_ref().as_ref().map_err(|e| e.to_string())?;
-        return Ok(facts::race(replay, state.step));
+        let replay = state.replay_here().map_err(|e| e.to_string())?;
+        return Ok(facts::race(&replay, state.step));
     }
     if let Some(link) = open.scale_link() {
         let result = migrate(&MigrateOptions {

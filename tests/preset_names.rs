@@ -20,8 +20,8 @@ fn an_old_race_link_opens_under_the_renamed_preset() {
     let old = json!({"id": "migration-race", "preset": "kubevirt-head", "step": 4});
     let link: RaceLink = decode(&pack(&old)).unwrap();
     assert_eq!(link.preset, Some(Preset::KubevirtMain));
-    let state = RaceState::open(link).unwrap();
-    let replayed = state.replay.as_ref().as_ref().unwrap();
+    let state = RaceState::open(link).unwrap().replayed_here();
+    let replayed = state.replay().unwrap().as_ref().unwrap();
     assert_eq!(replayed.steps[3].response.as_ref().unwrap().code, 422);
     let written = serde_json::to_string(&state.link()).unwrap();
     assert!(written.contains(r#""preset":"kubevirt-main""#), "{written}");

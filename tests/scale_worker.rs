@@ -1,7 +1,7 @@
 //! The Scale worker's protocol end to end in a browser: the worker side
-//! served on a `MessageChannel` in the page (the `scale-worker` binary
-//! serves the same on its global scope; the end-to-end suite loads that
-//! one from the release build).
+//! served on a `MessageChannel` in the page (the `engine-worker` binary
+//! serves the same on a channel the page hands it; the end-to-end suite
+//! runs that one from the release build).
 #![cfg(target_arch = "wasm32")]
 
 use std::cell::RefCell;

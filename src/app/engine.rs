@@ -71,6 +71,7 @@ use crate::strategy::{
 };
 use checked::{CheckRequest, Checked};
 use explained::{ExplainRequest, ExplainView};
+use raced::{ExploreRequest, Explored, RaceRequest, Raced};
 
 /// Why Build's texts cannot be converted or formatted.
 pub const CANNOT_CONVERT: &str =
@@ -171,6 +172,20 @@ pub enum ToEngine {
         /// What to check.
         request: CheckRequest,
     },
+    /// Replay Race's timeline (the Race module carries no simulator).
+    Race {
+        /// The page's number for this request.
+        id: u32,
+        /// What to replay.
+        request: RaceRequest,
+    },
+    /// Explore every interleaving of Race's timeline.
+    Explore {
+        /// The page's number for this request.
+        id: u32,
+        /// What to explore.
+        request: ExploreRequest,
+    },
 }
 
 impl ToEngine {
@@ -182,7 +197,9 @@ impl ToEngine {
             | ToEngine::Convert { id, .. }
             | ToEngine::Explain { id, .. }
             | ToEngine::ReadYaml { id, .. }
-            | ToEngine::Check { id, .. } => *id,
+            | ToEngine::Check { id, .. }
+            | ToEngine::Race { id, .. }
+            | ToEngine::Explore { id, .. } => *id,
         }
     }
 
@@ -195,6 +212,8 @@ impl ToEngine {
             ToEngine::Explain { .. } => RequestKind::Explain,
             ToEngine::ReadYaml { .. } => RequestKind::ReadYaml,
             ToEngine::Check { .. } => RequestKind::Check,
+            ToEngine::Race { .. } => RequestKind::Race,
+            ToEngine::Explore { .. } => RequestKind::Explore,
         }
     }
 
@@ -240,6 +259,31 @@ impl ToEngine {
         serde_json::to_string(&One::Check { id, request }).unwrap_or_default()
     }
 
+    /// [`ToEngine::Race`] as JSON text, written like
+    /// [`ToEngine::explain_text`].
+    pub fn race_text(id: u32, request: &RaceRequest) -> String {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "kebab-case")]
+        enum One<'a> {
+            Race { id: u32, request: &'a RaceRequest },
+        }
+        serde_json::to_string(&One::Race { id, request }).unwrap_or_default()
+    }
+
+    /// [`ToEngine::Explore`] as JSON text, written like
+    /// [`ToEngine::explain_text`].
+    pub fn explore_text(id: u32, request: &ExploreRequest) -> String {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "kebab-case")]
+        enum One<'a> {
+            Explore {
+                id: u32,
+                request: &'a ExploreRequest,
+            },
+        }
+        serde_json::to_string(&One::Explore { id, request }).unwrap_or_default()
+    }
+
     /// Reads a message.
     ///
     /// # Errors
@@ -270,17 +314,23 @@ pub enum RequestKind {
     ReadYaml,
     /// [`ToEngine::Check`].
     Check,
+    /// [`ToEngine::Race`].
+    Race,
+    /// [`ToEngine::Explore`].
+    Explore,
 }
 
 impl RequestKind {
     /// Every kind.
-    pub const ALL: [RequestKind; 6] = [
+    pub const ALL: [RequestKind; 8] = [
         RequestKind::Build,
         RequestKind::Lint,
         RequestKind::Convert,
         RequestKind::Explain,
         RequestKind::ReadYaml,
         RequestKind::Check,
+        RequestKind::Race,
+        RequestKind::Explore,
     ];
 
     /// Its place in [`RequestKind::ALL`] (the page keeps one slot per
@@ -350,6 +400,20 @@ pub enum FromEngine {
         /// What lint made of the texts.
         checked: Rc<Checked>,
     },
+    /// The answer to [`ToEngine::Race`]: the replay, as shown.
+    Raced {
+        /// The request's number.
+        id: u32,
+        /// What the replay showed.
+        raced: Rc<Raced>,
+    },
+    /// The answer to [`ToEngine::Explore`]: the explorer's table.
+    Explored {
+        /// The request's number.
+        id: u32,
+        /// What the exploration found.
+        explored: Rc<Explored>,
+    },
     /// A request could not be answered.
     Failed {
         /// The request's number (0: unreadable).
@@ -372,6 +436,8 @@ impl FromEngine {
             | FromEngine::Explained { id, .. }
             | FromEngine::YamlRead { id, .. }
             | FromEngine::Checked { id, .. }
+            | FromEngine::Raced { id, .. }
+            | FromEngine::Explored { id, .. }
             | FromEngine::Failed { id, .. } => *id,
         }
     }
@@ -386,6 +452,8 @@ impl FromEngine {
             FromEngine::Explained { .. } => Some(RequestKind::Explain),
             FromEngine::YamlRead { .. } => Some(RequestKind::ReadYaml),
             FromEngine::Checked { .. } => Some(RequestKind::Check),
+            FromEngine::Raced { .. } => Some(RequestKind::Race),
+            FromEngine::Explored { .. } => Some(RequestKind::Explore),
             FromEngine::Failed { kind, .. } => *kind,
         }
     }
@@ -984,6 +1052,14 @@ impl Engine {
                 id,
                 checked: Rc::new(request.answer()),
             },
+            ToEngine::Race { id, request } => FromEngine::Raced {
+                id,
+                raced: Rc::new(request.answer()),
+            },
+            ToEngine::Explore { id, request } => FromEngine::Explored {
+                id,
+                explored: Rc::new(request.answer()),
+            },
         }
     }
 
@@ -1226,6 +1302,7 @@ fn field_rows(plans: &[Result<Plan, DiffError>]) -> Vec<FieldRow> {
 
 pub mod checked;
 pub mod explained;
+pub mod raced;
 pub mod wire;
 
 #[cfg(test)]

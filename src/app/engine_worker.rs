@@ -23,6 +23,7 @@ use yew::Callback;
 
 use super::engine::checked::{CheckRequest, Checked};
 use super::engine::explained::{ExplainRequest, ExplainView};
+use super::engine::raced::{kept_bytes, ExploreRequest, Explored, RaceRequest, Raced};
 use super::engine::wire::{self, Header, MessageType};
 use super::engine::{
     BuildAnswer, BuildJob, Engine, EngineFailed, FromEngine, Inbox, Latest, ReadText, RequestKind,
@@ -49,7 +50,7 @@ const BROKEN: &str = "patchlabBroken";
 /// The worker side: answers requests on its global scope, one per task,
 /// so a request that arrives while another is computed replaces an older
 /// one of its kind still waiting ([`Inbox`]).
-fn serve(scope: web_sys::DedicatedWorkerGlobalScope) {
+fn serve(scope: web_sys::DedicatedWorkerGlobalScope, on_port: Rc<dyn Fn(web_sys::MessagePort)>) {
     let engine = Rc::new(RefCell::new(Engine::default()));
     let inbox = Rc::new(RefCell::new(Inbox::default()));
     let scheduled = Rc::new(Cell::new(false));
@@ -60,6 +61,17 @@ fn serve(scope: web_sys::DedicatedWorkerGlobalScope) {
     let handler = {
         let post = post.clone();
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+            // A port handed over (Scale's channel, [`EngineClient::connect_scale`]):
+            // served by the binary's `on_port`, not a request.
+            let ports = event.ports();
+            if ports.length() > 0 {
+                for port in ports.iter() {
+                    if let Ok(port) = port.dyn_into::<web_sys::MessagePort>() {
+                        on_port(port);
+                    }
+                }
+                return;
+            }
             let text = event.data().as_string().unwrap_or_default();
             match ToEngine::from_json(&text) {
                 Err(failed) => post(&failed),
@@ -105,11 +117,14 @@ fn drain(
 }
 
 /// The `engine-worker` binary's entry point. In a worker it serves the
-/// page; in the page itself (the same module instantiated there for small
-/// objects, see [`IN_PAGE`]) it does nothing: the page calls [`answer_text`].
-pub fn serve_worker() {
+/// page, and each port the page hands over with `on_port` (the binary
+/// passes Scale's simulator: [`crate::app::scale_worker::serve_channel`],
+/// so this module names no view's worker); in the page itself (the same
+/// module instantiated there for small objects, see [`IN_PAGE`]) it does
+/// nothing: the page calls [`answer_text`].
+pub fn serve_worker(on_port: impl Fn(web_sys::MessagePort) + 'static) {
     match js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
-        Ok(scope) => serve(scope),
+        Ok(scope) => serve(scope, Rc::new(on_port)),
         Err(global) if global.is_instance_of::<web_sys::Window>() => {}
         Err(_) => {
             web_sys::console::error_1(&"engine-worker: not running in a dedicated worker".into())
@@ -247,6 +262,11 @@ pub struct EngineClient {
     broken: RefCell<Option<String>>,
     /// False once the page's own engine failed (it is not asked again).
     in_page: Cell<bool>,
+    /// Ports held until the worker says it is ready.
+    ports: RefCell<Vec<web_sys::MessagePort>>,
+    /// Who is told when the worker fails, besides the waiters (the
+    /// channels handed over).
+    on_fail: RefCell<Vec<Callback<String>>>,
 }
 
 thread_local! {
@@ -302,6 +322,8 @@ impl EngineClient {
             waiters: RefCell::default(),
             broken: RefCell::new(broken),
             in_page: Cell::new(true),
+            ports: RefCell::default(),
+            on_fail: RefCell::default(),
         });
         client.listen();
         CLIENT.with(|c| *c.borrow_mut() = Some(client.clone()));
@@ -339,6 +361,10 @@ impl EngineClient {
                         let waiting = me.outbox.borrow_mut().take();
                         for message in waiting.unwrap_or_default() {
                             let _ = me.worker.post_message(&JsValue::from_str(&message));
+                        }
+                        let ports = std::mem::take(&mut *me.ports.borrow_mut());
+                        for port in ports {
+                            me.transfer(port);
                         }
                     }
                     // A request the worker could not read (it names no
@@ -417,6 +443,39 @@ impl EngineClient {
         let waiters: Vec<Waiter> = self.waiters.borrow().iter().flatten().cloned().collect();
         for waiter in waiters {
             waiter.emit(Err(EngineFailed::Unavailable(why.clone())));
+        }
+        let told: Vec<Callback<String>> = self.on_fail.borrow().clone();
+        for on_fail in told {
+            on_fail.emit(why.clone());
+        }
+    }
+
+    /// Hands `port` to the worker, which serves another protocol on it
+    /// (Scale's simulator: [`crate::app::scale_worker`]), so that view
+    /// fetches no engine of its own; `on_fail` is told why if the worker
+    /// fails (at once if it has).
+    pub fn connect_scale(&self, port: web_sys::MessagePort, on_fail: Callback<String>) {
+        if let Some(why) = self.broken.borrow().clone() {
+            on_fail.emit(why);
+            return;
+        }
+        self.on_fail.borrow_mut().push(on_fail);
+        if self.is_ready() {
+            self.transfer(port);
+        } else {
+            self.ports.borrow_mut().push(port);
+        }
+    }
+
+    fn transfer(&self, port: web_sys::MessagePort) {
+        let transfer = js_sys::Array::of1(&port);
+        if let Err(error) = self
+            .worker
+            .post_message_with_transfer(&JsValue::from_str("port"), &transfer)
+        {
+            self.fail(format!(
+                "the engine worker could not take a channel ({error:?})"
+            ));
         }
     }
 
@@ -528,6 +587,37 @@ impl EngineClient {
             bytes,
             |id| ToEngine::read_yaml_text(id, &texts),
             deliver(MessageType::YamlRead, wire::yaml_read, done),
+        );
+    }
+
+    /// Asks for a replay of Race's timeline; what the view shows, or why
+    /// there is nothing, goes to `done`, unless a later replay replaced
+    /// this one. Answered like [`EngineClient::build`] (a small scenario
+    /// on the page's thread when it has the engines).
+    pub fn race(&self, request: RaceRequest, done: Callback<Result<Rc<Raced>, EngineFailed>>) {
+        let bytes = kept_bytes(&request.scenario);
+        self.ask(
+            RequestKind::Race,
+            bytes,
+            |id| ToEngine::race_text(id, &request),
+            deliver(MessageType::Raced, wire::raced, done),
+        );
+    }
+
+    /// Asks for every interleaving of Race's timeline; the explorer's
+    /// table, or why there is none, goes to `done`, unless a later request
+    /// replaced this one. Always in the worker: an exploration replays
+    /// every order of the timeline under every preset.
+    pub fn explore(
+        &self,
+        request: ExploreRequest,
+        done: Callback<Result<Rc<Explored>, EngineFailed>>,
+    ) {
+        self.ask(
+            RequestKind::Explore,
+            usize::MAX,
+            |id| ToEngine::explore_text(id, &request),
+            deliver(MessageType::Explored, wire::explored, done),
         );
     }
 

@@ -4,6 +4,7 @@
 //! reducer ([`state`]); its view and view functions render it (they compile for
 //! wasm32, and for native tests, which render them to HTML).
 
+mod answers;
 mod scenarios;
 mod state;
 mod writer_edit;

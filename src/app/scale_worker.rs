@@ -1,7 +1,9 @@
-//! The Scale view's Web Worker: the worker side ([`serve_worker`], the
-//! `scale-worker` binary's entry point) and the page's client
-//! ([`ScaleWorker`]). They speak the protocol of [`crate::sim::scale`]
-//! as JSON text; the page never blocks on a simulation.
+//! Scale's simulator off the page: the worker side ([`serve_channel`],
+//! served in the engines' Web Worker on a channel the page hands over,
+//! so the simulator and the engines it writes with are fetched once) and
+//! the page's client ([`ScaleWorker`]). They speak the protocol of
+//! [`crate::sim::scale`] as JSON text; the page never blocks on a
+//! simulation.
 //!
 //! ```ignore
 //! let worker = ScaleWorker::spawn(Callback::from(move |message: FromWorker| match message {
@@ -10,7 +12,7 @@
 //!     FromWorker::Cancelled { .. } | FromWorker::Failed { .. } => {}
 //! }))?;
 //! worker.run(&options);   // again on every slider change: replaces the run
-//! worker.cancel();        // stops it; dropping the handle ends the worker
+//! worker.cancel();        // stops it; dropping the handle stops it and closes the channel
 //! ```
 //!
 //! Messages wait until the worker says `ready`. Only answers to the
@@ -25,13 +27,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::Callback;
 
+use crate::app::engine_worker::EngineClient;
 use crate::sim::migrate::MigrateOptions;
 use crate::sim::migrate::WarmTables;
 use crate::sim::scale::{next_chunk, FromWorker, ScaleRun, ToWorker};
-
-/// Where Trunk puts the worker's loader (`data-loader-shim`), relative to
-/// the page.
-pub const WORKER_URL: &str = "./scale-worker_loader.js";
 
 /// How long one chunk of simulation runs before the worker reports and
 /// reads its messages (milliseconds).
@@ -44,31 +43,18 @@ fn now() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// Something messages are posted to: the worker's global scope, a
-/// `Worker`, or one end of a `MessageChannel`.
+/// One end of a `MessageChannel`: the page's, or the one handed to the
+/// engines' worker.
 #[derive(Clone)]
-enum Port {
-    Scope(web_sys::DedicatedWorkerGlobalScope),
-    Worker(web_sys::Worker),
-    Channel(web_sys::MessagePort),
-}
+struct Port(web_sys::MessagePort);
 
 impl Port {
     fn post(&self, text: &str) {
-        let message = JsValue::from_str(text);
-        let _ = match self {
-            Port::Scope(scope) => scope.post_message(&message),
-            Port::Worker(worker) => worker.post_message(&message),
-            Port::Channel(port) => port.post_message(&message),
-        };
+        let _ = self.0.post_message(&JsValue::from_str(text));
     }
 
     fn on_message(&self, handler: &js_sys::Function) {
-        match self {
-            Port::Scope(scope) => scope.set_onmessage(Some(handler)),
-            Port::Worker(worker) => worker.set_onmessage(Some(handler)),
-            Port::Channel(port) => port.set_onmessage(Some(handler)),
-        }
+        self.0.set_onmessage(Some(handler));
     }
 }
 
@@ -159,15 +145,12 @@ async fn drive(
     run.keep(&mut warm.borrow_mut());
 }
 
-/// The `scale-worker` binary's entry point: serves the protocol on the
-/// worker's global scope.
-pub fn serve_worker() {
-    match js_sys::global().dyn_into::<web_sys::DedicatedWorkerGlobalScope>() {
-        Ok(scope) => serve(Port::Scope(scope)),
-        Err(_) => {
-            web_sys::console::error_1(&"scale-worker: not running in a dedicated worker".into())
-        }
-    }
+/// Serves the protocol on a channel the page handed to the engines'
+/// worker ([`ScaleWorker::spawn`]): the `engine-worker` binary passes this
+/// to [`crate::app::engine_worker::serve_worker`], so Scale's simulator,
+/// which writes with the engines, is fetched once, with them.
+pub fn serve_channel(port: web_sys::MessagePort) {
+    serve(Port(port));
 }
 
 /// Tells the page the Scale worker has loaded: the boot script
@@ -236,14 +219,28 @@ impl ScaleWorker {
         }
     }
 
-    /// Starts the worker ([`WORKER_URL`]); its answers go to `on_message`.
+    /// Opens a channel to Scale's simulator in the engines' worker (started
+    /// if this page has not yet); its answers go to `on_message`, and if the
+    /// worker fails, why.
     ///
     /// # Errors
     ///
-    /// The browser's error when it cannot start a worker.
+    /// The browser's error when it cannot start a worker or a channel.
     pub fn spawn(on_message: Callback<FromWorker>) -> Result<ScaleWorker, JsValue> {
-        let worker = web_sys::Worker::new(WORKER_URL)?;
-        Ok(ScaleWorker::connect(Port::Worker(worker), None, on_message))
+        let client = EngineClient::shared().map_err(|why| JsValue::from_str(&why))?;
+        let channel = web_sys::MessageChannel::new()?;
+        let worker = ScaleWorker::connect(Port(channel.port1()), None, on_message.clone());
+        let latest = worker.latest.clone();
+        client.connect_scale(
+            channel.port2(),
+            Callback::from(move |why: String| {
+                on_message.emit(FromWorker::Failed {
+                    id: latest.get(),
+                    message: format!("The simulation stopped: {why}"),
+                })
+            }),
+        );
+        Ok(worker)
     }
 
     /// The same protocol served on the page's own thread (through a
@@ -255,10 +252,10 @@ impl ScaleWorker {
     /// The browser's error when it cannot make a `MessageChannel`.
     pub fn in_page(on_message: Callback<FromWorker>) -> Result<ScaleWorker, JsValue> {
         let channel = web_sys::MessageChannel::new()?;
-        serve(Port::Channel(channel.port2()));
+        serve(Port(channel.port2()));
         let server = channel.port2();
         Ok(ScaleWorker::connect(
-            Port::Channel(channel.port1()),
+            Port(channel.port1()),
             Some(server),
             on_message,
         ))
@@ -315,17 +312,13 @@ impl ScaleWorker {
 
 impl Drop for ScaleWorker {
     fn drop(&mut self) {
-        match &self.port {
-            Port::Worker(worker) => {
-                worker.set_onmessage(None);
-                worker.terminate();
-            }
-            Port::Channel(port) => {
-                port.set_onmessage(None);
-                port.close();
-            }
-            Port::Scope(_) => {}
+        // The engines' worker serves the page on: a run going on there is
+        // stopped, then the channel closed.
+        if self.outbox.borrow().is_none() {
+            self.cancel();
         }
+        self.port.0.set_onmessage(None);
+        self.port.0.close();
         if let Some(server) = &self.server {
             server.close();
         }

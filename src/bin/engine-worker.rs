@@ -1,5 +1,5 @@
 //! The `engine-worker` binary: the Web Worker that runs patchlab's engines
-//! for the playground (Trunk builds it with `data-type="worker"`; see
+//! (and Scale's simulator, on a channel of its own) for the playground (Trunk builds it with `data-type="worker"`; see
 //! `patchlab::app::engine_worker`). A release build also instantiates the
 //! same module in the page, where the Build view calls [`answer`] for small
 //! objects. It only runs in a browser.
@@ -7,7 +7,8 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    patchlab::app::engine_worker::serve_worker();
+    // Scale's simulator is served on the channels the page hands over.
+    patchlab::app::engine_worker::serve_worker(patchlab::app::scale_worker::serve_channel);
 }
 
 /// Answers one engine request (JSON text) on the calling thread.

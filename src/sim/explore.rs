@@ -1,7 +1,7 @@
 //! The interleaving explorer: every order of a small scenario's events that
 //! keeps each writer's own order, replayed under each preset.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::outcome::NotHeld;
 use super::story::Story;
@@ -16,7 +16,7 @@ pub const EXPLORE_EVENTS: usize = 8;
 
 /// One outcome over every interleaving: in how many it happens, whose it
 /// is, and where it first shows.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExploreCell {
     /// Interleavings where it happens at least once.
     pub count: usize,
@@ -69,7 +69,7 @@ impl ExploreCell {
 }
 
 /// Counts for one preset over every interleaving.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExploreRow {
     /// The preset every writer uses (fixed writers keep their own).
     pub preset: Preset,
@@ -98,7 +98,7 @@ pub struct ExploreRow {
 }
 
 /// The explorer's result.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Exploration {
     /// The scenario's name.
     pub scenario: String,

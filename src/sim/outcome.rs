@@ -10,7 +10,7 @@ use crate::strategy::Preset;
 use crate::vocabulary::Term;
 
 /// How a failed write (422 or 409) is classed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ConflictKind {
     /// Succeeding would have changed nothing another writer did since
@@ -35,7 +35,7 @@ impl ConflictKind {
 /// A change a writer made that a later write erased, although the eraser
 /// had read the object before that change and nothing told it
 /// ([`Term::LostUpdate`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LostUpdate {
     /// The writer whose change was lost.
     pub victim: String,
@@ -54,7 +54,7 @@ pub struct LostUpdate {
 
 /// A change of another writer that a failed write would have undone: what
 /// the failure kept ([`Term::TrueConflict`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Kept {
     /// The writer whose change it is.
     pub writer: String,
@@ -132,7 +132,7 @@ impl AddAssign<&Counts> for Counts {
 }
 
 /// One writer's outcome in a replay.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WriterOutcome {
     /// The writer.
     pub name: String,
@@ -152,7 +152,7 @@ pub struct WriterOutcome {
 
 /// Why a writer's intent does not hold at the end
 /// ([`Term::IntentNotHeld`]), decided once by [`NotHeld::decide`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "reason", rename_all = "kebab-case")]
 pub enum NotHeld {
     /// It used up its attempts ([`Term::GaveUp`]).
@@ -179,7 +179,7 @@ pub enum NotHeld {
 }
 
 /// Which write undid a writer's change.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Erasure {
     /// The writer whose write undid it.
     pub by: String,
@@ -265,7 +265,7 @@ impl NotHeld {
 }
 
 /// Where a writer's writing stands when the timeline ends.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "kebab-case")]
 pub enum WriterEnd {
     /// Its last write succeeded.
@@ -329,7 +329,7 @@ impl WriterEnd {
 }
 
 /// The outcome of a replay.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Outcomes {
     /// Per writer, in scenario order.
     pub writers: Vec<WriterOutcome>,

@@ -18,13 +18,13 @@
 //! );
 //! ```
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::outcome::{ConflictKind, NotHeld, Outcomes, WriterEnd};
 use super::timeline::Replay;
 
 /// What happened in one replay, in order, and how it ended.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Story {
     /// The failed writes and the lost updates, in the order they happened.
     pub happenings: Vec<Happening>,
@@ -34,7 +34,7 @@ pub struct Story {
 }
 
 /// A step worth telling.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "what", rename_all = "kebab-case")]
 pub enum Happening {
     /// A write failed.
@@ -63,7 +63,7 @@ pub enum Happening {
 }
 
 /// Where one writer ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WriterStory {
     /// The writer.
     pub name: String,

@@ -124,7 +124,6 @@ test('bench: first load, throttled (1.6 Mbit/s, 150 ms, CPU 4x)', async () => {
   // Asked for from <head> (the route script's preload) and taken by the
   // boot script: one download.
   assert.equal(files.filter(([file]) => /patchlab-[0-9a-f]+_bg\.wasm$/.test(file)).length, 1, 'the page module was fetched once');
-  assert.ok(!files.some(([file]) => file.includes('scale-worker')), 'the Scale worker is not part of the first load');
   assert.ok(!files.some(([file]) => file.includes('/views')), 'the second module (Check, Race, Scale, Learn) is not part of the first load');
   assert.ok(interactive <= firstColumn + 1, 'the editors are live no later than the first live result');
   assert.ok(module.arrived <= interactive, 'the editors are live after the page module arrived');

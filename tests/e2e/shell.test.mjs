@@ -123,7 +123,8 @@ test('one module per visit: Build loads the page module only, every other view i
     ['#/build', PAGE_MODULE, [FULL_APP, LEARN_MODULE, RACE_MODULE, CHECK_MODULE]],
     ['#/learn', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
     ['#/learn/per-key/2', LEARN_MODULE, [FULL_APP, PAGE_MODULE, /engine-worker/]],
-    ['#/scale', SCALE_MODULE, [FULL_APP, PAGE_MODULE, LEARN_MODULE, /engine-worker/]],
+    // Scale runs on arrival, in the engines' worker: no worker of its own.
+    ['#/scale', SCALE_MODULE, [FULL_APP, PAGE_MODULE, LEARN_MODULE, /scale-worker/]],
     ['#/race', RACE_MODULE, [FULL_APP, LEARN_MODULE, PAGE_MODULE, SCALE_MODULE, /engine-worker/]],
     ['#/check', CHECK_MODULE, [FULL_APP, RACE_MODULE, LEARN_MODULE, PAGE_MODULE, SCALE_MODULE]],
   ]) {
@@ -170,7 +171,7 @@ test('a lesson link hands the page on: Open in Build starts the page module, Rac
   await page.context().close();
 });
 
-test('a lesson opens Scale in the Scale module, which runs the simulator in its worker; Learn again restarts the Learn module', async () => {
+test('a lesson opens Scale in the Scale module, which runs the simulator in the engines\' worker; Learn again restarts the Learn module', async () => {
   const page = await openPage(browser);
   const { fetched, has } = recordFetches(page);
   await page.goto(`${server.url}#/learn/migration-race/6`);
@@ -180,7 +181,8 @@ test('a lesson opens Scale in the Scale module, which runs the simulator in its 
   // It runs on arrival: the worker's numbers for every preset.
   await page.locator('figure.chart').first().waitFor({ timeout: 60_000 });
   assert.ok(has(SCALE_MODULE), fetched.join(' '));
-  assert.ok(has(/scale-worker_bg\.wasm$/), `the Scale worker: ${fetched.join(' ')}`);
+  assert.ok(has(/engine-worker_bg\.wasm$/), `the engines' worker: ${fetched.join(' ')}`);
+  assert.ok(!has(/scale-worker/), `no worker of Scale's own: ${fetched.join(' ')}`);
   assert.ok(!has(FULL_APP), fetched.join(' '));
   await assertOneShell(page);
   // The Learn module ran in this page and gave it up: it mounts again,

@@ -3,7 +3,7 @@
 
 use yew::prelude::*;
 
-use crate::patch::{OpKind, Operation};
+use crate::patch::OpKind;
 
 /// The CSS class of an op of kind `op` (`None`: an element the server
 /// cannot read as an op).
@@ -21,20 +21,22 @@ pub fn op_class(op: Option<OpKind>) -> &'static str {
 /// An op's kind and path, a badge after them (`only here`, `failed
 /// here`: its class and text), and its value cut to `value_chars`.
 pub fn op_line(
-    op: &Operation,
+    op: &str,
+    path: &str,
+    value: Option<&serde_json::Value>,
     badge: Option<(&'static str, &'static str)>,
     value_chars: usize,
 ) -> Html {
     html! {
         <>
             <div class="op-line">
-                <span class="op-kind">{ op.op.as_str() }</span>
-                <code class="op-path">{ op.path.clone() }</code>
+                <span class="op-kind">{ op.to_owned() }</span>
+                <code class="op-path">{ path.to_owned() }</code>
                 if let Some((class, text)) = badge {
                     <span {class}>{ text }</span>
                 }
             </div>
-            if let Some(value) = op.value.as_ref().filter(|_| op.op.takes_value()) {
+            if let Some(value) = value {
                 <code class="op-value">{ crate::text::elide_value(value, value_chars) }</code>
             }
         </>

@@ -717,3 +717,128 @@ fn a_read_text_reads_back_by_hand_as_serde_writes_it() {
         assert_eq!(ReadText::from_value(bad.clone()), None, "{bad}");
     }
 }
+
+#[test]
+fn race_answers_what_race_s_view_shows_and_the_message_reads_back() {
+    use super::raced::{kept_bytes, RaceRequest, ReplayView, OTHER_RUNS_BYTES};
+    use crate::sim::timeline::replay;
+    let scenario = migration_race();
+    let request = RaceRequest {
+        rev: 21,
+        scenario: scenario.clone(),
+        preset: Some(Preset::Naive),
+    };
+    let asked = ToEngine::Race {
+        id: 14,
+        request: request.clone(),
+    };
+    assert_eq!(ToEngine::from_json(&asked.to_json()).unwrap(), asked);
+    assert_eq!(
+        ToEngine::race_text(14, &request),
+        asked.to_json(),
+        "the Race module's writer of this request writes the same text"
+    );
+    assert_eq!(asked.kind(), RequestKind::Race);
+    let answer = Engine::default().answer(asked);
+    let FromEngine::Raced { id: 14, raced } = &answer else {
+        panic!("a race answer: {answer:?}")
+    };
+    assert_eq!(raced.rev, 21);
+    let expected = replay(&scenario, Some(Preset::Naive)).unwrap();
+    assert_eq!(raced.replay, Ok(ReplayView::of(&expected)));
+    assert!(kept_bytes(&scenario) <= OTHER_RUNS_BYTES);
+    let rows = raced
+        .compare
+        .as_ref()
+        .expect("within the budget: every preset");
+    for row in rows {
+        let own = replay(&scenario, Some(row.preset)).unwrap().outcomes;
+        let shown = row.outcomes.as_ref().unwrap();
+        assert_eq!(shown.writers, own.writers, "{}", row.preset);
+        assert_eq!(shown.lost_updates.len(), own.lost_updates.len());
+    }
+    assert!(raced.differences.is_some());
+    assert_eq!(
+        raced.story,
+        Some(crate::sim::story::Story::of_replay(&expected))
+    );
+    // Through the wire as the page reads it: every step, every value, a
+    // `null` value kept apart from an absent one.
+    assert_eq!(FromEngine::from_json(&answer.to_json()).unwrap(), answer);
+    // A scenario that cannot run: why, and nothing else.
+    let broken = Engine::default().answer(ToEngine::Race {
+        id: 15,
+        request: RaceRequest {
+            scenario: crate::sim::timeline::Scenario {
+                objects: Vec::new(),
+                ..scenario
+            },
+            ..request
+        },
+    });
+    let FromEngine::Raced { raced, .. } = &broken else {
+        panic!("a race answer: {broken:?}")
+    };
+    assert!(raced.replay.is_err() && raced.compare.is_none() && raced.story.is_none());
+    assert_eq!(FromEngine::from_json(&broken.to_json()).unwrap(), broken);
+}
+
+#[test]
+fn explore_answers_the_explorer_s_table_without_stories() {
+    use super::raced::ExploreRequest;
+    let scenario = migration_race();
+    let request = ExploreRequest {
+        rev: 8,
+        scenario: scenario.clone(),
+    };
+    let asked = ToEngine::Explore {
+        id: 16,
+        request: request.clone(),
+    };
+    assert_eq!(ToEngine::from_json(&asked.to_json()).unwrap(), asked);
+    assert_eq!(ToEngine::explore_text(16, &request), asked.to_json());
+    assert_eq!(asked.kind(), RequestKind::Explore);
+    let answer = Engine::default().answer(asked);
+    let FromEngine::Explored { id: 16, explored } = &answer else {
+        panic!("an explore answer: {answer:?}")
+    };
+    assert_eq!(explored.rev, 8);
+    let mut expected = crate::sim::explore::explore(&scenario, &[]).unwrap();
+    for row in &mut expected.presets {
+        row.stories.clear();
+    }
+    assert_eq!(explored.exploration, Ok(expected));
+    assert_eq!(FromEngine::from_json(&answer.to_json()).unwrap(), answer);
+}
+
+#[test]
+fn a_null_value_and_an_absent_one_stay_apart_on_the_wire() {
+    use super::raced::{CauseView, SentOp};
+    let cause = CauseView {
+        index: Some(0),
+        op: Some("test".into()),
+        path: Some("/a".into()),
+        message: "m".into(),
+        expected: Some(Value::Null),
+        actual: None,
+    };
+    let text = serde_json::to_string(&cause).unwrap();
+    assert_eq!(serde_json::from_str::<CauseView>(&text).unwrap(), cause);
+    let value: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(serde_json::from_value::<CauseView>(value).unwrap(), cause);
+    let op = SentOp {
+        op: "add".into(),
+        path: "/a".into(),
+        value: Some(Value::Null),
+    };
+    let value = serde_json::to_value(&op).unwrap();
+    assert_eq!(serde_json::from_value::<SentOp>(value).unwrap(), op);
+}
+
+/// The shipped scenario `migration-race`, read from its file.
+fn migration_race() -> crate::sim::timeline::Scenario {
+    crate::sim::timeline::Scenario::parse(include_str!(
+        "../../../www/scenarios/migration-race.yaml"
+    ))
+    .unwrap()
+}

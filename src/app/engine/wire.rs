@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::checked::Checked;
 use super::explained::ExplainView;
+use super::raced::{Explored, Raced};
 use super::{BuildAnswer, FromEngine, ReadText, RequestKind, RoundTripResult};
 
 /// The type of a message from the engines.
@@ -39,6 +40,10 @@ pub enum MessageType {
     YamlRead,
     /// [`FromEngine::Checked`].
     Checked,
+    /// [`FromEngine::Raced`].
+    Raced,
+    /// [`FromEngine::Explored`].
+    Explored,
     /// [`FromEngine::Failed`].
     Failed,
 }
@@ -46,7 +51,7 @@ pub enum MessageType {
 impl MessageType {
     /// Every type with its name in a message (as its `Deserialize` reads
     /// it: a test keeps the two the same).
-    const NAMED: [(&'static str, MessageType); 8] = [
+    const NAMED: [(&'static str, MessageType); 10] = [
         ("ready", MessageType::Ready),
         ("built", MessageType::Built),
         ("linted", MessageType::Linted),
@@ -54,19 +59,23 @@ impl MessageType {
         ("explained", MessageType::Explained),
         ("yaml-read", MessageType::YamlRead),
         ("checked", MessageType::Checked),
+        ("raced", MessageType::Raced),
+        ("explored", MessageType::Explored),
         ("failed", MessageType::Failed),
     ];
 }
 
 /// Every kind of request with its name in a message (as its
 /// `Deserialize` reads it: a test keeps the two the same).
-const KINDS: [(&str, RequestKind); 6] = [
+const KINDS: [(&str, RequestKind); 8] = [
     ("build", RequestKind::Build),
     ("lint", RequestKind::Lint),
     ("convert", RequestKind::Convert),
     ("explain", RequestKind::Explain),
     ("read-yaml", RequestKind::ReadYaml),
     ("check", RequestKind::Check),
+    ("race", RequestKind::Race),
+    ("explore", RequestKind::Explore),
 ];
 
 /// The value of `key` among `names`: absent or `null` is `None`.
@@ -196,6 +205,8 @@ impl Header {
             MessageType::Explained => Some(RequestKind::Explain),
             MessageType::YamlRead => Some(RequestKind::ReadYaml),
             MessageType::Checked => Some(RequestKind::Check),
+            MessageType::Raced => Some(RequestKind::Race),
+            MessageType::Explored => Some(RequestKind::Explore),
             MessageType::Failed => self.kind,
         }
     }
@@ -239,6 +250,14 @@ impl Header {
             MessageType::Checked => FromEngine::Checked {
                 id: self.required_id()?,
                 checked: checked(text)?,
+            },
+            MessageType::Raced => FromEngine::Raced {
+                id: self.required_id()?,
+                raced: raced(text)?,
+            },
+            MessageType::Explored => FromEngine::Explored {
+                id: self.required_id()?,
+                explored: explored(text)?,
             },
             MessageType::Failed => FromEngine::Failed {
                 id: self.required_id()?,
@@ -332,6 +351,39 @@ struct Explained {
 /// serde_json's error when they are missing or wrong.
 pub fn explained(text: &str) -> Result<Option<Rc<ExplainView>>, serde_json::Error> {
     required(serde_json::from_str::<Explained>(text)?.view, "view")
+}
+
+/// The member `key` of a message, read through a [`Value`] (as the Race
+/// module reads every JSON text: a reader of its own from text would
+/// cost it code).
+fn member<T: serde::de::DeserializeOwned>(
+    text: &str,
+    key: &'static str,
+) -> Result<T, serde_json::Error> {
+    let mut message: Value = serde_json::from_str(text)?;
+    let member = message
+        .get_mut(key)
+        .map(Value::take)
+        .ok_or_else(|| serde_json::Error::missing_field(key))?;
+    serde_json::from_value(member)
+}
+
+/// The replay of a `raced` message.
+///
+/// # Errors
+///
+/// serde_json's error when it is missing or wrong.
+pub fn raced(text: &str) -> Result<Rc<Raced>, serde_json::Error> {
+    member::<Raced>(text, "raced").map(Rc::new)
+}
+
+/// The exploration of an `explored` message.
+///
+/// # Errors
+///
+/// serde_json's error when it is missing or wrong.
+pub fn explored(text: &str) -> Result<Rc<Explored>, serde_json::Error> {
+    member::<Explored>(text, "explored").map(Rc::new)
 }
 
 /// The values of a `yaml-read` message, in the order of the texts asked.

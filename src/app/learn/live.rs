@@ -171,7 +171,7 @@ pub fn compute(step: &super::LessonStep) -> StepLive {
         }
     } else if let Some(link) = open.race_link() {
         match RaceState::open(link) {
-            Ok(state) => Live::Race(race(&state, &open.show)),
+            Ok(state) => Live::Race(race(&state.replayed_here(), &open.show)),
             Err(why) => Live::Unavailable {
                 why: format!("This step's race cannot be shown: {why}."),
             },
@@ -196,9 +196,9 @@ fn race(state: &crate::app::race::RaceState, show: &[super::Aspect]) -> LiveRace
             sent: sent.map(|sent| {
                 sent.ops
                     .iter()
-                    .map(|p| LiveOp {
-                        op: p.op.op.as_str().to_owned(),
-                        path: p.op.path.to_string(),
+                    .map(|op| LiveOp {
+                        op: op.op.clone(),
+                        path: op.path.clone(),
                     })
                     .collect()
             }),
@@ -230,10 +230,8 @@ fn race(state: &crate::app::race::RaceState, show: &[super::Aspect]) -> LiveRace
         }
     });
     let outcomes = state
-        .replay
-        .as_ref()
-        .as_ref()
-        .ok()
+        .replay()
+        .and_then(|replay| replay.as_ref().ok())
         .filter(|_| shows(Aspect::Outcomes))
         .map(|replay| {
             replay

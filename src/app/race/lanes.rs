@@ -6,11 +6,12 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::components::writer_class;
-use crate::sim::timeline::{Replay, ScenarioError, Step};
+use crate::app::engine::raced::{Raced, StepView};
 
 #[derive(PartialEq, Properties)]
 pub struct LanesProps {
-    pub replay: Rc<Result<Replay, ScenarioError>>,
+    /// The engines' replay shown.
+    pub raced: Rc<Raced>,
     /// Events that have happened.
     pub step: usize,
     pub writers: Vec<String>,
@@ -18,7 +19,7 @@ pub struct LanesProps {
     pub ongoto: Callback<usize>,
 }
 
-fn status_class(step: &Step) -> &'static str {
+fn status_class(step: &StepView) -> &'static str {
     match (&step.response, step.lost.is_empty()) {
         (Some(r), true) if r.is_success() => "ev-ok",
         (Some(r), false) if r.is_success() => "ev-lost",
@@ -30,7 +31,7 @@ fn status_class(step: &Step) -> &'static str {
 /// The swimlanes: a lane per writer, a button per event (nothing when the
 /// scenario does not replay).
 pub fn lanes(props: &LanesProps) -> Html {
-    let Ok(replay) = props.replay.as_ref() else {
+    let Ok(replay) = &props.raced.replay else {
         return html! {};
     };
     html! {

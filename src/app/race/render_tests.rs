@@ -21,10 +21,11 @@ fn head_at(step: usize) -> RaceState {
     RaceState::default()
         .reduce(RaceAction::SetPreset(Some(Preset::KubevirtMain)))
         .reduce(RaceAction::Goto(step))
+        .replayed_here()
 }
 
 fn outcomes(state: &RaceState) -> String {
-    let replay = state.replay.as_ref().as_ref().unwrap();
+    let replay = state.replay().unwrap().as_ref().unwrap();
     render_view(outcomes_table(&yew::props!(OutcomesProps {
         outcomes: replay.outcomes.clone(),
     })))
@@ -32,7 +33,7 @@ fn outcomes(state: &RaceState) -> String {
 
 fn lanes(state: &RaceState) -> String {
     render_view(super::lanes::lanes(&yew::props!(LanesProps {
-        replay: Rc::clone(&state.replay),
+        raced: Rc::clone(state.raced.as_ref().unwrap()),
         step: state.step,
         writers: state
             .scenario
@@ -90,7 +91,9 @@ fn the_outcomes_table_has_the_cli_s_columns_gave_up_included() {
     assert_eq!(cells(&html, "virt-handler")[0], "update");
     assert!(text(&html).ends_with("Every writer's intent holds at the end."));
     // Naive: virt-handler's changes are lost, in red, and said at the end.
-    let naive = RaceState::default().reduce(RaceAction::SetPreset(Some(Preset::Naive)));
+    let naive = RaceState::default()
+        .reduce(RaceAction::SetPreset(Some(Preset::Naive)))
+        .replayed_here();
     let html = outcomes(&naive);
     let lost = REPLAY_COLUMNS
         .iter()
@@ -108,8 +111,9 @@ fn the_outcomes_table_has_the_cli_s_columns_gave_up_included() {
 #[test]
 fn compare_mode_counts_per_preset_and_says_whose() {
     let compared = head_at(0).reduce(RaceAction::ToggleCompare);
+    assert!(compared.compare_rows().is_some());
     let html = render_view(compare_table(&yew::props!(CompareProps {
-        rows: compared.compare.clone().unwrap(),
+        raced: Rc::clone(compared.raced.as_ref().unwrap()),
     })));
     let head = element(&html, "<thead>").unwrap();
     assert_eq!(
@@ -133,9 +137,9 @@ fn compare_mode_counts_per_preset_and_says_whose() {
 
 #[test]
 fn the_explorer_counts_interleavings_and_opens_the_first_of_each() {
-    let explored = head_at(0).reduce(RaceAction::ToggleExplore);
+    let explored = head_at(0).reduce(RaceAction::ToggleExplore).replayed_here();
     let html = render_view(explorer_table(&yew::props!(ExplorerProps {
-        exploration: explored.exploration.clone().unwrap(),
+        explored: Rc::clone(explored.explored.as_ref().unwrap()),
         onopen: Callback::noop(),
     })));
     assert_eq!(
@@ -337,13 +341,16 @@ fn the_timeline_editor_shows_each_writers_overrides_and_settings() {
 #[test]
 fn a_replayed_interleaving_shows_its_own_story_and_who_is_never_retried() {
     use super::story_card::{story_card, StoryCardProps};
-    let explored = RaceState::default().reduce(RaceAction::ToggleExplore);
+    let explored = RaceState::default()
+        .reduce(RaceAction::ToggleExplore)
+        .replayed_here();
     let opened = explored.reduce(RaceAction::OpenInterleaving {
         index: 1,
         preset: crate::strategy::Preset::KubevirtMain,
         step: 0,
     });
-    let (story, number, of) = opened.interleaving_story().unwrap();
+    assert_eq!(opened.interleaving_story(), None, "not replayed yet");
+    let (story, number, of) = opened.replayed_here().interleaving_story().unwrap();
     let lines = story.describe();
     let html = render_view(story_card(&yew::props!(StoryCardProps {
         story,

@@ -7,9 +7,14 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
+use super::answers;
 use super::scenarios::{library, scenario, FIRST_SCENARIO};
 use super::writer_edit::{answers, intents_of, overrides_of, overrides_text, WriterEdit};
 pub use super::writer_edit::{IntentsError, IntentsText};
+pub use crate::app::engine::raced::CompareRow;
+use crate::app::engine::raced::{
+    ExploreRequest, Explored, RaceRequest, Raced, ReplayView, StepView,
+};
 use crate::app::engine::{EngineFailed, ReadText};
 use crate::app::link::{LinkError, Shareable};
 use crate::app::notice::Notice;
@@ -17,8 +22,9 @@ use crate::app::route::View;
 use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::input;
 use crate::kube::KubeVersion;
-use crate::sim::explore::{self, explore, Exploration};
-use crate::sim::timeline::{replay, Event, Outcomes, Replay, Scenario, ScenarioError, Step};
+use crate::sim::explore::{self, Exploration};
+use crate::sim::story::Story;
+use crate::sim::timeline::{Event, Replay, Scenario, ScenarioError};
 use crate::sim::writer::{Intent, WriterSpec};
 use crate::strategy::{Preset, Strategy};
 
@@ -149,13 +155,13 @@ impl std::fmt::Display for OpenError {
     }
 }
 
-/// One row of compare mode: the same timeline under a preset.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CompareRow {
-    /// The preset.
-    pub preset: Preset,
-    /// Its outcomes (or why it could not run).
-    pub outcomes: Result<Outcomes, ScenarioError>,
+/// A new revision, unique in the page: a state's replay and exploration
+/// are asked of the engines by revision, and a state brought back (Undo,
+/// a link) never takes an answer computed for another.
+pub fn next_rev() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 /// The Race view state.
@@ -169,18 +175,35 @@ pub struct RaceState {
     pub preset: Option<Preset>,
     /// The Kubernetes release replacing the scenario's.
     pub kubernetes: Option<KubeVersion>,
-    /// The replay of the scenario.
-    pub replay: Rc<Result<Replay, ScenarioError>>,
+    /// The revision of what is replayed (the scenario as it runs and the
+    /// preset): a new one with every change of either.
+    pub rev: u64,
+    /// The engines' latest replay (of revision `raced_rev`: an earlier
+    /// one is shown dimmed while the engines replay this one).
+    pub raced: Option<Rc<Raced>>,
+    /// The revision `raced` answers.
+    pub raced_rev: u64,
+    /// Why the engines could not replay a revision.
+    pub failed: Option<(u64, String)>,
     /// How many events have happened: 0 (the start) to the schedule length.
     pub step: usize,
     /// Playing forward on a timer.
     pub playing: bool,
     /// Milliseconds per step when playing.
     pub speed: u32,
-    /// Compare mode: the timeline under every preset.
-    pub compare: Option<Rc<Vec<CompareRow>>>,
-    /// The explorer's table, when shown.
-    pub exploration: Option<Rc<Result<Exploration, ScenarioError>>>,
+    /// Compare mode: the timeline under every preset (the replay's
+    /// answer carries the rows).
+    pub compare: bool,
+    /// The explorer's table is shown.
+    pub explore: bool,
+    /// The revision of what is explored.
+    pub explore_rev: u64,
+    /// The engines' latest exploration (of revision `explored_rev`).
+    pub explored: Option<Rc<Explored>>,
+    /// The revision `explored` answers.
+    pub explored_rev: u64,
+    /// Why the engines could not explore a revision.
+    pub explore_failed: Option<(u64, String)>,
     /// The timeline editor is open.
     pub editing: bool,
     /// The intents editors' texts, per writer.
@@ -209,12 +232,19 @@ impl PartialEq for RaceState {
             source,
             preset,
             kubernetes,
-            replay: _,
+            rev,
+            raced,
+            raced_rev,
+            failed,
             step,
             playing,
             speed,
             compare,
-            exploration,
+            explore,
+            explore_rev,
+            explored,
+            explored_rev,
+            explore_failed,
             editing,
             intents,
             overrides,
@@ -229,8 +259,16 @@ impl PartialEq for RaceState {
             && *typed == other.typed
             && *preset == other.preset
             && *kubernetes == other.kubernetes
-            && compare.is_some() == other.compare.is_some()
-            && exploration.is_some() == other.exploration.is_some()
+            && *rev == other.rev
+            && *raced_rev == other.raced_rev
+            && raced.is_some() == other.raced.is_some()
+            && *failed == other.failed
+            && *compare == other.compare
+            && *explore == other.explore
+            && *explore_rev == other.explore_rev
+            && *explored_rev == other.explored_rev
+            && explored.is_some() == other.explored.is_some()
+            && *explore_failed == other.explore_failed
             && *source == other.source
             && *notice == other.notice
             && *intents == other.intents
@@ -305,6 +343,10 @@ pub enum RaceAction {
         /// The engines' answer, in the order of `texts`.
         answer: Result<Vec<ReadText>, EngineFailed>,
     },
+    /// The engines' replay (or why there is none).
+    Raced(Result<Rc<Raced>, EngineFailed>),
+    /// The engines' exploration (or why there is none).
+    Explored(Result<Rc<Explored>, EngineFailed>),
     /// Edit a writer's other settings (overrides, attempts, force ...).
     EditWriter(usize, WriterEdit),
     /// Show a message.
@@ -368,12 +410,19 @@ impl RaceState {
             source,
             preset,
             kubernetes: None,
-            replay: Rc::new(Err(ScenarioError::NoObjects)),
+            rev: 0,
+            raced: None,
+            raced_rev: 0,
+            failed: None,
             step,
             playing: false,
             speed: 900,
-            compare: None,
-            exploration: None,
+            compare: false,
+            explore: false,
+            explore_rev: next_rev(),
+            explored: None,
+            explored_rev: 0,
+            explore_failed: None,
             editing: false,
             typed: 0,
             notice: None,
@@ -426,12 +475,8 @@ impl RaceState {
             state.rerun();
         }
         state.editing = link.editing;
-        if link.compare {
-            state.compare = Some(Rc::new(state.compare_rows()));
-        }
-        if link.explore {
-            state.exploration = Some(Rc::new(state.explore()));
-        }
+        state.compare = link.compare;
+        state.explore = link.explore && state.explorable();
         Ok(state)
     }
 
@@ -493,36 +538,110 @@ impl RaceState {
         }
     }
 
+    /// The replay shown: the engines' answer for what runs, or, while
+    /// they replay a change, their answer before it (see
+    /// [`RaceState::replayed`]); `None` before any.
+    pub fn replay(&self) -> Option<&Result<ReplayView, String>> {
+        self.raced.as_deref().map(|raced| &raced.replay)
+    }
+
+    /// True when the replay shown is of what runs now.
+    pub fn replayed(&self) -> bool {
+        self.raced.is_some() && self.raced_rev == self.rev
+    }
+
+    /// Why the engines could not replay what runs now.
+    pub fn race_failed(&self) -> Option<&str> {
+        self.failed
+            .as_ref()
+            .filter(|(rev, _)| *rev == self.rev)
+            .map(|(_, why)| why.as_str())
+    }
+
+    /// What to ask the engines, when the replay shown is not of what runs
+    /// now and they have not failed on it.
+    pub fn race_request(&self) -> Option<RaceRequest> {
+        (!self.replayed() && self.race_failed().is_none()).then(|| RaceRequest {
+            rev: self.rev,
+            scenario: self.running().into_owned(),
+            preset: self.preset,
+        })
+    }
+
+    /// The exploration shown (when the explorer is on): the engines'
+    /// answer, possibly of an earlier revision while they explore anew.
+    pub fn exploration(&self) -> Option<&Result<Exploration, String>> {
+        self.explored
+            .as_deref()
+            .filter(|_| self.explore)
+            .map(|explored| &explored.exploration)
+    }
+
+    /// True when the exploration shown is of what is explored now.
+    pub fn explored_here(&self) -> bool {
+        self.explored.is_some() && self.explored_rev == self.explore_rev
+    }
+
+    /// Why the engines could not explore what is explored now.
+    pub fn explore_failed(&self) -> Option<&str> {
+        self.explore_failed
+            .as_ref()
+            .filter(|(rev, _)| *rev == self.explore_rev)
+            .map(|(_, why)| why.as_str())
+    }
+
+    /// What to ask the engines to explore, when the explorer is on and
+    /// its table is not of what is explored now.
+    pub fn explore_request(&self) -> Option<ExploreRequest> {
+        (self.explore
+            && self.explorable()
+            && !self.explored_here()
+            && self.explore_failed().is_none())
+        .then(|| ExploreRequest {
+            rev: self.explore_rev,
+            scenario: self.explore_base(),
+        })
+    }
+
     /// The last step that happened (`None` at the start).
-    pub fn current(&self) -> Option<&Step> {
-        let replay = self.replay.as_ref().as_ref().ok()?;
+    pub fn current(&self) -> Option<&StepView> {
+        let replay = self.replay()?.as_ref().ok()?;
         self.step.checked_sub(1).and_then(|i| replay.steps.get(i))
     }
 
-    /// The object before the step shown (the first object at the start).
+    /// The object before the current step.
     pub fn previous_object(&self) -> Option<&serde_json::Value> {
-        let replay = self.replay.as_ref().as_ref().ok()?;
+        let replay = self.replay()?.as_ref().ok()?;
         match self.step {
-            0 | 1 => replay.initial.first(),
+            0 | 1 => replay.initial.as_ref(),
             n => replay.steps.get(n - 2).map(|s| &s.object),
         }
     }
 
-    /// True when the explorer can take this scenario.
+    /// Compare mode's rows, when it is on and the replay carries them.
+    pub fn compare_rows(&self) -> Option<&[CompareRow]> {
+        self.raced
+            .as_deref()
+            .filter(|_| self.compare)
+            .and_then(|raced| raced.compare.as_deref())
+    }
+
+    /// True when the explorer can run this scenario (few enough writers
+    /// and events).
     pub fn explorable(&self) -> bool {
         self.scenario.writers.len() <= explore::EXPLORE_WRITERS
             && self.scenario.schedule.len() <= explore::EXPLORE_EVENTS
     }
 
-    /// The Kubernetes release the server runs.
+    /// The release the race runs on.
     pub fn cluster(&self) -> KubeVersion {
         self.kubernetes
             .or(self.scenario.kubernetes)
             .unwrap_or_default()
     }
 
-    /// The scenario as it runs: with the release chosen here.
-    fn running(&self) -> std::borrow::Cow<'_, Scenario> {
+    /// The scenario as it runs (with the release chosen).
+    pub fn running(&self) -> std::borrow::Cow<'_, Scenario> {
         match self.kubernetes {
             Some(version) if self.scenario.kubernetes != Some(version) => {
                 std::borrow::Cow::Owned(Scenario {
@@ -534,30 +653,61 @@ impl RaceState {
         }
     }
 
+    /// What runs changed: a new revision, answered at once from the
+    /// bundled answers for a shipped scenario as shipped, otherwise asked
+    /// of the engines (the view does, by [`RaceState::race_request`]).
     fn rerun(&mut self) {
-        self.replay = Rc::new(replay(&self.running(), self.preset));
+        self.rev = next_rev();
         self.step = self.step.min(self.scenario.schedule.len());
-        if self.compare.is_some() {
-            self.compare = Some(Rc::new(self.compare_rows()));
+        let shipped = match &self.source {
+            Source::Shipped(id) if self.preset.is_none() && self.kubernetes.is_none() => {
+                answers::bundled(id)
+            }
+            _ => None,
+        };
+        if let Some(raced) = shipped {
+            self.raced = Some(raced);
+            self.raced_rev = self.rev;
         }
     }
 
-    /// The story of the replay on screen when it is one of the explored
-    /// interleavings (its own, not the scenario's description), with its
-    /// number from 1 and how many there are. Told from the replay itself:
-    /// the same as the explorer's `Exploration::story(preset, index)` for
-    /// it, and right also when the explorer has not run or ran on the
-    /// reordered schedule (whose own list numbers orders otherwise).
-    pub fn interleaving_story(&self) -> Option<(crate::sim::story::Story, usize, usize)> {
+    /// The scenario the explorer explores: an interleaving's is its
+    /// scenario's (the list numbers the orders from the shipped schedule:
+    /// a reordered one would number them otherwise, and "open #N" would
+    /// open another).
+    fn explore_base(&self) -> Scenario {
+        if let Source::Interleaving { id, .. } = &self.source {
+            if let Some(shipped) = scenario(id) {
+                return Scenario {
+                    kubernetes: self.kubernetes.or(shipped.kubernetes),
+                    ..shipped.clone()
+                };
+            }
+        }
+        self.running().into_owned()
+    }
+
+    /// What is explored changed.
+    fn reexplore(&mut self) {
+        self.explore_rev = next_rev();
+    }
+
+    /// The story of the interleaving on screen, its number and how many
+    /// there are (an interleaving opened from the explorer, replayed).
+    pub fn interleaving_story(&self) -> Option<(Story, usize, usize)> {
         let Source::Interleaving { index, of, .. } = &self.source else {
             return None;
         };
-        let replay = self.replay.as_ref().as_ref().ok()?;
-        Some((crate::sim::story::Story::of_replay(replay), index + 1, *of))
+        let story = self
+            .raced
+            .as_deref()
+            .filter(|_| self.replayed())?
+            .story
+            .clone()?;
+        Some((story, index + 1, *of))
     }
 
-    /// The writers the schedule never lets retry: a failed write of theirs
-    /// stays failed whatever the order.
+    /// The writers that have no retry in the schedule.
     pub fn never_retried(&self) -> Vec<String> {
         self.scenario
             .writers
@@ -571,72 +721,75 @@ impl RaceState {
             .collect()
     }
 
-    /// The release choices on which this race runs differently from the
-    /// release it runs on now: another response or another object at some
-    /// step (or one runs and the other cannot). Empty: the choice of
-    /// release does not matter here.
-    pub fn release_differences(&self) -> Vec<KubeVersion> {
-        let now = self.cluster().choice();
-        // What a user sees answered: the status line and the object.
-        let same =
-            |a: &Result<Replay, ScenarioError>, b: &Result<Replay, ScenarioError>| match (a, b) {
-                (Ok(a), Ok(b)) => {
-                    a.steps.len() == b.steps.len()
-                        && a.steps.iter().zip(&b.steps).all(|(x, y)| {
-                            x.object == y.object
-                                && x.response.as_ref().map(|r| (r.code, &r.reason, &r.message))
-                                    == y.response.as_ref().map(|r| (r.code, &r.reason, &r.message))
-                        })
-                }
-                (Err(a), Err(b)) => a == b,
-                _ => false,
-            };
-        KubeVersion::choices()
-            .into_iter()
-            .filter(|v| *v != now)
-            .filter(|v| {
-                let scenario = Scenario {
-                    kubernetes: Some(*v),
-                    ..self.scenario.clone()
-                };
-                !same(&replay(&scenario, self.preset), &self.replay)
-            })
-            .collect()
+    /// The releases that run this race differently (the release menu's
+    /// marks): `None` until the engines replayed what runs now, or past
+    /// their budget for other runs.
+    pub fn release_differences(&self) -> Option<Rc<Vec<KubeVersion>>> {
+        let raced = self.raced.as_deref().filter(|_| self.replayed())?;
+        raced.differences.clone().map(Rc::new)
     }
 
-    fn explore(&self) -> Result<Exploration, ScenarioError> {
-        // An interleaving's explorer is its scenario's: the list numbers
-        // the orders from the shipped schedule (a reordered one would
-        // number them otherwise, and "open #N" would open another).
-        if let Source::Interleaving { id, .. } = &self.source {
-            if let Some(shipped) = scenario(id) {
-                let base = Scenario {
-                    kubernetes: self.kubernetes.or(shipped.kubernetes),
-                    ..shipped.clone()
-                };
-                return explore(&base, &[]);
+    /// The replay of what runs, computed here (tests, and the lessons'
+    /// facts: the page asks the engines).
+    pub fn replay_here(&self) -> Result<Replay, ScenarioError> {
+        crate::sim::timeline::replay(&self.running(), self.preset)
+    }
+
+    /// This state with the engines' answers computed here, as the engines
+    /// would send them (through the wire), for tests and the lessons'
+    /// cards.
+    pub fn replayed_here(mut self) -> RaceState {
+        use crate::app::engine::{FromEngine, ToEngine};
+        if let Some(request) = self.race_request() {
+            let text = crate::app::engine::Engine::default()
+                .answer(ToEngine::Race { id: 1, request })
+                .to_json();
+            if let Ok(FromEngine::Raced { raced, .. }) = FromEngine::from_json(&text) {
+                self = self.reduce(RaceAction::Raced(Ok(raced)));
             }
         }
-        explore(&self.running(), &[])
+        if let Some(request) = self.explore_request() {
+            let text = crate::app::engine::Engine::default()
+                .answer(ToEngine::Explore { id: 1, request })
+                .to_json();
+            if let Ok(FromEngine::Explored { explored, .. }) = FromEngine::from_json(&text) {
+                self = self.reduce(RaceAction::Explored(Ok(explored)));
+            }
+        }
+        self
     }
 
-    fn compare_rows(&self) -> Vec<CompareRow> {
-        let scenario = self.running();
-        Preset::ALL
-            .into_iter()
-            .map(|preset| CompareRow {
-                preset,
-                outcomes: replay(&scenario, Some(preset)).map(|r| r.outcomes),
-            })
-            .collect()
-    }
-
-    /// The scenario changed here: it is now the user's own.
+    /// A scenario edited: it runs anew, and is explored anew.
     pub(super) fn edit(&mut self) {
         self.source = Source::Edited;
         self.rerun();
-        if self.exploration.is_some() {
-            self.exploration = Some(Rc::new(self.explore()));
+        self.reexplore();
+    }
+
+    /// Takes the engines' replay of this revision (an answer to an
+    /// earlier one is late: dropped).
+    fn take_raced(&mut self, answer: Result<Rc<Raced>, EngineFailed>) {
+        match answer {
+            Ok(raced) if raced.rev == self.rev => {
+                self.raced = Some(raced);
+                self.raced_rev = self.rev;
+                self.failed = None;
+            }
+            Ok(_) => {}
+            Err(why) => self.failed = Some((self.rev, why.to_string())),
+        }
+    }
+
+    /// Takes the engines' exploration of this revision.
+    fn take_explored(&mut self, answer: Result<Rc<Explored>, EngineFailed>) {
+        match answer {
+            Ok(explored) if explored.rev == self.explore_rev => {
+                self.explored = Some(explored);
+                self.explored_rev = self.explore_rev;
+                self.explore_failed = None;
+            }
+            Ok(_) => {}
+            Err(why) => self.explore_failed = Some((self.explore_rev, why.to_string())),
         }
     }
 
@@ -694,7 +847,7 @@ impl RaceState {
         let mut next = self.clone();
         let Some(id) = self.source.id() else {
             // An edited scenario: replay the interleaving of it.
-            if let Some(Ok(exploration)) = self.exploration.as_deref() {
+            if let Some(Ok(exploration)) = self.exploration() {
                 if let Some(schedule) = exploration.interleavings.get(index) {
                     next.scenario.schedule = schedule.clone();
                     next.preset = Some(preset);
@@ -708,14 +861,22 @@ impl RaceState {
         let link = RaceLink {
             interleaving: Some(index),
             explore: true,
-            compare: self.compare.is_some(),
+            compare: self.compare,
             editing: self.editing,
             kubernetes: self.kubernetes,
             ..RaceLink::shipped(id, Some(preset), step)
         };
         match RaceState::open(link) {
+            // The explorer's table is the scenario's, as before; the
+            // replay before stays shown (dimmed) until the engines replay
+            // the interleaving.
             Ok(opened) => RaceState {
-                exploration: self.exploration.clone(),
+                raced: self.raced.clone(),
+                raced_rev: self.raced_rev,
+                explore_rev: self.explore_rev,
+                explored: self.explored.clone(),
+                explored_rev: self.explored_rev,
+                explore_failed: self.explore_failed.clone(),
                 ..opened
             },
             Err(why) => next.with_notice(Notice::error(why.to_string())),
@@ -730,9 +891,7 @@ impl RaceState {
         if self.kubernetes != version {
             self.kubernetes = version;
             self.rerun();
-            if self.exploration.is_some() {
-                self.exploration = Some(Rc::new(self.explore()));
-            }
+            self.reexplore();
         }
     }
 
@@ -768,16 +927,16 @@ impl RaceState {
     }
 
     fn toggle_explore(&mut self) {
-        self.exploration = match self.exploration {
-            Some(_) => None,
-            None if self.explorable() => Some(Rc::new(self.explore())),
-            None => {
+        self.explore = match self.explore {
+            true => false,
+            false if self.explorable() => true,
+            false => {
                 self.notice = Some(Notice::warning(format!(
                     "The explorer takes at most {} writers and {} events.",
                     explore::EXPLORE_WRITERS,
                     explore::EXPLORE_EVENTS
                 )));
-                None
+                false
             }
         };
     }
@@ -812,8 +971,8 @@ impl ViewState for RaceState {
             preset: self.preset,
             kubernetes: self.kubernetes,
             step: self.step,
-            compare: self.compare.is_some(),
-            explore: self.exploration.is_some(),
+            compare: self.compare,
+            explore: self.explore,
             editing: self.editing,
         }
     }
@@ -838,10 +997,11 @@ impl ViewState for RaceState {
                 step,
             } => return self.open_interleaving(index, preset, step),
             RaceAction::Undo => return view_state::undo(self),
-            RaceAction::SetPreset(preset) => {
+            RaceAction::SetPreset(preset) if preset != next.preset => {
                 next.preset = preset;
                 next.rerun();
             }
+            RaceAction::SetPreset(_) => {}
             RaceAction::SetKubernetes(version) => next.set_kubernetes(version),
             RaceAction::SetWriterPreset(w, preset) => {
                 if let Some(writer) = next.scenario.writers.get_mut(w) {
@@ -865,12 +1025,9 @@ impl ViewState for RaceState {
             RaceAction::MoveDown(i) => {
                 next.edit_schedule(|s| (i + 1 < s.len()).then(|| s.swap(i, i + 1)))
             }
-            RaceAction::ToggleCompare => {
-                next.compare = match next.compare {
-                    Some(_) => None,
-                    None => Some(Rc::new(next.compare_rows())),
-                };
-            }
+            RaceAction::ToggleCompare => next.compare = !next.compare,
+            RaceAction::Raced(answer) => next.take_raced(answer),
+            RaceAction::Explored(answer) => next.take_explored(answer),
             RaceAction::ToggleExplore => next.toggle_explore(),
             RaceAction::SetEditing(open) => next.editing = open,
             RaceAction::Notify(notice) => next.notice = Some(notice),

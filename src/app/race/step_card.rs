@@ -5,15 +5,16 @@
 use yew::prelude::*;
 
 use crate::app::components::{op_class, op_line, TermHelp};
+use crate::app::engine::raced::{SentView, StepView};
 use crate::app::text_diff::{line_diff, LineTag};
 use crate::input;
-use crate::sim::timeline::{Sent, Step};
+use crate::patch::OpKind;
 use crate::strategy::BodyKind;
 use crate::vocabulary::Term;
 
 #[derive(PartialEq, Properties)]
 pub struct StepCardProps {
-    pub step: Option<Step>,
+    pub step: Option<StepView>,
     /// The object before the step.
     pub previous: Option<serde_json::Value>,
 }
@@ -100,7 +101,7 @@ pub fn step_card(props: &StepCardProps) -> Html {
 
 #[derive(PartialEq, Properties)]
 struct RequestProps {
-    sent: Sent,
+    sent: SentView,
     failing: Option<usize>,
 }
 
@@ -124,13 +125,12 @@ fn request(props: &RequestProps) -> Html {
                 <pre class="body" tabindex="0" role="region" aria-label="The request body"><code>{ body }</code></pre>
             } else {
                 <ol class="ops" aria-label="Operations sent">
-                    { for sent.ops.iter().enumerate().map(|(i, planned)| {
-                        let op = &planned.op;
-                        let class = op_class(Some(op.op));
+                    { for sent.ops.iter().enumerate().map(|(i, op)| {
+                        let kind = OpKind::parse(&op.op);
                         let failed = Some(i) == props.failing;
                         html! {
-                            <li class={classes!("op", class, failed.then_some("failing"))}>
-                                { op_line(op, failed.then_some(("fail-badge", "failed here")), 200) }
+                            <li class={classes!("op", op_class(kind), failed.then_some("failing"))}>
+                                { op_line(&op.op, &op.path, op.value.as_ref(), failed.then_some(("fail-badge", "failed here")), 200) }
                             </li>
                         }
                     }) }

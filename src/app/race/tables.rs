@@ -6,10 +6,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::state::CompareRow;
 use crate::app::components::TermHelp;
-use crate::sim::explore::{Exploration, ExploreCell, ExploreRow};
-use crate::sim::timeline::{Outcomes, ScenarioError, WriterEnd};
+use crate::app::engine::raced::{Explored, Raced, OTHER_RUNS_BYTES};
+use crate::sim::explore::{ExploreCell, ExploreRow};
+use crate::sim::timeline::{Outcomes, WriterEnd};
 use crate::strategy::Preset;
 use crate::vocabulary::{Term, COMPARE_COLUMNS, REPLAY_COLUMNS};
 
@@ -73,7 +73,8 @@ pub fn outcomes_table(props: &OutcomesProps) -> Html {
 
 #[derive(PartialEq, Properties)]
 pub struct CompareProps {
-    pub rows: Rc<Vec<CompareRow>>,
+    /// The engines' replay, which carries the rows.
+    pub raced: Rc<Raced>,
 }
 
 /// Names and counts of the writers a count belongs to: "virt-handler 1".
@@ -90,6 +91,18 @@ fn whose(o: &Outcomes, term: Term) -> String {
 
 /// The same timeline under every preset: each count and whose it is.
 pub fn compare_table(props: &CompareProps) -> Html {
+    let Some(rows) = &props.raced.compare else {
+        return html! {
+            <section class="compare" aria-labelledby="compare-title">
+                <h2 id="compare-title">{ "The same timeline under each preset" }</h2>
+                <p class="muted">{ if props.raced.replay.is_err() {
+                    "Not run: the scenario does not replay.".to_owned()
+                } else {
+                    format!("Not run: this race keeps more than {} MB of objects, and compare mode would replay it under every preset.", OTHER_RUNS_BYTES >> 20)
+                } }</p>
+            </section>
+        };
+    };
     let cell = |o: &Outcomes, term: Term| {
         let total = o.total().get(term).unwrap_or_default();
         let whose = whose(o, term);
@@ -111,7 +124,7 @@ pub fn compare_table(props: &CompareProps) -> Html {
                         { for COMPARE_COLUMNS.into_iter().map(th) }{ th(Term::IntentNotHeld) }
                     </tr></thead>
                     <tbody>
-                        { for props.rows.iter().map(|row| match &row.outcomes {
+                        { for rows.iter().map(|row| match &row.outcomes {
                             Ok(o) => {
                                 let not_held: Vec<&str> = o.intent_not_held().map(|w| w.name.as_str()).collect();
                                 html! {
@@ -135,7 +148,8 @@ pub fn compare_table(props: &CompareProps) -> Html {
 
 #[derive(PartialEq, Properties)]
 pub struct ExplorerProps {
-    pub exploration: Rc<Result<Exploration, ScenarioError>>,
+    /// The engines' exploration shown.
+    pub explored: Rc<Explored>,
     /// Open interleaving `index` under `preset` at `step`.
     pub onopen: Callback<(usize, Preset, usize)>,
 }
@@ -143,7 +157,7 @@ pub struct ExplorerProps {
 /// Every interleaving per preset: how many show each outcome, and a way to
 /// open the first that does.
 pub fn explorer_table(props: &ExplorerProps) -> Html {
-    let result = match props.exploration.as_ref() {
+    let result = match &props.explored.exploration {
         Ok(result) => result,
         Err(e) => return html! { <p class="parse-error" role="alert">{ e.to_string() }</p> },
     };

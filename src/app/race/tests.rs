@@ -1,6 +1,7 @@
 use std::rc::Rc;
 
 use super::*;
+use crate::app::engine::raced::ReplayView;
 use crate::app::engine::{Engine, EngineFailed, FromEngine, ReadText, ToEngine};
 use crate::app::link::{self, Start};
 use crate::app::view_state::ViewState;
@@ -133,7 +134,15 @@ fn the_library_loads_and_the_race_replays() {
         422,
         "the file's own preset is head"
     );
-    let fixed = at.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPerKey)));
+    let asking = at.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPerKey)));
+    // Until the engines answer, the replay before is shown (dimmed).
+    assert!(!asking.replayed());
+    assert_eq!(asking.current(), at.current());
+    let request = asking.race_request().unwrap();
+    assert_eq!(request.preset, Some(Preset::KubevirtPerKey));
+    assert_eq!(request.rev, asking.rev);
+    let fixed = asking.replayed_here();
+    assert!(fixed.replayed() && fixed.race_request().is_none());
     assert_eq!(fixed.step, 4, "the step stays");
     assert_eq!(
         fixed.current().unwrap().response.as_ref().unwrap().code,
@@ -212,29 +221,36 @@ fn editing_the_timeline_and_intents() {
 #[test]
 fn compare_and_explore() {
     let state = RaceState::default().reduce(RaceAction::ToggleCompare);
-    let rows = state.compare.as_ref().unwrap();
+    // A shipped scenario as shipped: its rows come with the page.
+    assert!(state.replayed() && state.race_request().is_none());
+    let rows = state.compare_rows().unwrap();
     assert_eq!(rows.len(), Preset::ALL.len());
     let naive = rows.iter().find(|r| r.preset == Preset::Naive).unwrap();
     assert!(!naive.outcomes.as_ref().unwrap().lost_updates.is_empty());
-    let explored = state.reduce(RaceAction::ToggleExplore);
-    let exploration = explored.exploration.as_deref().unwrap().as_ref().unwrap();
+    let asking = state.reduce(RaceAction::ToggleExplore);
+    assert!(asking.exploration().is_none(), "the engines explore");
+    let request = asking.explore_request().expect("the explorer asks");
+    assert_eq!(request.rev, asking.explore_rev);
+    let explored = asking.replayed_here();
+    let exploration = explored.exploration().unwrap().as_ref().unwrap();
     assert!(exploration.interleavings.len() >= 10);
+    assert!(explored.explore_request().is_none(), "answered");
     assert!(explored
         .reduce(RaceAction::ToggleExplore)
-        .exploration
+        .exploration()
+        .is_none());
+    assert!(state
+        .reduce(RaceAction::ToggleCompare)
+        .compare_rows()
         .is_none());
 }
 
 #[test]
 fn explorer_links_open_what_they_promise() {
-    let explored = RaceState::default().reduce(RaceAction::ToggleExplore);
-    let exploration = explored
-        .exploration
-        .as_deref()
-        .unwrap()
-        .as_ref()
-        .unwrap()
-        .clone();
+    let explored = RaceState::default()
+        .reduce(RaceAction::ToggleExplore)
+        .replayed_here();
+    let exploration = explored.exploration().unwrap().as_ref().unwrap().clone();
     let naive = exploration
         .presets
         .iter()
@@ -242,11 +258,19 @@ fn explorer_links_open_what_they_promise() {
         .unwrap();
     let index = naive.lost_updates.first.unwrap();
     let step = naive.lost_updates.first_step.unwrap();
-    let opened = explored.reduce(RaceAction::OpenInterleaving {
+    let asked = explored.reduce(RaceAction::OpenInterleaving {
         index,
         preset: Preset::Naive,
         step,
     });
+    // The replay before stays on screen, dimmed, until the engines answer.
+    assert!(asked.raced.is_some() && !asked.replayed());
+    assert!(asked.race_request().is_some());
+    assert!(
+        asked.explored_here() && asked.explore_request().is_none(),
+        "the explorer's table is the scenario's: not asked again"
+    );
+    let opened = asked.replayed_here();
     // The row's preset for every writer, at the step that shows it.
     assert_eq!(opened.preset, Some(Preset::Naive));
     assert_eq!(opened.step, step);
@@ -255,8 +279,11 @@ fn explorer_links_open_what_they_promise() {
         !current.lost.is_empty(),
         "the lost update happens at that step: {current:?}"
     );
-    let replay = opened.replay.as_ref().as_ref().unwrap();
+    let replay = opened.replay().unwrap().as_ref().unwrap();
     assert!(!replay.outcomes.lost_updates.is_empty());
+    let (story, number, of) = opened.interleaving_story().unwrap();
+    assert_eq!((number, of), (index + 1, exploration.interleavings.len()));
+    assert!(!story.happenings.is_empty());
     // Not "(edited)": a shipped scenario in one of its interleavings.
     assert!(!opened.edited());
     assert!(
@@ -268,12 +295,14 @@ fn explorer_links_open_what_they_promise() {
         "{}",
         opened.label()
     );
-    assert!(opened.exploration.is_some(), "the explorer's table stays");
+    assert!(opened.exploration().is_some(), "the explorer's table stays");
     // And the link carries it all.
     let link = opened.link();
     assert_eq!(link.interleaving, Some(index));
     assert!(link.explore && link.scenario.is_none());
-    let reopened = RaceState::open(link::decode(&link::encode(&link)).unwrap()).unwrap();
+    let reopened = RaceState::open(link::decode(&link::encode(&link)).unwrap())
+        .unwrap()
+        .replayed_here();
     assert_eq!(reopened.current(), opened.current());
     assert_eq!(reopened.label(), opened.label());
 }
@@ -285,14 +314,17 @@ fn links_round_trip_every_panel() {
         .reduce(RaceAction::Goto(4))
         .reduce(RaceAction::ToggleCompare)
         .reduce(RaceAction::ToggleExplore)
-        .reduce(RaceAction::SetEditing(true));
+        .reduce(RaceAction::SetEditing(true))
+        .replayed_here();
     let link = state.link();
     assert_eq!(link.id.as_deref(), Some("migration-race"));
     assert!(link.compare && link.explore && link.editing);
-    let opened = RaceState::start(Start::new(Some(&link::encode(&link)), None));
+    let opened = RaceState::start(Start::new(Some(&link::encode(&link)), None)).replayed_here();
     assert_eq!(opened.current(), state.current());
-    assert_eq!(opened.compare, state.compare);
-    assert_eq!(opened.exploration, state.exploration);
+    assert_eq!(opened.compare_rows(), state.compare_rows());
+    assert!(opened.compare_rows().is_some());
+    assert_eq!(opened.exploration(), state.exploration());
+    assert!(opened.exploration().is_some());
     assert!(opened.editing);
     // Links made before these panels existed still open.
     let old = serde_json::json!({"id": "finalizer-race", "preset": "naive", "step": 3});
@@ -341,7 +373,11 @@ fn loading_over_an_edited_race_can_be_undone() {
     let undone = loaded.reduce(RaceAction::Undo);
     assert_eq!(undone.scenario, edited.scenario);
     assert_eq!(undone.step, 3);
-    assert_eq!(undone.replay, edited.replay);
+    assert_eq!(undone.replay(), edited.replay());
+    assert_eq!(
+        undone.rev, edited.rev,
+        "Undo brings back the replay as it was"
+    );
     assert!(undone.undo.is_none() && undone.notice.is_none());
     // Intents text that did not parse counts as work too.
     let typing = typed(
@@ -396,15 +432,20 @@ fn the_kubernetes_release_runs_the_replay_and_travels_in_the_link() {
         },
         moved.preset,
     );
+    assert!(!moved.replayed(), "another release: the engines replay it");
+    let request = moved.race_request().unwrap();
+    assert_eq!(request.scenario.kubernetes, Some(v128));
+    let moved = moved.replayed_here();
     assert_eq!(
-        *moved.replay, expected,
+        moved.replay().unwrap().as_ref().ok(),
+        expected.as_ref().ok().map(ReplayView::of).as_ref(),
         "the replay runs on the release chosen"
     );
     let link = moved.link();
     assert_eq!(link.kubernetes, Some(v128));
-    let opened = RaceState::open(link).unwrap();
+    let opened = RaceState::open(link).unwrap().replayed_here();
     assert_eq!(opened.cluster(), v128);
-    assert_eq!(opened.replay, moved.replay);
+    assert_eq!(opened.replay(), moved.replay());
     let other = moved.reduce(RaceAction::Load("finalizer-race".into()));
     assert_eq!(
         other.cluster(),
@@ -446,9 +487,8 @@ fn a_link_to_an_interleaving_out_of_range_says_which_without_wrapping() {
 fn states_are_equal_when_made_of_the_same() {
     let state = RaceState::default();
     let again = state.reduce(RaceAction::SetPreset(None));
-    assert!(!Rc::ptr_eq(&state.replay, &again.replay), "computed again");
     assert_eq!(again, state);
-    assert_eq!(*again.replay, *state.replay);
+    assert_eq!(again.replay(), state.replay());
     assert_ne!(state.reduce(RaceAction::Goto(2)), state);
     assert_ne!(state.reduce(RaceAction::ToggleCompare), state);
     assert_ne!(state.reduce(RaceAction::ToggleExplore), state);
@@ -517,4 +557,78 @@ fn an_overrides_text_waiting_stays_when_another_setting_changes() {
     let forced = refused.reduce(RaceAction::EditWriter(0, WriterEdit::Force(true)));
     assert_eq!(forced.overrides[0].text, "/a: sideways");
     assert!(forced.overrides[0].error.is_some());
+}
+
+#[test]
+fn every_shipped_scenario_shows_at_once_without_the_engines() {
+    for (id, scenario) in library() {
+        let state = RaceState::load(id);
+        assert!(state.replayed(), "{id}: bundled");
+        assert!(state.race_request().is_none(), "{id}: nothing asked");
+        let replay = state.replay().unwrap().as_ref().unwrap();
+        assert_eq!(replay.steps.len(), scenario.schedule.len(), "{id}");
+        assert!(state.release_differences().is_some(), "{id}");
+        // Another preset is the engines' to replay.
+        let other = state.reduce(RaceAction::SetPreset(Some(Preset::Naive)));
+        assert!(!other.replayed() && other.race_request().is_some(), "{id}");
+        // And back: bundled again, nothing asked.
+        let back = other.reduce(RaceAction::SetPreset(None));
+        assert!(back.replayed() && back.race_request().is_none(), "{id}");
+    }
+}
+
+#[test]
+fn a_late_answer_is_dropped_and_a_failure_is_said_and_kept() {
+    let state = RaceState::default();
+    let first = state.reduce(RaceAction::SetPreset(Some(Preset::Naive)));
+    let late = first.race_request().unwrap();
+    let second = first.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPerKey)));
+    assert!(second.rev > first.rev);
+    // The answer to the first request comes after the second was asked.
+    let answered = Rc::new(late.answer());
+    let dropped = second.reduce(RaceAction::Raced(Ok(Rc::clone(&answered))));
+    assert_eq!(dropped, second, "not taken: it answers another revision");
+    assert!(dropped.race_request().is_some(), "still asked");
+    // A failure: said for this revision, not asked again, the race kept.
+    let failed = second.reduce(RaceAction::Raced(Err(EngineFailed::Unavailable(
+        "the worker stopped".into(),
+    ))));
+    assert_eq!(failed.race_failed(), Some("the worker stopped"));
+    assert!(failed.race_request().is_none(), "not asked again in a loop");
+    assert_eq!(failed.scenario, second.scenario);
+    assert_eq!(failed.preset, Some(Preset::KubevirtPerKey));
+    // A change asks again.
+    let changed = failed.reduce(RaceAction::SetPreset(Some(Preset::Naive)));
+    assert!(changed.race_failed().is_none() && changed.race_request().is_some());
+    // The right answer is taken.
+    let request = changed.race_request().unwrap();
+    let taken = changed.reduce(RaceAction::Raced(Ok(Rc::new(request.answer()))));
+    assert!(taken.replayed() && taken.race_failed().is_none());
+    // The explorer, likewise.
+    let exploring = taken.reduce(RaceAction::ToggleExplore);
+    let asked = exploring.explore_request().unwrap();
+    let moved = exploring.reduce(RaceAction::SetKubernetes("1.30".parse().unwrap()));
+    assert!(moved.explore_rev != exploring.explore_rev);
+    let stale = moved.reduce(RaceAction::Explored(Ok(Rc::new(asked.answer()))));
+    assert_eq!(stale, moved, "an exploration of another release is dropped");
+    let failed = moved.reduce(RaceAction::Explored(Err(EngineFailed::Unavailable(
+        "no worker".into(),
+    ))));
+    assert_eq!(failed.explore_failed(), Some("no worker"));
+    assert!(failed.explore_request().is_none());
+}
+
+#[test]
+fn revisions_are_never_reused_so_undo_never_takes_another_state_s_answer() {
+    let state = RaceState::default();
+    let a = state.reduce(RaceAction::SetPreset(Some(Preset::Naive)));
+    let b = RaceState::default().reduce(RaceAction::SetPreset(Some(Preset::Naive)));
+    assert_ne!(a.rev, b.rev, "the same change in two states: two revisions");
+    let edited = a.reduce(RaceAction::MoveDown(0)).replayed_here();
+    assert!(edited.replayed());
+    let loaded = edited.reduce(RaceAction::Load("finalizer-race".into()));
+    let undone = loaded.reduce(RaceAction::Undo);
+    assert_eq!(undone.rev, edited.rev);
+    assert!(undone.replayed(), "Undo brings back the replay it had");
+    assert_eq!(undone.replay(), edited.replay());
 }

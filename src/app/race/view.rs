@@ -47,6 +47,8 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
     let share = use_share(state.link(), &copy, send.reform(RaceAction::Notify));
     use_race_shortcuts(&state, &send, &share);
     use_yaml_reading(&state, &send);
+    use_racing(&state, &send);
+    use_exploring(&state, &send);
     let on = |action: RaceAction| send.reform(move |()| action.clone());
     html! {
         <section class="view race" aria-labelledby="view-title">
@@ -62,29 +64,39 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
                 <p class="subject-note">{ state.scenario.description.clone() }</p>
             }
             { player(&yew::props!(PlayerProps { step: state.step, len: state.scenario.schedule.len(), playing: state.playing, speed: state.speed, send: send.clone() })) }
-            { match state.replay.as_ref() {
-                Ok(replay) => html! {
-                    <>
-                        { lanes(&yew::props!(LanesProps {
-                            replay: Rc::clone(&state.replay),
-                            step: state.step,
-                            writers: state.scenario.writers.iter().map(|w| w.name.clone()).collect::<Vec<_>>(),
-                            ongoto: send.reform(RaceAction::Goto),
-                        })) }
-                        { step_card(&yew::props!(StepCardProps { step: state.current().cloned(), previous: state.previous_object().cloned() })) }
-                        { outcomes_table(&yew::props!(OutcomesProps { outcomes: replay.outcomes.clone() })) }
-                    </>
-                },
-                Err(err) => html! { <p class="parse-error" role="alert">{ err.to_string() }</p> },
-            } }
-            if let Some(rows) = &state.compare {
-                { compare_table(&yew::props!(CompareProps { rows: Rc::clone(rows) })) }
+            { waiting_note(state.race_failed(), state.replayed(), "Replaying…", "replay this race") }
+            if let Some(raced) = state.raced.clone() {
+                <div class={classes!("race-results", (!state.replayed()).then_some("stale"))} aria-busy={(!state.replayed()).to_string()}>
+                    { match &raced.replay {
+                        Ok(replay) => html! {
+                            <>
+                                { lanes(&yew::props!(LanesProps {
+                                    raced: Rc::clone(&raced),
+                                    step: state.step,
+                                    writers: state.scenario.writers.iter().map(|w| w.name.clone()).collect::<Vec<_>>(),
+                                    ongoto: send.reform(RaceAction::Goto),
+                                })) }
+                                { step_card(&yew::props!(StepCardProps { step: state.current().cloned(), previous: state.previous_object().cloned() })) }
+                                { outcomes_table(&yew::props!(OutcomesProps { outcomes: replay.outcomes.clone() })) }
+                            </>
+                        },
+                        Err(err) => html! { <p class="parse-error" role="alert">{ err.clone() }</p> },
+                    } }
+                    if state.compare {
+                        { compare_table(&yew::props!(CompareProps { raced: Rc::clone(&raced) })) }
+                    }
+                </div>
             }
-            if let Some(exploration) = &state.exploration {
-                { explorer_table(&yew::props!(ExplorerProps {
-                    exploration: Rc::clone(exploration),
-                    onopen: send.reform(|(index, preset, step)| RaceAction::OpenInterleaving { index, preset, step }),
-                })) }
+            if state.explore {
+                { waiting_note(state.explore_failed(), state.explored_here(), "Exploring every interleaving…", "explore this race") }
+                if let Some(explored) = state.explored.clone() {
+                    <div class={classes!("race-results", (!state.explored_here()).then_some("stale"))} aria-busy={(!state.explored_here()).to_string()}>
+                        { explorer_table(&yew::props!(ExplorerProps {
+                            explored,
+                            onopen: send.reform(|(index, preset, step)| RaceAction::OpenInterleaving { index, preset, step }),
+                        })) }
+                    </div>
+                }
             }
             { timeline_editor(&yew::props!(TimelineEditorProps {
                 writers: state.scenario.writers.clone(),
@@ -134,6 +146,67 @@ fn use_yaml_reading(state: &RaceState, send: &Callback<RaceAction>) {
         || {
             if let Some(client) = EngineClient::existing() {
                 client.forget(RequestKind::ReadYaml);
+            }
+        }
+    });
+}
+
+/// What the engines are doing for a part of the view: nothing when it is
+/// answered, a polite note while they work, why when they failed (the
+/// race itself is never lost).
+fn waiting_note(failed: Option<&str>, answered: bool, working: &'static str, what: &str) -> Html {
+    match failed {
+        Some(why) => html! {
+            <p class="parse-error" role="alert">{ format!("patchlab's engines could not {what}: {why}. Your race is kept.") }</p>
+        },
+        None if !answered => html! { <p class="muted waiting" role="status">{ working }</p> },
+        None => html! {},
+    }
+}
+
+/// Asks the engines to replay what runs whenever it changed and the
+/// replay shown is not of it (a shipped scenario as shipped comes with
+/// its answer), and hands their answer to the state.
+#[hook]
+fn use_racing(state: &ViewHandle<RaceState>, send: &Callback<RaceAction>) {
+    let (handle, send) = (state.clone(), send.clone());
+    use_effect_with((state.rev, state.race_failed().is_some()), move |_| {
+        if let Some(request) = handle.race_request() {
+            let done = send.reform(RaceAction::Raced);
+            match EngineClient::shared() {
+                Ok(client) => client.race(request, done),
+                Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
+            }
+        }
+        || {
+            if let Some(client) = EngineClient::existing() {
+                client.forget(RequestKind::Race);
+            }
+        }
+    });
+}
+
+/// Asks the engines to explore when the explorer is on and its table is
+/// not of what is explored now.
+#[hook]
+fn use_exploring(state: &ViewHandle<RaceState>, send: &Callback<RaceAction>) {
+    let (handle, send) = (state.clone(), send.clone());
+    let deps = (
+        state.explore,
+        state.explore_rev,
+        state.explore_failed().is_some(),
+    );
+    use_effect_with(deps, move |_| {
+        if let Some(request) = handle.explore_request() {
+            let done = send.reform(RaceAction::Explored);
+            match EngineClient::shared() {
+                Ok(client) => client.explore(request, done),
+                Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
+            }
+        }
+        || {
+            if let Some(client) = EngineClient::existing() {
+                client.forget(RequestKind::Explore);
             }
         }
     });
@@ -245,24 +318,22 @@ fn Toolbar(props: &ToolbarProps) -> Html {
         .map(|p| Choice::plain(p.as_str()))
         .collect();
     let explorable = state.explorable();
-    // Which releases run this race differently (14 small replays, again
-    // only when the scenario, the preset or the release changes).
-    let differs = {
-        let handle = state.clone();
-        use_memo(
-            (state.scenario.clone(), state.preset, state.cluster()),
-            move |_| handle.release_differences(),
-        )
-    };
+    // Which releases run this race differently (the engines replay it on
+    // each with the replay).
+    let differs = state.release_differences();
     html! {
         <div class="toolbar" role="toolbar" aria-label="Race actions">
             { select(&yew::props!(SelectProps { label: "Scenario", choices: scenarios, selected: shipped.clone(), placeholder: shipped.is_empty().then(|| AttrValue::from(state.label())), onchange: send.reform_some(|id: String| (!id.is_empty()).then_some(RaceAction::Load(id))) })) }
-            { select(&yew::props!(SelectProps { label: "Preset for writers", choices: presets, placeholder: "each writer's own", selected: state.preset.map_or("", Preset::as_str), onchange: send.reform(|v: String| RaceAction::SetPreset(v.parse::<Preset>().ok())) })) }
-            { kubernetes_select(&yew::props!(KubernetesSelectProps { value: state.cluster(), onchange: send.reform(RaceAction::SetKubernetes), differs: Some(differs) })) }
-            <button type="button" aria-pressed={state.compare.is_some().to_string()} onclick={click(RaceAction::ToggleCompare)}>
+            // Choosing a preset or a release asks the engines for a replay:
+            // their download starts when either takes the focus.
+            <span class="warms" onfocusin={Callback::from(|_: FocusEvent| warm())}>
+                { select(&yew::props!(SelectProps { label: "Preset for writers", choices: presets, placeholder: "each writer's own", selected: state.preset.map_or("", Preset::as_str), onchange: send.reform(|v: String| RaceAction::SetPreset(v.parse::<Preset>().ok())) })) }
+                { kubernetes_select(&yew::props!(KubernetesSelectProps { value: state.cluster(), onchange: send.reform(RaceAction::SetKubernetes), differs })) }
+            </span>
+            <button type="button" aria-pressed={state.compare.to_string()} onclick={click(RaceAction::ToggleCompare)}>
                 { "Compare presets" }<kbd class="shortcut-hint" aria-hidden="true">{ "c" }</kbd>
             </button>
-            <button type="button" aria-pressed={state.exploration.is_some().to_string()} disabled={!explorable} onclick={click(RaceAction::ToggleExplore)}>
+            <button type="button" aria-pressed={state.explore.to_string()} disabled={!explorable} onclick={click(RaceAction::ToggleExplore)}>
                 { "Explore interleavings" }<kbd class="shortcut-hint" aria-hidden="true">{ "e" }</kbd>
             </button>
             if !explorable {

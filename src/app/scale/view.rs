@@ -160,7 +160,7 @@ fn use_runner(state: &ViewHandle<ScaleState>, send: &Callback<ScaleAction>) -> C
                 }
                 None => dispatcher.emit(ScaleAction::Failed {
                     id: 0,
-                    message: "This browser could not start the simulation: it refused to start a Web Worker (./scale-worker_loader.js). Serve the playground over http(s), not from a file.".into(),
+                    message: "This browser could not start the simulation: it refused to start a Web Worker (./engine-worker_loader.js). Serve the playground over http(s), not from a file.".into(),
                 }),
             }
         });
