@@ -544,3 +544,77 @@ fn check_answers_the_worst_shapes_within_bounds() {
         );
     }
 }
+
+/// The biggest race a scenario may hold (16 writers, 400 events, objects
+/// the replay keeps just under its 32 MB limit) is answered by the
+/// engines within the box, read back as the Race module reads it, and
+/// past the budget for other runs answers alone (no compare rows, no
+/// release marks: 21 more replays of it).
+#[test]
+fn race_answers_the_biggest_scenario_within_the_replay_budget() {
+    use patchlab::app::engine::raced::{kept_bytes, RaceRequest, OTHER_RUNS_BYTES};
+    use patchlab::app::engine::{Engine, FromEngine, ToEngine};
+    use patchlab::limits::{REPLAY_BYTES, SCENARIO_EVENTS, SCENARIO_WRITERS};
+    use patchlab::sim::timeline::Scenario;
+    let events = SCENARIO_EVENTS;
+    // One object whose JSON, kept once per event and once more, stays
+    // under the limit.
+    let budget = REPLAY_BYTES / (events + 1);
+    let annotations: Map<String, Value> = (0..budget / 120)
+        .map(|i| (format!("example.com/a{i:06}"), json!("v".repeat(80))))
+        .collect();
+    let object = json!({
+        "apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance",
+        "metadata": {"name": "big", "namespace": "default", "resourceVersion": "1", "annotations": annotations, "labels": {}},
+    });
+    let writers: Vec<Value> = (0..SCENARIO_WRITERS)
+        .map(|w| json!({"name": format!("w{w}"), "preset": "kubevirt-per-key", "intents": [{"set-label": {"key": format!("example.com/w{w}"), "value": "x"}}]}))
+        .collect();
+    let schedule: Vec<Value> = (0..events)
+        .map(|e| {
+            let writer = format!("w{}", (e / 2) % SCENARIO_WRITERS);
+            if e % 2 == 0 {
+                json!({"read": writer})
+            } else {
+                json!({"write": writer})
+            }
+        })
+        .collect();
+    let text =
+        json!({"name": "biggest", "objects": [object], "writers": writers, "schedule": schedule})
+            .to_string();
+    let scenario = Scenario::parse(&text).expect("a scenario within its limits");
+    let kept = kept_bytes(&scenario);
+    println!("the biggest race keeps {kept} bytes (limit {REPLAY_BYTES})");
+    assert!(kept <= REPLAY_BYTES && kept > OTHER_RUNS_BYTES, "{kept}");
+    let request = ToEngine::Race {
+        id: 1,
+        request: RaceRequest {
+            rev: 1,
+            scenario,
+            preset: None,
+        },
+    };
+    let sent = timed("Race's answer, the biggest scenario", || {
+        Engine::default().answer(request).to_json()
+    });
+    println!("Race's answer, the biggest scenario: {} bytes", sent.len());
+    let read = timed(
+        "Race's answer read as the page reads it, the biggest scenario",
+        || FromEngine::from_json(&sent).unwrap(),
+    );
+    let FromEngine::Raced { raced, .. } = read else {
+        panic!("not a race answer")
+    };
+    let replay = raced.replay.as_ref().expect("it replays");
+    assert_eq!(replay.steps.len(), events);
+    assert!(
+        raced.compare.is_none() && raced.differences.is_none(),
+        "past the budget: the replay alone"
+    );
+    assert!(
+        sent.len() <= 2 * REPLAY_BYTES,
+        "{} bytes of answer for a replay the simulator bounds at {REPLAY_BYTES}",
+        sent.len()
+    );
+}

@@ -222,6 +222,40 @@ impl ToEngine {
         serde_json::to_string(self).unwrap_or_default()
     }
 
+    /// [`ToEngine::Build`] as JSON text, written like
+    /// [`ToEngine::explain_text`]: the page module then does not carry the
+    /// writers of Race's requests (a scenario's, 5 KB gzip).
+    pub fn build_text(id: u32, job: &BuildJob) -> String {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "kebab-case")]
+        enum One<'a> {
+            Build { id: u32, job: &'a BuildJob },
+        }
+        serde_json::to_string(&One::Build { id, job }).unwrap_or_default()
+    }
+
+    /// [`ToEngine::Convert`] as JSON text, written like
+    /// [`ToEngine::explain_text`].
+    pub fn convert_text(id: u32, format: Format, old: &Rc<str>, new: &Rc<str>) -> String {
+        #[derive(Serialize)]
+        #[serde(tag = "type", rename_all = "kebab-case")]
+        enum One<'a> {
+            Convert {
+                id: u32,
+                format: Format,
+                old: &'a Rc<str>,
+                new: &'a Rc<str>,
+            },
+        }
+        serde_json::to_string(&One::Convert {
+            id,
+            format,
+            old,
+            new,
+        })
+        .unwrap_or_default()
+    }
+
     /// [`ToEngine::Explain`] as JSON text, written by a writer of that
     /// request alone: a module that asks only for explanations (Check)
     /// then does not carry the writer of every request (4 KB of code).

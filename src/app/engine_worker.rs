@@ -505,7 +505,7 @@ impl EngineClient {
         self.ask(
             RequestKind::Build,
             bytes,
-            |id| ToEngine::Build { id, job }.to_json(),
+            |id| ToEngine::build_text(id, &job),
             deliver(
                 MessageType::Built,
                 wire::built,
@@ -528,15 +528,7 @@ impl EngineClient {
         self.ask(
             RequestKind::Convert,
             bytes,
-            |id| {
-                ToEngine::Convert {
-                    id,
-                    format,
-                    old,
-                    new,
-                }
-                .to_json()
-            },
+            |id| ToEngine::convert_text(id, format, &old, &new),
             deliver(MessageType::Converted, wire::converted, done),
         );
     }

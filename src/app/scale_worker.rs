@@ -153,7 +153,7 @@ pub fn serve_channel(port: web_sys::MessagePort) {
     serve(Port(port));
 }
 
-/// Tells the page the Scale worker has loaded: the boot script
+/// Tells the page the simulator's channel is ready: the boot script
 /// (`scripts/postbuild.mjs`) registers the offline cache only then, so its
 /// downloads never share a slow link with the worker's.
 fn announce_ready() {
@@ -165,7 +165,8 @@ fn announce_ready() {
 /// The page event [`announce_ready`] dispatches.
 pub const READY_EVENT: &str = "patchlab:scale-ready";
 
-/// The page's handle on a Scale worker. Dropping it ends the worker.
+/// The page's handle on Scale's simulator (a channel to the engines'
+/// worker). Dropping it stops a run going on and closes the channel.
 pub struct ScaleWorker {
     port: Port,
     /// Messages held until the worker says it is ready.

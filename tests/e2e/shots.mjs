@@ -22,6 +22,7 @@ const scenes = {
   'check-undecided': { hash: `#/check?s=${encodeLink({ patch: '', error: BARE_422 })}`, wait: '.explain-panel[aria-busy="false"]' },
   'race': { hash: '#/race', wait: '.lanes' },
   'race-editor': { hash: `#/race?s=${encodeLink({ id: 'finalizer-race', step: 3, editing: true })}`, wait: '.writer-card' },
+  'race-compare': { hash: `#/race?s=${encodeLink({ id: 'migration-race', preset: 'naive', compare: true, explore: true, step: 4 })}`, wait: '.race-results:not(.stale) section.compare' },
   'race-interleaving': { hash: `#/race?s=${encodeLink({ id: 'migration-race', interleaving: 3, preset: 'kubevirt-main', step: 5, explore: true })}`, wait: '.story-card' },
   'scale': { hash: '#/scale', wait: '.run-summary' },
   'build': { hash: '#/build', wait: '.ops' },

@@ -85,7 +85,7 @@ test('the worker streams progress, cancels, and refuses bad options', async () =
   await page.context().close();
 });
 
-test('the offline cache holds the worker files, and there is no worker of Scale's own', async () => {
+test("the offline cache holds the worker files, and there is no worker of Scale's own", async () => {
   const sw = await readFile(join(distDir, 'sw.js'), 'utf8');
   for (const file of ['./engine-worker_loader.js', './engine-worker.js', './engine-worker_bg.wasm']) {
     assert.ok(sw.includes(JSON.stringify(file)), `${file} in sw.js`);

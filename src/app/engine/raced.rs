@@ -40,10 +40,11 @@ use crate::strategy::{BodyKind, Preset};
 /// other runs would keep the worker busy for no table a user reads).
 pub const OTHER_RUNS_BYTES: usize = 2 << 20;
 
-/// What a replay of `scenario` keeps, estimated: its text once per step
-/// and once more (each step keeps the object it wrote).
+/// What a replay of `scenario` keeps, as the simulator counts it for its
+/// own limit ([`crate::limits::REPLAY_BYTES`]): the objects' JSON once per
+/// event and once more (each step keeps the object it wrote).
 pub fn kept_bytes(scenario: &Scenario) -> usize {
-    let text = serde_json::to_string(scenario).map_or(usize::MAX, |t| t.len());
+    let text = serde_json::to_string(&scenario.objects).map_or(usize::MAX, |t| t.len());
     text.saturating_mul(scenario.schedule.len().saturating_add(1))
 }
 

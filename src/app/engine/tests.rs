@@ -842,3 +842,35 @@ fn migration_race() -> crate::sim::timeline::Scenario {
     ))
     .unwrap()
 }
+
+#[test]
+fn the_page_s_writers_write_what_the_engines_read() {
+    let job = BuildJob {
+        revs: Revs {
+            old: 1,
+            new: 2,
+            columns: 3,
+        },
+        old: r#"{"a":1}"#.into(),
+        new: "a: 2\n".into(),
+        columns: vec![ColumnSpec::of(Preset::KubevirtMain)],
+        kubernetes: Default::default(),
+    };
+    let build = ToEngine::Build {
+        id: 4,
+        job: job.clone(),
+    };
+    assert_eq!(ToEngine::build_text(4, &job), build.to_json());
+    let (old, new): (Rc<str>, Rc<str>) = ("{}".into(), "b: 1\n".into());
+    let convert = ToEngine::Convert {
+        id: 5,
+        format: Format::Yaml,
+        old: old.clone(),
+        new: new.clone(),
+    };
+    assert_eq!(
+        ToEngine::convert_text(5, Format::Yaml, &old, &new),
+        convert.to_json()
+    );
+    assert_eq!(ToEngine::from_json(&convert.to_json()).unwrap(), convert);
+}

@@ -1,6 +1,6 @@
 //! The Scale view: sliders for the inputs, the charts following them. Every
-//! move asks the Scale worker ([`ScaleWorker`]) for a new run, which
-//! replaces the one going on; its counts stream in as actions on
+//! move asks Scale's simulator in the engines' worker ([`ScaleWorker`])
+//! for a new run, which replaces the one going on; its counts stream in as actions on
 //! [`ScaleState`], so the page never waits for a simulation.
 
 use std::rc::Rc;
