@@ -265,8 +265,10 @@ pub struct EngineClient {
     /// Ports held until the worker says it is ready.
     ports: RefCell<Vec<web_sys::MessagePort>>,
     /// Who is told when the worker fails, besides the waiters (the
-    /// channels handed over).
-    on_fail: RefCell<Vec<Callback<String>>>,
+    /// channels handed over, by key).
+    on_fail: RefCell<Vec<(u32, Callback<String>)>>,
+    /// The key of the next channel handed over.
+    next_channel: Cell<u32>,
 }
 
 thread_local! {
@@ -324,6 +326,7 @@ impl EngineClient {
             in_page: Cell::new(true),
             ports: RefCell::default(),
             on_fail: RefCell::default(),
+            next_channel: Cell::new(0),
         });
         client.listen();
         CLIENT.with(|c| *c.borrow_mut() = Some(client.clone()));
@@ -444,7 +447,12 @@ impl EngineClient {
         for waiter in waiters {
             waiter.emit(Err(EngineFailed::Unavailable(why.clone())));
         }
-        let told: Vec<Callback<String>> = self.on_fail.borrow().clone();
+        let told: Vec<Callback<String>> = self
+            .on_fail
+            .borrow()
+            .iter()
+            .map(|(_, on_fail)| on_fail.clone())
+            .collect();
         for on_fail in told {
             on_fail.emit(why.clone());
         }
@@ -453,29 +461,38 @@ impl EngineClient {
     /// Hands `port` to the worker, which serves another protocol on it
     /// (Scale's simulator: [`crate::app::scale_worker`]), so that view
     /// fetches no engine of its own; `on_fail` is told why if the worker
-    /// fails (at once if it has).
-    pub fn connect_scale(&self, port: web_sys::MessagePort, on_fail: Callback<String>) {
+    /// fails (at once if it has). Returns the channel's key for
+    /// [`EngineClient::disconnect_scale`].
+    pub fn connect_scale(&self, port: web_sys::MessagePort, on_fail: Callback<String>) -> u32 {
+        let key = self.next_channel.get();
+        self.next_channel.set(key.wrapping_add(1));
         if let Some(why) = self.broken.borrow().clone() {
             on_fail.emit(why);
-            return;
+            return key;
         }
-        self.on_fail.borrow_mut().push(on_fail);
+        self.on_fail.borrow_mut().push((key, on_fail));
         if self.is_ready() {
             self.transfer(port);
         } else {
             self.ports.borrow_mut().push(port);
         }
+        key
+    }
+
+    /// Forgets the channel `key` (its handle was dropped): no longer told
+    /// when the worker fails.
+    pub fn disconnect_scale(&self, key: u32) {
+        self.on_fail.borrow_mut().retain(|(k, _)| *k != key);
     }
 
     fn transfer(&self, port: web_sys::MessagePort) {
         let transfer = js_sys::Array::of1(&port);
-        if let Err(error) = self
+        if self
             .worker
             .post_message_with_transfer(&JsValue::from_str("port"), &transfer)
+            .is_err()
         {
-            self.fail(format!(
-                "the engine worker could not take a channel ({error:?})"
-            ));
+            self.fail("the engine worker could not take a channel".to_owned());
         }
     }
 

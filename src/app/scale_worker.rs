@@ -68,12 +68,23 @@ fn serve(port: Port) {
     // The tables of earlier runs: a slider move re-runs with the same
     // writers, which starts warm.
     let warm = Rc::new(RefCell::new(WarmTables::default()));
+    // Set by `close`: a run that ends after it keeps no tables.
+    let closed = Rc::new(Cell::new(false));
     let reply = port.clone();
     let handler =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             let text = event.data().as_string().unwrap_or_default();
             match ToWorker::from_json(&text) {
                 Err(failed) => reply.post(&failed.to_json()),
+                Ok(ToWorker::Close) => {
+                    // Any run stops (its generation is no longer the
+                    // current one) and keeps nothing: the tables go now.
+                    generation.set((generation.get() | 1) + 1);
+                    closed.set(true);
+                    *warm.borrow_mut() = WarmTables::default();
+                    reply.0.set_onmessage(None);
+                    reply.0.close();
+                }
                 Ok(ToWorker::Cancel { id }) => {
                     if current.get() == id && generation.get() % 2 == 1 {
                         // Odd generations are running; make it even: stopped.
@@ -100,9 +111,9 @@ fn serve(port: Port) {
                         }
                         Ok(run) => {
                             let (port, generation) = (reply.clone(), generation.clone());
-                            let warm = warm.clone();
+                            let (warm, closed) = (warm.clone(), closed.clone());
                             wasm_bindgen_futures::spawn_local(drive(
-                                run, port, generation, mine, warm,
+                                run, port, generation, mine, warm, closed,
                             ));
                         }
                     }
@@ -122,6 +133,7 @@ async fn drive(
     generation: Rc<Cell<u64>>,
     mine: u64,
     warm: Rc<RefCell<WarmTables>>,
+    closed: Rc<Cell<bool>>,
 ) {
     let mut chunk = 256;
     loop {
@@ -142,7 +154,20 @@ async fn drive(
         }
         chunk = next_chunk(chunk, spent, CHUNK_MS);
     }
-    run.keep(&mut warm.borrow_mut());
+    if !closed.get() {
+        run.keep(&mut warm.borrow_mut());
+    }
+}
+
+/// Tells `on_message` that run `id` failed, after the current task: the
+/// view takes the run as started (`ScaleAction::Started`) after `run`
+/// returns, and drops an answer to a run it has not started.
+fn fail_later(on_message: &Callback<FromWorker>, id: u32, message: String) {
+    let on_message = on_message.clone();
+    gloo::timers::callback::Timeout::new(0, move || {
+        on_message.emit(FromWorker::Failed { id, message })
+    })
+    .forget();
 }
 
 /// Serves the protocol on a channel the page handed to the engines'
@@ -176,6 +201,14 @@ pub struct ScaleWorker {
     _handler: Closure<dyn FnMut(web_sys::MessageEvent)>,
     /// The server's end of an in-page channel.
     server: Option<web_sys::MessagePort>,
+    /// Why the engines' worker cannot run a simulation, once it failed:
+    /// every run is answered with it.
+    broken: Rc<RefCell<Option<String>>>,
+    /// Where answers go.
+    on_message: Callback<FromWorker>,
+    /// The engines' client and this channel's key with it (told when the
+    /// worker fails; forgotten when this handle is dropped).
+    engines: Option<(Rc<EngineClient>, u32)>,
 }
 
 impl ScaleWorker {
@@ -186,6 +219,7 @@ impl ScaleWorker {
     ) -> ScaleWorker {
         let latest = Rc::new(Cell::new(0u32));
         let seen = latest.clone();
+        let on_message_too = on_message.clone();
         let outbox: Rc<RefCell<Option<Vec<String>>>> = Rc::new(RefCell::new(Some(Vec::new())));
         let (held, to) = (outbox.clone(), port.clone());
         let handler = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(
@@ -217,6 +251,9 @@ impl ScaleWorker {
             latest,
             _handler: handler,
             server,
+            broken: Rc::default(),
+            on_message: on_message_too,
+            engines: None,
         }
     }
 
@@ -230,17 +267,21 @@ impl ScaleWorker {
     pub fn spawn(on_message: Callback<FromWorker>) -> Result<ScaleWorker, JsValue> {
         let client = EngineClient::shared().map_err(|why| JsValue::from_str(&why))?;
         let channel = web_sys::MessageChannel::new()?;
-        let worker = ScaleWorker::connect(Port(channel.port1()), None, on_message.clone());
-        let latest = worker.latest.clone();
-        client.connect_scale(
+        let mut worker = ScaleWorker::connect(Port(channel.port1()), None, on_message.clone());
+        let (latest, broken) = (worker.latest.clone(), worker.broken.clone());
+        let key = client.connect_scale(
             channel.port2(),
             Callback::from(move |why: String| {
-                on_message.emit(FromWorker::Failed {
-                    id: latest.get(),
-                    message: format!("The simulation stopped: {why}"),
-                })
+                let why = format!("The simulation stopped: {why}");
+                *broken.borrow_mut() = Some(why.clone());
+                // A run waiting for answers is told (none asked yet: the
+                // next run is, by `run`).
+                if latest.get() != 0 {
+                    fail_later(&on_message, latest.get(), why);
+                }
             }),
         );
+        worker.engines = Some((client, key));
         Ok(worker)
     }
 
@@ -281,6 +322,10 @@ impl ScaleWorker {
     pub fn run(&self, options: &MigrateOptions) -> u32 {
         let id = self.latest.get().wrapping_add(1).max(1);
         self.latest.set(id);
+        if let Some(why) = self.broken.borrow().clone() {
+            fail_later(&self.on_message, id, why);
+            return id;
+        }
         self.send(
             ToWorker::Start {
                 id,
@@ -313,13 +358,16 @@ impl ScaleWorker {
 
 impl Drop for ScaleWorker {
     fn drop(&mut self) {
-        // The engines' worker serves the page on: a run going on there is
-        // stopped, then the channel closed.
+        // The engines' worker serves the page on: the channel's end there
+        // stops any run, forgets its tables and closes; then this end.
         if self.outbox.borrow().is_none() {
-            self.cancel();
+            self.port.post(&ToWorker::Close.to_json());
         }
         self.port.0.set_onmessage(None);
         self.port.0.close();
+        if let Some((client, key)) = &self.engines {
+            client.disconnect_scale(*key);
+        }
         if let Some(server) = &self.server {
             server.close();
         }

@@ -56,6 +56,9 @@ pub enum ToWorker {
         /// The run.
         id: u32,
     },
+    /// The page is done with this channel: stop any run, forget the warm
+    /// tables, stop listening (the worker serves the page on).
+    Close,
 }
 
 /// A message from the worker to the page.
@@ -294,6 +297,10 @@ mod tests {
         assert_eq!(
             ToWorker::from_json(r#"{"type":"cancel","id":4}"#),
             Ok(ToWorker::Cancel { id: 4 })
+        );
+        assert_eq!(
+            ToWorker::from_json(r#"{"type":"close"}"#),
+            Ok(ToWorker::Close)
         );
         let Err(FromWorker::Failed { id: 0, message }) =
             ToWorker::from_json(r#"{"type":"paint","id":4}"#)

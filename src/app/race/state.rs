@@ -846,8 +846,9 @@ impl RaceState {
     fn open_interleaving(&self, index: usize, preset: Preset, step: usize) -> RaceState {
         let mut next = self.clone();
         let Some(id) = self.source.id() else {
-            // An edited scenario: replay the interleaving of it.
-            if let Some(Ok(exploration)) = self.exploration() {
+            // An edited scenario: replay the interleaving of it (of this
+            // scenario: never of an exploration from before an edit).
+            if let Some(Ok(exploration)) = self.exploration().filter(|_| self.explored_here()) {
                 if let Some(schedule) = exploration.interleavings.get(index) {
                     next.scenario.schedule = schedule.clone();
                     next.preset = Some(preset);

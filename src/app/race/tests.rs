@@ -632,3 +632,42 @@ fn revisions_are_never_reused_so_undo_never_takes_another_state_s_answer() {
     assert!(undone.replayed(), "Undo brings back the replay it had");
     assert_eq!(undone.replay(), edited.replay());
 }
+
+#[test]
+fn an_edited_race_never_opens_an_interleaving_of_its_exploration_before_the_edit() {
+    let explored = RaceState::default()
+        .reduce(RaceAction::MoveDown(0))
+        .reduce(RaceAction::ToggleExplore)
+        .replayed_here();
+    assert!(explored.explored_here());
+    let shorter = explored.reduce(RaceAction::RemoveEvent(0));
+    assert_eq!(
+        shorter.scenario.schedule.len(),
+        explored.scenario.schedule.len() - 1
+    );
+    assert!(
+        !shorter.explored_here(),
+        "the table is of the race before the edit"
+    );
+    let opened = shorter.reduce(RaceAction::OpenInterleaving {
+        index: 0,
+        preset: Preset::Naive,
+        step: 0,
+    });
+    assert_eq!(
+        opened.scenario.schedule, shorter.scenario.schedule,
+        "the removed event does not come back"
+    );
+    // Once the engines explored the edited race, its rows open.
+    let answered = shorter.clone().replayed_here();
+    let reopened = answered.reduce(RaceAction::OpenInterleaving {
+        index: 0,
+        preset: Preset::Naive,
+        step: 0,
+    });
+    assert_eq!(
+        reopened.scenario.schedule.len(),
+        shorter.scenario.schedule.len()
+    );
+    assert_eq!(reopened.preset, Some(Preset::Naive));
+}

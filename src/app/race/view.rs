@@ -66,7 +66,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
             { player(&yew::props!(PlayerProps { step: state.step, len: state.scenario.schedule.len(), playing: state.playing, speed: state.speed, send: send.clone() })) }
             { waiting_note(state.race_failed(), state.replayed(), "Replaying…", "replay this race") }
             if let Some(raced) = state.raced.clone() {
-                <div class={classes!("race-results", (!state.replayed()).then_some("stale"))} aria-busy={(!state.replayed()).to_string()}>
+                <div class={classes!("race-results", (!state.replayed()).then_some("stale"))} aria-busy={(!state.replayed() && state.race_failed().is_none()).to_string()}>
                     { match &raced.replay {
                         Ok(replay) => html! {
                             <>
@@ -90,7 +90,12 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
             if state.explore {
                 { waiting_note(state.explore_failed(), state.explored_here(), "Exploring every interleaving…", "explore this race") }
                 if let Some(explored) = state.explored.clone() {
-                    <div class={classes!("race-results", (!state.explored_here()).then_some("stale"))} aria-busy={(!state.explored_here()).to_string()}>
+                    // A table of another scenario or release opens nothing
+                    // (its rows would open another race): inert until the
+                    // engines answer.
+                    <div class={classes!("race-results", (!state.explored_here()).then_some("stale"))}
+                        aria-busy={(!state.explored_here() && state.explore_failed().is_none()).to_string()}
+                        inert={!state.explored_here()}>
                         { explorer_table(&yew::props!(ExplorerProps {
                             explored,
                             onopen: send.reform(|(index, preset, step)| RaceAction::OpenInterleaving { index, preset, step }),
