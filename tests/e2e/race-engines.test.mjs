@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openPage, distDir, server, browser, useServerAndBrowser } from './harness.mjs';
+import { openPage, distDir, root, server, browser, useServerAndBrowser } from './harness.mjs';
 
 useServerAndBrowser();
 
@@ -74,8 +74,13 @@ test('Build, then Race, then Scale: the engines and the simulator are fetched on
 test('the Race module holds no simulator; the engines hold it', () => {
   const files = readdirSync(distDir);
   const read = (pattern) => readFileSync(join(distDir, files.find((f) => pattern.test(f))));
-  // Words only the simulator writes (src/sim/timeline.rs, a step's summary).
-  const simulator = Buffer.from('has nothing to retry');
-  assert.equal(read(/^race_bg\.wasm$/).indexOf(simulator), -1, 'the Race module replays nothing itself');
-  assert.notEqual(read(/^engine-worker_bg\.wasm$/).indexOf(simulator), -1, 'the engines replay');
+  // Words only the simulator's replay writes (src/sim/timeline.rs, a step's
+  // summary and a response's note), which no bundled answer holds: found in
+  // the Race module, they could only come from a simulator in it.
+  const bundled = readFileSync(join(root, 'www', 'scenarios', 'raced.json'), 'utf8');
+  for (const words of [' has nothing to retry: it has not written yet', 'OK, nothing changed (no new resourceVersion)']) {
+    assert.ok(!bundled.includes(words.trim()), `pick other words: the bundled answers hold ${JSON.stringify(words)}`);
+    assert.equal(read(/^race_bg\.wasm$/).indexOf(Buffer.from(words)), -1, `the Race module replays nothing itself (${words})`);
+    assert.notEqual(read(/^engine-worker_bg\.wasm$/).indexOf(Buffer.from(words)), -1, `the engines replay (${words})`);
+  }
 });
