@@ -80,7 +80,7 @@ impl Default for Budget {
 }
 
 /// Why an input could not be read, and where.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct InputError {
     /// What is wrong.
     pub message: String,

@@ -98,7 +98,8 @@ fn decode_valid(token: &str) -> Cow<'_, str> {
 }
 
 /// Why a string is not a JSON Pointer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ParseErrorKind {
     /// A non-empty pointer must start with `/`.
     NoLeadingSlash,
@@ -107,7 +108,7 @@ pub enum ParseErrorKind {
 }
 
 /// A string that is not a valid JSON Pointer, with where it went wrong.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ParseError {
     /// What is wrong.
     pub kind: ParseErrorKind,

@@ -194,7 +194,7 @@ impl Machine {
         let intents: usize = scenario.writers.iter().map(|w| w.intents.len()).sum();
         if intents > INTENT_BITS || scenario.writers.len() > usize::from(u8::MAX) {
             return Err(ScenarioError::TooMany {
-                what: "intents for the fast path",
+                what: "intents for the fast path".into(),
                 count: intents,
                 limit: INTENT_BITS,
             });

@@ -140,8 +140,10 @@ pub struct Scenario {
     pub claims: std::collections::BTreeMap<String, crate::claims::Claims>,
 }
 
-/// Why a scenario cannot run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a scenario cannot run (sent by the engines with a replay that
+/// cannot run: `crate::app::engine::raced`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ScenarioError {
     /// The text does not parse (with its line and column).
     Syntax(input::InputError),
@@ -153,7 +155,7 @@ pub enum ScenarioError {
     /// More of something than a scenario may hold.
     TooMany {
         /// What: `objects`, `writers`, `events`.
-        what: &'static str,
+        what: std::borrow::Cow<'static, str>,
         /// How many it has.
         count: usize,
         /// The limit.
@@ -349,7 +351,11 @@ impl Scenario {
             ("events", self.schedule.len(), SCENARIO_EVENTS),
         ] {
             if count > limit {
-                return Err(ScenarioError::TooMany { what, count, limit });
+                return Err(ScenarioError::TooMany {
+                    what: what.into(),
+                    count,
+                    limit,
+                });
             }
         }
         // Each step keeps the object it wrote: refuse, before any step,
@@ -357,7 +363,8 @@ impl Scenario {
         let kept = json_bytes(&self.objects).saturating_mul(self.schedule.len() + 1);
         if kept > REPLAY_BYTES {
             return Err(ScenarioError::TooMany {
-                what: "bytes of objects the replay would keep (the objects' JSON once per event)",
+                what: "bytes of objects the replay would keep (the objects' JSON once per event)"
+                    .into(),
                 count: kept,
                 limit: REPLAY_BYTES,
             });

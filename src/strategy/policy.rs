@@ -642,7 +642,7 @@ pub fn parse_path(s: &str) -> Result<PointerBuf, PathError> {
 }
 
 /// A path that is not a valid JSON Pointer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PathError {
     /// The path as given.
     pub given: String,

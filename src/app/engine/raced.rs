@@ -74,7 +74,7 @@ pub struct CompareRow {
     /// The preset.
     pub preset: Preset,
     /// Its outcomes, or why it could not run.
-    pub outcomes: Result<Outcomes, String>,
+    pub outcomes: Result<Outcomes, ScenarioError>,
 }
 
 /// The answer to a [`RaceRequest`].
@@ -83,7 +83,7 @@ pub struct Raced {
     /// The request's revision.
     pub rev: u64,
     /// The replay, or why the scenario cannot run.
-    pub replay: Result<ReplayView, String>,
+    pub replay: Result<ReplayView, ScenarioError>,
     /// The timeline under every preset (`None`: the replay failed, or it
     /// keeps more than [`OTHER_RUNS_BYTES`]).
     pub compare: Option<Vec<CompareRow>>,
@@ -101,7 +101,7 @@ pub struct Explored {
     /// The request's revision.
     pub rev: u64,
     /// Every interleaving per preset, or why not.
-    pub exploration: Result<Exploration, String>,
+    pub exploration: Result<Exploration, ScenarioError>,
 }
 
 /// A replay as the Race view shows it.
@@ -326,8 +326,7 @@ impl RaceRequest {
                 .map(|preset| CompareRow {
                     preset,
                     outcomes: timeline::replay(&self.scenario, Some(preset))
-                        .map(|r| as_sent(&r.outcomes))
-                        .map_err(|e| e.to_string()),
+                        .map(|r| as_sent(&r.outcomes)),
                 })
                 .collect()
         });
@@ -335,10 +334,7 @@ impl RaceRequest {
         Raced {
             rev: self.rev,
             story: replay.as_ref().ok().map(Story::of_replay),
-            replay: replay
-                .as_ref()
-                .map(ReplayView::of)
-                .map_err(ScenarioError::to_string),
+            replay: replay.as_ref().map(ReplayView::of).map_err(Clone::clone),
             compare,
             differences,
         }
@@ -390,7 +386,7 @@ impl ExploreRequest {
         });
         Explored {
             rev: self.rev,
-            exploration: exploration.map_err(|e| e.to_string()),
+            exploration,
         }
     }
 }

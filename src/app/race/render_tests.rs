@@ -33,7 +33,7 @@ fn outcomes(state: &RaceState) -> String {
 
 fn lanes(state: &RaceState) -> String {
     render_view(super::lanes::lanes(&yew::props!(LanesProps {
-        raced: Rc::clone(state.raced.as_ref().unwrap()),
+        raced: Rc::clone(&state.raced.latest.as_ref().unwrap().1),
         step: state.step,
         writers: state
             .scenario
@@ -113,7 +113,7 @@ fn compare_mode_counts_per_preset_and_says_whose() {
     let compared = head_at(0).reduce(RaceAction::ToggleCompare);
     assert!(compared.compare_rows().is_some());
     let html = render_view(compare_table(&yew::props!(CompareProps {
-        raced: Rc::clone(compared.raced.as_ref().unwrap()),
+        raced: Rc::clone(&compared.raced.latest.as_ref().unwrap().1),
     })));
     let head = element(&html, "<thead>").unwrap();
     assert_eq!(
@@ -139,7 +139,7 @@ fn compare_mode_counts_per_preset_and_says_whose() {
 fn the_explorer_counts_interleavings_and_opens_the_first_of_each() {
     let explored = head_at(0).reduce(RaceAction::ToggleExplore).replayed_here();
     let html = render_view(explorer_table(&yew::props!(ExplorerProps {
-        explored: Rc::clone(explored.explored.as_ref().unwrap()),
+        explored: Rc::clone(&explored.explored.latest.as_ref().unwrap().1),
         onopen: Callback::noop(),
     })));
     assert_eq!(

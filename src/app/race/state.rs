@@ -155,6 +155,78 @@ impl std::fmt::Display for OpenError {
     }
 }
 
+/// What the view asks the engines for, by revision: their latest answer
+/// (maybe to an earlier revision: shown dimmed while they answer this one)
+/// and why they could not answer a revision.
+#[derive(Clone, Debug)]
+pub struct Asked<T> {
+    /// The latest answer, with the revision it answers.
+    pub latest: Option<(u64, Rc<T>)>,
+    /// Why the engines could not answer a revision.
+    pub failed: Option<(u64, EngineFailed)>,
+}
+
+impl<T> Default for Asked<T> {
+    fn default() -> Self {
+        Asked {
+            latest: None,
+            failed: None,
+        }
+    }
+}
+
+/// Equal when they answer and failed on the same revisions (an answer is
+/// the engines' for its revision: the same revision, the same answer).
+impl<T> PartialEq for Asked<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.latest.as_ref().map(|(rev, _)| rev) == other.latest.as_ref().map(|(rev, _)| rev)
+            && self.failed == other.failed
+    }
+}
+
+impl<T> Asked<T> {
+    /// The latest answer, whichever revision it answers.
+    pub fn shown(&self) -> Option<&T> {
+        self.latest.as_ref().map(|(_, answer)| &**answer)
+    }
+
+    /// True when the latest answer is to revision `rev`.
+    pub fn answers(&self, rev: u64) -> bool {
+        self.latest
+            .as_ref()
+            .is_some_and(|(answered, _)| *answered == rev)
+    }
+
+    /// Why the engines could not answer revision `rev`.
+    pub fn failed_on(&self, rev: u64) -> Option<&EngineFailed> {
+        self.failed
+            .as_ref()
+            .filter(|(failed, _)| *failed == rev)
+            .map(|(_, why)| why)
+    }
+
+    /// True when revision `rev` is to be asked: not answered, not failed.
+    pub fn wanted(&self, rev: u64) -> bool {
+        !self.answers(rev) && self.failed_on(rev).is_none()
+    }
+
+    /// Takes what the engines said while revision `rev` is wanted: an
+    /// answer to it (with the revision it answers), or why they could not
+    /// answer (the client drops answers to replaced requests: a failure
+    /// is the latest request's). An answer to another revision is late:
+    /// dropped.
+    fn take(&mut self, rev: u64, said: Result<(u64, Rc<T>), EngineFailed>) {
+        match said {
+            Ok((answered, answer)) if answered == rev => {
+                self.latest = Some((rev, answer));
+                self.failed = None;
+            }
+            Ok(_) => {}
+            Err(why) => self.failed = Some((rev, why)),
+        }
+    }
+}
+
 /// A new revision, unique in the page: a state's replay and exploration
 /// are asked of the engines by revision, and a state brought back (Undo,
 /// a link) never takes an answer computed for another.
@@ -178,13 +250,9 @@ pub struct RaceState {
     /// The revision of what is replayed (the scenario as it runs and the
     /// preset): a new one with every change of either.
     pub rev: u64,
-    /// The engines' latest replay (of revision `raced_rev`: an earlier
-    /// one is shown dimmed while the engines replay this one).
-    pub raced: Option<Rc<Raced>>,
-    /// The revision `raced` answers.
-    pub raced_rev: u64,
-    /// Why the engines could not replay a revision.
-    pub failed: Option<(u64, String)>,
+    /// The engines' replays: the latest (an earlier revision's is shown
+    /// dimmed while the engines replay this one) and a failure.
+    pub raced: Asked<Raced>,
     /// How many events have happened: 0 (the start) to the schedule length.
     pub step: usize,
     /// Playing forward on a timer.
@@ -198,12 +266,8 @@ pub struct RaceState {
     pub explore: bool,
     /// The revision of what is explored.
     pub explore_rev: u64,
-    /// The engines' latest exploration (of revision `explored_rev`).
-    pub explored: Option<Rc<Explored>>,
-    /// The revision `explored` answers.
-    pub explored_rev: u64,
-    /// Why the engines could not explore a revision.
-    pub explore_failed: Option<(u64, String)>,
+    /// The engines' explorations, as `raced`.
+    pub explored: Asked<Explored>,
     /// The timeline editor is open.
     pub editing: bool,
     /// The intents editors' texts, per writer.
@@ -234,8 +298,6 @@ impl PartialEq for RaceState {
             kubernetes,
             rev,
             raced,
-            raced_rev,
-            failed,
             step,
             playing,
             speed,
@@ -243,8 +305,6 @@ impl PartialEq for RaceState {
             explore,
             explore_rev,
             explored,
-            explored_rev,
-            explore_failed,
             editing,
             intents,
             overrides,
@@ -260,15 +320,11 @@ impl PartialEq for RaceState {
             && *preset == other.preset
             && *kubernetes == other.kubernetes
             && *rev == other.rev
-            && *raced_rev == other.raced_rev
-            && raced.is_some() == other.raced.is_some()
-            && *failed == other.failed
+            && *raced == other.raced
             && *compare == other.compare
             && *explore == other.explore
             && *explore_rev == other.explore_rev
-            && *explored_rev == other.explored_rev
-            && explored.is_some() == other.explored.is_some()
-            && *explore_failed == other.explore_failed
+            && *explored == other.explored
             && *source == other.source
             && *notice == other.notice
             && *intents == other.intents
@@ -411,18 +467,14 @@ impl RaceState {
             preset,
             kubernetes: None,
             rev: 0,
-            raced: None,
-            raced_rev: 0,
-            failed: None,
+            raced: Asked::default(),
             step,
             playing: false,
             speed: 900,
             compare: false,
             explore: false,
             explore_rev: next_rev(),
-            explored: None,
-            explored_rev: 0,
-            explore_failed: None,
+            explored: Asked::default(),
             editing: false,
             typed: 0,
             notice: None,
@@ -541,27 +593,24 @@ impl RaceState {
     /// The replay shown: the engines' answer for what runs, or, while
     /// they replay a change, their answer before it (see
     /// [`RaceState::replayed`]); `None` before any.
-    pub fn replay(&self) -> Option<&Result<ReplayView, String>> {
-        self.raced.as_deref().map(|raced| &raced.replay)
+    pub fn replay(&self) -> Option<&Result<ReplayView, ScenarioError>> {
+        self.raced.shown().map(|raced| &raced.replay)
     }
 
     /// True when the replay shown is of what runs now.
     pub fn replayed(&self) -> bool {
-        self.raced.is_some() && self.raced_rev == self.rev
+        self.raced.answers(self.rev)
     }
 
     /// Why the engines could not replay what runs now.
-    pub fn race_failed(&self) -> Option<&str> {
-        self.failed
-            .as_ref()
-            .filter(|(rev, _)| *rev == self.rev)
-            .map(|(_, why)| why.as_str())
+    pub fn race_failed(&self) -> Option<&EngineFailed> {
+        self.raced.failed_on(self.rev)
     }
 
     /// What to ask the engines, when the replay shown is not of what runs
     /// now and they have not failed on it.
     pub fn race_request(&self) -> Option<RaceRequest> {
-        (!self.replayed() && self.race_failed().is_none()).then(|| RaceRequest {
+        self.raced.wanted(self.rev).then(|| RaceRequest {
             rev: self.rev,
             scenario: self.running().into_owned(),
             preset: self.preset,
@@ -570,36 +619,31 @@ impl RaceState {
 
     /// The exploration shown (when the explorer is on): the engines'
     /// answer, possibly of an earlier revision while they explore anew.
-    pub fn exploration(&self) -> Option<&Result<Exploration, String>> {
+    pub fn exploration(&self) -> Option<&Result<Exploration, ScenarioError>> {
         self.explored
-            .as_deref()
+            .shown()
             .filter(|_| self.explore)
             .map(|explored| &explored.exploration)
     }
 
     /// True when the exploration shown is of what is explored now.
     pub fn explored_here(&self) -> bool {
-        self.explored.is_some() && self.explored_rev == self.explore_rev
+        self.explored.answers(self.explore_rev)
     }
 
     /// Why the engines could not explore what is explored now.
-    pub fn explore_failed(&self) -> Option<&str> {
-        self.explore_failed
-            .as_ref()
-            .filter(|(rev, _)| *rev == self.explore_rev)
-            .map(|(_, why)| why.as_str())
+    pub fn explore_failed(&self) -> Option<&EngineFailed> {
+        self.explored.failed_on(self.explore_rev)
     }
 
     /// What to ask the engines to explore, when the explorer is on and
     /// its table is not of what is explored now.
     pub fn explore_request(&self) -> Option<ExploreRequest> {
-        (self.explore
-            && self.explorable()
-            && !self.explored_here()
-            && self.explore_failed().is_none())
-        .then(|| ExploreRequest {
-            rev: self.explore_rev,
-            scenario: self.explore_base(),
+        (self.explore && self.explorable() && self.explored.wanted(self.explore_rev)).then(|| {
+            ExploreRequest {
+                rev: self.explore_rev,
+                scenario: self.explore_base(),
+            }
         })
     }
 
@@ -621,7 +665,7 @@ impl RaceState {
     /// Compare mode's rows, when it is on and the replay carries them.
     pub fn compare_rows(&self) -> Option<&[CompareRow]> {
         self.raced
-            .as_deref()
+            .shown()
             .filter(|_| self.compare)
             .and_then(|raced| raced.compare.as_deref())
     }
@@ -666,8 +710,7 @@ impl RaceState {
             _ => None,
         };
         if let Some(raced) = shipped {
-            self.raced = Some(raced);
-            self.raced_rev = self.rev;
+            self.raced.latest = Some((self.rev, raced));
         }
     }
 
@@ -700,7 +743,7 @@ impl RaceState {
         };
         let story = self
             .raced
-            .as_deref()
+            .shown()
             .filter(|_| self.replayed())?
             .story
             .clone()?;
@@ -725,7 +768,7 @@ impl RaceState {
     /// marks): `None` until the engines replayed what runs now, or past
     /// their budget for other runs.
     pub fn release_differences(&self) -> Option<Rc<Vec<KubeVersion>>> {
-        let raced = self.raced.as_deref().filter(|_| self.replayed())?;
+        let raced = self.raced.shown().filter(|_| self.replayed())?;
         raced.differences.clone().map(Rc::new)
     }
 
@@ -764,33 +807,6 @@ impl RaceState {
         self.source = Source::Edited;
         self.rerun();
         self.reexplore();
-    }
-
-    /// Takes the engines' replay of this revision (an answer to an
-    /// earlier one is late: dropped).
-    fn take_raced(&mut self, answer: Result<Rc<Raced>, EngineFailed>) {
-        match answer {
-            Ok(raced) if raced.rev == self.rev => {
-                self.raced = Some(raced);
-                self.raced_rev = self.rev;
-                self.failed = None;
-            }
-            Ok(_) => {}
-            Err(why) => self.failed = Some((self.rev, why.to_string())),
-        }
-    }
-
-    /// Takes the engines' exploration of this revision.
-    fn take_explored(&mut self, answer: Result<Rc<Explored>, EngineFailed>) {
-        match answer {
-            Ok(explored) if explored.rev == self.explore_rev => {
-                self.explored = Some(explored);
-                self.explored_rev = self.explore_rev;
-                self.explore_failed = None;
-            }
-            Ok(_) => {}
-            Err(why) => self.explore_failed = Some((self.explore_rev, why.to_string())),
-        }
     }
 
     /// The player's actions: where on the timeline, playing or not.
@@ -873,11 +889,8 @@ impl RaceState {
             // the interleaving.
             Ok(opened) => RaceState {
                 raced: self.raced.clone(),
-                raced_rev: self.raced_rev,
                 explore_rev: self.explore_rev,
                 explored: self.explored.clone(),
-                explored_rev: self.explored_rev,
-                explore_failed: self.explore_failed.clone(),
                 ..opened
             },
             Err(why) => next.with_notice(Notice::error(why.to_string())),
@@ -1027,8 +1040,15 @@ impl ViewState for RaceState {
                 next.edit_schedule(|s| (i + 1 < s.len()).then(|| s.swap(i, i + 1)))
             }
             RaceAction::ToggleCompare => next.compare = !next.compare,
-            RaceAction::Raced(answer) => next.take_raced(answer),
-            RaceAction::Explored(answer) => next.take_explored(answer),
+            RaceAction::Raced(answer) => {
+                let rev = next.rev;
+                next.raced.take(rev, answer.map(|raced| (raced.rev, raced)));
+            }
+            RaceAction::Explored(answer) => {
+                let rev = next.explore_rev;
+                next.explored
+                    .take(rev, answer.map(|explored| (explored.rev, explored)));
+            }
             RaceAction::ToggleExplore => next.toggle_explore(),
             RaceAction::SetEditing(open) => next.editing = open,
             RaceAction::Notify(notice) => next.notice = Some(notice),

@@ -264,7 +264,7 @@ fn explorer_links_open_what_they_promise() {
         step,
     });
     // The replay before stays on screen, dimmed, until the engines answer.
-    assert!(asked.raced.is_some() && !asked.replayed());
+    assert!(asked.raced.shown().is_some() && !asked.replayed());
     assert!(asked.race_request().is_some());
     assert!(
         asked.explored_here() && asked.explore_request().is_none(),
@@ -593,7 +593,10 @@ fn a_late_answer_is_dropped_and_a_failure_is_said_and_kept() {
     let failed = second.reduce(RaceAction::Raced(Err(EngineFailed::Unavailable(
         "the worker stopped".into(),
     ))));
-    assert_eq!(failed.race_failed(), Some("the worker stopped"));
+    assert_eq!(
+        failed.race_failed(),
+        Some(&EngineFailed::Unavailable("the worker stopped".into()))
+    );
     assert!(failed.race_request().is_none(), "not asked again in a loop");
     assert_eq!(failed.scenario, second.scenario);
     assert_eq!(failed.preset, Some(Preset::KubevirtPerKey));
@@ -614,7 +617,10 @@ fn a_late_answer_is_dropped_and_a_failure_is_said_and_kept() {
     let failed = moved.reduce(RaceAction::Explored(Err(EngineFailed::Unavailable(
         "no worker".into(),
     ))));
-    assert_eq!(failed.explore_failed(), Some("no worker"));
+    assert_eq!(
+        failed.explore_failed(),
+        Some(&EngineFailed::Unavailable("no worker".into()))
+    );
     assert!(failed.explore_request().is_none());
 }
 

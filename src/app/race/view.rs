@@ -47,8 +47,26 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
     let share = use_share(state.link(), &copy, send.reform(RaceAction::Notify));
     use_race_shortcuts(&state, &send, &share);
     use_yaml_reading(&state, &send);
-    use_racing(&state, &send);
-    use_exploring(&state, &send);
+    use_asking(
+        (true, state.rev, state.race_failed().is_some()),
+        &state,
+        RaceState::race_request,
+        EngineClient::race,
+        RequestKind::Race,
+        send.reform(RaceAction::Raced),
+    );
+    use_asking(
+        (
+            state.explore,
+            state.explore_rev,
+            state.explore_failed().is_some(),
+        ),
+        &state,
+        RaceState::explore_request,
+        EngineClient::explore,
+        RequestKind::Explore,
+        send.reform(RaceAction::Explored),
+    );
     let on = |action: RaceAction| send.reform(move |()| action.clone());
     html! {
         <section class="view race" aria-labelledby="view-title">
@@ -65,7 +83,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
             }
             { player(&yew::props!(PlayerProps { step: state.step, len: state.scenario.schedule.len(), playing: state.playing, speed: state.speed, send: send.clone() })) }
             { waiting_note(state.race_failed(), state.replayed(), "Replaying…", "replay this race") }
-            if let Some(raced) = state.raced.clone() {
+            if let Some((_, raced)) = state.raced.latest.clone() {
                 <div class={classes!("race-results", (!state.replayed()).then_some("stale"))} aria-busy={(!state.replayed() && state.race_failed().is_none()).to_string()}>
                     { match &raced.replay {
                         Ok(replay) => html! {
@@ -80,7 +98,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
                                 { outcomes_table(&yew::props!(OutcomesProps { outcomes: replay.outcomes.clone() })) }
                             </>
                         },
-                        Err(err) => html! { <p class="parse-error" role="alert">{ err.clone() }</p> },
+                        Err(err) => html! { <p class="parse-error" role="alert">{ err.to_string() }</p> },
                     } }
                     if state.compare {
                         { compare_table(&yew::props!(CompareProps { raced: Rc::clone(&raced) })) }
@@ -89,7 +107,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
             }
             if state.explore {
                 { waiting_note(state.explore_failed(), state.explored_here(), "Exploring every interleaving…", "explore this race") }
-                if let Some(explored) = state.explored.clone() {
+                if let Some((_, explored)) = state.explored.latest.clone() {
                     // A table of another scenario or release opens nothing
                     // (its rows would open another race): inert until the
                     // engines answer.
@@ -159,7 +177,12 @@ fn use_yaml_reading(state: &RaceState, send: &Callback<RaceAction>) {
 /// What the engines are doing for a part of the view: nothing when it is
 /// answered, a polite note while they work, why when they failed (the
 /// race itself is never lost).
-fn waiting_note(failed: Option<&str>, answered: bool, working: &'static str, what: &str) -> Html {
+fn waiting_note(
+    failed: Option<&EngineFailed>,
+    answered: bool,
+    working: &'static str,
+    what: &str,
+) -> Html {
     match failed {
         Some(why) => html! {
             <p class="parse-error" role="alert">{ format!("patchlab's engines could not {what}: {why}. Your race is kept.") }</p>
@@ -169,49 +192,33 @@ fn waiting_note(failed: Option<&str>, answered: bool, working: &'static str, wha
     }
 }
 
-/// Asks the engines to replay what runs whenever it changed and the
-/// replay shown is not of it (a shipped scenario as shipped comes with
-/// its answer), and hands their answer to the state.
-#[hook]
-fn use_racing(state: &ViewHandle<RaceState>, send: &Callback<RaceAction>) {
-    let (handle, send) = (state.clone(), send.clone());
-    use_effect_with((state.rev, state.race_failed().is_some()), move |_| {
-        if let Some(request) = handle.race_request() {
-            let done = send.reform(RaceAction::Raced);
-            match EngineClient::shared() {
-                Ok(client) => client.race(request, done),
-                Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
-            }
-        }
-        || {
-            if let Some(client) = EngineClient::existing() {
-                client.forget(RequestKind::Race);
-            }
-        }
-    });
-}
+/// Where the engines' answer of type `A` (or why there is none) goes.
+type Answered<A> = Callback<Result<Rc<A>, EngineFailed>>;
 
-/// Asks the engines to explore when the explorer is on and its table is
-/// not of what is explored now.
+/// Asks the engines for what `request` says the state wants (nothing when
+/// a shipped race comes with its answer, or the engines failed on this
+/// revision) whenever `deps` change, and hands their answer to `done`.
+/// Race asks for two things this way: its replay and its exploration.
 #[hook]
-fn use_exploring(state: &ViewHandle<RaceState>, send: &Callback<RaceAction>) {
-    let (handle, send) = (state.clone(), send.clone());
-    let deps = (
-        state.explore,
-        state.explore_rev,
-        state.explore_failed().is_some(),
-    );
+fn use_asking<Q: 'static, A: 'static>(
+    deps: (bool, u64, bool),
+    state: &ViewHandle<RaceState>,
+    request: fn(&RaceState) -> Option<Q>,
+    ask: fn(&EngineClient, Q, Answered<A>),
+    kind: RequestKind,
+    done: Answered<A>,
+) {
+    let handle = state.clone();
     use_effect_with(deps, move |_| {
-        if let Some(request) = handle.explore_request() {
-            let done = send.reform(RaceAction::Explored);
+        if let Some(request) = request(&handle) {
             match EngineClient::shared() {
-                Ok(client) => client.explore(request, done),
+                Ok(client) => ask(&client, request, done),
                 Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
             }
         }
-        || {
+        move || {
             if let Some(client) = EngineClient::existing() {
-                client.forget(RequestKind::Explore);
+                client.forget(kind);
             }
         }
     });
