@@ -91,7 +91,7 @@ patchlab_${name}({ module_or_path: './${name}_bg.wasm' }).then(
 // script's startEngine), and used twice: the worker gets the compiled
 // module in its first message, and the page instantiates it too, to
 // answer small Build requests in the keystroke's own task
-// (src/app/engine_worker.rs, IN_PAGE). The page's copy of the glue is the
+// (src/engines/client.rs, IN_PAGE). The page's copy of the glue is the
 // worker's with its global renamed: two classic scripts cannot both
 // declare `wasm_bindgen`.
 {
@@ -163,8 +163,8 @@ function script(src) {
 // Offline: cache the build (see sw.js), not on file:// pages. Its install
 // fetches every file (about 2.4 MB gzip), so it is registered only once the
 // visit's own downloads are done: for Build, once the engines have loaded
-// (or failed to); for Scale, once its worker is ready (the Scale module
-// dispatches patchlab:scale-ready) or another view opens; for the other
+// (or failed to); for Scale, once the engines, which run its simulation,
+// have loaded (or failed to) or another view opens; for the other
 // views, once their module runs. On a slow link it would otherwise share the line with them.
 let offlineRegistered = false;
 function cacheForOffline() {
@@ -173,14 +173,14 @@ function cacheForOffline() {
   window.patchlabOfflineAt = performance.now();
   navigator.serviceWorker.register('./sw.js').catch((error) => console.warn('offline cache unavailable:', error));
 }
-// The engines (src/app/engine_worker.rs): one download and compile of
+// The engines (src/engines/client.rs): one download and compile of
 // their module, instantiated in a worker (big objects, other requests) and
 // in the page (small Build requests: window.patchlabEngineInPage).
 function startEngine() {
   if (window.patchlabEngine) return window.patchlabEngine;
   const engine = new Worker('./engine-worker_loader.js');
   engine.addEventListener('message', (event) => {
-    if (event.data === '{"type":"ready"}') engine.patchlabReady = true;
+    if (event.data === '{"ready":true}') engine.patchlabReady = true;
   });
   window.patchlabEngine = engine;
   fetch('./engine-worker_bg.wasm')
@@ -215,7 +215,7 @@ function startPage() {
     const bindings = await import('./${glue}');
     const wasm = await bindings.default({ module_or_path: module });
     window.wasmBindings = bindings;
-    // The engines' worker (src/app/engine_worker.rs) starts once the page
+    // The engines' worker (src/engines/client.rs) starts once the page
     // module runs and the page is idle, so its download and compile never
     // compete with the page module's (a fresh visit's first result is the
     // one computed at build time; a request made before this starts the
@@ -239,8 +239,7 @@ try {
     const init = { ${Object.keys(titles).map((name) => `${name}: () => patchlab_${name}`).join(', ')} }[view];
     await init()({ module_or_path: module });
     if (view === 'scale') {
-      // Or once another view opens (leaving Scale closes its channel).
-      addEventListener('patchlab:scale-ready', cacheForOffline, { once: true });
+      // Once the engines have loaded (startEngine), or another view opens.
       addEventListener('hashchange', cacheForOffline, { once: true });
     } else {
       cacheForOffline();

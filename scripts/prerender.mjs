@@ -81,9 +81,9 @@ export async function prerender(dist) {
     // queries is the same markup at every width.
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'light' });
     const page = await context.newPage();
-    // The Build requests the page sends the engine worker and its answers,
-    // as text: the first answer goes into the page with the request it
-    // answers (src/app/engine.rs, Seed).
+    // The Build questions the page asks the engines' worker and its
+    // answers, as text: the first answer goes into the page with the
+    // question it answers (src/engines/wire.rs, Seed).
     await page.addInitScript(() => {
       // Every request goes to the worker, where it is seen.
       Object.defineProperty(window, 'patchlabEngineInPage', { get: () => undefined, set: () => {} });
@@ -94,11 +94,11 @@ export async function prerender(dist) {
         constructor(...args) {
           super(...args);
           this.addEventListener('message', (e) => {
-            if (typeof e.data === 'string' && e.data.startsWith('{"type":"built"')) got.push(e.data);
+            if (typeof e.data === 'string' && e.data.startsWith('{"answered":"build"')) got.push(e.data);
           });
         }
         postMessage(message, ...rest) {
-          if (typeof message === 'string' && message.startsWith('{"type":"build"')) sent.push(message);
+          if (typeof message === 'string' && message.startsWith('{"ask":"build"')) sent.push(message);
           return super.postMessage(message, ...rest);
         }
       };
@@ -169,23 +169,24 @@ export async function prerender(dist) {
       for (const hint of app.querySelectorAll('.editor-keys > span')) hint.textContent = 'Tab leaves the editor until the app has loaded';
       return app.outerHTML;
     });
-    // The request of the state shown and the worker's answer to it, as
-    // the texts they were sent as (src/app/engine.rs, Seed): the job and
-    // the answer, one line each, `<` escaped so no text closes the element.
+    // The question of the state shown and the worker's answer to it, as
+    // the texts they were sent as (src/engines/wire.rs, Seed): one line
+    // each, without the client's number, `<` escaped so no text closes the
+    // element.
     const { sent, got } = await page.evaluate(() => ({ sent: window.__engineSent, got: window.__engineGot }));
     const last = sent.at(-1);
-    const id = last && JSON.parse(last).id;
-    const built = got.find((text) => JSON.parse(text).id === id);
-    const part = (text, key) => {
-      const at = text.indexOf(key);
-      if (at < 0 || !text.endsWith('}')) throw new Error(`prerender: no ${key} in an engine message`);
-      return text.slice(at + key.length, -1);
+    const seq = last && JSON.parse(last).seq;
+    const built = got.find((text) => JSON.parse(text).seq === seq);
+    const unnumbered = (text) => {
+      const end = `,"seq":${seq}}`;
+      if (!text.endsWith(end)) throw new Error(`prerender: an engine message does not end with its number: ${text.slice(-80)}`);
+      return `${text.slice(0, -end.length)}}`;
     };
     if (!built) {
       console.log('*** NOTICE: prerender: no engine answer seen: the first result is NOT pre-computed ***');
       return { app: html, seed: null };
     }
-    const seed = `${part(last, '"job":')}\n${part(built, '"answer":')}`.replace(/</g, '\\u003c');
+    const seed = `${unnumbered(last)}\n${unnumbered(built)}`.replace(/</g, '\\u003c');
     return { app: html, seed: `<script type="application/json" id="patchlab-first-answer">${seed}</script>` };
   } finally {
     await browser.close();

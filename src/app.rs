@@ -15,9 +15,7 @@ pub mod build;
 pub mod bundled;
 pub mod check;
 pub mod crash;
-pub mod deferred;
 pub mod edit_history;
-pub mod engine;
 pub mod highlight;
 pub mod learn;
 pub mod link;
@@ -38,15 +36,11 @@ mod browser;
 #[cfg(any(target_arch = "wasm32", test))]
 mod components;
 #[cfg(target_arch = "wasm32")]
-pub mod engine_worker;
-#[cfg(target_arch = "wasm32")]
 mod hooks;
 #[cfg(all(target_arch = "wasm32", feature = "partial"))]
 mod modules;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod render_test;
-#[cfg(target_arch = "wasm32")]
-pub mod scale_worker;
 #[cfg(target_arch = "wasm32")]
 mod shell;
 #[cfg(target_arch = "wasm32")]

@@ -18,11 +18,12 @@
 //! | 4 strategy | `strategy` | 0-3 |
 //! | 5 analysis | `lint`, `claims` | 0-4, own layer |
 //! | 6 simulation | `sim`, `explain`, `scan` | 0-5, own layer |
-//! | 7 JavaScript API | `js` | 0-6 |
-//! | 8.0 UI parts | `app` | 0-6, own layer |
-//! | 8.1 UI views | `app::build`, `app::check`, `app::race`, `app::scale` | 0-6, 8.0 |
-//! | 8.2 UI lessons | `app::learn` | 0-6, 8.0-8.1 |
-//! | 8.3 UI shell | `app::shell`, `app::modules`, `app::boot` | 0-6, 8.0-8.2, own layer |
+//! | 7 engines | `engines` | 0-6 |
+//! | 8 JavaScript API | `js` | 0-6 |
+//! | 9.0 UI parts | `app` | 0-7, own layer |
+//! | 9.1 UI views | `app::build`, `app::check`, `app::race`, `app::scale` | 0-7, 9.0 |
+//! | 9.2 UI lessons | `app::learn` | 0-7, 9.0-9.1 |
+//! | 9.3 UI shell | `app::shell`, `app::modules`, `app::boot` | 0-7, 9.0-9.2, own layer |
 //!
 //! In words: JSON Pointer and input parsing; the patch (ops, builder,
 //! payload); the server (apply: JSON patch, merge patch, per Kubernetes
@@ -38,6 +39,7 @@
 pub mod app;
 pub mod apply;
 pub mod claims;
+pub mod engines;
 pub mod explain;
 pub mod gojson;
 pub mod input;

@@ -9,8 +9,6 @@
 //! - [`fast`]: the compact object model the mass migration runs on;
 //! - [`explore`]: every interleaving of a small scenario;
 //! - [`story`]: what happened in one replay, told from its own facts;
-//! - [`scale`]: the mass migration streamed chunk by chunk (the Scale
-//!   view's Web Worker protocol).
 //!
 //! Everything is seeded and ordered: the same input replays the same way
 //! natively and in the browser.
@@ -31,7 +29,6 @@ pub mod fast;
 pub mod migrate;
 pub mod outcome;
 pub mod rng;
-pub mod scale;
 pub mod server;
 pub mod story;
 pub mod timeline;

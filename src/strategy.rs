@@ -319,7 +319,8 @@ impl Plan {
 }
 
 /// Which of the two objects of a diff.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Side {
     /// The object as the writer read it.
     Old,

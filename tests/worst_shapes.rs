@@ -437,34 +437,40 @@ fn strategic_merge_patch_worst_shapes() {
     }
 }
 
+/// `question` asked as the page asks it and answered as the engines'
+/// worker answers it: the reply's text (timed as `what`).
+fn reply_to<Q: patchlab::engines::Question>(what: &str, rev: Q::Rev, question: &Q) -> String {
+    use patchlab::engines::{wire::Asking, worker::Worker, TABLE};
+    let mut worker = Worker::new(TABLE);
+    assert_eq!(worker.take(&Asking::new(&rev, question, Some(1)).text()), None);
+    timed(what, || worker.work(&|| 0.0).expect("a reply"))
+}
+
+/// The answer in `reply`, read as the page reads it (timed as `what`).
+fn read_as_the_page<Q: patchlab::engines::Question>(what: &str, reply: &str) -> Q::Answer
+where
+    Q::Refusal: std::fmt::Debug,
+{
+    timed(what, || patchlab::engines::wire::read::<Q>(reply).unwrap().1.unwrap())
+}
+
 /// Build's whole answer (diff, round trip, lint, the rule texts once per
 /// rule per column) for 16,000 changed keys, four columns at a time.
 #[test]
 fn build_answers_sixteen_thousand_changed_keys_with_bounded_rule_texts() {
-    use patchlab::app::engine::{BuildJob, ColumnSpec, Engine, FromEngine, Revs, ToEngine};
+    use patchlab::engines::build::{Build, Column, Revs};
     let (old, new) = (map_of(16_000, "a"), map_of(16_000, "b"));
     for presets in Preset::ALL.chunks(4) {
-        let request = ToEngine::Build {
-            id: 1,
-            job: BuildJob {
-                revs: Revs {
-                    old: 1,
-                    new: 2,
-                    columns: 3,
-                },
-                old: old.to_string().into(),
-                new: new.to_string().into(),
-                columns: presets.iter().copied().map(ColumnSpec::of).collect(),
-                kubernetes: Default::default(),
-            },
+        let question = Build {
+            old: old.to_string().into(),
+            new: new.to_string().into(),
+            columns: presets.iter().copied().map(Column::of).collect(),
+            kubernetes: Default::default(),
         };
         let names: Vec<&str> = presets.iter().map(|p| p.as_str()).collect();
-        let answer = timed(&format!("Build's answer, {}", names.join(", ")), || {
-            Engine::default().answer(request)
-        });
-        let FromEngine::Built { answer: built, .. } = &answer else {
-            panic!("{answer:?}")
-        };
+        let what = format!("Build's answer, {}", names.join(", "));
+        let reply = reply_to(&what, Revs::default(), &question);
+        let built = read_as_the_page::<Build>(&format!("{what}, read as the page reads it"), &reply);
         for column in &built.results.as_ref().unwrap().columns {
             let findings = column.findings.len()
                 + column.ops.iter().map(|op| op.findings.len()).sum::<usize>();
@@ -487,9 +493,8 @@ fn build_answers_sixteen_thousand_changed_keys_with_bounded_rule_texts() {
 /// shapes: timed, and bounded by the input.
 #[test]
 fn check_answers_the_worst_shapes_within_bounds() {
-    use patchlab::app::check::{CheckRequest, MAX_SHOWN_OPS};
-    use patchlab::app::engine::{Engine, FromEngine, ToEngine};
     use patchlab::apply::Semantics;
+    use patchlab::engines::check::{Check, MAX_SHOWN_OPS};
     let object = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"labels": {}, "finalizers": ["a", "b"]}, "spec": {"containers": []}, "status": {}});
     let labels: Map<String, Value> = (0..16_000).map(|i| (format!("k{i}"), json!("b"))).collect();
     let merge = json!({"metadata": {"labels": labels}}).to_string();
@@ -508,25 +513,16 @@ fn check_answers_the_worst_shapes_within_bounds() {
     ));
     shapes.push(("a 12 MB kubectl line".to_owned(), line, String::new()));
     for (shape, patch, object) in shapes {
-        let request = ToEngine::Check {
-            id: 1,
-            request: CheckRequest {
-                rev: 1,
-                patch: patch.as_str().into(),
-                object: object.as_str().into(),
-                semantics: Semantics::Kube,
-            },
+        let question = Check {
+            patch: patch.as_str().into(),
+            object: object.as_str().into(),
+            semantics: Semantics::Kube,
         };
-        let sent = timed(&format!("Check's answer, {shape}"), || {
-            Engine::default().answer(request).to_json()
-        });
-        let read = timed(
+        let sent = reply_to(&format!("Check's answer, {shape}"), 1, &question);
+        let checked = read_as_the_page::<Check>(
             &format!("Check's answer read as the page reads it, {shape}"),
-            || FromEngine::from_json(&sent).unwrap(),
+            &sent,
         );
-        let FromEngine::Checked { checked, .. } = read else {
-            panic!("{shape}: {read:?}")
-        };
         let listed = checked.ok().expect("the patch reads");
         assert!(listed.rows.len() <= MAX_SHOWN_OPS, "{shape}");
         // Linear in the patch: every op as sent once, the new ops of the
@@ -552,8 +548,7 @@ fn check_answers_the_worst_shapes_within_bounds() {
 /// release marks: 21 more replays of it).
 #[test]
 fn race_answers_the_biggest_scenario_within_the_replay_budget() {
-    use patchlab::app::engine::raced::{kept_bytes, RaceRequest, OTHER_RUNS_BYTES};
-    use patchlab::app::engine::{Engine, FromEngine, ToEngine};
+    use patchlab::engines::race::{kept_bytes, Race, OTHER_RUNS_BYTES};
     use patchlab::limits::{REPLAY_BYTES, SCENARIO_EVENTS, SCENARIO_WRITERS};
     use patchlab::sim::timeline::Scenario;
     let events = SCENARIO_EVENTS;
@@ -587,25 +582,16 @@ fn race_answers_the_biggest_scenario_within_the_replay_budget() {
     let kept = kept_bytes(&scenario);
     println!("the biggest race keeps {kept} bytes (limit {REPLAY_BYTES})");
     assert!(kept <= REPLAY_BYTES && kept > OTHER_RUNS_BYTES, "{kept}");
-    let request = ToEngine::Race {
-        id: 1,
-        request: RaceRequest {
-            rev: 1,
-            scenario,
-            preset: None,
-        },
+    let question = Race {
+        scenario,
+        preset: None,
     };
-    let sent = timed("Race's answer, the biggest scenario", || {
-        Engine::default().answer(request).to_json()
-    });
+    let sent = reply_to("Race's answer, the biggest scenario", 1, &question);
     println!("Race's answer, the biggest scenario: {} bytes", sent.len());
-    let read = timed(
+    let raced = read_as_the_page::<Race>(
         "Race's answer read as the page reads it, the biggest scenario",
-        || FromEngine::from_json(&sent).unwrap(),
+        &sent,
     );
-    let FromEngine::Raced { raced, .. } = read else {
-        panic!("not a race answer")
-    };
     let replay = raced.replay.as_ref().expect("it replays");
     assert_eq!(replay.steps.len(), events);
     assert!(

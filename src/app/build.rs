@@ -22,7 +22,7 @@ mod view;
 pub use examples::{example, examples, Example, FIRST_EXAMPLE};
 pub use link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
 pub use recompute::{
-    BuildAnswer, ColumnResult, FieldRow, FindingResult, OpResult, Results, Revs, RoundTripResult,
+    Built, ColumnResult, FieldRow, FindingResult, OpResult, Results, Revs, RoundTripResult,
     RuleText, TextSide, Texts,
 };
 pub use state::{BuildAction, BuildState};

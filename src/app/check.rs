@@ -2,7 +2,7 @@
 //! command (and, optionally, the current object) and see what
 //! [`crate::lint`] finds, on the ops themselves, with the explanation and
 //! the fix beside the patch. Lint runs where the engines are
-//! ([`crate::app::engine::checked`]); the bundled examples come with their
+//! ([`crate::engines::check`]); the bundled examples come with their
 //! answers. The state is a pure reducer ([`state`]); the
 //! components render it and send actions (they compile for wasm32, and
 //! for native tests, which render them to HTML).
@@ -22,15 +22,15 @@ mod report;
 #[cfg(target_arch = "wasm32")]
 mod view;
 
-pub use crate::app::engine::explained::{
-    explain_error, helps_text, retry_on_conflict_text, CandidateView, ExplainAnswer,
-    ExplainRequest, ExplainView, Explained, RetryView, Unused,
+pub use crate::engines::explain::{
+    explain_error, helps_text, retry_on_conflict_text, CandidateView, Explain, ExplainView,
+    Explained, RetryView, Unused,
 };
 pub use examples::{example, examples, Example, Expected, FIRST_EXAMPLE};
 pub use link::{CheckLink, FixKey, MAX_TEXT};
 pub use state::{
-    CheckAction, CheckAnswer, CheckRequest, CheckState, Checked, CheckedFinding, CheckedFix,
-    CheckedPatch, Comparison, Counts, ListedOp, ObjectRead, OpRow, MAX_SHOWN_OPS,
+    Check, CheckAction, CheckState, Checked, CheckedFinding, CheckedFix, CheckedPatch, Comparison,
+    Counts, ListedOp, ObjectRead, OpRow, MAX_SHOWN_OPS,
 };
 #[cfg(target_arch = "wasm32")]
 pub use view::CheckView;

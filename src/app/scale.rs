@@ -1,7 +1,7 @@
 //! The Scale view: a mass live migration under each preset, charted while
 //! the sliders move. The state (inputs and the run) is a pure reducer
-//! ([`state`]); the simulation runs in a Web Worker
-//! ([`super::scale_worker`]) and streams its counts in as actions. The
+//! ([`state`]); the simulation runs in the engines' Web Worker
+//! ([`crate::engines::scale`]) and streams its counts in as actions. The
 //! charts and the progress line compile for wasm32, and for native tests,
 //! which render them to HTML.
 

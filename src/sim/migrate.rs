@@ -57,7 +57,7 @@ pub struct MigrateResult {
 }
 
 /// Why a mass migration cannot run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MigrateError {
     /// `vms` is 0 or above [`MIGRATE_VMS`].
     VmCount(usize),

@@ -111,10 +111,10 @@ test('an engine worker that cannot read the requests fails them: Convert and the
   // engines' module does not load, so the page has none of its own.
   await page.route('**/engine-worker_loader.js', (route) => route.fulfill({
     contentType: 'text/javascript',
-    body: `postMessage('{"type":"ready"}');
+    body: `postMessage('{"ready":true}');
 onmessage = (e) => {
   if (typeof e.data === 'string' && e.data.startsWith('{')) {
-    postMessage(JSON.stringify({ type: 'failed', id: 0, message: 'not an engine request: unknown variant' }));
+    postMessage(JSON.stringify({ misread: 'not an engine question: unknown field' }));
   }
 };`,
   }));
@@ -123,7 +123,7 @@ onmessage = (e) => {
   await column(page, 1).waitFor();
   const before = await page.locator('#old-object').inputValue();
   await page.getByRole('button', { name: 'JSON', exact: true }).click();
-  const notice = page.getByText(/^The objects cannot be converted: the engine worker could not read a request \(reload the page\): not an engine request: unknown variant\. Your objects are kept\.$/);
+  const notice = page.getByText(/^The objects cannot be converted: the engine worker could not read a request \(reload the page\): not an engine question: unknown field\. Your objects are kept\.$/);
   await notice.waitFor({ timeout: 20_000 });
   assert.equal(await page.locator('.toolbar .converting').count(), 0, 'nothing says Converting… any more');
   assert.equal(await page.locator('#old-object').inputValue(), before, 'the texts are as they were');

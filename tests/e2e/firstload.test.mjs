@@ -307,7 +307,7 @@ test('bench: a cold visit to Check, then a patch pasted: its findings come from 
 
 test('the page and Check modules carry no linter and no rule table; the engines do', async () => {
   // The Build view shows a finding's explanation and fix as the engines
-  // send them (src/app/engine.rs, FindingResult): the rule table, about 8
+  // send them (src/engines/build.rs, FindingResult): the rule table, about 8
   // KB gzip of text, stays out of the page module (src/lint/rules.rs reads
   // rule names from a table of their own).
   // An explanation and a fix of two rules (whole-map-test,
@@ -330,7 +330,7 @@ test('the page and Check modules carry no linter and no rule table; the engines 
   for (const text of texts) {
     assert.ok(!page.includes(text), `the page module does not hold "${text}"`);
     assert.ok(engines.includes(text), `the engines send "${text}"`);
-    // Check's lint runs in the engines too (src/app/engine/checked.rs);
+    // Check's lint runs in the engines too (src/engines/check.rs);
     // its module holds the texts of the rules its bundled examples name,
     // in their answers (www/check/examples.json), and no others.
     assert.ok(check.includes(text), `Check's examples come with "${text}"`);

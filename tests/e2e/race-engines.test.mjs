@@ -1,4 +1,4 @@
-// Race's replays in the engines' worker (src/app/engine/raced.rs): a cold
+// Race's replays in the engines' worker (src/engines/race.rs): a cold
 // visit shows a shipped race without downloading the engines (its answers
 // come with the module); a change asks the engines, which are fetched once
 // for Build, Race and Scale together; the Race module holds no simulator.

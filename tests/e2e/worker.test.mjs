@@ -1,7 +1,7 @@
-// Scale's simulator from the release build, served in the engines' worker
-// on a channel the page hands over (src/app/scale_worker.rs): it loads under
-// the page's CSP, answers the protocol of src/sim/scale.rs with the golden
-// numbers, is cached for offline use, and reports how fast it runs.
+// Scale's simulator from the release build, in the engines' worker: it
+// loads under the page's CSP, answers the protocol of src/engines.rs (a
+// `scale` question, answered in parts) with the golden numbers, is cached
+// for offline use, and reports how fast it runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
@@ -11,46 +11,41 @@ import { openPage, distDir, root, server, browser, useServerAndBrowser } from '.
 useServerAndBrowser();
 
 /**
- * Runs one `start` on a fresh channel to the page's engines' worker (started
- * by the boot script's function, as the page starts it); resolves with every
- * answer. Nothing is sent before the worker, then the channel, said ready.
+ * Asks one `scale` question of an engines' worker of its own (started as
+ * the boot script starts the page's: the compiled module its first
+ * message), and resolves with every reply. Nothing is asked before the
+ * worker says it is ready.
  */
 function runInWorker(page, options, { cancelAfterFirst = false } = {}) {
   return page.evaluate(
-    ({ options, cancelAfterFirst }) =>
-      new Promise((resolve, reject) => {
-        const engine = window.patchlabStartEngine();
+    async ({ options, cancelAfterFirst }) => {
+      const module = await WebAssembly.compileStreaming(fetch('./engine-worker_bg.wasm'));
+      return new Promise((resolve, reject) => {
+        const engine = new Worker('./engine-worker_loader.js');
         const started = performance.now();
-        engine.addEventListener('error', (e) => reject(new Error(`worker error: ${e.message}`)));
-        const connect = () => {
-          const channel = new MessageChannel();
-          const answers = [];
-          channel.port1.onmessage = (e) => {
-            const message = JSON.parse(e.data);
-            if (message.type === 'ready') {
-              channel.port1.postMessage(JSON.stringify({ type: 'start', id: 1, options }));
-              return;
-            }
-            answers.push(message);
-            if (cancelAfterFirst && answers.length === 1) channel.port1.postMessage(JSON.stringify({ type: 'cancel', id: 1 }));
-            if (['done', 'cancelled', 'failed'].includes(message.type)) {
-              channel.port1.close();
-              resolve({ answers, wall: performance.now() - started });
-            }
-          };
-          engine.postMessage('port', [channel.port2]);
+        const answers = [];
+        const done = (result) => {
+          engine.terminate();
+          resolve(result);
         };
-        if (engine.patchlabReady) {
-          connect();
-        } else {
-          const once = (e) => {
-            if (e.data !== '{"type":"ready"}') return;
-            engine.removeEventListener('message', once);
-            connect();
-          };
-          engine.addEventListener('message', once);
-        }
-      }),
+        engine.addEventListener('error', (e) => reject(new Error(`worker error: ${e.message}`)));
+        engine.addEventListener('message', (e) => {
+          const message = JSON.parse(e.data);
+          if (message.ready) {
+            engine.postMessage(JSON.stringify({ ask: 'scale', rev: 1, question: { options }, seq: 1 }));
+            return;
+          }
+          answers.push(message);
+          if (cancelAfterFirst && answers.length === 1) {
+            engine.postMessage(JSON.stringify({ cancel: 'scale' }));
+            // Anything after the cancel would come within a part's time.
+            setTimeout(() => done({ answers, wall: performance.now() - started }), 500);
+          }
+          if (!message.more && !cancelAfterFirst) done({ answers, wall: performance.now() - started });
+        });
+        engine.postMessage(module);
+      });
+    },
     { options, cancelAfterFirst },
   );
 }
@@ -62,9 +57,9 @@ test('the worker loads under the CSP and gives the golden numbers', async () => 
   await page.getByRole('heading', { level: 1 }).waitFor();
   const { answers } = await runInWorker(page, { vms: 50, seed: 3 });
   const done = answers.at(-1);
-  assert.equal(done.type, 'done', JSON.stringify(done).slice(0, 300));
-  assert.equal(done.id, 1);
-  assert.deepEqual(done.result, golden);
+  assert.equal(done.answered, 'scale', JSON.stringify(done).slice(0, 300));
+  assert.ok(!done.more && done.rev === 1 && done.seq === 1);
+  assert.deepEqual(done.answer.result, golden);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -74,13 +69,12 @@ test('the worker streams progress, cancels, and refuses bad options', async () =
   await page.goto(`${server.url}#/scale`);
   await page.getByRole('heading', { level: 1 }).waitFor();
   const { answers } = await runInWorker(page, { vms: 100000 }, { cancelAfterFirst: true });
-  assert.equal(answers[0].type, 'progress');
-  assert.equal(answers[0].total, 700000);
-  assert.ok(answers[0].vmis > 0);
-  assert.deepEqual(answers.at(-1), { type: 'cancelled', id: 1 });
+  assert.ok(answers[0].more, 'a first part');
+  assert.equal(answers[0].answer.total, 700000);
+  assert.ok(answers[0].answer.vmis > 0);
+  assert.equal(answers.length, 1, 'nothing after the cancel');
   const bad = await runInWorker(page, { vms: 10, churn: 99 });
-  assert.equal(bad.answers.at(-1).type, 'failed');
-  assert.match(bad.answers.at(-1).message, /churn/);
+  assert.deepEqual(bad.answers.at(-1).refused, { Churn: 99 });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -98,21 +92,20 @@ test('bench: 2000, 10,000 and 100,000 VMIs under all presets in the worker', asy
   await page.goto(`${server.url}#/scale`);
   await page.getByRole('heading', { level: 1 }).waitFor();
   for (const vms of [2000, 10000, 100000]) {
-    // The best of three runs, each on a fresh channel (load time excluded:
-    // elapsed_ms counts simulation only; wall includes the engines' loading
-    // on the first run only).
+    // The best of three runs, each in a fresh worker (load time excluded:
+    // elapsed_ms counts simulation only; wall includes the worker's start).
     let best = Infinity;
     let wall = Infinity;
     let requests = 0;
     for (let i = 0; i < 3; i++) {
       const run = await runInWorker(page, { vms });
       const done = run.answers.at(-1);
-      assert.equal(done.type, 'done');
-      best = Math.min(best, done.elapsed_ms);
+      assert.ok(done.answer && !done.more, JSON.stringify(done).slice(0, 300));
+      best = Math.min(best, done.answer.elapsed_ms);
       wall = Math.min(wall, run.wall);
-      requests = done.result.presets.reduce((n, p) => n + p.total.writes, 0);
+      requests = done.answer.result.presets.reduce((n, p) => n + p.total.writes, 0);
     }
-    console.log(`BENCH worker ${vms} VMIs x 7 presets: ${best.toFixed(0)} ms simulating (${wall.toFixed(0)} ms from the channel's opening to done), ${requests} requests`);
+    console.log(`BENCH worker ${vms} VMIs x 7 presets: ${best.toFixed(0)} ms simulating (${wall.toFixed(0)} ms from the worker's start to done), ${requests} requests`);
   }
   await page.context().close();
 });

@@ -2,58 +2,20 @@
 //! result columns (a preset and per-field overrides each) and the
 //! Kubernetes release, with the budgets a link must keep.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::app::engine::ColumnSpec;
+pub use crate::engines::build::Column;
 use crate::app::link::{LinkError, Shareable};
 use crate::app::route::View;
 use crate::input::Format;
 use crate::kube::KubeVersion;
-use crate::pointer::PointerBuf;
-use crate::strategy::{Options, Preset, Strategy};
 
 /// The most result columns.
 pub const MAX_COLUMNS: usize = 6;
 /// The most per-field overrides in all columns.
 pub const MAX_OVERRIDES: usize = 200;
-
-/// One result column: a preset and its per-field overrides.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Column {
-    /// The preset.
-    pub preset: Preset,
-    /// Strategy overrides by pointer.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub overrides: BTreeMap<PointerBuf, Strategy>,
-}
-
-impl Column {
-    /// A column of `preset` without overrides.
-    pub fn of(preset: Preset) -> Column {
-        Column {
-            preset,
-            overrides: BTreeMap::new(),
-        }
-    }
-
-    /// The diff options of this column.
-    pub fn options(&self) -> Options {
-        ColumnSpec::from(self).options()
-    }
-}
-
-impl From<&Column> for ColumnSpec {
-    fn from(column: &Column) -> ColumnSpec {
-        ColumnSpec {
-            preset: column.preset,
-            overrides: column.overrides.clone(),
-        }
-    }
-}
 
 /// What a Build view link holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

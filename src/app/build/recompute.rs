@@ -1,5 +1,5 @@
 //! Bringing the Build view's results up to date. The engines compute them
-//! ([`crate::app::engine`]): in the browser in a Web Worker, so typing
+//! ([`crate::engines::build`]): in the browser in a Web Worker, so typing
 //! never waits for a diff and the page module holds no engine; in tests
 //! and in Learn's live examples at once, in the page
 //! ([`super::BuildState::recompute`]). The state only takes in what the
@@ -7,9 +7,8 @@
 
 use std::rc::Rc;
 
-use crate::app::engine::Parsed;
-pub use crate::app::engine::{
-    BuildAnswer, ColumnResult, FieldRow, FindingResult, OpResult, Results, Revs, RoundTripResult,
+pub use crate::engines::build::{
+    Built, ColumnResult, FieldRow, FindingResult, OpResult, Results, Revs, RoundTripResult,
     RuleText, Texts,
 };
 use crate::input::InputError;
@@ -50,12 +49,13 @@ impl TextSide {
         self.error.as_ref().filter(|_| !self.dirty())
     }
 
-    /// Takes in a parse, when it is of the current text.
-    pub fn take(&mut self, parse: &Parsed) {
-        if parse.rev != self.rev {
+    /// Takes in the parse of the text of revision `rev` (`error`: why it
+    /// did not parse), when it is of the current text.
+    pub fn take(&mut self, rev: u64, error: Option<&InputError>) {
+        if rev != self.rev {
             return;
         }
-        self.parsed = parse.rev;
-        self.error = parse.error.as_ref().map(InputError::from);
+        self.parsed = rev;
+        self.error = error.cloned();
     }
 }

@@ -8,9 +8,11 @@ use std::rc::Rc;
 
 use super::examples::{example, Example, FIRST_EXAMPLE};
 use super::link::{BuildLink, Column, MAX_COLUMNS, MAX_OVERRIDES};
-use super::recompute::{BuildAnswer, Results, Revs, TextSide};
-use crate::app::deferred::INSTANT_BYTES;
-use crate::app::engine::{BuildJob, ColumnSpec, Engine, EngineFailed, CANNOT_CONVERT};
+use super::recompute::{Results, Revs, TextSide};
+use crate::engines::build::Build;
+use crate::engines::convert::{Convert, CANNOT_CONVERT};
+use crate::engines::worker::Worker;
+use crate::engines::{Answered, Failure, INSTANT_BYTES, TABLE};
 use crate::app::notice::Notice;
 use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::input::Format;
@@ -56,10 +58,10 @@ pub struct BuildState {
 pub struct Conversion {
     /// The format to write.
     pub format: Format,
-    /// The old side's revision.
-    pub old: u64,
-    /// The new side's revision.
-    pub new: u64,
+    /// The revisions of the old and the new text.
+    pub revs: (u64, u64),
+    /// Its own revision (asked again, another conversion).
+    pub rev: u64,
 }
 
 /// What can happen in the Build view.
@@ -69,16 +71,14 @@ pub enum BuildAction {
     EditOld(Rc<str>),
     /// The new editor's text changed.
     EditNew(Rc<str>),
-    /// What the engine found.
-    Computed(Rc<BuildAnswer>),
-    /// The engine could not answer (why).
-    EngineFailed(String),
+    /// What the engines found, or why they could not answer.
+    Computed(Answered<Build>),
     /// Convert both editors to a format.
     SetFormat(Format),
     /// Pretty-print both editors.
     FormatText,
     /// The engines' answer to a conversion: both texts, or why not.
-    Converted(Conversion, Result<(Rc<str>, Rc<str>), EngineFailed>),
+    Converted(Answered<Convert>),
     /// Swap old and new.
     Swap,
     /// Back to the current example's text (undoable).
@@ -215,57 +215,86 @@ impl BuildState {
         self.last_rev
     }
 
-    /// What the engine must compute to bring the results up to date;
-    /// `None` when nothing (up to date, or stopped by a parse error of
-    /// unchanged text).
-    pub fn engine_job(&self) -> Option<BuildJob> {
-        self.busy().then(|| BuildJob {
-            revs: self.revs(),
-            old: Rc::clone(&self.old.text),
-            new: Rc::clone(&self.new.text),
-            columns: self.columns.iter().map(ColumnSpec::from).collect(),
-            kubernetes: self.kubernetes.unwrap_or_default(),
-        })
+    /// The revisions the engines are to bring the results up to; `None`
+    /// when nothing (up to date, or stopped by a parse error of unchanged
+    /// text).
+    pub fn wants(&self) -> Option<Revs> {
+        self.busy().then(|| self.revs())
     }
 
-    /// Brings everything up to date at once, with the engines in this
-    /// thread (the browser's Build view asks the engine worker instead).
-    pub fn recompute(&mut self) {
-        if let Some(job) = self.engine_job() {
-            let answer = Engine::default().build(&job);
-            self.accept(&answer);
+    /// True when the texts (not only the columns) changed since the
+    /// results: a big text then waits for a pause in typing.
+    pub fn typed(&self) -> bool {
+        self.results_for
+            .is_none_or(|r| (r.old, r.new) != (self.old.rev, self.new.rev))
+    }
+
+    /// The question that brings the results up to date.
+    pub fn question(&self) -> Build {
+        Build {
+            old: Rc::clone(&self.old.text),
+            new: Rc::clone(&self.new.text),
+            columns: self.columns.clone(),
+            kubernetes: self.kubernetes.unwrap_or_default(),
         }
     }
 
-    /// The conversion to ask the engines for, with the texts it rewrites.
-    pub fn conversion(&self) -> Option<(Conversion, Rc<str>, Rc<str>)> {
-        self.converting
-            .map(|c| (c, Rc::clone(&self.old.text), Rc::clone(&self.new.text)))
+    /// Brings everything up to date at once, with the engines in this
+    /// thread (the browser's Build view asks the engines' worker instead).
+    pub fn recompute(&mut self) {
+        if let Some(revs) = self.wants() {
+            let answer = Worker::new(TABLE).answer_now(self.question());
+            self.accept(Answered {
+                rev: revs,
+                answer: answer.map(Rc::new).map_err(Failure::Refused),
+                more: false,
+            });
+        }
+    }
+
+    /// The conversion to ask the engines for.
+    pub fn conversion(&self) -> Option<(u64, Convert)> {
+        self.converting.map(|c| {
+            let convert = Convert {
+                format: c.format,
+                old: Rc::clone(&self.old.text),
+                new: Rc::clone(&self.new.text),
+            };
+            (c.rev, convert)
+        })
     }
 
     /// Carries out a pending conversion at once, with the engines in this
     /// thread (the browser's Build view asks the engines instead).
     pub fn convert_now(&mut self) {
-        if let Some((conversion, old, new)) = self.conversion() {
-            let texts = Engine::default()
-                .convert(conversion.format, &old, &new)
-                .map(|(old, new)| (Rc::from(old), Rc::from(new)))
-                .map_err(|e| EngineFailed::Refused(e.to_string()));
-            self.converted(conversion, texts);
+        if let Some((rev, convert)) = self.conversion() {
+            let answer = Worker::new(TABLE).answer_now(convert);
+            self.converted(Answered {
+                rev,
+                answer: answer.map(Rc::new).map_err(Failure::Refused),
+                more: false,
+            });
         }
     }
 
-    /// Takes in what the engine found, where it still applies.
-    fn accept(&mut self, answer: &BuildAnswer) {
-        for (side, parse) in [(&mut self.old, &answer.old), (&mut self.new, &answer.new)] {
-            if let Some(parse) = parse {
-                side.take(parse);
+    /// Takes in what the engines found, where it still applies.
+    fn accept(&mut self, said: Answered<Build>) {
+        let revs = said.rev;
+        let answer = match said.answer {
+            Ok(answer) => answer,
+            Err(why) => {
+                self.notice = Some(Notice::error(format!(
+                    "The results cannot be computed: {why}. Your objects are kept."
+                )));
+                return;
             }
-        }
+        };
+        self.old.take(revs.old, answer.old.as_ref());
+        self.new.take(revs.new, answer.new.as_ref());
         if let Some(results) = &answer.results {
-            if answer.revs == self.revs() {
+            if revs == self.revs() {
                 self.results = Rc::clone(results);
-                self.results_for = Some(answer.revs);
+                self.results_for = Some(revs);
             }
         }
     }
@@ -368,27 +397,24 @@ impl BuildState {
         }
         self.converting = Some(Conversion {
             format,
-            old: self.old.rev,
-            new: self.new.rev,
+            revs: (self.old.rev, self.new.rev),
+            rev: self.bump(),
         });
     }
 
-    /// Takes in the engines' answer to `conversion`, if it is the one
-    /// asked for and the texts are still those it rewrote.
-    fn converted(
-        &mut self,
-        conversion: Conversion,
-        texts: Result<(Rc<str>, Rc<str>), EngineFailed>,
-    ) {
-        if self.converting != Some(conversion) {
+    /// Takes in the engines' answer to the conversion asked, if the texts
+    /// are still those it rewrote.
+    fn converted(&mut self, said: Answered<Convert>) {
+        let Some(conversion) = self.converting.filter(|c| c.rev == said.rev) else {
             return;
-        }
+        };
         self.converting = None;
-        if (conversion.old, conversion.new) != (self.old.rev, self.new.rev) {
+        if conversion.revs != (self.old.rev, self.new.rev) {
             return;
         }
-        match texts {
-            Ok((old, new)) => {
+        match said.answer {
+            Ok(texts) => {
+                let (old, new) = (Rc::from(texts.0.as_str()), Rc::from(texts.1.as_str()));
                 let format = conversion.format;
                 let current = !self.stale();
                 let (old_rev, new_rev) = (self.bump(), self.bump());
@@ -408,8 +434,8 @@ impl BuildState {
                 }
                 self.format = format;
             }
-            Err(EngineFailed::Refused(why)) => self.notice = Some(Notice::error(why)),
-            Err(EngineFailed::Unavailable(why)) => {
+            Err(Failure::Refused(why)) => self.notice = Some(Notice::error(why.to_string())),
+            Err(Failure::Unavailable(why)) => {
                 self.notice = Some(Notice::error(format!(
                     "The objects cannot be converted: {why}. Your objects are kept."
                 )));
@@ -459,18 +485,13 @@ impl ViewState for BuildState {
         match action {
             BuildAction::EditOld(text) => next.edit(|s| &mut s.old, text),
             BuildAction::EditNew(text) => next.edit(|s| &mut s.new, text),
-            BuildAction::Computed(computed) => next.accept(&computed),
-            BuildAction::EngineFailed(why) => {
-                next.notice = Some(Notice::error(format!(
-                    "The results cannot be computed: {why}. Your objects are kept."
-                )));
-            }
+            BuildAction::Computed(said) => next.accept(said),
             BuildAction::SetFormat(format) => next.convert(format),
             // In the format asked for last, when a conversion still waits.
             BuildAction::FormatText => {
                 next.convert(next.converting.map_or(next.format, |c| c.format))
             }
-            BuildAction::Converted(conversion, texts) => next.converted(conversion, texts),
+            BuildAction::Converted(said) => next.converted(said),
             BuildAction::Swap => next.swap(),
             BuildAction::Reset => {
                 let id = self.example.as_deref().unwrap_or(FIRST_EXAMPLE);

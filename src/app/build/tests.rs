@@ -1,8 +1,8 @@
-use super::state::Conversion;
 use super::*;
-use crate::app::engine::Engine;
-use crate::app::engine::EngineFailed;
 use crate::app::link::{self, Start};
+use crate::engines::convert::CANNOT_CONVERT;
+use crate::engines::tests::through_the_wire;
+use crate::engines::{Answered, Failure, Unavailable};
 use crate::app::view_state::ViewState;
 use crate::input::Format;
 use crate::pointer::PointerBuf;
@@ -46,6 +46,13 @@ fn ops(state: &BuildState, column: usize) -> Vec<String> {
 }
 
 /// `state` with its results brought up to date at once.
+/// The engines' answer to what `state` asks now (through the wire), to be
+/// handed to a later state.
+fn answer_to(state: &BuildState) -> BuildAction {
+    let revs = state.wants().expect("a question");
+    BuildAction::Computed(through_the_wire(revs, state.question()))
+}
+
 fn recomputed(state: &BuildState) -> BuildState {
     let mut state = state.clone();
     state.recompute();
@@ -119,7 +126,7 @@ fn editing_marks_stale_until_recomputed_and_keeps_the_last_good_result() {
     assert_eq!((err.line, err.column), (Some(1), Some(14)));
     assert_eq!(broken.results, state.results, "the last good result stays");
     assert!(
-        broken.engine_job().is_none(),
+        broken.wants().is_none(),
         "nothing to do until the text changes"
     );
     let fixed = broken
@@ -139,12 +146,18 @@ fn convert_format_and_swap() {
     // Converting is asked of the engines (the page module has no YAML
     // reader): nothing changes until they answer.
     let asked = state.reduce(BuildAction::SetFormat(Format::Json));
-    let conversion = Conversion {
-        format: Format::Json,
-        old: state.old.rev,
-        new: state.new.rev,
+    let conversion = asked.converting.unwrap();
+    assert_eq!(
+        (conversion.format, conversion.revs),
+        (Format::Json, (state.old.rev, state.new.rev))
+    );
+    let said = |answer: Result<(&str, &str), Failure<_>>| {
+        BuildAction::Converted(Answered {
+            rev: conversion.rev,
+            answer: answer.map(|(o, n)| Rc::new((o.to_owned(), n.to_owned()))),
+            more: false,
+        })
     };
-    assert_eq!(asked.converting, Some(conversion));
     assert_eq!(
         (&asked.old.text, asked.format),
         (&state.old.text, Format::Yaml)
@@ -167,33 +180,29 @@ fn convert_format_and_swap() {
     );
     // An answer for texts edited since is dropped, and so is one for a
     // conversion that another replaced.
-    let texts: Result<(Rc<str>, Rc<str>), EngineFailed> = Ok(("{}".into(), "{}".into()));
     let edited = asked
         .reduce(BuildAction::EditNew("a: 1\n".into()))
-        .reduce(BuildAction::Converted(conversion, texts.clone()));
+        .reduce(said(Ok(("{}", "{}"))));
     assert_eq!(
         (&*edited.new.text, edited.format, edited.converting),
         ("a: 1\n", Format::Yaml, None)
     );
     // Engines that could not answer: said so, nothing lost.
-    let failed = asked.reduce(BuildAction::Converted(
-        conversion,
-        Err(EngineFailed::Unavailable(
-            "the engine worker did not start".into(),
-        )),
-    ));
+    let failed = asked.reduce(said(Err(Failure::Unavailable(Unavailable::NotStarted(
+        "refused".into(),
+    )))));
     assert_eq!(failed.old.text, state.old.text);
     assert_eq!(
         failed.notice.as_ref().unwrap().text,
-        "The objects cannot be converted: the engine worker did not start. Your objects are kept."
+        "The objects cannot be converted: the engine worker could not start (refused). Your objects are kept."
     );
-    // Format while a conversion waits formats in the format asked for.
-    assert_eq!(
-        asked.reduce(BuildAction::FormatText).converting,
-        Some(conversion)
-    );
+    // Format while a conversion waits formats in the format asked for
+    // (asked again: a conversion of its own).
+    let again = asked.reduce(BuildAction::FormatText).converting.unwrap();
+    assert_eq!((again.format, again.revs), (conversion.format, conversion.revs));
+    assert!(again.rev > conversion.rev);
     let replaced = asked.reduce(BuildAction::SetFormat(Format::Yaml));
-    let late = replaced.reduce(BuildAction::Converted(conversion, texts));
+    let late = replaced.reduce(said(Ok(("{}", "{}"))));
     assert_eq!(late.converting, replaced.converting);
     assert_eq!(late.old.text, state.old.text);
     // A state put in place of another waits for no conversion: neither the
@@ -226,7 +235,7 @@ fn convert_format_and_swap() {
         assert_eq!(&*broken.old.text, "{");
         let notice = broken.notice.as_ref().unwrap();
         assert_eq!(notice.level, crate::app::notice::Level::Error);
-        assert_eq!(notice.text, crate::app::engine::CANNOT_CONVERT);
+        assert_eq!(notice.text, CANNOT_CONVERT);
     }
 }
 
@@ -415,24 +424,20 @@ fn a_job_finished_after_an_edit_does_not_overwrite_the_edit() {
     let edited = state.reduce(BuildAction::EditNew(
         state.new.text.replace("node02", "node03").into(),
     ));
-    let job = edited.engine_job().unwrap();
+    let job = answer_to(&edited);
     // The user types again before the job's result arrives.
     let again = edited.reduce(BuildAction::EditNew(
         state.new.text.replace("node02", "node04").into(),
     ));
-    let late = again.reduce(BuildAction::Computed(std::rc::Rc::new(
-        Engine::default().build(&job),
-    )));
+    let late = again.reduce(job);
     assert!(late.stale(), "the late result is for an older text");
     assert_eq!(late.results, state.results);
     let current = late.recomputed();
     assert!(ops(&current, 1)[0].contains("node04"));
     // A column change during a job: the parse is kept, the results not.
-    let job = edited.engine_job().unwrap();
+    let job = answer_to(&edited);
     let columns = edited.reduce(BuildAction::AddColumn);
-    let late = columns.reduce(BuildAction::Computed(std::rc::Rc::new(
-        Engine::default().build(&job),
-    )));
+    let late = columns.reduce(job);
     assert!(late.stale() && !late.new.dirty());
     assert_eq!(late.recomputed().results.columns.len(), 3);
 }
@@ -569,28 +574,31 @@ fn columns_carry_the_findings_of_the_ops_they_send() {
 #[test]
 fn the_engine_is_asked_only_while_results_lag_behind() {
     let state = computed_default();
-    assert!(state.engine_job().is_none(), "up to date");
+    assert!(state.wants().is_none(), "up to date");
     // The reducer never computes: an edit leaves the results behind, and
-    // the job names the revisions and texts the engine must answer for.
+    // the question names the revisions and texts the engines answer for.
     let typed = state.reduce(BuildAction::EditNew(
         state.new.text.replace("node02", "node05").into(),
     ));
     assert!(typed.stale());
-    let job = typed.engine_job().expect("a job");
-    assert_eq!(job.revs, typed.revs());
-    assert_eq!(&*job.new, &*typed.new.text);
-    assert_eq!(job.columns.len(), typed.columns.len());
-    let answered = typed.reduce(BuildAction::Computed(std::rc::Rc::new(
-        Engine::default().build(&job),
-    )));
+    assert_eq!(typed.wants(), Some(typed.revs()));
+    let question = typed.question();
+    assert_eq!(&*question.new, &*typed.new.text);
+    assert_eq!(question.columns.len(), typed.columns.len());
+    let answered = typed.reduce(answer_to(&typed));
     assert!(!answered.stale());
     assert!(ops(&answered, 1)[0].contains("node05"));
     assert_eq!(answered, typed.recomputed());
     // A column change asks again, with the same texts.
     let added = answered.reduce(BuildAction::AddColumn);
-    assert_eq!(added.engine_job().unwrap().columns.len(), 3);
-    // The engine failing says so and keeps the objects.
-    let failed = typed.reduce(BuildAction::EngineFailed("no worker".into()));
+    assert!(added.wants().is_some());
+    assert_eq!(added.question().columns.len(), 3);
+    // The engines failing says so and keeps the objects.
+    let failed = typed.reduce(BuildAction::Computed(Answered {
+        rev: typed.revs(),
+        answer: Err(Failure::Unavailable(Unavailable::Stopped)),
+        more: false,
+    }));
     assert!(failed.notice.is_some());
     assert_eq!(failed.new.text, typed.new.text);
 }
@@ -601,15 +609,13 @@ fn a_job_for_earlier_objects_is_never_taken_after_a_load_or_an_undo() {
     let edited = state.reduce(BuildAction::EditNew(
         state.new.text.replace("node02", "node06").into(),
     ));
-    let job = edited.engine_job().unwrap();
+    let job = answer_to(&edited);
     // The user loads an example, then types once, as before the load: the
     // revisions do not start over, so they never come back to the job's.
     let loaded = edited.reduce(BuildAction::LoadExample("finalizers".into()));
     let loaded = loaded.reduce(BuildAction::EditNew(loaded.new.text.clone()));
     assert!(loaded.revs().old > edited.revs().columns);
-    let late = loaded.reduce(BuildAction::Computed(std::rc::Rc::new(
-        Engine::default().build(&job),
-    )));
+    let late = loaded.reduce(job);
     assert!(late.stale(), "the late result is not for these objects");
     assert!(!ops(&late.recomputed(), 0)
         .iter()

@@ -7,20 +7,17 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::fields::FieldsTable;
-use super::recompute::Revs;
 use super::results::ResultColumns;
 use super::state::{BuildAction, BuildState};
 use super::toolbar::{toolbar, ToolbarProps};
 use crate::app::components::{
     copy_fallback, notice_bar, CopyFallbackProps, Editor, NoticeBarProps, TabMode, UseCopy,
 };
-use crate::app::deferred::PAUSE_MS;
-use crate::app::engine::{BuildAnswer, BuildJob, EngineFailed, RequestKind};
-use crate::app::engine_worker::{self, EngineClient};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_tab_mode, use_view, ViewHandle};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::app::view_state::ViewState;
+use crate::engines::client::use_ask;
 use crate::input::Format;
 
 #[derive(PartialEq, Properties)]
@@ -35,8 +32,7 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
     let (state, send) = use_view::<BuildState>(props.packed.clone());
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
-    use_engine(&state, &send);
-    use_convert(&state, &send);
+    use_engines(&state, &send);
     let share = use_share(state.link(), &copy, send.reform(BuildAction::Notify));
     use_build_shortcuts(&state, &send, &share, &copy);
     let on = |action: BuildAction| send.reform(move |()| action.clone());
@@ -85,160 +81,22 @@ pub fn BuildView(props: &BuildViewProps) -> Html {
     }
 }
 
-/// Asks the engine worker for the results whenever the texts or the
-/// columns change (after a pause in typing when the texts are big); its
-/// answer comes back as an action, and an answer to a replaced request
-/// never does.
+/// Asks the engines for the results whenever the texts or the columns
+/// change (after a pause in typing when the texts are big), and for a
+/// pending Convert or Format; their answers come back as actions.
 #[hook]
-fn use_engine(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
-    let timer = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
-    let previous = use_mut_ref(|| None::<Revs>);
-    // Made on every render (shared texts: cheap), sent only when the
-    // revisions changed.
-    let job = state.engine_job();
-    let big = state.big();
-    let send = send.clone();
-    use_effect_with(state.revs(), move |revs| {
-        let typed = previous
-            .borrow()
-            .is_some_and(|p| p.old != revs.old || p.new != revs.new);
-        *previous.borrow_mut() = Some(*revs);
-        timer.borrow_mut().take();
-        if let Some(job) = job {
-            // A fresh visit to Build: the answer computed at build time.
-            if let Some(answer) = engine_worker::seeded(&job) {
-                send.emit(BuildAction::Computed(answer));
-                return;
-            }
-            // Without a worker, the answer computed here if this module
-            // can; otherwise why there is none.
-            let fallback = {
-                let job = job.clone();
-                move |why: String| match in_page(&job) {
-                    Some(answer) => BuildAction::Computed(answer),
-                    None => BuildAction::EngineFailed(why),
-                }
-            };
-            let ask = move || match EngineClient::shared() {
-                Ok(client) => {
-                    let worker = Rc::downgrade(&client);
-                    client.build(
-                        job,
-                        send.reform(move |answer| match answer {
-                            Ok(answer) => BuildAction::Computed(answer),
-                            Err(why) if worker.upgrade().is_some_and(|c| c.is_broken()) => {
-                                fallback(why)
-                            }
-                            Err(why) => BuildAction::EngineFailed(why),
-                        }),
-                    )
-                }
-                Err(why) => send.emit(fallback(why)),
-            };
-            if typed && big {
-                *timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(PAUSE_MS, ask));
-            } else {
-                ask();
-            }
-        }
-    });
-    use_effect_with((), |()| {
-        || {
-            if let Ok(client) = EngineClient::shared() {
-                client.forget(RequestKind::Build);
-            }
-        }
-    });
-}
-
-/// Asks the engines for a pending Convert or Format
-/// ([`BuildState::conversion`]; the page module carries no YAML reader);
-/// their answer comes back as [`BuildAction::Converted`]. With the engines
-/// in the page (small texts, once they are loaded) it comes at once.
-#[hook]
-fn use_convert(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
-    let pending = state.conversion();
-    let send = send.clone();
-    use_effect_with(state.converting, move |_| {
-        let Some((conversion, old, new)) = pending else {
-            return;
-        };
-        let done = send.reform(move |texts: Result<(String, String), EngineFailed>| {
-            BuildAction::Converted(
-                conversion,
-                texts.map(|(old, new)| (Rc::from(old), Rc::from(new))),
-            )
-        });
-        let format = conversion.format;
-        match EngineClient::shared() {
-            Ok(client) => {
-                // As for the results: a worker that failed to start is
-                // replaced by the engines of this module, if it has them.
-                let worker = Rc::downgrade(&client);
-                let (o, n) = (Rc::clone(&old), Rc::clone(&new));
-                client.convert(
-                    format,
-                    old,
-                    new,
-                    Callback::from(move |answer| match answer {
-                        Err(failed) if worker.upgrade().is_some_and(|c| c.is_broken()) => {
-                            done.emit(convert_in_page(format, &o, &n).unwrap_or(Err(failed)))
-                        }
-                        answer => done.emit(answer),
-                    }),
-                )
-            }
-            Err(why) => done.emit(
-                convert_in_page(format, &old, &new).unwrap_or(Err(EngineFailed::Unavailable(why))),
-            ),
-        }
-    });
-    use_effect_with((), |()| {
-        || {
-            if let Ok(client) = EngineClient::shared() {
-                client.forget(RequestKind::Convert);
-            }
-        }
-    });
-}
-
-/// A conversion on the page's own thread, when the worker cannot start and
-/// this module carries the engines (as [`in_page`]).
-#[cfg(not(feature = "build-only"))]
-fn convert_in_page(
-    format: Format,
-    old: &Rc<str>,
-    new: &Rc<str>,
-) -> Option<Result<(String, String), EngineFailed>> {
-    Some(
-        crate::app::engine::Engine::default()
-            .convert(format, old, new)
-            .map_err(|e| EngineFailed::Refused(e.to_string())),
-    )
-}
-
-#[cfg(feature = "build-only")]
-fn convert_in_page(
-    _: Format,
-    _: &Rc<str>,
-    _: &Rc<str>,
-) -> Option<Result<(String, String), EngineFailed>> {
-    None
-}
-
-/// The answer computed on the page's own thread, when the worker cannot
-/// start (a host that blocks workers, the browser tests' page) and this
-/// module carries the engines: a build with every view (the tests') does,
-/// the page module (Build only, kept small for the first load) does not
-/// and says why instead.
-#[cfg(not(feature = "build-only"))]
-fn in_page(job: &BuildJob) -> Option<Rc<BuildAnswer>> {
-    Some(Rc::new(crate::app::engine::Engine::default().build(job)))
-}
-
-#[cfg(feature = "build-only")]
-fn in_page(_: &BuildJob) -> Option<Rc<BuildAnswer>> {
-    None
+fn use_engines(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
+    let asked = state.clone();
+    use_ask(
+        state.wants().map(|revs| (revs, move || asked.question())),
+        state.big() && state.typed(),
+        send.reform(BuildAction::Computed),
+    );
+    use_ask(
+        state.conversion().map(|(rev, convert)| (rev, move || convert)),
+        false,
+        send.reform(BuildAction::Converted),
+    );
 }
 
 /// Build's keys: swap, format, undo, share, copy a column's payload.

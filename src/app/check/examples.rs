@@ -9,7 +9,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::app::engine::checked::{CheckRequest, Checked};
+use crate::engines::check::{Check, Checked};
 use crate::apply::Semantics;
 
 /// A finding an example promises: its rule, op index and path.
@@ -124,8 +124,8 @@ const IDS: [&str; 6] = [
 ];
 
 /// The bundled answer to `request`, when it asks about an example's
-/// texts as bundled (its revision is the request's).
-pub(super) fn answered(request: &CheckRequest) -> Option<Checked> {
+/// texts as bundled.
+pub(super) fn answered(request: &Check) -> Option<Checked> {
     examples()
         .iter()
         .find(|e| {
@@ -134,10 +134,6 @@ pub(super) fn answered(request: &CheckRequest) -> Option<Checked> {
                 && e.semantics == request.semantics
         })
         .and_then(|e| serde_json::from_value::<Checked>(e.checked.clone()?).ok())
-        .map(|checked| Checked {
-            rev: request.rev,
-            ..checked
-        })
 }
 
 /// One example by id.
@@ -154,7 +150,7 @@ mod tests {
     use crate::app::check::CheckLink;
 
     /// The compiled examples are the YAML files, each with what the
-    /// engines' lint answers about it (at revision 0).
+    /// engines' lint answers about it.
     #[test]
     fn the_compiled_examples_are_the_yaml_files() {
         let examples: Vec<(&str, Value)> = crate::app::bundled::yaml_files("check", &FILES, &IDS)
@@ -163,13 +159,12 @@ mod tests {
                 let example: Example = serde_json::from_value(value)
                     .unwrap_or_else(|e| panic!("www/check/{id}.yaml: {e}"));
                 let link = CheckLink::of_example(&example);
-                let checked = CheckRequest {
-                    rev: 0,
+                let checked = Check {
                     patch: Rc::clone(&link.patch),
                     object: Rc::clone(&link.object),
                     semantics: link.semantics,
                 }
-                .answer();
+                .check();
                 assert!(checked.ok().is_some(), "{id}: the patch reads");
                 let mut value = serde_json::to_value(&example).unwrap();
                 value["checked"] = serde_json::to_value(&checked).unwrap();

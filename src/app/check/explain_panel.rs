@@ -8,12 +8,14 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::components::with_code;
-use crate::app::engine::explained::{CandidateView, ExplainAnswer, ExplainView};
+use crate::engines::explain::{CandidateView, ExplainView};
+use crate::engines::{Failure, Never};
 
 #[derive(PartialEq, Properties)]
 pub struct ExplainPanelProps {
-    /// The latest answer taken (of these texts or of earlier ones).
-    pub answer: Option<Rc<ExplainAnswer>>,
+    /// The latest answer taken (of these texts or of earlier ones), or
+    /// why the engines could not explain these texts.
+    pub answer: Option<Result<Rc<Option<ExplainView>>, Failure<Never>>>,
     /// True while the answer is not that of the current texts.
     pub waiting: bool,
 }
@@ -22,7 +24,7 @@ pub struct ExplainPanelProps {
 /// texts is on its way, a status line says so above the last answer, which
 /// stays, dimmed (`stale`); a failure of earlier texts is not shown again.
 pub fn explain_panel(props: &ExplainPanelProps) -> Html {
-    let view = props.answer.as_ref().map(|a| &a.view);
+    let view = props.answer.as_ref().map(|a| a.as_ref().map(|v| v.as_ref().as_ref()));
     let shown = matches!(view, Some(Ok(Some(_))));
     let status = props.waiting.then(|| {
         let text = if shown {

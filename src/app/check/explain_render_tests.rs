@@ -4,8 +4,9 @@ use std::rc::Rc;
 
 use super::explain_panel::{explain_panel, ExplainPanelProps};
 use super::*;
-use crate::app::engine::EngineFailed;
+use crate::engines::{Failure, Never, Unavailable};
 use crate::app::render_test::{count, render_view, text};
+use crate::app::view_state::ViewState;
 
 const BARE_422: &str =
     "The request is invalid: the server rejected our request due to an error in our request";
@@ -14,12 +15,9 @@ const OBJECT: &str = r#"{"metadata":{"name":"x","labels":{"a":"1","c":"3"}}}"#;
 
 fn panel(patch: &str, object: &str, error: &str) -> String {
     let explained = explain_error(error, patch, object, None).expect("an error text");
-    let answer = Rc::new(ExplainAnswer {
-        rev: 1,
-        view: Ok(Some(Rc::new(ExplainView::of(&explained)))),
-    });
+    let answer = Rc::new(Some(ExplainView::of(&explained)));
     render_view(explain_panel(&yew::props!(ExplainPanelProps {
-        answer: Some(answer),
+        answer: Some(Ok(answer)),
         waiting: false
     })))
 }
@@ -78,14 +76,13 @@ fn the_state_renders_the_panel_of_its_error() {
         error: Rc::from(BARE_422),
         ..CheckLink::example(FIRST_EXAMPLE).unwrap()
     });
-    let request = state.explain_request().unwrap();
-    let answer = Rc::new(ExplainAnswer {
-        rev: request.rev,
-        view: Ok(request.answer()),
-    });
+    let (rev, question) = state.wants_explain().unwrap();
+    let answered = state.reduce(CheckAction::Explained(
+        crate::engines::tests::through_the_wire(rev, question),
+    ));
     let html = render_view(explain_panel(&yew::props!(ExplainPanelProps {
-        answer: Some(answer),
-        waiting: false
+        answer: answered.explanation(),
+        waiting: answered.explaining()
     })));
     let read = text(&html);
     assert!(read.starts_with("The error you got"), "{read}");
@@ -97,7 +94,7 @@ fn the_state_renders_the_panel_of_its_error() {
 
 #[test]
 fn while_waiting_the_panel_says_so_and_keeps_the_last_answer_marked_stale() {
-    let waiting = |answer: Option<Rc<ExplainAnswer>>| {
+    let waiting = |answer: Option<Result<Rc<Option<ExplainView>>, Failure<Never>>>| {
         render_view(explain_panel(&yew::props!(ExplainPanelProps {
             answer,
             waiting: true
@@ -107,10 +104,7 @@ fn while_waiting_the_panel_says_so_and_keeps_the_last_answer_marked_stale() {
     assert!(first.contains(r#"aria-busy="true""#), "{first}");
     assert!(text(&first).contains("Explaining…"), "{first}");
     let explained = explain_error(BARE_422, "", "", None).unwrap();
-    let kept = waiting(Some(Rc::new(ExplainAnswer {
-        rev: 1,
-        view: Ok(Some(Rc::new(ExplainView::of(&explained)))),
-    })));
+    let kept = waiting(Some(Ok(Rc::new(Some(ExplainView::of(&explained))))));
     assert!(kept.contains("explain-panel stale"), "{kept}");
     let read = text(&kept);
     assert!(
@@ -119,12 +113,7 @@ fn while_waiting_the_panel_says_so_and_keeps_the_last_answer_marked_stale() {
     );
     assert!(!read.contains("the first time"), "{read}");
     // A failure of earlier texts is not shown again while waiting.
-    let failed = waiting(Some(Rc::new(ExplainAnswer {
-        rev: 1,
-        view: Err(EngineFailed::Unavailable(
-            "the engine worker stopped".into(),
-        )),
-    })));
+    let failed = waiting(Some(Err(Failure::Unavailable(Unavailable::Stopped))));
     assert!(!failed.contains("role=\"alert\""), "{failed}");
     assert!(
         text(&failed).contains("Explaining… (the first time"),
@@ -135,16 +124,11 @@ fn while_waiting_the_panel_says_so_and_keeps_the_last_answer_marked_stale() {
 #[test]
 fn engines_that_did_not_load_are_said() {
     let html = render_view(explain_panel(&yew::props!(ExplainPanelProps {
-        answer: Some(Rc::new(ExplainAnswer {
-            rev: 1,
-            view: Err(EngineFailed::Unavailable(
-                "the engine worker did not start (check the connection and reload the page)".into()
-            )),
-        })),
+        answer: Some(Err(Failure::Unavailable(Unavailable::NotStarted("blocked".into())))),
         waiting: false
     })));
     assert!(html.contains(r#"role="alert""#));
-    assert!(text(&html).contains("explain could not run: the engine worker did not start"));
+    assert!(text(&html).contains("explain could not run: the engine worker could not start (blocked)"));
 }
 
 #[test]

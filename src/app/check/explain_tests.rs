@@ -7,7 +7,8 @@
 use std::rc::Rc;
 
 use super::*;
-use crate::app::engine::EngineFailed;
+use crate::engines::tests::through_the_wire;
+use crate::engines::{Answered, Failure, Unavailable};
 use crate::app::link::{self, LinkError};
 use crate::app::view_state::ViewState;
 use crate::kube::KubeVersion;
@@ -36,14 +37,14 @@ fn edit(state: &CheckState, action: CheckAction) -> CheckState {
     next
 }
 
-/// What explain makes of the state's request (the engines' side).
+/// What explain makes of the state's question (the engines' side).
 fn explained(state: &CheckState) -> Explained {
-    let request = state.explain_request().expect("an error text to explain");
+    let (_, question) = state.wants_explain().expect("an error text to explain");
     explain_error(
-        &request.error,
-        &request.patch,
-        &request.object,
-        request.kubernetes,
+        &question.error,
+        &question.patch,
+        &question.object,
+        question.kubernetes,
     )
     .expect("not blank")
 }
@@ -52,33 +53,29 @@ fn answer(state: &CheckState) -> crate::explain::Explanation {
     explained(state).answer.expect("explain answered")
 }
 
-/// The engines' answer to `request`, as the view takes it.
-fn answer_to(request: &ExplainRequest) -> CheckAction {
-    CheckAction::Explained(Rc::new(ExplainAnswer {
-        rev: request.rev,
-        view: Ok(request.answer()),
-    }))
+/// The engines' answer to `asked`, as the view takes it.
+fn answer_to((rev, question): &(u64, Explain)) -> CheckAction {
+    CheckAction::Explained(through_the_wire(*rev, question.clone()))
 }
 
-/// The state once the engines answered its request.
+/// The state once the engines answered its question.
 fn answered(state: &CheckState) -> CheckState {
-    state.reduce(answer_to(&state.explain_request().expect("a request")))
+    state.reduce(answer_to(&state.wants_explain().expect("a question")))
 }
 
 /// The panel's texts the state holds.
-fn view_of(state: &CheckState) -> Rc<ExplainView> {
-    let answer = state.explained.as_ref().expect("an answer taken");
-    let view = answer.view.clone().expect("the engines answered");
-    view.expect("an error text")
+fn view_of(state: &CheckState) -> ExplainView {
+    let answer = state.explained.shown().expect("an answer taken");
+    Option::clone(answer).expect("an error text")
 }
 
 #[test]
 fn no_error_text_no_explanation() {
     let state = CheckState::default();
-    assert_eq!(state.explain_request(), None);
+    assert_eq!(state.wants_explain(), None);
     assert!(!state.explaining());
     let blank = edit(&state, CheckAction::EditError(Rc::from("  \n ")));
-    assert_eq!(blank.explain_request(), None, "blank is none");
+    assert_eq!(blank.wants_explain(), None, "blank is none");
     assert!(!blank.explaining());
 }
 
@@ -86,20 +83,21 @@ fn no_error_text_no_explanation() {
 fn the_answer_of_the_current_texts_is_taken_and_a_late_one_dropped() {
     let state = CheckState::from_link(link(PATCH, OBJECT, BARE_422));
     assert!(state.explaining(), "asked as the view opens");
-    let request = state.explain_request().unwrap();
-    assert_eq!(request.rev, state.rev);
+    let request = state.wants_explain().unwrap();
+    assert_eq!(request.0, state.rev);
+    let question = &request.1;
     assert_eq!(
         (
-            &*request.error,
-            &*request.patch,
-            &*request.object,
-            request.kubernetes
+            &*question.error,
+            &*question.patch,
+            &*question.object,
+            question.kubernetes
         ),
         (BARE_422, PATCH, OBJECT, None)
     );
     let first = answered(&state);
     assert!(!first.explaining());
-    assert_eq!(first.explain_request(), None, "answered: nothing to ask");
+    assert_eq!(first.wants_explain(), None, "answered: nothing to ask");
     let view = view_of(&first);
     assert_eq!(
         view.class.as_ref().map(|c| c.1.as_str()),
@@ -119,14 +117,13 @@ fn the_answer_of_the_current_texts_is_taken_and_a_late_one_dropped() {
     assert_eq!(view_of(&now).class, None, "without the object: undecided");
 
     // The engines could not load: said, for these texts.
-    let failed = edited.reduce(CheckAction::Explained(Rc::new(ExplainAnswer {
+    let failed = edited.reduce(CheckAction::Explained(Answered {
         rev: edited.rev,
-        view: Err(EngineFailed::Unavailable(
-            "the engine worker did not start".into(),
-        )),
-    })));
+        answer: Err(Failure::Unavailable(Unavailable::NotStarted("no".into()))),
+        more: false,
+    }));
     assert!(!failed.explaining());
-    assert!(failed.explained.as_ref().unwrap().view.is_err());
+    assert!(failed.explanation().unwrap().is_err());
 }
 
 #[test]
@@ -200,7 +197,7 @@ fn an_unreadable_patch_or_object_is_left_out_and_said_so() {
     assert!(!explained.with_patch && !explained.with_object);
     assert_eq!(answer(&state).class, None, "the text alone: undecided");
     // Lint still says what is wrong with the patch.
-    assert!(matches!(state.checked.patch, Some(Err(_))));
+    assert!(matches!(state.checked().patch, Some(Err(_))));
 }
 
 #[test]
@@ -214,9 +211,9 @@ fn the_release_is_kept_and_replayed_on() {
         !on_old.stale(),
         "lint's findings stay those of the texts: the release is explain's"
     );
-    assert_eq!(on_old.check_request(), None, "lint is not asked again");
+    assert_eq!(on_old.wants_check(), None, "lint is not asked again");
     let typed = on_old.reduce(CheckAction::EditError("x".into()));
-    assert!(!typed.stale() && typed.check_request().is_none());
+    assert!(!typed.stale() && typed.wants_check().is_none());
     assert!(on_old.explaining(), "and asked of explain");
     assert_eq!(answer(&on_old).release, old);
     assert_eq!(on_old.link().kubernetes, Some(old));
@@ -266,7 +263,7 @@ fn a_pasted_error_is_work_and_clear_empties_it() {
     assert!(pasted.is_work(), "an error pasted over an example is work");
     let cleared = pasted.reduce(CheckAction::Clear);
     assert_eq!(&*cleared.error, "");
-    assert_eq!(cleared.explain_request(), None);
+    assert_eq!(cleared.wants_explain(), None);
     assert!(!cleared.explaining());
     let undone = cleared.reduce(CheckAction::Undo);
     assert_eq!(&*undone.error, BARE_422, "Undo brings the error back");

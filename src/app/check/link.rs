@@ -7,7 +7,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::examples::{example, Example};
-use crate::app::engine::checked::CheckedFinding;
+use crate::engines::check::CheckedFinding;
 use crate::app::link::{LinkError, Shareable};
 use crate::app::route::View;
 use crate::apply::Semantics;

@@ -24,7 +24,7 @@ fn outcome(checked: &Rc<Checked>) -> String {
 
 fn ops(state: &CheckState) -> String {
     render_view(op_list(&yew::props!(OpListProps {
-        checked: Rc::clone(&state.checked),
+        checked: state.findings(),
         shown: state.fix.clone(),
         onfix: Callback::noop(),
     })))
@@ -37,7 +37,7 @@ fn with(state: &CheckState, action: CheckAction) -> CheckState {
 #[test]
 fn the_summary_counts_findings_and_says_how_the_patch_was_read() {
     let state = CheckState::default();
-    let html = summary(&state.checked);
+    let html = summary(&state.findings());
     assert_eq!(
         opening(&html, "counts").unwrap(),
         r#"<p class="counts sev-warning">"#
@@ -47,9 +47,9 @@ fn the_summary_counts_findings_and_says_how_the_patch_was_read() {
         "1 warning Read a JSON patch of 2 ops: 237 bytes, sent as written."
     );
     let blank = with(&state, CheckAction::Clear);
-    assert!(text(&summary(&blank.checked)).starts_with("Paste a JSON patch"));
+    assert!(text(&summary(&blank.findings())).starts_with("Paste a JSON patch"));
     let broken = with(&state, CheckAction::EditPatch("[{".into()));
-    let html = summary(&broken.checked);
+    let html = summary(&broken.findings());
     assert!(opening(&html, "check-summary").unwrap().contains("bad"));
     assert_eq!(
         text(&html),
@@ -60,7 +60,7 @@ fn the_summary_counts_findings_and_says_how_the_patch_was_read() {
         &state,
         CheckAction::EditPatch(r#"[{"op":"remove","path":"/spec/x"}]"#.into()),
     );
-    let counts = text(&summary(&clean.checked));
+    let counts = text(&summary(&clean.findings()));
     assert!(
         counts.contains(" at note level or above: no hazard lint knows of."),
         "{counts}"
@@ -95,7 +95,7 @@ fn ops_carry_their_findings_and_a_fix_button_pressed_while_its_fix_shows() {
 #[test]
 fn the_outcome_says_whether_it_applies_now_and_what_other_writers_risk() {
     let state = CheckState::default();
-    let html = outcome(&state.checked);
+    let html = outcome(&state.findings());
     let now = element(&html, r#"aria-labelledby="outcome-title""#).unwrap();
     assert!(text(now).starts_with("Does it apply now? Paste the current object"));
     let surface = element(&html, r#"aria-labelledby="surface-title""#).unwrap();
@@ -104,7 +104,7 @@ fn the_outcome_says_whether_it_applies_now_and_what_other_writers_risk() {
     // With an object it does not apply to: which op, why, and the answer.
     let object = "metadata:\n  labels:\n    kubevirt.io/nodeName: node02\n";
     let failing = with(&state, CheckAction::EditObject(object.into()));
-    let now = text(&outcome(&failing.checked));
+    let now = text(&outcome(&failing.findings()));
     assert!(
         now.contains("✗ Does not apply now (kube-apiserver): op 0 (/metadata/labels) fails."),
         "{now}"
@@ -112,10 +112,10 @@ fn the_outcome_says_whether_it_applies_now_and_what_other_writers_risk() {
     assert!(now.contains("The server answers 422 Invalid"), "{now}");
     let object = "metadata:\n  labels:\n    kubevirt.io/nodeName: node01\n";
     let applying = with(&state, CheckAction::EditObject(object.into()));
-    let html = outcome(&applying.checked);
+    let html = outcome(&applying.findings());
     assert!(opening(&html, r#"class="ok""#).is_some());
     assert!(text(&html).contains("✓ Applies now (kube-apiserver)."));
     // A patch that cannot be read: nothing to say here.
     let broken = with(&state, CheckAction::EditPatch("[{".into()));
-    assert_eq!(outcome(&broken.checked), "");
+    assert_eq!(outcome(&broken.findings()), "");
 }

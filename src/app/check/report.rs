@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::state::{Checked, ObjectRead};
 use crate::app::components::{conflict_surface, severity_class, with_code, ConflictSurfaceProps};
-use crate::app::engine::checked::CheckedOutcome;
+use crate::engines::check::CheckedOutcome;
 use crate::apply::Semantics;
 
 /// The engine's name, in a sentence.

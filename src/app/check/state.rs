@@ -1,7 +1,7 @@
 //! The Check view's state: the pasted patch, the current object (optional),
 //! the engine, what lint found, which fix is shown beside the patch, a
 //! notice and an undo. A pure reducer, tested natively; the components
-//! render it. Lint runs where the engines are ([`CheckRequest`]): the
+//! render it. Lint runs where the engines are ([`Check`]): the
 //! view asks at once for small texts, after a pause in typing for big
 //! ones; the bundled examples come with their answers.
 
@@ -10,22 +10,20 @@ use std::rc::Rc;
 
 use super::examples::{example, FIRST_EXAMPLE};
 use super::link::{empty, CheckLink, FixKey};
-use crate::app::deferred::INSTANT_BYTES;
-use crate::app::engine::explained::{ExplainAnswer, ExplainRequest};
-use crate::app::engine::EngineFailed;
 use crate::app::notice::Notice;
 use crate::app::text_diff::{line_diff, LineTag};
 use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::apply::Semantics;
 use crate::input::InputError;
+use crate::engines::check::{fix_payload, fix_text};
+pub use crate::engines::check::{
+    Check, Checked, CheckedFinding, CheckedFix, CheckedPatch, Counts, ListedOp, ObjectRead, OpRow,
+    MAX_SHOWN_OPS,
+};
+use crate::engines::explain::{Explain, ExplainView};
+use crate::engines::{Answered, Asked, Failure, Never, INSTANT_BYTES};
 use crate::kube::KubeVersion;
 use crate::strategy::BodyKind;
-
-use crate::app::engine::checked::{fix_payload, fix_text};
-pub use crate::app::engine::checked::{
-    CheckAnswer, CheckRequest, Checked, CheckedFinding, CheckedFix, CheckedPatch, Counts, ListedOp,
-    ObjectRead, OpRow, MAX_SHOWN_OPS,
-};
 
 /// A fix beside the patch it rewrites.
 #[derive(Clone, Debug, PartialEq)]
@@ -128,18 +126,14 @@ pub struct CheckState {
     /// True when the last change lint reads was typing (big texts are
     /// then asked about after a pause; other changes at once).
     pub typing: bool,
-    /// What lint found, for `lint_rev` `checked.rev`. It comes from the
-    /// engines ([`CheckState::check_request`]: the Check module has no
-    /// linter, #27), or, for the bundled examples, from what they answered
+    /// What lint found, by revision (current at `lint_rev`). It comes
+    /// from the engines ([`CheckState::wants_check`]: the Check module has
+    /// no linter), or, for the bundled examples, from what they answered
     /// when the playground was built.
-    pub checked: Rc<Checked>,
-    /// Why the engines could not check the current texts (they did not
-    /// load, or stopped).
-    pub failed: Option<EngineFailed>,
-    /// explain's latest answer taken (for revision `explained.rev`; `None`:
-    /// none asked for yet). It comes from the engines' module, after the
-    /// texts changed ([`CheckState::explain_request`]).
-    pub explained: Option<Rc<ExplainAnswer>>,
+    pub lint: Asked<Check>,
+    /// explain's answers, by revision (current at `rev`), from the
+    /// engines' module ([`CheckState::wants_explain`]).
+    pub explained: Asked<Explain>,
     /// The fix shown beside the patch (derived from `checked` and `fix`,
     /// whenever either changes).
     pub shown: Option<Rc<Comparison>>,
@@ -163,10 +157,10 @@ pub enum CheckAction {
     /// The engine changed.
     SetSemantics(Semantics),
     /// What lint found, from the engines (asked for by
-    /// [`CheckState::check_request`]).
-    Checked(Rc<CheckAnswer>),
+    /// [`CheckState::wants_check`]).
+    Checked(Answered<Check>),
     /// explain's answer, from the engines.
-    Explained(Rc<ExplainAnswer>),
+    Explained(Answered<Explain>),
     /// Load an example by id (undoable).
     LoadExample(String),
     /// Open a link's state (undoable).
@@ -218,9 +212,8 @@ impl CheckState {
             rev: 1,
             lint_rev: 1,
             typing: false,
-            checked: Rc::new(Checked::blank()),
-            failed: None,
-            explained: None,
+            lint: Asked::default(),
+            explained: Asked::default(),
             shown: None,
             notice: None,
             undo: None,
@@ -231,25 +224,55 @@ impl CheckState {
 
     /// True when the findings are not those of the current texts.
     pub fn stale(&self) -> bool {
-        self.checked.rev != self.lint_rev
+        !self.lint.answers(self.lint_rev)
+    }
+
+    /// What lint found last (maybe of earlier texts: see
+    /// [`CheckState::stale`]); blank before anything was checked.
+    pub fn checked(&self) -> &Checked {
+        thread_local! {
+            static BLANK: &'static Checked = Box::leak(Box::new(Checked::blank()));
+        }
+        match self.lint.shown() {
+            Some(checked) => checked,
+            None => BLANK.with(|blank| *blank),
+        }
+    }
+
+    /// [`CheckState::checked`], shared.
+    pub fn findings(&self) -> Rc<Checked> {
+        self.lint
+            .shown()
+            .cloned()
+            .unwrap_or_else(|| Rc::new(Checked::blank()))
+    }
+
+    /// Why the engines could not check the current texts (they did not
+    /// load, or stopped).
+    pub fn failed(&self) -> Option<&Failure<Never>> {
+        self.lint.failed_on(self.lint_rev)
     }
 
     /// True while nothing was checked yet for a patch: a link just opened,
     /// or a first paste, waits for the engines with no findings to show
     /// (and no prompt to paste a patch either).
     pub fn nothing_yet(&self) -> bool {
-        self.stale() && self.checked.patch.is_none() && !self.patch.trim().is_empty()
+        self.stale()
+            && self.lint.shown().is_none_or(|c| c.patch.is_none())
+            && !self.patch.trim().is_empty()
     }
 
-    /// What to ask the engines' lint: the current texts, when the findings
-    /// are not theirs (and the engines did not fail on them).
-    pub fn check_request(&self) -> Option<CheckRequest> {
-        (self.stale() && self.failed.is_none()).then(|| self.request())
+    /// What to ask the engines' lint, at which revision: the current
+    /// texts, when the findings are not theirs (and the engines did not
+    /// fail on them).
+    pub fn wants_check(&self) -> Option<(u64, Check)> {
+        self.lint
+            .wanted(self.lint_rev)
+            .then(|| (self.lint_rev, self.question()))
     }
 
-    fn request(&self) -> CheckRequest {
-        CheckRequest {
-            rev: self.lint_rev,
+    fn question(&self) -> Check {
+        Check {
             patch: Rc::clone(&self.patch),
             object: Rc::clone(&self.object),
             semantics: self.semantics,
@@ -258,41 +281,38 @@ impl CheckState {
 
     /// Takes lint's answer about the current texts; an answer about texts
     /// typed over since is dropped.
-    fn take_checked(&mut self, answer: &CheckAnswer) {
-        if answer.rev != self.lint_rev {
-            return;
-        }
-        match &answer.checked {
-            Ok(checked) => {
-                self.checked = Rc::clone(checked);
-                self.failed = None;
-                self.compare();
-            }
-            Err(failed) => self.failed = Some(failed.clone()),
+    fn take_checked(&mut self, said: Answered<Check>) {
+        if self.lint.take(self.lint_rev, said) {
+            self.compare();
         }
     }
 
-    /// What to ask explain, when the error text is not blank and the
-    /// answer taken is not that of the current texts.
-    pub fn explain_request(&self) -> Option<ExplainRequest> {
-        self.explaining().then(|| ExplainRequest {
-            rev: self.rev,
-            error: Rc::clone(&self.error),
-            patch: Rc::clone(&self.patch),
-            object: Rc::clone(&self.object),
-            kubernetes: self.kubernetes,
+    /// What to ask explain, at which revision: when the error text is not
+    /// blank and the answer taken is not that of the current texts.
+    pub fn wants_explain(&self) -> Option<(u64, Explain)> {
+        self.explaining().then(|| {
+            let explain = Explain {
+                error: Rc::clone(&self.error),
+                patch: Rc::clone(&self.patch),
+                object: Rc::clone(&self.object),
+                kubernetes: self.kubernetes,
+            };
+            (self.rev, explain)
         })
     }
 
     /// True while the error text is not blank and explain's answer is not
     /// that of the current texts.
     pub fn explaining(&self) -> bool {
-        !self.error.trim().is_empty() && self.explained.as_ref().is_none_or(|a| a.rev != self.rev)
+        !self.error.trim().is_empty() && self.explained.wanted(self.rev)
     }
 
-    fn take_explained(&mut self, answer: Rc<ExplainAnswer>) {
-        if answer.rev == self.rev {
-            self.explained = Some(answer);
+    /// explain's answer shown (maybe of earlier texts), or why the engines
+    /// could not explain the current texts.
+    pub fn explanation(&self) -> Option<Result<Rc<Option<ExplainView>>, Failure<Never>>> {
+        match self.explained.failed_on(self.rev) {
+            Some(why) => Some(Err(why.clone())),
+            None => self.explained.shown().cloned().map(Ok),
         }
     }
 
@@ -323,12 +343,12 @@ impl CheckState {
 
     /// The patch editor's error, if the patch could not be read.
     pub fn patch_error(&self) -> Option<InputError> {
-        self.checked.patch_error()
+        self.lint.shown()?.patch_error()
     }
 
     /// The object editor's error, if the object could not be read.
     pub fn object_error(&self) -> Option<InputError> {
-        self.checked.object_error()
+        self.lint.shown()?.object_error()
     }
 
     /// The fix shown beside the patch, if lint still reports its finding.
@@ -339,7 +359,8 @@ impl CheckState {
     /// The position in the report of the finding whose fix is shown.
     pub fn shown_finding(&self) -> Option<usize> {
         let key = self.fix.as_ref()?;
-        self.checked
+        self.lint
+            .shown()?
             .ok()?
             .report
             .findings
@@ -350,7 +371,7 @@ impl CheckState {
     /// Works out the fix shown again (lint's findings or the key changed).
     fn compare(&mut self) {
         self.shown = self.fix.as_ref().and_then(|key| {
-            let patch = self.checked.ok()?;
+            let patch = self.lint.shown()?.ok()?;
             let finding = patch.report.findings.iter().find(|f| key.names(f))?;
             let fix = finding.fix.as_ref()?;
             Some(Rc::new(Comparison::new(patch, finding, fix)))
@@ -364,7 +385,7 @@ impl CheckState {
 
     /// The first finding that has a fix.
     fn first_fix(&self) -> Option<FixKey> {
-        let patch = self.checked.ok()?;
+        let patch = self.lint.shown()?.ok()?;
         patch
             .report
             .findings
@@ -380,19 +401,17 @@ impl CheckState {
         if !self.stale() {
             return;
         }
-        let request = self.request();
-        let known = if request.patch.trim().is_empty() && request.object.trim().is_empty() {
-            Some(Checked {
-                rev: request.rev,
-                ..Checked::blank()
-            })
+        let question = self.question();
+        let known = if question.patch.trim().is_empty() && question.object.trim().is_empty() {
+            Some(Checked::blank())
         } else {
-            super::examples::answered(&request)
+            super::examples::answered(&question)
         };
         if let Some(checked) = known {
-            self.take_checked(&CheckAnswer {
-                rev: request.rev,
-                checked: Ok(Rc::new(checked)),
+            self.take_checked(Answered {
+                rev: self.lint_rev,
+                answer: Ok(Rc::new(checked)),
+                more: false,
             });
         }
     }
@@ -402,7 +421,6 @@ impl CheckState {
         self.rev += 1;
         self.lint_rev += 1;
         self.typing = typed;
-        self.failed = None;
     }
 
     /// A change only explain reads (the error text, the release): lint's
@@ -430,7 +448,8 @@ impl CheckState {
             ));
             return next;
         }
-        let (Some(fix), Some(patch)) = (comparison.finding.fix.as_ref(), self.checked.ok()) else {
+        let checked = self.findings();
+        let (Some(fix), Some(patch)) = (comparison.finding.fix.as_ref(), checked.ok()) else {
             return self.clone();
         };
         let fixed = fix_text(&fix.op_texts(&patch.written));
@@ -513,8 +532,10 @@ impl ViewState for CheckState {
                     next.check();
                 }
             }
-            CheckAction::Checked(answer) => next.take_checked(&answer),
-            CheckAction::Explained(answer) => next.take_explained(answer),
+            CheckAction::Checked(said) => next.take_checked(said),
+            CheckAction::Explained(said) => {
+                next.explained.take(next.rev, said);
+            }
             CheckAction::LoadExample(id) => match CheckLink::example(&id) {
                 Some(link) => {
                     let title = example(&id).map(|e| e.title.as_str()).unwrap_or_default();
@@ -562,22 +583,14 @@ impl ViewState for CheckState {
         let rev = previous.rev + 1;
         let lint_rev = previous.lint_rev + 1;
         // Up to date stays up to date; behind stays behind.
-        let checked_rev = if self.stale() { 0 } else { lint_rev };
-        self.checked = Rc::new(Checked {
-            rev: checked_rev,
-            ..Checked::clone(&self.checked)
-        });
-        if let Some(answer) = &self.explained {
-            let answered = if answer.rev == self.rev { rev } else { 0 };
-            self.explained = Some(Rc::new(ExplainAnswer {
-                rev: answered,
-                ..ExplainAnswer::clone(answer)
-            }));
-        }
+        let (old_lint, old_rev) = (self.lint_rev, self.rev);
+        self.lint
+            .renumber(|r| if r == old_lint { lint_rev } else { 0 });
+        self.explained
+            .renumber(|r| if r == old_rev { rev } else { 0 });
         self.rev = rev;
         self.lint_rev = lint_rev;
         self.typing = false;
-        self.failed = None;
         self
     }
 
@@ -592,33 +605,16 @@ impl ViewState for CheckState {
 
 #[cfg(test)]
 impl CheckState {
-    /// Test-only: answers what the view asks lint as the engines would
-    /// ([`CheckRequest::answer`]), the answer sent through the wire as the
-    /// page reads it.
+    /// Test-only: answers what the view asks lint as the engines would,
+    /// the answer sent through the wire as the page reads it.
     pub(crate) fn checked_here(&self) -> CheckState {
         let mut state = self.clone();
         state.check();
-        match state.check_request() {
-            Some(request) => state.reduce(CheckAction::Checked(Rc::new(answer_of(&request)))),
+        match state.wants_check() {
+            Some((rev, question)) => {
+                state.reduce(CheckAction::Checked(crate::engines::tests::through_the_wire(rev, question)))
+            }
             None => state,
         }
-    }
-}
-
-/// Test-only: the engines' answer to `request`, as the page reads it.
-#[cfg(test)]
-pub(crate) fn answer_of(request: &CheckRequest) -> CheckAnswer {
-    use crate::app::engine::FromEngine;
-    let sent = FromEngine::Checked {
-        id: 1,
-        checked: Rc::new(request.answer()),
-    }
-    .to_json();
-    let Ok(FromEngine::Checked { checked, .. }) = FromEngine::from_json(&sent) else {
-        panic!("a checked message reads back: {sent}");
-    };
-    CheckAnswer {
-        rev: request.rev,
-        checked: Ok(checked),
     }
 }

@@ -17,6 +17,12 @@ impl CheckedNow for CheckState {
     }
 }
 use crate::app::link::{self, LinkError, Shareable, Start};
+use crate::engines::tests::through_the_wire;
+
+/// The engines' answer to `asked`, through the wire, as the view takes it.
+fn answer_of((rev, question): &(u64, Check)) -> CheckAction {
+    CheckAction::Checked(through_the_wire(*rev, question.clone()))
+}
 use crate::app::route::{Route, View};
 use crate::app::text_diff::LineTag;
 use crate::apply::Semantics;
@@ -28,7 +34,7 @@ fn state_of(id: &str) -> CheckState {
 
 fn findings(state: &CheckState) -> BTreeSet<(String, Option<usize>, Option<String>)> {
     state
-        .checked
+        .checked()
         .ok()
         .unwrap()
         .report
@@ -64,7 +70,7 @@ fn every_example_shows_exactly_the_findings_it_promises() {
         } else {
             ObjectRead::Blank
         };
-        assert_eq!(state.checked.object, object, "{}", example.id);
+        assert_eq!(state.checked().object, object, "{}", example.id);
     }
 }
 
@@ -73,7 +79,7 @@ fn a_first_visit_shows_the_seed_whole_map_test_and_its_per_key_fix() {
     let state = CheckState::default();
     assert_eq!(state.example.as_deref(), Some(FIRST_EXAMPLE));
     assert!(!state.stale(), "the example comes with its answer");
-    let patch = state.checked.ok().unwrap();
+    let patch = state.checked().ok().unwrap();
     let (rows, left_out) = (&patch.rows, patch.left_out);
     assert_eq!((rows.len(), left_out), (2, 0));
     assert_eq!(rows[0].line, Some(2), "ops start on lines 2 and 3");
@@ -172,7 +178,7 @@ fn adopting_a_fix_puts_it_in_the_editor_clears_the_warning_and_can_be_undone() {
         "the fix applies cleanly"
     );
     let outcome = adopted
-        .checked
+        .checked()
         .ok()
         .unwrap()
         .report
@@ -217,12 +223,12 @@ fn edits_wait_for_a_check_then_update_and_keep_the_fix_while_its_finding_lasts()
     ));
     assert!(typed.stale());
     assert_eq!(
-        typed.checked, state.checked,
+        typed.checked(), state.checked(),
         "the last findings stay meanwhile"
     );
     let checked = typed.checked_now();
     assert!(!checked.stale());
-    let rows = &checked.checked.ok().unwrap().rows;
+    let rows = &checked.checked().ok().unwrap().rows;
     assert_eq!(
         rows.iter().map(|r| r.line).collect::<Vec<_>>(),
         [Some(1), Some(1)]
@@ -248,7 +254,7 @@ fn edits_wait_for_a_check_then_update_and_keep_the_fix_while_its_finding_lasts()
 #[test]
 fn a_kubectl_command_is_read_from_its_quoting() {
     let state = state_of("unescaped-label");
-    let patch = state.checked.ok().unwrap();
+    let patch = state.checked().ok().unwrap();
     assert!(
         patch.rows.iter().all(|r| r.line.is_none()),
         "the editor holds a command line"
@@ -287,7 +293,7 @@ fn a_kubectl_command_is_read_from_its_quoting() {
         &state,
         "kubectl patch vmi testvmi \\\n  --type=strategic -p '{\"metadata\":{\"labels\":{\"a\":\"b\"}}}'",
     );
-    let patch = strategic.checked.ok().unwrap();
+    let patch = strategic.checked().ok().unwrap();
     assert_eq!(patch.kind, crate::lint::BodyKind::StrategicMergePatch);
     assert_eq!(patch.report.findings[0].rule, Rule::SmpCustomResource);
     assert!(
@@ -320,14 +326,14 @@ fn unreadable_text_says_where_and_a_bad_object_does_not_stop_the_patch() {
         .message
         .contains("found a number"));
     let blank = edit(&CheckState::default(), "  \n");
-    assert_eq!(blank.checked.patch, None);
+    assert_eq!(blank.checked().patch, None);
     assert_eq!(blank.patch_error(), None);
 
     let bad_object = state_of("finalizer-by-index")
         .reduce(CheckAction::EditObject("metadata: [".into()))
         .checked_now();
     assert!(bad_object.object_error().is_some());
-    let patch = bad_object.checked.ok().unwrap();
+    let patch = bad_object.checked().ok().unwrap();
     assert_eq!(patch.report.outcome, None, "checked without the object");
     assert!(findings(&bad_object).contains(&(
         "index-without-test".to_owned(),
@@ -348,18 +354,18 @@ fn unreadable_text_says_where_and_a_bad_object_does_not_stop_the_patch() {
 fn the_engine_switch_asks_the_engines_again() {
     let state = state_of("float-test");
     assert_eq!(
-        state.checked.ok().unwrap().report.semantics,
+        state.checked().ok().unwrap().report.semantics,
         Semantics::Kube
     );
     let rfc = state.reduce(CheckAction::SetSemantics(Semantics::Rfc));
     assert!(rfc.stale());
     assert_eq!(
-        rfc.check_request().map(|r| r.semantics),
+        rfc.wants_check().map(|r| r.1.semantics),
         Some(Semantics::Rfc)
     );
     let rfc = rfc.checked_now();
     assert!(!rfc.stale());
-    let report = &rfc.checked.ok().unwrap().report;
+    let report = &rfc.checked().ok().unwrap().report;
     assert_eq!(report.semantics, Semantics::Rfc);
     assert!(
         report.outcome.as_ref().unwrap().applies,
@@ -371,13 +377,13 @@ fn the_engine_switch_asks_the_engines_again() {
     // Back to the example's engine: its bundled answer, at once.
     let kube = rfc.reduce(CheckAction::SetSemantics(Semantics::Kube));
     assert!(!kube.stale());
-    assert_eq!(kube.checked.ok().unwrap().report.semantics, Semantics::Kube);
+    assert_eq!(kube.checked().ok().unwrap().report.semantics, Semantics::Kube);
 }
 
 #[test]
 fn a_merge_patch_fix_is_shown_beside_the_body() {
     let state = state_of("merge-drops-finalizer").reduce(CheckAction::ShowFirstFix);
-    let patch = state.checked.ok().unwrap();
+    let patch = state.checked().ok().unwrap();
     assert_eq!(
         (patch.rows.clone(), patch.left_out),
         (Vec::new(), 0),
@@ -399,7 +405,7 @@ fn long_patches_list_only_the_ops_with_findings() {
         .chain([r#"{"op":"remove","path":"/metadata/finalizers/0"}"#.to_owned()])
         .collect();
     let state = edit(&CheckState::default(), &format!("[{}]", ops.join(",")));
-    let patch = state.checked.ok().unwrap();
+    let patch = state.checked().ok().unwrap();
     let (rows, left_out) = (&patch.rows, patch.left_out);
     let with_findings: Vec<usize> = rows.iter().map(|r| r.index).collect();
     assert_eq!(with_findings, [MAX_SHOWN_OPS + 50]);
@@ -428,7 +434,7 @@ fn a_malformed_op_is_listed_with_its_finding() {
         &CheckState::default(),
         r#"[{"op":"add","path":"/a","value":1},{"op":"upsert","path":"/b","value":2}]"#,
     );
-    let patch = state.checked.ok().unwrap();
+    let patch = state.checked().ok().unwrap();
     let rows = &patch.rows;
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0].value.as_deref(), Some("1"));
@@ -471,10 +477,10 @@ fn loading_over_work_keeps_it_for_undo_and_clear_empties_both_editors() {
 
     let cleared = other.reduce(CheckAction::Clear);
     assert!(!cleared.stale(), "nothing to ask the engines about");
-    assert_eq!(cleared.check_request(), None);
+    assert_eq!(cleared.wants_check(), None);
     assert_eq!((&*cleared.patch, &*cleared.object), ("", ""));
-    assert_eq!(cleared.checked.patch, None);
-    assert_eq!(cleared.checked.object, ObjectRead::Blank);
+    assert_eq!(cleared.checked().patch, None);
+    assert_eq!(cleared.checked().object, ObjectRead::Blank);
     assert_eq!(cleared.title(), ("Your patch".to_owned(), None));
     let nothing = cleared.reduce(CheckAction::ShowFirstFix);
     assert_eq!(nothing.fix, None);
@@ -594,7 +600,7 @@ fn hostile_texts_and_links_never_panic() {
                 state.patch_error(),
                 state.object_error(),
             );
-            if let Some(patch) = state.checked.ok() {
+            if let Some(patch) = state.checked().ok() {
                 let _ = (patch.body_findings().count(), patch.counts());
                 for row in &patch.rows {
                     assert!(row
@@ -611,16 +617,16 @@ fn hostile_texts_and_links_never_panic() {
 #[test]
 fn every_edit_asks_the_engines_and_only_the_answer_to_the_current_texts_is_taken() {
     let state = CheckState::default();
-    assert_eq!(state.check_request(), None, "the example comes answered");
+    assert_eq!(state.wants_check(), None, "the example comes answered");
     let typed = state.reduce(CheckAction::EditPatch(
         r#"[{"op":"remove","path":"/a"}]"#.into(),
     ));
     let mut settled = typed.clone();
     settled.settle();
     assert_eq!(settled, typed, "nothing is checked in the page");
-    let asked = typed.check_request().expect("asked of the engines");
+    let asked = typed.wants_check().expect("asked of the engines");
     assert_eq!(
-        (asked.rev, &*asked.patch, &*asked.object, asked.semantics),
+        (asked.0, &*asked.1.patch, &*asked.1.object, asked.1.semantics),
         (typed.lint_rev, &*typed.patch, "", Semantics::Kube)
     );
     assert!(
@@ -630,19 +636,19 @@ fn every_edit_asks_the_engines_and_only_the_answer_to_the_current_texts_is_taken
     // Typed on before the answer: the answer about the earlier text is
     // dropped, and the current text is asked about.
     let on = typed.reduce(CheckAction::EditPatch("[]".into()));
-    let late = on.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
+    let late = on.reduce(answer_of(&asked));
     assert_eq!(late, on);
     assert!(late.stale());
-    assert_eq!(late.check_request().map(|r| r.rev), Some(on.lint_rev));
+    assert_eq!(late.wants_check().map(|r| r.0), Some(on.lint_rev));
     let done = late.checked_now();
     assert!(!done.stale());
-    assert_eq!(done.check_request(), None);
-    assert_eq!(done.checked.ok().unwrap().report.op_count, 0);
+    assert_eq!(done.wants_check(), None);
+    assert_eq!(done.checked().ok().unwrap().report.op_count, 0);
 }
 
 #[test]
 fn big_texts_are_asked_about_like_small_ones() {
-    use crate::app::deferred::INSTANT_BYTES;
+    use crate::engines::INSTANT_BYTES;
     let big = format!(
         "[{}]",
         r#"{"op":"add","path":"/a","value":1},"#.repeat(INSTANT_BYTES / 30)
@@ -650,26 +656,26 @@ fn big_texts_are_asked_about_like_small_ones() {
     );
     let typed = CheckState::default().reduce(CheckAction::EditPatch(big.into()));
     assert!(typed.big(), "the view waits for a pause before asking");
-    assert!(typed.check_request().is_some());
+    assert!(typed.wants_check().is_some());
     let done = typed.checked_now();
     assert!(!done.stale());
-    assert!(done.checked.ok().unwrap().report.op_count > 600);
+    assert!(done.checked().ok().unwrap().report.op_count > 600);
 }
 
 #[test]
 fn lint_of_an_earlier_text_is_never_taken_after_a_load() {
     let state = CheckState::default();
     let typed = state.reduce(CheckAction::EditPatch("[]".into()));
-    let asked = typed.check_request().unwrap();
+    let asked = typed.wants_check().unwrap();
     // A load, then an edit: revisions keep counting past the request's,
     // so its late answer (for "[]") is not taken for this text.
     let loaded = typed
         .reduce(CheckAction::LoadExample("float-test".into()))
         .reduce(CheckAction::EditObject("{}".into()));
     assert!(loaded.lint_rev > typed.lint_rev + 1);
-    let late = loaded.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
+    let late = loaded.reduce(answer_of(&asked));
     assert!(late.stale(), "still waiting for its own lint");
-    assert_eq!(late.checked, loaded.checked);
+    assert_eq!(late.checked(), loaded.checked());
 }
 
 #[test]
@@ -677,17 +683,17 @@ fn the_error_text_and_release_leave_lint_and_its_answer_on_the_way_alone() {
     let typed = CheckState::default().reduce(CheckAction::EditPatch(
         r#"[{"op":"remove","path":"/a"}]"#.into(),
     ));
-    let asked = typed.check_request().unwrap();
+    let asked = typed.wants_check().unwrap();
     // Typing in the error field (and choosing a release) while lint's
     // answer is on its way: no new request, and the answer still serves.
     let explaining = typed
         .reduce(CheckAction::EditError("the server rejected".into()))
         .reduce(CheckAction::SetKubernetes("1.30".parse().unwrap()));
     assert!(explaining.rev > typed.rev, "explain asks again");
-    assert_eq!(explaining.check_request(), Some(asked.clone()));
-    let answered = explaining.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
+    assert_eq!(explaining.wants_check(), Some(asked.clone()));
+    let answered = explaining.reduce(answer_of(&asked));
     assert!(!answered.stale());
-    assert_eq!(answered.checked.ok().unwrap().report.op_count, 1);
+    assert_eq!(answered.checked().ok().unwrap().report.op_count, 1);
 }
 
 #[test]
@@ -733,13 +739,13 @@ fn explain_check_links_open_in_check() {
     assert_eq!(&*link.object, object);
     assert_eq!(link.semantics, Semantics::Kube);
     let state = CheckState::from_link(link).checked_here();
-    assert!(state.checked.ok().is_some());
+    assert!(state.checked().ok().is_some());
 }
 
 /// The Check module has no linter: its findings come from the engines.
 mod engines {
     use super::*;
-    use crate::app::engine::EngineFailed;
+    use crate::engines::{Answered, Failure, Unavailable};
 
     const OBJECT: &str = "metadata:\n  labels:\n    kubevirt.io/nodeName: node02\n";
 
@@ -750,32 +756,28 @@ mod engines {
     }
 
     fn failed(state: &CheckState, why: &str) -> CheckState {
-        let rev = state.check_request().unwrap().rev;
-        state.reduce(CheckAction::Checked(Rc::new(CheckAnswer {
+        let rev = state.wants_check().unwrap().0;
+        state.reduce(CheckAction::Checked(Answered {
             rev,
-            checked: Err(EngineFailed::Unavailable(why.into())),
-        })))
+            answer: Err(Failure::Unavailable(Unavailable::NotStarted(why.into()))),
+            more: false,
+        }))
     }
 
     #[test]
     fn the_examples_open_without_asking_the_engines() {
         for example in examples() {
             let state = CheckState::from_link(CheckLink::example(example.id).unwrap());
-            assert_eq!(state.check_request(), None, "{}", example.id);
+            assert_eq!(state.wants_check(), None, "{}", example.id);
             assert!(!state.stale(), "{}", example.id);
             // What is bundled is what the engines answer, through the wire.
-            let request = CheckRequest {
-                rev: state.lint_rev,
+            let question = Check {
                 patch: Rc::clone(&state.patch),
                 object: Rc::clone(&state.object),
                 semantics: state.semantics,
             };
-            assert_eq!(
-                state::answer_of(&request).checked,
-                Ok(Rc::clone(&state.checked)),
-                "{}",
-                example.id
-            );
+            let said = through_the_wire(state.lint_rev, question);
+            assert_eq!(said.answer.as_deref(), Ok(state.checked()), "{}", example.id);
         }
     }
 
@@ -788,10 +790,10 @@ mod engines {
         let state = CheckState::from_link(link);
         assert!(state.stale());
         assert!(state.nothing_yet(), "no findings, and no prompt to paste");
-        assert_eq!(state.checked.patch, None);
+        assert_eq!(state.checked().patch, None);
         let done = state.checked_here();
         assert!(!done.nothing_yet());
-        assert_eq!(done.checked.ok().unwrap().report.op_count, 1);
+        assert_eq!(done.checked().ok().unwrap().report.op_count, 1);
     }
 
     #[test]
@@ -800,12 +802,12 @@ mod engines {
         let state = typed_object(OBJECT);
         // Meanwhile: the findings of before, behind; no error on either editor.
         assert!(state.stale());
-        assert_eq!(state.checked, before.checked);
+        assert_eq!(state.checked(), before.checked());
         assert_eq!((state.patch_error(), state.object_error()), (None, None));
         let answered = state.checked_here();
         assert!(!answered.stale());
-        assert_eq!(answered.checked.object, ObjectRead::Read);
-        let outcome = answered.checked.ok().unwrap().report.outcome.clone();
+        assert_eq!(answered.checked().object, ObjectRead::Read);
+        let outcome = answered.checked().ok().unwrap().report.outcome.clone();
         assert!(outcome.is_some(), "checked against the object");
     }
 
@@ -814,33 +816,35 @@ mod engines {
         let state = typed_object(OBJECT);
         let broken = failed(&state, "the engines did not load");
         assert_eq!(
-            broken.failed,
-            Some(EngineFailed::Unavailable("the engines did not load".into()))
+            broken.failed(),
+            Some(&Failure::Unavailable(Unavailable::NotStarted(
+                "the engines did not load".into()
+            )))
         );
         assert_eq!(
-            broken.check_request(),
+            broken.wants_check(),
             None,
             "not asked again until an edit"
         );
         assert_eq!(&*broken.object, OBJECT);
-        assert_eq!(broken.checked, state.checked, "the last findings stay");
+        assert_eq!(broken.checked(), state.checked(), "the last findings stay");
         // The error text is explain's: lint is not asked again for it.
         let explained = broken.reduce(CheckAction::EditError("x".into()));
-        assert_eq!(explained.check_request(), None);
-        assert!(explained.failed.is_some());
+        assert_eq!(explained.wants_check(), None);
+        assert!(explained.failed().is_some());
         // An edit lint reads asks again; an answer then clears the failure.
         let edited = broken.reduce(CheckAction::EditObject(format!("{OBJECT}# more\n").into()));
-        assert_eq!(edited.failed, None);
+        assert_eq!(edited.failed(), None);
         let done = edited.checked_here();
         assert!(!done.stale());
-        assert_eq!(done.failed, None);
+        assert_eq!(done.failed(), None);
         // Shown again (Undo), a failed state asks again.
         let undone = broken
             .reduce(CheckAction::LoadExample("float-test".into()))
             .reduce(CheckAction::Undo);
         assert_eq!(&*undone.object, OBJECT);
-        assert_eq!(undone.failed, None);
-        assert!(undone.check_request().is_some());
+        assert_eq!(undone.failed(), None);
+        assert!(undone.wants_check().is_some());
     }
 
     #[test]
@@ -848,30 +852,34 @@ mod engines {
         let state = typed_object(OBJECT);
         let rev = state.lint_rev;
         let done = state.checked_here();
-        let after = done.reduce(CheckAction::Checked(Rc::new(CheckAnswer {
+        let after = done.reduce(CheckAction::Checked(Answered {
             rev: rev - 1,
-            checked: Err(EngineFailed::Unavailable("the worker stopped".into())),
-        })));
+            answer: Err(Failure::Unavailable(Unavailable::Stopped)),
+            more: false,
+        }));
         assert_eq!(after, done);
     }
 
     #[test]
     fn undo_while_waiting_asks_again() {
         let typed = typed_object(OBJECT);
-        let asked = typed.check_request().unwrap();
+        let asked = typed.wants_check().unwrap();
         // Clear (undoable), then Undo back to the typed, unchecked object.
         let cleared = typed.reduce(CheckAction::Clear);
         let mut back = cleared.reduce(CheckAction::Undo);
         back.settle();
         assert_eq!(&*back.object, OBJECT);
-        let again = back.check_request().expect("asked for again");
-        assert!(again.rev > asked.rev, "a new revision");
-        assert_eq!((&again.patch, &again.object), (&asked.patch, &asked.object));
+        let again = back.wants_check().expect("asked for again");
+        assert!(again.0 > asked.0, "a new revision");
+        assert_eq!(
+            (&again.1.patch, &again.1.object),
+            (&asked.1.patch, &asked.1.object)
+        );
         // The answer to the first asking is not taken for the new revision.
-        let late = back.reduce(CheckAction::Checked(Rc::new(state::answer_of(&asked))));
+        let late = back.reduce(answer_of(&asked));
         assert!(late.stale());
         let answered = late.checked_here();
-        assert_eq!(answered.checked.object, ObjectRead::Read);
+        assert_eq!(answered.checked().object, ObjectRead::Read);
     }
 
     #[test]
@@ -891,19 +899,13 @@ mod engines {
         // Every field of an answer with findings, fixes, an outcome and a
         // conflict surface crosses the wire unchanged.
         for example in examples() {
-            let request = CheckRequest {
-                rev: 3,
+            let question = Check {
                 patch: Rc::from(example.patch.as_str()),
                 object: Rc::from(example.object.as_deref().unwrap_or_default()),
                 semantics: example.semantics,
             };
-            let answer = state::answer_of(&request);
-            assert_eq!(
-                answer.checked.as_deref(),
-                Ok(&request.answer()),
-                "{}",
-                example.id
-            );
+            let said = through_the_wire(3, question.clone());
+            assert_eq!(said.answer.as_deref(), Ok(&question.check()), "{}", example.id);
         }
     }
 }

@@ -5,7 +5,6 @@
 
 use std::rc::Rc;
 
-use gloo::timers::callback::Timeout;
 use yew::prelude::*;
 
 use super::explain_panel::{explain_panel, ExplainPanelProps};
@@ -13,21 +12,20 @@ use super::findings::{op_list, OpListProps};
 use super::fix::FixPanel;
 use super::link::FixKey;
 use super::report::{apply_outcome, engine, summary, ApplyOutcomeProps, SummaryProps};
-use super::state::{CheckAction, CheckAnswer, CheckState, Checked, Comparison};
+use super::state::{CheckAction, CheckState, Checked, Comparison};
 use crate::app::components::{
     copy_fallback, example_select, fix_button_id, kubernetes_select, notice_bar, share_button,
     undo_button, with_code, CopyFallbackProps, Editor, ExampleSelectProps, KubernetesSelectProps,
     NoticeBarProps, ShareButtonProps, TabMode, UndoButtonProps, UseCopy,
 };
-use crate::app::deferred::PAUSE_MS;
-use crate::app::engine::explained::{ExplainAnswer, ExplainView};
-use crate::app::engine::{EngineFailed, RequestKind};
-use crate::app::engine_worker::EngineClient;
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_tab_mode, use_view};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::app::view_state::ViewState;
 use crate::apply::Semantics;
+use crate::engines::client::{use_ask, warm, EngineClient};
+use crate::engines::explain::ExplainView;
+use crate::engines::{Failure, Never};
 use crate::input::{Format, InputError};
 use crate::kube::KubeVersion;
 
@@ -43,8 +41,7 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
     let (state, send) = use_view::<CheckState>(props.packed.clone());
     let copy = use_copy();
     let (tab_mode, on_tab_mode) = use_tab_mode();
-    use_checking(&state, &send);
-    use_explain(&state, &send);
+    use_engines(&state, &send);
     let share = use_share(state.link(), &copy, send.reform(CheckAction::Notify));
     {
         let (send, share) = (send.clone(), share.clone());
@@ -82,9 +79,9 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
                     onpatch: send.reform(CheckAction::EditPatch), onobject: send.reform(CheckAction::EditObject),
                     error: AttrValue::from(Rc::clone(&state.error)), kubernetes: state.kubernetes.unwrap_or_default(),
                     onerror: send.reform(CheckAction::EditError), onkubernetes: send.reform(CheckAction::SetKubernetes) })) }
-                { results(&yew::props!(ResultsProps { checked: Rc::clone(&state.checked), waiting: state.stale().then_some(state.big() && state.typing), failed: state.failed.clone(), loading: EngineClient::loading(),
+                { results(&yew::props!(ResultsProps { checked: state.findings(), waiting: state.stale().then_some(state.big() && state.typing), failed: state.failed().cloned(), loading: EngineClient::loading(),
                     nothing_yet: state.nothing_yet(), comparison: state.shown.clone(),
-                    explain: (!state.error.trim().is_empty()).then(|| (state.explained.clone(), state.explaining())),
+                    explain: (!state.error.trim().is_empty()).then(|| (state.explanation(), state.explaining())),
                     shown: state.fix.clone(), opener: state.shown_finding().map(|n| AttrValue::from(fix_button_id(n))), copy: copy.clone(),
                     onfix: send.reform(CheckAction::ShowFix), onadopt: on(CheckAction::AdoptFix), onclose: on(CheckAction::HideFix) })) }
             </div>
@@ -93,77 +90,25 @@ pub fn CheckView(props: &CheckViewProps) -> Html {
     }
 }
 
-/// Asks the engines about the pasted error text whenever the texts
-/// changed ([`CheckState::explain_request`]); the answer comes back as
-/// [`CheckAction::Explained`]. The Check module carries no explain engine:
-/// the first request starts the engines' module (the one Build uses,
-/// fetched once), and the panel says it is explaining until it answers.
-#[hook]
-fn use_explain(state: &CheckState, send: &Callback<CheckAction>) {
-    let request = state.explain_request();
-    let send = send.clone();
-    use_effect_with(request.as_ref().map(|r| r.rev), move |_| {
-        let Some(request) = request else {
-            return;
-        };
-        let rev = request.rev;
-        let done = send.reform(move |view: Result<Option<Rc<ExplainView>>, EngineFailed>| {
-            CheckAction::Explained(Rc::new(ExplainAnswer { rev, view }))
-        });
-        match EngineClient::shared() {
-            Ok(client) => client.explain(request, done),
-            Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
-        }
-    });
-    use_effect_with((), |()| {
-        || {
-            if let Some(client) = EngineClient::existing() {
-                client.forget(RequestKind::Explain);
-            }
-        }
-    });
-}
-
 /// Asks the engines' lint about the texts whenever the findings are not
-/// theirs ([`CheckState::check_request`]: the Check module has no linter);
-/// the answer comes back as [`CheckAction::Checked`]. Small texts are
-/// asked about at once (with the engines in the page, answered in the
-/// same task), big ones after a pause in typing. The first
-/// request starts the engines' module (the one Build uses, fetched once):
-/// a visit that only looks at the bundled examples never fetches it.
+/// theirs ([`CheckState::wants_check`]: the Check module has no linter),
+/// at once for small texts, after a pause in typing for big ones; and
+/// explain about the pasted error text whenever the texts changed
+/// ([`CheckState::wants_explain`]). The first question starts the
+/// engines' module (the one Build uses, fetched once): a visit that only
+/// looks at the bundled examples never fetches it.
 #[hook]
-fn use_checking(state: &CheckState, send: &Callback<CheckAction>) {
-    let request = state.check_request();
-    let pause = state.big() && state.typing;
-    let send = send.clone();
-    use_effect_with(request.as_ref().map(|r| r.rev), move |_| {
-        let timer = request.and_then(|request| {
-            let ask = move || {
-                let rev = request.rev;
-                let done = send.reform(move |checked: Result<Rc<Checked>, EngineFailed>| {
-                    CheckAction::Checked(Rc::new(CheckAnswer { rev, checked }))
-                });
-                match EngineClient::shared() {
-                    Ok(client) => client.check(request, done),
-                    Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
-                }
-            };
-            if pause {
-                Some(Timeout::new(PAUSE_MS, ask))
-            } else {
-                ask();
-                None
-            }
-        });
-        move || drop(timer)
-    });
-    use_effect_with((), |()| {
-        || {
-            if let Some(client) = EngineClient::existing() {
-                client.forget(RequestKind::Check);
-            }
-        }
-    });
+fn use_engines(state: &CheckState, send: &Callback<CheckAction>) {
+    use_ask(
+        state.wants_check().map(|(rev, check)| (rev, move || check)),
+        state.big() && state.typing,
+        send.reform(CheckAction::Checked),
+    );
+    use_ask(
+        state.wants_explain().map(|(rev, explain)| (rev, move || explain)),
+        false,
+        send.reform(CheckAction::Explained),
+    );
 }
 
 #[derive(PartialEq, Properties)]
@@ -187,7 +132,7 @@ fn editors(props: &EditorsProps) -> Html {
     // An editor taking the focus starts the engines: a paste usually
     // follows, and lint and explain run there.
     html! {
-        <div class="editors" onfocusin={Callback::from(|_: FocusEvent| crate::app::engine_worker::warm())}>
+        <div class="editors" onfocusin={Callback::from(|_: FocusEvent| warm())}>
             <div class="pane">
                 <h3 class="pane-title"><label for="check-patch">{ "Patch" }</label><span class="hint">{ "a JSON patch, a merge patch, or a kubectl patch command" }</span></h3>
                 <Editor id="check-patch" label="Patch" text={props.patch.clone()} format={Format::detect(&props.patch)}
@@ -208,12 +153,12 @@ struct ResultsProps {
     checked: Rc<Checked>,
     /// explain's latest answer and whether it is behind the texts (`None`:
     /// no error text pasted).
-    explain: Option<(Option<Rc<ExplainAnswer>>, bool)>,
+    explain: Option<(Option<Result<Rc<Option<ExplainView>>, Failure<Never>>>, bool)>,
     /// The findings wait for the engines (`Some(true)`: big texts, asked
     /// about after a pause in typing).
     waiting: Option<bool>,
     /// Why the engines could not check the current texts.
-    failed: Option<EngineFailed>,
+    failed: Option<Failure<Never>>,
     /// The engines are not loaded yet (the first answer waits for them).
     loading: bool,
     /// ... and nothing was checked yet (a link just opened): no findings

@@ -23,12 +23,9 @@ fn result(vms: usize) -> Rc<MigrateResult> {
 }
 
 fn done(vms: usize) -> ScaleState {
-    let started = ScaleState::default().reduce(ScaleAction::Started { id: 1 });
-    started.reduce(ScaleAction::Finished {
-        id: 1,
-        result: result(vms),
-        ms: 12.0,
-    })
+    let started = ScaleState::default();
+    let rev = ScaleAction::rev_of(&started);
+    started.reduce(ScaleAction::part(rev, (14_000, 14_000), &result(vms), 12.0, false))
 }
 
 #[test]
@@ -82,7 +79,7 @@ fn progress_says_how_far_the_run_is_or_why_it_stopped() {
     let progress = |run: Run| render::<Progress>(yew::props!(ProgressProps { run, vms: 20 }));
     assert_eq!(progress(Run::Idle), "");
     let running = progress(Run::Running {
-        id: 1,
+        rev: 1,
         done: 30,
         total: 140,
         partial: None,
@@ -121,28 +118,17 @@ fn progress_says_how_far_the_run_is_or_why_it_stopped() {
     );
     assert_eq!(progress(done(10).run), "");
     // Counts so far are said to be so.
-    let partial = ScaleState::default()
-        .reduce(ScaleAction::Started { id: 2 })
-        .reduce(ScaleAction::Progress {
-            id: 2,
-            done: 10,
-            total: 14_000,
-            partial: result(10),
-        });
+    let started = ScaleState::default();
+    let rev = ScaleAction::rev_of(&started);
+    let partial = started.reduce(ScaleAction::part(rev, (10, 14_000), &result(10), 1.0, true));
     assert!(
         summary(&partial).starts_with("So far: the first 1 of 2,000 VMIs, seed 1"),
         "10 runs of 7 presets: 1 VMI done"
     );
     // The example: 20,930 runs of 7 presets.
-    let big = ScaleState::default()
-        .reduce(ScaleAction::SetVms(100_000))
-        .reduce(ScaleAction::Started { id: 3 })
-        .reduce(ScaleAction::Progress {
-            id: 3,
-            done: 20_930,
-            total: 700_000,
-            partial: result(10),
-        });
+    let started = ScaleState::default().reduce(ScaleAction::SetVms(100_000));
+    let rev = ScaleAction::rev_of(&started);
+    let big = started.reduce(ScaleAction::part(rev, (20_930, 700_000), &result(10), 1.0, true));
     assert!(summary(&big).starts_with("So far: the first 2,990 of 100,000 VMIs"));
     let stopped = big.reduce(ScaleAction::Cancel);
     assert!(text(&render::<Progress>(yew::props!(ProgressProps {
@@ -155,19 +141,15 @@ fn progress_says_how_far_the_run_is_or_why_it_stopped() {
 #[test]
 fn a_heavy_setting_says_how_long_it_takes_and_waits_for_run() {
     // Measured here: the default 2,000 VMIs in 240 ms.
-    let measured = ScaleState::default()
-        .reduce(ScaleAction::Started { id: 1 })
-        .reduce(ScaleAction::Finished {
-            id: 1,
-            result: result(20),
-            ms: 240.0,
-        });
+    let started = ScaleState::default();
+    let rev = ScaleAction::rev_of(&started);
+    let measured = started.reduce(ScaleAction::part(rev, (14_000, 14_000), &result(20), 240.0, false));
     assert!(!measured.heavy());
     // 100,000 VMIs: 50 times the work, about 12 s.
     let heavy = measured.reduce(ScaleAction::SetVms(100_000));
     let ms = heavy.estimate_ms().unwrap();
     assert!((ms - 12_000.0).abs() < 1e-6, "{ms}");
-    assert!(heavy.heavy() && heavy.held && !heavy.run_requested);
+    assert!(heavy.heavy() && heavy.held && !heavy.running());
     assert_eq!(
         super::progress::estimate(&heavy).unwrap().as_str(),
         "This setting takes about 12 s here (the last run, 2,000 VMIs at churn 0, took 0.2 s)."
@@ -176,13 +158,13 @@ fn a_heavy_setting_says_how_long_it_takes_and_waits_for_run() {
     assert!(summary(&heavy).contains("(the last run, before these inputs)"));
     // Run: it runs.
     let run = heavy.reduce(ScaleAction::RequestRun);
-    assert!(run.run_requested && !run.held);
+    assert!(run.running() && !run.held);
     // A light setting runs at once, as before.
     let light = measured.reduce(ScaleAction::SetVms(4_000));
-    assert!(light.run_requested && !light.held);
+    assert!(light.running() && !light.held);
     // Nothing measured yet: nothing held.
     let fresh = ScaleState::default().reduce(ScaleAction::SetVms(100_000));
-    assert!(fresh.run_requested && fresh.estimate_ms().is_none());
+    assert!(fresh.running() && fresh.estimate_ms().is_none());
     // Churn weighs in: three churn writers double the writers per VMI.
     let churned = measured.reduce(ScaleAction::SetChurn(3));
     assert!((churned.estimate_ms().unwrap() - 480.0).abs() < 1e-6);

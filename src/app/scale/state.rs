@@ -1,7 +1,7 @@
 //! The Scale view's state: what to simulate (the inputs, in the link), and
-//! the run streaming in from the worker. Every change of an input asks for
-//! a new run, which replaces the one going on: the charts follow the
-//! sliders.
+//! the run streaming in from the engines. Every change of an input starts
+//! a new run, at a new revision, which replaces the one going on: the
+//! charts follow the sliders.
 
 use std::convert::Infallible;
 use std::rc::Rc;
@@ -12,6 +12,8 @@ use crate::app::link::{LinkError, Shareable};
 use crate::app::notice::Notice;
 use crate::app::route::View;
 use crate::app::view_state::{self, Undo, ViewState, Words};
+use crate::engines::scale::Scale;
+use crate::engines::{Answered, Failure, Unavailable};
 use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
 use crate::sim::migrate::{MigrateOptions, MigrateResult};
 
@@ -84,8 +86,8 @@ pub enum Run {
     Idle,
     /// Under way; the counts so far, when some have come.
     Running {
-        /// Which run (answers to a replaced run are ignored).
-        id: u32,
+        /// Its revision (answers to a replaced run are dropped).
+        rev: u64,
         /// VMI runs done (over every preset).
         done: usize,
         /// VMI runs in all.
@@ -142,8 +144,8 @@ pub struct ScaleState {
     pub inputs: ScaleLink,
     /// The run.
     pub run: Run,
-    /// The view should start a run (the inputs changed, or asked).
-    pub run_requested: bool,
+    /// The revision of the latest run asked for.
+    pub run_rev: u64,
     /// The last finished run's speed here (for estimates).
     pub measured: Option<Measured>,
     /// The inputs changed to a heavy setting: it waits for Run, the
@@ -172,38 +174,9 @@ pub enum ScaleAction {
     Open(ScaleLink),
     /// Bring back the inputs a link replaced.
     Undo,
-    /// A run started.
-    Started {
-        /// Its number.
-        id: u32,
-    },
-    /// Counts so far.
-    Progress {
-        /// The run.
-        id: u32,
-        /// VMI runs done.
-        done: usize,
-        /// VMI runs in all.
-        total: usize,
-        /// The counts of the first VMIs.
-        partial: Rc<MigrateResult>,
-    },
-    /// A run finished.
-    Finished {
-        /// The run.
-        id: u32,
-        /// The numbers.
-        result: Rc<MigrateResult>,
-        /// How long it took.
-        ms: f64,
-    },
-    /// The run failed.
-    Failed {
-        /// The run.
-        id: u32,
-        /// Why.
-        message: String,
-    },
+    /// The engines' counts of a run so far, or of the whole run, or why
+    /// it could not run.
+    Answered(Answered<Scale>),
     /// Stop the run.
     Cancel,
     /// Show a message.
@@ -225,8 +198,13 @@ impl ScaleState {
                 ran: false,
                 ..inputs
             },
-            run: Run::Idle,
-            run_requested: true,
+            run: Run::Running {
+                rev: 1,
+                done: 0,
+                total: inputs.vms * crate::strategy::Preset::ALL.len(),
+                partial: None,
+            },
+            run_rev: 1,
             measured: None,
             held: false,
             notice: None,
@@ -272,8 +250,59 @@ impl ScaleState {
         self.estimate_ms().is_some_and(|ms| ms >= HEAVY_MS)
     }
 
-    fn current(&self, id: u32) -> bool {
-        matches!(self.run, Run::Running { id: current, .. } if current == id)
+    /// What the engines are to run, at which revision: the run under way.
+    pub fn wants_run(&self) -> Option<(u64, Scale)> {
+        match self.run {
+            Run::Running { rev, .. } => Some((
+                rev,
+                Scale {
+                    options: self.options(),
+                },
+            )),
+            _ => None,
+        }
+    }
+
+    /// Starts a run of the current inputs, the counts on screen kept until
+    /// new ones come.
+    fn start_run(&mut self, after: u64) {
+        self.run_rev = after + 1;
+        self.held = false;
+        self.run = Run::Running {
+            rev: self.run_rev,
+            done: 0,
+            total: self.inputs.vms * crate::strategy::Preset::ALL.len(),
+            partial: self.shown().cloned(),
+        };
+    }
+
+    /// Takes the engines' answer about the run under way.
+    fn take(&mut self, said: Answered<Scale>) {
+        if !matches!(self.run, Run::Running { rev, .. } if rev == said.rev) {
+            return;
+        }
+        self.run = match said.answer {
+            Ok(part) if said.more => Run::Running {
+                rev: said.rev,
+                done: part.done,
+                total: part.total,
+                partial: Some(Rc::new(part.result.clone())),
+            },
+            Ok(part) => {
+                self.measured = Some(Measured {
+                    inputs: self.inputs,
+                    ms: part.elapsed_ms,
+                });
+                Run::Done {
+                    result: Rc::new(part.result.clone()),
+                    ms: part.elapsed_ms,
+                }
+            }
+            Err(Failure::Unavailable(Unavailable::NotStarted(why))) => Run::Failed(format!(
+                "This browser could not start the simulation: it refused to start a Web Worker ({why}). Serve the playground over http(s), not from a file."
+            )),
+            Err(why) => Run::Failed(why.to_string()),
+        };
     }
 }
 
@@ -313,8 +342,24 @@ impl ViewState for ScaleState {
         let mut next = self.clone();
         // A heavy setting waits for Run; the view says how long it takes.
         let changed = |next: &mut ScaleState| {
-            next.held = next.heavy();
-            next.run_requested = !next.held;
+            if next.heavy() {
+                next.held = true;
+                if let Run::Running {
+                    done,
+                    total,
+                    partial,
+                    ..
+                } = &next.run
+                {
+                    next.run = Run::Stopped {
+                        done: *done,
+                        total: *total,
+                        partial: partial.clone(),
+                    };
+                }
+            } else {
+                next.start_run(next.run_rev);
+            }
         };
         match action {
             ScaleAction::SetVms(vms) => {
@@ -333,54 +378,11 @@ impl ViewState for ScaleState {
                 next.inputs.retries = retries.min(MIGRATE_RETRIES);
                 changed(&mut next);
             }
-            ScaleAction::RequestRun => {
-                next.run_requested = true;
-                next.held = false;
-            }
+            ScaleAction::RequestRun => next.start_run(self.run_rev),
             ScaleAction::Open(link) => next = view_state::open(self, link),
             ScaleAction::Undo => next = view_state::undo(self),
-            ScaleAction::Started { id } => {
-                next.run_requested = false;
-                next.held = false;
-                let partial = self.shown().cloned();
-                next.run = Run::Running {
-                    id,
-                    done: 0,
-                    total: self.inputs.vms * crate::strategy::Preset::ALL.len(),
-                    partial,
-                };
-            }
-            ScaleAction::Progress {
-                id,
-                done,
-                total,
-                partial,
-            } => {
-                if self.current(id) {
-                    next.run = Run::Running {
-                        id,
-                        done,
-                        total,
-                        partial: Some(partial),
-                    };
-                }
-            }
-            ScaleAction::Finished { id, result, ms } => {
-                if self.current(id) {
-                    next.run = Run::Done { result, ms };
-                    next.measured = Some(Measured {
-                        inputs: self.inputs,
-                        ms,
-                    });
-                }
-            }
-            ScaleAction::Failed { id, message } => {
-                if self.current(id) {
-                    next.run = Run::Failed(message);
-                }
-            }
+            ScaleAction::Answered(said) => next.take(said),
             ScaleAction::Cancel => {
-                next.run_requested = false;
                 if let Run::Running {
                     done,
                     total,
@@ -408,9 +410,11 @@ impl ViewState for ScaleState {
         // The speed measured here stays true of this browser.
         self.measured = self.measured.or(previous.measured);
         self.held = false;
+        let after = self.run_rev.max(previous.run_rev);
+        self.run_rev = after;
         if !matches!(self.run, Run::Done { .. }) {
             self.run = previous.run.clone();
-            self.run_requested = true;
+            self.start_run(after);
         }
         self
     }
@@ -425,21 +429,58 @@ impl ViewState for ScaleState {
 }
 
 #[cfg(test)]
+impl ScaleAction {
+    /// Test-only: the engines' answer about run `rev` of `total` VMI runs:
+    /// the counts after `done` (`more`), or the whole run.
+    pub(crate) fn part(
+        rev: u64,
+        (done, total): (usize, usize),
+        result: &Rc<MigrateResult>,
+        ms: f64,
+        more: bool,
+    ) -> ScaleAction {
+        ScaleAction::Answered(Answered {
+            rev,
+            answer: Ok(Rc::new(crate::engines::scale::Progress {
+                done,
+                total,
+                vmis: done / crate::strategy::Preset::ALL.len(),
+                result: MigrateResult::clone(result),
+                elapsed_ms: ms,
+            })),
+            more,
+        })
+    }
+
+    /// Test-only: the revision of the run `state` wants (0: none).
+    pub(crate) fn rev_of(state: &ScaleState) -> u64 {
+        state.wants_run().map(|(rev, _)| rev).unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::link::{self, Start};
     use crate::sim::migrate::migrate;
 
+    fn part(rev: u64, done: usize, result: &Rc<MigrateResult>, ms: f64, more: bool) -> ScaleAction {
+        ScaleAction::part(rev, (done, 14_000), result, ms, more)
+    }
+
+    fn rev_of(state: &ScaleState) -> u64 {
+        ScaleAction::rev_of(state)
+    }
+
     #[test]
     fn every_input_asks_for_a_run_and_late_answers_are_ignored() {
-        let state = ScaleState::default();
-        assert!(state.run_requested, "a visit runs at once");
-        let id = 7;
-        let running = state.reduce(ScaleAction::Started { id });
-        assert!(running.running() && !running.run_requested);
+        let running = ScaleState::default();
+        assert!(running.running(), "a visit runs at once");
+        let rev = rev_of(&running);
         let moved = running.reduce(ScaleAction::SetVms(20));
-        assert!(moved.run_requested, "a slider move asks for a run");
+        assert!(rev_of(&moved) > rev, "a slider move asks for a new run");
         assert_eq!(moved.inputs.vms, 20);
+        assert_eq!(moved.wants_run().unwrap().1.options, moved.options());
         let partial = Rc::new(
             migrate(&MigrateOptions {
                 vms: 3,
@@ -447,43 +488,39 @@ mod tests {
             })
             .unwrap(),
         );
-        let progressed = running.reduce(ScaleAction::Progress {
-            id,
-            done: 21,
-            total: 14_000,
-            partial: Rc::clone(&partial),
-        });
+        let progressed = running.reduce(part(rev, 21, &partial, 1.0, true));
         assert_eq!(progressed.shown(), Some(&partial), "counts stream in");
-        let replaced = progressed.reduce(ScaleAction::Started { id: 8 });
+        let replaced = progressed.reduce(ScaleAction::RequestRun);
+        let next = rev_of(&replaced);
+        assert!(next > rev);
         assert_eq!(
             replaced.shown(),
             Some(&partial),
             "the last counts stay while the next run starts"
         );
-        let late = replaced.reduce(ScaleAction::Finished {
-            id,
-            result: Rc::clone(&partial),
-            ms: 1.0,
-        });
+        let late = replaced.reduce(part(rev, 14_000, &partial, 1.0, false));
         assert_eq!(late, replaced, "an answer to a replaced run is dropped");
-        let done = replaced.reduce(ScaleAction::Finished {
-            id: 8,
-            result: Rc::clone(&partial),
-            ms: 2.0,
-        });
+        let done = replaced.reduce(part(next, 14_000, &partial, 2.0, false));
         assert!(matches!(done.run, Run::Done { .. }));
+        assert_eq!(done.wants_run().map(|(r, _)| r), None, "nothing more to run");
+        let failed = replaced.reduce(ScaleAction::Answered(Answered {
+            rev: next,
+            answer: Err(Failure::Unavailable(Unavailable::NotStarted("no".into()))),
+            more: false,
+        }));
+        assert!(
+            matches!(&failed.run, Run::Failed(why) if why.starts_with("This browser could not start the simulation")),
+            "{:?}",
+            failed.run
+        );
         let cancelled = replaced.reduce(ScaleAction::Cancel);
         assert_eq!(
             cancelled.shown(),
             Some(&partial),
             "cancel keeps what was shown"
         );
-        assert!(matches!(cancelled.run, Run::Stopped { .. }) && !cancelled.run_requested);
-        let answered = cancelled.reduce(ScaleAction::Finished {
-            id: 8,
-            result: Rc::clone(&partial),
-            ms: 2.0,
-        });
+        assert!(matches!(cancelled.run, Run::Stopped { .. }) && cancelled.wants_run().is_none());
+        let answered = cancelled.reduce(part(next, 14_000, &partial, 2.0, false));
         assert_eq!(answered, cancelled, "a stopped run takes no late answer");
         assert_eq!(
             ScaleState::default()
@@ -519,7 +556,7 @@ mod tests {
         let packed = link::encode(&link);
         let opened = ScaleState::start(Start::new(Some(&packed), None));
         assert_eq!(opened.inputs, link);
-        assert!(opened.run_requested);
+        assert!(opened.running());
         // Links made before churn and retries still open, with the defaults.
         let old = serde_json::json!({"vms": 300, "seed": 9, "ran": true});
         let old: ScaleLink = link::decode(&link::encode(&old)).unwrap();
@@ -554,7 +591,8 @@ mod tests {
         assert_eq!(notice.undo.as_deref(), Some("Undo"));
         let back = opened.reduce(ScaleAction::Undo);
         assert_eq!(back.inputs, mine.inputs);
-        assert!(back.run_requested, "inputs brought back run again");
+        assert!(back.running(), "inputs brought back run again");
+        assert!(rev_of(&back) > rev_of(&opened), "at a revision of their own");
         // The defaults are nothing to keep.
         let plain = ScaleState::start(Start::new(
             Some(&link::encode(&link)),
@@ -585,23 +623,17 @@ mod tests {
             })
             .unwrap(),
         );
-        let mine = ScaleState::default()
-            .reduce(ScaleAction::SetVms(300))
-            .reduce(ScaleAction::Started { id: 1 })
-            .reduce(ScaleAction::Finished {
-                id: 1,
-                result: Rc::clone(&result),
-                ms: 3.0,
-            });
+        let mine = ScaleState::default().reduce(ScaleAction::SetVms(300));
+        let mine = mine.reduce(part(rev_of(&mine), 2100, &result, 3.0, false));
         let opened = mine.reduce(ScaleAction::Open(ScaleLink::default()));
-        assert!(opened.run_requested);
+        assert!(opened.running());
         assert_eq!(
             opened.shown(),
             Some(&result),
             "the counts stay until new ones come"
         );
         let back = opened.reduce(ScaleAction::Undo);
-        assert!(!back.run_requested, "its own numbers, no new run");
+        assert!(!back.running(), "its own numbers, no new run");
         assert!(matches!(back.run, Run::Done { .. }));
     }
 }

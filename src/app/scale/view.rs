@@ -1,6 +1,6 @@
 //! The Scale view: sliders for the inputs, the charts following them. Every
-//! move asks Scale's simulator in the engines' worker ([`ScaleWorker`])
-//! for a new run, which replaces the one going on; its counts stream in as actions on
+//! move asks the engines' worker for a new run ([`crate::engines::scale`]),
+//! which replaces the one going on; its counts stream in as actions on
 //! [`ScaleState`], so the page never waits for a simulation.
 
 use std::rc::Rc;
@@ -17,11 +17,10 @@ use crate::app::components::{
 };
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_view, ViewHandle};
 use crate::app::route::View;
-use crate::app::scale_worker::ScaleWorker;
 use crate::app::shortcuts::Shortcut;
 use crate::app::view_state::ViewState;
+use crate::engines::client::use_ask;
 use crate::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS};
-use crate::sim::scale::FromWorker;
 
 #[derive(PartialEq, Properties)]
 pub struct ScaleViewProps {
@@ -49,7 +48,7 @@ fn step_of(vms: usize) -> usize {
 pub fn ScaleView(props: &ScaleViewProps) -> Html {
     let (state, send) = use_view::<ScaleState>(props.packed.clone());
     let copy = use_copy();
-    let cancel = use_runner(&state, &send);
+    use_runner(&state, &send);
     let share = use_share(state.link(), &copy, send.reform(ScaleAction::Notify));
     {
         let (send, share) = (send.clone(), share.clone());
@@ -102,7 +101,7 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
                 </label>
                 <button type="submit" class="primary">{ "Run again" }<kbd class="shortcut-hint" aria-hidden="true">{ "r" }</kbd></button>
                 if running {
-                    <button type="button" onclick={cancel.reform(|_: MouseEvent| ())}>{ "Stop" }</button>
+                    <button type="button" onclick={send.reform(|_: MouseEvent| ScaleAction::Cancel)}>{ "Stop" }</button>
                 }
                 { undo_button(&yew::props!(UndoButtonProps { shown: state.undo.is_some(), onundo: send.reform(|()| ScaleAction::Undo) })) }
                 { share_button(&yew::props!(ShareButtonProps { copy: copy.clone(), onshare: share })) }
@@ -123,82 +122,15 @@ pub fn ScaleView(props: &ScaleViewProps) -> Html {
     }
 }
 
-/// Starts a run in the Scale worker whenever the state asks for one, and
-/// turns the worker's answers into actions. Returns the callback that stops
-/// the run. The worker starts on the first run and ends with the view.
+/// Asks the engines for the run under way whenever a new one starts (the
+/// simulator runs in the engines' worker, in parts, never on the page's
+/// thread), and turns their answers into actions. A run stopped, or
+/// replaced, is cancelled there.
 #[hook]
-fn use_runner(state: &ViewHandle<ScaleState>, send: &Callback<ScaleAction>) -> Callback<()> {
-    let worker = use_mut_ref(|| None::<ScaleWorker>);
-    let dispatcher = send.clone();
-    let requested = state.run_requested;
-    let options = state.options();
-    {
-        let worker = worker.clone();
-        use_effect_with((requested, state.link()), move |(requested, _)| {
-            if !*requested {
-                return;
-            }
-            let mut slot = worker.borrow_mut();
-            if slot.is_none() {
-                let answers = {
-                    let dispatcher = dispatcher.clone();
-                    Callback::from(move |message| {
-                        if let Some(action) = action_of(message) {
-                            dispatcher.emit(action);
-                        }
-                    })
-                };
-                // No in-page fallback: it would put the simulator into the
-                // page's own download (every browser that runs this wasm
-                // has workers; the failure is said, not hidden).
-                *slot = ScaleWorker::spawn(answers).ok();
-            }
-            match slot.as_ref() {
-                Some(worker) => {
-                    let id = worker.run(&options);
-                    dispatcher.emit(ScaleAction::Started { id });
-                }
-                None => dispatcher.emit(ScaleAction::Failed {
-                    id: 0,
-                    message: "This browser could not start the simulation: it refused to start a Web Worker (./engine-worker_loader.js). Serve the playground over http(s), not from a file.".into(),
-                }),
-            }
-        });
-    }
-    let dispatcher = send.clone();
-    Callback::from(move |()| {
-        if let Some(worker) = worker.borrow().as_ref() {
-            worker.cancel();
-        }
-        dispatcher.emit(ScaleAction::Cancel);
-    })
-}
-
-/// The action a worker's answer is.
-fn action_of(message: FromWorker) -> Option<ScaleAction> {
-    match message {
-        FromWorker::Ready | FromWorker::Cancelled { .. } => None,
-        FromWorker::Progress {
-            id,
-            done,
-            total,
-            result,
-            ..
-        } => Some(ScaleAction::Progress {
-            id,
-            done,
-            total,
-            partial: Rc::new(result),
-        }),
-        FromWorker::Done {
-            id,
-            result,
-            elapsed_ms,
-        } => Some(ScaleAction::Finished {
-            id,
-            result: Rc::new(result),
-            ms: elapsed_ms,
-        }),
-        FromWorker::Failed { id, message } => Some(ScaleAction::Failed { id, message }),
-    }
+fn use_runner(state: &ViewHandle<ScaleState>, send: &Callback<ScaleAction>) {
+    use_ask(
+        state.wants_run().map(|(rev, scale)| (rev, move || scale)),
+        false,
+        send.reform(ScaleAction::Answered),
+    );
 }

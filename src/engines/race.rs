@@ -1,8 +1,7 @@
-//! Race's replays and explorations, run by the engines ([`RaceRequest`],
-//! [`ExploreRequest`]) and sent back as the Race view reads them
-//! ([`Raced`], [`Explored`]): the simulator writes with the apply and
+//! Race's replay of a timeline, run by the engines and sent back as the
+//! Race view reads it ([`Raced`]): the simulator writes with the apply and
 //! strategy engines, which the engines' module holds anyway, so the Race
-//! module holds none of them (docs/performance.md, round 15).
+//! module holds none of them.
 //!
 //! A replay's answer carries what the view shows of it: each step's
 //! request, response and object ([`ReplayView`]), the outcomes, the story
@@ -12,23 +11,22 @@
 //! on asks nothing more.
 //!
 //! ```
-//! use patchlab::app::engine::raced::RaceRequest;
+//! use patchlab::engines::race::Race;
 //! use patchlab::sim::timeline::Scenario;
 //!
-//! let scenario = Scenario::parse(include_str!("../../../www/scenarios/migration-race.yaml")).unwrap();
-//! let request = RaceRequest { rev: 3, scenario, preset: None };
-//! let raced = request.answer();
-//! assert_eq!(raced.rev, 3);
+//! let scenario = Scenario::parse(include_str!("../../www/scenarios/migration-race.yaml")).unwrap();
+//! let question = Race { scenario, preset: None };
+//! let raced = question.replay();
 //! let replay = raced.replay.as_ref().unwrap();
-//! assert_eq!(replay.steps.len(), request.scenario.schedule.len());
+//! assert_eq!(replay.steps.len(), question.scenario.schedule.len());
 //! assert_eq!(raced.compare.as_ref().map(Vec::len), Some(patchlab::strategy::Preset::ALL.len()));
 //! ```
 
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
+use super::{Caches, Never, Question};
 use crate::kube::KubeVersion;
-use crate::sim::explore::{self, Exploration};
 use crate::sim::outcome::{ConflictKind, LostUpdate, Outcomes};
 use crate::sim::story::Story;
 use crate::sim::timeline::{self, EventKind, Replay, Scenario, ScenarioError, Sent, Step};
@@ -50,22 +48,11 @@ pub fn kept_bytes(scenario: &Scenario) -> usize {
 
 /// Replay a scenario (as it runs: its release set) under a preset.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RaceRequest {
-    /// The page's revision of what is replayed (echoed in the answer).
-    pub rev: u64,
+pub struct Race {
     /// The scenario, with the release it runs on.
     pub scenario: Scenario,
     /// The preset replacing the writers' own.
     pub preset: Option<Preset>,
-}
-
-/// Explore every interleaving of a scenario (as it runs).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ExploreRequest {
-    /// The page's revision of what is explored (echoed in the answer).
-    pub rev: u64,
-    /// The scenario, with the release it runs on.
-    pub scenario: Scenario,
 }
 
 /// One row of compare mode: the same timeline under a preset.
@@ -77,11 +64,9 @@ pub struct CompareRow {
     pub outcomes: Result<Outcomes, ScenarioError>,
 }
 
-/// The answer to a [`RaceRequest`].
+/// The answer to a [`Race`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Raced {
-    /// The request's revision.
-    pub rev: u64,
     /// The replay, or why the scenario cannot run.
     pub replay: Result<ReplayView, ScenarioError>,
     /// The timeline under every preset (`None`: the replay failed, or it
@@ -92,16 +77,6 @@ pub struct Raced {
     /// The releases that answer this timeline otherwise (`None` as for
     /// `compare`).
     pub differences: Option<Vec<KubeVersion>>,
-}
-
-/// The answer to an [`ExploreRequest`] (without the per-interleaving
-/// stories, which no view shows: an interleaving opened is replayed).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Explored {
-    /// The request's revision.
-    pub rev: u64,
-    /// Every interleaving per preset, or why not.
-    pub exploration: Result<Exploration, ScenarioError>,
 }
 
 /// A replay as the Race view shows it.
@@ -314,10 +289,25 @@ impl SentView {
     }
 }
 
-impl RaceRequest {
+impl Question for Race {
+    const NAME: &'static str = "race";
+    type Rev = u64;
+    type Answer = Raced;
+    type Refusal = Never;
+
+    fn bytes(&self) -> usize {
+        kept_bytes(&self.scenario)
+    }
+
+    fn answer(self, _: &mut Caches) -> Result<Raced, Never> {
+        Ok(self.replay())
+    }
+}
+
+impl Race {
     /// Replays the scenario, and within [`OTHER_RUNS_BYTES`] under every
     /// preset and every other release.
-    pub fn answer(&self) -> Raced {
+    pub fn replay(&self) -> Raced {
         let replay = timeline::replay(&self.scenario, self.preset);
         let others = replay.is_ok() && kept_bytes(&self.scenario) <= OTHER_RUNS_BYTES;
         let compare = others.then(|| {
@@ -332,7 +322,6 @@ impl RaceRequest {
         });
         let differences = others.then(|| differences(&self.scenario, self.preset, &replay));
         Raced {
-            rev: self.rev,
             story: replay.as_ref().ok().map(Story::of_replay),
             replay: replay.as_ref().map(ReplayView::of).map_err(Clone::clone),
             compare,
@@ -373,20 +362,4 @@ fn differences(
             !same(&timeline::replay(&other, preset))
         })
         .collect()
-}
-
-impl ExploreRequest {
-    /// Every interleaving per preset (the stories left out).
-    pub fn answer(&self) -> Explored {
-        let exploration = explore::explore(&self.scenario, &[]).map(|mut exploration| {
-            for row in &mut exploration.presets {
-                row.stories.clear();
-            }
-            exploration
-        });
-        Explored {
-            rev: self.rev,
-            exploration,
-        }
-    }
 }

@@ -1,19 +1,14 @@
-//! Check's "paste the error you got", on the engines' side: the error
-//! text explained by [`crate::explain`], with the patch and the object the
-//! view already holds (the replay then names the failing op). Pure, tested
-//! natively.
-//!
-//! The Check module carries no explain engine (its code and texts were
-//! 18 KB gzip of that module, for a field most visits leave blank): the
-//! engines' module, shared with Build and fetched once, answers an
-//! [`ExplainRequest`] with an [`ExplainView`], every text of the panel
-//! worked out ([`super::ToEngine::Explain`]).
+//! Check's "paste the error you got": the error text explained by
+//! [`crate::explain`], with the patch and the object the view already
+//! holds (the replay then names the failing op), answered with every text
+//! of the panel worked out ([`ExplainView`]): the Check module carries no
+//! explain engine.
 
 use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::EngineFailed;
+use super::{Caches, Never, Question};
 use crate::explain::{explain_unlinked, ExplainError, Explanation, Helps, Request};
 use crate::kube::KubeVersion;
 
@@ -115,11 +110,9 @@ pub fn retry_on_conflict_text(retries: bool) -> &'static str {
 }
 
 /// What explain is asked: the error text with the view's patch, object
-/// and release, at one revision of the view.
+/// and release.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ExplainRequest {
-    /// The view's revision asked about.
-    pub rev: u64,
+pub struct Explain {
     /// The pasted error text.
     pub error: Rc<str>,
     /// The patch editor's text.
@@ -130,24 +123,23 @@ pub struct ExplainRequest {
     pub kubernetes: Option<KubeVersion>,
 }
 
-impl ExplainRequest {
-    /// explain's answer, as the panel shows it (`None`: the error text is
-    /// blank). The engines' side: the Check module never calls it.
-    pub fn answer(&self) -> Option<Rc<ExplainView>> {
-        explain_error(&self.error, &self.patch, &self.object, self.kubernetes)
-            .map(|e| Rc::new(ExplainView::of(&e)))
-    }
-}
+impl Question for Explain {
+    const NAME: &'static str = "explain";
+    type Rev = u64;
+    /// The panel's texts (`None`: the error text is blank).
+    type Answer = Option<ExplainView>;
+    type Refusal = Never;
 
-/// explain's answer for one revision of the view (or why the engines
-/// could not give one).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExplainAnswer {
-    /// The revision answered.
-    pub rev: u64,
-    /// The panel's texts (`Ok(None)`: the error text is blank), or why
-    /// there are none (the engines did not load).
-    pub view: Result<Option<Rc<ExplainView>>, EngineFailed>,
+    fn bytes(&self) -> usize {
+        self.error.len() + self.patch.len() + self.object.len()
+    }
+
+    fn answer(self, _: &mut Caches) -> Result<Option<ExplainView>, Never> {
+        Ok(
+            explain_error(&self.error, &self.patch, &self.object, self.kubernetes)
+                .map(|e| ExplainView::of(&e)),
+        )
+    }
 }
 
 /// The decided class's retry verdict, in words.

@@ -1,11 +1,9 @@
-//! Check's lint, run where the engines are (#27): the Check module holds
-//! none of lint, the apply engines, strategic merge patch, the strategy
-//! engine or the schema tables (178 KB gzip), which the engines' module
-//! already holds for Build. The view asks with a [`CheckRequest`] and
-//! shows the [`Checked`] that comes back: lint's report worked out into
-//! what the view shows (the ops listed, each finding with its rule's
-//! texts, each fix's ops as sent), so the page reads
-//! plain data and runs none of lint's code. The bundled examples' answers
+//! Check's question: lint of a patch against an object, run where the
+//! engines are (the Check module holds none of lint, the apply engines,
+//! strategic merge patch, the strategy engine or the schema tables). The
+//! answer, [`Checked`], is lint's report worked out into what the view
+//! shows (the ops listed, each finding with its rule's texts, each fix's
+//! ops as sent), so the page reads plain data and runs none of lint's code. The bundled examples' answers
 //! are compiled in (`www/check/examples.json`): a first visit shows one
 //! without fetching the engines.
 
@@ -13,7 +11,8 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{ParseError, RuleText};
+use super::build::RuleText;
+use super::{Caches, Never, Question};
 use crate::apply::Semantics;
 use crate::input::InputError;
 use crate::lint::{self, report, BodyKind, Finding, Fix, LintError, Options, Origin, Report};
@@ -29,11 +28,9 @@ pub const MAX_SHOWN_OPS: usize = 200;
 /// shown in its row.
 pub const VALUE_CHARS: usize = 160;
 
-/// What Check asks: lint of its two texts, at one revision of the view.
+/// What Check asks: lint of its two texts.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckRequest {
-    /// The view's revision asked about.
-    pub rev: u64,
+pub struct Check {
     /// The patch editor's text.
     pub patch: Rc<str>,
     /// The object editor's text (blank: none).
@@ -42,10 +39,24 @@ pub struct CheckRequest {
     pub semantics: Semantics,
 }
 
-impl CheckRequest {
-    /// Reads and lints the patch against the object, as the view shows
-    /// it. The engines' side: the Check module never calls it.
-    pub fn answer(&self) -> Checked {
+impl Question for Check {
+    const NAME: &'static str = "check";
+    type Rev = u64;
+    type Answer = Checked;
+    type Refusal = Never;
+
+    fn bytes(&self) -> usize {
+        self.patch.len() + self.object.len()
+    }
+
+    fn answer(self, _: &mut Caches) -> Result<Checked, Never> {
+        Ok(self.check())
+    }
+}
+
+impl Check {
+    /// Reads and lints the patch against the object, as the view shows it.
+    pub fn check(&self) -> Checked {
         let (value, object) = if self.object.trim().is_empty() {
             (None, ObjectRead::Blank)
         } else {
@@ -70,18 +81,14 @@ impl CheckRequest {
             };
             lint().map_err(|err| editor_error(&err, &self.patch))
         });
-        Checked {
-            rev: self.rev,
-            patch,
-            object,
-        }
+        Checked { patch, object }
     }
 }
 
 /// A lint error as the editor shows it: the message, and the line to mark
 /// when it is a line of the editor's text.
-pub fn editor_error(err: &LintError, text: &str) -> ParseError {
-    let plain = |message: String| ParseError {
+pub fn editor_error(err: &LintError, text: &str) -> InputError {
+    let plain = |message: String| InputError {
         message,
         line: None,
         column: None,
@@ -90,17 +97,17 @@ pub fn editor_error(err: &LintError, text: &str) -> ParseError {
         // A command's -p argument has lines of its own: the message says
         // where it starts.
         LintError::Syntax(inner) if lint::is_command(text) => plain(inner.to_string()),
-        LintError::Syntax(inner) | LintError::Object(inner) => ParseError::from(inner),
+        LintError::Syntax(inner) | LintError::Object(inner) => inner.clone(),
         LintError::Payload(PayloadError::Syntax {
             message,
             line,
             column,
-        }) if !lint::is_command(text) => ParseError {
+        }) if !lint::is_command(text) => InputError {
             message: message.clone(),
             line: Some(*line),
             column: Some(*column),
         },
-        LintError::Command { message, line } => ParseError {
+        LintError::Command { message, line } => InputError {
             message: format!("in the command: {message}"),
             line: *line,
             column: None,
@@ -109,23 +116,20 @@ pub fn editor_error(err: &LintError, text: &str) -> ParseError {
     }
 }
 
-/// What lint made of Check's texts at one revision.
+/// What lint made of Check's texts.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Checked {
-    /// The revision checked.
-    pub rev: u64,
     /// The patch (`None`: the editor is blank), or why it could not be
     /// read, as its editor shows it.
-    pub patch: Option<Result<CheckedPatch, ParseError>>,
+    pub patch: Option<Result<CheckedPatch, InputError>>,
     /// The current object.
     pub object: ObjectRead,
 }
 
 impl Checked {
-    /// Nothing checked (revision 0, behind every state's).
+    /// Nothing checked.
     pub fn blank() -> Checked {
         Checked {
-            rev: 0,
             patch: None,
             object: ObjectRead::Blank,
         }
@@ -139,7 +143,7 @@ impl Checked {
     /// The patch editor's error, if the patch could not be read.
     pub fn patch_error(&self) -> Option<InputError> {
         match &self.patch {
-            Some(Err(err)) => Some(InputError::from(err)),
+            Some(Err(err)) => Some(err.clone()),
             _ => None,
         }
     }
@@ -147,7 +151,7 @@ impl Checked {
     /// The object editor's error, if the object could not be read.
     pub fn object_error(&self) -> Option<InputError> {
         match &self.object {
-            ObjectRead::Unreadable(err) => Some(InputError::from(err)),
+            ObjectRead::Unreadable(err) => Some(err.clone()),
             _ => None,
         }
     }
@@ -163,7 +167,7 @@ pub enum ObjectRead {
     Read,
     /// Not readable (why, as its editor shows it): lint checked the patch
     /// without it.
-    Unreadable(ParseError),
+    Unreadable(InputError),
 }
 
 /// A patch lint read and checked, as the view shows it.
@@ -383,71 +387,118 @@ pub struct OpRow {
     pub findings: Vec<usize>,
 }
 
+/// An op's text as sent, without insignificant white space.
+fn minified(raw: &str) -> String {
+    let mut out = Vec::with_capacity(raw.len());
+    crate::apply::text::minify(raw, &mut out);
+    String::from_utf8(out).unwrap_or_else(|_| raw.to_owned())
+}
+
+/// The ops listed: every op of a patch of at most [`MAX_SHOWN_OPS`],
+/// otherwise those with findings (at most as many).
+fn rows(input: &lint::Input, report: &Report, written: &[String]) -> Vec<OpRow> {
+    let lines: Vec<usize> = match input.origin {
+        Origin::Json => report::op_locations(&input.payload)
+            .into_iter()
+            .map(|(line, _)| line)
+            .collect(),
+        _ => Vec::new(),
+    };
+    let row = |index: usize| OpRow::of(index, report, written, lines.get(index).copied());
+    let count = report.op_count.max(report.ops.len());
+    if count <= MAX_SHOWN_OPS {
+        return (0..count).map(row).collect();
+    }
+    let mut with_findings: Vec<usize> = report.findings.iter().filter_map(|f| f.index).collect();
+    with_findings.dedup();
+    with_findings
+        .into_iter()
+        .take(MAX_SHOWN_OPS)
+        .map(row)
+        .collect()
+}
+
+impl OpRow {
+    /// Row `index` of `report` (`written`: the elements as sent; `line`:
+    /// where the op starts).
+    fn of(index: usize, report: &Report, written: &[String], line: Option<usize>) -> OpRow {
+        let op = report.ops.get(index);
+        let value = match op {
+            Some(op) => op
+                .raw_value()
+                .map(|raw| crate::text::elide(raw, VALUE_CHARS))
+                .or_else(|| {
+                    op.value
+                        .as_ref()
+                        .map(|v| crate::text::elide_value(v, VALUE_CHARS))
+                }),
+            None => Some(
+                written
+                    .get(index)
+                    .map(|w| crate::text::elide(w, VALUE_CHARS))
+                    .unwrap_or_default(),
+            ),
+        };
+        OpRow {
+            index,
+            op: op.map(|op| ListedOp {
+                op: op.op.as_str().to_owned(),
+                path: op.path.clone(),
+                from: op.from.clone(),
+            }),
+            value,
+            line,
+            findings: (report.findings.iter().enumerate())
+                .filter(|(_, f)| f.covers(index))
+                .map(|(n, _)| n)
+                .collect(),
+        }
+    }
+}
+
+/// The first [`MAX_SHOWN_OPS`] of a conflict surface.
+fn first_shown<T: Clone>(items: &[T]) -> Vec<T> {
+    items.iter().take(MAX_SHOWN_OPS).cloned().collect()
+}
+
+impl CheckedReport {
+    fn of(report: &Report, written: &[String]) -> CheckedReport {
+        CheckedReport {
+            semantics: report.semantics,
+            op_count: report.op_count,
+            findings: (report.findings.iter())
+                .map(|f| CheckedFinding::of(f, written))
+                .collect(),
+            rules: RuleText::of(Some(report)),
+            outcome: report.outcome.as_ref().map(|o| CheckedOutcome {
+                applies: o.applies,
+                unchanged: o.unchanged,
+                index: o.index,
+                path: o.path.clone(),
+                cause: o.cause.clone(),
+                response: o.response.as_ref().map(|r| CheckedResponse {
+                    code: r.code,
+                    reason: r.reason.as_str().to_owned(),
+                    message: r.message.clone(),
+                }),
+            }),
+            conflicts: first_shown(&report.conflicts),
+            overwrites: first_shown(&report.overwrites),
+            surface_left_out: (
+                report.conflicts.len().saturating_sub(MAX_SHOWN_OPS),
+                report.overwrites.len().saturating_sub(MAX_SHOWN_OPS),
+            ),
+        }
+    }
+}
+
 impl CheckedPatch {
     fn of(input: &lint::Input, report: &Report) -> CheckedPatch {
         let elements: Vec<&serde_json::value::RawValue> =
             serde_json::from_str(&input.payload).unwrap_or_default();
-        let written: Vec<String> = elements
-            .iter()
-            .map(|raw| {
-                let mut out = Vec::with_capacity(raw.get().len());
-                crate::apply::text::minify(raw.get(), &mut out);
-                String::from_utf8(out).unwrap_or_else(|_| raw.get().to_owned())
-            })
-            .collect();
-        let lines: Vec<usize> = match input.origin {
-            Origin::Json => report::op_locations(&input.payload)
-                .into_iter()
-                .map(|(line, _)| line)
-                .collect(),
-            _ => Vec::new(),
-        };
+        let written: Vec<String> = elements.iter().map(|raw| minified(raw.get())).collect();
+        let rows = rows(input, report, &written);
         let count = report.op_count.max(report.ops.len());
-        let row = |index: usize| {
-            let op = report.ops.get(index);
-            OpRow {
-                index,
-                op: op.map(|op| ListedOp {
-                    op: op.op.as_str().to_owned(),
-                    path: op.path.clone(),
-                    from: op.from.clone(),
-                }),
-                value: match op {
-                    Some(op) => op
-                        .raw_value()
-                        .map(|raw| crate::text::elide(raw, VALUE_CHARS))
-                        .or_else(|| {
-                            op.value
-                                .as_ref()
-                                .map(|v| crate::text::elide_value(v, VALUE_CHARS))
-                        }),
-                    None => Some(
-                        written
-                            .get(index)
-                            .map(|w| crate::text::elide(w, VALUE_CHARS))
-                            .unwrap_or_default(),
-                    ),
-                },
-                line: lines.get(index).copied(),
-                findings: (report.findings.iter().enumerate())
-                    .filter(|(_, f)| f.covers(index))
-                    .map(|(n, _)| n)
-                    .collect(),
-            }
-        };
-        let rows: Vec<OpRow> = if count <= MAX_SHOWN_OPS {
-            (0..count).map(row).collect()
-        } else {
-            let mut with_findings: Vec<usize> =
-                report.findings.iter().filter_map(|f| f.index).collect();
-            with_findings.dedup();
-            with_findings
-                .into_iter()
-                .take(MAX_SHOWN_OPS)
-                .map(row)
-                .collect()
-        };
-        let left_out = count - rows.len().min(count);
         let body = (input.kind != BodyKind::JsonPatch).then(|| {
             serde_json::from_str(&input.payload)
                 .map(|value| crate::input::to_json_pretty(&value))
@@ -456,45 +507,10 @@ impl CheckedPatch {
         CheckedPatch {
             kind: input.kind,
             read_as: read_as(input, report),
-            report: CheckedReport {
-                semantics: report.semantics,
-                op_count: report.op_count,
-                findings: (report.findings.iter())
-                    .map(|f| CheckedFinding::of(f, &written))
-                    .collect(),
-                rules: RuleText::of(Some(report)),
-                outcome: report.outcome.as_ref().map(|o| CheckedOutcome {
-                    applies: o.applies,
-                    unchanged: o.unchanged,
-                    index: o.index,
-                    path: o.path.clone(),
-                    cause: o.cause.clone(),
-                    response: o.response.as_ref().map(|r| CheckedResponse {
-                        code: r.code,
-                        reason: r.reason.as_str().to_owned(),
-                        message: r.message.clone(),
-                    }),
-                }),
-                conflicts: report
-                    .conflicts
-                    .iter()
-                    .take(MAX_SHOWN_OPS)
-                    .cloned()
-                    .collect(),
-                overwrites: report
-                    .overwrites
-                    .iter()
-                    .take(MAX_SHOWN_OPS)
-                    .cloned()
-                    .collect(),
-                surface_left_out: (
-                    report.conflicts.len().saturating_sub(MAX_SHOWN_OPS),
-                    report.overwrites.len().saturating_sub(MAX_SHOWN_OPS),
-                ),
-            },
+            report: CheckedReport::of(report, &written),
+            left_out: count - rows.len().min(count),
             written,
             rows,
-            left_out,
             body,
         }
     }
@@ -593,14 +609,4 @@ impl Counts {
             parts.join(", ")
         }
     }
-}
-
-/// lint's answer for one revision of the view, or why the engines could
-/// not give one.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CheckAnswer {
-    /// The revision answered.
-    pub rev: u64,
-    /// What lint made of the texts, or why there is nothing.
-    pub checked: Result<Rc<Checked>, super::EngineFailed>,
 }
