@@ -243,12 +243,14 @@ fn the_player_disables_what_cannot_be_done_and_counts_steps() {
     assert!(!text(&end).contains("Play p"));
 }
 
-/// The timeline editor of `state`, open, its callbacks doing nothing.
-fn open_editor(state: &RaceState) -> String {
+/// The timeline editor of `state` (writing `objects`), open, its callbacks
+/// doing nothing.
+fn open_editor(state: &RaceState, objects: Vec<String>) -> String {
     render_view(timeline_editor(&yew::props!(TimelineEditorProps {
         writers: state.scenario.writers.clone(),
         intents: state.intents.clone(),
         overrides: state.overrides.clone(),
+        objects,
         schedule: state.scenario.schedule.clone(),
         open: true,
         ontoggle: Callback::noop(),
@@ -267,7 +269,7 @@ fn the_timeline_editor_shows_each_writer_and_why_intents_were_not_taken() {
         &RaceState::default(),
         RaceAction::EditIntents(0, "- set-label: [".into()),
     );
-    let html = open_editor(&typing);
+    let html = open_editor(&typing, Vec::new());
     assert!(opening(&html, "<details")
         .unwrap()
         .contains(r#"open="open""#));
@@ -296,22 +298,8 @@ fn the_timeline_editor_shows_each_writers_overrides_and_settings() {
             super::WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
         ),
     );
-    let html = render_view(timeline_editor(&yew::props!(TimelineEditorProps {
-        writers: state.scenario.writers.clone(),
-        intents: state.intents.clone(),
-        overrides: state.overrides.clone(),
-        objects: vec!["VirtualMachineInstance/a".into(), "Pod/b".into()],
-        schedule: state.scenario.schedule.clone(),
-        open: true,
-        ontoggle: Callback::noop(),
-        onpreset: Callback::noop(),
-        onintents: Callback::noop(),
-        onwriter: Callback::noop(),
-        onadd: Callback::noop(),
-        onremove: Callback::noop(),
-        onup: Callback::noop(),
-        ondown: Callback::noop(),
-    })));
+    let objects = vec!["VirtualMachineInstance/a".into(), "Pod/b".into()];
+    let html = open_editor(&state, objects);
     let name = &state.scenario.writers[0].name;
     let overrides = element(&html, &format!(r#"aria-label="Field overrides of {name}""#)).unwrap();
     assert!(
@@ -385,7 +373,7 @@ fn a_text_waiting_to_be_read_says_so_and_is_busy() {
             1,
             super::WriterEdit::Overrides("/metadata/labels: per-key\n".into()),
         ));
-    let html = open_editor(&waiting);
+    let html = open_editor(&waiting, Vec::new());
     assert_eq!(
         text(&html).matches(super::timeline_editor::READING).count(),
         2
@@ -407,7 +395,7 @@ fn a_text_waiting_to_be_read_says_so_and_is_busy() {
             .unwrap()
             .contains(r#"aria-busy="false""#)
     );
-    let read = open_editor(&super::tests::answered(&waiting));
+    let read = open_editor(&super::tests::answered(&waiting), Vec::new());
     assert_eq!(
         text(&read).matches(super::timeline_editor::READING).count(),
         0

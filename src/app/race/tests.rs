@@ -31,6 +31,11 @@ pub(super) fn answered(state: &RaceState) -> RaceState {
     })
 }
 
+/// The interleavings of the exploration `state` shows.
+pub(super) fn interleavings(state: &RaceState) -> &[Vec<Event>] {
+    &state.exploration().unwrap().as_ref().unwrap().interleavings
+}
+
 /// `action` (a typed text) and the engines' reading of it.
 pub(super) fn typed(state: &RaceState, action: RaceAction) -> RaceState {
     answered(&state.reduce(action))
@@ -72,6 +77,13 @@ fn typed_texts_wait_for_the_engines_and_only_their_own_answer_is_taken() {
         Some(&crate::strategy::Strategy::PerKey)
     );
     assert_eq!(read.intents[0].text, second, "the text stays as typed");
+}
+
+#[test]
+fn a_text_the_engines_could_not_read_says_why_and_is_never_left_waiting() {
+    let state = RaceState::default();
+    let first = "- set-label: {key: a, value: b}\n";
+    let waiting = state.reduce(RaceAction::EditIntents(0, first.into()));
     // The engines could not load: each waiting text says why, and stays.
     let failed = waiting.reduce(RaceAction::YamlRead {
         texts: waiting.unread(),
@@ -375,7 +387,8 @@ fn loading_over_an_edited_race_can_be_undone() {
     assert_eq!(undone.step, 3);
     assert_eq!(undone.replay(), edited.replay());
     assert_eq!(
-        undone.rev, edited.rev,
+        (undone.replayed(), undone.race_request().is_some()),
+        (edited.replayed(), edited.race_request().is_some()),
         "Undo brings back the replay as it was"
     );
     assert!(undone.undo.is_none() && undone.notice.is_none());
@@ -461,8 +474,8 @@ fn the_kubernetes_release_runs_the_replay_and_travels_in_the_link() {
 
 #[test]
 fn a_link_to_an_interleaving_out_of_range_says_which_without_wrapping() {
-    // 4294967295 is usize::MAX in the browser (wasm32): shown + 1 it once
-    // wrapped to "interleaving 0".
+    // 4294967295 is usize::MAX in the browser (wasm32): shown + 1, it must
+    // not wrap to "interleaving 0".
     for (index, shown) in [
         (4_294_967_295usize, "4294967296".to_owned()),
         (
@@ -624,19 +637,48 @@ fn a_late_answer_is_dropped_and_a_failure_is_said_and_kept() {
     assert!(failed.explore_request().is_none());
 }
 
+/// The reducer is pure (the same state and action, the same state,
+/// revisions included), and no revision is given twice: after an Undo, no
+/// answer asked before it is taken, and the answers and failures the state
+/// had come back with it.
 #[test]
 fn revisions_are_never_reused_so_undo_never_takes_another_state_s_answer() {
-    let state = RaceState::default();
-    let a = state.reduce(RaceAction::SetPreset(Some(Preset::Naive)));
-    let b = RaceState::default().reduce(RaceAction::SetPreset(Some(Preset::Naive)));
-    assert_ne!(a.rev, b.rev, "the same change in two states: two revisions");
-    let edited = a.reduce(RaceAction::MoveDown(0)).replayed_here();
-    assert!(edited.replayed());
-    let loaded = edited.reduce(RaceAction::Load("finalizer-race".into()));
+    let state = RaceState::default().reduce(RaceAction::MoveDown(0));
+    let state = state.reduce(RaceAction::ToggleExplore);
+    let link = RaceLink {
+        explore: true,
+        ..RaceLink::shipped("finalizer-race", Some(Preset::Naive), 2)
+    };
+    let load = RaceAction::Load("finalizer-race".into());
+    let failure = RaceAction::Raced(Err(EngineFailed::Unavailable("no worker".into())));
+    let open = RaceAction::Open(link);
+    for action in [&load, &open, &RaceAction::MoveUp(1), &failure] {
+        let next = state.reduce(action.clone());
+        assert_eq!(next, state.reduce(action.clone()), "{action:?}");
+        assert!(next.last_rev >= state.last_rev, "{action:?}");
+    }
+    let naive = || RaceState::default().reduce(RaceAction::SetPreset(Some(Preset::Naive)));
+    assert_eq!(naive(), naive(), "the same change twice: the same revision");
+    let loaded = state.reduce(open);
+    assert!(loaded.rev > state.last_rev, "a link is numbered past");
     let undone = loaded.reduce(RaceAction::Undo);
-    assert_eq!(undone.rev, edited.rev);
-    assert!(undone.replayed(), "Undo brings back the replay it had");
-    assert_eq!(undone.replay(), edited.replay());
+    assert!(undone.rev > loaded.last_rev, "Undo takes no revision back");
+    for asked in [&state, &loaded] {
+        let raced = Rc::new(asked.race_request().unwrap().answer());
+        let explored = Rc::new(asked.explore_request().unwrap().answer());
+        let late = undone.reduce(RaceAction::Raced(Ok(raced)));
+        assert_eq!(late.reduce(RaceAction::Explored(Ok(explored))), undone);
+    }
+    let answered = undone.replayed_here();
+    assert!(answered.replayed() && answered.explored_here());
+    let back = answered.reduce(load).reduce(RaceAction::Undo);
+    assert!(back.replayed(), "Undo brings back the replay it had");
+    assert_eq!(back.replay(), answered.replay());
+    let failed = state
+        .reduce(failure)
+        .reduce(RaceAction::Open(loaded.link()));
+    let back = failed.reduce(RaceAction::Undo);
+    assert!(back.race_failed().is_some() && back.race_request().is_none());
 }
 
 #[test]

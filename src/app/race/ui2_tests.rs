@@ -1,5 +1,6 @@
 //! Race links past the end, and which releases run a race differently.
 
+use super::tests::interleavings;
 use super::*;
 use crate::app::link;
 use crate::app::view_state::ViewState;
@@ -72,15 +73,7 @@ fn a_replayed_interleaving_is_told_by_its_own_story() {
     let exploration =
         crate::sim::explore::explore(&explored.running(), &[]).expect("the scenario explores");
     let n = exploration.interleavings.len();
-    assert_eq!(
-        explored
-            .exploration()
-            .unwrap()
-            .as_ref()
-            .unwrap()
-            .interleavings,
-        exploration.interleavings
-    );
+    assert_eq!(interleavings(&explored), exploration.interleavings);
     assert!(n > 2);
     let mut told = std::collections::BTreeSet::new();
     for index in [0, n / 2, n - 1] {
@@ -125,13 +118,7 @@ fn an_interleaving_opened_from_its_link_numbers_the_orders_as_the_scenario_does(
     let explored = RaceState::default()
         .reduce(RaceAction::ToggleExplore)
         .replayed_here();
-    let n = explored
-        .exploration()
-        .unwrap()
-        .as_ref()
-        .unwrap()
-        .interleavings
-        .len();
+    let n = interleavings(&explored).len();
     for index in [1, n / 2, n - 1] {
         let opened = explored.reduce(RaceAction::OpenInterleaving {
             index,

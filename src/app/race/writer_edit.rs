@@ -8,7 +8,7 @@
 //! not taken.
 //!
 //! The texts are YAML, read by the engines' module (the Race module
-//! carries no YAML reader: 25 KB gzip, #27): a typed text waits for its
+//! carries no YAML reader): a typed text waits for its
 //! reading ([`IntentsText::reading`]), and what it reads as is then taken
 //! or refused like any edit.
 
@@ -69,26 +69,23 @@ impl IntentsText {
     pub fn taken(text: String) -> IntentsText {
         IntentsText {
             text,
-            error: None,
-            reading: false,
+            ..IntentsText::default()
         }
     }
 
     /// A typed text waiting to be read.
     pub fn reading(text: String) -> IntentsText {
         IntentsText {
-            text,
-            error: None,
             reading: true,
+            ..IntentsText::taken(text)
         }
     }
 
     /// A text that was not taken, and why.
     pub fn refused(text: String, error: IntentsError) -> IntentsText {
         IntentsText {
-            text,
             error: Some(error),
-            reading: false,
+            ..IntentsText::taken(text)
         }
     }
 }
