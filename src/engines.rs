@@ -413,14 +413,13 @@ impl<Q: Question> Asked<Q> {
         !self.answers(rev) && self.failed_on(rev).is_none()
     }
 
-    /// Renumbers the answer kept with `map` (a state brought back by Undo
-    /// takes new revisions) and forgets the failure, which was of another
-    /// time: the state asks again.
+    /// Renumbers what it holds with `map` (a state brought back by Undo
+    /// takes new revisions, and its answers and failures move with them).
     pub fn renumber(&mut self, map: impl Fn(Q::Rev) -> Q::Rev) {
-        if let Some((rev, _)) = &mut self.latest {
+        let revs = self.latest.iter_mut().map(|(rev, _)| rev);
+        for rev in revs.chain(self.failed.iter_mut().map(|(rev, _)| rev)) {
             *rev = map(*rev);
         }
-        self.failed = None;
     }
 
     /// Takes what the engines said while revision `rev` is wanted: an

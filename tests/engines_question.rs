@@ -38,7 +38,10 @@ impl Question for Owners {
 }
 
 fn ask<Q: Question>(worker: &mut Worker, rev: Q::Rev, question: &Q) -> String {
-    assert_eq!(worker.take(&Asking::new(&rev, question, Some(1)).text()), None);
+    assert_eq!(
+        worker.take(&Asking::new(&rev, question, Some(1)).text()),
+        None
+    );
     worker.work(&|| 0.0).expect("a reply")
 }
 
@@ -54,9 +57,15 @@ fn a_question_added_by_one_file_and_one_table_line_is_served_beside_the_others()
             object: object.into(),
         },
     );
-    assert_eq!(Header::read(&reply).unwrap().answered.as_deref(), Some("owners"));
+    assert_eq!(
+        Header::read(&reply).unwrap().answered.as_deref(),
+        Some("owners")
+    );
     let (rev, owners) = wire::read::<Owners>(&reply).unwrap();
-    assert_eq!((rev, owners), (7, Ok(vec!["helm".to_owned(), "kubectl".to_owned()])));
+    assert_eq!(
+        (rev, owners),
+        (7, Ok(vec!["helm".to_owned(), "kubectl".to_owned()]))
+    );
     // Its refusal, typed, through the same wire.
     let reply = ask(&mut worker, 8, &Owners { object: "{".into() });
     let (_, refused) = wire::read::<Owners>(&reply).unwrap();
@@ -69,7 +78,18 @@ fn a_question_added_by_one_file_and_one_table_line_is_served_beside_the_others()
     assert!(wire::read::<patchlab::engines::read_yaml::ReadYaml>(&reply).is_ok());
     // A worker without the line does not know it, and says so.
     let mut without = Worker::new(TABLE);
-    let text = Asking::new(&9, &Owners { object: "{}".into() }, Some(2)).text();
+    let text = Asking::new(
+        &9,
+        &Owners {
+            object: "{}".into(),
+        },
+        Some(2),
+    )
+    .text();
     let misread = without.take(&text).expect("refused at once");
-    assert!(Header::read(&misread).unwrap().misread.unwrap().contains("owners"));
+    assert!(Header::read(&misread)
+        .unwrap()
+        .misread
+        .unwrap()
+        .contains("owners"));
 }

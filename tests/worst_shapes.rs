@@ -442,7 +442,10 @@ fn strategic_merge_patch_worst_shapes() {
 fn reply_to<Q: patchlab::engines::Question>(what: &str, rev: Q::Rev, question: &Q) -> String {
     use patchlab::engines::{wire::Asking, worker::Worker, TABLE};
     let mut worker = Worker::new(TABLE);
-    assert_eq!(worker.take(&Asking::new(&rev, question, Some(1)).text()), None);
+    assert_eq!(
+        worker.take(&Asking::new(&rev, question, Some(1)).text()),
+        None
+    );
     timed(what, || worker.work(&|| 0.0).expect("a reply"))
 }
 
@@ -451,7 +454,12 @@ fn read_as_the_page<Q: patchlab::engines::Question>(what: &str, reply: &str) -> 
 where
     Q::Refusal: std::fmt::Debug,
 {
-    timed(what, || patchlab::engines::wire::read::<Q>(reply).unwrap().1.unwrap())
+    timed(what, || {
+        patchlab::engines::wire::read::<Q>(reply)
+            .unwrap()
+            .1
+            .unwrap()
+    })
 }
 
 /// Build's whole answer (diff, round trip, lint, the rule texts once per
@@ -470,7 +478,8 @@ fn build_answers_sixteen_thousand_changed_keys_with_bounded_rule_texts() {
         let names: Vec<&str> = presets.iter().map(|p| p.as_str()).collect();
         let what = format!("Build's answer, {}", names.join(", "));
         let reply = reply_to(&what, Revs::default(), &question);
-        let built = read_as_the_page::<Build>(&format!("{what}, read as the page reads it"), &reply);
+        let built =
+            read_as_the_page::<Build>(&format!("{what}, read as the page reads it"), &reply);
         for column in &built.results.as_ref().unwrap().columns {
             let findings = column.findings.len()
                 + column.ops.iter().map(|op| op.findings.len()).sum::<usize>();

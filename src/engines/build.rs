@@ -414,12 +414,7 @@ mod by_name {
 }
 
 /// Every column and the Fields table for two parsed objects.
-pub fn compute(
-    old: &Value,
-    new: &Value,
-    columns: &[Column],
-    kubernetes: KubeVersion,
-) -> Results {
+pub fn compute(old: &Value, new: &Value, columns: &[Column], kubernetes: KubeVersion) -> Results {
     let plans: Vec<Result<Plan, DiffError>> = columns
         .iter()
         .map(|column| strategy::diff(old, new, &column.options()))

@@ -168,7 +168,8 @@ impl EngineClient {
         // other's answers away by setting the property. Each client drops
         // the answers to questions it did not ask.
         let target = self.port.target();
-        let _ = target.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
+        let _ =
+            target.add_event_listener_with_callback("message", on_message.as_ref().unchecked_ref());
         on_message.forget();
         let me = Rc::downgrade(self);
         let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
@@ -328,8 +329,8 @@ fn page_worker() -> Result<web_sys::Worker, Unavailable> {
             .and_then(|w| w.dyn_into::<web_sys::Worker>().ok())
             .ok_or_else(|| Unavailable::NotStarted("the boot script gave no worker".into()));
     }
-    let worker = web_sys::Worker::new(WORKER_URL)
-        .map_err(|e| Unavailable::NotStarted(format!("{e:?}")))?;
+    let worker =
+        web_sys::Worker::new(WORKER_URL).map_err(|e| Unavailable::NotStarted(format!("{e:?}")))?;
     let _ = js_sys::Reflect::set(&window, &JsValue::from_str(GLOBAL), &worker);
     Ok(worker)
 }
@@ -379,7 +380,9 @@ fn seeded<Q: Question>(rev: &Q::Rev, question: &Q) -> Option<Rc<Q::Answer>> {
     })
 }
 
-/// What the engines in the page made of a question.
+/// What the engines in the page made of a question (a module that holds
+/// every view holds the engines too, and always answers).
+#[cfg_attr(not(feature = "partial"), allow(dead_code))]
 enum InPage {
     /// Their reply.
     Answered(String),

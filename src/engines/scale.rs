@@ -91,7 +91,10 @@ impl ScaleRun {
     /// # Errors
     ///
     /// [`MigrateError`] when the options are out of bounds.
-    pub fn start(options: &MigrateOptions, warm: &mut WarmTables) -> Result<ScaleRun, MigrateError> {
+    pub fn start(
+        options: &MigrateOptions,
+        warm: &mut WarmTables,
+    ) -> Result<ScaleRun, MigrateError> {
         Ok(ScaleRun {
             migration: Migration::warm(options, warm)?,
             elapsed_ms: 0.0,

@@ -22,17 +22,7 @@ use crate::strategy::{self, BodyKind, Options, Preset};
 /// the engines' worker answers it (every part, the last kept), and read as
 /// the page reads it.
 pub(crate) fn through_the_wire<Q: Question>(rev: Q::Rev, question: Q) -> Answered<Q> {
-    through(&mut Worker::new(TABLE), rev, &question)
-}
-
-fn through<Q: Question>(worker: &mut Worker, rev: Q::Rev, question: &Q) -> Answered<Q> {
-    let text = Asking::new(&rev, question, Some(1)).text();
-    assert_eq!(worker.take(&text), None, "{text:.300}");
-    let mut last = None;
-    while let Some(reply) = worker.work(&|| 0.0) {
-        last = Some(reply);
-    }
-    read_reply::<Q>(&last.expect("a reply"))
+    Worker::new(TABLE).answer_through_the_wire(rev, question)
 }
 
 /// A reply read as the client reads it.
@@ -89,7 +79,10 @@ fn messages_read_back_and_what_cannot_be_read_is_said() {
     let mut worker = Worker::new(TABLE);
     for (text, why) in [
         ("[", "not an engine question"),
-        (r#"{"ask":"paint","seq":1}"#, r#"no question is named "paint""#),
+        (
+            r#"{"ask":"paint","seq":1}"#,
+            r#"no question is named "paint""#,
+        ),
     ] {
         let reply = worker.take(text).expect("a reply at once");
         let header = Header::read(&reply).unwrap();
@@ -105,7 +98,9 @@ fn messages_read_back_and_what_cannot_be_read_is_said() {
         assert!(Header::read(bad).is_err(), "{bad}");
     }
     // A reply that holds neither an answer nor a refusal does not read.
-    assert!(wire::read::<Build>(r#"{"answered":"build","rev":{"old":1,"new":2,"columns":3}}"#).is_err());
+    assert!(
+        wire::read::<Build>(r#"{"answered":"build","rev":{"old":1,"new":2,"columns":3}}"#).is_err()
+    );
 }
 
 #[test]
@@ -208,7 +203,9 @@ fn parse_errors_name_the_side_and_place_and_block_the_results() {
     assert_eq!((error.line, error.column), (Some(1), Some(14)));
     assert!(built.results.is_none());
     // The cached parse of an unchanged text is the same as a fresh one.
-    let again = worker.answer_now(build(OLD, NEW, &[Preset::Merge])).unwrap();
+    let again = worker
+        .answer_now(build(OLD, NEW, &[Preset::Merge]))
+        .unwrap();
     let fresh = answer(build(OLD, NEW, &[Preset::Merge]));
     assert_eq!(again, fresh);
 }
@@ -241,7 +238,12 @@ fn explain_answers_what_check_s_panel_shows_and_the_message_reads_back() {
     let expected = explain_error(error, patch, object, question.kubernetes).unwrap();
     assert_eq!(view.as_ref(), &Some(ExplainView::of(&expected)));
     assert_eq!(
-        view.as_ref().as_ref().unwrap().class.as_ref().map(|c| c.1.as_str()),
+        view.as_ref()
+            .as_ref()
+            .unwrap()
+            .class
+            .as_ref()
+            .map(|c| c.1.as_str()),
         Some("test-failed"),
         "replayed on the object: decided"
     );
@@ -268,7 +270,11 @@ fn check_answers_what_check_s_view_shows_and_the_message_reads_back() {
     let said = through_the_wire(5, question.clone());
     let checked = said.answer.unwrap();
     assert_eq!(*checked, question.check(), "the same through the wire");
-    assert_eq!(checked.object, ObjectRead::Read, "YAML, read by the engines");
+    assert_eq!(
+        checked.object,
+        ObjectRead::Read,
+        "YAML, read by the engines"
+    );
     let patch = checked.ok().expect("the patch reads");
     let rules: Vec<Rule> = patch.report.findings.iter().map(|f| f.rule).collect();
     assert_eq!(rules, [Rule::FailsNow, Rule::WholeMapTest], "worst first");
@@ -281,7 +287,11 @@ fn check_answers_what_check_s_view_shows_and_the_message_reads_back() {
         fix_payload(&fix.op_texts(&patch.written)),
         r#"[{"op":"add","path":"/metadata/labels/b","value":"2"}]"#
     );
-    let outcome = patch.report.outcome.as_ref().expect("checked on the object");
+    let outcome = patch
+        .report
+        .outcome
+        .as_ref()
+        .expect("checked on the object");
     assert!(!outcome.applies, "a is 2, not 1");
     assert_eq!(outcome.index, Some(0));
     assert_eq!(outcome.response.as_ref().map(|r| r.code), Some(422));
@@ -339,7 +349,10 @@ fn check_s_fixes_keep_the_ops_they_keep_by_reference_and_read_as_lint_wrote_them
             by_reference += sent.kept().iter().flatten().count();
         }
     }
-    assert!(by_reference > 50, "kept ops go by reference: {by_reference}");
+    assert!(
+        by_reference > 50,
+        "kept ops go by reference: {by_reference}"
+    );
 }
 
 #[test]
@@ -385,7 +398,10 @@ fn a_newer_question_replaces_one_of_its_name_waiting_or_running() {
     };
     worker.take(&scale(5, 3000));
     let first = worker.work(&|| 0.0).unwrap();
-    assert!(Header::read(&first).unwrap().more, "a first part: {first:.200}");
+    assert!(
+        Header::read(&first).unwrap().more,
+        "a first part: {first:.200}"
+    );
     worker.take(&scale(6, 50));
     let seqs: Vec<u32> = std::iter::from_fn(|| worker.work(&|| 0.0))
         .map(|reply| Header::read(&reply).unwrap().seq.unwrap())
@@ -394,8 +410,14 @@ fn a_newer_question_replaces_one_of_its_name_waiting_or_running() {
     worker.take(&scale(7, 3000));
     assert!(worker.work(&|| 0.0).is_some());
     worker.take(r#"{"cancel":"scale"}"#);
-    assert!(!worker.busy() && worker.work(&|| 0.0).is_none(), "cancelled");
-    assert!(worker.caches().holds::<WarmTables>(), "a cancel keeps the tables");
+    assert!(
+        !worker.busy() && worker.work(&|| 0.0).is_none(),
+        "cancelled"
+    );
+    assert!(
+        worker.caches().holds::<WarmTables>(),
+        "a cancel keeps the tables"
+    );
     worker.take(r#"{"forget":"scale"}"#);
     assert!(!worker.caches().holds::<WarmTables>(), "forget frees them");
 }
@@ -409,7 +431,10 @@ fn late_answers_of_replaced_questions_are_dropped() {
     assert!(!latest.is_latest("build", first), "replaced");
     assert!(latest.is_latest("build", second));
     assert!(latest.is_latest("explain", explain));
-    assert!(!latest.is_latest("explain", second), "a number of another name");
+    assert!(
+        !latest.is_latest("explain", second),
+        "a number of another name"
+    );
     latest.forget("build");
     assert!(!latest.is_latest("build", second), "forgotten");
 }
@@ -421,7 +446,10 @@ fn a_view_takes_the_answer_to_the_revision_it_wants_and_nothing_else() {
     let mut asked: Asked<Build> = Asked::default();
     assert!(asked.wanted(REVS));
     let later = Revs { new: 9, ..REVS };
-    assert!(!asked.take(later, said.clone()), "an answer to another revision");
+    assert!(
+        !asked.take(later, said.clone()),
+        "an answer to another revision"
+    );
     assert!(asked.wanted(later) && asked.shown().is_none());
     assert!(asked.take(REVS, said.clone()));
     assert!(asked.answers(REVS) && !asked.wanted(REVS));
@@ -433,10 +461,16 @@ fn a_view_takes_the_answer_to_the_revision_it_wants_and_nothing_else() {
     };
     assert!(asked.take(later, failed));
     assert!(asked.shown().is_some() && !asked.wanted(later));
-    assert_eq!(asked.failed_on(later), Some(&Failure::Unavailable(Unavailable::Stopped)));
+    assert_eq!(
+        asked.failed_on(later),
+        Some(&Failure::Unavailable(Unavailable::Stopped))
+    );
     assert!(asked.failed_on(REVS).is_none());
     // Renumbered (Undo), the failure is forgotten: asked again.
-    asked.renumber(|r| Revs { old: r.old + 10, ..r });
+    asked.renumber(|r| Revs {
+        old: r.old + 10,
+        ..r
+    });
     assert!(asked.wanted(later) && asked.answers(Revs { old: 11, ..REVS }));
 }
 
@@ -453,7 +487,10 @@ fn a_built_in_kind_takes_the_strategic_preset_a_custom_resource_does_not() {
     let column = &results.columns[1];
     assert_eq!(column.error, None);
     assert_eq!(column.kind, BodyKind::StrategicMergePatch);
-    assert_eq!(column.content_type, "application/strategic-merge-patch+json");
+    assert_eq!(
+        column.content_type,
+        "application/strategic-merge-patch+json"
+    );
     let budget = Budget::default();
     let (old, new) = (
         input::parse(POD_OLD, &budget).unwrap().0,
@@ -462,12 +499,18 @@ fn a_built_in_kind_takes_the_strategic_preset_a_custom_resource_does_not() {
     let plan = strategy::diff(&old, &new, &Options::preset(Preset::Strategic)).unwrap();
     let texts = column.texts.as_ref().unwrap();
     assert_eq!(&*texts.payload, plan.body_text());
-    assert!(texts.payload.contains(r#""image":"three""#), "{}", texts.payload);
+    assert!(
+        texts.payload.contains(r#""image":"three""#),
+        "{}",
+        texts.payload
+    );
     assert!(texts.body.is_some(), "shown whole, like a merge body");
     // A VMI (a custom resource; OLD and NEW name no kind at all): no
     // strategic preset offered, and a column that asks for it anyway
     // shows the body a client would send and the server's refusal.
-    let vmi = answer(build(OLD, NEW, &[Preset::Strategic])).results.unwrap();
+    let vmi = answer(build(OLD, NEW, &[Preset::Strategic]))
+        .results
+        .unwrap();
     assert_eq!(vmi.presets, Preset::ALL.to_vec());
     let column = &vmi.columns[0];
     assert!(
@@ -552,7 +595,11 @@ fn a_merge_column_shows_the_findings_check_shows_for_its_body() {
     // Naive replaces the list blind: a finding on the op, none on the body.
     let naive = &results.columns[1];
     assert!(naive.findings.is_empty());
-    assert!(naive.ops.iter().any(|op| !op.findings.is_empty()), "{:?}", naive.ops);
+    assert!(
+        naive.ops.iter().any(|op| !op.findings.is_empty()),
+        "{:?}",
+        naive.ops
+    );
 }
 
 /// A conversion says which side does not parse, and where, as a refusal
@@ -638,7 +685,10 @@ fn read_yaml_reads_each_text_and_the_messages_read_back() {
     let ReadText::Error(error) = &values[1] else {
         panic!("not YAML: {:?}", values[1])
     };
-    assert!(error.line.is_some() && error.column.is_some(), "where: {error:?}");
+    assert!(
+        error.line.is_some() && error.column.is_some(),
+        "where: {error:?}"
+    );
     assert!(matches!(&values[2], ReadText::Error(e) if e.message == "input is empty"));
     // Numbers come back as the engines read them: through JSON, exactly.
     assert_eq!(*values, answer(question));
@@ -664,7 +714,10 @@ fn race_answers_what_race_s_view_shows_and_the_message_reads_back() {
     let expected = replay(&scenario, Some(Preset::Naive)).unwrap();
     assert_eq!(raced.replay, Ok(ReplayView::of(&expected)));
     assert!(kept_bytes(&scenario) <= OTHER_RUNS_BYTES);
-    let rows = raced.compare.as_ref().expect("within the budget: every preset");
+    let rows = raced
+        .compare
+        .as_ref()
+        .expect("within the budget: every preset");
     for row in rows {
         let own = replay(&scenario, Some(row.preset)).unwrap().outcomes;
         let shown = row.outcomes.as_ref().unwrap();
@@ -672,7 +725,10 @@ fn race_answers_what_race_s_view_shows_and_the_message_reads_back() {
         assert_eq!(shown.lost_updates.len(), own.lost_updates.len());
     }
     assert!(raced.differences.is_some());
-    assert_eq!(raced.story, Some(crate::sim::story::Story::of_replay(&expected)));
+    assert_eq!(
+        raced.story,
+        Some(crate::sim::story::Story::of_replay(&expected))
+    );
     // Through the wire as the page reads it: every step, every value, a
     // `null` value kept apart from an absent one.
     assert_eq!(*raced, question.replay());
@@ -685,16 +741,22 @@ fn race_answers_what_race_s_view_shows_and_the_message_reads_back() {
         ..question
     };
     let raced = through_the_wire(22, broken).answer.unwrap();
-    assert_eq!(raced.replay, Err(crate::sim::timeline::ScenarioError::NoObjects));
+    assert_eq!(
+        raced.replay,
+        Err(crate::sim::timeline::ScenarioError::NoObjects)
+    );
     assert!(raced.compare.is_none() && raced.story.is_none());
 }
 
 #[test]
 fn explore_answers_the_explorer_s_table_without_stories() {
     let scenario = migration_race();
-    let said = through_the_wire(8, explore::Explore {
-        scenario: scenario.clone(),
-    });
+    let said = through_the_wire(
+        8,
+        explore::Explore {
+            scenario: scenario.clone(),
+        },
+    );
     let mut expected = crate::sim::explore::explore(&scenario, &[]).unwrap();
     for row in &mut expected.presets {
         row.stories.clear();
@@ -763,7 +825,10 @@ fn a_scale_run_comes_in_growing_parts_then_the_whole_run() {
     let last = read_reply::<Scale>(last);
     assert!(!last.more && last.rev == 9);
     assert_eq!(last.answer.unwrap().result, whole);
-    assert!(worker.caches().holds::<WarmTables>(), "the tables kept warm");
+    assert!(
+        worker.caches().holds::<WarmTables>(),
+        "the tables kept warm"
+    );
     // Out of bounds: refused, typed.
     let said = through_the_wire(
         10,
@@ -776,7 +841,9 @@ fn a_scale_run_comes_in_growing_parts_then_the_whole_run() {
     );
     assert_eq!(
         said.answer,
-        Err(Failure::Refused(crate::sim::migrate::MigrateError::VmCount(0)))
+        Err(Failure::Refused(
+            crate::sim::migrate::MigrateError::VmCount(0)
+        ))
     );
 }
 
@@ -794,7 +861,10 @@ fn questions_answered_in_page_are_answered_whole_or_not_at_all() {
     let mut worker = Worker::new(TABLE);
     let question = build(OLD, NEW, &[Preset::Merge]);
     let reply = worker.answer_text(&Asking::new(&REVS, &question, Some(1)).text());
-    assert_eq!(*read_reply::<Build>(&reply).answer.unwrap(), answer(question));
+    assert_eq!(
+        *read_reply::<Build>(&reply).answer.unwrap(),
+        answer(question)
+    );
     let scale = Scale {
         options: MigrateOptions::default(),
     };

@@ -268,7 +268,9 @@ impl Seed {
         }
         match read::<Q>(answer)? {
             (answered, Ok(answer)) if answered == *rev => Ok(Some(Rc::new(answer))),
-            _ => Err(serde_json::Error::custom("the seed answers another question")),
+            _ => Err(serde_json::Error::custom(
+                "the seed answers another question",
+            )),
         }
     }
 }

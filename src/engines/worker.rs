@@ -5,9 +5,10 @@
 //! name still waiting or running.
 
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use super::wire::{self, Incoming, Notice, Reply};
-use super::{Caches, Entry, Parts, Question, Start};
+use super::{Answered, Caches, Entry, Failure, Parts, Question, Start, Unavailable};
 
 /// The most text (bytes) a question may carry to be answered on the
 /// page's own thread: small objects take a few milliseconds there, and
@@ -208,6 +209,40 @@ impl Worker {
         question.answer(&mut self.caches)
     }
 
+    /// `question` asked at `rev` as the page asks it, answered as the
+    /// worker answers it (every part; the last kept) and read as the page
+    /// reads it: what a view is handed (tests, and the answers computed
+    /// when the playground is built).
+    pub fn answer_through_the_wire<Q: Question>(
+        &mut self,
+        rev: Q::Rev,
+        question: Q,
+    ) -> Answered<Q> {
+        let failed = |why: String| Answered {
+            rev,
+            answer: Err(Failure::Unavailable(Unavailable::Unreadable(why))),
+            more: false,
+        };
+        if let Some(misread) = self.take(&wire::Asking::new(&rev, &question, Some(1)).text()) {
+            return failed(misread);
+        }
+        let mut last = None;
+        while let Some(reply) = self.work(&|| 0.0) {
+            last = Some(reply);
+        }
+        let Some(reply) = last else {
+            return failed("no reply".into());
+        };
+        match (wire::Header::read(&reply), wire::read::<Q>(&reply)) {
+            (Ok(header), Ok((rev, said))) => Answered {
+                rev,
+                answer: said.map(Rc::new).map_err(Failure::Refused),
+                more: header.more,
+            },
+            (Err(e), _) | (_, Err(e)) => failed(format!("{e}: {reply:.200}")),
+        }
+    }
+
     /// The caches (tests look at what is kept).
     pub fn caches(&self) -> &Caches {
         &self.caches
@@ -284,8 +319,8 @@ mod serve {
                 }
             },
         );
-        let _ = target
-            .add_event_listener_with_callback("message", handler.as_ref().unchecked_ref());
+        let _ =
+            target.add_event_listener_with_callback("message", handler.as_ref().unchecked_ref());
         handler.forget();
         post(&Notice::Ready(true).text());
     }

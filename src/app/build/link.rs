@@ -6,9 +6,9 @@ use std::rc::Rc;
 
 use serde::{Deserialize, Serialize};
 
-pub use crate::engines::build::Column;
 use crate::app::link::{LinkError, Shareable};
 use crate::app::route::View;
+pub use crate::engines::build::Column;
 use crate::input::Format;
 use crate::kube::KubeVersion;
 

@@ -1,9 +1,9 @@
 use super::*;
 use crate::app::link::{self, Start};
+use crate::app::view_state::ViewState;
 use crate::engines::convert::CANNOT_CONVERT;
 use crate::engines::tests::through_the_wire;
 use crate::engines::{Answered, Failure, Unavailable};
-use crate::app::view_state::ViewState;
 use crate::input::Format;
 use crate::pointer::PointerBuf;
 use crate::strategy::{BodyKind, Preset, Strategy};
@@ -199,7 +199,10 @@ fn convert_format_and_swap() {
     // Format while a conversion waits formats in the format asked for
     // (asked again: a conversion of its own).
     let again = asked.reduce(BuildAction::FormatText).converting.unwrap();
-    assert_eq!((again.format, again.revs), (conversion.format, conversion.revs));
+    assert_eq!(
+        (again.format, again.revs),
+        (conversion.format, conversion.revs)
+    );
     assert!(again.rev > conversion.rev);
     let replaced = asked.reduce(BuildAction::SetFormat(Format::Yaml));
     let late = replaced.reduce(said(Ok(("{}", "{}"))));

@@ -2,8 +2,6 @@
 //! by side, then the Fields table. State lives in [`BuildState`]; the hooks
 //! do the browser's part.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::fields::FieldsTable;
@@ -93,7 +91,9 @@ fn use_engines(state: &ViewHandle<BuildState>, send: &Callback<BuildAction>) {
         send.reform(BuildAction::Computed),
     );
     use_ask(
-        state.conversion().map(|(rev, convert)| (rev, move || convert)),
+        state
+            .conversion()
+            .map(|(rev, convert)| (rev, move || convert)),
         false,
         send.reform(BuildAction::Converted),
     );

@@ -9,8 +9,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engines::check::{Check, Checked};
 use crate::apply::Semantics;
+use crate::engines::check::{Check, Checked};
 
 /// A finding an example promises: its rule, op index and path.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

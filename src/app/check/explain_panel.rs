@@ -24,7 +24,10 @@ pub struct ExplainPanelProps {
 /// texts is on its way, a status line says so above the last answer, which
 /// stays, dimmed (`stale`); a failure of earlier texts is not shown again.
 pub fn explain_panel(props: &ExplainPanelProps) -> Html {
-    let view = props.answer.as_ref().map(|a| a.as_ref().map(|v| v.as_ref().as_ref()));
+    let view = props
+        .answer
+        .as_ref()
+        .map(|a| a.as_ref().map(|v| v.as_ref().as_ref()));
     let shown = matches!(view, Some(Ok(Some(_))));
     let status = props.waiting.then(|| {
         let text = if shown {

@@ -4,9 +4,9 @@ use std::rc::Rc;
 
 use super::explain_panel::{explain_panel, ExplainPanelProps};
 use super::*;
-use crate::engines::{Failure, Never, Unavailable};
 use crate::app::render_test::{count, render_view, text};
 use crate::app::view_state::ViewState;
+use crate::engines::{Failure, Never, Unavailable};
 
 const BARE_422: &str =
     "The request is invalid: the server rejected our request due to an error in our request";
@@ -124,11 +124,15 @@ fn while_waiting_the_panel_says_so_and_keeps_the_last_answer_marked_stale() {
 #[test]
 fn engines_that_did_not_load_are_said() {
     let html = render_view(explain_panel(&yew::props!(ExplainPanelProps {
-        answer: Some(Err(Failure::Unavailable(Unavailable::NotStarted("blocked".into())))),
+        answer: Some(Err(Failure::Unavailable(Unavailable::NotStarted(
+            "blocked".into()
+        )))),
         waiting: false
     })));
     assert!(html.contains(r#"role="alert""#));
-    assert!(text(&html).contains("explain could not run: the engine worker could not start (blocked)"));
+    assert!(
+        text(&html).contains("explain could not run: the engine worker could not start (blocked)")
+    );
 }
 
 #[test]

@@ -7,10 +7,10 @@
 use std::rc::Rc;
 
 use super::*;
-use crate::engines::tests::through_the_wire;
-use crate::engines::{Answered, Failure, Unavailable};
 use crate::app::link::{self, LinkError};
 use crate::app::view_state::ViewState;
+use crate::engines::tests::through_the_wire;
+use crate::engines::{Answered, Failure, Unavailable};
 use crate::kube::KubeVersion;
 use crate::vocabulary::ErrorClass;
 

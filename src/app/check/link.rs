@@ -7,10 +7,10 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::examples::{example, Example};
-use crate::engines::check::CheckedFinding;
 use crate::app::link::{LinkError, Shareable};
 use crate::app::route::View;
 use crate::apply::Semantics;
+use crate::engines::check::CheckedFinding;
 use crate::kube::KubeVersion;
 
 /// The longest patch or object text a link may hold (the editors refuse

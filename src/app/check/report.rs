@@ -8,8 +8,8 @@ use yew::prelude::*;
 
 use super::state::{Checked, ObjectRead};
 use crate::app::components::{conflict_surface, severity_class, with_code, ConflictSurfaceProps};
-use crate::engines::check::CheckedOutcome;
 use crate::apply::Semantics;
+use crate::engines::check::CheckedOutcome;
 
 /// The engine's name, in a sentence.
 pub fn engine(semantics: Semantics) -> &'static str {

@@ -14,7 +14,6 @@ use crate::app::notice::Notice;
 use crate::app::text_diff::{line_diff, LineTag};
 use crate::app::view_state::{self, Undo, ViewState, Words};
 use crate::apply::Semantics;
-use crate::input::InputError;
 use crate::engines::check::{fix_payload, fix_text};
 pub use crate::engines::check::{
     Check, Checked, CheckedFinding, CheckedFix, CheckedPatch, Counts, ListedOp, ObjectRead, OpRow,
@@ -22,6 +21,7 @@ pub use crate::engines::check::{
 };
 use crate::engines::explain::{Explain, ExplainView};
 use crate::engines::{Answered, Asked, Failure, Never, INSTANT_BYTES};
+use crate::input::InputError;
 use crate::kube::KubeVersion;
 use crate::strategy::BodyKind;
 
@@ -588,6 +588,9 @@ impl ViewState for CheckState {
             .renumber(|r| if r == old_lint { lint_rev } else { 0 });
         self.explained
             .renumber(|r| if r == old_rev { rev } else { 0 });
+        // Its failures were of another time: asked again.
+        self.lint.failed = None;
+        self.explained.failed = None;
         self.rev = rev;
         self.lint_rev = lint_rev;
         self.typing = false;
@@ -611,9 +614,9 @@ impl CheckState {
         let mut state = self.clone();
         state.check();
         match state.wants_check() {
-            Some((rev, question)) => {
-                state.reduce(CheckAction::Checked(crate::engines::tests::through_the_wire(rev, question)))
-            }
+            Some((rev, question)) => state.reduce(CheckAction::Checked(
+                crate::engines::tests::through_the_wire(rev, question),
+            )),
             None => state,
         }
     }

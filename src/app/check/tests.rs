@@ -223,7 +223,8 @@ fn edits_wait_for_a_check_then_update_and_keep_the_fix_while_its_finding_lasts()
     ));
     assert!(typed.stale());
     assert_eq!(
-        typed.checked(), state.checked(),
+        typed.checked(),
+        state.checked(),
         "the last findings stay meanwhile"
     );
     let checked = typed.checked_now();
@@ -377,7 +378,10 @@ fn the_engine_switch_asks_the_engines_again() {
     // Back to the example's engine: its bundled answer, at once.
     let kube = rfc.reduce(CheckAction::SetSemantics(Semantics::Kube));
     assert!(!kube.stale());
-    assert_eq!(kube.checked().ok().unwrap().report.semantics, Semantics::Kube);
+    assert_eq!(
+        kube.checked().ok().unwrap().report.semantics,
+        Semantics::Kube
+    );
 }
 
 #[test]
@@ -626,7 +630,12 @@ fn every_edit_asks_the_engines_and_only_the_answer_to_the_current_texts_is_taken
     assert_eq!(settled, typed, "nothing is checked in the page");
     let asked = typed.wants_check().expect("asked of the engines");
     assert_eq!(
-        (asked.0, &*asked.1.patch, &*asked.1.object, asked.1.semantics),
+        (
+            asked.0,
+            &*asked.1.patch,
+            &*asked.1.object,
+            asked.1.semantics
+        ),
         (typed.lint_rev, &*typed.patch, "", Semantics::Kube)
     );
     assert!(
@@ -777,7 +786,12 @@ mod engines {
                 semantics: state.semantics,
             };
             let said = through_the_wire(state.lint_rev, question);
-            assert_eq!(said.answer.as_deref(), Ok(state.checked()), "{}", example.id);
+            assert_eq!(
+                said.answer.as_deref(),
+                Ok(state.checked()),
+                "{}",
+                example.id
+            );
         }
     }
 
@@ -821,11 +835,7 @@ mod engines {
                 "the engines did not load".into()
             )))
         );
-        assert_eq!(
-            broken.wants_check(),
-            None,
-            "not asked again until an edit"
-        );
+        assert_eq!(broken.wants_check(), None, "not asked again until an edit");
         assert_eq!(&*broken.object, OBJECT);
         assert_eq!(broken.checked(), state.checked(), "the last findings stay");
         // The error text is explain's: lint is not asked again for it.
@@ -905,7 +915,12 @@ mod engines {
                 semantics: example.semantics,
             };
             let said = through_the_wire(3, question.clone());
-            assert_eq!(said.answer.as_deref(), Ok(&question.check()), "{}", example.id);
+            assert_eq!(
+                said.answer.as_deref(),
+                Ok(&question.check()),
+                "{}",
+                example.id
+            );
         }
     }
 }

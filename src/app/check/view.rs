@@ -105,7 +105,9 @@ fn use_engines(state: &CheckState, send: &Callback<CheckAction>) {
         send.reform(CheckAction::Checked),
     );
     use_ask(
-        state.wants_explain().map(|(rev, explain)| (rev, move || explain)),
+        state
+            .wants_explain()
+            .map(|(rev, explain)| (rev, move || explain)),
         false,
         send.reform(CheckAction::Explained),
     );
@@ -153,7 +155,10 @@ struct ResultsProps {
     checked: Rc<Checked>,
     /// explain's latest answer and whether it is behind the texts (`None`:
     /// no error text pasted).
-    explain: Option<(Option<Result<Rc<Option<ExplainView>>, Failure<Never>>>, bool)>,
+    explain: Option<(
+        Option<Result<Rc<Option<ExplainView>>, Failure<Never>>>,
+        bool,
+    )>,
     /// The findings wait for the engines (`Some(true)`: big texts, asked
     /// about after a pause in typing).
     waiting: Option<bool>,

@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use crate::app::engine::raced::Raced;
+use crate::engines::race::Raced;
 
 /// `[id, answer]` pairs, in menu order.
 const COMPILED: &str = include_str!("../../../www/scenarios/raced.json");
@@ -38,9 +38,9 @@ pub fn bundled(id: &str) -> Option<Rc<Raced>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::engine::raced::RaceRequest;
-    use crate::app::engine::{Engine, FromEngine, ToEngine};
     use crate::app::race::library;
+    use crate::engines::race::Race;
+    use crate::engines::tests::through_the_wire;
 
     /// What the engines answer for every shipped scenario as shipped, read
     /// back as the page reads it.
@@ -48,18 +48,13 @@ mod tests {
         library()
             .iter()
             .map(|(id, scenario)| {
-                let request = RaceRequest {
-                    rev: 0,
+                let question = Race {
                     scenario: scenario.clone(),
                     preset: None,
                 };
-                let text = Engine::default()
-                    .answer(ToEngine::Race { id: 1, request })
-                    .to_json();
-                let Ok(FromEngine::Raced { raced, .. }) = FromEngine::from_json(&text) else {
-                    panic!("{id}: the engines did not answer a replay: {text:.300}");
-                };
-                ((*id).to_owned(), (*raced).clone())
+                let said = through_the_wire(0, question);
+                let raced = said.answer.unwrap_or_else(|e| panic!("{id}: {e}"));
+                ((*id).to_owned(), Raced::clone(&raced))
             })
             .collect()
     }

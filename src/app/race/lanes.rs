@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::components::writer_class;
-use crate::app::engine::raced::{Raced, StepView};
+use crate::engines::race::{Raced, StepView};
 
 #[derive(PartialEq, Properties)]
 pub struct LanesProps {

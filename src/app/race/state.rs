@@ -25,13 +25,12 @@ use super::answers;
 use super::scenarios::{library, scenario, FIRST_SCENARIO};
 use super::writer_edit::overrides_text;
 pub use super::writer_edit::{IntentsError, IntentsText};
-pub use crate::app::engine::raced::CompareRow;
-use crate::app::engine::raced::{
-    ExploreRequest, Explored, RaceRequest, Raced, ReplayView, StepView,
-};
-use crate::app::engine::EngineFailed;
 use crate::app::notice::Notice;
 use crate::app::view_state::Undo;
+use crate::engines::explore::Explore;
+pub use crate::engines::race::CompareRow;
+use crate::engines::race::{Race, ReplayView, StepView};
+use crate::engines::{Asked, Failure, Never};
 use crate::input;
 use crate::kube::KubeVersion;
 use crate::sim::explore::{self, Exploration};
@@ -58,83 +57,6 @@ pub enum Source {
     Edited,
 }
 
-/// The engines' latest answer to one question (maybe to an earlier
-/// revision: shown dimmed while they answer this one) and why they could
-/// not answer a revision.
-#[derive(Clone, Debug)]
-pub struct Asked<T> {
-    /// The latest answer, with the revision it answers.
-    pub latest: Option<(u64, Rc<T>)>,
-    /// Why the engines could not answer a revision.
-    pub failed: Option<(u64, EngineFailed)>,
-}
-
-impl<T> Default for Asked<T> {
-    fn default() -> Self {
-        Asked {
-            latest: None,
-            failed: None,
-        }
-    }
-}
-
-/// Equal when they answer and failed on the same revisions (the same
-/// revision, the same answer), so comparing states compares no replays.
-impl<T> PartialEq for Asked<T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.latest.as_ref().map(|(rev, _)| rev) == other.latest.as_ref().map(|(rev, _)| rev)
-            && self.failed == other.failed
-    }
-}
-
-impl<T> Asked<T> {
-    /// The latest answer, whichever revision it answers.
-    pub fn shown(&self) -> Option<&T> {
-        self.latest.as_ref().map(|(_, answer)| &**answer)
-    }
-
-    /// True when the latest answer is to revision `rev`.
-    pub fn answers(&self, rev: u64) -> bool {
-        matches!(&self.latest, Some((answered, _)) if *answered == rev)
-    }
-
-    /// Why the engines could not answer revision `rev`.
-    pub fn failed_on(&self, rev: u64) -> Option<&EngineFailed> {
-        self.failed
-            .as_ref()
-            .filter(|(failed, _)| *failed == rev)
-            .map(|(_, why)| why)
-    }
-
-    /// True when revision `rev` is to be asked: not answered, not failed.
-    pub fn wanted(&self, rev: u64) -> bool {
-        !self.answers(rev) && self.failed_on(rev).is_none()
-    }
-
-    /// Takes what the engines said while revision `rev` is wanted: an
-    /// answer to it (`answered`: the revision it echoes; another's is late,
-    /// dropped), or why they could not answer (the latest request's: the
-    /// client drops answers to replaced requests).
-    fn take(&mut self, rev: u64, said: Result<Rc<T>, EngineFailed>, answered: fn(&T) -> u64) {
-        match said {
-            Ok(answer) if answered(&answer) == rev => {
-                self.latest = Some((rev, answer));
-                self.failed = None;
-            }
-            Ok(_) => {}
-            Err(why) => self.failed = Some((rev, why)),
-        }
-    }
-
-    /// Every revision held moved up by `by`.
-    fn shift(&mut self, by: u64) {
-        let revs = self.latest.iter_mut().map(|(rev, _)| rev);
-        for rev in revs.chain(self.failed.iter_mut().map(|(rev, _)| rev)) {
-            *rev += by;
-        }
-    }
-}
-
 /// The Race view state. States are equal when what they are made of is
 /// (answers by their revision: [`Asked`]); the cheap fields compare first.
 #[derive(Clone, Debug, PartialEq)]
@@ -154,7 +76,7 @@ pub struct RaceState {
     pub rev: u64,
     /// The engines' replays: the latest (an earlier revision's is shown
     /// dimmed while the engines replay this one) and a failure.
-    pub raced: Asked<Raced>,
+    pub raced: Asked<Race>,
     /// Compare mode: the timeline under every preset (the replay's
     /// answer carries the rows).
     pub compare: bool,
@@ -163,7 +85,7 @@ pub struct RaceState {
     /// The revision of what is explored.
     pub explore_rev: u64,
     /// The engines' explorations, as `raced`.
-    pub explored: Asked<Explored>,
+    pub explored: Asked<Explore>,
     /// The last revision given out, here or by a state before: never
     /// given again, Undo included.
     pub(super) last_rev: u64,
@@ -260,7 +182,7 @@ impl RaceState {
 
     /// What runs changed: a new revision, answered at once from the
     /// bundled answers for a shipped scenario as shipped, otherwise asked
-    /// of the engines (the view does, by [`RaceState::race_request`]).
+    /// of the engines (the view does, by [`RaceState::wants_race`]).
     fn rerun(&mut self) {
         self.rev = self.bump();
         self.step = self.step.min(self.scenario.schedule.len());
@@ -284,8 +206,8 @@ impl RaceState {
         self.rev += by;
         self.explore_rev += by;
         self.last_rev += by;
-        self.raced.shift(by);
-        self.explored.shift(by);
+        self.raced.renumber(|rev| rev + by);
+        self.explored.renumber(|rev| rev + by);
         self
     }
 
@@ -336,18 +258,23 @@ impl RaceState {
     }
 
     /// Why the engines could not replay what runs now.
-    pub fn race_failed(&self) -> Option<&EngineFailed> {
+    pub fn race_failed(&self) -> Option<&Failure<Never>> {
         self.raced.failed_on(self.rev)
     }
 
-    /// What to ask the engines, when the replay shown is not of what runs
-    /// now and they have not failed on it.
-    pub fn race_request(&self) -> Option<RaceRequest> {
-        self.raced.wanted(self.rev).then(|| RaceRequest {
-            rev: self.rev,
+    /// What to ask the engines, at which revision, when the replay shown
+    /// is not of what runs now and they have not failed on it (the
+    /// question is made when asked).
+    pub fn wants_race(&self) -> Option<u64> {
+        self.raced.wanted(self.rev).then_some(self.rev)
+    }
+
+    /// The replay to ask the engines for.
+    pub fn race(&self) -> Race {
+        Race {
             scenario: self.running().into_owned(),
             preset: self.preset,
-        })
+        }
     }
 
     /// The exploration shown (when the explorer is on): the engines'
@@ -365,39 +292,37 @@ impl RaceState {
     }
 
     /// Why the engines could not explore what is explored now.
-    pub fn explore_failed(&self) -> Option<&EngineFailed> {
+    pub fn explore_failed(&self) -> Option<&Failure<Never>> {
         self.explored.failed_on(self.explore_rev)
     }
 
-    /// What to ask the engines to explore, when the explorer is on and
-    /// its table is not of what is explored now.
-    pub fn explore_request(&self) -> Option<ExploreRequest> {
-        (self.explore && self.explorable() && self.explored.wanted(self.explore_rev)).then(|| {
-            ExploreRequest {
-                rev: self.explore_rev,
-                scenario: self.explore_base(),
-            }
-        })
+    /// At which revision to ask the engines to explore, when the explorer
+    /// is on and its table is not of what is explored now.
+    pub fn wants_explore(&self) -> Option<u64> {
+        let wanted = self.explore && self.explorable() && self.explored.wanted(self.explore_rev);
+        wanted.then_some(self.explore_rev)
+    }
+
+    /// The exploration to ask the engines for.
+    pub fn exploration_asked(&self) -> Explore {
+        Explore {
+            scenario: self.explore_base(),
+        }
     }
 
     /// This state with the engines' answers computed here, as the engines
     /// would send them (through the wire), for tests and the lessons'
     /// cards.
     pub fn replayed_here(mut self) -> RaceState {
-        use crate::app::engine::{Engine, FromEngine, ToEngine};
-        let ask = |to| FromEngine::from_json(&Engine::default().answer(to).to_json()).ok();
-        let race = self
-            .race_request()
-            .map(|request| ToEngine::Race { id: 1, request });
-        if let Some(FromEngine::Raced { raced, .. }) = race.and_then(ask) {
-            self.raced.take(self.rev, Ok(raced), |r| r.rev);
+        use crate::engines::worker::Worker;
+        let mut worker = Worker::new(crate::engines::TABLE);
+        if let Some(rev) = self.wants_race() {
+            let said = worker.answer_through_the_wire(rev, self.race());
+            self.raced.take(self.rev, said);
         }
-        let explore = self
-            .explore_request()
-            .map(|request| ToEngine::Explore { id: 1, request });
-        if let Some(FromEngine::Explored { explored, .. }) = explore.and_then(ask) {
-            self.explored
-                .take(self.explore_rev, Ok(explored), |e| e.rev);
+        if let Some(rev) = self.wants_explore() {
+            let said = worker.answer_through_the_wire(rev, self.exploration_asked());
+            self.explored.take(self.explore_rev, said);
         }
         self
     }

@@ -5,8 +5,8 @@
 use yew::prelude::*;
 
 use crate::app::components::{op_class, op_line, TermHelp};
-use crate::app::engine::raced::{SentView, StepView};
 use crate::app::text_diff::{line_diff, LineTag};
+use crate::engines::race::{SentView, StepView};
 use crate::input;
 use crate::patch::OpKind;
 use crate::strategy::BodyKind;

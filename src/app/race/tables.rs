@@ -7,7 +7,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::app::components::TermHelp;
-use crate::app::engine::raced::{Explored, Raced, OTHER_RUNS_BYTES};
+use crate::engines::explore::Explored;
+use crate::engines::race::{Raced, OTHER_RUNS_BYTES};
 use crate::sim::explore::{ExploreCell, ExploreRow};
 use crate::sim::timeline::{Outcomes, WriterEnd};
 use crate::strategy::Preset;

@@ -1,10 +1,12 @@
 use std::rc::Rc;
 
 use super::*;
-use crate::app::engine::raced::ReplayView;
-use crate::app::engine::{Engine, EngineFailed, FromEngine, ReadText, ToEngine};
 use crate::app::link::{self, Start};
 use crate::app::view_state::ViewState;
+use crate::engines::race::ReplayView;
+use crate::engines::read_yaml::{ReadText, ReadYaml};
+use crate::engines::tests::through_the_wire;
+use crate::engines::{Answered, Failure, Unavailable};
 use crate::sim::timeline::{Event, EventKind};
 use crate::strategy::Preset;
 
@@ -14,20 +16,47 @@ use crate::strategy::Preset;
 pub(super) fn answered(state: &RaceState) -> RaceState {
     let texts = state.unread();
     assert!(!texts.is_empty(), "a text waits to be read");
-    let request = ToEngine::ReadYaml {
-        id: 1,
-        texts: texts.clone(),
-    };
-    let request = ToEngine::from_json(&request.to_json()).expect("the request reads back");
-    let answer = Engine::default().answer(request);
-    let FromEngine::YamlRead { values, .. } =
-        FromEngine::from_json(&answer.to_json()).expect("the answer reads back")
-    else {
-        panic!("not an answer to ReadYaml: {answer:?}");
-    };
-    state.reduce(RaceAction::YamlRead {
-        texts,
-        answer: Ok(values),
+    let said = through_the_wire(
+        state.typed,
+        ReadYaml {
+            texts: texts.clone(),
+        },
+    );
+    state.reduce(RaceAction::YamlRead { texts, said })
+}
+
+/// What the engines read `texts` as (`Ok`) or why they could not, at the
+/// revision `state` asks them at.
+fn read(
+    state: &RaceState,
+    answer: Result<Vec<ReadText>, Failure<crate::engines::Never>>,
+) -> Answered<ReadYaml> {
+    Answered {
+        rev: state.typed,
+        answer: answer.map(Rc::new),
+        more: false,
+    }
+}
+
+/// The engines' replay of what `state` runs, through the wire, as the
+/// view hands it over.
+fn raced(state: &RaceState) -> RaceAction {
+    let rev = state.wants_race().expect("a replay is asked");
+    RaceAction::Raced(through_the_wire(rev, state.race()))
+}
+
+/// The engines' exploration of what `state` explores, likewise.
+fn explored_answer(state: &RaceState) -> RaceAction {
+    let rev = state.wants_explore().expect("an exploration is asked");
+    RaceAction::Explored(through_the_wire(rev, state.exploration_asked()))
+}
+
+/// The engines failing to replay what `state` runs now.
+fn race_failure(state: &RaceState, why: Unavailable) -> RaceAction {
+    RaceAction::Raced(Answered {
+        rev: state.rev,
+        answer: Err(Failure::Unavailable(why)),
+        more: false,
     })
 }
 
@@ -59,7 +88,7 @@ fn typed_texts_wait_for_the_engines_and_only_their_own_answer_is_taken() {
     let typed_on = waiting.reduce(RaceAction::EditIntents(0, second.into()));
     let late = typed_on.reduce(RaceAction::YamlRead {
         texts: vec![Rc::from(first)],
-        answer: Ok(vec![ReadText::of(first)]),
+        said: read(&waiting, Ok(vec![ReadText::of(first)])),
     });
     assert_eq!(late, typed_on);
     assert_eq!(late.unread(), vec![Rc::from(second)]);
@@ -87,9 +116,12 @@ fn a_text_the_engines_could_not_read_says_why_and_is_never_left_waiting() {
     // The engines could not load: each waiting text says why, and stays.
     let failed = waiting.reduce(RaceAction::YamlRead {
         texts: waiting.unread(),
-        answer: Err(EngineFailed::Unavailable(
-            "the engine worker did not start".into(),
-        )),
+        said: read(
+            &waiting,
+            Err(Failure::Unavailable(Unavailable::Earlier(
+                "the engine worker did not start".into(),
+            ))),
+        ),
     });
     assert!(!failed.intents[0].reading);
     assert_eq!(failed.intents[0].text, first);
@@ -102,7 +134,7 @@ fn a_text_the_engines_could_not_read_says_why_and_is_never_left_waiting() {
     // An answer without a value for a text asked: said, never left waiting.
     let short = waiting.reduce(RaceAction::YamlRead {
         texts: waiting.unread(),
-        answer: Ok(Vec::new()),
+        said: read(&waiting, Ok(Vec::new())),
     });
     assert!(!short.intents[0].reading);
     assert!(matches!(
@@ -150,11 +182,10 @@ fn the_library_loads_and_the_race_replays() {
     // Until the engines answer, the replay before is shown (dimmed).
     assert!(!asking.replayed());
     assert_eq!(asking.current(), at.current());
-    let request = asking.race_request().unwrap();
-    assert_eq!(request.preset, Some(Preset::KubevirtPerKey));
-    assert_eq!(request.rev, asking.rev);
+    assert_eq!(asking.wants_race(), Some(asking.rev));
+    assert_eq!(asking.race().preset, Some(Preset::KubevirtPerKey));
     let fixed = asking.replayed_here();
-    assert!(fixed.replayed() && fixed.race_request().is_none());
+    assert!(fixed.replayed() && fixed.wants_race().is_none());
     assert_eq!(fixed.step, 4, "the step stays");
     assert_eq!(
         fixed.current().unwrap().response.as_ref().unwrap().code,
@@ -234,19 +265,22 @@ fn editing_the_timeline_and_intents() {
 fn compare_and_explore() {
     let state = RaceState::default().reduce(RaceAction::ToggleCompare);
     // A shipped scenario as shipped: its rows come with the page.
-    assert!(state.replayed() && state.race_request().is_none());
+    assert!(state.replayed() && state.wants_race().is_none());
     let rows = state.compare_rows().unwrap();
     assert_eq!(rows.len(), Preset::ALL.len());
     let naive = rows.iter().find(|r| r.preset == Preset::Naive).unwrap();
     assert!(!naive.outcomes.as_ref().unwrap().lost_updates.is_empty());
     let asking = state.reduce(RaceAction::ToggleExplore);
     assert!(asking.exploration().is_none(), "the engines explore");
-    let request = asking.explore_request().expect("the explorer asks");
-    assert_eq!(request.rev, asking.explore_rev);
+    assert_eq!(
+        asking.wants_explore(),
+        Some(asking.explore_rev),
+        "the explorer asks"
+    );
     let explored = asking.replayed_here();
     let exploration = explored.exploration().unwrap().as_ref().unwrap();
     assert!(exploration.interleavings.len() >= 10);
-    assert!(explored.explore_request().is_none(), "answered");
+    assert!(explored.wants_explore().is_none(), "answered");
     assert!(explored
         .reduce(RaceAction::ToggleExplore)
         .exploration()
@@ -277,9 +311,9 @@ fn explorer_links_open_what_they_promise() {
     });
     // The replay before stays on screen, dimmed, until the engines answer.
     assert!(asked.raced.shown().is_some() && !asked.replayed());
-    assert!(asked.race_request().is_some());
+    assert!(asked.wants_race().is_some());
     assert!(
-        asked.explored_here() && asked.explore_request().is_none(),
+        asked.explored_here() && asked.wants_explore().is_none(),
         "the explorer's table is the scenario's: not asked again"
     );
     let opened = asked.replayed_here();
@@ -387,8 +421,8 @@ fn loading_over_an_edited_race_can_be_undone() {
     assert_eq!(undone.step, 3);
     assert_eq!(undone.replay(), edited.replay());
     assert_eq!(
-        (undone.replayed(), undone.race_request().is_some()),
-        (edited.replayed(), edited.race_request().is_some()),
+        (undone.replayed(), undone.wants_race().is_some()),
+        (edited.replayed(), edited.wants_race().is_some()),
         "Undo brings back the replay as it was"
     );
     assert!(undone.undo.is_none() && undone.notice.is_none());
@@ -446,8 +480,8 @@ fn the_kubernetes_release_runs_the_replay_and_travels_in_the_link() {
         moved.preset,
     );
     assert!(!moved.replayed(), "another release: the engines replay it");
-    let request = moved.race_request().unwrap();
-    assert_eq!(request.scenario.kubernetes, Some(v128));
+    assert!(moved.wants_race().is_some());
+    assert_eq!(moved.race().scenario.kubernetes, Some(v128));
     let moved = moved.replayed_here();
     assert_eq!(
         moved.replay().unwrap().as_ref().ok(),
@@ -577,16 +611,16 @@ fn every_shipped_scenario_shows_at_once_without_the_engines() {
     for (id, scenario) in library() {
         let state = RaceState::load(id);
         assert!(state.replayed(), "{id}: bundled");
-        assert!(state.race_request().is_none(), "{id}: nothing asked");
+        assert!(state.wants_race().is_none(), "{id}: nothing asked");
         let replay = state.replay().unwrap().as_ref().unwrap();
         assert_eq!(replay.steps.len(), scenario.schedule.len(), "{id}");
         assert!(state.release_differences().is_some(), "{id}");
         // Another preset is the engines' to replay.
         let other = state.reduce(RaceAction::SetPreset(Some(Preset::Naive)));
-        assert!(!other.replayed() && other.race_request().is_some(), "{id}");
+        assert!(!other.replayed() && other.wants_race().is_some(), "{id}");
         // And back: bundled again, nothing asked.
         let back = other.reduce(RaceAction::SetPreset(None));
-        assert!(back.replayed() && back.race_request().is_none(), "{id}");
+        assert!(back.replayed() && back.wants_race().is_none(), "{id}");
     }
 }
 
@@ -594,47 +628,45 @@ fn every_shipped_scenario_shows_at_once_without_the_engines() {
 fn a_late_answer_is_dropped_and_a_failure_is_said_and_kept() {
     let state = RaceState::default();
     let first = state.reduce(RaceAction::SetPreset(Some(Preset::Naive)));
-    let late = first.race_request().unwrap();
+    let late = raced(&first);
     let second = first.reduce(RaceAction::SetPreset(Some(Preset::KubevirtPerKey)));
     assert!(second.rev > first.rev);
-    // The answer to the first request comes after the second was asked.
-    let answered = Rc::new(late.answer());
-    let dropped = second.reduce(RaceAction::Raced(Ok(Rc::clone(&answered))));
+    // The answer to the first question comes after the second was asked.
+    let dropped = second.reduce(late);
     assert_eq!(dropped, second, "not taken: it answers another revision");
-    assert!(dropped.race_request().is_some(), "still asked");
+    assert!(dropped.wants_race().is_some(), "still asked");
     // A failure: said for this revision, not asked again, the race kept.
-    let failed = second.reduce(RaceAction::Raced(Err(EngineFailed::Unavailable(
-        "the worker stopped".into(),
-    ))));
+    let failed = second.reduce(race_failure(&second, Unavailable::Stopped));
     assert_eq!(
         failed.race_failed(),
-        Some(&EngineFailed::Unavailable("the worker stopped".into()))
+        Some(&Failure::Unavailable(Unavailable::Stopped))
     );
-    assert!(failed.race_request().is_none(), "not asked again in a loop");
+    assert!(failed.wants_race().is_none(), "not asked again in a loop");
     assert_eq!(failed.scenario, second.scenario);
     assert_eq!(failed.preset, Some(Preset::KubevirtPerKey));
     // A change asks again.
     let changed = failed.reduce(RaceAction::SetPreset(Some(Preset::Naive)));
-    assert!(changed.race_failed().is_none() && changed.race_request().is_some());
+    assert!(changed.race_failed().is_none() && changed.wants_race().is_some());
     // The right answer is taken.
-    let request = changed.race_request().unwrap();
-    let taken = changed.reduce(RaceAction::Raced(Ok(Rc::new(request.answer()))));
+    let taken = changed.reduce(raced(&changed));
     assert!(taken.replayed() && taken.race_failed().is_none());
     // The explorer, likewise.
     let exploring = taken.reduce(RaceAction::ToggleExplore);
-    let asked = exploring.explore_request().unwrap();
+    let asked = explored_answer(&exploring);
     let moved = exploring.reduce(RaceAction::SetKubernetes("1.30".parse().unwrap()));
     assert!(moved.explore_rev != exploring.explore_rev);
-    let stale = moved.reduce(RaceAction::Explored(Ok(Rc::new(asked.answer()))));
+    let stale = moved.reduce(asked);
     assert_eq!(stale, moved, "an exploration of another release is dropped");
-    let failed = moved.reduce(RaceAction::Explored(Err(EngineFailed::Unavailable(
-        "no worker".into(),
-    ))));
+    let failed = moved.reduce(RaceAction::Explored(Answered {
+        rev: moved.explore_rev,
+        answer: Err(Failure::Unavailable(Unavailable::Stopped)),
+        more: false,
+    }));
     assert_eq!(
         failed.explore_failed(),
-        Some(&EngineFailed::Unavailable("no worker".into()))
+        Some(&Failure::Unavailable(Unavailable::Stopped))
     );
-    assert!(failed.explore_request().is_none());
+    assert!(failed.wants_explore().is_none());
 }
 
 /// The reducer is pure (the same state and action, the same state,
@@ -650,7 +682,7 @@ fn revisions_are_never_reused_so_undo_never_takes_another_state_s_answer() {
         ..RaceLink::shipped("finalizer-race", Some(Preset::Naive), 2)
     };
     let load = RaceAction::Load("finalizer-race".into());
-    let failure = RaceAction::Raced(Err(EngineFailed::Unavailable("no worker".into())));
+    let failure = race_failure(&state, Unavailable::Stopped);
     let open = RaceAction::Open(link);
     for action in [&load, &open, &RaceAction::MoveUp(1), &failure] {
         let next = state.reduce(action.clone());
@@ -664,10 +696,8 @@ fn revisions_are_never_reused_so_undo_never_takes_another_state_s_answer() {
     let undone = loaded.reduce(RaceAction::Undo);
     assert!(undone.rev > loaded.last_rev, "Undo takes no revision back");
     for asked in [&state, &loaded] {
-        let raced = Rc::new(asked.race_request().unwrap().answer());
-        let explored = Rc::new(asked.explore_request().unwrap().answer());
-        let late = undone.reduce(RaceAction::Raced(Ok(raced)));
-        assert_eq!(late.reduce(RaceAction::Explored(Ok(explored))), undone);
+        let late = undone.reduce(raced(asked));
+        assert_eq!(late.reduce(explored_answer(asked)), undone);
     }
     let answered = undone.replayed_here();
     assert!(answered.replayed() && answered.explored_here());
@@ -678,7 +708,7 @@ fn revisions_are_never_reused_so_undo_never_takes_another_state_s_answer() {
         .reduce(failure)
         .reduce(RaceAction::Open(loaded.link()));
     let back = failed.reduce(RaceAction::Undo);
-    assert!(back.race_failed().is_some() && back.race_request().is_none());
+    assert!(back.race_failed().is_some() && back.wants_race().is_none());
 }
 
 #[test]

@@ -22,12 +22,13 @@ use crate::app::components::{
     CopyFallbackProps, KubernetesSelectProps, NoticeBarProps, ReformSome, SelectProps,
     ShareButtonProps, UndoButtonProps, UseCopy,
 };
-use crate::app::engine::{EngineFailed, RequestKind};
-use crate::app::engine_worker::{warm, EngineClient};
 use crate::app::hooks::{use_copy, use_share, use_shortcuts, use_view, ViewHandle};
 use crate::app::route::View;
 use crate::app::shortcuts::Shortcut;
 use crate::app::view_state::ViewState;
+use crate::engines::client::{use_ask, warm};
+use crate::engines::read_yaml::ReadYaml;
+use crate::engines::{Failure, Never};
 use crate::sim::explore::{EXPLORE_EVENTS, EXPLORE_WRITERS};
 use crate::strategy::Preset;
 
@@ -46,27 +47,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
     use_reveal_step(state.step);
     let share = use_share(state.link(), &copy, send.reform(RaceAction::Notify));
     use_race_shortcuts(&state, &send, &share);
-    use_yaml_reading(&state, &send);
-    use_asking(
-        (true, state.rev, state.race_failed().is_some()),
-        &state,
-        RaceState::race_request,
-        EngineClient::race,
-        RequestKind::Race,
-        send.reform(RaceAction::Raced),
-    );
-    use_asking(
-        (
-            state.explore,
-            state.explore_rev,
-            state.explore_failed().is_some(),
-        ),
-        &state,
-        RaceState::explore_request,
-        EngineClient::explore,
-        RequestKind::Explore,
-        send.reform(RaceAction::Explored),
-    );
+    use_engines(&state, &send);
     let on = |action: RaceAction| send.reform(move |()| action.clone());
     html! {
         <section class="view race" aria-labelledby="view-title">
@@ -147,38 +128,44 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
     }
 }
 
-/// Asks the engines to read the editors' texts that wait (YAML: the Race
-/// module has no YAML reader) whenever one is typed, and hands their
-/// answer to the state. (The engines start to load when the timeline
-/// editor opens: `on_editing`.)
+/// Asks the engines for what the state wants of them: the replay of what
+/// runs, the exploration (when the explorer is on), and the editors' texts
+/// that wait to be read (YAML: the Race module has no YAML reader). Their
+/// answers come back as actions; a shipped race comes with its replay, and
+/// nothing is asked again for a revision they failed on.
 #[hook]
-fn use_yaml_reading(state: &RaceState, send: &Callback<RaceAction>) {
-    let (unread, send) = (state.unread(), send.clone());
-    use_effect_with(state.typed, move |_| {
-        if !unread.is_empty() {
-            let texts = unread.clone();
-            let done = send.reform(move |answer| RaceAction::YamlRead {
-                texts: texts.clone(),
-                answer,
-            });
-            match EngineClient::shared() {
-                Ok(client) => client.read_yaml(unread, done),
-                Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
-            }
-        }
-        || {
-            if let Some(client) = EngineClient::existing() {
-                client.forget(RequestKind::ReadYaml);
-            }
-        }
-    });
+fn use_engines(state: &ViewHandle<RaceState>, send: &Callback<RaceAction>) {
+    let asked = state.clone();
+    use_ask(
+        state.wants_race().map(|rev| (rev, move || asked.race())),
+        false,
+        send.reform(RaceAction::Raced),
+    );
+    let asked = state.clone();
+    use_ask(
+        state
+            .wants_explore()
+            .map(|rev| (rev, move || asked.exploration_asked())),
+        false,
+        send.reform(RaceAction::Explored),
+    );
+    let unread = state.unread();
+    let texts = unread.clone();
+    use_ask(
+        (!unread.is_empty()).then(|| (state.typed, move || ReadYaml { texts: unread })),
+        false,
+        send.reform(move |said| RaceAction::YamlRead {
+            texts: texts.clone(),
+            said,
+        }),
+    );
 }
 
 /// What the engines are doing for a part of the view: nothing when it is
 /// answered, a polite note while they work, why when they failed (the
 /// race itself is never lost).
 fn waiting_note(
-    failed: Option<&EngineFailed>,
+    failed: Option<&Failure<Never>>,
     answered: bool,
     working: &'static str,
     what: &str,
@@ -190,38 +177,6 @@ fn waiting_note(
         None if !answered => html! { <p class="muted waiting" role="status">{ working }</p> },
         None => html! {},
     }
-}
-
-/// Where the engines' answer of type `A` (or why there is none) goes.
-type Answered<A> = Callback<Result<Rc<A>, EngineFailed>>;
-
-/// Asks the engines for what `request` says the state wants (nothing when
-/// a shipped race comes with its answer, or the engines failed on this
-/// revision) whenever `deps` change, and hands their answer to `done`.
-/// Race asks for two things this way: its replay and its exploration.
-#[hook]
-fn use_asking<Q: 'static, A: 'static>(
-    deps: (bool, u64, bool),
-    state: &ViewHandle<RaceState>,
-    request: fn(&RaceState) -> Option<Q>,
-    ask: fn(&EngineClient, Q, Answered<A>),
-    kind: RequestKind,
-    done: Answered<A>,
-) {
-    let handle = state.clone();
-    use_effect_with(deps, move |_| {
-        if let Some(request) = request(&handle) {
-            match EngineClient::shared() {
-                Ok(client) => ask(&client, request, done),
-                Err(why) => done.emit(Err(EngineFailed::Unavailable(why))),
-            }
-        }
-        move || {
-            if let Some(client) = EngineClient::existing() {
-                client.forget(kind);
-            }
-        }
-    });
 }
 
 /// Race's keys: the player, compare, explore, undo, share.

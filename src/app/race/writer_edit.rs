@@ -16,7 +16,8 @@ use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
 
-use crate::app::engine::{EngineFailed, ReadText};
+use crate::engines::read_yaml::ReadText;
+use crate::engines::{Failure, Never};
 use crate::input::{self, InputError};
 use crate::limits::WRITER_INTENTS;
 use crate::sim::writer::{Intent, WriterSpec};
@@ -122,7 +123,7 @@ fn shaped<T: DeserializeOwned>(read: ReadText) -> Result<T, IntentsError> {
         ReadText::Value(value) => {
             serde_json::from_value(value).map_err(|e| IntentsError::Shape(e.to_string()))
         }
-        ReadText::Error(error) => Err(IntentsError::Syntax(InputError::from(&error))),
+        ReadText::Error(error) => Err(IntentsError::Syntax(error)),
     }
 }
 
@@ -145,7 +146,7 @@ pub(super) fn intents_of(read: ReadText) -> Result<Vec<Intent>, IntentsError> {
 /// text the answer has no value for is unread too, never left waiting).
 pub(super) fn answers(
     texts: &[std::rc::Rc<str>],
-    answer: &Result<Vec<ReadText>, EngineFailed>,
+    answer: &Result<std::rc::Rc<Vec<ReadText>>, Failure<Never>>,
 ) -> Vec<(std::rc::Rc<str>, Result<ReadText, IntentsError>)> {
     texts
         .iter()

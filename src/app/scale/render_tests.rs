@@ -25,7 +25,13 @@ fn result(vms: usize) -> Rc<MigrateResult> {
 fn done(vms: usize) -> ScaleState {
     let started = ScaleState::default();
     let rev = ScaleAction::rev_of(&started);
-    started.reduce(ScaleAction::part(rev, (14_000, 14_000), &result(vms), 12.0, false))
+    started.reduce(ScaleAction::part(
+        rev,
+        (14_000, 14_000),
+        &result(vms),
+        12.0,
+        false,
+    ))
 }
 
 #[test]
@@ -128,7 +134,13 @@ fn progress_says_how_far_the_run_is_or_why_it_stopped() {
     // The example: 20,930 runs of 7 presets.
     let started = ScaleState::default().reduce(ScaleAction::SetVms(100_000));
     let rev = ScaleAction::rev_of(&started);
-    let big = started.reduce(ScaleAction::part(rev, (20_930, 700_000), &result(10), 1.0, true));
+    let big = started.reduce(ScaleAction::part(
+        rev,
+        (20_930, 700_000),
+        &result(10),
+        1.0,
+        true,
+    ));
     assert!(summary(&big).starts_with("So far: the first 2,990 of 100,000 VMIs"));
     let stopped = big.reduce(ScaleAction::Cancel);
     assert!(text(&render::<Progress>(yew::props!(ProgressProps {
@@ -143,7 +155,13 @@ fn a_heavy_setting_says_how_long_it_takes_and_waits_for_run() {
     // Measured here: the default 2,000 VMIs in 240 ms.
     let started = ScaleState::default();
     let rev = ScaleAction::rev_of(&started);
-    let measured = started.reduce(ScaleAction::part(rev, (14_000, 14_000), &result(20), 240.0, false));
+    let measured = started.reduce(ScaleAction::part(
+        rev,
+        (14_000, 14_000),
+        &result(20),
+        240.0,
+        false,
+    ));
     assert!(!measured.heavy());
     // 100,000 VMIs: 50 times the work, about 12 s.
     let heavy = measured.reduce(ScaleAction::SetVms(100_000));

@@ -502,7 +502,11 @@ mod tests {
         assert_eq!(late, replaced, "an answer to a replaced run is dropped");
         let done = replaced.reduce(part(next, 14_000, &partial, 2.0, false));
         assert!(matches!(done.run, Run::Done { .. }));
-        assert_eq!(done.wants_run().map(|(r, _)| r), None, "nothing more to run");
+        assert_eq!(
+            done.wants_run().map(|(r, _)| r),
+            None,
+            "nothing more to run"
+        );
         let failed = replaced.reduce(ScaleAction::Answered(Answered {
             rev: next,
             answer: Err(Failure::Unavailable(Unavailable::NotStarted("no".into()))),
@@ -592,7 +596,10 @@ mod tests {
         let back = opened.reduce(ScaleAction::Undo);
         assert_eq!(back.inputs, mine.inputs);
         assert!(back.running(), "inputs brought back run again");
-        assert!(rev_of(&back) > rev_of(&opened), "at a revision of their own");
+        assert!(
+            rev_of(&back) > rev_of(&opened),
+            "at a revision of their own"
+        );
         // The defaults are nothing to keep.
         let plain = ScaleState::start(Start::new(
             Some(&link::encode(&link)),

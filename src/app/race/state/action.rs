@@ -5,11 +5,13 @@ use std::rc::Rc;
 
 use super::link::{OpenError, RaceLink};
 use super::RaceState;
-use crate::app::engine::raced::{Explored, Raced};
-use crate::app::engine::{EngineFailed, ReadText};
 use crate::app::notice::Notice;
 use crate::app::race::writer_edit::WriterEdit;
 use crate::app::view_state::{self, Undo, ViewState, Words};
+use crate::engines::explore::Explore;
+use crate::engines::race::Race;
+use crate::engines::read_yaml::ReadYaml;
+use crate::engines::Answered;
 use crate::kube::KubeVersion;
 use crate::sim::timeline::Event;
 use crate::strategy::Preset;
@@ -77,12 +79,12 @@ pub enum RaceAction {
         /// The texts asked.
         texts: Vec<Rc<str>>,
         /// The engines' answer, in the order of `texts`.
-        answer: Result<Vec<ReadText>, EngineFailed>,
+        said: Answered<ReadYaml>,
     },
     /// The engines' replay (or why there is none).
-    Raced(Result<Rc<Raced>, EngineFailed>),
+    Raced(Answered<Race>),
     /// The engines' exploration (or why there is none).
-    Explored(Result<Rc<Explored>, EngineFailed>),
+    Explored(Answered<Explore>),
     /// Edit a writer's other settings (overrides, attempts, force ...).
     EditWriter(usize, WriterEdit),
     /// Show a message.
@@ -136,8 +138,12 @@ impl ViewState for RaceState {
             RaceAction::SetKubernetes(version) => next.set_kubernetes(version),
             RaceAction::ToggleCompare => next.compare = !next.compare,
             RaceAction::ToggleExplore => next.toggle_explore(),
-            RaceAction::Raced(said) => next.raced.take(next.rev, said, |r| r.rev),
-            RaceAction::Explored(said) => next.explored.take(next.explore_rev, said, |e| e.rev),
+            RaceAction::Raced(said) => {
+                next.raced.take(next.rev, said);
+            }
+            RaceAction::Explored(said) => {
+                next.explored.take(next.explore_rev, said);
+            }
             RaceAction::Notify(notice) => next.notice = Some(notice),
             RaceAction::DismissNotice => next.notice = None,
             player @ (RaceAction::Goto(_)
@@ -155,7 +161,7 @@ impl ViewState for RaceState {
             RaceAction::SetEditing(open) => next.editing = open,
             RaceAction::SetWriterPreset(w, preset) => next.set_writer_preset(w, preset),
             RaceAction::EditIntents(w, text) => next.edit_intents(w, text),
-            RaceAction::YamlRead { texts, answer } => next.take_read(&texts, &answer),
+            RaceAction::YamlRead { texts, said } => next.take_read(&texts, &said.answer),
             RaceAction::EditWriter(w, edit) => next.edit_writer(w, edit),
         }
         next

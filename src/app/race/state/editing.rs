@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::{IntentsError, IntentsText, RaceAction, RaceState, Source};
-use crate::app::engine::{EngineFailed, ReadText};
 use crate::app::notice::Notice;
 use crate::app::race::writer_edit::{
     answers, intents_of, overrides_of, overrides_text, WriterEdit,
 };
+use crate::engines::read_yaml::ReadText;
+use crate::engines::{Failure, Never};
 use crate::sim::writer::{Intent, WriterSpec};
 use crate::strategy::{Preset, Strategy};
 
@@ -77,7 +78,7 @@ impl RaceState {
     pub(super) fn take_read(
         &mut self,
         texts: &[Rc<str>],
-        answer: &Result<Vec<ReadText>, EngineFailed>,
+        answer: &Result<Rc<Vec<ReadText>>, Failure<Never>>,
     ) {
         let answered = answers(texts, answer);
         let find = |slot: &IntentsText| {
