@@ -18,9 +18,9 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-use patchlab::apply::{Engine, Evanphx, Semantics};
+use patchlab::apply::{Engine, Semantics};
 use patchlab::input::{self, Budget, Format};
-use patchlab::kube::{Cluster, KubeVersion};
+use patchlab::kube::{Cluster, Evanphx, KubeVersion};
 
 /// Understand and produce conflict-narrow Kubernetes JSON Patches.
 #[derive(Debug, Parser)]
@@ -203,7 +203,7 @@ pub fn parse_kube_version(s: &str) -> Result<KubeVersion, String> {
 /// `evanphx-v4.12.0`, ..., for clap: the error lists the accepted values.
 pub fn parse_engine(s: &str) -> Result<Evanphx, String> {
     s.parse()
-        .map_err(|e: patchlab::apply::UnknownEngine| e.to_string())
+        .map_err(|e: patchlab::kube::UnknownEngine| e.to_string())
 }
 
 /// Which kube-apiserver is modelled: `--kube-version` and `--engine`.
@@ -243,7 +243,7 @@ impl ClusterArgs {
     pub fn engine(&self, semantics: Semantics) -> Engine {
         match semantics {
             Semantics::Rfc => Engine::Rfc,
-            Semantics::Kube => self.cluster().patch_engine(),
+            Semantics::Kube => self.cluster().into(),
         }
     }
 }

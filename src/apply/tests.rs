@@ -4,6 +4,7 @@
 
 use super::run::go_atoi;
 use super::*;
+use crate::kube::Evanphx;
 use crate::limits::{COPY_LIMIT, MAX_BODY_BYTES, MAX_OPS};
 use crate::patch::{OpKind, PayloadError};
 use serde_json::json;

@@ -100,7 +100,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         }
         return Ok(());
     }
-    let engine = args.cluster.cluster().patch_engine();
+    let engine = patchlab::apply::Engine::from(args.cluster.cluster());
     let check = strategy::round_trip_on(&old, &new, &plan, &options.policy, engine);
     let verdict = match &check {
         strategy::RoundTrip::Refused(err) => match err.response() {

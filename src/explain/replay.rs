@@ -5,7 +5,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::apply::{self, ApplyError, Cause, Engine, Evanphx};
+use crate::apply::{self, ApplyError, Cause, Engine};
+use crate::kube::Evanphx;
 use crate::kube::KubeVersion;
 use crate::lint::BodyKind;
 use crate::status::Status;
