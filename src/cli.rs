@@ -16,7 +16,8 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 use patchlab::apply::{Engine, Semantics};
 use patchlab::input::{self, Budget, Format};
@@ -186,6 +187,40 @@ impl Source {
         let (value, format) = input::parse(&text, &Budget::cli())
             .map_err(|err| Failure::new(format!("{}: {err}", self.name())))?;
         Ok((text, value, format))
+    }
+}
+
+/// What a command prints (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    /// For people.
+    Text,
+    /// JSON.
+    Json,
+    /// SARIF 2.1.0.
+    Sarif,
+    /// A kubectl command line.
+    Kubectl,
+    /// Go code.
+    Go,
+    /// Rust code.
+    Rust,
+    /// An explanation.
+    Explain,
+}
+
+impl Output {
+    /// A `--format` parser offering a command's formats, each with what
+    /// the command prints in it.
+    pub fn choices(
+        formats: &'static [(Output, &'static str)],
+    ) -> impl TypedValueParser<Value = Output> {
+        let values = formats.iter().map(|&(format, help)| {
+            let value = format.to_possible_value();
+            value.expect("no format is skipped").help(help)
+        });
+        PossibleValuesParser::new(values)
+            .map(|name| Output::from_str(&name, false).expect("a format's name reads back"))
     }
 }
 
