@@ -375,7 +375,7 @@ fn a_test_that_differs_in_bytes_only_names_the_bytes() {
             r#"[{"op":"test","path":"/n/z","value":-0}]"#,
             "test failed: the bytes differ: sent -0, the server stores 0 (",
         ),
-        // Other values: both are shown, as before.
+        // Other values: both are shown.
         (
             r#"[{"op":"test","path":"/n/z","value":1}]"#,
             "test failed: expected 1, found 0",

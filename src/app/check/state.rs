@@ -130,7 +130,7 @@ pub struct CheckState {
     pub typing: bool,
     /// What lint found, for `lint_rev` `checked.rev`. It comes from the
     /// engines ([`CheckState::check_request`]: the Check module has no
-    /// linter, #27), or, for the bundled examples, from what they answered
+    /// linter), or, for the bundled examples, from what they answered
     /// when the playground was built.
     pub checked: Rc<Checked>,
     /// Why the engines could not check the current texts (they did not
