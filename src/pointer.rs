@@ -1004,9 +1004,12 @@ mod tests {
         assert!(serde_json::from_str::<PointerBuf>("\"a\"").is_err());
     }
 
+    /// What was there, or the error.
+    type Assigned = Result<Option<&'static str>, &'static str>;
+
     /// Assigning `1`: the document, the pointer, the document after, and
     /// what was there or the error.
-    const ASSIGNS: &[(&str, &str, &str, Result<Option<&str>, &str>)] = &[
+    const ASSIGNS: &[(&str, &str, &str, Assigned)] = &[
         ("{}", "/a", r#"{"a": 1}"#, Ok(None)),
         (
             r#"{"a": null}"#,
