@@ -1,7 +1,7 @@
 //! The apply engine: runs a JSON Patch on a document under strict RFC 6902
 //! semantics or as kube-apiserver does: the PATCH handler's checks around
-//! one release of evanphx/json-patch (see [`Engine`], [`Evanphx`] and
-//! [`crate::kube`] for which Kubernetes release runs which).
+//! one release of evanphx/json-patch (see [`Engine`], [`crate::kube::Evanphx`]
+//! and [`crate::kube`] for which Kubernetes release runs which).
 //!
 //! Both modes run the ops in order and are atomic: when an op fails, the
 //! document is restored exactly (an undo log, not a copy) and the error
@@ -11,7 +11,7 @@
 //! error; the cause is patchlab's explanation).
 //!
 //! Every function takes the engine as `impl Into<Engine>`: a [`Semantics`]
-//! (`Kube` is the newest engine modelled), an [`Evanphx`] release, or a
+//! (`Kube` is the newest engine modelled), a [`crate::kube::Evanphx`] release, or a
 //! [`crate::kube::KubeVersion`].
 //!
 //! ```
@@ -52,7 +52,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
 pub use compare::{kube_compare, rfc_eq, ByteDifference, KubeCmp};
-pub use engine::{Engine, Evanphx, UnknownEngine};
+pub use engine::Engine;
 pub use error::{ApplyError, Cause, ErrorReport};
 
 use run::run;

@@ -16,11 +16,12 @@ use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
-use patchlab::apply::{Engine, Evanphx, Semantics};
+use patchlab::apply::{Engine, Semantics};
 use patchlab::input::{self, Budget, Format};
-use patchlab::kube::{Cluster, KubeVersion};
+use patchlab::kube::{Cluster, Evanphx, KubeVersion};
 
 /// Understand and produce conflict-narrow Kubernetes JSON Patches.
 #[derive(Debug, Parser)]
@@ -189,6 +190,40 @@ impl Source {
     }
 }
 
+/// What a command prints (`--format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Output {
+    /// For people.
+    Text,
+    /// JSON.
+    Json,
+    /// SARIF 2.1.0.
+    Sarif,
+    /// A kubectl command line.
+    Kubectl,
+    /// Go code.
+    Go,
+    /// Rust code.
+    Rust,
+    /// An explanation.
+    Explain,
+}
+
+impl Output {
+    /// A `--format` parser offering a command's formats, each with what
+    /// the command prints in it.
+    pub fn choices(
+        formats: &'static [(Output, &'static str)],
+    ) -> impl TypedValueParser<Value = Output> {
+        let values = formats.iter().map(|&(format, help)| {
+            let value = format.to_possible_value();
+            value.expect("no format is skipped").help(help)
+        });
+        PossibleValuesParser::new(values)
+            .map(|name| Output::from_str(&name, false).expect("a format's name reads back"))
+    }
+}
+
 /// `kube` or `rfc`, for clap.
 pub fn parse_semantics(s: &str) -> Result<Semantics, patchlab::apply::UnknownSemantics> {
     s.parse()
@@ -203,7 +238,7 @@ pub fn parse_kube_version(s: &str) -> Result<KubeVersion, String> {
 /// `evanphx-v4.12.0`, ..., for clap: the error lists the accepted values.
 pub fn parse_engine(s: &str) -> Result<Evanphx, String> {
     s.parse()
-        .map_err(|e: patchlab::apply::UnknownEngine| e.to_string())
+        .map_err(|e: patchlab::kube::UnknownEngine| e.to_string())
 }
 
 /// Which kube-apiserver is modelled: `--kube-version` and `--engine`.
@@ -243,7 +278,7 @@ impl ClusterArgs {
     pub fn engine(&self, semantics: Semantics) -> Engine {
         match semantics {
             Semantics::Rfc => Engine::Rfc,
-            Semantics::Kube => self.cluster().patch_engine(),
+            Semantics::Kube => self.cluster().into(),
         }
     }
 }

@@ -48,7 +48,7 @@ use serde_json::Value;
 pub use advice::{fix, retry, sources, Helps, Retry, SourceRef};
 pub use classify::{Details, FieldProblem, Manager, CUSTOM_RESOURCE_PATCH_TYPES, STRATEGIC};
 pub use read::{Shape, Target, MAX_TEXT_BYTES};
-pub use replay::{Replay, KNOWN_PANICS};
+pub use replay::{Rerun, KNOWN_PANICS};
 pub use report::text;
 
 use crate::kube::KubeVersion;
@@ -243,7 +243,7 @@ pub struct Explanation {
     /// The patch rewritten by lint's first fix, as a payload.
     pub rewrite: Option<String>,
     /// The replay of the patch on the object, on the release's engine.
-    pub replay: Option<Replay>,
+    pub replay: Option<Rerun>,
     /// The releases whose engine panics on this patch and object.
     pub panics_on: Vec<KubeVersion>,
     /// The release assumed.

@@ -1,5 +1,6 @@
-//! Kubernetes releases, as far as patches are concerned: which engine each
-//! one's kube-apiserver runs and which texts it answers with.
+//! Kubernetes releases, as far as patches are concerned: which release of
+//! evanphx/json-patch ([`Evanphx`]) each one's kube-apiserver runs and
+//! which texts it answers with.
 //!
 //! The table (sources in `docs/fidelity.md`): Kubernetes' own `go.mod`
 //! decides which release of evanphx/json-patch its kube-apiserver is built
@@ -13,9 +14,20 @@
 //! | 1.31 to 1.34 | v4.12.0 (`gopkg.in/evanphx/json-patch.v4`) |
 //! | 1.35, 1.36 | v4.13.0 |
 //!
+//! The three releases answer differently (read `patch.go` at each tag):
+//!
+//! - `v5.6.0` (the root package at tag v5.6.0, imported as
+//!   `github.com/evanphx/json-patch v5.6.0+incompatible`): no
+//!   whole-document ops, `test` and `replace` at `""` fail;
+//! - `v4.12.0`: `test ""` compares the whole document, `replace ""` with
+//!   an object or array replaces it and with anything else silently does
+//!   nothing (`errors.Wrapf` of a nil error is nil); a few patches
+//!   dereference nil and panic (the server answers 500);
+//! - `v4.13.0`: pkg/errors replaced by `fmt.Errorf`, so `replace ""` with a
+//!   scalar fails, and the two nil dereferences are ordinary errors.
+//!
 //! ```
-//! use patchlab::apply::Evanphx;
-//! use patchlab::kube::KubeVersion;
+//! use patchlab::kube::{Evanphx, KubeVersion};
 //!
 //! let v: KubeVersion = "1.28".parse().unwrap();
 //! assert_eq!(v.engine(), Evanphx::V4_12_0);
@@ -29,7 +41,119 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::apply::{Engine, Evanphx};
+/// A release of evanphx/json-patch's root package (the "v4" line that
+/// kube-apiserver imports).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Evanphx {
+    /// The root package at tag v5.6.0 (`v5.6.0+incompatible`): Kubernetes
+    /// 1.28.0 and 1.28.1.
+    V5_6_0,
+    /// v4.12.0: Kubernetes 1.25 to 1.27 and 1.28.2 to 1.34.
+    V4_12_0,
+    /// v4.13.0: Kubernetes 1.35 and later.
+    #[default]
+    V4_13_0,
+}
+
+impl Evanphx {
+    /// Every release, oldest first.
+    pub const ALL: [Evanphx; 3] = [Evanphx::V5_6_0, Evanphx::V4_12_0, Evanphx::V4_13_0];
+
+    /// `evanphx-v5.6.0`, `evanphx-v4.12.0` or `evanphx-v4.13.0` (the CLI's
+    /// `--engine` values).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Evanphx::V5_6_0 => "evanphx-v5.6.0",
+            Evanphx::V4_12_0 => "evanphx-v4.12.0",
+            Evanphx::V4_13_0 => "evanphx-v4.13.0",
+        }
+    }
+
+    /// The tag: `v5.6.0`, `v4.12.0` or `v4.13.0`.
+    pub fn tag(self) -> &'static str {
+        &self.as_str()["evanphx-".len()..]
+    }
+
+    /// Whether `test` and `replace` may target the whole document (`""`).
+    pub fn whole_document(self) -> bool {
+        self != Evanphx::V5_6_0
+    }
+
+    /// Whether the nil checks of v4.13.0 are there: a `test` without a
+    /// value on a missing member passes instead of panicking, and walking
+    /// through a null an earlier op of the same patch added fails instead
+    /// of panicking.
+    pub fn nil_checks(self) -> bool {
+        self == Evanphx::V4_13_0
+    }
+
+    /// Whether `replace ""` with a value that is not an object or array is
+    /// an error (v4.13.0) rather than silently ignored (v4.12.0).
+    pub fn refuses_scalar_root(self) -> bool {
+        self == Evanphx::V4_13_0
+    }
+
+    /// The accepted `--engine` values, for error messages.
+    pub fn accepted() -> String {
+        let names: Vec<&str> = Evanphx::ALL.iter().map(|e| e.as_str()).collect();
+        format!(
+            "{} or {}",
+            names[..names.len() - 1].join(", "),
+            names[names.len() - 1]
+        )
+    }
+}
+
+impl fmt::Display for Evanphx {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A name that is no engine release.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEngine(pub String);
+
+impl fmt::Display for UnknownEngine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown engine {:?}: use {}",
+            self.0,
+            Evanphx::accepted()
+        )
+    }
+}
+
+impl std::error::Error for UnknownEngine {}
+
+impl FromStr for Evanphx {
+    type Err = UnknownEngine;
+
+    /// `evanphx-v4.12.0` (also without the `evanphx-` prefix, or without
+    /// the `v`).
+    fn from_str(s: &str) -> Result<Evanphx, UnknownEngine> {
+        let tag = s.strip_prefix("evanphx-").unwrap_or(s);
+        let tag = tag.strip_prefix('v').unwrap_or(tag);
+        Evanphx::ALL
+            .into_iter()
+            .find(|e| &e.tag()[1..] == tag)
+            .ok_or_else(|| UnknownEngine(s.to_owned()))
+    }
+}
+
+impl Serialize for Evanphx {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Evanphx {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Evanphx, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
 
 /// A Kubernetes release: a minor version (`1.30`) or a patch release
 /// (`1.28.1`) where the patch release matters.
@@ -265,11 +389,6 @@ impl Cluster {
             engine: engine.unwrap_or_else(|| version.engine()),
         }
     }
-
-    /// The engine JSON patches run on here.
-    pub fn patch_engine(self) -> Engine {
-        Engine::Kube(self.engine)
-    }
 }
 
 impl From<KubeVersion> for Cluster {
@@ -278,15 +397,26 @@ impl From<KubeVersion> for Cluster {
     }
 }
 
-impl From<KubeVersion> for Engine {
-    fn from(version: KubeVersion) -> Engine {
-        Engine::Kube(version.engine())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_names_parse_and_print() {
+        for release in Evanphx::ALL {
+            assert_eq!(release.as_str().parse::<Evanphx>(), Ok(release));
+            assert_eq!(release.tag().parse::<Evanphx>(), Ok(release));
+        }
+        assert_eq!("4.12.0".parse::<Evanphx>(), Ok(Evanphx::V4_12_0));
+        assert_eq!(
+            "evanphx-v5".parse::<Evanphx>().unwrap_err().to_string(),
+            "unknown engine \"evanphx-v5\": use evanphx-v5.6.0, evanphx-v4.12.0 or evanphx-v4.13.0"
+        );
+        assert_eq!(
+            serde_json::to_string(&Evanphx::V4_12_0).unwrap(),
+            r#""evanphx-v4.12.0""#
+        );
+    }
 
     #[test]
     fn every_minor_has_its_engine() {

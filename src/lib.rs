@@ -6,8 +6,10 @@
 //! its CLI. Data flows one way, up this table: a module uses modules of the
 //! layers its row names (and, where it says "own layer", modules of its own
 //! row), never a layer above. `tests/layers.rs` reads this table and every
-//! `crate::` and `super::` path of the library, and fails on an arrow that
-//! runs up a layer and on any cycle between files.
+//! `crate::`, `super::` and `self::` path of the library and every path
+//! into a file's own child modules, and fails on an arrow that runs up a
+//! layer and on any cycle between files (a file and the files of its
+//! folder excepted: they are one module).
 //!
 //! | layer | modules | may use |
 //! |---|---|---|
@@ -69,7 +71,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const SOURCE_URL: &str = env!("CARGO_PKG_REPOSITORY");
 
 /// The allocator of every wasm module: talc, in place of Rust's default
-/// dlmalloc (3.6 KB gzip less in the Race module, and faster; #27).
+/// dlmalloc (smaller and faster).
 #[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -92,7 +92,7 @@ impl Options {
     pub fn engine(&self) -> Engine {
         match self.semantics {
             Semantics::Rfc => Engine::Rfc,
-            Semantics::Kube => self.cluster.patch_engine(),
+            Semantics::Kube => self.cluster.into(),
         }
     }
 }

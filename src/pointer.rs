@@ -1004,81 +1004,59 @@ mod tests {
         assert!(serde_json::from_str::<PointerBuf>("\"a\"").is_err());
     }
 
+    /// What was there, or the error.
+    type Assigned = Result<Option<&'static str>, &'static str>;
+
+    /// Assigning `1`: the document, the pointer, the document after, and
+    /// what was there or the error.
+    const ASSIGNS: &[(&str, &str, &str, Assigned)] = &[
+        ("{}", "/a", r#"{"a": 1}"#, Ok(None)),
+        (
+            r#"{"a": null}"#,
+            "/a/b/c",
+            r#"{"a": {"b": {"c": 1}}}"#,
+            Ok(None),
+        ),
+        (r#"{"a": 2}"#, "/a", r#"{"a": 1}"#, Ok(Some("2"))),
+        (
+            r#"{"l": [0, 2]}"#,
+            "/l/1",
+            r#"{"l": [0, 1]}"#,
+            Ok(Some("2")),
+        ),
+        (r#"{"l": [0]}"#, "/l/-", r#"{"l": [0, 1]}"#, Ok(None)),
+        (r#"{"l": [0]}"#, "/l/1", r#"{"l": [0, 1]}"#, Ok(None)),
+        (
+            r#"{"l": [0]}"#,
+            "/l/5",
+            r#"{"l": [0]}"#,
+            Err("cannot set a value under /l: it is an array without that position"),
+        ),
+        (
+            r#"{"a": "s"}"#,
+            "/a/b",
+            r#"{"a": "s"}"#,
+            Err("cannot set a value under /a: it is a string"),
+        ),
+        (
+            r#"{"a": 3}"#,
+            "/a/b/c",
+            r#"{"a": 3}"#,
+            Err("cannot set a value under /a: it is a number"),
+        ),
+    ];
+
     #[test]
-    fn assign_and_delete() {
+    fn assign() {
         use serde_json::json;
-        type Case = (
-            &'static str,
-            serde_json::Value,
-            &'static str,
-            serde_json::Value,
-            Result<Option<serde_json::Value>, &'static str>,
-        );
-        let cases: [Case; 9] = [
-            // doc, pointer, value -> doc after, result
-            ("", json!({}), "/a", json!({"a": 1}), Ok(None)),
-            (
-                "",
-                json!({"a": null}),
-                "/a/b/c",
-                json!({"a": {"b": {"c": 1}}}),
-                Ok(None),
-            ),
-            (
-                "",
-                json!({"a": 2}),
-                "/a",
-                json!({"a": 1}),
-                Ok(Some(json!(2))),
-            ),
-            (
-                "",
-                json!({"l": [0, 2]}),
-                "/l/1",
-                json!({"l": [0, 1]}),
-                Ok(Some(json!(2))),
-            ),
-            (
-                "",
-                json!({"l": [0]}),
-                "/l/-",
-                json!({"l": [0, 1]}),
-                Ok(None),
-            ),
-            (
-                "",
-                json!({"l": [0]}),
-                "/l/1",
-                json!({"l": [0, 1]}),
-                Ok(None),
-            ),
-            (
-                "",
-                json!({"l": [0]}),
-                "/l/5",
-                json!({"l": [0]}),
-                Err("cannot set a value under /l: it is an array without that position"),
-            ),
-            (
-                "",
-                json!({"a": "s"}),
-                "/a/b",
-                json!({"a": "s"}),
-                Err("cannot set a value under /a: it is a string"),
-            ),
-            (
-                "",
-                json!({"a": 3}),
-                "/a/b/c",
-                json!({"a": 3}),
-                Err("cannot set a value under /a: it is a number"),
-            ),
-        ];
-        for (_, mut doc, pointer, after, result) in cases {
+        let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+        for &(doc, pointer, after, result) in ASSIGNS {
+            let mut doc = parse(doc);
             let p = Pointer::parse(pointer).unwrap();
             let got = p.assign(&mut doc, json!(1)).map_err(|e| e.to_string());
-            assert_eq!(got, result.map_err(str::to_owned), "{pointer}");
-            assert_eq!(doc, after, "{pointer}");
+            let result = result.map(|old| old.map(parse)).map_err(str::to_owned);
+            assert_eq!(got, result, "{pointer}");
+            assert_eq!(doc, parse(after), "{pointer}");
         }
         let mut doc = json!({"a": 1});
         assert_eq!(
@@ -1086,6 +1064,11 @@ mod tests {
             Ok(Some(json!({"a": 1})))
         );
         assert_eq!(doc, json!([]));
+    }
+
+    #[test]
+    fn delete_and_resolve_mut() {
+        use serde_json::json;
         let mut doc = json!({"l": [1, 2, 3], "m": {"k~/": null}});
         assert_eq!(
             Pointer::parse("/l/0").unwrap().delete(&mut doc),

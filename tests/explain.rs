@@ -10,9 +10,10 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use patchlab::apply::{self, Engine, Evanphx};
+use patchlab::apply::{self, Engine};
 use patchlab::explain::{self, render, Request};
 use patchlab::input::{self, Budget};
+use patchlab::kube::Evanphx;
 use patchlab::kube::KubeVersion;
 use patchlab::status;
 use patchlab::vocabulary::ErrorClass;

@@ -24,9 +24,10 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use patchlab::apply::{self, strategic, Engine, Evanphx};
+use patchlab::apply::{self, strategic, Engine};
 use patchlab::gojson;
 use patchlab::input::{self, Budget};
+use patchlab::kube::Evanphx;
 use patchlab::schema;
 use patchlab::sim::timeline::Scenario;
 use patchlab::strategy::{self, parse_path, Options, Preset, RoundTrip};

@@ -1329,7 +1329,7 @@ fn merge_and_json_patches_agree_with_kubectl() {
     }
     // kubectl 1.32 runs evanphx/json-patch v4.12.0 (its go.mod), on the
     // body `yaml.ToJSON` re-encoded: what Go's encoder writes.
-    let engine = apply::Engine::Kube(apply::Evanphx::V4_12_0);
+    let engine = apply::Engine::Kube(patchlab::kube::Evanphx::V4_12_0);
     let results = run_groups(&groups, |i, group| {
         let merge = group.patch.is_object();
         let body = go(&group.patch);

@@ -1,10 +1,13 @@
-//! The layer table of `src/lib.rs`, kept true: every `crate::` and
-//! `super::` path of every file of the library is an arrow from that file
-//! to the file it names; an arrow that runs up a layer, or between two
-//! views, fails, and so does any cycle between files. Both files are named.
+//! The layer table of `src/lib.rs`, kept true: every `crate::`, `super::`
+//! and `self::` path of every file of the library, and every path into a
+//! child module the file declares (`mod strategic;` then
+//! `strategic::merge`), is an arrow from that file to the file it names; an
+//! arrow that runs up a layer, or between two views, fails, and so does any
+//! cycle between files. Both files are named.
 //!
 //! The table is read from `src/lib.rs`'s own docs, so the map and the
-//! check cannot drift apart.
+//! check cannot drift apart. The check runs on a set of files in memory
+//! (path under `src/` -> source), read from `src/` or planted by a test.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -25,13 +28,18 @@ struct Row {
     peers: bool,
 }
 
+/// Files of the library: path under `src/` (`apply/run.rs`) -> source.
+type Files = BTreeMap<String, String>;
+
+/// Arrows between files, each file named by its module path.
+type Graph = BTreeMap<Vec<String>, BTreeSet<Vec<String>>>;
+
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// Reads the `| layer | modules | may use |` tables of `src/lib.rs`.
-fn table() -> Vec<Row> {
-    let lib = fs::read_to_string(src().join("lib.rs")).expect("src/lib.rs");
+/// Reads the `| layer | modules | may use |` tables of a `lib.rs`.
+fn table(lib: &str) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     let mut pending: Vec<(String, Vec<String>, String)> = Vec::new();
     for line in lib.lines() {
@@ -90,18 +98,13 @@ fn table() -> Vec<Row> {
             peers,
         });
     }
-    assert!(
-        rows.len() >= 8,
-        "src/lib.rs must hold the layer table (found {} rows)",
-        rows.len()
-    );
     rows
 }
 
 /// Every `.rs` file of the library (the binaries' `main.rs`, `cli.rs`,
 /// `cli/` and `bin/` use the library by its name, not by `crate::`).
-fn files() -> BTreeMap<Vec<String>, PathBuf> {
-    let mut out = BTreeMap::new();
+fn src_files() -> Files {
+    let mut out = Files::new();
     let mut stack = vec![src()];
     while let Some(dir) = stack.pop() {
         for entry in fs::read_dir(&dir).expect("read src") {
@@ -115,7 +118,8 @@ fn files() -> BTreeMap<Vec<String>, PathBuf> {
                 && rel != Path::new("main.rs")
                 && rel != Path::new("cli.rs")
             {
-                out.insert(module_of(&rel), rel);
+                let text = fs::read_to_string(&path).expect("read");
+                out.insert(rel.to_string_lossy().replace('\\', "/"), text);
             }
         }
     }
@@ -123,9 +127,8 @@ fn files() -> BTreeMap<Vec<String>, PathBuf> {
 }
 
 /// `apply/run.rs` -> `["apply", "run"]`; `lib.rs` -> `[]`.
-fn module_of(rel: &Path) -> Vec<String> {
-    let text = rel.to_string_lossy().replace('\\', "/");
-    let text = text.strip_suffix(".rs").unwrap_or(&text);
+fn module_of(rel: &str) -> Vec<String> {
+    let text = rel.strip_suffix(".rs").unwrap_or(rel);
     if text == "lib" {
         return Vec::new();
     }
@@ -254,11 +257,16 @@ fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// The paths a file names, each as the module path of the file it starts
-/// in (`super::` resolved from the inline module it is written in).
-fn paths_of(module: &[String], code: &str) -> Vec<Vec<String>> {
+/// The paths a file names, each resolved to a module path: `crate::`
+/// from the root, `super::` from the parent and `self::` from the (inline)
+/// module it is written in, and a path whose first segment is a child
+/// module declared there (`mod strategic;`, then `strategic::merge`) from
+/// that module; each with whether a `pub use` re-exports it.
+fn paths_of(module: &[String], code: &str) -> Vec<(Vec<String>, bool)> {
     let chars: Vec<(usize, char)> = code.char_indices().collect();
-    let mut out = Vec::new();
+    // Every path with the module it is written in, and every `mod name;`.
+    let mut found: Vec<(Vec<String>, Vec<String>, bool)> = Vec::new();
+    let mut children: BTreeSet<Vec<String>> = BTreeSet::new();
     // Inline `mod name {` blocks: (brace depth at open, name).
     let mut inline: Vec<(usize, String)> = Vec::new();
     let mut depth = 0usize;
@@ -283,65 +291,50 @@ fn paths_of(module: &[String], code: &str) -> Vec<Vec<String>> {
             i += 1;
             continue;
         }
-        let word_end = chars[i..]
+        let here: Vec<String> = module
             .iter()
-            .position(|&(_, c)| !is_ident(c))
-            .map_or(chars.len(), |p| i + p);
-        let word: String = chars[i..word_end].iter().map(|&(_, c)| c).collect();
-        if word == "mod" {
-            // `mod name {`: an inline module.
-            let rest = &code[chars.get(word_end).map_or(code.len(), |&(a, _)| a)..];
-            let rest = rest.trim_start();
+            .cloned()
+            .chain(inline.iter().map(|(_, n)| n.clone()))
+            .collect();
+        let (path, len) = read_path(&code[at..]);
+        let mut end = at + len;
+        if path[0] == "mod" {
+            // `mod name {` opens an inline module; `mod name;` declares a child.
+            let rest = code[at + 3..].trim_start();
             let name: String = rest.chars().take_while(|&c| is_ident(c)).collect();
-            if !name.is_empty() && rest[name.len()..].trim_start().starts_with('{') {
+            let after = rest[name.len()..].trim_start();
+            if !name.is_empty() && after.starts_with('{') {
                 inline.push((depth, name));
+            } else if !name.is_empty() && after.starts_with(';') {
+                children.insert(here.iter().cloned().chain([name]).collect());
             }
-        }
-        if word == "use" {
-            let end = code[at..].find(';').map_or(code.len(), |p| at + p);
+        } else if path[0] == "use" {
+            end = code[at..].find(';').map_or(code.len(), |p| at + p);
             let tree = &code[at + 3..end];
-            let here: Vec<String> = module
-                .iter()
-                .cloned()
-                .chain(inline.iter().map(|(_, n)| n.clone()))
-                .collect();
+            let before = code[..at].trim_end();
+            let public = before.ends_with("pub")
+                || before.rsplit_once("pub(").is_some_and(|(_, vis)| {
+                    vis.ends_with(')') && vis.chars().all(|c| is_ident(c) || ":) ".contains(c))
+                });
             for path in expand(tree.trim().trim_start_matches("::")) {
-                if let Some(resolved) = resolve(&here, &path) {
-                    out.push(resolved);
-                }
+                found.push((here.clone(), path, public));
             }
-            // Skip the statement.
-            while i < chars.len() && chars[i].0 < end {
-                i += 1;
-            }
-            continue;
+        } else if path.len() > 1 {
+            found.push((here, path, false));
         }
-        if word == "crate" || word == "super" {
-            let path = read_path(&code[at..]);
-            let here: Vec<String> = module
-                .iter()
-                .cloned()
-                .chain(inline.iter().map(|(_, n)| n.clone()))
-                .collect();
-            if path.len() > 1 {
-                if let Some(resolved) = resolve(&here, &path) {
-                    out.push(resolved);
-                }
-            }
-            let len: usize = path.iter().map(|s| s.len() + 2).sum::<usize>();
-            let stop = at + len.saturating_sub(2);
-            while i < chars.len() && chars[i].0 < stop {
-                i += 1;
-            }
-            continue;
+        // Skip the path (or the `use` statement) whole.
+        while i < chars.len() && chars[i].0 < end {
+            i += 1;
         }
-        i = word_end;
     }
-    out
+    found
+        .iter()
+        .filter_map(|(here, path, public)| Some((resolve(here, path, &children)?, *public)))
+        .collect()
 }
 
-/// `crate::a::b::C` at the start of `text`, as segments.
-fn read_path(text: &str) -> Vec<String> {
+/// `crate::a::b::C` at the start of `text`, as segments, and its length.
+fn read_path(text: &str) -> (Vec<String>, usize) {
     let mut out = Vec::new();
     let mut rest = text;
     loop {
@@ -352,11 +345,11 @@ fn read_path(text: &str) -> Vec<String> {
         rest = &rest[seg.len()..];
         out.push(seg);
         match rest.strip_prefix("::") {
-            Some(r) => rest = r.trim_start(),
-            None => break,
+            Some(r) if r.trim_start().starts_with(is_ident) => rest = r.trim_start(),
+            _ => break,
         }
     }
-    out
+    (out, text.len() - rest.len())
 }
 
 /// A use tree (`crate::a::{b, c::{d, e}}`) as its leaf paths.
@@ -400,12 +393,12 @@ fn expand(tree: &str) -> Vec<Vec<String>> {
         } else {
             let path = tree.split(" as ").next().unwrap_or(tree);
             let mut full = prefix.to_vec();
-            full.extend(
-                path.split("::")
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty() && *s != "self" && *s != "*")
-                    .map(str::to_owned),
-            );
+            for seg in path.split("::").map(str::trim) {
+                // `a::{self}` is `a`; `self::a` starts from here.
+                if !seg.is_empty() && seg != "*" && (seg != "self" || full.is_empty()) {
+                    full.push(seg.to_owned());
+                }
+            }
             out.push(full);
         }
     }
@@ -417,23 +410,28 @@ fn expand(tree: &str) -> Vec<Vec<String>> {
 }
 
 /// A path's module, from the module it is written in: `crate::` from the
-/// root, `super::` from the parent; other relative paths are children of
-/// the file itself and name no other file.
-fn resolve(here: &[String], path: &[String]) -> Option<Vec<String>> {
-    let mut base: Vec<String>;
+/// root, `super::` from the parent, `self::` and a declared child module
+/// (`mod strategic;`) from here; other paths name no file of the library.
+fn resolve(
+    here: &[String],
+    path: &[String],
+    children: &BTreeSet<Vec<String>>,
+) -> Option<Vec<String>> {
+    let mut base: Vec<String> = here.to_vec();
     let mut rest = path;
     match rest.first().map(String::as_str) {
         Some("crate") => {
-            base = Vec::new();
+            base.clear();
             rest = &rest[1..];
         }
         Some("super") => {
-            base = here.to_vec();
             while rest.first().map(String::as_str) == Some("super") {
                 base.pop();
                 rest = &rest[1..];
             }
         }
+        Some("self") => rest = &rest[1..],
+        Some(name) if children.contains(&[here, &[name.to_owned()]].concat()) => {}
         _ => return None,
     }
     base.extend(rest.iter().cloned());
@@ -441,13 +439,8 @@ fn resolve(here: &[String], path: &[String]) -> Option<Vec<String>> {
 }
 
 /// The file a module path lives in: its longest prefix that is a file.
-fn file_of<'a>(
-    files: &'a BTreeMap<Vec<String>, PathBuf>,
-    path: &[String],
-) -> Option<&'a Vec<String>> {
-    (0..=path.len())
-        .rev()
-        .find_map(|n| files.get_key_value(&path[..n]).map(|(k, _)| k))
+fn file_of<'a>(modules: &'a BTreeSet<Vec<String>>, path: &[String]) -> Option<&'a Vec<String>> {
+    (0..=path.len()).rev().find_map(|n| modules.get(&path[..n]))
 }
 
 /// The row a module belongs to: the row naming its longest prefix.
@@ -467,18 +460,20 @@ fn row_of<'r>(rows: &'r [Row], module: &[String]) -> Option<(&'r Row, usize)> {
     best
 }
 
-/// Every arrow between two files of the library.
-fn arrows() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
-    let files = files();
-    let mut graph = BTreeMap::new();
-    for (module, rel) in &files {
-        let text = fs::read_to_string(src().join(rel)).expect("read");
-        let code = code_only(&text);
+/// Every arrow between two files; with `wiring`, also a file's re-exports
+/// of the files of its own folder (`pub use boot::start;` in `app.rs`),
+/// which wire modules together, as the crate root does, for the layers.
+fn arrows(files: &Files, wiring: bool) -> Graph {
+    let modules: BTreeSet<Vec<String>> = files.keys().map(|rel| module_of(rel)).collect();
+    let mut graph = Graph::new();
+    for (rel, text) in files {
+        let module = module_of(rel);
         let mut targets = BTreeSet::new();
-        for path in paths_of(module, &code) {
-            if let Some(target) = file_of(&files, &path) {
+        for (path, public) in paths_of(&module, &code_only(text)) {
+            if let Some(target) = file_of(&modules, &path) {
+                let wires = public && target.len() > module.len() && target.starts_with(&module);
                 // The crate root only wires modules together.
-                if target != module && !target.is_empty() {
+                if *target != module && !target.is_empty() && (wiring || !wires) {
                     targets.insert(target.clone());
                 }
             }
@@ -496,7 +491,8 @@ fn file_name(module: &[String]) -> String {
     }
 }
 
-fn upward(rows: &[Row], graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<String> {
+/// Every arrow against the table, both files named.
+fn upward(rows: &[Row], graph: &Graph) -> Vec<String> {
     let mut faults = Vec::new();
     for (from, targets) in graph {
         if from.is_empty() {
@@ -548,9 +544,9 @@ fn upward(rows: &[Row], graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) ->
 }
 
 /// Strongly connected components of more than one file (Tarjan).
-fn cycles(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Vec<String>>> {
+fn cycles(graph: &Graph) -> Vec<Vec<Vec<String>>> {
     struct State<'g> {
-        graph: &'g BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        graph: &'g Graph,
         index: BTreeMap<&'g Vec<String>, usize>,
         low: BTreeMap<&'g Vec<String>, usize>,
         stack: Vec<&'g Vec<String>>,
@@ -609,26 +605,44 @@ fn cycles(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Vec<S
     s.out
 }
 
-#[test]
-fn every_arrow_runs_down_the_layer_table() {
-    let rows = table();
-    let graph = arrows();
-    let faults = upward(&rows, &graph);
-    assert!(
-        faults.is_empty(),
-        "{} arrow(s) against the layer table of src/lib.rs:\n  {}",
-        faults.len(),
-        faults.join("\n  ")
-    );
+/// The cycles between files that are faults. A file and the files of its
+/// folder form one module and may use each other (`apply.rs` re-exports
+/// `apply/error.rs`, which uses `super::Engine`), so a set of files that
+/// use each other is a fault unless one of them holds all the others in
+/// its folder; then the set without that file is checked again.
+fn tangles(graph: &Graph) -> Vec<Vec<Vec<String>>> {
+    let mut out = Vec::new();
+    for component in cycles(graph) {
+        let root = component.iter().find(|r| {
+            component
+                .iter()
+                .all(|m| m.len() >= r.len() && m[..r.len()] == r[..])
+        });
+        let Some(root) = root else {
+            out.push(component);
+            continue;
+        };
+        let inner: Graph = component
+            .iter()
+            .filter(|m| *m != root)
+            .map(|m| {
+                (
+                    m.clone(),
+                    graph[m].iter().filter(|t| *t != root).cloned().collect(),
+                )
+            })
+            .collect();
+        out.extend(tangles(&inner));
+    }
+    out
 }
 
-#[test]
-fn no_cycle_between_files() {
-    let graph = arrows();
-    let found: Vec<String> = cycles(&graph)
+/// Every cycle between files that is a fault, each pair of files that use
+/// each other in it named.
+fn cycle_faults(graph: &Graph) -> Vec<String> {
+    tangles(graph)
         .iter()
         .map(|component| {
-            // Name each pair of files that use each other in the cycle.
             let names: Vec<String> = component.iter().map(|m| file_name(m)).collect();
             let mut pairs = Vec::new();
             for a in component {
@@ -640,7 +654,38 @@ fn no_cycle_between_files() {
             }
             format!("{} ({})", names.join(", "), pairs.join("; "))
         })
-        .collect();
+        .collect()
+}
+
+/// The faults of a set of files against its own `lib.rs`'s table: arrows
+/// against the table, and cycles.
+fn check(files: &Files) -> (Vec<String>, Vec<String>) {
+    let rows = table(files.get("lib.rs").expect("lib.rs"));
+    let layers = upward(&rows, &arrows(files, false));
+    (layers, cycle_faults(&arrows(files, true)))
+}
+
+#[test]
+fn every_arrow_runs_down_the_layer_table() {
+    let files = src_files();
+    let rows = table(&files["lib.rs"]);
+    assert!(
+        rows.len() >= 8,
+        "src/lib.rs must hold the layer table (found {} rows)",
+        rows.len()
+    );
+    let faults = check(&files).0;
+    assert!(
+        faults.is_empty(),
+        "{} arrow(s) against the layer table of src/lib.rs:\n  {}",
+        faults.len(),
+        faults.join("\n  ")
+    );
+}
+
+#[test]
+fn no_cycle_between_files() {
+    let found = check(&src_files()).1;
     assert!(
         found.is_empty(),
         "cycles between files:\n  {}",
@@ -657,7 +702,7 @@ fn the_reader_sees_what_it_should() {
     );
     let module = vec!["patch".to_owned()];
     let paths = paths_of(&module, &code);
-    let names: Vec<String> = paths.iter().map(|p| p.join("::")).collect();
+    let names: Vec<String> = paths.iter().map(|(p, _)| p.join("::")).collect();
     assert_eq!(
         names,
         [
@@ -677,5 +722,186 @@ fn the_reader_sees_what_it_should() {
             vec!["crate", "a", "c", "e"],
             vec!["crate", "a"],
         ]
+    );
+}
+
+#[test]
+fn the_reader_follows_declared_child_modules() {
+    // `strategic` is a child module only where it is declared.
+    let code = code_only(
+        "mod strategic;\nmod tests { use strategic::x; }\nuse strategic::merge;\nuse self::text::elide;\nfn f() { strategic::order::sort(); self::run::run(); other::strategic::x(); x.strategic::<u8>(); }\n",
+    );
+    let module = vec!["apply".to_owned()];
+    let names: Vec<String> = paths_of(&module, &code)
+        .iter()
+        .map(|(p, _)| p.join("::"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "apply::strategic::merge",
+            "apply::text::elide",
+            "apply::strategic::order::sort",
+            "apply::run::run"
+        ]
+    );
+}
+
+/// A small library in memory: a layer table and the files given, each
+/// `(path under src/, source)`.
+fn planted(files: &[(&str, &str)]) -> Files {
+    let lib = "//! | layer | modules | may use |
+//! |---|---|---|
+//! | 0 base | `kube` | own layer |
+//! | 1 server | `apply`, `status` | 0, own layer |
+//! | 2 UI | `app` | 0-1 |
+//! | 3 UI shell | `app::shell` | 0-2 |
+pub mod app;
+pub mod apply;
+pub mod kube;
+pub mod status;
+";
+    let mut out = Files::from([("lib.rs".to_owned(), lib.to_owned())]);
+    for (path, text) in files {
+        out.insert((*path).to_owned(), (*text).to_owned());
+    }
+    out
+}
+
+/// A tree that keeps the table: `apply.rs` and the files of its folder use
+/// each other, the UI wires its shell.
+const CLEAN: [(&str, &str); 7] = [
+    (
+        "apply.rs",
+        "mod strategic;\npub use strategic::merge;\npub struct Semantics;\n",
+    ),
+    (
+        "apply/strategic.rs",
+        "mod merge;\npub use merge::merge;\nuse super::Semantics;\n",
+    ),
+    (
+        "apply/strategic/merge.rs",
+        "use crate::kube::Version;\npub fn merge() {}\n",
+    ),
+    ("kube.rs", "pub struct Version;\n"),
+    (
+        "status.rs",
+        "use crate::kube::Version;\npub struct Status;\n",
+    ),
+    (
+        "app.rs",
+        "mod shell;\npub use shell::App;\nuse crate::kube::Version;\n",
+    ),
+    (
+        "app/shell.rs",
+        "use super::super::status::Status;\npub struct App;\n",
+    ),
+];
+
+/// The clean tree with one file's source replaced.
+fn with(path: &str, text: &str) -> Files {
+    let mut files = planted(&CLEAN);
+    files.insert(path.to_owned(), text.to_owned());
+    files
+}
+
+#[test]
+fn a_clean_planted_tree_passes() {
+    assert_eq!(check(&planted(&CLEAN)), (Vec::new(), Vec::new()));
+}
+
+#[test]
+fn a_planted_upward_import_fails() {
+    // Written in a child module's child, in every way a path can be.
+    for import in [
+        "use crate::app::App;",
+        "use super::super::super::app::App;",
+        "fn f() { crate::app::App::new(); }",
+        "fn f() -> super::super::super::app::App { todo!() }",
+    ] {
+        let files = with(
+            "apply/strategic/merge.rs",
+            &format!("pub fn merge() {{}}\n{import}\n"),
+        );
+        let (layers, cycles) = check(&files);
+        assert_eq!(
+            layers,
+            ["src/apply/strategic/merge.rs (layer 1) uses src/app.rs (layer 2): an arrow up a layer"],
+            "{import}"
+        );
+        assert!(cycles.is_empty(), "{import}: {cycles:?}");
+    }
+    // A file uses its child a layer up: only a re-export of it is wiring.
+    for import in [
+        "use shell::App;",
+        "use self::shell::App;",
+        "fn f() { shell::App::new(); }",
+        "fn f() { self::shell::App::new(); }",
+    ] {
+        let files = with("app.rs", &format!("mod shell;\n{import}\n"));
+        assert_eq!(
+            check(&files).0,
+            ["src/app.rs (layer 2) uses src/app/shell.rs (layer 3): an arrow up a layer"],
+            "{import}"
+        );
+    }
+}
+
+#[test]
+fn a_planted_cycle_through_a_child_path_fails() {
+    // apply -> apply/strategic -> status -> apply, closed by a relative
+    // path into the child module.
+    let status = ("status.rs", "use crate::apply::Semantics;\n");
+    let strategic = (
+        "apply/strategic.rs",
+        "mod merge;\npub fn diff() {}\nuse crate::status::Status;\n",
+    );
+    for import in [
+        "use strategic::diff;",
+        "pub use strategic::diff;",
+        "use self::strategic::diff;",
+        "fn f() { strategic::diff(); }",
+        "fn f() { self::strategic::diff(); }",
+    ] {
+        let apply = format!("mod strategic;\npub struct Semantics;\n{import}\n");
+        let mut files = with("apply.rs", &apply);
+        files.extend([strategic, status].map(|(p, t)| (p.to_owned(), t.to_owned())));
+        let (layers, cycles) = check(&files);
+        assert!(layers.is_empty(), "{import}: {layers:?}");
+        assert_eq!(
+            cycles,
+            ["src/apply.rs, src/apply/strategic.rs, src/status.rs (src/apply.rs -> src/apply/strategic.rs; src/apply/strategic.rs -> src/status.rs; src/status.rs -> src/apply.rs)"],
+            "{import}"
+        );
+        // Without the child path, nothing closes the circle.
+        files.insert(
+            "apply.rs".to_owned(),
+            "mod strategic;\npub struct Semantics;\n".to_owned(),
+        );
+        assert_eq!(check(&files), (Vec::new(), Vec::new()), "{import}");
+    }
+}
+
+#[test]
+fn a_planted_cycle_between_sibling_files_fails_under_their_parent() {
+    // Both use their parent, which re-exports them: that is one module;
+    // but the two siblings also use each other.
+    let files = planted(&[
+        (
+            "apply.rs",
+            "mod a;\nmod b;\npub use a::A;\npub use b::B;\npub struct Semantics;\n",
+        ),
+        (
+            "apply/a.rs",
+            "use super::{b::B, Semantics};\npub struct A;\n",
+        ),
+        (
+            "apply/b.rs",
+            "use super::{a::A, Semantics};\npub struct B;\n",
+        ),
+    ]);
+    assert_eq!(
+        check(&files).1,
+        ["src/apply/a.rs, src/apply/b.rs (src/apply/a.rs -> src/apply/b.rs; src/apply/b.rs -> src/apply/a.rs)"]
     );
 }

@@ -8,10 +8,10 @@
 //!
 //! A leaf with no hooks of its own is a function that takes its props
 //! (`select(&yew::props!(SelectProps { .. }))`), not a component: each
-//! component costs every module that renders it about 0.7 KB gzip of
-//! Yew's per-component machinery (#27). Components are kept for what
-//! holds hooks (the editor, the dialog, glossary links) and for the
-//! views' memo boundaries (a column, the fields table).
+//! component brings Yew's per-component machinery into every module that
+//! renders it. Components are kept for what holds hooks (the editor, the
+//! dialog, glossary links) and for the views' memo boundaries (a column,
+//! the fields table).
 
 mod callback;
 mod copy;

@@ -24,8 +24,8 @@ pub fn refuse_insert(text: &str, start: usize, end: usize, inserted: usize) -> O
 }
 
 /// Bytes in MiB to one decimal, rounded to the nearest ("4.0", "10.3"),
-/// in integers: float formatting would add some 11 KB of code to the page
-/// module for this one message.
+/// in integers: the page module carries no float formatting for this one
+/// message.
 fn tenths_of_mib(bytes: usize) -> String {
     let tenths = (bytes as u64 * 10 + MIB as u64 / 2) / MIB as u64;
     format!("{}.{}", tenths / 10, tenths % 10)

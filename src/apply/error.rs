@@ -178,50 +178,26 @@ impl fmt::Display for Cause {
                 f,
                 "patchlab cannot read this body (the server might): {err}"
             ),
-            Cause::TooManyOps { count } => {
-                write!(
-                    f,
-                    "{count} operations, more than the server's limit of {MAX_OPS}"
-                )
-            }
+            Cause::TooManyOps { count } => write!(
+                f,
+                "{count} operations, more than the server's limit of {MAX_OPS}"
+            ),
             Cause::DocumentNotContainer => {
                 f.write_str("the document must be a JSON object or array")
             }
             Cause::TestFailed {
-                bytes: Some(bytes), ..
-            } => {
-                f.write_str("test failed: the bytes differ")?;
-                if !bytes.at.is_empty() {
-                    write!(f, " at {}", bytes.at)?;
-                }
-                write!(
-                    f,
-                    ": sent {}, the server stores {} (one value, but the server compares scalars as bytes, the stored side in Go's encoding)",
-                    crate::text::elide(&bytes.sent, 200),
-                    crate::text::elide(&bytes.stored, 200)
-                )
-            }
-            Cause::TestFailed {
-                expected, actual, ..
-            } => {
-                write!(f, "test failed: expected {}", compact(expected))?;
-                match actual {
-                    // The stored side as the server holds it (`-0` is 0).
-                    Some(actual) => write!(f, ", found {}", compact(&crate::gojson::stored(actual))),
-                    None => f.write_str(", found nothing (the member is absent)"),
-                }
-            }
+                expected,
+                actual,
+                bytes,
+            } => test_failed(f, expected, actual.as_deref(), bytes.as_deref()),
             Cause::PathWithoutSlash { in_from } => {
                 let which = if *in_from { "from" } else { "path" };
                 write!(f, "{which} holds no '/', so it addresses nothing")
             }
             Cause::MissingPath { at, found, in_from } => {
                 let which = if *in_from { "from" } else { "path" };
-                if at.is_empty() {
-                    write!(f, "{which} does not exist: the document is {found}")
-                } else {
-                    write!(f, "{which} does not exist: {at} is {found}")
-                }
+                let at = if at.is_empty() { "the document" } else { at };
+                write!(f, "{which} does not exist: {at} is {found}")
             }
             Cause::MissingMember { key, in_from } => {
                 let which = if *in_from { "from" } else { "target" };
@@ -271,6 +247,34 @@ impl fmt::Display for Cause {
 
 fn compact(value: &Value) -> String {
     crate::text::elide_value(value, 200)
+}
+
+/// [`Cause::TestFailed`]'s message: the bytes compared when only they
+/// differ, else both values.
+fn test_failed(
+    f: &mut fmt::Formatter<'_>,
+    expected: &Value,
+    actual: Option<&Value>,
+    bytes: Option<&ByteDifference>,
+) -> fmt::Result {
+    if let Some(bytes) = bytes {
+        f.write_str("test failed: the bytes differ")?;
+        if !bytes.at.is_empty() {
+            write!(f, " at {}", bytes.at)?;
+        }
+        return write!(
+            f,
+            ": sent {}, the server stores {} (one value, but the server compares scalars as bytes, the stored side in Go's encoding)",
+            crate::text::elide(&bytes.sent, 200),
+            crate::text::elide(&bytes.stored, 200)
+        );
+    }
+    write!(f, "test failed: expected {}", compact(expected))?;
+    match actual {
+        // The stored side as the server holds it (`-0` is 0).
+        Some(actual) => write!(f, ", found {}", compact(&crate::gojson::stored(actual))),
+        None => f.write_str(", found nothing (the member is absent)"),
+    }
 }
 
 /// A failed patch: where (op index, op name, path) and why.

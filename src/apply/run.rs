@@ -8,8 +8,9 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::compare::{byte_difference, compare_marked, kube_compare, rfc_eq, KubeCmp, Mark, Seg};
-use super::{check_identity, identity, ApplyError, Cause, Engine, Evanphx};
+use super::{check_identity, identity, ApplyError, Cause, Engine};
 use crate::gojson;
+use crate::kube::Evanphx;
 use crate::limits::{COPY_LIMIT, MAX_OPS};
 use crate::patch::{OpKind, Operation, PayloadError};
 use crate::pointer::{self, Index, Pointer};

@@ -28,7 +28,7 @@ use serde_json::{Map, Number, Value};
 use super::{apply_decoded, ApplyError, Engine};
 use crate::input::{self, Budget, Format, InputError};
 use crate::patch::Decoded;
-use crate::pointer::Pointer;
+use crate::pointer::{escape, NodeId, PathTrie, Pointer};
 
 /// Why a text apply failed: the document could not be read, or the patch
 /// failed (see [`ApplyError`]).
@@ -89,65 +89,63 @@ fn plain(doc: &str, payload: &str, engine: Engine, budget: &Budget) -> Result<St
     Ok(serde_json::to_string(&value).unwrap_or_default())
 }
 
-/// The paths a patch reads and writes, as a trie: what a partial route
-/// must read (see [`PathTrie::of`]).
-#[derive(Default, Debug)]
-pub struct PathTrie {
-    /// Parse this subtree whole (an op reads or replaces it).
-    whole: bool,
-    /// Children on some op's path, by decoded token.
-    children: BTreeMap<String, PathTrie>,
+/// What a patch touches, as a trie of its paths (and `from`s): the part
+/// of the document a partial route must read.
+#[derive(Debug)]
+pub struct Footprint<'d> {
+    trie: PathTrie<'d>,
+    /// Per node: an op reads or replaces this subtree, so it is read whole.
+    whole: Vec<bool>,
 }
 
-impl PathTrie {
-    /// The trie of a decoded patch's paths (and `from`s); `None` when a
-    /// partial route cannot serve it: a malformed op, a path that is not a
-    /// JSON Pointer, the whole document as a target, or no op at all.
-    pub fn of(decoded: &Decoded) -> Option<PathTrie> {
+impl<'d> Footprint<'d> {
+    /// The node of the whole document.
+    pub const ROOT: NodeId = PathTrie::ROOT;
+
+    /// The footprint of a decoded patch; `None` when a partial route cannot
+    /// serve it: a malformed op, a path that is not a JSON Pointer, the
+    /// whole document as a target, or no op at all.
+    pub fn of(decoded: &'d Decoded) -> Option<Footprint<'d>> {
         if decoded.malformed.is_some() {
             return None;
         }
-        let mut trie = PathTrie::default();
+        let mut trie = PathTrie::new();
+        let mut whole = Vec::new();
         for op in &decoded.ops {
             for path in std::iter::once(&op.path).chain(op.from.as_ref()) {
                 let pointer = Pointer::parse(path).ok()?;
                 // No document within budget is deeper than this; a longer
                 // path (hostile, or a typo) is the plain route's to refuse,
-                // and the trie stays shallow enough to drop without deep
+                // and the reads stay shallow enough to need no deep
                 // recursion.
                 if pointer.is_root() || pointer.count() > crate::limits::DEPTH {
                     return None;
                 }
-                trie.insert(pointer);
+                let node = trie.insert(pointer);
+                whole.resize(trie.len(), false);
+                whole[node] = true;
             }
         }
-        (!trie.children.is_empty()).then_some(trie)
+        (trie.len() > 1).then_some(Footprint { trie, whole })
     }
 
-    /// True when the whole subtree here is read (an op targets it); every
-    /// array on a path is read whole too, by the caller.
-    pub fn whole(&self) -> bool {
-        self.whole || self.children.is_empty()
+    /// True when the whole subtree at `node` is read (an op targets it);
+    /// every array on a path is read whole too, by the caller.
+    pub fn whole(&self, node: NodeId) -> bool {
+        self.whole[node]
     }
 
-    /// The keys below that some path goes through.
-    pub fn children(&self) -> impl Iterator<Item = (&str, &PathTrie)> {
-        self.children.iter().map(|(k, v)| (k.as_str(), v))
+    /// The members below `node` that some path goes through: each key,
+    /// decoded, and its node.
+    pub fn members(&self, node: NodeId) -> impl Iterator<Item = (Cow<'d, str>, NodeId)> + '_ {
+        self.trie
+            .children(node)
+            .map(|(token, child)| (token.decoded(), child))
     }
 
-    fn insert(&mut self, pointer: &Pointer) {
-        let mut node = self;
-        for token in pointer.tokens() {
-            if node.whole {
-                return;
-            }
-            node = node
-                .children
-                .entry(token.decoded().into_owned())
-                .or_default();
-        }
-        node.whole = true;
-        node.children.clear();
+    /// The node of the member `key` below `node`, when a path goes through.
+    fn member(&self, node: NodeId, key: &str) -> Option<NodeId> {
+        self.trie.child(node, &escape(key))
     }
 }
 
@@ -163,9 +161,11 @@ fn lazy(
     }
     let compact = scan(doc, budget.max_depth.min(crate::limits::DEPTH))?;
     let decoded: Decoded = super::decode(payload, engine).ok()?;
-    let trie = PathTrie::of(&decoded)?;
+    let footprint = Footprint::of(&decoded)?;
     let mut de = serde_json::Deserializer::from_str(doc);
-    let (mut tree, rest) = Guided(&trie).deserialize(&mut de).ok()?;
+    let (mut tree, rest) = Guided(&footprint, Footprint::ROOT)
+        .deserialize(&mut de)
+        .ok()?;
     de.end().ok()?;
     if let Err(err) = apply_decoded(&mut tree, &decoded, engine) {
         return Some(Err(TextError::Apply(err)));
@@ -239,9 +239,9 @@ enum Slot<'a> {
     Unread(Cow<'a, str>, &'a RawValue),
 }
 
-/// Reads a value for a trie node that is not read whole: objects member by
-/// member (members off every path stay text), anything else whole.
-struct Guided<'t>(&'t PathTrie);
+/// Reads a value for a node of a footprint that is not read whole: objects
+/// member by member (members off every path stay text), anything else whole.
+struct Guided<'t>(&'t Footprint<'t>, NodeId);
 
 impl<'de> DeserializeSeed<'de> for Guided<'_> {
     type Value = (Value, Unread<'de>);
@@ -262,19 +262,19 @@ impl<'de> Visitor<'de> for Guided<'_> {
         let mut map = Map::new();
         let mut unread = Unread::default();
         while let Some(Key(key)) = access.next_key()? {
-            match self.0.children.get(key.as_ref()) {
+            match self.0.member(self.1, &key) {
                 None => {
                     let raw: &'de RawValue = access.next_value()?;
                     unread.order.push(Slot::Unread(key, raw));
                 }
-                Some(child) if child.whole() => {
+                Some(child) if self.0.whole(child) => {
                     let value: Value = access.next_value()?;
                     unread.children.remove(key.as_ref());
                     map.insert(key.to_string(), value);
                     unread.order.push(Slot::Read(key));
                 }
                 Some(child) => {
-                    let (value, below) = access.next_value_seed(Guided(child))?;
+                    let (value, below) = access.next_value_seed(Guided(self.0, child))?;
                     unread.children.insert(key.to_string(), below);
                     map.insert(key.to_string(), value);
                     unread.order.push(Slot::Read(key));
@@ -517,7 +517,7 @@ mod tests {
         let path = "/a".repeat(200_000);
         let payload = format!(r#"[{{"op":"add","path":"{path}","value":1}}]"#);
         let decoded = crate::patch::decode(&payload).unwrap();
-        assert!(PathTrie::of(&decoded).is_none());
+        assert!(Footprint::of(&decoded).is_none());
         let (lazy, plain) = both(r#"{"a":{}}"#, &payload, Semantics::Kube);
         assert!(lazy.is_err());
         assert_eq!(lazy, plain);

@@ -8,22 +8,19 @@ use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy
 
 use super::terminal::printable;
 
-use super::{parse_preset, ClusterArgs, Failure, Source};
+use super::{parse_preset, ClusterArgs, Failure, Output, Source};
 
-/// What the command prints (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Output {
-    /// The payload (or body) as sent.
-    Json,
-    /// A kubectl command line.
-    Kubectl,
-    /// Go code using KubeVirt's patch builder.
-    Go,
-    /// Rust code using patchlab's builder.
-    Rust,
-    /// Each op with its reason, the fields, and the conflict surface.
-    Explain,
-}
+/// What the command prints in each `--format`.
+const FORMATS: &[(Output, &str)] = &[
+    (Output::Json, "The payload (or body) as sent"),
+    (Output::Kubectl, "A kubectl command line"),
+    (Output::Go, "Go code using KubeVirt's patch builder"),
+    (Output::Rust, "Rust code using patchlab's builder"),
+    (
+        Output::Explain,
+        "Each op with its reason, the fields, and the conflict surface",
+    ),
+];
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -39,7 +36,7 @@ pub struct Args {
     #[arg(long = "set", value_name = "PATH=STRATEGY", value_parser = parse_override)]
     overrides: Vec<(patchlab::pointer::PointerBuf, Strategy)>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "json")]
+    #[arg(long, default_value = "json", value_parser = Output::choices(FORMATS))]
     format: Output,
     /// The field manager of a server-side-apply configuration (preset ssa).
     #[arg(long, default_value = "patchlab")]
@@ -100,7 +97,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         }
         return Ok(());
     }
-    let engine = args.cluster.cluster().patch_engine();
+    let engine = patchlab::apply::Engine::from(args.cluster.cluster());
     let check = strategy::round_trip_on(&old, &new, &plan, &options.policy, engine);
     let verdict = match &check {
         strategy::RoundTrip::Refused(err) => match err.response() {
@@ -111,11 +108,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     };
     // JSON is exact as it is; the other formats are for reading.
     let text = match args.format {
-        Output::Json => plan.body_text(),
         Output::Kubectl => strategy::kubectl(&plan, &new),
         Output::Go => strategy::go_code(&plan).ok_or_else(|| not_json_patch(&plan, "Go"))?,
         Output::Rust => strategy::rust_code(&plan).ok_or_else(|| not_json_patch(&plan, "Rust"))?,
         Output::Explain => format!("{}\nround trip on {engine}: {verdict}\n", explain(&plan)),
+        _ => plan.body_text(),
     };
     let text = match args.format {
         Output::Json => text,

@@ -6,16 +6,19 @@ use std::io::Write;
 use patchlab::explain::{self, Request};
 use patchlab::kube::KubeVersion;
 
-use super::{parse_kube_version, Failure, Source};
+use super::{parse_kube_version, Failure, Output, Source};
 
-/// What the command prints (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Output {
-    /// The class, the cause, retry, fix, sources and a Check link.
-    Text,
-    /// The explanation as JSON (the JS API's `explain()` shape).
-    Json,
-}
+/// What the command prints in each `--format`.
+const FORMATS: &[(Output, &str)] = &[
+    (
+        Output::Text,
+        "The class, the cause, retry, fix, sources and a Check link",
+    ),
+    (
+        Output::Json,
+        "The explanation as JSON (the JS API's `explain()` shape)",
+    ),
+];
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -38,7 +41,7 @@ pub struct Args {
     #[arg(long = "content-type", value_name = "T")]
     content_type: Option<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, default_value = "text", value_parser = Output::choices(FORMATS))]
     format: Output,
 }
 
@@ -79,12 +82,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         content_type: args.content_type.as_deref(),
     };
     let explanation = explain::explain(&request).map_err(|err| unreadable(err.to_string()))?;
-    match args.format {
-        Output::Text => out.write_all(explain::text(&explanation).as_bytes())?,
-        Output::Json => {
-            serde_json::to_writer_pretty(&mut *out, &explanation).map_err(std::io::Error::from)?;
-            writeln!(out)?;
-        }
+    if args.format == Output::Json {
+        serde_json::to_writer_pretty(&mut *out, &explanation).map_err(std::io::Error::from)?;
+        writeln!(out)?;
+    } else {
+        out.write_all(explain::text(&explanation).as_bytes())?;
     }
     if !explanation.recognised {
         return Err(Failure::with_code(1, String::new()));

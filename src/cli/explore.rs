@@ -8,23 +8,20 @@ use patchlab::sim::timeline::Scenario;
 use patchlab::vocabulary::Term;
 
 use super::terminal::{field, printable};
-use super::{ClusterArgs, Failure, Source};
+use super::{ClusterArgs, Failure, Output, Source};
 
-/// What the command prints (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Output {
-    /// A table for people.
-    Text,
-    /// The counts and every interleaving as JSON.
-    Json,
-}
+/// What the command prints in each `--format`.
+const FORMATS: &[(Output, &str)] = &[
+    (Output::Text, "A table for people"),
+    (Output::Json, "The counts and every interleaving as JSON"),
+];
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The scenario (at most 3 writers and 8 events), or - for stdin.
     scenario: Source,
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, default_value = "text", value_parser = Output::choices(FORMATS))]
     format: Output,
     #[command(flatten)]
     cluster: ClusterArgs,
@@ -38,7 +35,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let result = explore(&scenario, &[]).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Output::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
-        Output::Text => printable(&render(&result)).into_owned(),
+        _ => printable(&render(&result)).into_owned(),
     };
     writeln!(out, "{text}")?;
     Ok(())

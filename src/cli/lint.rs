@@ -7,18 +7,20 @@ use patchlab::apply::Semantics;
 use patchlab::lint::{self, report, Options, Origin};
 
 use super::terminal::printable;
-use super::{parse_semantics, ClusterArgs, Failure, Source};
+use super::{parse_semantics, ClusterArgs, Failure, Output, Source};
 
-/// What the command prints (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Output {
-    /// Compiler-style diagnostics.
-    Text,
-    /// {"findings": [{"rule", "severity", "index", "path", "message", "fix"}], ...}
-    Json,
-    /// SARIF 2.1.0, for CI systems that show findings inline.
-    Sarif,
-}
+/// What the command prints in each `--format`.
+const FORMATS: &[(Output, &str)] = &[
+    (Output::Text, "Compiler-style diagnostics"),
+    (
+        Output::Json,
+        r#"{"findings": [{"rule", "severity", "index", "path", "message", "fix"}], ...}"#,
+    ),
+    (
+        Output::Sarif,
+        "SARIF 2.1.0, for CI systems that show findings inline",
+    ),
+];
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -35,7 +37,7 @@ pub struct Args {
     #[command(flatten)]
     cluster: ClusterArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, default_value = "text", value_parser = Output::choices(FORMATS))]
     format: Output,
     /// The object's kind (Node, Pod, VirtualMachineInstance): decides who else
     /// writes a field. Default: the --object's kind, or the kind the kubectl
@@ -123,7 +125,16 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let as_written = (input.origin == Origin::Json).then_some(input.payload.as_str());
     let source = report::Source::new(name, as_written);
     match args.format {
-        Output::Text => {
+        Output::Json => {
+            serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        Output::Sarif => {
+            serde_json::to_writer_pretty(&mut *out, &report::sarif(&report, &source))
+                .map_err(std::io::Error::from)?;
+            writeln!(out)?;
+        }
+        _ => {
             if let Origin::Kubectl { target, shell } = &input.origin {
                 writeln!(
                     out,
@@ -137,15 +148,6 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
                 }
             }
             out.write_all(printable(&report::text(&report, &source)).as_bytes())?;
-        }
-        Output::Json => {
-            serde_json::to_writer_pretty(&mut *out, &report).map_err(std::io::Error::from)?;
-            writeln!(out)?;
-        }
-        Output::Sarif => {
-            serde_json::to_writer_pretty(&mut *out, &report::sarif(&report, &source))
-                .map_err(std::io::Error::from)?;
-            writeln!(out)?;
         }
     }
     if report.has_warnings() {

@@ -8,16 +8,13 @@ use patchlab::sim::migrate::{migrate_on, MigrateOptions, MigrateResult};
 use patchlab::strategy::Preset;
 use patchlab::vocabulary::{Term, MIGRATION_COLUMNS};
 
-use super::{parse_preset, ClusterArgs, Failure};
+use super::{parse_preset, ClusterArgs, Failure, Output};
 
-/// What the command prints (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Output {
-    /// A table for people.
-    Text,
-    /// `{"vms": N, "seed": S, "presets": [...]}`.
-    Json,
-}
+/// What the command prints in each `--format`.
+const FORMATS: &[(Output, &str)] = &[
+    (Output::Text, "A table for people"),
+    (Output::Json, r#"`{"vms": N, "seed": S, "presets": [...]}`"#),
+];
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -39,7 +36,7 @@ pub struct Args {
     #[arg(long, default_value_t = 2)]
     retries: u32,
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, default_value = "text", value_parser = Output::choices(FORMATS))]
     format: Output,
     #[command(flatten)]
     cluster: ClusterArgs,
@@ -72,7 +69,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         migrate_on(&options, args.cluster.cluster()).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Output::Json => serde_json::to_string(&result).unwrap_or_default(),
-        Output::Text => render(&result),
+        _ => render(&result),
     };
     writeln!(out, "{text}")?;
     Ok(())

@@ -8,18 +8,20 @@ use std::time::Instant;
 use patchlab::lint::Severity;
 use patchlab::scan::{self, report, Progress, Selection};
 
-use super::Failure;
+use super::{Failure, Output};
 
-/// What the command prints (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Output {
-    /// Compiler-style diagnostics.
-    Text,
-    /// {"files", "bytes", "findings": [...], "payloads": [...], "skipped": [...]}
-    Json,
-    /// SARIF 2.1.0, for CI systems that show findings inline.
-    Sarif,
-}
+/// What the command prints in each `--format`.
+const FORMATS: &[(Output, &str)] = &[
+    (Output::Text, "Compiler-style diagnostics"),
+    (
+        Output::Json,
+        r#"{"files", "bytes", "findings": [...], "payloads": [...], "skipped": [...]}"#,
+    ),
+    (
+        Output::Sarif,
+        "SARIF 2.1.0, for CI systems that show findings inline",
+    ),
+];
 
 /// The least severity shown (`--min-severity`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -38,7 +40,7 @@ pub struct Args {
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, default_value = "text", value_parser = Output::choices(FORMATS))]
     format: Output,
     /// Leave out paths matching this glob (repeatable), e.g. '**/zz_generated*.go'.
     #[arg(long, value_name = "GLOB")]
@@ -88,11 +90,6 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         MinSeverity::Error => Severity::Error,
     });
     match args.format {
-        Output::Text => {
-            let text = report::text(&report, args.payloads);
-            let text = text.trim_end_matches('\n');
-            writeln!(out, "{text} in {:.2} s", elapsed.as_secs_f64())?;
-        }
         Output::Json => {
             serde_json::to_writer_pretty(&mut *out, &report::json(&report))
                 .map_err(std::io::Error::from)?;
@@ -102,6 +99,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
             serde_json::to_writer_pretty(&mut *out, &report::sarif(&report))
                 .map_err(std::io::Error::from)?;
             writeln!(out)?;
+        }
+        _ => {
+            let text = report::text(&report, args.payloads);
+            let text = text.trim_end_matches('\n');
+            writeln!(out, "{text} in {:.2} s", elapsed.as_secs_f64())?;
         }
     }
     if report.files == 0 && !report.skipped.is_empty() {

@@ -8,16 +8,13 @@ use patchlab::strategy::Preset;
 use patchlab::vocabulary::{Term, REPLAY_COLUMNS};
 
 use super::terminal::{field, printable};
-use super::{parse_preset, ClusterArgs, Failure, Source};
+use super::{parse_preset, ClusterArgs, Failure, Output, Source};
 
-/// What the command prints (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Output {
-    /// Steps and outcomes for people.
-    Text,
-    /// The whole replay as JSON.
-    Json,
-}
+/// What the command prints in each `--format`.
+const FORMATS: &[(Output, &str)] = &[
+    (Output::Text, "Steps and outcomes for people"),
+    (Output::Json, "The whole replay as JSON"),
+];
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -27,7 +24,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_preset)]
     preset: Option<Preset>,
     /// Output format.
-    #[arg(long, value_enum, default_value = "text")]
+    #[arg(long, default_value = "text", value_parser = Output::choices(FORMATS))]
     format: Output,
     #[command(flatten)]
     cluster: ClusterArgs,
@@ -41,7 +38,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let result = replay(&scenario, args.preset).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Output::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
-        Output::Text => printable(&render(&result)).into_owned(),
+        _ => printable(&render(&result)).into_owned(),
     };
     writeln!(out, "{text}")?;
     Ok(())

@@ -116,30 +116,21 @@ const IS_CONFLICT: SourceRef = src(
 const NEW_INVALID: SourceRef = src(APIMACHINERY, ERRORS_GO, "NewInvalid", R136, 284);
 const NEW_BAD_REQUEST: SourceRef = src(APIMACHINERY, ERRORS_GO, "NewBadRequest", R136, 315);
 
+/// The sources of an engine error: the server drops it for its generic
+/// 422, and the evanphx/json-patch v4.12.0 code that writes it.
+fn evanphx(symbol: &'static str, line: u32) -> Vec<SourceRef> {
+    let engine = src(EVANPHX_V4, "patch.go", symbol, "v4.12.0", line);
+    vec![EVANPHX_422, GENERIC, engine]
+}
+
 /// The sources of a class's message.
 pub fn sources(class: ErrorClass) -> Vec<SourceRef> {
     // A table: each class's sources in the Kubernetes and json-patch code.
     match class {
-        ErrorClass::TestFailed => vec![
-            EVANPHX_422,
-            GENERIC,
-            src(EVANPHX_V4, "patch.go", "Patch.test: \"testing value %s failed\" (ErrTestFailed)", "v4.12.0", 676),
-        ],
-        ErrorClass::MissingPath => vec![
-            EVANPHX_422,
-            GENERIC,
-            src(EVANPHX_V4, "patch.go", "Patch.add/remove/replace/move/copy: \"... doc is missing path\" (ErrMissing)", "v4.12.0", 534),
-        ],
-        ErrorClass::BadIndex => vec![
-            EVANPHX_422,
-            GENERIC,
-            src(EVANPHX_V4, "patch.go", "partialArray.add/get/set/remove: \"Unable to access invalid index\" (ErrInvalidIndex)", "v4.12.0", 418),
-        ],
-        ErrorClass::MalformedOp => vec![
-            EVANPHX_422,
-            GENERIC,
-            src(EVANPHX_V4, "patch.go", "Patch.ApplyIndent: \"Unexpected kind: %s\"", "v4.12.0", 823),
-        ],
+        ErrorClass::TestFailed => evanphx("Patch.test: \"testing value %s failed\" (ErrTestFailed)", 676),
+        ErrorClass::MissingPath => evanphx("Patch.add/remove/replace/move/copy: \"... doc is missing path\" (ErrMissing)", 534),
+        ErrorClass::BadIndex => evanphx("partialArray.add/get/set/remove: \"Unable to access invalid index\" (ErrInvalidIndex)", 418),
+        ErrorClass::MalformedOp => evanphx("Patch.ApplyIndent: \"Unexpected kind: %s\"", 823),
         ErrorClass::RvPrecondition | ErrorClass::UpdateConflict => vec![
             STORE_CONFLICT,
             src(APISERVER, "pkg/registry/generic/registry/store.go", "OptimisticLockErrorMsg", R136, 263),
@@ -212,13 +203,9 @@ pub fn sources(class: ErrorClass) -> Vec<SourceRef> {
             src(APISERVER, "pkg/endpoints/handlers/responsewriters/errors.go", "ForbiddenStatusError, forbiddenMessage", R136, 45),
             src(APIMACHINERY, ERRORS_GO, "NewForbidden", R136, 209),
         ],
-        ErrorClass::AdmissionDenied => vec![src(
-            APISERVER,
-            "pkg/admission/plugin/webhook/errors/statuserror.go",
-            "ToStatusErr: \"admission webhook %q denied the request\"",
-            R136,
-            28,
-        )],
+        ErrorClass::AdmissionDenied => vec![
+            src(APISERVER, "pkg/admission/plugin/webhook/errors/statuserror.go", "ToStatusErr: \"admission webhook %q denied the request\"", R136, 28),
+        ],
         ErrorClass::Transient => vec![
             src(APIMACHINERY, ERRORS_GO, "NewGenericServerResponse (429, 503, 504), NewServerTimeout, NewTimeoutError", R136, 437),
         ],

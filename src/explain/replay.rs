@@ -5,16 +5,18 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::apply::{self, ApplyError, Cause, Engine, Evanphx};
+use crate::apply::{self, ApplyError, Cause, Engine};
+use crate::kube::Evanphx;
 use crate::kube::KubeVersion;
 use crate::lint::BodyKind;
 use crate::status::Status;
 use crate::vocabulary::ErrorClass;
 
-/// The outcome of one replay.
+/// The patch rerun on the object with one release's engine: whether it
+/// applies, and where and why it fails.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Replay {
+pub struct Rerun {
     /// The release whose engine ran.
     pub release: KubeVersion,
     /// The engine.
@@ -48,14 +50,14 @@ pub struct Replay {
 
 /// Replays a JSON patch (`payload`) or a merge patch on `object` with the
 /// engine of `release`.
-pub fn replay(kind: BodyKind, payload: &str, object: &Value, release: KubeVersion) -> Replay {
+pub fn replay(kind: BodyKind, payload: &str, object: &Value, release: KubeVersion) -> Rerun {
     let engine = Engine::Kube(release.engine());
     let mut doc = object.clone();
     let result = match kind {
         BodyKind::MergePatch => apply::apply_merge(&mut doc, payload, engine).map(|_| ()),
         _ => apply::apply_payload(&mut doc, payload, engine),
     };
-    let mut out = Replay {
+    let mut out = Rerun {
         release,
         engine: release.engine(),
         applies: result.is_ok(),
@@ -75,7 +77,7 @@ pub fn replay(kind: BodyKind, payload: &str, object: &Value, release: KubeVersio
     out
 }
 
-fn fill(out: &mut Replay, err: &ApplyError) {
+fn fill(out: &mut Rerun, err: &ApplyError) {
     out.index = err.index;
     out.op = err.op.map(|op| op.as_str().to_owned());
     out.path = err.path.clone();

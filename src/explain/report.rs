@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use crate::text::elide_value as elide;
 use crate::vocabulary::ErrorClass;
 
-use super::{releases_text, Explanation, Helps, Replay, KNOWN_PANICS};
+use super::{releases_text, Explanation, Helps, Rerun, KNOWN_PANICS};
 
 /// The cause, in a few sentences.
 pub(super) fn summary(e: &Explanation) -> String {
@@ -51,7 +51,7 @@ fn undecided(e: &Explanation) -> String {
 }
 
 /// The op that fails in the replay, and why.
-fn replayed_failure(s: &mut String, r: &Replay) {
+fn replayed_failure(s: &mut String, r: &Rerun) {
     let op = match (r.index, r.op.as_deref(), r.path.as_deref()) {
         (Some(i), Some(op), Some(path)) => format!("Op {i} ({op} {path:?})"),
         (Some(i), _, _) => format!("Op {i}"),

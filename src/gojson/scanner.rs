@@ -51,7 +51,7 @@ enum State {
     E,
     ESign,
     E0,
-    Literal(&'static [u8], u8, &'static str),
+    Literal(&'static [u8], u8),
     Error,
 }
 
@@ -100,8 +100,15 @@ impl Scanner {
         false
     }
 
-    fn push(&mut self, c: u8, state: Parse) -> bool {
-        self.parse.push(state);
+    /// Moves to `state`, taking the byte.
+    fn to(&mut self, state: State) -> bool {
+        self.step = state;
+        true
+    }
+
+    fn push(&mut self, c: u8, state: State, parse: Parse) -> bool {
+        self.step = state;
+        self.parse.push(parse);
         if self.parse.len() <= crate::limits::GO_NESTING {
             true
         } else {
@@ -109,278 +116,218 @@ impl Scanner {
         }
     }
 
-    fn pop(&mut self) {
+    fn pop(&mut self) -> bool {
         self.parse.pop();
-        if self.parse.is_empty() {
-            self.step = State::EndTop;
-            self.end_top = true;
+        self.end_top = self.parse.is_empty();
+        self.to(if self.end_top {
+            State::EndTop
         } else {
-            self.step = State::EndValue;
+            State::EndValue
+        })
+    }
+
+    /// What the innermost object or array reads next.
+    fn set_top(&mut self, parse: Parse) {
+        if let Some(last) = self.parse.last_mut() {
+            *last = parse;
         }
     }
 
-    /// One byte; false on error.
+    /// One byte; false on error. Each state is a method, as each is a
+    /// function in Go.
     fn step(&mut self, c: u8) -> bool {
-        // A state machine: Go's encoding/json scanner, one byte per step.
-        let hex = |c: u8| c.is_ascii_hexdigit();
         match self.step {
             State::Error => false,
-            State::BeginValueOrEmpty => {
-                if is_space(c) {
-                    return true;
-                }
-                if c == b']' {
-                    return self.end_value(c);
-                }
-                self.begin_value(c)
-            }
+            State::BeginValueOrEmpty => self.begin_value_or_empty(c),
             State::BeginValue => self.begin_value(c),
-            State::BeginStringOrEmpty => {
-                if is_space(c) {
-                    return true;
-                }
-                if c == b'}' {
-                    if let Some(last) = self.parse.last_mut() {
-                        *last = Parse::ObjectValue;
-                    }
-                    return self.end_value(c);
-                }
-                self.begin_string(c)
-            }
+            State::BeginStringOrEmpty => self.begin_string_or_empty(c),
             State::BeginString => self.begin_string(c),
             State::EndValue => self.end_value(c),
-            State::EndTop => {
-                if !is_space(c) {
-                    self.error(c, "after top-level value");
-                }
-                // Go returns scanEnd here; the error surfaces on the next
-                // byte or at EOF.
-                true
-            }
-            State::InString => {
-                if c == b'"' {
-                    self.step = State::EndValue;
-                    true
-                } else if c == b'\\' {
-                    self.step = State::InStringEsc;
-                    true
-                } else if c < 0x20 {
-                    self.error(c, "in string literal")
-                } else {
-                    true
-                }
-            }
-            State::InStringEsc => match c {
-                b'b' | b'f' | b'n' | b'r' | b't' | b'\\' | b'/' | b'"' => {
-                    self.step = State::InString;
-                    true
-                }
-                b'u' => {
-                    self.step = State::InStringEscU(0);
-                    true
-                }
-                _ => self.error(c, "in string escape code"),
-            },
-            State::InStringEscU(n) => {
-                if !hex(c) {
-                    return self.error(c, "in \\u hexadecimal character escape");
-                }
-                self.step = if n == 3 {
-                    State::InString
-                } else {
-                    State::InStringEscU(n + 1)
-                };
-                true
-            }
-            State::Neg => match c {
-                b'0' => {
-                    self.step = State::Zero;
-                    true
-                }
-                b'1'..=b'9' => {
-                    self.step = State::One;
-                    true
-                }
-                _ => self.error(c, "in numeric literal"),
-            },
-            State::One => {
-                if c.is_ascii_digit() {
-                    return true;
-                }
-                self.zero(c)
-            }
+            State::EndTop => self.after_top(c),
+            State::InString => self.in_string(c),
+            State::InStringEsc => self.in_string_esc(c),
+            State::InStringEscU(n) => self.in_string_esc_u(c, n),
+            State::Neg => self.neg(c),
+            State::One => self.one(c),
             State::Zero => self.zero(c),
-            State::Dot => {
-                if c.is_ascii_digit() {
-                    self.step = State::Dot0;
-                    true
-                } else {
-                    self.error(c, "after decimal point in numeric literal")
-                }
-            }
-            State::Dot0 => {
-                if c.is_ascii_digit() {
-                    true
-                } else if c == b'e' || c == b'E' {
-                    self.step = State::E;
-                    true
-                } else {
-                    self.end_value(c)
-                }
-            }
-            State::E => {
-                if c == b'+' || c == b'-' {
-                    self.step = State::ESign;
-                    return true;
-                }
-                self.e_sign(c)
-            }
+            State::Dot => self.dot(c),
+            State::Dot0 => self.dot0(c),
+            State::E => self.e(c),
             State::ESign => self.e_sign(c),
-            State::E0 => {
-                if c.is_ascii_digit() {
-                    true
-                } else {
-                    self.end_value(c)
-                }
-            }
-            State::Literal(word, at, context) => {
-                if c == word[at as usize] {
-                    self.step = if at as usize + 1 == word.len() {
-                        State::EndValue
-                    } else {
-                        State::Literal(word, at + 1, literal_context(word, at + 1))
-                    };
-                    true
-                } else {
-                    self.error(c, context)
-                }
-            }
+            State::E0 => self.e0(c),
+            State::Literal(word, at) => self.literal(c, word, at),
         }
     }
 
-    fn zero(&mut self, c: u8) -> bool {
-        if c == b'.' {
-            self.step = State::Dot;
-            true
-        } else if c == b'e' || c == b'E' {
-            self.step = State::E;
-            true
-        } else {
-            self.end_value(c)
-        }
-    }
-
-    fn e_sign(&mut self, c: u8) -> bool {
-        if c.is_ascii_digit() {
-            self.step = State::E0;
-            true
-        } else {
-            self.error(c, "in exponent of numeric literal")
+    fn begin_value_or_empty(&mut self, c: u8) -> bool {
+        match c {
+            _ if is_space(c) => true,
+            b']' => self.end_value(c),
+            _ => self.begin_value(c),
         }
     }
 
     fn begin_value(&mut self, c: u8) -> bool {
-        if is_space(c) {
-            return true;
-        }
         match c {
-            b'{' => {
-                self.step = State::BeginStringOrEmpty;
-                self.push(c, Parse::ObjectKey)
-            }
-            b'[' => {
-                self.step = State::BeginValueOrEmpty;
-                self.push(c, Parse::ArrayValue)
-            }
-            b'"' => {
-                self.step = State::InString;
-                true
-            }
-            b'-' => {
-                self.step = State::Neg;
-                true
-            }
-            b'0' => {
-                self.step = State::Zero;
-                true
-            }
-            b't' => {
-                self.step = State::Literal(b"true", 1, literal_context(b"true", 1));
-                true
-            }
-            b'f' => {
-                self.step = State::Literal(b"false", 1, literal_context(b"false", 1));
-                true
-            }
-            b'n' => {
-                self.step = State::Literal(b"null", 1, literal_context(b"null", 1));
-                true
-            }
-            b'1'..=b'9' => {
-                self.step = State::One;
-                true
-            }
+            _ if is_space(c) => true,
+            b'{' => self.push(c, State::BeginStringOrEmpty, Parse::ObjectKey),
+            b'[' => self.push(c, State::BeginValueOrEmpty, Parse::ArrayValue),
+            b'"' => self.to(State::InString),
+            b'-' => self.to(State::Neg),
+            b'0' => self.to(State::Zero),
+            b't' => self.to(State::Literal(b"true", 1)),
+            b'f' => self.to(State::Literal(b"false", 1)),
+            b'n' => self.to(State::Literal(b"null", 1)),
+            b'1'..=b'9' => self.to(State::One),
             _ => self.error(c, "looking for beginning of value"),
         }
     }
 
+    fn begin_string_or_empty(&mut self, c: u8) -> bool {
+        match c {
+            _ if is_space(c) => true,
+            b'}' => {
+                self.set_top(Parse::ObjectValue);
+                self.end_value(c)
+            }
+            _ => self.begin_string(c),
+        }
+    }
+
     fn begin_string(&mut self, c: u8) -> bool {
-        if is_space(c) {
-            return true;
+        match c {
+            _ if is_space(c) => true,
+            b'"' => self.to(State::InString),
+            _ => self.error(c, "looking for beginning of object key string"),
         }
-        if c == b'"' {
-            self.step = State::InString;
-            return true;
-        }
-        self.error(c, "looking for beginning of object key string")
     }
 
     fn end_value(&mut self, c: u8) -> bool {
-        let Some(&state) = self.parse.last() else {
+        let Some(&parse) = self.parse.last() else {
             self.step = State::EndTop;
             self.end_top = true;
             return self.step(c);
         };
-        if is_space(c) {
-            self.step = State::EndValue;
-            return true;
+        match (parse, c) {
+            _ if is_space(c) => self.to(State::EndValue),
+            (Parse::ObjectKey, b':') => {
+                self.set_top(Parse::ObjectValue);
+                self.to(State::BeginValue)
+            }
+            (Parse::ObjectKey, _) => self.error(c, "after object key"),
+            (Parse::ObjectValue, b',') => {
+                self.set_top(Parse::ObjectKey);
+                self.to(State::BeginString)
+            }
+            (Parse::ObjectValue, b'}') | (Parse::ArrayValue, b']') => self.pop(),
+            (Parse::ObjectValue, _) => self.error(c, "after object key:value pair"),
+            (Parse::ArrayValue, b',') => self.to(State::BeginValue),
+            (Parse::ArrayValue, _) => self.error(c, "after array element"),
         }
-        match state {
-            Parse::ObjectKey => {
-                if c == b':' {
-                    if let Some(last) = self.parse.last_mut() {
-                        *last = Parse::ObjectValue;
-                    }
-                    self.step = State::BeginValue;
-                    return true;
-                }
-                self.error(c, "after object key")
-            }
-            Parse::ObjectValue => {
-                if c == b',' {
-                    if let Some(last) = self.parse.last_mut() {
-                        *last = Parse::ObjectKey;
-                    }
-                    self.step = State::BeginString;
-                    return true;
-                }
-                if c == b'}' {
-                    self.pop();
-                    return true;
-                }
-                self.error(c, "after object key:value pair")
-            }
-            Parse::ArrayValue => {
-                if c == b',' {
-                    self.step = State::BeginValue;
-                    return true;
-                }
-                if c == b']' {
-                    self.pop();
-                    return true;
-                }
-                self.error(c, "after array element")
-            }
+    }
+
+    fn after_top(&mut self, c: u8) -> bool {
+        if !is_space(c) {
+            self.error(c, "after top-level value");
+        }
+        // Go returns scanEnd here; the error surfaces on the next byte or
+        // at EOF.
+        true
+    }
+
+    fn in_string(&mut self, c: u8) -> bool {
+        match c {
+            b'"' => self.to(State::EndValue),
+            b'\\' => self.to(State::InStringEsc),
+            0x00..=0x1f => self.error(c, "in string literal"),
+            _ => true,
+        }
+    }
+
+    fn in_string_esc(&mut self, c: u8) -> bool {
+        match c {
+            b'b' | b'f' | b'n' | b'r' | b't' | b'\\' | b'/' | b'"' => self.to(State::InString),
+            b'u' => self.to(State::InStringEscU(0)),
+            _ => self.error(c, "in string escape code"),
+        }
+    }
+
+    fn in_string_esc_u(&mut self, c: u8, n: u8) -> bool {
+        match n {
+            _ if !c.is_ascii_hexdigit() => self.error(c, "in \\u hexadecimal character escape"),
+            3 => self.to(State::InString),
+            _ => self.to(State::InStringEscU(n + 1)),
+        }
+    }
+
+    fn neg(&mut self, c: u8) -> bool {
+        match c {
+            b'0' => self.to(State::Zero),
+            b'1'..=b'9' => self.to(State::One),
+            _ => self.error(c, "in numeric literal"),
+        }
+    }
+
+    fn one(&mut self, c: u8) -> bool {
+        match c {
+            b'0'..=b'9' => true,
+            _ => self.zero(c),
+        }
+    }
+
+    fn zero(&mut self, c: u8) -> bool {
+        match c {
+            b'.' => self.to(State::Dot),
+            b'e' | b'E' => self.to(State::E),
+            _ => self.end_value(c),
+        }
+    }
+
+    fn dot(&mut self, c: u8) -> bool {
+        match c {
+            b'0'..=b'9' => self.to(State::Dot0),
+            _ => self.error(c, "after decimal point in numeric literal"),
+        }
+    }
+
+    fn dot0(&mut self, c: u8) -> bool {
+        match c {
+            b'0'..=b'9' => true,
+            b'e' | b'E' => self.to(State::E),
+            _ => self.end_value(c),
+        }
+    }
+
+    fn e(&mut self, c: u8) -> bool {
+        match c {
+            b'+' | b'-' => self.to(State::ESign),
+            _ => self.e_sign(c),
+        }
+    }
+
+    fn e_sign(&mut self, c: u8) -> bool {
+        match c {
+            b'0'..=b'9' => self.to(State::E0),
+            _ => self.error(c, "in exponent of numeric literal"),
+        }
+    }
+
+    fn e0(&mut self, c: u8) -> bool {
+        match c {
+            b'0'..=b'9' => true,
+            _ => self.end_value(c),
+        }
+    }
+
+    /// Inside `true`, `false` or `null`, expecting `word[at]`.
+    fn literal(&mut self, c: u8, word: &'static [u8], at: u8) -> bool {
+        let next = at + 1;
+        if c != word[usize::from(at)] {
+            self.error(c, literal_context(word, at))
+        } else if usize::from(next) == word.len() {
+            self.to(State::EndValue)
+        } else {
+            self.to(State::Literal(word, next))
         }
     }
 
@@ -445,95 +392,96 @@ mod tests {
     use super::*;
 
     /// Messages as Go 1.22's `json.Valid`/`json.Unmarshal` print them.
+    const GO_MESSAGES: &[(&[u8], &str)] = &[
+        (b"", "unexpected end of JSON input"),
+        (b"   ", "unexpected end of JSON input"),
+        (b"[1,", "unexpected end of JSON input"),
+        (b"x", "invalid character 'x' looking for beginning of value"),
+        (
+            b"[1,]",
+            "invalid character ']' looking for beginning of value",
+        ),
+        (
+            b"{,}",
+            "invalid character ',' looking for beginning of object key string",
+        ),
+        (b"{\"a\",}", "invalid character ',' after object key"),
+        (
+            b"{\"a\":1 \"b\"}",
+            "invalid character '\"' after object key:value pair",
+        ),
+        (b"[1 2]", "invalid character '2' after array element"),
+        (b"[1] x", "invalid character 'x' after top-level value"),
+        (b"[1]x", "invalid character 'x' after top-level value"),
+        (b"\"a\nb\"", "invalid character '\\n' in string literal"),
+        (b"\"\\x\"", "invalid character 'x' in string escape code"),
+        (
+            b"\"\\u12g4\"",
+            "invalid character 'g' in \\u hexadecimal character escape",
+        ),
+        (b"-x", "invalid character 'x' in numeric literal"),
+        (
+            b"1.x",
+            "invalid character 'x' after decimal point in numeric literal",
+        ),
+        (
+            b"1ex",
+            "invalid character 'x' in exponent of numeric literal",
+        ),
+        // At the end Go feeds one space, so a cut literal or number
+        // reports that space.
+        (
+            b"tru",
+            "invalid character ' ' in literal true (expecting 'e')",
+        ),
+        (b"-", "invalid character ' ' in numeric literal"),
+        (b"\"abc", "unexpected end of JSON input"),
+        (
+            b"trux",
+            "invalid character 'x' in literal true (expecting 'e')",
+        ),
+        (
+            b"fAlse",
+            "invalid character 'A' in literal false (expecting 'a')",
+        ),
+        (
+            b"nul",
+            "invalid character ' ' in literal null (expecting 'l')",
+        ),
+        (
+            b"nu1l",
+            "invalid character '1' in literal null (expecting 'l')",
+        ),
+        (
+            b"'a'",
+            "invalid character '\\'' looking for beginning of value",
+        ),
+        (
+            b"[\"a\" \"b\"]",
+            "invalid character '\"' after array element",
+        ),
+        (
+            b"\x01",
+            "invalid character '\\x01' looking for beginning of value",
+        ),
+        (
+            b"\xc3\xa9",
+            "invalid character '\u{c3}' looking for beginning of value",
+        ),
+        (
+            b"\x85",
+            "invalid character '\\u0085' looking for beginning of value",
+        ),
+        (
+            b"\xad",
+            "invalid character '\\u00ad' looking for beginning of value",
+        ),
+        (b"01", "invalid character '1' after top-level value"),
+    ];
+
     #[test]
     fn go_messages() {
-        let cases: &[(&[u8], &str)] = &[
-            (b"", "unexpected end of JSON input"),
-            (b"   ", "unexpected end of JSON input"),
-            (b"[1,", "unexpected end of JSON input"),
-            (b"x", "invalid character 'x' looking for beginning of value"),
-            (
-                b"[1,]",
-                "invalid character ']' looking for beginning of value",
-            ),
-            (
-                b"{,}",
-                "invalid character ',' looking for beginning of object key string",
-            ),
-            (b"{\"a\",}", "invalid character ',' after object key"),
-            (
-                b"{\"a\":1 \"b\"}",
-                "invalid character '\"' after object key:value pair",
-            ),
-            (b"[1 2]", "invalid character '2' after array element"),
-            (b"[1] x", "invalid character 'x' after top-level value"),
-            (b"[1]x", "invalid character 'x' after top-level value"),
-            (b"\"a\nb\"", "invalid character '\\n' in string literal"),
-            (b"\"\\x\"", "invalid character 'x' in string escape code"),
-            (
-                b"\"\\u12g4\"",
-                "invalid character 'g' in \\u hexadecimal character escape",
-            ),
-            (b"-x", "invalid character 'x' in numeric literal"),
-            (
-                b"1.x",
-                "invalid character 'x' after decimal point in numeric literal",
-            ),
-            (
-                b"1ex",
-                "invalid character 'x' in exponent of numeric literal",
-            ),
-            // At the end Go feeds one space, so a cut literal or number
-            // reports that space.
-            (
-                b"tru",
-                "invalid character ' ' in literal true (expecting 'e')",
-            ),
-            (b"-", "invalid character ' ' in numeric literal"),
-            (b"\"abc", "unexpected end of JSON input"),
-            (
-                b"trux",
-                "invalid character 'x' in literal true (expecting 'e')",
-            ),
-            (
-                b"fAlse",
-                "invalid character 'A' in literal false (expecting 'a')",
-            ),
-            (
-                b"nul",
-                "invalid character ' ' in literal null (expecting 'l')",
-            ),
-            (
-                b"nu1l",
-                "invalid character '1' in literal null (expecting 'l')",
-            ),
-            (
-                b"'a'",
-                "invalid character '\\'' looking for beginning of value",
-            ),
-            (
-                b"[\"a\" \"b\"]",
-                "invalid character '\"' after array element",
-            ),
-            (
-                b"\x01",
-                "invalid character '\\x01' looking for beginning of value",
-            ),
-            (
-                b"\xc3\xa9",
-                "invalid character '\u{c3}' looking for beginning of value",
-            ),
-            (
-                b"\x85",
-                "invalid character '\\u0085' looking for beginning of value",
-            ),
-            (
-                b"\xad",
-                "invalid character '\\u00ad' looking for beginning of value",
-            ),
-            (b"01", "invalid character '1' after top-level value"),
-        ];
-        for (input, message) in cases {
+        for (input, message) in GO_MESSAGES {
             let err = check_valid(input).unwrap_err();
             assert_eq!(
                 &err.message,

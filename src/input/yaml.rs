@@ -1,9 +1,7 @@
 //! YAML 1.2 to and from JSON values: saphyr-parser's events folded into a
 //! `serde_json::Value` with the core schema and hard budgets, and a small
-//! block-style emitter.
-//!
-//! A full serde YAML stack (serde-saphyr) added about 420 KB (167 KB gzip)
-//! to the playground's wasm; the event parser and this file add a fraction.
+//! block-style emitter: the event parser and this file, not a full serde
+//! YAML stack, in the playground's wasm.
 
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -9,9 +9,10 @@ use super::convert::{
     apply_error, bad_argument, engine_of, input_error, json_text, parse_json, patch_text,
     string_arg, value_to_js, OptionsReader,
 };
-use crate::apply::text::{PathTrie, TextError};
+use crate::apply::text::{Footprint, TextError};
 use crate::apply::{self, Engine};
 use crate::input::Budget;
+use crate::pointer::NodeId;
 
 /// The engine an apply runs on (see `ApplyOptions` in the types).
 fn engine(options: Option<JsValue>) -> Result<Engine, JsValue> {
@@ -68,7 +69,11 @@ struct Shape {
 /// on a path member by member, targets (and arrays) whole through JSON.
 /// `None` sends the patch down the whole-document route (an odd key or a
 /// member that cannot be read as JSON: that route reports it).
-fn read_shape(object: &JsValue, trie: &PathTrie) -> Result<Option<(Value, Shape)>, JsValue> {
+fn read_shape(
+    object: &JsValue,
+    footprint: &Footprint<'_>,
+    node: NodeId,
+) -> Result<Option<(Value, Shape)>, JsValue> {
     let proto = JsValue::from_str("__proto__");
     let original: &js_sys::Object = object.unchecked_ref();
     if js_sys::Object::has_own(original, &proto) {
@@ -76,7 +81,8 @@ fn read_shape(object: &JsValue, trie: &PathTrie) -> Result<Option<(Value, Shape)
     }
     let mut map = serde_json::Map::new();
     let mut read = Vec::new();
-    for (key, child) in trie.children() {
+    for (key, child) in footprint.members(node) {
+        let key = key.as_ref();
         let js_key = JsValue::from_str(key);
         if key == "__proto__" {
             return Ok(None);
@@ -89,8 +95,8 @@ fn read_shape(object: &JsValue, trie: &PathTrie) -> Result<Option<(Value, Shape)
             // JSON leaves such members out: absent, as on the other route.
             continue;
         }
-        if !child.whole() && is_record(&value) {
-            let Some((member, shape)) = read_shape(&value, child)? else {
+        if !footprint.whole(child) && is_record(&value) {
+            let Some((member, shape)) = read_shape(&value, footprint, child)? else {
                 return Ok(None);
             };
             map.insert(key.to_owned(), member);
@@ -152,10 +158,10 @@ fn apply_shared(doc: &JsValue, payload: &str, engine: Engine) -> Result<Option<J
     let Ok(decoded) = apply::decode(payload, engine) else {
         return Ok(None);
     };
-    let Some(trie) = PathTrie::of(&decoded) else {
+    let Some(footprint) = Footprint::of(&decoded) else {
         return Ok(None);
     };
-    let Some((mut tree, shape)) = read_shape(doc, &trie)? else {
+    let Some((mut tree, shape)) = read_shape(doc, &footprint, Footprint::ROOT)? else {
         return Ok(None);
     };
     apply::apply_decoded(&mut tree, &decoded, engine)

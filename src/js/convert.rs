@@ -9,10 +9,10 @@ use wasm_bindgen::JsCast;
 
 use super::boundary::exact;
 pub(super) use super::error::{bad_argument, thrown, ErrorBuilder};
-use crate::apply::{ApplyError, Cause, Engine, Evanphx, Semantics};
+use crate::apply::{ApplyError, Cause, Engine, Semantics};
 use crate::gojson::DecodeError;
 use crate::input::{self, Budget, Format, InputError};
-use crate::kube::{Cluster, KubeVersion};
+use crate::kube::{Cluster, Evanphx, KubeVersion};
 use crate::limits::{OBJECT_BYTES, OPTION_TEXT, OPTION_VALUES, OVERRIDES};
 use crate::patch::PayloadError;
 
@@ -419,7 +419,7 @@ pub(super) fn engine_of(
     let cluster = cluster_of(kube_version, engine)?;
     Ok(match semantics {
         Semantics::Rfc => Engine::Rfc,
-        Semantics::Kube => cluster.patch_engine(),
+        Semantics::Kube => cluster.into(),
     })
 }
 

@@ -19,7 +19,7 @@
 
 use std::collections::HashMap;
 
-use super::Pointer;
+use super::{Pointer, Token};
 
 /// Node ids handed out by a [`PathTrie`]: the root is [`PathTrie::ROOT`],
 /// the others count up from 1 in insertion order, so callers keep their
@@ -27,10 +27,18 @@ use super::Pointer;
 pub type NodeId = usize;
 
 /// A trie over the escaped tokens of pointers borrowed for `'a`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct PathTrie<'a> {
     edges: HashMap<(NodeId, &'a str), NodeId>,
-    len: usize,
+    /// Per node: its token, its last child and its previous sibling (the
+    /// root, never a child, stands for none).
+    nodes: Vec<(&'a str, NodeId, NodeId)>,
+}
+
+impl Default for PathTrie<'_> {
+    fn default() -> Self {
+        PathTrie::new()
+    }
 }
 
 impl<'a> PathTrie<'a> {
@@ -41,13 +49,13 @@ impl<'a> PathTrie<'a> {
     pub fn new() -> PathTrie<'a> {
         PathTrie {
             edges: HashMap::new(),
-            len: 1,
+            nodes: vec![("", Self::ROOT, Self::ROOT)],
         }
     }
 
     /// How many nodes exist (the root included): ids are `0..len()`.
     pub fn len(&self) -> usize {
-        self.len
+        self.nodes.len()
     }
 
     /// Always false: the root exists.
@@ -70,10 +78,13 @@ impl<'a> PathTrie<'a> {
         let mut node = Self::ROOT;
         visit(node);
         for token in pointer.tokens() {
-            let next = self.len;
-            node = *self.edges.entry((node, token.encoded())).or_insert(next);
+            let next = self.nodes.len();
+            let parent = node;
+            node = *self.edges.entry((parent, token.encoded())).or_insert(next);
             if node == next {
-                self.len += 1;
+                self.nodes
+                    .push((token.encoded(), Self::ROOT, self.nodes[parent].1));
+                self.nodes[parent].1 = next;
             }
             visit(node);
         }
@@ -96,6 +107,22 @@ impl<'a> PathTrie<'a> {
     /// The node of `pointer`, when it exists.
     pub fn get(&self, pointer: &Pointer) -> Option<NodeId> {
         self.walk(pointer, |_| {})
+    }
+
+    /// The child of `node` by its escaped token, when it exists.
+    pub fn child(&self, node: NodeId, encoded: &str) -> Option<NodeId> {
+        self.edges.get(&(node, encoded)).copied()
+    }
+
+    /// The children of `node` with their tokens, the newest first.
+    pub fn children(&self, node: NodeId) -> impl Iterator<Item = (Token<'a>, NodeId)> + '_ {
+        let mut next = self.nodes[node].1;
+        std::iter::from_fn(move || {
+            let child = next;
+            let (token, _, previous) = *self.nodes.get(child).filter(|_| child != Self::ROOT)?;
+            next = previous;
+            Some((Token(token), child))
+        })
     }
 }
 
@@ -124,5 +151,10 @@ mod tests {
         trie.insert_visiting(p("/a/c"), |n| visited.push(n));
         assert_eq!(visited, [PathTrie::ROOT, a, 3]);
         assert_eq!(trie.len(), 4);
+        let children: Vec<_> = trie.children(a).map(|(t, n)| (t.encoded(), n)).collect();
+        assert_eq!(children, [("c", 3), ("b", ab)]);
+        assert_eq!(trie.child(a, "b"), Some(ab));
+        assert_eq!(trie.child(ab, "b"), None);
+        assert_eq!(trie.children(ab).count(), 0);
     }
 }

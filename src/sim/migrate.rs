@@ -122,7 +122,7 @@ pub struct MigrateOptions {
     pub kubernetes: Option<crate::kube::KubeVersion>,
     /// The JSON patch engine, when not the release's own.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub engine: Option<crate::apply::Evanphx>,
+    pub engine: Option<crate::kube::Evanphx>,
 }
 
 impl Default for MigrateOptions {

@@ -473,7 +473,7 @@ impl Server {
     }
 
     fn json_patch(&mut self, key: &str, payload: &str, manager: &str) -> Response {
-        let engine = self.cluster.patch_engine();
+        let engine = apply::Engine::from(self.cluster);
         if !self.objects.contains_key(key) {
             return self.not_found(key);
         }
@@ -491,7 +491,7 @@ impl Server {
     }
 
     fn ops(&mut self, key: &str, ops: &[crate::patch::Operation], manager: &str) -> Response {
-        let engine = self.cluster.patch_engine();
+        let engine = apply::Engine::from(self.cluster);
         self.patch_with(key, manager, |object| apply::apply(object, ops, engine))
     }
 
@@ -536,7 +536,7 @@ impl Server {
         };
         // The body as a Go client encodes it, through the handler's path.
         let mut object = (*stored.object).clone();
-        let engine = self.cluster.patch_engine();
+        let engine = apply::Engine::from(self.cluster);
         let warnings = match apply::apply_merge(&mut object, &gojson::to_string(body), engine) {
             Ok(warnings) => warnings,
             Err(err) => return self.refused(key, &err),

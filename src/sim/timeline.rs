@@ -12,8 +12,8 @@ pub use super::outcome::{
 };
 use super::server::{key_of, Request, Response, Server};
 use super::writer::WriterSpec;
-use crate::apply::Evanphx;
 use crate::input::{self, Budget};
+use crate::kube::Evanphx;
 use crate::kube::{Cluster, KubeVersion};
 use crate::limits::{
     REPLAY_BYTES, SCENARIO_EVENTS, SCENARIO_OBJECTS, SCENARIO_WRITERS, WRITER_INTENTS,

@@ -21,19 +21,23 @@ pub struct Answer {
     pub classes: &'static [ErrorClass],
 }
 
-fn answer(constructor: &'static str, status: Status, classes: &'static [ErrorClass]) -> Answer {
-    Answer {
-        constructor,
-        status,
-        classes,
-    }
+/// `answer!(constructor(arguments) => classes)`: the answer that
+/// `Status::constructor` builds, named after it.
+macro_rules! answer {
+    ($constructor:ident($($argument:expr),*) => $classes:expr) => {
+        Answer {
+            constructor: stringify!($constructor),
+            status: Status::$constructor($($argument),*),
+            classes: $classes,
+        }
+    };
 }
 
 /// Every answer, with representative arguments: a KubeVirt VMI and a core
 /// Pod, Go's own decode error texts (from [`gojson`]), one and several
 /// apply conflicts.
 pub fn answers() -> Vec<Answer> {
-    // A table: every Status constructor with representative arguments and its classes.
+    use ErrorClass as C;
     let vmi = Resource {
         plural: "virtualmachineinstances".into(),
         group: "kubevirt.io".into(),
@@ -42,129 +46,58 @@ pub fn answers() -> Vec<Answer> {
         plural: "pods".into(),
         group: String::new(),
     };
-    let mut out = Vec::new();
     // The handler's strict decode, with Go's texts.
-    for body in [
-        "[{\"op\":\"add\",\"path\": }]",
+    let decode = [
+        r#"[{"op":"add","path": }]"#,
         "[1]",
-        "\"x\"",
-        "[{\"op\":1}]",
-    ] {
-        if let Err(err) = gojson::check_json_patch(body) {
-            out.push(answer(
-                "decoding_patch",
-                Status::decoding_patch(err),
-                &[ErrorClass::DecodeError],
-            ));
-        }
-    }
-    for (body, merge) in [("{\"op\":\"add\"}", false), ("[{\"op\":\"add\"}]", true)] {
-        let err = if merge {
-            gojson::check_merge_patch(body).err()
-        } else {
-            gojson::check_json_patch(body).err()
-        };
-        if let Some(err) = err {
-            out.push(answer(
-                "decoding_patch",
-                Status::decoding_patch(err),
-                &[ErrorClass::ContentType],
-            ));
-        }
-    }
-    out.push(answer(
-        "body_too_large",
-        Status::body_too_large(),
-        &[ErrorClass::TooLarge],
-    ));
-    out.push(answer(
-        "too_many_ops",
-        Status::too_many_ops(10_001),
-        &[ErrorClass::TooManyOps],
-    ));
-    out.push(answer(
-        "json_patch_failed",
-        Status::json_patch_failed(),
-        &ErrorClass::BARE_422,
-    ));
-    out.push(answer(
-        "panicked",
-        Status::panicked(None),
-        &[ErrorClass::EnginePanic],
-    ));
-    out.push(answer(
-        "panicked",
-        Status::panicked(Some(("PATCH", &vmi, "testvmi"))),
-        &[ErrorClass::EnginePanic],
-    ));
-    out.push(answer(
-        "name_mismatch",
-        Status::name_mismatch("other", "testvmi"),
-        &[ErrorClass::NameMismatch],
-    ));
-    out.push(answer(
-        "namespace_mismatch",
-        Status::namespace_mismatch(),
-        &[ErrorClass::NameMismatch],
-    ));
-    out.push(answer(
-        "invalid_merge_patch",
-        Status::invalid_merge_patch(),
-        &[ErrorClass::DecodeError],
-    ));
+        r#""x""#,
+        r#"[{"op":1}]"#,
+    ]
+    .map(|body| (gojson::check_json_patch(body), &[C::DecodeError]));
+    let content_type = [
+        gojson::check_json_patch(r#"{"op":"add"}"#),
+        gojson::check_merge_patch(r#"[{"op":"add"}]"#),
+    ]
+    .map(|result| (result, &[C::ContentType]));
+    let mut out: Vec<Answer> = (decode.into_iter().chain(content_type))
+        .filter_map(|(result, classes)| Some(answer!(decoding_patch(result.err()?) => classes)))
+        .collect();
+    let handler = r#""virt-handler" using kubevirt.io/v1"#;
+    let conflict = |field: &str, manager: &str| ApplyConflict {
+        field: field.into(),
+        manager: manager.into(),
+    };
+    let one = [conflict(".metadata.labels.kubevirt.io/nodeName", handler)];
+    let three = [
+        conflict(".metadata.labels.a", handler),
+        conflict(".spec.x", r#""an-applier""#),
+        conflict(".metadata.finalizers[=\"x\"]", handler),
+    ];
+    out.extend([
+        answer!(body_too_large() => &[C::TooLarge]),
+        answer!(too_many_ops(10_001) => &[C::TooManyOps]),
+        answer!(json_patch_failed() => &ErrorClass::BARE_422),
+        answer!(panicked(None) => &[C::EnginePanic]),
+        answer!(panicked(Some(("PATCH", &vmi, "testvmi"))) => &[C::EnginePanic]),
+        answer!(name_mismatch("other", "testvmi") => &[C::NameMismatch]),
+        answer!(namespace_mismatch() => &[C::NameMismatch]),
+        answer!(invalid_merge_patch() => &[C::DecodeError]),
+    ]);
     for resource in [&vmi, &pod] {
-        out.push(answer(
-            "not_found",
-            Status::not_found(resource, "testvmi"),
-            &[ErrorClass::NotFound],
-        ));
-        out.push(answer(
-            "stale",
-            Status::stale(resource, "testvmi"),
-            &[ErrorClass::UpdateConflict, ErrorClass::RvPrecondition],
-        ));
+        let stale = &[C::UpdateConflict, C::RvPrecondition];
+        out.push(answer!(not_found(resource, "testvmi") => &[C::NotFound]));
+        out.push(answer!(stale(resource, "testvmi") => stale));
     }
     for json_values in [false, true] {
-        out.push(answer(
-            "missing_resource_version",
-            Status::missing_resource_version(&vmi, "testvmi", json_values),
-            &[ErrorClass::MissingResourceVersion],
-        ));
+        let rv = &[C::MissingResourceVersion];
+        out.push(answer!(missing_resource_version(&vmi, "testvmi", json_values) => rv));
     }
-    let handler = r#""virt-handler" using kubevirt.io/v1"#;
-    let one = [ApplyConflict {
-        field: ".metadata.labels.kubevirt.io/nodeName".into(),
-        manager: handler.into(),
-    }];
-    out.push(answer(
-        "apply_conflicts",
-        Status::apply_conflicts(&one),
-        &[ErrorClass::SsaConflict],
-    ));
-    let three = [
-        ApplyConflict {
-            field: ".metadata.labels.a".into(),
-            manager: handler.into(),
-        },
-        ApplyConflict {
-            field: ".spec.x".into(),
-            manager: r#""an-applier""#.into(),
-        },
-        ApplyConflict {
-            field: ".metadata.finalizers[=\"x\"]".into(),
-            manager: handler.into(),
-        },
-    ];
-    out.push(answer(
-        "apply_conflicts",
-        Status::apply_conflicts(&three),
-        &[ErrorClass::SsaConflict],
-    ));
-    out.push(answer(
-        "bad_apply_configuration",
-        Status::bad_apply_configuration("the configuration is not an object"),
-        &[ErrorClass::DecodeError],
-    ));
+    out.extend([
+        answer!(apply_conflicts(&one) => &[C::SsaConflict]),
+        answer!(apply_conflicts(&three) => &[C::SsaConflict]),
+    ]);
+    let why = "the configuration is not an object";
+    out.push(answer!(bad_apply_configuration(why) => &[C::DecodeError]));
     out
 }
 

@@ -83,7 +83,7 @@ pub fn round_trip(old: &Value, new: &Value, plan: &Plan, policy: &Policy) -> Rou
 }
 
 /// [`round_trip`] on a given engine: a [`Semantics`], an
-/// [`crate::apply::Evanphx`] release or a [`crate::kube::KubeVersion`]. A
+/// [`crate::kube::Evanphx`] release or a [`crate::kube::KubeVersion`]. A
 /// merge patch runs as kube-apiserver runs it (evanphx's `MergePatch`, behind
 /// the handler's checks), or as RFC 7386 says under `Semantics::Rfc`.
 ///

@@ -3,8 +3,7 @@
 //! compiled in as JSON (`www/check/examples.json`, written from the YAML
 //! files by a test: `PATCHLAB_BLESS=1 cargo test --lib check::examples`)
 //! with what the engines' lint answers about each, so that the Check
-//! module, which has no linter, shows them without fetching the engines
-//! (#27).
+//! module, which has no linter, shows them without fetching the engines.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
