@@ -48,7 +48,7 @@
 //!     kubernetes: Default::default(),
 //! };
 //! let mut worker = Worker::new(TABLE);
-//! let answer = worker.answer_now(&question).unwrap();
+//! let answer = worker.answer_now(question).unwrap();
 //! let results = answer.results.clone().expect("both sides parse");
 //! // kubevirt-main writes labels as a whole map, guarded by a test of it.
 //! assert_eq!(results.columns[0].ops[0].op, "test");

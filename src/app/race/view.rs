@@ -63,69 +63,108 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
                 <p class="subject-note">{ state.scenario.description.clone() }</p>
             }
             { player(&yew::props!(PlayerProps { step: state.step, len: state.scenario.schedule.len(), playing: state.playing, speed: state.speed, send: send.clone() })) }
-            { waiting_note(state.race_failed(), state.replayed(), "Replaying…", "replay this race") }
-            if let Some((_, raced)) = state.raced.latest.clone() {
-                <div class={classes!("race-results", (!state.replayed()).then_some("stale"))} aria-busy={(!state.replayed() && state.race_failed().is_none()).to_string()}>
-                    { match &raced.replay {
-                        Ok(replay) => html! {
-                            <>
-                                { lanes(&yew::props!(LanesProps {
-                                    raced: Rc::clone(&raced),
-                                    step: state.step,
-                                    writers: state.scenario.writers.iter().map(|w| w.name.clone()).collect::<Vec<_>>(),
-                                    ongoto: send.reform(RaceAction::Goto),
-                                })) }
-                                { step_card(&yew::props!(StepCardProps { step: state.current().cloned(), previous: state.previous_object().cloned() })) }
-                                { outcomes_table(&yew::props!(OutcomesProps { outcomes: replay.outcomes.clone() })) }
-                            </>
-                        },
-                        Err(err) => html! { <p class="parse-error" role="alert">{ err.to_string() }</p> },
-                    } }
-                    if state.compare {
-                        { compare_table(&yew::props!(CompareProps { raced: Rc::clone(&raced) })) }
-                    }
-                </div>
-            }
+            { replay_part(&state, &send) }
             if state.explore {
-                { waiting_note(state.explore_failed(), state.explored_here(), "Exploring every interleaving…", "explore this race") }
-                if let Some((_, explored)) = state.explored.latest.clone() {
-                    // A table of another scenario or release opens nothing
-                    // (its rows would open another race): inert until the
-                    // engines answer.
-                    <div class={classes!("race-results", (!state.explored_here()).then_some("stale"))}
-                        aria-busy={(!state.explored_here() && state.explore_failed().is_none()).to_string()}
-                        inert={!state.explored_here()}>
-                        { explorer_table(&yew::props!(ExplorerProps {
-                            explored,
-                            onopen: send.reform(|(index, preset, step)| RaceAction::OpenInterleaving { index, preset, step }),
-                        })) }
-                    </div>
-                }
+                { explorer_part(&state, &send) }
             }
-            { timeline_editor(&yew::props!(TimelineEditorProps {
-                writers: state.scenario.writers.clone(),
-                intents: state.intents.clone(),
-                overrides: state.overrides.clone(),
-                objects: state.scenario.objects.iter().map(crate::sim::server::key_of).collect::<Vec<_>>(),
-                onwriter: send.reform(|(w, e)| RaceAction::EditWriter(w, e)),
-                schedule: state.scenario.schedule.clone(),
-                open: state.editing,
-                ontoggle: send.reform(|open| {
-                    if open {
-                        warm();
-                    }
-                    RaceAction::SetEditing(open)
-                }),
-                onpreset: send.reform(|(w, p)| RaceAction::SetWriterPreset(w, p)),
-                onintents: send.reform(|(w, t)| RaceAction::EditIntents(w, t)),
-                onadd: send.reform(RaceAction::AddEvent),
-                onremove: send.reform(RaceAction::RemoveEvent),
-                onup: send.reform(RaceAction::MoveUp),
-                ondown: send.reform(RaceAction::MoveDown),
-            })) }
+            { editor_part(&state, &send) }
             { copy_fallback(&yew::props!(CopyFallbackProps { copy })) }
         </section>
     }
+}
+
+/// The replay on screen (the engines' latest answer, dimmed while they
+/// replay a change): the lanes, the step card, the outcomes and compare
+/// mode's table; or why the engines could not replay it.
+fn replay_part(state: &RaceState, send: &Callback<RaceAction>) -> Html {
+    let note = waiting_note(
+        state.race_failed(),
+        state.replayed(),
+        "Replaying…",
+        "replay this race",
+    );
+    let Some((_, raced)) = state.raced.latest.clone() else {
+        return note;
+    };
+    let stale = !state.replayed();
+    let shown = match &raced.replay {
+        Ok(replay) => html! {
+            <>
+                { lanes(&yew::props!(LanesProps {
+                    raced: Rc::clone(&raced),
+                    step: state.step,
+                    writers: state.scenario.writers.iter().map(|w| w.name.clone()).collect::<Vec<_>>(),
+                    ongoto: send.reform(RaceAction::Goto),
+                })) }
+                { step_card(&yew::props!(StepCardProps { step: state.current().cloned(), previous: state.previous_object().cloned() })) }
+                { outcomes_table(&yew::props!(OutcomesProps { outcomes: replay.outcomes.clone() })) }
+            </>
+        },
+        Err(err) => html! { <p class="parse-error" role="alert">{ err.to_string() }</p> },
+    };
+    html! {
+        <>
+            { note }
+            <div class={classes!("race-results", stale.then_some("stale"))} aria-busy={(stale && state.race_failed().is_none()).to_string()}>
+                { shown }
+                if state.compare {
+                    { compare_table(&yew::props!(CompareProps { raced })) }
+                }
+            </div>
+        </>
+    }
+}
+
+/// The explorer's table (the engines' latest, inert while it is of
+/// another scenario or release: its rows would open another race).
+fn explorer_part(state: &RaceState, send: &Callback<RaceAction>) -> Html {
+    let here = state.explored_here();
+    html! {
+        <>
+            { waiting_note(state.explore_failed(), here, "Exploring every interleaving…", "explore this race") }
+            if let Some((_, explored)) = state.explored.latest.clone() {
+                <div class={classes!("race-results", (!here).then_some("stale"))}
+                    aria-busy={(!here && state.explore_failed().is_none()).to_string()}
+                    inert={!here}>
+                    { explorer_table(&yew::props!(ExplorerProps {
+                        explored,
+                        onopen: send.reform(|(index, preset, step)| RaceAction::OpenInterleaving { index, preset, step }),
+                    })) }
+                </div>
+            }
+        </>
+    }
+}
+
+/// The timeline editor (opening it warms the engines, which read its
+/// YAML).
+fn editor_part(state: &RaceState, send: &Callback<RaceAction>) -> Html {
+    timeline_editor(&yew::props!(TimelineEditorProps {
+        writers: state.scenario.writers.clone(),
+        intents: state.intents.clone(),
+        overrides: state.overrides.clone(),
+        objects: state
+            .scenario
+            .objects
+            .iter()
+            .map(crate::sim::server::key_of)
+            .collect::<Vec<_>>(),
+        onwriter: send.reform(|(w, e)| RaceAction::EditWriter(w, e)),
+        schedule: state.scenario.schedule.clone(),
+        open: state.editing,
+        ontoggle: send.reform(|open| {
+            if open {
+                warm();
+            }
+            RaceAction::SetEditing(open)
+        }),
+        onpreset: send.reform(|(w, p)| RaceAction::SetWriterPreset(w, p)),
+        onintents: send.reform(|(w, t)| RaceAction::EditIntents(w, t)),
+        onadd: send.reform(RaceAction::AddEvent),
+        onremove: send.reform(RaceAction::RemoveEvent),
+        onup: send.reform(RaceAction::MoveUp),
+        ondown: send.reform(RaceAction::MoveDown),
+    }))
 }
 
 /// Asks the engines for what the state wants of them: the replay of what
