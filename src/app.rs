@@ -41,7 +41,7 @@ mod components;
 pub mod engine_worker;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
-#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+#[cfg(all(target_arch = "wasm32", not(module = "all")))]
 mod modules;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod render_test;
