@@ -10,7 +10,7 @@ out=${1:-pkg}
 wasm=target/wasm32-unknown-unknown/pkg/patchlab.wasm
 
 # Profile `pkg` (release settings) keeps its output apart from the
-# playground's patchlab.wasm.
+# playground's release builds.
 cargo rustc --quiet --lib --crate-type cdylib --profile pkg --features js --target wasm32-unknown-unknown
 rm -rf "$out"
 mkdir -p "$out"

@@ -1,6 +1,7 @@
 // Finishes a release build in dist/ (run by `make dist` after `trunk build`):
 //
-// 1. moves Trunk's inline loader into its own file (the boot script);
+// 1. replaces Trunk's inline loader with the boot script (www/boot.js, its
+//    names filled in);
 // 2. adds a strict Content-Security-Policy: scripts only from this origin,
 //    WebAssembly compilation allowed ('wasm-unsafe-eval'), no eval, no
 //    inline script but the route script (below), allowed by its hash, no
@@ -15,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { readFile, writeFile, readdir, stat, unlink } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { minifyCss, minifyJs } from './minify.mjs';
 
 const dist = process.argv[2] ?? 'dist';
@@ -47,6 +49,19 @@ async function files(dir) {
 
 const indexPath = join(dist, 'index.html');
 let html = await readFile(indexPath, 'utf8');
+
+// Trunk's loader imports the page module statically; the boot script
+// imports it only for a visit to Build (or an unknown route), starts the
+// Learn module (learn.js) for Learn, and so on for Scale, Race and Check,
+// so each visit downloads one module, and each module at most once: one
+// that gave the page up starts again from what the page holds
+// (src/app/modules.rs). The page module's files are the ones it imports.
+const inline = /<script type="module">([\s\S]*?)<\/script>/;
+const trunkLoader = html.match(inline)?.[1].trim();
+if (!trunkLoader) throw new Error(`${indexPath}: no inline module script to move (already post-processed?)`);
+const glue = trunkLoader.match(/from '\.\/([\w-]+-[0-9a-f]+\.js)'/)?.[1];
+const wasmFile = trunkLoader.match(/module_or_path: '\.\/([\w-]+-[0-9a-f]+_bg\.wasm)'/)?.[1];
+if (!glue || !wasmFile) throw new Error(`${indexPath}: Trunk's loader changed shape:\n${trunkLoader}`);
 
 // Remove files an earlier postbuild of this dist left.
 for (const file of await readdir(dist)) {
@@ -117,7 +132,7 @@ self.onmessage = (event) => {
 // (classic scripts, whose top-level names other scripts call). And the
 // style sheet, whose integrity in index.html follows its new bytes.
 for (const file of await readdir(dist)) {
-  const module = /^patchlab-[0-9a-f]+\.js$/.test(file);
+  const module = file === glue;
   if (!module && !/^(learn|scale|race|check|engine-worker|engine-page)\.js$/.test(file)) continue;
   const path = join(dist, file);
   await writeFile(path, await minifyJs(await readFile(path, 'utf8'), { module }));
@@ -127,144 +142,33 @@ for (const file of await readdir(dist)) {
   const path = join(dist, file);
   const css = minifyCss(await readFile(path, 'utf8'));
   await writeFile(path, css);
-  const tag = new RegExp(`<link[^>]*href="\\./${file.replace('.', '\\.')}"[^>]*>`);
+  const tag = new RegExp(`<link[^>]*href="\\./${file.replaceAll('.', '\\.')}"[^>]*>`);
   const link = html.match(tag)?.[0];
   if (!link) throw new Error(`${indexPath}: no link to ${file}`);
   const integrity = `sha384-${sha(css, 'sha384').toString('base64')}`;
   html = html.replace(link, link.replace(/integrity="[^"]*"/, `integrity="${integrity}"`));
 }
 
-const inline = /<script type="module">([\s\S]*?)<\/script>/;
-const match = html.match(inline);
-if (!match) throw new Error(`${indexPath}: no inline module script to move (already post-processed?)`);
-// Trunk's loader imports the page module statically; the boot script
-// imports it only for a visit to Build (or an unknown route), starts the
-// Learn module (learn.js) for Learn, and so on for Scale, Race and Check,
-// so each visit downloads one module, and each module at most once: one
-// that gave the page up starts again from what the page holds
-// (src/app/modules.rs).
-const trunkLoader = match[1].trim();
-const glue = trunkLoader.match(/from '\.\/(patchlab-[0-9a-f]+\.js)'/)?.[1];
-const wasmFile = trunkLoader.match(/module_or_path: '\.\/(patchlab-[0-9a-f]+_bg\.wasm)'/)?.[1];
-if (!glue || !wasmFile) throw new Error(`${indexPath}: Trunk's loader changed shape:\n${trunkLoader}`);
-const bootSource = `// Starts the playground: the page module (the shell and Build) for Build,
-// the Learn, Scale, Race and Check modules for theirs.
-// Written by scripts/postbuild.mjs.
-const view = location.hash.match(${routeOfModule})?.[1]?.toLowerCase();
-function script(src) {
-  return new Promise((ok, fail) => {
-    const element = document.createElement('script');
-    element.src = src;
-    element.onload = ok;
-    element.onerror = () => fail(new Error(src + ' did not load'));
-    document.head.append(element);
-  });
+// The boot script, its names in capitals filled in.
+let bootSource = await readFile(fileURLToPath(new URL('../www/boot.js', import.meta.url)), 'utf8');
+for (const name of Object.keys(titles)) {
+  if (!bootSource.includes(`${name}: () => patchlab_${name}`)) throw new Error(`www/boot.js does not start the ${name} module`);
 }
-// Offline: cache the build (see sw.js), not on file:// pages. Its install
-// fetches every file (about 2.4 MB gzip), so it is registered only once the
-// visit's own downloads are done: for Build, once the engines have loaded
-// (or failed to); for Scale, once the engines, which run its simulation,
-// have loaded (or failed to) or another view opens; for the other
-// views, once their module runs. On a slow link it would otherwise share the line with them.
-let offlineRegistered = false;
-function cacheForOffline() {
-  if (offlineRegistered || !('serviceWorker' in navigator) || location.protocol === 'file:') return;
-  offlineRegistered = true;
-  window.patchlabOfflineAt = performance.now();
-  navigator.serviceWorker.register('./sw.js').catch((error) => console.warn('offline cache unavailable:', error));
+for (const [name, value] of Object.entries({ MODULE_ROUTE: routeOfModule, PAGE_WASM: JSON.stringify(`./${wasmFile}`), PAGE_GLUE: JSON.stringify(`./${glue}`) })) {
+  const placeholder = new RegExp(`\\b${name}\\b`, 'g');
+  if (!placeholder.test(bootSource)) throw new Error(`www/boot.js: no ${name} to fill in`);
+  bootSource = bootSource.replace(placeholder, () => value);
 }
-// The engines (src/engines/client.rs): one download and compile of
-// their module, instantiated in a worker (big objects, other requests) and
-// in the page (small Build requests: window.patchlabEngineInPage).
-function startEngine() {
-  if (window.patchlabEngine) return window.patchlabEngine;
-  const engine = new Worker('./engine-worker_loader.js');
-  engine.addEventListener('message', (event) => {
-    if (event.data === '{"ready":true}') engine.patchlabReady = true;
-  });
-  window.patchlabEngine = engine;
-  fetch('./engine-worker_bg.wasm')
-    .then((response) => (response.ok ? response.arrayBuffer() : Promise.reject(new Error('engine-worker_bg.wasm: HTTP ' + response.status))))
-    .then((bytes) => WebAssembly.compile(bytes))
-    .then(
-      async (module) => {
-        engine.postMessage(module);
-        try {
-          await script('./engine-page.js');
-          await patchlab_engine({ module_or_path: module });
-          window.patchlabEngineInPage = patchlab_engine.answer;
-        } catch (error) {
-          console.warn('patchlab: the engines run in their worker only:', error);
-        }
-        cacheForOffline();
-      },
-      (error) => {
-        engine.postMessage(String(error));
-        cacheForOffline();
-      },
-    );
-  return engine;
-}
-window.patchlabStartEngine = startEngine;
-// The page module: for a visit to Build, and when Build opens in the Learn
-// module (src/app/modules.rs calls it; it takes the page over as it starts).
-let pageStarted;
-function startPage() {
-  pageStarted ??= (async () => {
-    const module = fetch('./${wasmFile}');
-    const bindings = await import('./${glue}');
-    const wasm = await bindings.default({ module_or_path: module });
-    window.wasmBindings = bindings;
-    // The engines' worker (src/engines/client.rs) starts once the page
-    // module runs and the page is idle, so its download and compile never
-    // compete with the page module's (a fresh visit's first result is the
-    // one computed at build time; a request made before this starts the
-    // worker itself). The page module takes it from window.patchlabEngine.
-    (window.requestIdleCallback ?? ((f) => setTimeout(f, 200)))(startEngine, { timeout: 1000 });
-    dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
-  })().catch((error) => {
-    pageStarted = undefined;
-    throw error;
-  });
-  return pageStarted;
-}
-window.patchlabStartPage = startPage;
-try {
-  // A module is fetched at once, next to its glue, not after it.
-  if (view) {
-    const module = fetch('./' + view + '_bg.wasm');
-    await script('./' + view + '.js');
-    // Each module's glue declares patchlab_<view>, a global binding of
-    // classic scripts (not a property of window), renamed above.
-    const init = { ${Object.keys(titles).map((name) => `${name}: () => patchlab_${name}`).join(', ')} }[view];
-    await init()({ module_or_path: module });
-    if (view === 'scale') {
-      // Once the engines have loaded (startEngine), or another view opens.
-      addEventListener('hashchange', cacheForOffline, { once: true });
-    } else {
-      cacheForOffline();
-    }
-  } else {
-    await startPage();
-  }
-} catch (error) {
-  console.error('patchlab could not start:', error);
-  const note = document.createElement('p');
-  note.className = 'boot-failed';
-  note.setAttribute('role', 'alert');
-  note.textContent = 'patchlab could not start (' + error.message + '). Check the connection and reload the page; your work is kept in this browser.';
-  document.body.append(note);
-}
-`;
 const boot = await minifyJs(bootSource, { module: true });
 const bootName = `boot-${sha(boot).toString('hex').slice(0, 16)}.js`;
 await writeFile(join(dist, bootName), boot);
 const integrity = `sha384-${sha(boot, 'sha384').toString('base64')}`;
 html = html.replace(inline, `<script type="module" src="./${bootName}" integrity="${integrity}" crossorigin="anonymous"></script>`);
 // Trunk preloads the page module; a visit to another view does not need it.
-html = html.replace(/<link rel="modulepreload" href="\.\/patchlab-[0-9a-f]+\.js"[^>]*>/, '');
-html = html.replace(/<link rel="preload" href="\.\/patchlab-[0-9a-f]+_bg\.wasm"[^>]*>/, '');
-if (html.includes('rel="preload" href="./patchlab-')) throw new Error('could not remove the page module preload');
+for (const file of [glue, wasmFile]) {
+  html = html.replace(new RegExp(`<link rel="(module)?preload" href="\\./${file.replaceAll('.', '\\.')}"[^>]*>`), '');
+  if (html.includes(`preload" href="./${file}"`)) throw new Error(`could not remove the page module's preload of ${file}`);
+}
 html = html.replace('<meta charset="utf-8">', `<meta charset="utf-8">\n    <meta http-equiv="Content-Security-Policy" content="${CSP}">`);
 if (!html.includes('Content-Security-Policy')) throw new Error('could not insert the CSP');
 await writeFile(indexPath, html);
@@ -315,7 +219,7 @@ if (process.env.PATCHLAB_PRERENDER !== '0') {
   // Scale, Race, Check, else the page module) is fetched from here, while
   // the page is still parsed, instead of once the boot script runs (after
   // the style sheet): its download starts about 0.5 s sooner on a slow
-  // link, and the first paint does not move (docs/performance.md, round 7).
+  // link, and the first paint does not move.
   const view = location.hash.match(${routeOfModule})?.[1]?.toLowerCase();
   const preloads = view
     ? [[\`./\${view}_bg.wasm\`, 'fetch'], [\`./\${view}.js\`, 'script']]

@@ -23,7 +23,7 @@ first_gz=0
 while IFS= read -r -d '' file; do
   first_raw=$((first_raw + $(wc -c <"$file")))
   first_gz=$((first_gz + $(gzip -9 -c "$file" | wc -c)))
-done < <(find "$dir" -maxdepth 1 -type f \( -name 'index.html' -o -name 'boot-*.js' -o -name 'route-*.js' -o -name 'patchlab-*' -o -name 'style-*.css' -o -name 'favicon-*' \) -print0)
+done < <(find "$dir" -maxdepth 1 -type f \( -name 'index.html' -o -name 'boot-*.js' -o -name 'route-*.js' -o -name 'page-*' -o -name 'style-*.css' -o -name 'favicon-*' \) -print0)
 printf '%-48s %10d %10d  (%d KiB gzip before the editors are live; goal 250 KiB)\n' "first load" "$first_raw" "$first_gz" $(((first_gz + 1023) / 1024))
 engine_gz=0
 while IFS= read -r -d '' file; do
@@ -33,7 +33,7 @@ printf '%-48s %10s %10d  (fetched once the page module runs and the page is idle
 # A first visit to another view fetches the page, the boot and route
 # scripts, the style sheet and the icon, and that view's module in place of
 # the page module.
-shell_gz=$((first_gz - $(gzip -9 -c "$dir"/patchlab-*_bg.wasm | wc -c) - $(gzip -9 -c "$dir"/patchlab-*[0-9a-f].js | wc -c)))
+shell_gz=$((first_gz - $(gzip -9 -c "$dir"/page-*_bg.wasm | wc -c) - $(gzip -9 -c "$dir"/page-*[0-9a-f].js | wc -c)))
 for module in learn scale race check; do
   module_gz=0
   while IFS= read -r -d '' file; do

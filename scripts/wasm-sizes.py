@@ -5,8 +5,8 @@ core/alloc, YAML, the simulator, ...), from the function names in its
 wasm-opt strip the names (sizes there are before wasm-opt; the shares are
 what matters).
 
-    cargo build --release --target wasm32-unknown-unknown --bin patchlab
-    scripts/wasm-sizes.py target/wasm32-unknown-unknown/release/patchlab.wasm
+    cargo build --release --target wasm32-unknown-unknown --bin page --features build-only --no-default-features
+    scripts/wasm-sizes.py target/wasm32-unknown-unknown/release/page.wasm
 
 Code of a trait impl goes to the implementing type's module: a component's
 `view` (`<patchlab::app::race::X as yew::BaseComponent>`) counts as its

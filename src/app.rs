@@ -37,7 +37,7 @@ mod browser;
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod hooks;
-#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+#[cfg(all(target_arch = "wasm32", not(module = "all")))]
 mod modules;
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod render_test;

@@ -36,6 +36,30 @@
 //! rendered to HTML), the JavaScript API in `js`, and the
 //! CLI in the `patchlab` binary. Inside the UI, the views never use each
 //! other: what two views share lives in the UI parts.
+//!
+//! The playground is six wasm builds of this crate, one a row below; a
+//! cold visit fetches the page, its boot script (`www/boot.js`), the style
+//! sheet and the icon, and the module of its route. A module that holds
+//! some of the views fetches the one that holds another when it opens
+//! (`app::modules`), which takes the page over (`app::boot`). Trunk
+//! builds the view modules with `data-type="worker"` for their
+//! `no-modules` glue, which `scripts/postbuild.mjs` renames
+//! (`patchlab_learn`...) so that they can sit side by side. `build.rs`
+//! reads this table: each build gets `cfg(module = "...")` from the row of
+//! its Cargo feature (the row without one when none is on) and
+//! `cfg(holds = "...")` once per view of that row (a module that holds
+//! some of the views is `not(module = "all")`). `tests/modules.rs`
+//! holds the table, `Cargo.toml`, `index.html`'s Trunk links and
+//! `src/bin/` equal.
+//!
+//! | module | binary | feature | holds | a cold visit fetches |
+//! |---|---|---|---|---|
+//! | `page` | `page` | `build-only` | `build` | Build: `page-*.js`, `page-*_bg.wasm`; the engines once the page is idle |
+//! | `learn` | `learn` | `learn-only` | `learn` | a lesson: `learn.js`, `learn_bg.wasm`, no engine (its live cards are computed at build time) |
+//! | `scale` | `scale` | `scale-only` | `scale` | Scale: `scale.js`, `scale_bg.wasm`, then the engines, where its simulator runs |
+//! | `race` | `race` | `race-only` | `race` | Race: `race.js`, `race_bg.wasm`; the engines for another preset, release, an edit or the explorer (the shipped scenarios come with their answers) |
+//! | `check` | `check` | `check-only` | `check` | Check: `check.js`, `check_bg.wasm`; the engines once an edit needs lint (the examples come with their answers) |
+//! | `all` | `engine-worker` | none | `build`, `check`, `race`, `scale`, `learn` | nothing of its own: the engines (`engine-worker_bg.wasm`, `engine-worker.js`, `engine-page.js`), run in a worker and in the page, are fetched once, by the module that needs them. Native builds and the tests hold every view too |
 #![warn(missing_docs)]
 
 pub mod app;

@@ -1,4 +1,5 @@
-//! The `patchlab` binary: the playground entry point on `wasm32`, the CLI natively.
+//! The `patchlab` binary: the CLI. The playground's builds are the
+//! binaries of `src/bin/` (`src/lib.rs`, the table of builds).
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli;
@@ -10,12 +11,11 @@ mod cli;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[cfg(target_arch = "wasm32")]
-fn main() {
-    patchlab::app::start();
-}
-
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
     cli::main()
 }
+
+/// No CLI in a browser: the page module is the `page` binary.
+#[cfg(target_arch = "wasm32")]
+fn main() {}

@@ -47,14 +47,14 @@ use crate::pointer::Pointer;
 
 /// The compiled-in tables, in the order they are read (a later one may
 /// refer to the types of an earlier one). The playground's page module
-/// (feature `build-only`) carries the core table alone: Build needs Pod
+/// (`module = "page"`) carries the core table alone: Build needs Pod
 /// and Node, and a kind it does not know is a custom resource there; the
 /// other tables can be fetched and read with [`Table::extend`]. The Race
-/// module (feature `race-only`) carries the built-in kinds' tables: its
+/// module (`module = "race"`) carries the built-in kinds' tables: its
 /// server merges strategic merge patches of built-in kinds by their schema
 /// and refuses them for every custom resource, tabled or not (415), and
 /// nothing else in it reads a custom resource's schema.
-#[cfg(not(any(feature = "build-only", feature = "race-only")))]
+#[cfg(not(any(module = "page", module = "race")))]
 pub const BUILTIN_TABLES: [(&str, &str); 3] = [
     ("kubernetes-core.txt", CORE_TABLE),
     (
@@ -65,11 +65,11 @@ pub const BUILTIN_TABLES: [(&str, &str); 3] = [
 ];
 
 /// The compiled-in tables of the page module (see above).
-#[cfg(feature = "build-only")]
+#[cfg(module = "page")]
 pub const BUILTIN_TABLES: [(&str, &str); 1] = [("kubernetes-core.txt", CORE_TABLE)];
 
 /// The compiled-in tables of the Race module (see above).
-#[cfg(all(feature = "race-only", not(feature = "build-only")))]
+#[cfg(module = "race")]
 pub const BUILTIN_TABLES: [(&str, &str); 2] = [
     ("kubernetes-core.txt", CORE_TABLE),
     (

@@ -1,9 +1,6 @@
-//! Starting the playground, and handing the page over. One app, five
-//! builds, one per view (docs/performance.md, "First load"): the page
-//! module (the `patchlab` binary with feature `build-only`) holds the shell
-//! and the Build view, what a first visit to Build downloads; the Learn
-//! module (the `learn` binary, feature `learn-only`) the shell and Learn;
-//! and so on for Scale, Race and Check (`scale`, `race`, `check`). The
+//! Starting the playground, and handing the page over. One app, a module
+//! per view (`src/lib.rs`, the table of builds): the page module holds the
+//! shell and Build, the Learn module the shell and Learn, and so on. The
 //! boot script starts the one a visit's route needs. A module without a
 //! view fetches the one that has it when the user opens it
 //! ([`super::modules`]): that one takes the page over as it starts
@@ -44,7 +41,7 @@ pub fn handed_over() -> bool {
 /// one does) to give the page up. Installs a panic hook first, so a bug
 /// shows a banner (with a way back to the work) instead of a dead page.
 ///
-/// In a module that holds some of the views (feature `partial`), the app
+/// In a module that holds some of the views (not `module = "all"`), the app
 /// gives the page up in turn when another module starts, and offers a way
 /// to start it again.
 pub fn start() {
@@ -57,7 +54,7 @@ pub fn start() {
     EventListener::new(&gloo::utils::window(), "hashchange", move |_| check()).forget();
     gloo::timers::callback::Timeout::new(0, check).forget();
     mount();
-    if cfg!(feature = "partial") {
+    if cfg!(not(module = "all")) {
         offer_restart();
     }
 }
@@ -94,11 +91,11 @@ fn offer_restart() {
 /// browser has unpacked the states the view opens with (the module has
 /// no inflater: [`super::link::unpack_start`]).
 fn mount() {
-    if cfg!(feature = "partial") {
+    if cfg!(not(module = "all")) {
         listen_for_handoff();
     }
     // (Learn's module has no packed state to open.)
-    #[cfg(all(feature = "partial", not(feature = "learn-only")))]
+    #[cfg(not(any(module = "all", module = "learn")))]
     wasm_bindgen_futures::spawn_local(async {
         // Until the address stops changing under the unpacking (a link
         // pasted, Back pressed meanwhile).
@@ -113,7 +110,7 @@ fn mount() {
             mount_now();
         }
     });
-    #[cfg(not(all(feature = "partial", not(feature = "learn-only"))))]
+    #[cfg(any(module = "all", module = "learn"))]
     mount_now();
 }
 
@@ -143,8 +140,7 @@ fn mount_now() {
         // what the Build view opens with. (Only a visit to Build shows it,
         // and only a module with Build boots there: the others drop it
         // unread, and carry neither Build's examples nor their reader.)
-        let holds_build = cfg!(any(not(feature = "partial"), feature = "build-only"));
-        if holds_build && old.has_attribute("data-prerendered") {
+        if cfg!(holds = "build") && old.has_attribute("data-prerendered") {
             caret = super::build::preview::adopt(&old);
         }
         old.remove();
@@ -160,7 +156,7 @@ fn mount_now() {
     if let Some(caret) = caret {
         caret.restore();
     }
-    if cfg!(feature = "partial") {
+    if cfg!(not(module = "all")) {
         HANDLE.with(|h| *h.borrow_mut() = Some(handle));
     }
 }

@@ -26,7 +26,7 @@ pub fn load(key: &str) -> Option<String> {
 
 /// What [`load`] would give for a key, leaving what memory holds for it
 /// there.
-#[cfg(all(feature = "partial", not(feature = "learn-only")))]
+#[cfg(not(any(module = "all", module = "learn")))]
 pub fn peek(key: &str) -> Option<String> {
     let kept = KEPT.with(|k| {
         let kept = k.borrow();
@@ -113,8 +113,7 @@ pub struct CompressionFailed(pub String);
 
 /// `bytes` compressed as raw deflate (RFC 1951) by the browser
 /// (`CompressionStream("deflate-raw")`: Chrome 103, Firefox 113, Safari
-/// 16.4), so no view module carries a compressor for its links (#27: 8 KB
-/// gzip each).
+/// 16.4), so no view module carries a compressor for its links.
 ///
 /// # Errors
 ///
@@ -132,7 +131,7 @@ pub async fn deflate_raw(bytes: &[u8]) -> Result<Vec<u8>, CompressionFailed> {
     Ok(js_sys::Uint8Array::new(&buffer).to_vec())
 }
 
-#[cfg(all(feature = "partial", not(feature = "learn-only")))]
+#[cfg(not(any(module = "all", module = "learn")))]
 #[wasm_bindgen::prelude::wasm_bindgen]
 extern "C" {
     /// The browser's `DecompressionStream` (web-sys has it among its
@@ -161,7 +160,7 @@ extern "C" {
 /// The bytes of base64url text (RFC 4648 section 5, padding optional),
 /// read by the browser (`atob`): the view modules carry no base64 decoder.
 /// `None` when it is not base64url.
-#[cfg(all(feature = "partial", not(feature = "learn-only")))]
+#[cfg(not(any(module = "all", module = "learn")))]
 pub fn base64url_bytes(text: &str) -> Option<Vec<u8>> {
     if text.contains(['+', '/']) {
         return None;
@@ -180,7 +179,7 @@ pub fn base64url_bytes(text: &str) -> Option<Vec<u8>> {
 }
 
 /// Why the browser could not decompress.
-#[cfg(all(feature = "partial", not(feature = "learn-only")))]
+#[cfg(not(any(module = "all", module = "learn")))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DecompressionFailed {
     /// Not raw deflate data (or no `DecompressionStream`): the browser's words.
@@ -193,12 +192,12 @@ pub enum DecompressionFailed {
 /// (`DecompressionStream("deflate-raw")`, as widely available as
 /// [`deflate_raw`]), read piece by piece and stopped past `limit` bytes
 /// (a small link may unpack to gigabytes): no view module carries an
-/// inflater for its links (#27).
+/// inflater for its links.
 ///
 /// # Errors
 ///
 /// [`DecompressionFailed`]: not deflate data, or too big.
-#[cfg(all(feature = "partial", not(feature = "learn-only")))]
+#[cfg(not(any(module = "all", module = "learn")))]
 pub async fn inflate_raw(bytes: &[u8], limit: usize) -> Result<Vec<u8>, DecompressionFailed> {
     use wasm_bindgen_futures::JsFuture;
     let why = |e: wasm_bindgen::JsValue| {

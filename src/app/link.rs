@@ -191,7 +191,7 @@ fn decode_v1<T: DeserializeOwned>(data: &str) -> Result<T, LinkError> {
 }
 
 /// The bytes of a version 1 link's data: base64url, then raw deflate.
-#[cfg(not(all(target_arch = "wasm32", feature = "partial")))]
+#[cfg(any(module = "all", not(target_arch = "wasm32")))]
 fn packed_bytes(data: &str) -> Result<Vec<u8>, LinkError> {
     use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use base64::Engine as _;
@@ -200,18 +200,18 @@ fn packed_bytes(data: &str) -> Result<Vec<u8>, LinkError> {
         .map_err(|e| LinkError::Damaged(format!("not base64url ({e})")))
 }
 
-#[cfg(not(all(target_arch = "wasm32", feature = "learn-only")))]
+#[cfg(not(all(target_arch = "wasm32", module = "learn")))]
 fn too_much() -> LinkError {
     LinkError::OverBudget(format!("more than {MAX_DECOMPRESSED} bytes once unpacked"))
 }
 
-#[cfg(not(all(target_arch = "wasm32", feature = "learn-only")))]
+#[cfg(not(all(target_arch = "wasm32", module = "learn")))]
 fn utf8(json: Vec<u8>) -> Result<String, LinkError> {
     String::from_utf8(json).map_err(|e| LinkError::Damaged(format!("not UTF-8 text ({e})")))
 }
 
 /// The JSON text of a version 1 link's data, inflated here.
-#[cfg(not(all(target_arch = "wasm32", feature = "partial")))]
+#[cfg(any(module = "all", not(target_arch = "wasm32")))]
 fn unpack_v1(data: &str) -> Result<std::rc::Rc<str>, LinkError> {
     let json =
         miniz_oxide::inflate::decompress_to_vec_with_limit(&packed_bytes(data)?, MAX_DECOMPRESSED)
@@ -226,12 +226,11 @@ fn unpack_v1(data: &str) -> Result<std::rc::Rc<str>, LinkError> {
 }
 
 /// The JSON text of a version 1 link's data, as the browser inflated it
-/// ahead of reading ([`unpack`]): the view modules carry no inflater
-/// (#27, 6 KB gzip each). Every way a packed text reaches a view unpacks
-/// it first: the route and the saved state before a view mounts, a link
-/// opened in the page before its route is taken, a link this page wrote
-/// as it is written.
-#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+/// ahead of reading ([`unpack`]): the view modules carry no inflater.
+/// Every way a packed text reaches a view unpacks it first: the route and
+/// the saved state before a view mounts, a link opened in the page before
+/// its route is taken, a link this page wrote as it is written.
+#[cfg(all(target_arch = "wasm32", not(module = "all")))]
 fn unpack_v1(data: &str) -> Result<std::rc::Rc<str>, LinkError> {
     unpacked::get(data).unwrap_or_else(|| Err(LinkError::Damaged("not unpacked yet".into())))
 }
@@ -239,11 +238,7 @@ fn unpack_v1(data: &str) -> Result<std::rc::Rc<str>, LinkError> {
 /// Unpacks a packed state (`1.<data>`; anything else is left alone) with
 /// the browser's inflater, so that reading it ([`decode`],
 /// [`decode_stored`]) needs none.
-#[cfg(all(
-    target_arch = "wasm32",
-    feature = "partial",
-    not(feature = "learn-only")
-))]
+#[cfg(all(target_arch = "wasm32", not(any(module = "all", module = "learn"))))]
 pub async fn unpack(value: &str) {
     // The version read as `decode_within` reads it: only 1 is packed.
     let Some((version, data)) = value.split_once('.') else {
@@ -272,11 +267,7 @@ pub async fn unpack(value: &str) {
 
 /// Unpacks what a view mounting now opens with: the route's link and the
 /// state saved for its view (Build's on the bare address).
-#[cfg(all(
-    target_arch = "wasm32",
-    feature = "partial",
-    not(feature = "learn-only")
-))]
+#[cfg(all(target_arch = "wasm32", not(any(module = "all", module = "learn"))))]
 pub async fn unpack_start() {
     let hash = gloo::utils::window().location().hash().unwrap_or_default();
     let route = Route::parse(&hash);
@@ -290,7 +281,7 @@ pub async fn unpack_start() {
 }
 
 /// The texts unpacked so far (the newest [`unpacked::KEPT`]).
-#[cfg(all(target_arch = "wasm32", feature = "partial"))]
+#[cfg(all(target_arch = "wasm32", not(module = "all")))]
 mod unpacked {
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -342,7 +333,7 @@ mod unpacked {
 /// reads scenarios and writers from YAML, instead of one more per kind of
 /// source (a string, bytes). Each state type's derived reader is
 /// monomorphised once per deserializer; in the Race module two more
-/// copies cost about 60 KB of code (#27). Links and stored states are a
+/// copies would cost tens of kilobytes of code. Links and stored states are a
 /// few kilobytes: the extra step costs microseconds.
 fn from_json<T: DeserializeOwned>(text: &str) -> Result<T, serde_json::Error> {
     let value: serde_json::Value = serde_json::from_str(text)?;
@@ -438,7 +429,7 @@ pub async fn place_async<T: Shareable>(state: &T) -> Result<Placement, CannotPac
         .await
         .map_err(|failed| CannotPack { why: failed.0 })?;
     let packed = crate::share::packed(&deflated);
-    #[cfg(feature = "partial")]
+    #[cfg(not(module = "all"))]
     unpacked::written(&packed, &json);
     Ok(placement::<T>(packed))
 }

@@ -6,18 +6,18 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::browser;
-#[cfg(any(not(feature = "partial"), feature = "build-only"))]
+#[cfg(holds = "build")]
 use super::build::BuildView;
-#[cfg(any(not(feature = "partial"), feature = "check-only"))]
+#[cfg(holds = "check")]
 use super::check::CheckView;
 use super::components::{glossary_dialog, Dialog, GlossaryContext, GlossaryDialogProps};
 use super::hooks::{use_shortcuts, ShortcutSettings};
-#[cfg(any(not(feature = "partial"), feature = "learn-only"))]
+#[cfg(holds = "learn")]
 use super::learn::LearnView;
-#[cfg(any(not(feature = "partial"), feature = "race-only"))]
+#[cfg(holds = "race")]
 use super::race::RaceView;
 use super::route::{Route, View};
-#[cfg(any(not(feature = "partial"), feature = "scale-only"))]
+#[cfg(holds = "scale")]
 use super::scale::ScaleView;
 use super::shortcuts::{Shortcut, EDITOR_KEYS};
 use super::theme::Theme;
@@ -56,7 +56,7 @@ pub fn App() -> Html {
                 // A view's module has no inflater: a link opened in the page
                 // is unpacked by the browser before its route is taken.
                 // (Learn's module opens no packed state: the view's does.)
-                #[cfg(all(feature = "partial", not(feature = "learn-only")))]
+                #[cfg(not(any(module = "all", module = "learn")))]
                 {
                     let route = route.clone();
                     wasm_bindgen_futures::spawn_local(async move {
@@ -69,7 +69,7 @@ pub fn App() -> Html {
                         }
                     });
                 }
-                #[cfg(not(all(feature = "partial", not(feature = "learn-only"))))]
+                #[cfg(any(module = "all", module = "learn"))]
                 route.set(next);
             });
             move || drop(listener)
@@ -151,24 +151,24 @@ pub fn App() -> Html {
 /// of the module that has it.
 fn page(route: &Route) -> Html {
     match route {
-        #[cfg(any(not(feature = "partial"), feature = "build-only"))]
+        #[cfg(holds = "build")]
         Route::Build(packed) => {
             html! { <BuildView packed={packed.clone().map(AttrValue::from)} /> }
         }
         Route::NotFound(fragment) => not_found(fragment),
-        #[cfg(any(not(feature = "partial"), feature = "check-only"))]
+        #[cfg(holds = "check")]
         Route::Check(packed) => {
             html! { <CheckView packed={packed.clone().map(AttrValue::from)} /> }
         }
-        #[cfg(any(not(feature = "partial"), feature = "race-only"))]
+        #[cfg(holds = "race")]
         Route::Race(packed) => html! { <RaceView packed={packed.clone().map(AttrValue::from)} /> },
-        #[cfg(any(not(feature = "partial"), feature = "scale-only"))]
+        #[cfg(holds = "scale")]
         Route::Scale(packed) => {
             html! { <ScaleView packed={packed.clone().map(AttrValue::from)} /> }
         }
-        #[cfg(any(not(feature = "partial"), feature = "learn-only"))]
+        #[cfg(holds = "learn")]
         Route::Learn(at) => html! { <LearnView at={at.clone()} /> },
-        #[cfg(feature = "partial")]
+        #[cfg(not(module = "all"))]
         _ => html! { <super::modules::Loading view={route.view()} /> },
     }
 }

@@ -5,29 +5,29 @@
 //! initialise twice, so it offers a function that mounts it again
 //! ([`restart`], used by [`super::modules`]).
 
-/// The page module's name (feature `build-only`).
+/// The page module's name, as in `src/lib.rs`'s table of builds.
 pub const PAGE: &str = "page";
-/// The Learn module's (feature `learn-only`).
+/// The Learn module's.
 pub const LEARN: &str = "learn";
-/// The Scale module's (feature `scale-only`).
+/// The Scale module's.
 pub const SCALE: &str = "scale";
-/// The Race module's (feature `race-only`).
+/// The Race module's.
 pub const RACE: &str = "race";
-/// The Check module's (feature `check-only`).
+/// The Check module's.
 pub const CHECK: &str = "check";
-/// A build with every view (no `partial` feature: the browser tests').
+/// A build with every view (the browser tests').
 pub const ALL: &str = "all";
 
-/// This build's name, which [`record`] adds to the page's list.
-pub const MODULE: &str = if cfg!(feature = "build-only") {
+/// This build's name (`cfg(module)`), which [`record`] adds to the page's list.
+pub const MODULE: &str = if cfg!(module = "page") {
     PAGE
-} else if cfg!(feature = "learn-only") {
+} else if cfg!(module = "learn") {
     LEARN
-} else if cfg!(feature = "scale-only") {
+} else if cfg!(module = "scale") {
     SCALE
-} else if cfg!(feature = "race-only") {
+} else if cfg!(module = "race") {
     RACE
-} else if cfg!(feature = "check-only") {
+} else if cfg!(module = "check") {
     CHECK
 } else {
     ALL
@@ -44,7 +44,7 @@ fn list() -> Option<String> {
 }
 
 /// Whether `module` (the name of its build) started in this page.
-#[cfg(feature = "partial")]
+#[cfg(not(module = "all"))]
 pub fn started(module: &str) -> bool {
     list().is_some_and(|list| list.split(' ').any(|m| m == module))
 }
@@ -76,7 +76,7 @@ pub fn offer_restart(restart: &wasm_bindgen::JsValue) {
 
 /// Starts `module` again (it ran in this page and gave it up); false when
 /// it offered no way to.
-#[cfg(feature = "partial")]
+#[cfg(not(module = "all"))]
 pub fn restart(module: &str) -> bool {
     use wasm_bindgen::JsCast;
     js_sys::Reflect::get(&gloo::utils::window(), &RESTART.into())

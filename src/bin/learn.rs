@@ -1,11 +1,5 @@
-//! The `learn` binary: the shell and the Learn view (feature `learn-only`),
-//! what a lesson link downloads. Its live cards are computed when the
-//! playground is built (`patchlab::app::learn::live`), so it carries no
-//! engine. Trunk builds it with `data-type="worker"` for its
-//! `no-modules` glue, which `scripts/postbuild.mjs` renames
-//! (`patchlab_learn`) so that it can sit next to the other modules'; the
-//! boot script starts it for `#/learn`, another module when Learn opens
-//! (`patchlab::app::modules`). It only runs in a browser page.
+//! The Learn module (`src/lib.rs`, the table of builds): the shell and
+//! Learn, in a browser page.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

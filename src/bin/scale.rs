@@ -1,10 +1,5 @@
-//! The `scale` binary: the shell and the Scale view (feature `scale-only`),
-//! what a cold visit to Scale downloads; the simulator runs in the Scale
-//! worker. Trunk builds it with `data-type="worker"` for its
-//! `no-modules` glue, which `scripts/postbuild.mjs` renames
-//! (`patchlab_scale`) so that it can sit next to the other modules'; the
-//! boot script starts it for `#/scale`, another module when Scale opens
-//! (`patchlab::app::modules`). It only runs in a browser page.
+//! The Scale module (`src/lib.rs`, the table of builds): the shell and
+//! Scale, in a browser page.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

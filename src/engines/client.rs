@@ -382,7 +382,7 @@ fn seeded<Q: Question>(rev: &Q::Rev, question: &Q) -> Option<Rc<Q::Answer>> {
 
 /// What the engines in the page made of a question (a module that holds
 /// every view holds the engines too, and always answers).
-#[cfg_attr(not(feature = "partial"), allow(dead_code))]
+#[cfg_attr(module = "all", allow(dead_code))]
 enum InPage {
     /// Their reply.
     Answered(String),
@@ -393,7 +393,7 @@ enum InPage {
 }
 
 /// A module that holds every view holds the engines too.
-#[cfg(not(feature = "partial"))]
+#[cfg(module = "all")]
 fn in_page(text: &str) -> InPage {
     InPage::Answered(super::worker::answer_in_page(text))
 }
@@ -401,7 +401,7 @@ fn in_page(text: &str) -> InPage {
 /// A module that holds some of the views has no engines of its own: the
 /// engines' module instantiated in the page answers, once the boot script
 /// started it.
-#[cfg(feature = "partial")]
+#[cfg(not(module = "all"))]
 fn in_page(text: &str) -> InPage {
     let Some(answer) = js_sys::Reflect::get(&gloo::utils::window(), &JsValue::from_str(IN_PAGE))
         .ok()

@@ -85,7 +85,7 @@ test('bench: first load, throttled (1.6 Mbit/s, 150 ms, CPU 4x)', async () => {
   // page's resource timing): the editors are live once it has arrived and
   // the first render has run.
   const module = await page.evaluate(() => {
-    const entry = performance.getEntriesByType('resource').find((e) => /patchlab-[0-9a-f]+_bg\.wasm$/.test(e.name));
+    const entry = performance.getEntriesByType('resource').find((e) => /\/page-[0-9a-f]+_bg\.wasm$/.test(e.name));
     return entry && { asked: entry.startTime, arrived: entry.responseEnd };
   });
   // The editor shown is live: it takes a keystroke and keeps it. The new
@@ -123,7 +123,7 @@ test('bench: first load, throttled (1.6 Mbit/s, 150 ms, CPU 4x)', async () => {
   console.log(`BENCH-JSON ${JSON.stringify({ case: 'build', fcp: paint, live: interactive, result: firstColumn, engine, kib: total / KIB, kibBeforeLive: beforeLive / KIB, moduleAsked: module.asked, moduleArrived: module.arrived })}`);
   // Asked for from <head> (the route script's preload) and taken by the
   // boot script: one download.
-  assert.equal(files.filter(([file]) => /patchlab-[0-9a-f]+_bg\.wasm$/.test(file)).length, 1, 'the page module was fetched once');
+  assert.equal(files.filter(([file]) => /\/page-[0-9a-f]+_bg\.wasm$/.test(file)).length, 1, 'the page module was fetched once');
   assert.ok(!files.some(([file]) => file.includes('/views')), 'the second module (Check, Race, Scale, Learn) is not part of the first load');
   assert.ok(interactive <= firstColumn + 1, 'the editors are live no later than the first live result');
   assert.ok(module.arrived <= interactive, 'the editors are live after the page module arrived');
@@ -238,7 +238,7 @@ test('bench: first visit to a lesson (the Learn module), throttled the same way'
   const total = sum(files());
   console.log(`BENCH lesson link: ${(total / KIB).toFixed(1)} KiB transferred (gzip); first contentful paint ${paint.toFixed(0)} ms, the step and its live example shown after ${shown.toFixed(0)} ms (goal 3000)`);
   console.log(`BENCH-JSON ${JSON.stringify({ case: 'lesson', fcp: paint, live: shown, result: shown, kib: total / KIB })}`);
-  assert.ok(!files().some(([file]) => /patchlab-[0-9a-f]+_bg\.wasm$/.test(file)), 'a lesson link does not fetch the page module');
+  assert.ok(!files().some(([file]) => /\/page-[0-9a-f]+_bg\.wasm$/.test(file)), 'a lesson link does not fetch the page module');
   assert.ok(!files().some(([file]) => /(race|check|scale)_bg\.wasm$|engine-worker/.test(file)), 'nor another view\'s module, nor the engines');
   assert.ok(
     !(await page.locator('#app[data-prerendered]').isVisible().catch(() => false)),
@@ -323,7 +323,7 @@ test('the page and Check modules carry no linter and no rule table; the engines 
     assert.ok(name, `dist/ has ${re}`);
     return (await readFile(join(distDir, name))).toString('latin1');
   };
-  const page = await module(/^patchlab-[0-9a-f]+_bg\.wasm$/);
+  const page = await module(/^page-[0-9a-f]+_bg\.wasm$/);
   assert.ok(page.includes('whole-map-test'), 'the page module names the rules');
   const engines = await module(/^engine-worker_bg\.wasm$/);
   const check = await module(/^check_bg\.wasm$/);
@@ -364,7 +364,7 @@ test('the page and Check modules carry no exact float reader; the engines and th
     assert.ok(name, `dist/ has ${re}`);
     return (await readFile(join(distDir, name))).includes(first);
   };
-  assert.equal(await has(/^patchlab-[0-9a-f]+_bg\.wasm$/), false, 'the page module holds no table of powers of five');
+  assert.equal(await has(/^page-[0-9a-f]+_bg\.wasm$/), false, 'the page module holds no table of powers of five');
   assert.equal(await has(/^check_bg\.wasm$/), false, 'the Check module holds no table of powers of five');
   for (const re of [/^engine-worker_bg\.wasm$/, /^race_bg\.wasm$/]) {
     assert.equal(await has(re), true, `${re} reads floats exactly`);

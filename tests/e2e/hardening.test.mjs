@@ -41,7 +41,7 @@ test('an inline script the build did not write is refused by the CSP', async () 
   assert.equal(await page.evaluate(() => window.__injected), undefined, 'the injected script did not run');
   assert.ok(page.errors.some((e) => e.includes('CSP violation')), 'the violation was reported');
   // The route script itself ran: the page module was asked for from <head>.
-  assert.ok(await page.evaluate(() => [...document.querySelectorAll('link[rel="preload"]')].some((l) => /patchlab-[0-9a-f]+_bg\.wasm$/.test(l.href))));
+  assert.ok(await page.evaluate(() => [...document.querySelectorAll('link[rel="preload"]')].some((l) => /\/page-[0-9a-f]+_bg\.wasm$/.test(l.href))));
   await page.context().close();
 });
 

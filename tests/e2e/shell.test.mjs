@@ -65,7 +65,7 @@ for (const colorScheme of ['light', 'dark']) {
   });
 }
 
-const PAGE_MODULE = /patchlab-[0-9a-f]+_bg\.wasm$/;
+const PAGE_MODULE = /\/page-[0-9a-f]+_bg\.wasm$/;
 const LEARN_MODULE = /learn_bg\.wasm$/;
 const SCALE_MODULE = /\/scale_bg\.wasm$/;
 const RACE_MODULE = /\/race_bg\.wasm$/;
