@@ -9,8 +9,11 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use serde_json::Value;
+
 use super::{Finding, Fix, Folded, Rule};
 use crate::patch::Operation;
+use crate::strategy::{self, Policy, Preset};
 
 /// Findings of one rule listed one by one; the rest are folded into one.
 pub const SHOWN_PER_RULE: usize = crate::limits::LINT_SHOWN_PER_RULE;
@@ -47,6 +50,24 @@ pub(super) enum Draft {
     /// A whole op list computed elsewhere (a merge patch's JSON patch
     /// equivalent, a malformed op re-read); shared between findings.
     Whole(Rc<Vec<Operation>>),
+}
+
+/// Diff options for PR #18139's strategies (one op per key, per element),
+/// with the kinds of fields `policy` declares.
+pub(super) fn per_key(policy: &Policy) -> strategy::Options {
+    let mut options = strategy::Options::preset(Preset::KubevirtPerKey);
+    options.policy = policy.clone();
+    options.policy.preset = Preset::KubevirtPerKey;
+    options.explain = false;
+    options
+}
+
+/// The ops PR #18139's strategies send to change `object` into `new`, as
+/// one fix its findings share (`None`: no change, or no diff).
+pub(super) fn rewrite(object: &Value, new: &Value, policy: &Policy) -> Option<Draft> {
+    let plan = strategy::diff(object, new, &per_key(policy)).ok()?;
+    let ops = plan.patch_set().ops().to_vec();
+    (!ops.is_empty()).then(|| Draft::Whole(Rc::new(ops)))
 }
 
 /// A finding with its fix not yet written out.

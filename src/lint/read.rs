@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::hints;
 use super::kinds::Resource;
-use super::rules::Rule;
+use super::rules::{message, Rule};
 use crate::gojson;
 use crate::input::{self, Budget, Format, InputError};
 use crate::patch::PayloadError;
@@ -308,12 +308,10 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
     }
     if format == Format::Yaml {
         for number in hints::yaml_numbers(text) {
+            let (line, written, sent) = (number.line, &number.written, &number.sent);
             hints.push(Hint {
                 rule: Rule::YamlNumber,
-                message: format!(
-                    "line {}: the YAML number {} is sent as {}: quote it (\"{}\") if the digits matter",
-                    number.line, number.written, number.sent, number.written
-                ),
+                message: message!(YamlNumber "number", line, written, sent),
             });
         }
     }
@@ -340,19 +338,18 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
 /// patches (`applyJSPatch`), as it is for a strategic merge patch
 /// (`strategicPatchObject`; k8s.io/apiserver `pkg/endpoints/handlers/patch.go`).
 fn bom_message(kind: BodyKind) -> String {
-    let prefix = if kind == BodyKind::StrategicMergePatch {
-        ""
-    } else {
-        "error decoding patch: "
+    let prefix = match kind {
+        BodyKind::StrategicMergePatch => String::new(),
+        _ => message!(ByteOrderMark "prefix"),
     };
-    format!("the body starts with a UTF-8 byte order mark (EF BB BF): Go's decoder refuses it, the server answers 400 {prefix}invalid character 'ï' looking for beginning of value")
+    message!(ByteOrderMark "body", prefix)
 }
 
 /// A body that is Go's `fmt` output: the text as sent, with the hint.
 fn go_formatted(text: &str, mut hints: Vec<Hint>) -> Input {
     hints.push(Hint {
         rule: Rule::GoFormattedBody,
-        message: "the body is Go's %v of a slice of ops, not JSON (no quotes, no field names): the server cannot decode it, 400 error decoding patch; write it with json.Marshal or KubeVirt's GeneratePayload()".to_owned(),
+        message: message!(GoFormattedBody "body"),
     });
     Input {
         kind: BodyKind::JsonPatch,
