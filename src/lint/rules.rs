@@ -376,157 +376,152 @@ impl Rule {
         &RULES[self as usize]
     }
 
-    /// The rule's example: fires on `patch`, silent on `fixed`.
+    /// The rule's example: fires on `patch`, silent on `fixed` (its row
+    /// of [`EXAMPLES`]).
     pub fn example(self) -> Example {
-        // A table: each rule's example patch, its fixed form, and the object.
-        let text = |patch: &'static str, fixed: &'static str| Example {
-            patch: Cow::Borrowed(patch),
-            fixed: Cow::Borrowed(fixed),
-            object: None,
+        let (_, against, patch, fixed) = EXAMPLES[self as usize];
+        let at_limit = |make: fn(usize) -> String, limit: usize| {
+            (Cow::Owned(make(limit + 1)), Cow::Owned(make(limit)))
         };
-        let with_object = |patch: &'static str, fixed: &'static str| Example {
-            object: Some(EXAMPLE_OBJECT),
-            ..text(patch, fixed)
+        let (patch, fixed) = match self {
+            Rule::TooManyOps => at_limit(many_ops, crate::limits::MAX_OPS),
+            Rule::BodyTooLarge => at_limit(big_body, crate::limits::MAX_BODY_BYTES),
+            _ => (Cow::Borrowed(patch), Cow::Borrowed(fixed)),
         };
-        match self {
-            Rule::WholeMapTest => text(
-                r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
-            ),
-            Rule::WholeListTest => text(
-                r#"[{"op":"test","path":"/metadata/finalizers","value":["kubevirt.io/virtualMachineControllerFinalize","foregroundDeleteVirtualMachine"]},{"op":"replace","path":"/metadata/finalizers","value":["foregroundDeleteVirtualMachine"]}]"#,
-                r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#,
-            ),
-            Rule::UnescapedSlash => text(
-                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io/nodeName","value":"node02"}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1nodeName","value":"node02"}]"#,
-            ),
-            Rule::InvalidPointer => text(
-                r#"[{"op":"remove","path":"/metadata/annotations/example.com~team"}]"#,
-                r#"[{"op":"remove","path":"/metadata/annotations/example.com~0team"}]"#,
-            ),
-            Rule::TestNeverMatches => text(
-                r#"[{"op":"test","path":"/spec/replicas","value":1.0},{"op":"replace","path":"/spec/replicas","value":2}]"#,
-                r#"[{"op":"test","path":"/spec/replicas","value":1},{"op":"replace","path":"/spec/replicas","value":2}]"#,
-            ),
-            Rule::IndexWithoutTest => with_object(
-                r#"[{"op":"remove","path":"/metadata/finalizers/0"}]"#,
-                r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#,
-            ),
-            Rule::RemoveWithoutTest => with_object(
-                r#"[{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
-                r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
-            ),
-            Rule::AddWithoutTest => with_object(
-                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
-                r#"[{"op":"test","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":null},{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
-            ),
-            Rule::TestAfterWrite => text(
-                r#"[{"op":"replace","path":"/status/phase","value":"Succeeded"},{"op":"test","path":"/status/phase","value":"Running"}]"#,
-                r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
-            ),
-            Rule::DuplicatePath => text(
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"},{"op":"add","path":"/metadata/labels/app","value":"db"}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"db"}]"#,
-            ),
-            Rule::RvTest => text(
-                r#"[{"op":"test","path":"/metadata/resourceVersion","value":"12345"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
-                r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
-            ),
-            Rule::EngineDependent => with_object(
-                r#"[{"op":"test","path":"/metadata/finalizers/-1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/-1"}]"#,
-                r#"[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]"#,
-            ),
-            Rule::ReleaseDependent => with_object(
-                r#"[{"op":"test","path":"","value":{"kind":"VirtualMachineInstance"}}]"#,
-                r#"[{"op":"test","path":"/kind","value":"VirtualMachineInstance"}]"#,
-            ),
-            Rule::TooManyOps => Example {
-                patch: Cow::Owned(many_ops(crate::limits::MAX_OPS + 1)),
-                fixed: Cow::Owned(many_ops(crate::limits::MAX_OPS)),
-                object: None,
-            },
-            Rule::BodyTooLarge => Example {
-                patch: Cow::Owned(big_body(crate::limits::MAX_BODY_BYTES + 1)),
-                fixed: Cow::Owned(big_body(crate::limits::MAX_BODY_BYTES)),
-                object: None,
-            },
-            Rule::MalformedOp => text(
-                r#"[{"op":"upsert","path":"/metadata/labels/app","value":"web"}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
-            ),
-            Rule::FailsNow => with_object(
-                r#"[{"op":"test","path":"/status/phase","value":"Scheduled"},{"op":"replace","path":"/status/phase","value":"Running"}]"#,
-                r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
-            ),
-            Rule::MergeReplacesList => text(
-                r#"{"metadata":{"finalizers":["foregroundDeleteVirtualMachine"]}}"#,
-                r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#,
-            ),
-            Rule::MergeNullDeletes => text(
-                r#"{"metadata":{"annotations":{"kubevirt.io/evacuationNodeName":null}}}"#,
-                r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
-            ),
-            Rule::WholeCollectionWrite => text(
-                r#"[{"op":"add","path":"/metadata/annotations","value":{"example.com/owner":"team-a"}}]"#,
-                r#"[{"op":"add","path":"/metadata/annotations/example.com~1owner","value":"team-a"}]"#,
-            ),
-            Rule::WholeObjectTest => text(
-                r#"[{"op":"test","path":"/status/migrationState","value":{"sourceNode":"node01","targetNode":"node02"}},{"op":"replace","path":"/status/migrationState","value":{"completed":true,"sourceNode":"node01","targetNode":"node02"}}]"#,
-                r#"[{"op":"add","path":"/status/migrationState/completed","value":true}]"#,
-            ),
-            Rule::MergeHasDirective => with_object(
-                r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"$deleteFromPrimitiveList/finalizers":["foregroundDeleteVirtualMachine"]}}'"#,
-                r#"kubectl patch vmi testvmi --type=json -p '[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]'"#,
-            ),
-            Rule::SmpCustomResource => text(
-                r#"kubectl patch vmi testvmi -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#,
-                r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#,
-            ),
-            Rule::SmpBadDirective => text(
-                r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"$patch":"replace-all","app":"web"}}}'"#,
-                r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"app":"web"}}}'"#,
-            ),
-            Rule::SmpReplacesList => Example {
-                object: Some(NODE_OBJECT),
-                ..text(
-                    r#"kubectl patch node node01 -p '{"spec":{"taints":[{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#,
-                    r#"kubectl patch node node01 -p '{"metadata":{"resourceVersion":"4711"},"spec":{"taints":[{"effect":"NoSchedule","key":"feature.node.kubernetes.io/gpu","value":"true"},{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#,
-                )
-            },
-            Rule::SmpPatchReplace => text(
-                r#"kubectl patch node node01 -p '{"metadata":{"labels":{"$patch":"replace","kubernetes.io/hostname":"node01","role":"gpu"}}}'"#,
-                r#"kubectl patch node node01 -p '{"metadata":{"labels":{"role":"gpu"}}}'"#,
-            ),
-            Rule::SmpMissingMergeKey => text(
-                r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis"}]}}}}'"#,
-                r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis","name":"patch-demo-ctr"}]}}}}'"#,
-            ),
-            Rule::ByteOrderMark => text(
-                "\u{feff}[{\"op\":\"add\",\"path\":\"/metadata/labels/app\",\"value\":\"web\"}]",
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
-            ),
-            Rule::GoFormattedBody => text(
-                r#"[{add /metadata/labels/app web}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
-            ),
-            Rule::NonStringValue => text(
-                r#"[{"op":"add","path":"/metadata/labels/replicas","value":3}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/replicas","value":"3"}]"#,
-            ),
-            Rule::YamlNumber => text(
-                r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: 1.10}}'"#,
-                r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: "1.10"}}'"#,
-            ),
-            Rule::TestRetriedOnConflict => text(GO_RETRY, GO_RETRY_FIXED),
-            Rule::MergeFromReplacesList => text(GO_MERGE_FROM, GO_MERGE_FROM_FIXED),
-            Rule::UnknownField => text(
-                r#"kubectl patch pod web-0 --type=merge -p '{"metdata":{"labels":{"app":"web"}}}'"#,
-                r#"kubectl patch pod web-0 --type=merge -p '{"metadata":{"labels":{"app":"web"}}}'"#,
-            ),
+        let object = match against {
+            Against::Nothing => None,
+            Against::Object => Some(EXAMPLE_OBJECT),
+            Against::Node => Some(NODE_OBJECT),
+        };
+        Example {
+            patch,
+            fixed,
+            object,
         }
     }
 }
+
+/// What an example runs against.
+#[derive(Clone, Copy)]
+enum Against {
+    Nothing,
+    /// [`EXAMPLE_OBJECT`].
+    Object,
+    /// [`NODE_OBJECT`].
+    Node,
+}
+
+/// Each rule's example, in [`Rule::ALL`] order: the patch it fires on and
+/// the fixed patch it is silent on (generated at the limit for
+/// [`Rule::TooManyOps`] and [`Rule::BodyTooLarge`]).
+#[rustfmt::skip]
+const EXAMPLES: [(Rule, Against, &str, &str); 34] = [
+    (Rule::WholeMapTest, Against::Nothing,
+     r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#),
+    (Rule::WholeListTest, Against::Nothing,
+     r#"[{"op":"test","path":"/metadata/finalizers","value":["kubevirt.io/virtualMachineControllerFinalize","foregroundDeleteVirtualMachine"]},{"op":"replace","path":"/metadata/finalizers","value":["foregroundDeleteVirtualMachine"]}]"#,
+     r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#),
+    (Rule::UnescapedSlash, Against::Nothing,
+     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io/nodeName","value":"node02"}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1nodeName","value":"node02"}]"#),
+    (Rule::InvalidPointer, Against::Nothing,
+     r#"[{"op":"remove","path":"/metadata/annotations/example.com~team"}]"#,
+     r#"[{"op":"remove","path":"/metadata/annotations/example.com~0team"}]"#),
+    (Rule::TestNeverMatches, Against::Nothing,
+     r#"[{"op":"test","path":"/spec/replicas","value":1.0},{"op":"replace","path":"/spec/replicas","value":2}]"#,
+     r#"[{"op":"test","path":"/spec/replicas","value":1},{"op":"replace","path":"/spec/replicas","value":2}]"#),
+    (Rule::IndexWithoutTest, Against::Object,
+     r#"[{"op":"remove","path":"/metadata/finalizers/0"}]"#,
+     r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#),
+    (Rule::RemoveWithoutTest, Against::Object,
+     r#"[{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
+     r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#),
+    (Rule::AddWithoutTest, Against::Object,
+     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
+     r#"[{"op":"test","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":null},{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#),
+    (Rule::TestAfterWrite, Against::Nothing,
+     r#"[{"op":"replace","path":"/status/phase","value":"Succeeded"},{"op":"test","path":"/status/phase","value":"Running"}]"#,
+     r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#),
+    (Rule::DuplicatePath, Against::Nothing,
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"web"},{"op":"add","path":"/metadata/labels/app","value":"db"}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"db"}]"#),
+    (Rule::RvTest, Against::Nothing,
+     r#"[{"op":"test","path":"/metadata/resourceVersion","value":"12345"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
+     r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#),
+    (Rule::EngineDependent, Against::Object,
+     r#"[{"op":"test","path":"/metadata/finalizers/-1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/-1"}]"#,
+     r#"[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]"#),
+    (Rule::ReleaseDependent, Against::Object,
+     r#"[{"op":"test","path":"","value":{"kind":"VirtualMachineInstance"}}]"#,
+     r#"[{"op":"test","path":"/kind","value":"VirtualMachineInstance"}]"#),
+    (Rule::TooManyOps, Against::Nothing, "", ""),
+    (Rule::BodyTooLarge, Against::Nothing, "", ""),
+    (Rule::MalformedOp, Against::Nothing,
+     r#"[{"op":"upsert","path":"/metadata/labels/app","value":"web"}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#),
+    (Rule::FailsNow, Against::Object,
+     r#"[{"op":"test","path":"/status/phase","value":"Scheduled"},{"op":"replace","path":"/status/phase","value":"Running"}]"#,
+     r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#),
+    (Rule::MergeReplacesList, Against::Nothing,
+     r#"{"metadata":{"finalizers":["foregroundDeleteVirtualMachine"]}}"#,
+     r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#),
+    (Rule::MergeNullDeletes, Against::Nothing,
+     r#"{"metadata":{"annotations":{"kubevirt.io/evacuationNodeName":null}}}"#,
+     r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#),
+    (Rule::WholeCollectionWrite, Against::Nothing,
+     r#"[{"op":"add","path":"/metadata/annotations","value":{"example.com/owner":"team-a"}}]"#,
+     r#"[{"op":"add","path":"/metadata/annotations/example.com~1owner","value":"team-a"}]"#),
+    (Rule::WholeObjectTest, Against::Nothing,
+     r#"[{"op":"test","path":"/status/migrationState","value":{"sourceNode":"node01","targetNode":"node02"}},{"op":"replace","path":"/status/migrationState","value":{"completed":true,"sourceNode":"node01","targetNode":"node02"}}]"#,
+     r#"[{"op":"add","path":"/status/migrationState/completed","value":true}]"#),
+    (Rule::MergeHasDirective, Against::Object,
+     r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"$deleteFromPrimitiveList/finalizers":["foregroundDeleteVirtualMachine"]}}'"#,
+     r#"kubectl patch vmi testvmi --type=json -p '[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]'"#),
+    (Rule::SmpCustomResource, Against::Nothing,
+     r#"kubectl patch vmi testvmi -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#,
+     r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#),
+    (Rule::SmpBadDirective, Against::Nothing,
+     r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"$patch":"replace-all","app":"web"}}}'"#,
+     r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"app":"web"}}}'"#),
+    (Rule::SmpReplacesList, Against::Node,
+     r#"kubectl patch node node01 -p '{"spec":{"taints":[{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#,
+     r#"kubectl patch node node01 -p '{"metadata":{"resourceVersion":"4711"},"spec":{"taints":[{"effect":"NoSchedule","key":"feature.node.kubernetes.io/gpu","value":"true"},{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#),
+    (Rule::SmpPatchReplace, Against::Nothing,
+     r#"kubectl patch node node01 -p '{"metadata":{"labels":{"$patch":"replace","kubernetes.io/hostname":"node01","role":"gpu"}}}'"#,
+     r#"kubectl patch node node01 -p '{"metadata":{"labels":{"role":"gpu"}}}'"#),
+    (Rule::SmpMissingMergeKey, Against::Nothing,
+     r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis"}]}}}}'"#,
+     r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis","name":"patch-demo-ctr"}]}}}}'"#),
+    (Rule::ByteOrderMark, Against::Nothing,
+     "\u{feff}[{\"op\":\"add\",\"path\":\"/metadata/labels/app\",\"value\":\"web\"}]",
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#),
+    (Rule::GoFormattedBody, Against::Nothing,
+     r#"[{add /metadata/labels/app web}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#),
+    (Rule::NonStringValue, Against::Nothing,
+     r#"[{"op":"add","path":"/metadata/labels/replicas","value":3}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/replicas","value":"3"}]"#),
+    (Rule::YamlNumber, Against::Nothing,
+     r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: 1.10}}'"#,
+     r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: "1.10"}}'"#),
+    (Rule::TestRetriedOnConflict, Against::Nothing, GO_RETRY, GO_RETRY_FIXED),
+    (Rule::MergeFromReplacesList, Against::Nothing, GO_MERGE_FROM, GO_MERGE_FROM_FIXED),
+    (Rule::UnknownField, Against::Nothing,
+     r#"kubectl patch pod web-0 --type=merge -p '{"metdata":{"labels":{"app":"web"}}}'"#,
+     r#"kubectl patch pod web-0 --type=merge -p '{"metadata":{"labels":{"app":"web"}}}'"#),
+];
+
+const _: () = {
+    let mut i = 0;
+    while i < EXAMPLES.len() {
+        assert!(
+            EXAMPLES[i].0 as usize == i,
+            "the examples are not in enum order"
+        );
+        i += 1;
+    }
+};
 
 /// Go: a JSON patch with a `test`, retried on 409 only.
 const GO_RETRY: &str = r#"err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -755,9 +750,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `remove` of a map key with no `test` first",
         explanation: "`remove` needs the member: if another writer removed the key first, this patch fails (422) and everything else in it is dropped. If another writer changed the value meanwhile, their change is erased without a check. PR #18139 accepts this for removed keys; a `test` of the old value first makes a concurrent change fail the patch instead.",
         fix: "A `test` of the key's current value before the `remove` (needs the current object).",
-        messages: &[
-            ("op", "op {index} removes {path} with no test: it fails (422) if another writer removed the key first, and erases any value another writer set meanwhile"),
-        ],
+        messages: &[("op", "op {index} removes {path} with no test: it fails (422) if another writer removed the key first, and erases any value another writer set meanwhile")],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -855,9 +848,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "more than 10,000 operations",
         explanation: "kube-apiserver refuses a JSON patch with more than 10,000 operations before running any of them: HTTP 413 `Request entity too large: The allowed maximum operations in a JSON patch is 10000, got N`.",
         fix: "None automatic: split the change into several patches, or replace whole fields instead of one op per element.",
-        messages: &[
-            ("patch", "the patch holds {count} ops, more than the server's limit of {limit}: {status}"),
-        ],
+        messages: &[("patch", "the patch holds {count} ops, more than the server's limit of {limit}: {status}")],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -867,9 +858,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a request body over 3 MiB",
         explanation: "kube-apiserver refuses request bodies over 3 MiB (3,145,728 bytes) with HTTP 413, and etcd refuses objects over 1.5 MiB anyway.",
         fix: "None automatic: send less (big blobs belong in a ConfigMap, a Secret or outside the object).",
-        messages: &[
-            ("body", "the body is {bytes} bytes, more than the server's limit of {limit}: {status}"),
-        ],
+        messages: &[("body", "the body is {bytes} bytes, more than the server's limit of {limit}: {status}")],
         applies_to: AppliesTo::Both,
     },
     RuleInfo {
@@ -879,9 +868,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "an element the server cannot read as an operation (unknown `op`, missing `path`, ...)",
         explanation: "The server decodes the body, then runs the ops in order: when it reaches an op it cannot read, the whole patch fails (422) and nothing is written. Only `add`, `remove`, `replace`, `move`, `copy` and `test` exist, each needs a string `path`, `move` and `copy` need `from`.",
         fix: "The op's name corrected when it is an obvious alias (`upsert`, `set`, `delete`, ...).",
-        messages: &[
-            ("op", "{error}: the server fails the whole patch at this op (422) and writes nothing"),
-        ],
+        messages: &[("op", "{error}: the server fails the whole patch at this op (422) and writes nothing")],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -933,9 +920,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `null` in a merge patch, which deletes the member",
         explanation: "In a merge patch `null` means delete: the key is removed whatever value another writer put there meanwhile, and a field can never be set to `null` this way. If you meant the value `null`, use a JSON patch.",
         fix: "The JSON patch for the same change, with a `test` of the current value before each `remove` (needs the current object).",
-        messages: &[
-            ("member", "{path} is null: a merge patch deletes the member, whatever value another writer put there meanwhile"),
-        ],
+        messages: &[("member", "{path} is null: a merge patch deletes the member, whatever value another writer put there meanwhile")],
         applies_to: AppliesTo::MergePatch,
     },
     RuleInfo {
@@ -984,9 +969,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "strategic-merge-patch directives (`$patch`, `$retainKeys`, `$setElementOrder/...`, `$deleteFromPrimitiveList/...`) in a merge patch",
         explanation: "Directives mean something only in a strategic merge patch. A JSON merge patch (RFC 7386, `--type=merge`) treats `$deleteFromPrimitiveList/finalizers` as a field of that name: the server drops it as unknown (with a warning under the default field validation) and the directive does nothing, while the rest of the body is applied.",
         fix: "None automatic: send the body as a strategic merge patch (a built-in kind, `kubectl patch` without `--type`), or write the change as a JSON patch (for a custom resource).",
-        messages: &[
-            ("member", "{path} is a strategic-merge-patch directive, but this is a merge patch: the server reads {key:?} as a field of that name, drops it as unknown (a warning under the default field validation) and applies the rest; the directive does nothing"),
-        ],
+        messages: &[("member", "{path} is a strategic-merge-patch directive, but this is a merge patch: the server reads {key:?} as a field of that name, drops it as unknown (a warning under the default field validation) and applies the rest; the directive does nothing")],
         applies_to: AppliesTo::MergePatch,
     },
     RuleInfo {
@@ -1085,9 +1068,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a body that is Go's `%v` or `%s` of a slice of ops (`[{add /metadata/labels/app web}]`), not JSON",
         explanation: "Printing a `[]PatchOperation` with `fmt.Sprintf(\"%v\", ops)` or `%s` writes Go's own notation: no quotes, no field names, maps as `map[k:v]`. The server cannot decode it (400 `error decoding patch`). It shows up when a log line or a test fixture is pasted as a patch, or when the payload was built with `fmt` instead of `json.Marshal`.",
         fix: "The ops written as JSON (`json.Marshal`, or KubeVirt's `PatchSet.GeneratePayload()`), when the text can be read back.",
-        messages: &[
-            ("body", "the body is Go's %v of a slice of ops, not JSON (no quotes, no field names): the server cannot decode it, 400 error decoding patch; write it with json.Marshal or KubeVirt's GeneratePayload()"),
-        ],
+        messages: &[("body", "the body is Go's %v of a slice of ops, not JSON (no quotes, no field names): the server cannot decode it, 400 error decoding patch; write it with json.Marshal or KubeVirt's GeneratePayload()")],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -1111,9 +1092,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a YAML number whose digits the JSON sent does not keep (`1.10` is sent as `1.1`, `1.0` as `1`, `0o17` as `15`)",
         explanation: "`kubectl patch -p` reads a value that does not start with `{` as YAML, and a YAML file is converted to JSON before it is sent (apimachinery `yaml.ToJSON`): an unquoted `1.10` is the number 1.1, so a version `1.10` arrives as `1.1`, and a number where a string belongs (a label, an annotation) is refused on top.",
         fix: "None automatic: quote the value (`\"1.10\"`).",
-        messages: &[
-            ("number", "line {line}: the YAML number {written} is sent as {sent}: quote it (\"{written}\") if the digits matter"),
-        ],
+        messages: &[("number", "line {line}: the YAML number {written} is sent as {sent}: quote it (\"{written}\") if the digits matter")],
         applies_to: AppliesTo::All,
     },
     RuleInfo {

@@ -60,11 +60,7 @@ fn target(options: &Options, kind: Option<&str>, resource: Option<&Resource>) ->
     if let (Some(object), true) = (object, has("apiVersion") && has("kind")) {
         let found = schema::target_of(object);
         return Target {
-            served: if found.is_builtin() {
-                Served::Builtin
-            } else {
-                Served::Custom
-            },
+            served: Served::by(found.is_builtin()),
             schema: found.schema(),
             server: Some(found),
         };
@@ -73,13 +69,7 @@ fn target(options: &Options, kind: Option<&str>, resource: Option<&Resource>) ->
         .and_then(|r| schema::resource(&r.typed))
         .or_else(|| kind.and_then(schema::resource));
     let served = match (schema, resource.map(|r| r.served), kind) {
-        (Some(found), _, _) => {
-            if found.is_builtin() {
-                Served::Builtin
-            } else {
-                Served::Custom
-            }
-        }
+        (Some(found), _, _) => Served::by(found.is_builtin()),
         (None, Some(served @ (Served::Builtin | Served::Custom)), _) => served,
         (None, _, Some(kind)) => kinds::served(kind),
         _ => Served::Unknown,
