@@ -136,11 +136,7 @@ pub(super) fn plan<'b, D: Dialect<'b>>(
         found.push(non_string(options, dialect.kind_name(), member));
         dialect.member(member, &mut found)
     });
-    let Found {
-        mut pending,
-        wants_fix,
-        lists,
-    } = found;
+    let (mut pending, wants_fix, lists) = (found.pending, found.wants_fix, found.lists);
     pending.extend(dialect.whole(body, &lists).map(Pending::new));
     let object = options.object.as_ref();
     let applied = object.and_then(|object| dialect.apply(body, object));
@@ -314,18 +310,14 @@ fn non_string<N>(
     if !paths::holds_strings(&options.policy, kind, map) {
         return None;
     }
-    let (what, value, map) = (
-        not_a_string(value),
-        gojson::to_string(value),
-        shown(map.as_str()),
-    );
-    let message = message!(NonStringValue "member", path = shown(path), what, value, map);
-    Some(Finding::new(
-        Rule::NonStringValue,
-        None,
-        Some(path),
-        message,
-    ))
+    let message = message!(NonStringValue "member", path = shown(path), what = not_a_string(value),
+        value = gojson::to_string(value), map = shown(map.as_str()));
+    Some(finding(Rule::NonStringValue, path, message))
+}
+
+/// A finding of `rule` about the member at `path`.
+pub(super) fn finding(rule: Rule, path: &str, message: String) -> Finding {
+    Finding::new(rule, None, Some(path), message)
 }
 
 /// The shape the writers table gives the field at `path` (and what it

@@ -86,12 +86,8 @@ fn fails_now(outcome: &Outcome, semantics: Semantics) -> Finding {
     };
     let cause = outcome.cause.as_deref().unwrap_or("");
     let message = message!(FailsNow "op", semantics, at, cause, answer);
-    Finding::new(
-        Rule::FailsNow,
-        outcome.index,
-        outcome.path.as_deref(),
-        message,
-    )
+    let (index, path) = (outcome.index, outcome.path.as_deref());
+    Finding::new(Rule::FailsNow, index, path, message)
 }
 
 struct Ctx<'a> {
@@ -491,51 +487,39 @@ impl<'a> Ctx<'a> {
         (!later.is_empty()).then(|| list_ops(later))
     }
 
-    /// Op `index` (a test) and the writes after it under its path, as
+    /// Op `index` (a test of `at`) and the writes after it under `at`, as
     /// `strategy` writes the same change.
-    fn respell_test(
-        &mut self,
-        index: usize,
-        pointer: &Pointer,
-        strategy: Strategy,
-    ) -> Option<Draft> {
+    fn respell_test(&mut self, index: usize, at: &Pointer, strategy: Strategy) -> Option<Draft> {
         let (node, value) = (self.index.at(index), self.ops[index].value.as_ref());
-        self.respell(index, node, pointer, value, strategy)
+        self.respell(index, node, at, value, strategy)
     }
 
-    fn whole_map_test(&mut self, index: usize, pointer: &Pointer, count: usize, sharing: &Sharing) {
+    fn whole_map_test(&mut self, index: usize, at: &Pointer, count: usize, sharing: &Sharing) {
         // A map one writer fills alone (a VMI's `status.activePods`) is
         // safe to test whole.
         if matches!(sharing, Sharing::Sole(_)) {
             return;
         }
-        let fix = self.respell_test(index, pointer, Strategy::PerKey);
+        let fix = self.respell_test(index, at, Strategy::PerKey);
         let later = self.later_ops(index);
         let changes = later.map_or_else(String::new, |ops| message!(WholeMapTest "changes", ops));
+        let (writers, on_kind) = (sharing.list(), on_kind(self.kind));
         let writers = match sharing.is_shared() {
-            true => {
-                message!(WholeMapTest "writers", writers = sharing.list(), at = pointer.as_str(),
-                on_kind = on_kind(self.kind))
-            }
+            true => message!(WholeMapTest "writers", writers, at = at.as_str(), on_kind),
             false => String::new(),
         };
         let advice = match changes.is_empty() {
             true => message!(WholeMapTest "advice"),
             false => String::new(),
         };
-        let message = message!(WholeMapTest "op", index, path = shown(&self.ops[index].path), count,
-            keys = one_or_many(count, "key", "keys"), changes, writers, advice);
-        self.flag(Rule::WholeMapTest, index, message, fix).writers = sharing.names();
+        let message = message!(WholeMapTest "op", index, path = shown(&self.ops[index].path),
+            count, keys = one_or_many(count, "key", "keys"), changes, writers, advice);
+        let finding = self.flag(Rule::WholeMapTest, index, message, fix);
+        finding.writers = sharing.names();
     }
 
-    fn whole_object_test(
-        &mut self,
-        index: usize,
-        pointer: &Pointer,
-        count: usize,
-        sharing: &Sharing,
-    ) {
-        let fix = self.respell_test(index, pointer, Strategy::PerField);
+    fn whole_object_test(&mut self, index: usize, at: &Pointer, count: usize, sharing: &Sharing) {
+        let fix = self.respell_test(index, at, Strategy::PerField);
         let later = self.later_ops(index);
         let changes =
             later.map_or_else(String::new, |ops| message!(WholeObjectTest "changes", ops));
@@ -544,25 +528,17 @@ impl<'a> Ctx<'a> {
             false => String::new(),
         };
         let message = message!(WholeObjectTest "op", index, path = shown(&self.ops[index].path),
-            count, fields = one_or_many(count, "field", "fields"), changes, writers = sharing.list(),
-            at = pointer.as_str(), on_kind = on_kind(self.kind), advice);
-        self.flag(Rule::WholeObjectTest, index, message, fix)
-            .writers = sharing.names();
+            count, fields = one_or_many(count, "field", "fields"), changes,
+            writers = sharing.list(), at = at.as_str(), on_kind = on_kind(self.kind), advice);
+        let finding = self.flag(Rule::WholeObjectTest, index, message, fix);
+        finding.writers = sharing.names();
     }
 
-    fn whole_list_test(
-        &mut self,
-        index: usize,
-        pointer: &Pointer,
-        count: usize,
-        sharing: &Sharing,
-    ) {
-        let fix = self.respell_test(index, pointer, Strategy::Element);
-        let item = paths::item_name(self.kind, pointer);
+    fn whole_list_test(&mut self, index: usize, at: &Pointer, count: usize, sharing: &Sharing) {
+        let fix = self.respell_test(index, at, Strategy::Element);
+        let (item, writers) = (paths::item_name(self.kind, at), sharing.list());
         let who = match sharing.is_shared() {
-            true => {
-                message!(WholeListTest "shared", item, writers = sharing.list(), at = pointer.as_str())
-            }
+            true => message!(WholeListTest "shared", item, writers, at = at.as_str()),
             false => message!(WholeListTest "unshared", item),
         };
         let narrower = match fix.is_some() {
@@ -570,9 +546,10 @@ impl<'a> Ctx<'a> {
             false => message!(WholeListTest "no-narrower"),
         };
         let items = if count == 1 { item } else { format!("{item}s") };
-        let message = message!(WholeListTest "op", index, path = shown(&self.ops[index].path), count,
-            items, who, narrower);
-        self.flag(Rule::WholeListTest, index, message, fix).writers = sharing.names();
+        let path = shown(&self.ops[index].path);
+        let message = message!(WholeListTest "op", index, path, count, items, who, narrower);
+        let finding = self.flag(Rule::WholeListTest, index, message, fix);
+        finding.writers = sharing.names();
     }
 
     /// The op at `first` (a test of `at`, or a write of it) and the writes
@@ -640,9 +617,8 @@ impl<'a> Ctx<'a> {
             _ => (earlier, message!(DuplicatePath "overwritten")),
         };
         let fix = self.edits(vec![Edit::Remove(drop)]);
-        let (path, earlier_op) = (shown(&op.path), first.op);
-        let message = message!(DuplicatePath "op", index, op = op.op, path, earlier, earlier_op,
-            why);
+        let message = message!(DuplicatePath "op", index, op = op.op, path = shown(&op.path),
+            earlier, earlier_op = first.op, why);
         self.flag(Rule::DuplicatePath, index, message, fix);
     }
 
@@ -707,24 +683,19 @@ impl<'a> Ctx<'a> {
             }
             _ => None,
         };
-        let (item, list, at_index) = (
-            paths::item_name(self.kind, at.list),
-            at.list.as_str(),
-            at.index,
-        );
+        let (item, list) = (paths::item_name(self.kind, at.list), at.list.as_str());
         let effect = match (op.op, at.last) {
             (OpKind::Add, true) => message!(IndexWithoutTest "inserts"),
             (OpKind::Remove, true) => message!(IndexWithoutTest "removes", item),
             (_, true) => message!(IndexWithoutTest "writes", item),
-            (_, false) => message!(IndexWithoutTest "reaches", item, at = at_index, list),
+            (_, false) => message!(IndexWithoutTest "reaches", item, at = at.index, list),
         };
         let advice = match fix.is_none() && !(op.op == OpKind::Add && at.last) {
             true => message!(IndexWithoutTest "advice", item, element = at.element.as_str()),
             false => String::new(),
         };
-        let path = shown(&op.path);
-        let message = message!(IndexWithoutTest "op", index, op = op.op, path, item, at = at_index,
-            list, effect, advice);
+        let message = message!(IndexWithoutTest "op", index, op = op.op, path = shown(&op.path),
+            item, at = at.index, list, effect, advice);
         self.flag(Rule::IndexWithoutTest, index, message, fix);
     }
 
@@ -804,103 +775,87 @@ impl<'a> Ctx<'a> {
             return;
         };
         let current = state.map(|doc| pointer.resolve(doc).filter(|v| !v.is_null()).cloned());
-        let (fix, advice) = self.collection_fix(index, pointer, shape, current);
+        let mut advice = String::new();
+        let fix = self.collection_fix(index, pointer, shape, current, &mut advice);
         let what = match (op.op, shape) {
-            (OpKind::Remove, _) => {
-                message!(WholeCollectionWrite "removes", shape = shape.as_str())
-            }
+            (OpKind::Remove, _) => message!(WholeCollectionWrite "removes", shape = shape.as_str()),
             (OpKind::Add, Shape::Map) => message!(WholeCollectionWrite "adds-map"),
             _ => message!(WholeCollectionWrite "writes", shape = shape.as_str()),
         };
-        let (path, item, writers) = (shown(&op.path), paths::with_article(item), sharing.list());
-        let (at, on_kind) = (pointer.as_str(), on_kind(self.kind));
-        let message = message!(WholeCollectionWrite "op", index, op = op.op, path, what, item,
-            writers, at, on_kind, advice);
-        self.flag(Rule::WholeCollectionWrite, index, message, fix)
-            .writers = sharing.names();
+        let message = message!(WholeCollectionWrite "op", index, op = op.op, path = shown(&op.path),
+            what, item = paths::with_article(item), writers = sharing.list(), at = pointer.as_str(),
+            on_kind = on_kind(self.kind), advice);
+        let finding = self.flag(Rule::WholeCollectionWrite, index, message, fix);
+        finding.writers = sharing.names();
     }
 
-    /// The fix of a write of a whole `shape` (`current`: its value now,
-    /// `None` without an object), and what to say when there is none.
+    /// The fix of a write of a whole `shape` at `at` (`current`: its value
+    /// now, `None` without an object); `advice` says what to do instead
+    /// when there is none, or what to know of it.
     fn collection_fix(
         &mut self,
         index: usize,
-        pointer: &Pointer,
+        at: &Pointer,
         shape: Shape,
         current: Option<Option<Value>>,
-    ) -> (Option<Draft>, String) {
+        advice: &mut String,
+    ) -> Option<Draft> {
         let op = &self.ops[index];
-        let (at, test) = (pointer.as_str(), |value| {
-            Operation::test(op.path.clone(), value)
-        });
+        let test = |value| Operation::test(op.path.clone(), value);
+        let path = at.as_str();
         match (op.op, shape, current) {
             // With the object: the collection as it is now, tested.
-            (OpKind::Remove, _, Some(Some(value))) => {
-                (self.insert_before(index, test(value)), String::new())
+            (OpKind::Remove, _, Some(Some(value))) => self.insert_before(index, test(value)),
+            (OpKind::Remove, _, _) => {
+                *advice = message!(WholeCollectionWrite "remove-no-object", at = path);
+                None
             }
-            (OpKind::Remove, _, _) => (None, message!(WholeCollectionWrite "remove-no-object", at)),
-            (_, Shape::Map, Some(Some(current))) => (
-                self.respell(index, None, pointer, Some(&current), Strategy::PerKey),
-                String::new(),
-            ),
+            (_, Shape::Map, Some(Some(current))) => {
+                self.respell(index, None, at, Some(&current), Strategy::PerKey)
+            }
             (_, Shape::List, Some(Some(current))) => {
-                let fix = self.respell(index, None, pointer, Some(&current), Strategy::Element);
-                (
-                    fix.or_else(|| self.insert_before(index, test(current))),
-                    String::new(),
-                )
+                let fix = self.respell(index, None, at, Some(&current), Strategy::Element);
+                fix.or_else(|| self.insert_before(index, test(current)))
             }
-            (_, Shape::Object, Some(Some(_))) => (None, String::new()),
+            (_, Shape::Object, Some(Some(_))) => None,
             // Absent now: it must still be absent.
             (_, _, Some(None)) if self.kube() => {
                 let add = Operation::add(op.path.clone(), op.value.clone().unwrap_or(Value::Null));
-                let edits = vec![
+                self.edits(vec![
                     Edit::Insert(index, test(Value::Null)),
                     Edit::Replace(index, add),
-                ];
-                (self.edits(edits), String::new())
+                ])
             }
-            (_, _, Some(None)) => (None, message!(WholeCollectionWrite "rfc-absent")),
+            (_, _, Some(None)) => {
+                *advice = message!(WholeCollectionWrite "rfc-absent");
+                None
+            }
             // No object: per key for a map; for an added list, the
             // writer's cache had none (KubeVirt's `WithAdd` when the old
             // list is nil): test that it still has none.
-            (_, Shape::Map, None) => self.per_key_adds(index, at),
-            (OpKind::Add, _, None) if self.kube() => {
-                (self.insert_before(index, test(Value::Null)), String::new())
-            }
+            (_, Shape::Map, None) => self.per_key_adds(index, path, advice),
+            (OpKind::Add, _, None) if self.kube() => self.insert_before(index, test(Value::Null)),
             (_, _, None) => {
-                let instead = match shape {
-                    Shape::List => message!(WholeCollectionWrite "per-element"),
-                    _ => message!(WholeCollectionWrite "per-field"),
-                };
-                (
-                    None,
-                    message!(WholeCollectionWrite "no-object", at, instead),
-                )
+                *advice = message!(WholeCollectionWrite "no-object", at = path);
+                None
             }
         }
     }
 
     /// A write of a whole map at `at` as one `add` per key.
-    fn per_key_adds(&mut self, index: usize, at: &str) -> (Option<Draft>, String) {
+    fn per_key_adds(&mut self, index: usize, at: &str, advice: &mut String) -> Option<Draft> {
         let op = &self.ops[index];
-        let Some(map) = op
-            .value
-            .as_ref()
-            .and_then(Value::as_object)
-            .filter(|m| !m.is_empty())
-        else {
-            return (None, String::new());
-        };
+        let map = op.value.as_ref().and_then(Value::as_object)?;
+        if map.is_empty() {
+            return None;
+        }
         let mut edits = vec![Edit::Remove(index)];
         for (key, value) in map {
             let path = format!("{}/{}", op.path, escape(key));
             edits.push(Edit::Insert(index, Operation::add(path, value.clone())));
         }
-        (
-            self.edits(edits),
-            message!(WholeCollectionWrite "per-key", at),
-        )
+        *advice = message!(WholeCollectionWrite "per-key", at);
+        self.edits(edits)
     }
 
     /// A number, boolean, list or object where Kubernetes keeps strings:
@@ -910,11 +865,8 @@ impl<'a> Ctx<'a> {
         if !matches!(op.op, OpKind::Add | OpKind::Replace) {
             return;
         }
-        let Some((at, bad, fixed)) = op
-            .value
-            .as_ref()
-            .and_then(|v| self.non_string_at(pointer, &op.path, v))
-        else {
+        let Some(value) = &op.value else { return };
+        let Some((at, bad, fixed)) = self.non_string_at(pointer, &op.path, value) else {
             return;
         };
         let fix = fixed.and_then(|value| {
@@ -924,9 +876,8 @@ impl<'a> Ctx<'a> {
         });
         let string = stringify(bad)
             .map_or_else(|| message!(NonStringValue "it-means"), |s| format!("{s:?}"));
-        let (path, value, at, what) = (shown(&op.path), short(bad), shown(&at), not_a_string(bad));
-        let message = message!(NonStringValue "op", index, op = op.op, path, value, at, what,
-            string);
+        let message = message!(NonStringValue "op", index, op = op.op, path = shown(&op.path),
+            value = short(bad), at = shown(&at), what = not_a_string(bad), string);
         self.flag(Rule::NonStringValue, index, message, fix);
     }
 

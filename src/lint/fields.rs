@@ -166,12 +166,8 @@ fn finding(kind: &schema::Kind<'_>, index: Option<usize>, found: &Outside) -> Pe
     };
     let (member, kind) = (&found.member, kind.kind());
     let message = message!(UnknownField "member", member, within, hint, kind, below);
-    Pending::new(Finding::new(
-        Rule::UnknownField,
-        index,
-        Some(&found.at),
-        message,
-    ))
+    let at = Some(found.at.as_str());
+    Pending::new(Finding::new(Rule::UnknownField, index, at, message))
 }
 
 /// Findings on the ops of a JSON patch: each op's `path` (and `from`),

@@ -228,38 +228,29 @@ fn absorb(target: &mut Pending, p: Pending) {
 /// What a folded finding adds to its message: `the same at 12 ops: 3, 4,
 /// ... and 2 more` (or at members, by path).
 fn folded_text(folded: &Folded) -> String {
-    let listed: Vec<String> = folded
-        .indices
-        .iter()
-        .take(10)
-        .map(usize::to_string)
-        .collect();
-    if folded.indices.is_empty() {
-        let paths: Vec<&str> = folded.paths.iter().take(3).map(String::as_str).collect();
-        let more = folded.count.saturating_sub(paths.len());
-        format!(
-            "the same at {} members: {}{}",
-            folded.count,
-            paths.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        )
+    let (at, listed): (&str, Vec<String>) = match folded.indices.is_empty() {
+        true => ("members", folded.paths.iter().take(3).cloned().collect()),
+        false => (
+            "ops",
+            folded
+                .indices
+                .iter()
+                .take(10)
+                .map(usize::to_string)
+                .collect(),
+        ),
+    };
+    let more = folded.count.saturating_sub(listed.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
     } else {
-        let more = folded.count.saturating_sub(listed.len());
-        format!(
-            "the same at {} ops: {}{}",
-            folded.count,
-            listed.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        )
-    }
+        String::new()
+    };
+    format!(
+        "the same at {} {at}: {}{more}",
+        folded.count,
+        listed.join(", ")
+    )
 }
 
 /// Writes out the fixes of `pending` for a patch of `ops`, worst finding

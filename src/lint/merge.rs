@@ -49,12 +49,7 @@ impl<'b> Dialect<'b> for Merge<'_> {
     fn directive(&mut self, member: &Member<'_, 'b, ()>, found: &mut Found<'b>) {
         let (path, key) = (member.path, member.key);
         let message = message!(MergeHasDirective "member", path = shown(path), key);
-        found.push(Some(Finding::new(
-            Rule::MergeHasDirective,
-            None,
-            Some(path),
-            message,
-        )));
+        found.push(Some(body::finding(Rule::MergeHasDirective, path, message)));
     }
 
     fn member(&mut self, member: &Member<'_, 'b, ()>, found: &mut Found<'b>) -> Descend<()> {
@@ -178,25 +173,27 @@ impl Merge<'_> {
             Some((Smp::MergeByKey(k), _)) => Some(*k),
             _ => None,
         };
-        let gone = lists::not_listed(self.options.object.as_ref(), path, items, merge_key)
-            .filter(|names| !names.is_empty())
-            .map_or_else(
-                String::new,
-                |names| message!(MergeReplacesList "gone", names = lists::named(&names)),
-            );
-        let path_shown = shown(path);
+        let object = self.options.object.as_ref();
+        let gone = match lists::not_listed(object, path, items, merge_key) {
+            Some(names) if !names.is_empty() => {
+                message!(MergeReplacesList "gone", names = lists::named(&names))
+            }
+            _ => String::new(),
+        };
+        let (path_shown, list) = (shown(path), sharing.list());
         let writers = match sharing.is_shared() {
-            true => message!(MergeReplacesList "writers", writers = sharing.list(),
-                path = path_shown),
+            true => message!(MergeReplacesList "writers", writers = list, path = path_shown),
             false => String::new(),
         };
         let item = paths::item_at(self.kind, path);
-        let (field, items_word) = (lists::field_name(path), lists::plural(&item));
+        let (field, plural) = (lists::field_name(path), lists::plural(&item));
         let advice = match keyed {
-            Some((Smp::MergeByKey(key), in_kind)) => message!(MergeReplacesList "by-key", in_kind,
-                field, key, items = items_word),
-            Some((Smp::MergeScalars, in_kind)) => message!(MergeReplacesList "as-set", in_kind,
-                field, items = items_word),
+            Some((Smp::MergeByKey(key), in_kind)) => {
+                message!(MergeReplacesList "by-key", in_kind, field, key, items = plural)
+            }
+            Some((Smp::MergeScalars, in_kind)) => {
+                message!(MergeReplacesList "as-set", in_kind, field, items = plural)
+            }
             Some((_, keys)) => message!(MergeReplacesList "custom-keys", keys),
             None => String::new(),
         };
@@ -204,11 +201,10 @@ impl Merge<'_> {
             Some(_) => message!(MergeReplacesList "keyed"),
             None => String::new(),
         };
-        let (count, elements) = (items.len(), one_or_many(items.len(), "element", "elements"));
-        let item = paths::with_article(&item);
-        let message = message!(MergeReplacesList "list", path = path_shown, count, elements, keyed,
-            item, gone, writers, advice);
-        let mut finding = Finding::new(Rule::MergeReplacesList, None, Some(path), message);
+        let elements = one_or_many(items.len(), "element", "elements");
+        let message = message!(MergeReplacesList "list", path = path_shown, count = items.len(),
+            elements, keyed, item = paths::with_article(&item), gone, writers, advice);
+        let mut finding = body::finding(Rule::MergeReplacesList, path, message);
         finding.writers = sharing.names();
         Some(finding)
     }
@@ -220,21 +216,21 @@ impl Merge<'_> {
         let (item, writers, path_shown) =
             (paths::item_at(self.kind, path), sharing.list(), shown(path));
         let (rule, message) = match shape.map(|(shape, _)| shape) {
-            Some(Shape::List) if sharing.is_shared() => (
-                Rule::MergeReplacesList,
-                message!(MergeReplacesList "null", path = path_shown, item, writers),
-            ),
-            Some(shape @ Shape::Map) if sharing.is_shared() => (
-                Rule::WholeCollectionWrite,
-                message!(WholeCollectionWrite "merge-null", path = path_shown,
-                    shape = shape.as_str(), item, writers),
-            ),
+            Some(Shape::List) if sharing.is_shared() => {
+                let message = message!(MergeReplacesList "null", path = path_shown, item, writers);
+                (Rule::MergeReplacesList, message)
+            }
+            Some(Shape::Map) if sharing.is_shared() => {
+                let message = message!(WholeCollectionWrite "merge-null", path = path_shown,
+                    shape = Shape::Map.as_str(), item, writers);
+                (Rule::WholeCollectionWrite, message)
+            }
             _ => (
                 Rule::MergeNullDeletes,
                 message!(MergeNullDeletes "member", path = path_shown),
             ),
         };
-        let mut finding = Finding::new(rule, None, Some(path), message);
+        let mut finding = body::finding(rule, path, message);
         finding.writers = sharing.names();
         finding
     }

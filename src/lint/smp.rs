@@ -139,25 +139,14 @@ impl<'b> Dialect<'b> for Strategic<'_> {
     /// A directive the server cannot read fails the patch; `$patch:
     /// replace` or `delete` writes a whole collection.
     fn directive(&mut self, member: &Member<'_, 'b, Self::Node>, found: &mut Found<'b>) {
-        let Member {
-            path,
-            parent,
-            key,
-            value,
-            ..
-        } = *member;
+        let (path, key, value) = (member.path, member.key, member.value);
         if let Some(problem) = bad_directive(key, value) {
             let message = message!(SmpBadDirective "member", path = shown(path), problem);
-            return found.push(Some(Finding::new(
-                Rule::SmpBadDirective,
-                None,
-                Some(path),
-                message,
-            )));
+            return found.push(Some(body::finding(Rule::SmpBadDirective, path, message)));
         }
         let patch = value.as_str().filter(|_| key == "$patch" && !self.pinned);
         if let Some(how @ ("replace" | "delete")) = patch {
-            found.fixable(self.whole_write(parent, how));
+            found.fixable(self.whole_write(member.parent, how));
         }
     }
 
@@ -169,21 +158,12 @@ impl<'b> Dialect<'b> for Strategic<'_> {
         member: &Member<'_, 'b, Self::Node>,
         found: &mut Found<'b>,
     ) -> Descend<Self::Node> {
-        let Member {
-            path,
-            parent,
-            key,
-            value,
-            node: parent_node,
-        } = *member;
+        let (path, key, parent) = (member.path, member.key, member.node);
         // The member's type: the struct's field, the map's values.
-        let node = parent_node.or_else(|| {
-            (parent.is_empty() && key == "metadata")
-                .then_some(self.meta)
-                .flatten()
-        });
-        let place = node.and_then(|node| place_of(node, key, parent_node.is_none()));
-        match value {
+        let metadata = member.parent.is_empty() && key == "metadata";
+        let node = parent.or(if metadata { self.meta } else { None });
+        let place = node.and_then(|node| place_of(node, key, parent.is_none()));
+        match member.value {
             Value::Null if !self.pinned => found.fixable(self.whole_write(path, "null")),
             Value::Array(items) => return self.list(path, items, place, found),
             Value::Object(_) => {
@@ -234,16 +214,12 @@ impl<'b> Dialect<'b> for Strategic<'_> {
             None => cause.to_owned(),
         };
         let path = outcome.path.as_deref();
-        let at = path.map_or_else(
-            String::new,
-            |path| message!(FailsNow "at", path = shown(path)),
-        );
-        Finding::new(
-            Rule::FailsNow,
-            None,
-            path,
-            message!(FailsNow "strategic", at, answer),
-        )
+        let at = match path {
+            Some(path) => message!(FailsNow "at", path = shown(path)),
+            None => String::new(),
+        };
+        let message = message!(FailsNow "strategic", at, answer);
+        Finding::new(Rule::FailsNow, None, path, message)
     }
 
     /// What the body overwrites, with each list's real semantics.
@@ -368,35 +344,37 @@ impl<'b> Strategic<'_> {
         if !sharing.is_shared() {
             return None;
         }
-        let names = self.stored(path);
         let (path_shown, shape, writers) = (shown(path), shape.as_str(), sharing.list());
-        let (rule, message) = if let "replace" | "element" = how {
-            let how = match how {
-                "replace" => message!(SmpPatchReplace "directive"),
-                _ => message!(SmpPatchReplace "element"),
-            };
-            let stored = names.map_or_else(
-                String::new,
-                |names| message!(SmpPatchReplace "stored", names),
-            );
-            let items = lists::plural(item);
-            let message = message!(SmpPatchReplace "list", path = path_shown, shape, how, item,
-                stored, writers, items);
-            (Rule::SmpPatchReplace, message)
-        } else {
-            let stored = names.map_or_else(
-                String::new,
-                |names| message!(WholeCollectionWrite "stored", names),
-            );
-            let message = match how {
-                "delete" => message!(WholeCollectionWrite "delete", path = path_shown, shape, item,
-                    stored, writers),
-                _ => message!(WholeCollectionWrite "null", path = path_shown, shape, item, stored,
-                    writers),
-            };
-            (Rule::WholeCollectionWrite, message)
+        let stored = self.stored(path);
+        let (rule, message) = match how {
+            "replace" | "element" => {
+                let how = match how {
+                    "replace" => message!(SmpPatchReplace "directive"),
+                    _ => message!(SmpPatchReplace "element"),
+                };
+                let stored = match stored {
+                    Some(names) => message!(SmpPatchReplace "stored", names),
+                    None => String::new(),
+                };
+                let message = message!(SmpPatchReplace "list", path = path_shown, shape, how, item,
+                    stored, writers, items = lists::plural(item));
+                (Rule::SmpPatchReplace, message)
+            }
+            _ => {
+                let stored = match stored {
+                    Some(names) => message!(WholeCollectionWrite "stored", names),
+                    None => String::new(),
+                };
+                let message = match how {
+                    "delete" => message!(WholeCollectionWrite "delete", path = path_shown, shape,
+                        item, stored, writers),
+                    _ => message!(WholeCollectionWrite "null", path = path_shown, shape, item,
+                        stored, writers),
+                };
+                (Rule::WholeCollectionWrite, message)
+            }
         };
-        let mut finding = Finding::new(rule, None, Some(path), message);
+        let mut finding = body::finding(rule, path, message);
         finding.writers = sharing.names();
         Some(finding)
     }
@@ -420,22 +398,21 @@ impl<'b> Strategic<'_> {
             return None;
         }
         let item = paths::item_at(self.kind_name, path);
-        let gone = lists::not_listed(self.options.object.as_ref(), path, items, None)
-            .filter(|names| !names.is_empty())
-            .map_or_else(String::new, |names| {
-                let (names, items) = (lists::named(&names), lists::plural(&item));
-                message!(SmpReplacesList "gone", names, items)
-            });
+        let object = self.options.object.as_ref();
+        let gone = match lists::not_listed(object, path, items, None) {
+            Some(names) if !names.is_empty() => message!(SmpReplacesList "gone",
+                names = lists::named(&names), items = lists::plural(&item)),
+            _ => String::new(),
+        };
         let count = items.len();
         let items = if count == 1 {
             item.clone()
         } else {
             lists::plural(&item)
         };
-        let (path_shown, writers) = (shown(path), sharing.list());
-        let message = message!(SmpReplacesList "list", path = path_shown, count, items, item, gone,
-            writers);
-        let mut finding = Finding::new(Rule::SmpReplacesList, None, Some(path), message);
+        let message = message!(SmpReplacesList "list", path = shown(path), count, items, item, gone,
+            writers = sharing.list());
+        let mut finding = body::finding(Rule::SmpReplacesList, path, message);
         finding.writers = sharing.names();
         Some(finding)
     }
@@ -550,20 +527,19 @@ fn missing_key(path: &str, items: &[Value], key: &str) -> Option<Finding> {
         kind,
         path: path.to_owned(),
     };
-    let status = (error.status()).map_or_else(
-        || message!(SmpMissingMergeKey "no-status"),
-        |s| s.to_string(),
-    );
+    let status = match error.status() {
+        Some(status) => status.to_string(),
+        None => message!(SmpMissingMergeKey "no-status"),
+    };
     let others = items.iter().filter(lacks).count();
     let more = match others > 1 {
         true => message!(SmpMissingMergeKey "more", count = others - 1),
         false => String::new(),
     };
     let message = message!(SmpMissingMergeKey "element", path = shown(path), key, i, more, status);
-    Some(Finding::new(
+    Some(body::finding(
         Rule::SmpMissingMergeKey,
-        None,
-        Some(&format!("{path}/{i}")),
+        &format!("{path}/{i}"),
         message,
     ))
 }
