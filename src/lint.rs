@@ -27,10 +27,12 @@
 //! assert_eq!(report.worst(), Some(Severity::Warning));
 //! ```
 
+mod body;
 mod checks;
 mod fields;
 mod fix;
 mod hints;
+mod index;
 pub mod kinds;
 mod kubectl;
 mod lists;
@@ -41,6 +43,7 @@ pub mod report;
 pub mod rules;
 mod shell;
 mod smp;
+mod words;
 pub mod writers;
 
 use std::rc::Rc;
@@ -61,6 +64,7 @@ use crate::kube::Cluster;
 use crate::limits::MAX_BODY_BYTES;
 use crate::patch::{self, Operation};
 use crate::strategy::{self, Overwrite, Policy, Precondition};
+use rules::message;
 
 /// What lint checks against.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -294,6 +298,21 @@ fn overwrites<S: serde::Serializer>(list: &[Overwrite], ser: S) -> Result<S::Ok,
 }
 
 impl Report {
+    /// A report of a `kind` body on `semantics`, with nothing in it yet.
+    fn new(kind: BodyKind, semantics: Semantics) -> Report {
+        Report {
+            kind,
+            semantics,
+            ops: Vec::new(),
+            op_count: 0,
+            findings: Vec::new(),
+            outcome: None,
+            conflicts: Vec::new(),
+            overwrites: Vec::new(),
+            types: None,
+        }
+    }
+
     /// The worst severity found, if any.
     pub fn worst(&self) -> Option<Severity> {
         self.findings.iter().map(|f| f.severity).max()
@@ -308,6 +327,13 @@ impl Report {
     pub fn on_op(&self, index: usize) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(move |f| f.covers(index))
     }
+}
+
+/// What the analysis of a body produces: the report without findings, and
+/// the findings with their fixes still to write out.
+struct Analysis {
+    report: Report,
+    pending: Vec<fix::Pending>,
 }
 
 /// Reads a patch: a `kubectl patch` command line (found by its words,
@@ -413,21 +439,16 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
         }
         kind @ (BodyKind::Apply | BodyKind::Update) => return Err(LintError::Unsupported(kind)),
     };
-    let checks::Analysis {
+    let Analysis {
         report,
         mut pending,
     } = analysis;
     if input.payload.len() > MAX_BODY_BYTES {
-        pending.push(fix::Pending::new(Finding::new(
-            Rule::BodyTooLarge,
-            None,
-            None,
-            format!(
-                "the body is {} bytes, more than the server's limit of {MAX_BODY_BYTES}: {}",
-                input.payload.len(),
-                crate::status::Status::body_too_large()
-            ),
-        )));
+        let (bytes, limit) = (input.payload.len(), MAX_BODY_BYTES);
+        let status = crate::status::Status::body_too_large();
+        let message = message!(BodyTooLarge "body", bytes, limit, status);
+        let finding = Finding::new(Rule::BodyTooLarge, None, None, message);
+        pending.push(fix::Pending::new(finding));
     }
     for hint in &input.hints {
         if hint.rule != Rule::GoFormattedBody {
@@ -444,7 +465,7 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
 
 /// A body that is Go's `fmt` output: one finding, and the ops read back
 /// when they can be.
-fn go_formatted_report(input: &Input, options: &Options) -> checks::Analysis {
+fn go_formatted_report(input: &Input, options: &Options) -> Analysis {
     let message = input
         .hints
         .iter()
@@ -456,18 +477,8 @@ fn go_formatted_report(input: &Input, options: &Options) -> checks::Analysis {
         fix::Pending::new(Finding::new(Rule::GoFormattedBody, None, None, message))
             .with(ops.map(|ops| fix::Draft::Whole(Rc::new(ops)))),
     ];
-    checks::Analysis {
-        report: Report {
-            kind: BodyKind::JsonPatch,
-            semantics: options.semantics,
-            ops: Vec::new(),
-            op_count: 0,
-            findings: Vec::new(),
-            outcome: None,
-            conflicts: Vec::new(),
-            overwrites: Vec::new(),
-            types: None,
-        },
+    Analysis {
+        report: Report::new(BodyKind::JsonPatch, options.semantics),
         pending,
     }
 }
@@ -499,7 +510,7 @@ pub fn lint_ops(ops: &[Operation], options: &Options) -> Report {
         warnings: Vec::new(),
     };
     let kind = kind_of(options, None);
-    let checks::Analysis {
+    let Analysis {
         report,
         mut pending,
     } = checks::json_patch(&decoded, None, options, kind.as_deref());

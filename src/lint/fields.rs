@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use super::fix::Pending;
+use super::rules::message;
 use super::{Finding, Rule};
 use crate::patch::{OpKind, Operation};
 use crate::pointer::Pointer;
@@ -151,30 +152,22 @@ fn suggest<'a>(member: &str, fields: impl Iterator<Item = &'a str> + Clone) -> O
 }
 
 fn finding(kind: &schema::Kind<'_>, index: Option<usize>, found: &Outside) -> Pending {
-    let within = if found.parent_path.is_empty() {
-        format!("a {kind}")
-    } else {
-        format!("{} (at `{}`)", found.parent, found.parent_path)
+    let within = match found.parent_path.is_empty() {
+        true => message!(UnknownField "a-kind", kind),
+        false => message!(UnknownField "within", parent = found.parent, at = found.parent_path),
     };
-    let hint = found
-        .suggestion
-        .as_ref()
-        .map_or_else(|| ".".to_owned(), |s| format!(": did you mean `{s}`?"));
-    let below = if index.is_some() {
-        " An op whose path runs below a member the object lacks fails the whole patch instead (422)."
-    } else {
-        ""
+    let hint = (found.suggestion.as_ref()).map_or_else(
+        || message!(UnknownField "no-hint"),
+        |field| message!(UnknownField "hint", field),
+    );
+    let below = match index {
+        Some(_) => message!(UnknownField "below"),
+        None => String::new(),
     };
-    Pending::new(Finding::new(
-        Rule::UnknownField,
-        index,
-        Some(&found.at),
-        format!(
-            "`{}` is not a field of {within}{hint} The server decodes the patched object into {}'s Go type, which drops members it does not know with only a warning: nothing is written there.{below}",
-            found.member,
-            kind.kind(),
-        ),
-    ))
+    let (member, kind) = (&found.member, kind.kind());
+    let message = message!(UnknownField "member", member, within, hint, kind, below);
+    let at = Some(found.at.as_str());
+    Pending::new(Finding::new(Rule::UnknownField, index, at, message))
 }
 
 /// Findings on the ops of a JSON patch: each op's `path` (and `from`),

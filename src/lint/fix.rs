@@ -9,8 +9,11 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use serde_json::Value;
+
 use super::{Finding, Fix, Folded, Rule};
 use crate::patch::Operation;
+use crate::strategy::{self, Policy, Preset};
 
 /// Findings of one rule listed one by one; the rest are folded into one.
 pub const SHOWN_PER_RULE: usize = crate::limits::LINT_SHOWN_PER_RULE;
@@ -47,6 +50,24 @@ pub(super) enum Draft {
     /// A whole op list computed elsewhere (a merge patch's JSON patch
     /// equivalent, a malformed op re-read); shared between findings.
     Whole(Rc<Vec<Operation>>),
+}
+
+/// Diff options for PR #18139's strategies (one op per key, per element),
+/// with the kinds of fields `policy` declares.
+pub(super) fn per_key(policy: &Policy) -> strategy::Options {
+    let mut options = strategy::Options::preset(Preset::KubevirtPerKey);
+    options.policy = policy.clone();
+    options.policy.preset = Preset::KubevirtPerKey;
+    options.explain = false;
+    options
+}
+
+/// The ops PR #18139's strategies send to change `object` into `new`, as
+/// one fix its findings share (`None`: no change, or no diff).
+pub(super) fn rewrite(object: &Value, new: &Value, policy: &Policy) -> Option<Draft> {
+    let plan = strategy::diff(object, new, &per_key(policy)).ok()?;
+    let ops = plan.patch_set().ops().to_vec();
+    (!ops.is_empty()).then(|| Draft::Whole(Rc::new(ops)))
 }
 
 /// A finding with its fix not yet written out.
@@ -207,38 +228,29 @@ fn absorb(target: &mut Pending, p: Pending) {
 /// What a folded finding adds to its message: `the same at 12 ops: 3, 4,
 /// ... and 2 more` (or at members, by path).
 fn folded_text(folded: &Folded) -> String {
-    let listed: Vec<String> = folded
-        .indices
-        .iter()
-        .take(10)
-        .map(usize::to_string)
-        .collect();
-    if folded.indices.is_empty() {
-        let paths: Vec<&str> = folded.paths.iter().take(3).map(String::as_str).collect();
-        let more = folded.count.saturating_sub(paths.len());
-        format!(
-            "the same at {} members: {}{}",
-            folded.count,
-            paths.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        )
+    let (at, listed): (&str, Vec<String>) = match folded.indices.is_empty() {
+        true => ("members", folded.paths.iter().take(3).cloned().collect()),
+        false => (
+            "ops",
+            folded
+                .indices
+                .iter()
+                .take(10)
+                .map(usize::to_string)
+                .collect(),
+        ),
+    };
+    let more = folded.count.saturating_sub(listed.len());
+    let more = if more > 0 {
+        format!(" and {more} more")
     } else {
-        let more = folded.count.saturating_sub(listed.len());
-        format!(
-            "the same at {} ops: {}{}",
-            folded.count,
-            listed.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        )
-    }
+        String::new()
+    };
+    format!(
+        "the same at {} {at}: {}{more}",
+        folded.count,
+        listed.join(", ")
+    )
 }
 
 /// Writes out the fixes of `pending` for a patch of `ops`, worst finding

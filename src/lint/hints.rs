@@ -100,37 +100,7 @@ pub fn yaml_numbers(text: &str) -> Vec<YamlNumber> {
             }
             block = None;
         }
-        let mut token = String::new();
-        let (mut single, mut double, mut escaped) = (false, false, false);
-        let mut prev = ' ';
-        let mut tokens: Vec<String> = Vec::new();
-        for c in line.chars() {
-            if double {
-                if escaped {
-                    escaped = false;
-                } else if c == '\\' {
-                    escaped = true;
-                } else if c == '"' {
-                    double = false;
-                }
-            } else if single {
-                if c == '\'' {
-                    single = false;
-                }
-            } else if c == '#' && (prev == ' ' || prev == '\t') {
-                break;
-            } else if token.is_empty() && c == '"' {
-                double = true;
-            } else if token.is_empty() && c == '\'' {
-                single = true;
-            } else if matches!(c, ' ' | '\t' | ',' | '[' | ']' | '{' | '}') {
-                tokens.push(std::mem::take(&mut token));
-            } else {
-                token.push(c);
-            }
-            prev = c;
-        }
-        tokens.push(token);
+        let tokens = plain_tokens(line);
         let last = tokens.iter().rev().find(|t| !t.is_empty());
         if last.is_some_and(|t| {
             t.starts_with('|') || t.starts_with('>') && t.len() <= 3 && !t.contains(':')
@@ -149,6 +119,43 @@ pub fn yaml_numbers(text: &str) -> Vec<YamlNumber> {
         }
     }
     out
+}
+
+/// The plain (unquoted) tokens of a YAML line, up to its comment (empty
+/// ones where separators meet).
+fn plain_tokens(line: &str) -> Vec<String> {
+    let mut token = String::new();
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    let mut prev = ' ';
+    let mut tokens: Vec<String> = Vec::new();
+    for c in line.chars() {
+        if double {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                double = false;
+            }
+        } else if single {
+            if c == '\'' {
+                single = false;
+            }
+        } else if c == '#' && (prev == ' ' || prev == '\t') {
+            break;
+        } else if token.is_empty() && c == '"' {
+            double = true;
+        } else if token.is_empty() && c == '\'' {
+            single = true;
+        } else if matches!(c, ' ' | '\t' | ',' | '[' | ']' | '{' | '}') {
+            tokens.push(std::mem::take(&mut token));
+        } else {
+            token.push(c);
+        }
+        prev = c;
+    }
+    tokens.push(token);
+    tokens
 }
 
 /// The JSON a YAML number is sent as, when it differs from how it is

@@ -34,6 +34,17 @@ pub enum Served {
     Unknown,
 }
 
+impl Served {
+    /// Built in when `builtin`, else custom.
+    pub fn by(builtin: bool) -> Served {
+        if builtin {
+            Served::Builtin
+        } else {
+            Served::Custom
+        }
+    }
+}
+
 /// A resource as a command names it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Resource {
@@ -79,11 +90,8 @@ const fn custom(
     short: &'static [&'static str],
 ) -> Known {
     Known {
-        kind,
-        group,
-        plural,
-        short,
         builtin: false,
+        ..builtin(kind, group, plural, short)
     }
 }
 
@@ -94,6 +102,7 @@ const fn custom(
 /// `pkg/virt-operator/resource/generate/components/crds.go`, `ShortNames`).
 /// A resource name outside the built-in ones is served by a custom
 /// resource definition.
+#[rustfmt::skip]
 static KNOWN: [Known; 71] = [
     builtin("Pod", "", "pods", &["po"]),
     builtin("Service", "", "services", &["svc"]),
@@ -102,23 +111,13 @@ static KNOWN: [Known; 71] = [
     builtin("Node", "", "nodes", &["no"]),
     builtin("Namespace", "", "namespaces", &["ns"]),
     builtin("PersistentVolume", "", "persistentvolumes", &["pv"]),
-    builtin(
-        "PersistentVolumeClaim",
-        "",
-        "persistentvolumeclaims",
-        &["pvc"],
-    ),
+    builtin("PersistentVolumeClaim", "", "persistentvolumeclaims", &["pvc"]),
     builtin("ServiceAccount", "", "serviceaccounts", &["sa"]),
     builtin("Endpoints", "", "endpoints", &["ep"]),
     builtin("Event", "", "events", &["ev"]),
     builtin("LimitRange", "", "limitranges", &["limits"]),
     builtin("ResourceQuota", "", "resourcequotas", &["quota"]),
-    builtin(
-        "ReplicationController",
-        "",
-        "replicationcontrollers",
-        &["rc"],
-    ),
+    builtin("ReplicationController", "", "replicationcontrollers", &["rc"]),
     builtin("PodTemplate", "", "podtemplates", &[]),
     builtin("Deployment", "apps", "deployments", &["deploy"]),
     builtin("StatefulSet", "apps", "statefulsets", &["sts"]),
@@ -127,205 +126,55 @@ static KNOWN: [Known; 71] = [
     builtin("ControllerRevision", "apps", "controllerrevisions", &[]),
     builtin("Job", "batch", "jobs", &[]),
     builtin("CronJob", "batch", "cronjobs", &["cj"]),
-    builtin(
-        "HorizontalPodAutoscaler",
-        "autoscaling",
-        "horizontalpodautoscalers",
-        &["hpa"],
-    ),
-    builtin(
-        "PodDisruptionBudget",
-        "policy",
-        "poddisruptionbudgets",
-        &["pdb"],
-    ),
+    builtin("HorizontalPodAutoscaler", "autoscaling", "horizontalpodautoscalers", &["hpa"]),
+    builtin("PodDisruptionBudget", "policy", "poddisruptionbudgets", &["pdb"]),
     builtin("Ingress", "networking.k8s.io", "ingresses", &["ing"]),
-    builtin(
-        "NetworkPolicy",
-        "networking.k8s.io",
-        "networkpolicies",
-        &["netpol"],
-    ),
+    builtin("NetworkPolicy", "networking.k8s.io", "networkpolicies", &["netpol"]),
     builtin("IngressClass", "networking.k8s.io", "ingressclasses", &[]),
     builtin("Role", "rbac.authorization.k8s.io", "roles", &[]),
-    builtin(
-        "RoleBinding",
-        "rbac.authorization.k8s.io",
-        "rolebindings",
-        &[],
-    ),
-    builtin(
-        "ClusterRole",
-        "rbac.authorization.k8s.io",
-        "clusterroles",
-        &[],
-    ),
-    builtin(
-        "ClusterRoleBinding",
-        "rbac.authorization.k8s.io",
-        "clusterrolebindings",
-        &[],
-    ),
+    builtin("RoleBinding", "rbac.authorization.k8s.io", "rolebindings", &[]),
+    builtin("ClusterRole", "rbac.authorization.k8s.io", "clusterroles", &[]),
+    builtin("ClusterRoleBinding", "rbac.authorization.k8s.io", "clusterrolebindings", &[]),
     builtin("StorageClass", "storage.k8s.io", "storageclasses", &["sc"]),
-    builtin(
-        "VolumeAttachment",
-        "storage.k8s.io",
-        "volumeattachments",
-        &[],
-    ),
-    builtin(
-        "CustomResourceDefinition",
-        "apiextensions.k8s.io",
-        "customresourcedefinitions",
-        &["crd", "crds"],
-    ),
-    builtin(
-        "MutatingWebhookConfiguration",
-        "admissionregistration.k8s.io",
-        "mutatingwebhookconfigurations",
-        &[],
-    ),
-    builtin(
-        "ValidatingWebhookConfiguration",
-        "admissionregistration.k8s.io",
-        "validatingwebhookconfigurations",
-        &[],
-    ),
+    builtin("VolumeAttachment", "storage.k8s.io", "volumeattachments", &[]),
+    builtin("CustomResourceDefinition", "apiextensions.k8s.io", "customresourcedefinitions", &["crd", "crds"]),
+    builtin("MutatingWebhookConfiguration", "admissionregistration.k8s.io", "mutatingwebhookconfigurations", &[]),
+    builtin("ValidatingWebhookConfiguration", "admissionregistration.k8s.io", "validatingwebhookconfigurations", &[]),
     builtin("Lease", "coordination.k8s.io", "leases", &[]),
     builtin("EndpointSlice", "discovery.k8s.io", "endpointslices", &[]),
-    builtin(
-        "PriorityClass",
-        "scheduling.k8s.io",
-        "priorityclasses",
-        &["pc"],
-    ),
-    builtin(
-        "CertificateSigningRequest",
-        "certificates.k8s.io",
-        "certificatesigningrequests",
-        &["csr"],
-    ),
+    builtin("PriorityClass", "scheduling.k8s.io", "priorityclasses", &["pc"]),
+    builtin("CertificateSigningRequest", "certificates.k8s.io", "certificatesigningrequests", &["csr"]),
     builtin("APIService", "apiregistration.k8s.io", "apiservices", &[]),
     builtin("ComponentStatus", "", "componentstatuses", &["cs"]),
     builtin("Binding", "", "bindings", &[]),
-    builtin(
-        "ValidatingAdmissionPolicy",
-        "admissionregistration.k8s.io",
-        "validatingadmissionpolicies",
-        &[],
-    ),
-    builtin(
-        "ValidatingAdmissionPolicyBinding",
-        "admissionregistration.k8s.io",
-        "validatingadmissionpolicybindings",
-        &[],
-    ),
+    builtin("ValidatingAdmissionPolicy", "admissionregistration.k8s.io", "validatingadmissionpolicies", &[]),
+    builtin("ValidatingAdmissionPolicyBinding", "admissionregistration.k8s.io", "validatingadmissionpolicybindings", &[]),
     builtin("TokenReview", "authentication.k8s.io", "tokenreviews", &[]),
-    builtin(
-        "SelfSubjectReview",
-        "authentication.k8s.io",
-        "selfsubjectreviews",
-        &[],
-    ),
-    builtin(
-        "SubjectAccessReview",
-        "authorization.k8s.io",
-        "subjectaccessreviews",
-        &[],
-    ),
-    builtin(
-        "SelfSubjectAccessReview",
-        "authorization.k8s.io",
-        "selfsubjectaccessreviews",
-        &[],
-    ),
-    builtin(
-        "SelfSubjectRulesReview",
-        "authorization.k8s.io",
-        "selfsubjectrulesreviews",
-        &[],
-    ),
-    builtin(
-        "LocalSubjectAccessReview",
-        "authorization.k8s.io",
-        "localsubjectaccessreviews",
-        &[],
-    ),
-    builtin(
-        "FlowSchema",
-        "flowcontrol.apiserver.k8s.io",
-        "flowschemas",
-        &[],
-    ),
-    builtin(
-        "PriorityLevelConfiguration",
-        "flowcontrol.apiserver.k8s.io",
-        "prioritylevelconfigurations",
-        &[],
-    ),
+    builtin("SelfSubjectReview", "authentication.k8s.io", "selfsubjectreviews", &[]),
+    builtin("SubjectAccessReview", "authorization.k8s.io", "subjectaccessreviews", &[]),
+    builtin("SelfSubjectAccessReview", "authorization.k8s.io", "selfsubjectaccessreviews", &[]),
+    builtin("SelfSubjectRulesReview", "authorization.k8s.io", "selfsubjectrulesreviews", &[]),
+    builtin("LocalSubjectAccessReview", "authorization.k8s.io", "localsubjectaccessreviews", &[]),
+    builtin("FlowSchema", "flowcontrol.apiserver.k8s.io", "flowschemas", &[]),
+    builtin("PriorityLevelConfiguration", "flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations", &[]),
     builtin("RuntimeClass", "node.k8s.io", "runtimeclasses", &[]),
     builtin("CSIDriver", "storage.k8s.io", "csidrivers", &[]),
     builtin("CSINode", "storage.k8s.io", "csinodes", &[]),
-    builtin(
-        "CSIStorageCapacity",
-        "storage.k8s.io",
-        "csistoragecapacities",
-        &[],
-    ),
+    builtin("CSIStorageCapacity", "storage.k8s.io", "csistoragecapacities", &[]),
     builtin("Scale", "autoscaling", "scales", &[]),
     builtin("Eviction", "policy", "evictions", &[]),
     builtin("IPAddress", "networking.k8s.io", "ipaddresses", &["ip"]),
     builtin("ServiceCIDR", "networking.k8s.io", "servicecidrs", &[]),
-    builtin(
-        "VolumeAttributesClass",
-        "storage.k8s.io",
-        "volumeattributesclasses",
-        &["vac"],
-    ),
+    builtin("VolumeAttributesClass", "storage.k8s.io", "volumeattributesclasses", &["vac"]),
     builtin("ResourceClaim", "resource.k8s.io", "resourceclaims", &[]),
-    custom(
-        "VirtualMachineInstance",
-        "kubevirt.io",
-        "virtualmachineinstances",
-        &["vmi", "vmis"],
-    ),
-    custom(
-        "VirtualMachine",
-        "kubevirt.io",
-        "virtualmachines",
-        &["vm", "vms"],
-    ),
-    custom(
-        "VirtualMachineInstanceMigration",
-        "kubevirt.io",
-        "virtualmachineinstancemigrations",
-        &["vmim", "vmims"],
-    ),
-    custom(
-        "VirtualMachineInstanceReplicaSet",
-        "kubevirt.io",
-        "virtualmachineinstancereplicasets",
-        &["vmirs", "vmirss"],
-    ),
-    custom(
-        "VirtualMachinePool",
-        "pool.kubevirt.io",
-        "virtualmachinepools",
-        &["vmpool", "vmpools"],
-    ),
+    custom("VirtualMachineInstance", "kubevirt.io", "virtualmachineinstances", &["vmi", "vmis"]),
+    custom("VirtualMachine", "kubevirt.io", "virtualmachines", &["vm", "vms"]),
+    custom("VirtualMachineInstanceMigration", "kubevirt.io", "virtualmachineinstancemigrations", &["vmim", "vmims"]),
+    custom("VirtualMachineInstanceReplicaSet", "kubevirt.io", "virtualmachineinstancereplicasets", &["vmirs", "vmirss"]),
+    custom("VirtualMachinePool", "pool.kubevirt.io", "virtualmachinepools", &["vmpool", "vmpools"]),
     custom("KubeVirt", "kubevirt.io", "kubevirts", &["kv", "kvs"]),
-    custom(
-        "DataVolume",
-        "cdi.kubevirt.io",
-        "datavolumes",
-        &["dv", "dvs"],
-    ),
-    custom(
-        "VirtualMachineSnapshot",
-        "snapshot.kubevirt.io",
-        "virtualmachinesnapshots",
-        &["vmsnapshot", "vmsnapshots"],
-    ),
+    custom("DataVolume", "cdi.kubevirt.io", "datavolumes", &["dv", "dvs"]),
+    custom("VirtualMachineSnapshot", "snapshot.kubevirt.io", "virtualmachinesnapshots", &["vmsnapshot", "vmsnapshots"]),
 ];
 
 /// Seam for the schema module: is `kind` one of kube-apiserver's built-in
@@ -379,11 +228,7 @@ pub fn resource(arg: &str) -> Option<Resource> {
             typed: typed.to_owned(),
             kind: Some(tabled.kind().to_owned()),
             group: Some(tabled.group().to_owned()),
-            served: if tabled.is_builtin() {
-                Served::Builtin
-            } else {
-                Served::Custom
-            },
+            served: Served::by(tabled.is_builtin()),
         });
     }
     let lower = typed.to_ascii_lowercase();
@@ -408,11 +253,7 @@ pub fn resource(arg: &str) -> Option<Resource> {
             typed: typed.to_owned(),
             kind: Some(k.kind.to_owned()),
             group: Some(k.group.to_owned()),
-            served: if k.builtin {
-                Served::Builtin
-            } else {
-                Served::Custom
-            },
+            served: Served::by(k.builtin),
         },
         None => Resource {
             typed: typed.to_owned(),

@@ -10,48 +10,23 @@
 //! read as YAML and re-encoded by Go's `encoding/json`. Without `--type`
 //! it sends a strategic merge patch.
 
+use std::borrow::Cow;
+
 use crate::input::Budget;
 
-use super::kinds::{self, Resource};
+use super::kinds;
 use super::read::{body, BodyKind, BodyText, Input, LintError, Origin, PatchFiles};
 use super::shell::{self, Token};
 
 /// kubectl's flags that take a value (the next word, unless written
 /// `--flag=value`). Any other flag is taken as a switch.
+#[rustfmt::skip]
 const VALUE_FLAGS: [&str; 33] = [
-    "-n",
-    "--namespace",
-    "--context",
-    "--kubeconfig",
-    "--cluster",
-    "--user",
-    "-s",
-    "--server",
-    "--token",
-    "-p",
-    "--patch",
-    "--type",
-    "-o",
-    "--output",
-    "--patch-file",
-    "--field-manager",
-    "--subresource",
-    "-l",
-    "--selector",
-    "-f",
-    "--filename",
-    "-k",
-    "--kustomize",
-    "--template",
-    "--request-timeout",
-    "--as",
-    "--as-group",
-    "--as-uid",
-    "--cache-dir",
-    "--certificate-authority",
-    "--client-certificate",
-    "--client-key",
-    "-v",
+    "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server",
+    "--token", "-p", "--patch", "--type", "-o", "--output", "--patch-file", "--field-manager",
+    "--subresource", "-l", "--selector", "-f", "--filename", "-k", "--kustomize", "--template",
+    "--request-timeout", "--as", "--as-group", "--as-uid", "--cache-dir", "--certificate-authority",
+    "--client-certificate", "--client-key", "-v",
 ];
 
 fn is_kubectl(word: &str) -> bool {
@@ -105,91 +80,101 @@ struct Command<'t> {
     shell: Vec<String>,
 }
 
+/// The shell constructs around a command, each named once.
+#[derive(Default)]
+struct Shell(Vec<String>);
+
+impl Shell {
+    fn name(&mut self, what: String) {
+        if !self.0.contains(&what) {
+            self.0.push(what);
+        }
+    }
+
+    /// Names the operator `op`; true for a redirection (the word after it
+    /// is its target).
+    fn operator(&mut self, op: &str) -> bool {
+        match op {
+            "|" | "|&" => self.name("a pipe (|)".to_owned()),
+            "&&" | "||" | ";" | "&" => self.name(format!("the operator {op}")),
+            "\n" | "(" | ")" | ";;" => {}
+            redirect => {
+                self.name(format!("a redirection ({redirect})"));
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Names what the word `text` brings (its expansions, a block, a
+    /// command that runs others); false for a word that is not part of the
+    /// command (`do`, `sudo`). `first`: no word of the command before it.
+    fn word(&mut self, text: &str, expansions: &[String], first: bool) -> bool {
+        for expansion in expansions {
+            let shown: String = expansion.chars().take(40).collect();
+            let cut = if shown.len() < expansion.len() {
+                "..."
+            } else {
+                ""
+            };
+            self.name(format!("the expansion {shown}{cut}"));
+        }
+        match text {
+            "for" | "while" | "until" | "if" | "case" | "select" if first => {
+                self.name(format!("a {text} block"));
+            }
+            "do" | "then" | "else" | "elif" | "done" | "fi" | "esac" | "{" | "}" | "time"
+            | "sudo" | "command" | "exec" | "nohup"
+                if first =>
+            {
+                return false;
+            }
+            "xargs" | "watch" | "env" | "timeout" | "parallel" if first => {
+                self.name(text.to_owned())
+            }
+            _ => {}
+        }
+        true
+    }
+}
+
 /// The first `kubectl patch` command of the tokens, with the shell
 /// around it named.
 fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
-    let mut shell: Vec<String> = Vec::new();
-    let name = |what: String, shell: &mut Vec<String>| {
-        if !shell.contains(&what) {
-            shell.push(what);
-        }
-    };
+    let mut shell = Shell::default();
     let mut found: Option<Vec<&Token>> = None;
     let mut current: Vec<&Token> = Vec::new();
     let mut commands = 0;
     let mut after_redirect = false;
     for token in tokens {
         match token {
-            Token::Op { op, .. } => {
-                let joins = matches!(
-                    op.as_str(),
-                    "|" | "|&" | "||" | "&&" | ";" | ";;" | "&" | "\n" | "(" | ")"
-                );
-                match op.as_str() {
-                    "|" | "|&" => name("a pipe (|)".to_owned(), &mut shell),
-                    "&&" | "||" | ";" | "&" => name(format!("the operator {op}"), &mut shell),
-                    "\n" | "(" | ")" | ";;" => {}
-                    redirect => {
-                        name(format!("a redirection ({redirect})"), &mut shell);
-                        after_redirect = true;
-                        continue;
-                    }
+            Token::Op { op, .. } if shell.operator(op) => after_redirect = true,
+            // Any other operator ends a command.
+            Token::Op { .. } => {
+                commands += usize::from(!current.is_empty());
+                if found.is_none() && is_patch(&current) {
+                    found = Some(std::mem::take(&mut current));
                 }
-                if joins {
-                    if !current.is_empty() {
-                        commands += 1;
-                    }
-                    if found.is_none() && is_patch(&current) {
-                        found = Some(std::mem::take(&mut current));
-                    }
-                    current.clear();
-                }
+                current.clear();
             }
             Token::Word {
                 text, expansions, ..
             } => {
-                if after_redirect {
-                    // The redirection's target, not an argument.
-                    after_redirect = false;
-                    continue;
+                // A redirection's target is not an argument.
+                let target = std::mem::take(&mut after_redirect);
+                if !target && shell.word(text, expansions, current.is_empty()) {
+                    current.push(token);
                 }
-                for expansion in expansions {
-                    let shown: String = expansion.chars().take(40).collect();
-                    let cut = if shown.len() < expansion.len() {
-                        "..."
-                    } else {
-                        ""
-                    };
-                    name(format!("the expansion {shown}{cut}"), &mut shell);
-                }
-                match text.as_str() {
-                    "for" | "while" | "until" | "if" | "case" | "select" if current.is_empty() => {
-                        name(format!("a {text} block"), &mut shell);
-                    }
-                    "do" | "then" | "else" | "elif" | "done" | "fi" | "esac" | "{" | "}"
-                    | "time" | "sudo" | "command" | "exec" | "nohup"
-                        if current.is_empty() =>
-                    {
-                        continue;
-                    }
-                    "xargs" | "watch" | "env" | "timeout" | "parallel" if current.is_empty() => {
-                        name(text.clone(), &mut shell);
-                    }
-                    _ => {}
-                }
-                current.push(token);
             }
         }
     }
-    if !current.is_empty() {
-        commands += 1;
-    }
+    commands += usize::from(!current.is_empty());
     if found.is_none() && is_patch(&current) {
         found = Some(current);
     }
     let words = found?;
     if commands > 1 {
-        name(format!("{commands} commands"), &mut shell);
+        shell.name(format!("{commands} commands"));
     }
     // Runner words before kubectl (`xargs -I{}`, `env A=b`) belong to the
     // shell, not to kubectl.
@@ -198,7 +183,7 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
         .position(|t| t.word().is_some_and(is_kubectl))?;
     Some(Command {
         words: words[start..].to_vec(),
-        shell,
+        shell: shell.0,
     })
 }
 
@@ -266,39 +251,21 @@ pub(super) fn read(
     files: Option<PatchFiles<'_>>,
 ) -> Result<Input, LintError> {
     if text.len() > budget.max_bytes {
-        return Err(command_error(
-            format!(
-                "the command is {} bytes, more than the limit of {} bytes",
-                text.len(),
-                budget.max_bytes
-            ),
-            None,
-        ));
+        let (bytes, limit) = (text.len(), budget.max_bytes);
+        let message = format!("the command is {bytes} bytes, more than the limit of {limit} bytes");
+        return Err(command_error(message, None));
     }
-    let prompts_stripped: String;
-    let text = if text.lines().any(|l| l.trim_start().starts_with("$ ")) {
-        prompts_stripped = text
-            .lines()
-            .map(|l| l.trim_start().strip_prefix("$ ").unwrap_or(l))
-            .collect::<Vec<_>>()
-            .join("\n");
-        &prompts_stripped
-    } else {
-        text
-    };
-    let tokens = shell::split(text).map_err(|err| {
-        command_error(
-            format!("the shell cannot split this text: {}", err.message),
-            Some(err.line),
-        )
+    let text = without_prompts(text);
+    let tokens = shell::split(&text).map_err(|err| {
+        let message = format!("the shell cannot split this text: {}", err.message);
+        command_error(message, Some(err.line))
     })?;
     let Some(command) = find_patch_command(&tokens) else {
         return Err(no_patch_command(&tokens));
     };
     let flags = Flags::read(&command)?;
     // kubectl's `PatchOptions.Validate`, in its words.
-    let verb = flags.positional.first().map(String::as_str);
-    if verb != Some("patch") {
+    if flags.positional.first().map(String::as_str) != Some("patch") {
         return Err(command_error(
             "no `kubectl patch` command in this text",
             None,
@@ -308,34 +275,47 @@ pub(super) fn read(
     let kind = patch_type(flags.kind)?;
     let targets = &flags.positional[1..];
     if targets.is_empty() && !flags.filename {
-        return Err(command_error(
-            "You must provide one or more resources by argument or filename.",
-            None,
-        ));
+        let message = "You must provide one or more resources by argument or filename.";
+        return Err(command_error(message, None));
     }
-    let resource: Option<Resource> = targets.first().and_then(|t| kinds::resource(t));
-    let mut input = body(&text, budget, BodyText::Kubectl).map_err(|err| match err {
+    let mut input = patch_body(&text, budget, patch_line)?;
+    if let Some(message) = type_mismatch(kind, input.kind) {
+        return Err(command_error(message, Some(patch_line)));
+    }
+    input.kind = kind;
+    input.resource = targets.first().and_then(|t| kinds::resource(t));
+    input.origin = Origin::Kubectl {
+        target: targets.join(" "),
+        shell: command.shell,
+    };
+    Ok(input)
+}
+
+/// The text without the `$ ` prompts of a pasted terminal session.
+fn without_prompts(text: &str) -> Cow<'_, str> {
+    if !text.lines().any(|l| l.trim_start().starts_with("$ ")) {
+        return Cow::Borrowed(text);
+    }
+    let lines = text
+        .lines()
+        .map(|l| l.trim_start().strip_prefix("$ ").unwrap_or(l));
+    Cow::Owned(lines.collect::<Vec<_>>().join("\n"))
+}
+
+/// The patch (from line `line` of the command), read as kubectl reads it.
+fn patch_body(text: &str, budget: &Budget, line: usize) -> Result<Input, LintError> {
+    body(text, budget, BodyText::Kubectl).map_err(|err| match err {
         LintError::Syntax(mut err) => {
             let how = if text.trim_start().starts_with('{') {
                 "kubectl sends text starting with { as it is, and the server cannot decode it (400 error decoding patch)"
             } else {
                 "kubectl reads it as YAML (yaml.ToJSON) and stops: unable to parse the patch"
             };
-            err.message = format!("the patch (from line {patch_line}): {}; {how}", err.message);
+            err.message = format!("the patch (from line {line}): {}; {how}", err.message);
             LintError::Syntax(err)
         }
         other => other,
-    })?;
-    if let Some(message) = type_mismatch(kind, input.kind) {
-        return Err(command_error(message, Some(patch_line)));
-    }
-    input.kind = kind;
-    input.resource = resource;
-    input.origin = Origin::Kubectl {
-        target: targets.join(" "),
-        shell: command.shell,
-    };
-    Ok(input)
+    })
 }
 
 /// The error for a text without a `kubectl patch` command, naming the
@@ -431,52 +411,41 @@ fn patch_text(
     patch_file: Option<(String, usize)>,
     files: Option<PatchFiles<'_>>,
 ) -> Result<(String, usize), LintError> {
-    Ok(match (patch, patch_file) {
+    let (file, line, from_cat) = match (patch, patch_file) {
         (Some(_), Some((_, line))) => {
-            return Err(command_error(
-                "cannot specify --patch and --patch-file together",
-                Some(line),
-            ))
+            let message = "cannot specify --patch and --patch-file together";
+            return Err(command_error(message, Some(line)));
         }
         (None, None) => {
-            return Err(command_error(
-                "must specify --patch or --patch-file containing the contents of the patch",
-                None,
-            ))
+            let message =
+                "must specify --patch or --patch-file containing the contents of the patch";
+            return Err(command_error(message, None));
         }
+        // `--patch "$(cat patch.yaml)"`, as older docs write it, or a
+        // here-document inside `$(cat <<EOF ... EOF)`.
         (Some((value, line)), None) => match cat_substitution(&value) {
-            // `--patch "$(cat patch.yaml)"`, as older docs write it, or a
-            // here-document inside `$(cat <<EOF ... EOF)`.
-            Some(Cat::HereDocument(body)) => (body, line),
-            Some(Cat::File(file)) => match files {
-                Some(files) => (
-                    files(&file).map_err(|err| {
-                        command_error(format!("$(cat {file}): {err}"), Some(line))
-                    })?,
-                    line,
-                ),
-                None => {
-                    return Err(command_error(
-                        format!("the patch is the output of $(cat {file}): lint cannot open files here: paste the file's contents with -p, or run `patchlab lint` where the file is"),
-                        Some(line),
-                    ))
-                }
-            },
-            None => (value, line),
+            Some(Cat::HereDocument(body)) => return Ok((body, line)),
+            Some(Cat::File(file)) => (file, line, true),
+            None => return Ok((value, line)),
         },
-        (None, Some((file, line))) => {
-            let Some(files) = files else {
-                return Err(command_error(
-                    format!("--patch-file {file}: lint cannot open files here: paste the file's contents with -p, or run `patchlab lint` where the file is"),
-                    Some(line),
-                ));
-            };
-            let contents = files(&file).map_err(|err| {
-                command_error(format!("unable to read patch file: {err}"), Some(line))
-            })?;
-            (contents, line)
-        }
-    })
+        (None, Some((file, line))) => (file, line, false),
+    };
+    let Some(files) = files else {
+        let unopened = match from_cat {
+            true => format!("the patch is the output of $(cat {file})"),
+            false => format!("--patch-file {file}"),
+        };
+        let message = format!("{unopened}: lint cannot open files here: paste the file's contents with -p, or run `patchlab lint` where the file is");
+        return Err(command_error(message, Some(line)));
+    };
+    let text = files(&file).map_err(|err| {
+        let message = match from_cat {
+            true => format!("$(cat {file}): {err}"),
+            false => format!("unable to read patch file: {err}"),
+        };
+        command_error(message, Some(line))
+    })?;
+    Ok((text, line))
 }
 
 /// The patch type `--type` names (strategic without it).

@@ -213,8 +213,7 @@ pub(super) fn list_types(
     items: &[Value],
     replaced_by_directive: bool,
 ) -> ListTypes {
-    let item = paths::item_name(kind_name, Pointer::parse(path).unwrap_or(Pointer::root()));
-    let items_word = plural(&item);
+    let item = paths::item_at(kind_name, path);
     let key = match smp {
         ListSmp::Schema(Smp::MergeByKey(k)) => Some(k),
         _ => None,
@@ -235,11 +234,10 @@ pub(super) fn list_types(
             gone(key)
         ),
         ListSmp::Schema(Smp::MergeByKey(k)) => format!(
-            "merged by {k}: the {items_word} you list are added or updated field by field, every other {item} stays{}",
-            match not_listed(object, path, items, Some(k)) {
-                Some(names) if !names.is_empty() => format!(" ({})", named(&names)),
-                _ => String::new(),
-            }
+            "merged by {k}: the {} you list are added or updated field by field, every other {item} stays{}",
+            plural(&item),
+            (not_listed(object, path, items, Some(k)).filter(|names| !names.is_empty()))
+                .map_or_else(String::new, |names| format!(" ({})", named(&names)))
         ),
         ListSmp::Schema(Smp::MergeScalars) => format!(
             "merged as a set: your values are added, the stored ones stay (remove one with $deleteFromPrimitiveList/{field})"

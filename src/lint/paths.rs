@@ -55,12 +55,30 @@ pub fn is_string_map(policy: &Policy, kind: Option<&str>, pointer: &Pointer) -> 
     })
 }
 
+/// True when `pointer` holds a map of strings the server decodes as one:
+/// [`is_string_map`], unless only the policy declares it a map (labels and
+/// annotations always hold strings).
+pub fn holds_strings(policy: &Policy, kind: Option<&str>, pointer: &Pointer) -> bool {
+    let declared_only = policy.declared_kind(pointer) == Some(FieldKind::Map)
+        && !matches!(
+            pointer.as_str(),
+            "/metadata/labels" | "/metadata/annotations"
+        );
+    !declared_only && is_string_map(policy, kind, pointer)
+}
+
 /// True when the policy or the writers table says `pointer` holds a list.
 pub fn is_list(policy: &Policy, kind: Option<&str>, pointer: &Pointer) -> bool {
     matches!(
         policy.declared_kind(pointer),
         Some(FieldKind::SetList | FieldKind::AtomicList)
     ) || writers::shape(kind, pointer).is_some_and(|(shape, _)| shape == Shape::List)
+}
+
+/// [`item_name`] of the collection at `path` (`element` when `path` is not
+/// a pointer).
+pub fn item_at(kind: Option<&str>, path: &str) -> String {
+    item_name(kind, Pointer::parse(path).unwrap_or(Pointer::root()))
 }
 
 /// What one element of the collection at `pointer` is called (`finalizer`,

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::hints;
 use super::kinds::Resource;
-use super::rules::Rule;
+use super::rules::{message, Rule};
 use crate::gojson;
 use crate::input::{self, Budget, Format, InputError};
 use crate::patch::PayloadError;
@@ -254,45 +254,33 @@ pub(super) fn is_directive(key: &str) -> bool {
         || key.starts_with("$deleteFromPrimitiveList/")
 }
 
+/// Reads a patch body: a JSON patch (a list), a merge patch (an object)
+/// or a strategic merge patch (an object with directives), with the hints
+/// reading it gave (a byte order mark, YAML numbers, Go's `%v`).
 pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, LintError> {
     let mut hints = Vec::new();
     let text = match text.strip_prefix('\u{feff}') {
         Some(rest) => {
             if how == BodyText::File {
+                let message = bom_message(BodyKind::JsonPatch);
                 hints.push(Hint {
                     rule: Rule::ByteOrderMark,
-                    message: bom_message(BodyKind::JsonPatch),
+                    message,
                 });
             }
             rest
         }
         None => text,
     };
+    if hints::looks_go_formatted(text) {
+        return Ok(go_formatted(text, hints));
+    }
     let format = match how {
         BodyText::File => Format::detect(text),
         BodyText::Kubectl if text.trim_start().starts_with('{') => Format::Json,
         BodyText::Kubectl => Format::Yaml,
     };
-    // A JSON list given to kubectl is read as YAML; JSON is YAML, and
-    // reading it as JSON gives the same values far faster.
-    let fast = (format == Format::Yaml && text.trim_start().starts_with('['))
-        .then(|| input::parse_as(text, Format::Json, budget).ok())
-        .flatten();
-    let parsed = match fast {
-        Some(value) => Ok(value),
-        None => input::parse_as(text, format, budget),
-    };
-    let value = match parsed {
-        Ok(value) => value,
-        Err(err) if hints::looks_go_formatted(text) => {
-            let _ = err;
-            return Ok(go_formatted(text, hints));
-        }
-        Err(err) => return Err(LintError::Syntax(err)),
-    };
-    if hints::looks_go_formatted(text) {
-        return Ok(go_formatted(text, hints));
-    }
+    let value = parse(text, format, budget).map_err(LintError::Syntax)?;
     let kind = match &value {
         Value::Array(_) => BodyKind::JsonPatch,
         Value::Object(_) if has_directive(&value) => BodyKind::StrategicMergePatch,
@@ -307,24 +295,18 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
         hint.message = bom_message(kind);
     }
     if format == Format::Yaml {
-        for number in hints::yaml_numbers(text) {
-            hints.push(Hint {
+        hints.extend(hints::yaml_numbers(text).into_iter().map(|number| {
+            let (line, written, sent) = (number.line, &number.written, &number.sent);
+            let message = message!(YamlNumber "number", line, written, sent);
+            Hint {
                 rule: Rule::YamlNumber,
-                message: format!(
-                    "line {}: the YAML number {} is sent as {}: quote it (\"{}\") if the digits matter",
-                    number.line, number.written, number.sent, number.written
-                ),
-            });
-        }
+                message,
+            }
+        }));
     }
-    let as_written = match how {
-        BodyText::File => format == Format::Json,
-        BodyText::Kubectl => format == Format::Json,
-    };
-    let (payload, origin) = if as_written {
-        (text.to_owned(), Origin::Json)
-    } else {
-        (gojson::to_string(&value), Origin::Yaml)
+    let (payload, origin) = match format {
+        Format::Json => (text.to_owned(), Origin::Json),
+        Format::Yaml => (gojson::to_string(&value), Origin::Yaml),
     };
     Ok(Input {
         kind,
@@ -335,24 +317,34 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
     })
 }
 
+/// `text` read as `format`. A JSON list given to kubectl is read as YAML;
+/// JSON is YAML, and reading it as JSON gives the same values far faster.
+fn parse(text: &str, format: Format, budget: &Budget) -> Result<Value, InputError> {
+    if format == Format::Yaml && text.trim_start().starts_with('[') {
+        if let Ok(value) = input::parse_as(text, Format::Json, budget) {
+            return Ok(value);
+        }
+    }
+    input::parse_as(text, format, budget)
+}
+
 /// What the server answers a body that starts with a byte order mark: the
 /// decoder's text, after `error decoding patch:` for JSON and merge
 /// patches (`applyJSPatch`), as it is for a strategic merge patch
 /// (`strategicPatchObject`; k8s.io/apiserver `pkg/endpoints/handlers/patch.go`).
 fn bom_message(kind: BodyKind) -> String {
-    let prefix = if kind == BodyKind::StrategicMergePatch {
-        ""
-    } else {
-        "error decoding patch: "
+    let prefix = match kind {
+        BodyKind::StrategicMergePatch => String::new(),
+        _ => message!(ByteOrderMark "prefix"),
     };
-    format!("the body starts with a UTF-8 byte order mark (EF BB BF): Go's decoder refuses it, the server answers 400 {prefix}invalid character 'ï' looking for beginning of value")
+    message!(ByteOrderMark "body", prefix)
 }
 
 /// A body that is Go's `fmt` output: the text as sent, with the hint.
 fn go_formatted(text: &str, mut hints: Vec<Hint>) -> Input {
     hints.push(Hint {
         rule: Rule::GoFormattedBody,
-        message: "the body is Go's %v of a slice of ops, not JSON (no quotes, no field names): the server cannot decode it, 400 error decoding patch; write it with json.Marshal or KubeVirt's GeneratePayload()".to_owned(),
+        message: message!(GoFormattedBody "body"),
     });
     Input {
         kind: BodyKind::JsonPatch,

@@ -3,8 +3,136 @@
 //! playground share.
 
 use std::borrow::Cow;
-use std::fmt;
+use std::fmt::{self, Write};
 use std::str::FromStr;
+
+/// A rule's message filled in: `message!(Rule "name", key = value, ...)`
+/// (`key` alone for `key = key`) is the template `name` of the rule's row
+/// with each `{key}` replaced by the value's text (`{key:?}`: quoted). The
+/// template is found, and its keys checked against the values given, at
+/// compile time. (rustfmt leaves the arguments as written.)
+macro_rules! message {
+    (@value $key:ident) => {
+        $key
+    };
+    (@value $key:ident = $value:expr) => {
+        $value
+    };
+    ($rule:ident $name:literal $(, $key:ident $(= $value:expr)?)* $(,)?) => {
+        $crate::lint::rules::fill(
+            {
+                const TEMPLATE: &str = $crate::lint::rules::template(
+                    $crate::lint::Rule::$rule,
+                    $name,
+                    &[$(stringify!($key)),*],
+                );
+                TEMPLATE
+            },
+            &[$((
+                stringify!($key),
+                &$crate::lint::rules::message!(@value $key $(= $value)?) as &dyn ::std::fmt::Display,
+            )),*],
+        )
+    };
+}
+pub(crate) use message;
+
+/// The template `name` of `rule`'s row, once every `{key}` of it is known
+/// to be one of `keys` and each of `keys` to be used (else compiling fails).
+pub(crate) const fn template(rule: Rule, name: &str, keys: &[&str]) -> &'static str {
+    let messages = TABLE[rule as usize].messages;
+    let mut i = 0;
+    while i < messages.len() {
+        if same(messages[i].0.as_bytes(), name.as_bytes()) {
+            check_keys(messages[i].1.as_bytes(), keys);
+            return messages[i].1;
+        }
+        i += 1;
+    }
+    panic!("the rule's row has no message of that name")
+}
+
+/// Panics unless the `{key}`s of `text` and `keys` are the same set.
+const fn check_keys(text: &[u8], keys: &[&str]) {
+    let mut used = [false; 16];
+    assert!(keys.len() <= used.len(), "too many keys");
+    let mut i = 0;
+    while i < text.len() {
+        let escaped = i + 1 < text.len() && text[i + 1] == text[i];
+        if matches!(text[i], b'{' | b'}') && escaped {
+            i += 2;
+            continue;
+        }
+        assert!(text[i] != b'}', "a lone closing brace in a message");
+        if text[i] != b'{' {
+            i += 1;
+            continue;
+        }
+        let (_, rest) = text.split_at(i + 1);
+        let mut end = 0;
+        while rest[end] != b'}' {
+            end += 1;
+        }
+        let (mut key, _) = rest.split_at(end);
+        if let [head @ .., b':', b'?'] = key {
+            key = head;
+        }
+        let mut k = 0;
+        while k < keys.len() && !same(keys[k].as_bytes(), key) {
+            k += 1;
+        }
+        assert!(k < keys.len(), "a placeholder of the message has no value");
+        used[k] = true;
+        i += end + 2;
+    }
+    let mut k = 0;
+    while k < keys.len() {
+        assert!(used[k], "a value the message has no placeholder for");
+        k += 1;
+    }
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() && a[i] == b[i] {
+        i += 1;
+    }
+    i == a.len()
+}
+
+/// `template` with each `{key}` replaced by its value's text, `{key:?}` by
+/// it quoted (as `{:?}` quotes a string), `{{` and `}}` by one brace.
+pub(crate) fn fill(template: &str, values: &[(&str, &dyn fmt::Display)]) -> String {
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(at) = rest.find(['{', '}']) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if rest.starts_with("{{") || rest.starts_with("}}") {
+            out.push_str(&rest[..1]);
+            rest = &rest[2..];
+            continue;
+        }
+        let end = rest.find('}').unwrap_or(rest.len());
+        let (key, quoted) = match rest[1..end].strip_suffix(":?") {
+            Some(key) => (key, true),
+            None => (&rest[1..end], false),
+        };
+        if let Some((_, value)) = values.iter().find(|(k, _)| *k == key) {
+            let _ = if quoted {
+                write!(out, "{:?}", value.to_string())
+            } else {
+                write!(out, "{value}")
+            };
+        }
+        rest = &rest[(end + 1).min(rest.len())..];
+    }
+    out.push_str(rest);
+    out
+}
 
 /// How bad a finding is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -145,6 +273,10 @@ pub struct RuleInfo {
     pub explanation: &'static str,
     /// What the fix does.
     pub fix: &'static str,
+    /// The texts of its findings, by name: templates whose `{key}` the
+    /// check fills with a value, `{key:?}` with the value quoted (see
+    /// [`message!`]).
+    pub messages: &'static [(&'static str, &'static str)],
     /// Which input it reads: a JSON patch, a merge patch, or either.
     pub applies_to: AppliesTo,
 }
@@ -244,157 +376,152 @@ impl Rule {
         &RULES[self as usize]
     }
 
-    /// The rule's example: fires on `patch`, silent on `fixed`.
+    /// The rule's example: fires on `patch`, silent on `fixed` (its row
+    /// of [`EXAMPLES`]).
     pub fn example(self) -> Example {
-        // A table: each rule's example patch, its fixed form, and the object.
-        let text = |patch: &'static str, fixed: &'static str| Example {
-            patch: Cow::Borrowed(patch),
-            fixed: Cow::Borrowed(fixed),
-            object: None,
+        let (_, against, patch, fixed) = EXAMPLES[self as usize];
+        let at_limit = |make: fn(usize) -> String, limit: usize| {
+            (Cow::Owned(make(limit + 1)), Cow::Owned(make(limit)))
         };
-        let with_object = |patch: &'static str, fixed: &'static str| Example {
-            object: Some(EXAMPLE_OBJECT),
-            ..text(patch, fixed)
+        let (patch, fixed) = match self {
+            Rule::TooManyOps => at_limit(many_ops, crate::limits::MAX_OPS),
+            Rule::BodyTooLarge => at_limit(big_body, crate::limits::MAX_BODY_BYTES),
+            _ => (Cow::Borrowed(patch), Cow::Borrowed(fixed)),
         };
-        match self {
-            Rule::WholeMapTest => text(
-                r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
-            ),
-            Rule::WholeListTest => text(
-                r#"[{"op":"test","path":"/metadata/finalizers","value":["kubevirt.io/virtualMachineControllerFinalize","foregroundDeleteVirtualMachine"]},{"op":"replace","path":"/metadata/finalizers","value":["foregroundDeleteVirtualMachine"]}]"#,
-                r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#,
-            ),
-            Rule::UnescapedSlash => text(
-                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io/nodeName","value":"node02"}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1nodeName","value":"node02"}]"#,
-            ),
-            Rule::InvalidPointer => text(
-                r#"[{"op":"remove","path":"/metadata/annotations/example.com~team"}]"#,
-                r#"[{"op":"remove","path":"/metadata/annotations/example.com~0team"}]"#,
-            ),
-            Rule::TestNeverMatches => text(
-                r#"[{"op":"test","path":"/spec/replicas","value":1.0},{"op":"replace","path":"/spec/replicas","value":2}]"#,
-                r#"[{"op":"test","path":"/spec/replicas","value":1},{"op":"replace","path":"/spec/replicas","value":2}]"#,
-            ),
-            Rule::IndexWithoutTest => with_object(
-                r#"[{"op":"remove","path":"/metadata/finalizers/0"}]"#,
-                r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#,
-            ),
-            Rule::RemoveWithoutTest => with_object(
-                r#"[{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
-                r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
-            ),
-            Rule::AddWithoutTest => with_object(
-                r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
-                r#"[{"op":"test","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":null},{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
-            ),
-            Rule::TestAfterWrite => text(
-                r#"[{"op":"replace","path":"/status/phase","value":"Succeeded"},{"op":"test","path":"/status/phase","value":"Running"}]"#,
-                r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
-            ),
-            Rule::DuplicatePath => text(
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"},{"op":"add","path":"/metadata/labels/app","value":"db"}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"db"}]"#,
-            ),
-            Rule::RvTest => text(
-                r#"[{"op":"test","path":"/metadata/resourceVersion","value":"12345"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
-                r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
-            ),
-            Rule::EngineDependent => with_object(
-                r#"[{"op":"test","path":"/metadata/finalizers/-1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/-1"}]"#,
-                r#"[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]"#,
-            ),
-            Rule::ReleaseDependent => with_object(
-                r#"[{"op":"test","path":"","value":{"kind":"VirtualMachineInstance"}}]"#,
-                r#"[{"op":"test","path":"/kind","value":"VirtualMachineInstance"}]"#,
-            ),
-            Rule::TooManyOps => Example {
-                patch: Cow::Owned(many_ops(crate::limits::MAX_OPS + 1)),
-                fixed: Cow::Owned(many_ops(crate::limits::MAX_OPS)),
-                object: None,
-            },
-            Rule::BodyTooLarge => Example {
-                patch: Cow::Owned(big_body(crate::limits::MAX_BODY_BYTES + 1)),
-                fixed: Cow::Owned(big_body(crate::limits::MAX_BODY_BYTES)),
-                object: None,
-            },
-            Rule::MalformedOp => text(
-                r#"[{"op":"upsert","path":"/metadata/labels/app","value":"web"}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
-            ),
-            Rule::FailsNow => with_object(
-                r#"[{"op":"test","path":"/status/phase","value":"Scheduled"},{"op":"replace","path":"/status/phase","value":"Running"}]"#,
-                r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
-            ),
-            Rule::MergeReplacesList => text(
-                r#"{"metadata":{"finalizers":["foregroundDeleteVirtualMachine"]}}"#,
-                r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#,
-            ),
-            Rule::MergeNullDeletes => text(
-                r#"{"metadata":{"annotations":{"kubevirt.io/evacuationNodeName":null}}}"#,
-                r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
-            ),
-            Rule::WholeCollectionWrite => text(
-                r#"[{"op":"add","path":"/metadata/annotations","value":{"example.com/owner":"team-a"}}]"#,
-                r#"[{"op":"add","path":"/metadata/annotations/example.com~1owner","value":"team-a"}]"#,
-            ),
-            Rule::WholeObjectTest => text(
-                r#"[{"op":"test","path":"/status/migrationState","value":{"sourceNode":"node01","targetNode":"node02"}},{"op":"replace","path":"/status/migrationState","value":{"completed":true,"sourceNode":"node01","targetNode":"node02"}}]"#,
-                r#"[{"op":"add","path":"/status/migrationState/completed","value":true}]"#,
-            ),
-            Rule::MergeHasDirective => with_object(
-                r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"$deleteFromPrimitiveList/finalizers":["foregroundDeleteVirtualMachine"]}}'"#,
-                r#"kubectl patch vmi testvmi --type=json -p '[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]'"#,
-            ),
-            Rule::SmpCustomResource => text(
-                r#"kubectl patch vmi testvmi -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#,
-                r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#,
-            ),
-            Rule::SmpBadDirective => text(
-                r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"$patch":"replace-all","app":"web"}}}'"#,
-                r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"app":"web"}}}'"#,
-            ),
-            Rule::SmpReplacesList => Example {
-                object: Some(NODE_OBJECT),
-                ..text(
-                    r#"kubectl patch node node01 -p '{"spec":{"taints":[{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#,
-                    r#"kubectl patch node node01 -p '{"metadata":{"resourceVersion":"4711"},"spec":{"taints":[{"effect":"NoSchedule","key":"feature.node.kubernetes.io/gpu","value":"true"},{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#,
-                )
-            },
-            Rule::SmpPatchReplace => text(
-                r#"kubectl patch node node01 -p '{"metadata":{"labels":{"$patch":"replace","kubernetes.io/hostname":"node01","role":"gpu"}}}'"#,
-                r#"kubectl patch node node01 -p '{"metadata":{"labels":{"role":"gpu"}}}'"#,
-            ),
-            Rule::SmpMissingMergeKey => text(
-                r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis"}]}}}}'"#,
-                r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis","name":"patch-demo-ctr"}]}}}}'"#,
-            ),
-            Rule::ByteOrderMark => text(
-                "\u{feff}[{\"op\":\"add\",\"path\":\"/metadata/labels/app\",\"value\":\"web\"}]",
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
-            ),
-            Rule::GoFormattedBody => text(
-                r#"[{add /metadata/labels/app web}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#,
-            ),
-            Rule::NonStringValue => text(
-                r#"[{"op":"add","path":"/metadata/labels/replicas","value":3}]"#,
-                r#"[{"op":"add","path":"/metadata/labels/replicas","value":"3"}]"#,
-            ),
-            Rule::YamlNumber => text(
-                r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: 1.10}}'"#,
-                r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: "1.10"}}'"#,
-            ),
-            Rule::TestRetriedOnConflict => text(GO_RETRY, GO_RETRY_FIXED),
-            Rule::MergeFromReplacesList => text(GO_MERGE_FROM, GO_MERGE_FROM_FIXED),
-            Rule::UnknownField => text(
-                r#"kubectl patch pod web-0 --type=merge -p '{"metdata":{"labels":{"app":"web"}}}'"#,
-                r#"kubectl patch pod web-0 --type=merge -p '{"metadata":{"labels":{"app":"web"}}}'"#,
-            ),
+        let object = match against {
+            Against::Nothing => None,
+            Against::Object => Some(EXAMPLE_OBJECT),
+            Against::Node => Some(NODE_OBJECT),
+        };
+        Example {
+            patch,
+            fixed,
+            object,
         }
     }
 }
+
+/// What an example runs against.
+#[derive(Clone, Copy)]
+enum Against {
+    Nothing,
+    /// [`EXAMPLE_OBJECT`].
+    Object,
+    /// [`NODE_OBJECT`].
+    Node,
+}
+
+/// Each rule's example, in [`Rule::ALL`] order: the patch it fires on and
+/// the fixed patch it is silent on (generated at the limit for
+/// [`Rule::TooManyOps`] and [`Rule::BodyTooLarge`]).
+#[rustfmt::skip]
+const EXAMPLES: [(Rule, Against, &str, &str); 34] = [
+    (Rule::WholeMapTest, Against::Nothing,
+     r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#),
+    (Rule::WholeListTest, Against::Nothing,
+     r#"[{"op":"test","path":"/metadata/finalizers","value":["kubevirt.io/virtualMachineControllerFinalize","foregroundDeleteVirtualMachine"]},{"op":"replace","path":"/metadata/finalizers","value":["foregroundDeleteVirtualMachine"]}]"#,
+     r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#),
+    (Rule::UnescapedSlash, Against::Nothing,
+     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io/nodeName","value":"node02"}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1nodeName","value":"node02"}]"#),
+    (Rule::InvalidPointer, Against::Nothing,
+     r#"[{"op":"remove","path":"/metadata/annotations/example.com~team"}]"#,
+     r#"[{"op":"remove","path":"/metadata/annotations/example.com~0team"}]"#),
+    (Rule::TestNeverMatches, Against::Nothing,
+     r#"[{"op":"test","path":"/spec/replicas","value":1.0},{"op":"replace","path":"/spec/replicas","value":2}]"#,
+     r#"[{"op":"test","path":"/spec/replicas","value":1},{"op":"replace","path":"/spec/replicas","value":2}]"#),
+    (Rule::IndexWithoutTest, Against::Object,
+     r#"[{"op":"remove","path":"/metadata/finalizers/0"}]"#,
+     r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#),
+    (Rule::RemoveWithoutTest, Against::Object,
+     r#"[{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#,
+     r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#),
+    (Rule::AddWithoutTest, Against::Object,
+     r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#,
+     r#"[{"op":"test","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":null},{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#),
+    (Rule::TestAfterWrite, Against::Nothing,
+     r#"[{"op":"replace","path":"/status/phase","value":"Succeeded"},{"op":"test","path":"/status/phase","value":"Running"}]"#,
+     r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#),
+    (Rule::DuplicatePath, Against::Nothing,
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"web"},{"op":"add","path":"/metadata/labels/app","value":"db"}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"db"}]"#),
+    (Rule::RvTest, Against::Nothing,
+     r#"[{"op":"test","path":"/metadata/resourceVersion","value":"12345"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
+     r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#),
+    (Rule::EngineDependent, Against::Object,
+     r#"[{"op":"test","path":"/metadata/finalizers/-1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/-1"}]"#,
+     r#"[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]"#),
+    (Rule::ReleaseDependent, Against::Object,
+     r#"[{"op":"test","path":"","value":{"kind":"VirtualMachineInstance"}}]"#,
+     r#"[{"op":"test","path":"/kind","value":"VirtualMachineInstance"}]"#),
+    (Rule::TooManyOps, Against::Nothing, "", ""),
+    (Rule::BodyTooLarge, Against::Nothing, "", ""),
+    (Rule::MalformedOp, Against::Nothing,
+     r#"[{"op":"upsert","path":"/metadata/labels/app","value":"web"}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#),
+    (Rule::FailsNow, Against::Object,
+     r#"[{"op":"test","path":"/status/phase","value":"Scheduled"},{"op":"replace","path":"/status/phase","value":"Running"}]"#,
+     r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#),
+    (Rule::MergeReplacesList, Against::Nothing,
+     r#"{"metadata":{"finalizers":["foregroundDeleteVirtualMachine"]}}"#,
+     r#"[{"op":"test","path":"/metadata/finalizers/0","value":"kubevirt.io/virtualMachineControllerFinalize"},{"op":"remove","path":"/metadata/finalizers/0"}]"#),
+    (Rule::MergeNullDeletes, Against::Nothing,
+     r#"{"metadata":{"annotations":{"kubevirt.io/evacuationNodeName":null}}}"#,
+     r#"[{"op":"test","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName","value":"node01"},{"op":"remove","path":"/metadata/annotations/kubevirt.io~1evacuationNodeName"}]"#),
+    (Rule::WholeCollectionWrite, Against::Nothing,
+     r#"[{"op":"add","path":"/metadata/annotations","value":{"example.com/owner":"team-a"}}]"#,
+     r#"[{"op":"add","path":"/metadata/annotations/example.com~1owner","value":"team-a"}]"#),
+    (Rule::WholeObjectTest, Against::Nothing,
+     r#"[{"op":"test","path":"/status/migrationState","value":{"sourceNode":"node01","targetNode":"node02"}},{"op":"replace","path":"/status/migrationState","value":{"completed":true,"sourceNode":"node01","targetNode":"node02"}}]"#,
+     r#"[{"op":"add","path":"/status/migrationState/completed","value":true}]"#),
+    (Rule::MergeHasDirective, Against::Object,
+     r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"$deleteFromPrimitiveList/finalizers":["foregroundDeleteVirtualMachine"]}}'"#,
+     r#"kubectl patch vmi testvmi --type=json -p '[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]'"#),
+    (Rule::SmpCustomResource, Against::Nothing,
+     r#"kubectl patch vmi testvmi -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#,
+     r#"kubectl patch vmi testvmi --type=merge -p '{"metadata":{"labels":{"kubevirt.io/evacuate":"true"}}}'"#),
+    (Rule::SmpBadDirective, Against::Nothing,
+     r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"$patch":"replace-all","app":"web"}}}'"#,
+     r#"kubectl patch pod web-0 -p '{"metadata":{"labels":{"app":"web"}}}'"#),
+    (Rule::SmpReplacesList, Against::Node,
+     r#"kubectl patch node node01 -p '{"spec":{"taints":[{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#,
+     r#"kubectl patch node node01 -p '{"metadata":{"resourceVersion":"4711"},"spec":{"taints":[{"effect":"NoSchedule","key":"feature.node.kubernetes.io/gpu","value":"true"},{"effect":"NoSchedule","key":"dedicated","value":"gpu"}]}}'"#),
+    (Rule::SmpPatchReplace, Against::Nothing,
+     r#"kubectl patch node node01 -p '{"metadata":{"labels":{"$patch":"replace","kubernetes.io/hostname":"node01","role":"gpu"}}}'"#,
+     r#"kubectl patch node node01 -p '{"metadata":{"labels":{"role":"gpu"}}}'"#),
+    (Rule::SmpMissingMergeKey, Against::Nothing,
+     r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis"}]}}}}'"#,
+     r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis","name":"patch-demo-ctr"}]}}}}'"#),
+    (Rule::ByteOrderMark, Against::Nothing,
+     "\u{feff}[{\"op\":\"add\",\"path\":\"/metadata/labels/app\",\"value\":\"web\"}]",
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#),
+    (Rule::GoFormattedBody, Against::Nothing,
+     r#"[{add /metadata/labels/app web}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#),
+    (Rule::NonStringValue, Against::Nothing,
+     r#"[{"op":"add","path":"/metadata/labels/replicas","value":3}]"#,
+     r#"[{"op":"add","path":"/metadata/labels/replicas","value":"3"}]"#),
+    (Rule::YamlNumber, Against::Nothing,
+     r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: 1.10}}'"#,
+     r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/version: "1.10"}}'"#),
+    (Rule::TestRetriedOnConflict, Against::Nothing, GO_RETRY, GO_RETRY_FIXED),
+    (Rule::MergeFromReplacesList, Against::Nothing, GO_MERGE_FROM, GO_MERGE_FROM_FIXED),
+    (Rule::UnknownField, Against::Nothing,
+     r#"kubectl patch pod web-0 --type=merge -p '{"metdata":{"labels":{"app":"web"}}}'"#,
+     r#"kubectl patch pod web-0 --type=merge -p '{"metadata":{"labels":{"app":"web"}}}'"#),
+];
+
+const _: () = {
+    let mut i = 0;
+    while i < EXAMPLES.len() {
+        assert!(
+            EXAMPLES[i].0 as usize == i,
+            "the examples are not in enum order"
+        );
+        i += 1;
+    }
+};
 
 /// Go: a JSON patch with a `test`, retried on 409 only.
 const GO_RETRY: &str = r#"err := retry.RetryOnConflict(retry.DefaultRetry, func() error {
@@ -520,9 +647,11 @@ static SEVERITIES: [Severity; TABLE.len()] = {
     severities
 };
 
-/// The rows of [`RULES`]: a constant, so that [`NAMES`] and [`SEVERITIES`]
-/// are computed from it and the texts are linked only where [`RULES`] (or
-/// [`Rule::info`]) is used.
+/// The rows of [`RULES`]: a constant, so that [`NAMES`], [`SEVERITIES`]
+/// and each message a check fills ([`message!`]) are computed from it, and
+/// the other texts are linked only where [`RULES`] (or [`Rule::info`]) is
+/// used. One line a message.
+#[rustfmt::skip]
 const TABLE: [RuleInfo; 34] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
@@ -531,6 +660,12 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `test` of a whole map that other writers change (labels, annotations, a Node's labels)",
         explanation: "A `test` compares the whole map, so it fails (422) as soon as any other writer adds, changes or removes any key, even one this patch does not care about. A JSON patch is atomic: every other op in it is dropped too, and the controller has to requeue. This is the race KubeVirt hit during mass live migration (PR #18139): virt-handler changed an unrelated label and the controller's label patch, and the status update riding with it, kept failing. Who else writes the map decides (the writers table): a map one controller writes alone, such as a VMI's `status.activePods`, is safe to test whole.",
         fix: "Per-key ops, as PR #18139's `GeneratePerKeyMapPatches` writes them: `add` for a new key (no test), `test` + `replace` of just a changed key, `remove` of a dropped key.",
+        messages: &[
+            ("op", "op {index} tests the whole map {path} ({count} {keys}){changes}: a concurrent change to any key of it, even one this patch leaves alone, fails the whole patch (422){writers}{advice}"),
+            ("changes", " to change it in {ops}"),
+            ("writers", "; {writers} write {at}{on_kind}"),
+            ("advice", "; test only the keys the patch depends on"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -540,6 +675,13 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `test` of a whole list (finalizers, conditions) to add or remove elements",
         explanation: "The `test` fails whenever anyone else changed the list, for example when another controller added its own finalizer. KubeVirt does this on purpose (`getPatchFinalizerOps`) because JSON Patch cannot address list elements by a stable key: a retry after the 422 is safe, only slower. When the change only removes elements or appends new ones, per-element ops narrow the conflict to the elements you touch.",
         fix: "Per-element ops: `test` + `remove` of each removed element at its index (from the end), and a `test` of the remaining list + `add` at `/-` for new elements.",
+        messages: &[
+            ("op", "op {index} tests the whole list {path} ({count} {items}) to change it: any concurrent change to the list ({who}) fails the patch (422); safe to retry, but {narrower}"),
+            ("shared", "another writer's {item}: {writers} write {at}"),
+            ("unshared", "another writer's {item}"),
+            ("per-element", "per-element ops narrow it to the elements you touch"),
+            ("no-narrower", "JSON Patch has no narrower way for this change"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -549,6 +691,12 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a path that walks through a map key containing `/` without writing it `~1`",
         explanation: "In a JSON Pointer `/` separates the steps, so `/metadata/labels/kubevirt.io/nodeName` means the member `nodeName` inside a label named `kubevirt.io`, not the label `kubevirt.io/nodeName`. Labels and annotations hold strings, so the server answers 422 (the path does not exist), or worse, the op writes somewhere you did not mean. A `/` inside a key is written `~1` (and `~` is written `~0`), as KubeVirt's `EscapeJSONPointer` does.",
         fix: "The same op with the key escaped: `/metadata/labels/kubevirt.io~1nodeName`.",
+        messages: &[
+            ("op", "op {index} ({op} {path}) walks into {token:?} as if it were an object, but {why}: the key {key:?} is written {fixed:?} (`/` as ~1)"),
+            ("string-map", "{map} holds strings"),
+            ("in-object", "the object holds the key {key:?} in {map}"),
+            ("dotted", "{token:?} reads as the prefix of the qualified key {key:?} (no Kubernetes field name holds a dot)"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -558,6 +706,10 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a path (or `from`) that is not an RFC 6901 JSON Pointer",
         explanation: "A JSON Pointer is empty (the whole document) or starts with `/`, and `~` may only appear as `~0` (a literal `~`) or `~1` (a literal `/`). Anything else is not a pointer: a strict RFC 6902 engine rejects it, and kube-apiserver's engine reads it its own way, so the op addresses something you did not mean or fails with 422.",
         fix: "The pointer written correctly: a leading `/` added, a bare `~` written `~0`.",
+        messages: &[
+            ("op", "op {index} ({op}): {field} {path:?} is not a JSON Pointer: {why}{hint}"),
+            ("hint", "; did you mean {fixed:?}?"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -567,6 +719,11 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `test` value whose bytes differ from how the server stores that value",
         explanation: "kube-apiserver compares `test` scalars byte for byte: the stored side as Go's `encoding/json` writes it, the patch side as you sent it. Go writes the number 1.0 as `1`, 1e2 as `100`, `<`, `>` and `&` as `\\u003c`, `\\u003e`, `\\u0026`, and `é` as itself, never `\\u00e9`. A `test` written any other way never passes on a real server (always 422), although it passes in tests against a strict RFC 6902 library, which compares by value. An array element `null` in a test value is worse: the server's engine dereferences it and answers 500.",
         fix: "The same `test` with its value written as Go writes it.",
+        messages: &[
+            ("bytes", "op {index} (test {path}): {what} is written {written}, but the server stores that value as {stored} and compares bytes: this test never passes on kube-apiserver (422), although a strict RFC 6902 engine passes it"),
+            ("the-value", "the value"),
+            ("null-element", "op {index} (test {path}): {at} is null inside an array: kube-apiserver's engine dereferences it and panics (HTTP 500 on every release: v5.6.0, v4.12.0 and v4.13.0)"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -576,6 +733,14 @@ const TABLE: [RuleInfo; 34] = [
         summary: "an op on an array index (`/metadata/finalizers/1`) with no `test` of that element first",
         explanation: "Array indices move: if another writer removed or inserted an element since you read the object, index 1 now holds a different element, and your `remove` or `replace` silently hits someone else's finalizer or condition. A `test` of the element at that index first turns that into a clean 422 you can retry.",
         fix: "A `test` of the element's current value at the same index, right before the op (needs the current object).",
+        messages: &[
+            ("op", "op {index} ({op} {path}) addresses {item} {at} of {list} by index with no test of it first: it {effect}{advice}"),
+            ("inserts", "inserts at a position that moves when another writer adds or removes an element"),
+            ("removes", "removes whatever {item} is at that index when the patch runs, which is another writer's {item} if the list changed since your read"),
+            ("writes", "writes whatever {item} is at that index when the patch runs, which is another writer's {item} if the list changed since your read"),
+            ("reaches", "reaches into whatever {item} is at index {at} of {list} when the patch runs, which is another {item} if the list changed since your read"),
+            ("advice", "; test the {item} first (its name, or the whole {item}) at {element}"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -585,6 +750,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `remove` of a map key with no `test` first",
         explanation: "`remove` needs the member: if another writer removed the key first, this patch fails (422) and everything else in it is dropped. If another writer changed the value meanwhile, their change is erased without a check. PR #18139 accepts this for removed keys; a `test` of the old value first makes a concurrent change fail the patch instead.",
         fix: "A `test` of the key's current value before the `remove` (needs the current object).",
+        messages: &[("op", "op {index} removes {path} with no test: it fails (422) if another writer removed the key first, and erases any value another writer set meanwhile")],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -594,6 +760,10 @@ const TABLE: [RuleInfo; 34] = [
         summary: "an `add` of a map key with no `test` first",
         explanation: "`add` creates or overwrites the key, so it never conflicts: that is why PR #18139 adds new keys without a test. The price: if another writer sets the same key at the same time, the last write wins and nobody notices. When the key belongs to someone else too, `test` it first (`null` when it should still be absent).",
         fix: "A `test` of the key's current value (`null` when absent: kube-apiserver passes a `null` test on a missing member) before the `add` (needs the current object).",
+        messages: &[
+            ("op", "op {index} sets {path} to {value} with no test: if another writer sets this key at the same time, the last write wins{advice}"),
+            ("rfc-absent", "; RFC 6902 cannot say \"must be absent\" (a test of null fails on a missing member there), so no test guards a new key: on kube-apiserver, test it null"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -603,6 +773,13 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `test` placed after an op that writes the same or an enclosing path",
         explanation: "Ops run in order, so this `test` compares against what the patch itself just wrote, not against what is stored: it never guards anything. If its value is the old value it always fails (422); if it is the new value it always passes, and the write before it is unguarded.",
         fix: "The `test` moved before the first op that writes its path (or dropped when it only repeats the written value).",
+        messages: &[
+            ("op", "op {index} (test {path}) runs after op {first} ({writer_op} {writer_path}) wrote {what}: {effect}"),
+            ("same-path", "the same path"),
+            ("enclosing-path", "an enclosing path"),
+            ("repeats", "it repeats the value just written, so it always passes and guards nothing"),
+            ("stale", "it compares against what this patch just wrote, not what is stored: it never guards anything and fails whenever its value is the old one"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -612,6 +789,11 @@ const TABLE: [RuleInfo; 34] = [
         summary: "two writes to the same path in one patch",
         explanation: "The later write replaces what the earlier one wrote (a second `remove` of the same key always fails, 422). Usually one of the two is a mistake, often two code paths of a controller appending ops for the same field.",
         fix: "The earlier write dropped (for two removes, the second one).",
+        messages: &[
+            ("op", "op {index} ({op} {path}) writes the same path as op {earlier} ({earlier_op}): {why}"),
+            ("removed-twice", "the second remove always fails (the member is already gone): 422"),
+            ("overwritten", "the later write replaces what the earlier one wrote, so the earlier one only costs"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -621,6 +803,10 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `test` of `/metadata/resourceVersion`",
         explanation: "Every write to the object changes its resourceVersion, so this `test` is a full optimistic lock: the patch fails (422) if anyone wrote anything since your read, exactly like an `Update()` with a stale resourceVersion but answered 422 instead of 409, so `RetryOnConflict` does not retry it. Sometimes that is what you want; usually a `test` of the fields you depend on is enough.",
         fix: "None automatic: replace it with `test`s of the fields the patch depends on.",
+        messages: &[
+            ("op", "op {index} tests /metadata/resourceVersion: any write to the object since your read (by anyone, to any field) fails this patch (422)"),
+            ("body", "the body pins metadata.resourceVersion: it is a precondition, so any write to the object since your read (by anyone, to any field) fails the patch with 409 Conflict instead of being overwritten"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -630,6 +816,14 @@ const TABLE: [RuleInfo; 34] = [
         summary: "an op whose outcome differs between strict RFC 6902 and kube-apiserver",
         explanation: "kube-apiserver runs evanphx/json-patch's v4 engine, which differs from the RFC: `replace` of a missing member adds it, a `test` of `null` passes on a missing member, negative array indices count from the end, and a missing `value` means `null`. KubeVirt relies on some of these (`test(null)` + `replace` for a first finalizer). It works on the server, but the same patch fails in unit tests against a strict library, or behaves differently on another server.",
         fix: "Where the current object shows what was meant: the op written so both engines agree (an explicit index, `add` instead of `replace`).",
+        messages: &[
+            ("no-value", "op {index} ({op} {path}) has no value: kube-apiserver uses null, a strict RFC 6902 engine refuses the patch"),
+            ("test-null", "op {index} (test {path} null): {when}, kube-apiserver passes this test but a strict RFC 6902 engine fails it (KubeVirt relies on the server's behaviour for absent fields)"),
+            ("missing-now", "it is missing on the current object"),
+            ("when-missing", "when it is missing"),
+            ("replace-missing", "op {index} replaces {path}, which is missing on the current object: kube-apiserver adds it, a strict RFC 6902 engine fails (and so would evanphx v5); `add` means the same on both"),
+            ("negative-index", "op {index} ({op} {path}) uses the negative index {token}: kube-apiserver counts it from the end of the array, a strict RFC 6902 engine refuses it"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -639,6 +833,12 @@ const TABLE: [RuleInfo; 34] = [
         summary: "an op whose outcome differs between Kubernetes releases",
         explanation: "Kubernetes has shipped three versions of its JSON patch engine. Whole-document ops (path `\"\"`) are refused by the one in 1.28.0 and 1.28.1 (evanphx v5.6.0: `doc is missing path`), compare or replace the document in the others (v4.12.0 in 1.25 to 1.34, v4.13.0 from 1.35), and `replace \"\"` with a scalar silently does nothing on v4.12.0 but fails on v4.13.0 (docs/fidelity.md). A patch that works on your test cluster may fail on the production one.",
         fix: "Ops on the fields themselves instead of the whole document.",
+        messages: &[
+            ("op", "op {index} ({op} of the whole document): {what}"),
+            ("test", "`test \"\"` fails on the engine of Kubernetes 1.28.0 and 1.28.1 (evanphx v5.6.0: doc is missing path) and compares the whole document on the others (v4.12.0, v4.13.0)"),
+            ("replace", "`replace \"\"` fails on the engine of Kubernetes 1.28.0 and 1.28.1 (evanphx v5.6.0), replaces the document on the others, and with a scalar value does nothing on v4.12.0 (1.25 to 1.34) but fails on v4.13.0 (1.35 and later)"),
+            ("other", "ops on the whole document (path \"\") behave differently across the engines Kubernetes has shipped (and `add`/`remove` of \"\" fail on all of them)"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -648,6 +848,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "more than 10,000 operations",
         explanation: "kube-apiserver refuses a JSON patch with more than 10,000 operations before running any of them: HTTP 413 `Request entity too large: The allowed maximum operations in a JSON patch is 10000, got N`.",
         fix: "None automatic: split the change into several patches, or replace whole fields instead of one op per element.",
+        messages: &[("patch", "the patch holds {count} ops, more than the server's limit of {limit}: {status}")],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -657,6 +858,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a request body over 3 MiB",
         explanation: "kube-apiserver refuses request bodies over 3 MiB (3,145,728 bytes) with HTTP 413, and etcd refuses objects over 1.5 MiB anyway.",
         fix: "None automatic: send less (big blobs belong in a ConfigMap, a Secret or outside the object).",
+        messages: &[("body", "the body is {bytes} bytes, more than the server's limit of {limit}: {status}")],
         applies_to: AppliesTo::Both,
     },
     RuleInfo {
@@ -666,6 +868,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "an element the server cannot read as an operation (unknown `op`, missing `path`, ...)",
         explanation: "The server decodes the body, then runs the ops in order: when it reaches an op it cannot read, the whole patch fails (422) and nothing is written. Only `add`, `remove`, `replace`, `move`, `copy` and `test` exist, each needs a string `path`, `move` and `copy` need `from`.",
         fix: "The op's name corrected when it is an obvious alias (`upsert`, `set`, `delete`, ...).",
+        messages: &[("op", "{error}: the server fails the whole patch at this op (422) and writes nothing")],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -675,6 +878,19 @@ const TABLE: [RuleInfo; 34] = [
         summary: "the patch does not apply to the current object",
         explanation: "Applied to the object you gave, the patch fails: an op of a JSON patch (the server answers 422 with a generic message that hides which op failed), a stale `metadata.resourceVersion` in a merge or strategic merge patch (409), a list element without its merge key in a strategic merge patch (500). Nothing is written. The finding names the place and the real cause.",
         fix: "None automatic: the message names the op and why it fails.",
+        messages: &[
+            ("op", "on the current object ({semantics} semantics), {at}: {cause}{answer}"),
+            ("op-at", "op {index} ({path}) fails"),
+            ("op-index", "op {index} fails"),
+            ("refused", "the patch is refused"),
+            ("answer", "; the server answers {response}"),
+            ("merge", "on the current object: {cause}; the server answers 409 Conflict"),
+            ("strategic", "on the current object the server refuses the patch{at}: {answer}"),
+            ("at", " at {path}"),
+            ("it-answers", "it answers {response}"),
+            ("cause-answers", "{cause}; it answers {response}"),
+            ("stale", "the body pins metadata.resourceVersion {rv} but the object is at {stored}"),
+        ],
         applies_to: AppliesTo::All,
     },
     RuleInfo {
@@ -684,6 +900,17 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a list in a merge patch that other writers fill, or that a strategic merge patch would merge by key: the merge patch replaces it whole",
         explanation: "A JSON merge patch (RFC 7386) merges objects key by key but replaces every list whole, without any check, even a list the kind's schema keys (`containers` merge by `name` only in a strategic merge patch). A finalizer, condition or container another writer added since your read, or one you simply did not list, is deleted. The rule fires where that loses something: the list has other writers (the writers table: finalizers, ownerReferences, conditions, a Node's taints), or a strategic merge patch would have merged it by key or as a set (the schema tables); the finding then says what a strategic merge patch would keep. A list nobody else writes and no schema keys (a chart's custom resource `spec` list) is left alone: replacing it is what its writer means. Only a `metadata.resourceVersion` in the body guards it, and that locks the whole object.",
         fix: "The JSON patch PR #18139's strategies send for the same change (a `test` of the current list, then per-element or whole-list ops); needs the current object. For a built-in kind whose list merges by key, sending the body as a strategic merge patch (`kubectl patch` without `--type`) keeps the elements it does not list.",
+        messages: &[
+            ("list", "{path} is a list ({count} {elements}): a merge patch replaces the stored list whole{keyed}, so {item} another writer added or removed since your read is silently lost{gone}{writers}{advice}"),
+            ("keyed", ", keyed or not"),
+            ("gone", "; on the current object it deletes {names}"),
+            ("writers", "; {writers} write {path}"),
+            ("by-key", "; sent as a strategic merge patch (kubectl patch without --type{in_kind}), {field} would merge by {key} and the {items} you did not list would stay"),
+            ("as-set", "; sent as a strategic merge patch (kubectl patch without --type{in_kind}), {field} would merge as a set and the {items} you did not list would stay"),
+            ("in-kind", ", as for a {kind}"),
+            ("custom-keys", "; its schema keys it by {keys} (x-kubernetes-list-type: map), which a merge patch ignores (a custom resource takes no strategic merge patch: write the change as JSON patch ops)"),
+            ("null", "{path} is null: a merge patch deletes the whole list, so every {item} another writer added is lost, exactly as with []; {writers} write {path}"),
+        ],
         applies_to: AppliesTo::MergePatch,
     },
     RuleInfo {
@@ -693,6 +920,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `null` in a merge patch, which deletes the member",
         explanation: "In a merge patch `null` means delete: the key is removed whatever value another writer put there meanwhile, and a field can never be set to `null` this way. If you meant the value `null`, use a JSON patch.",
         fix: "The JSON patch for the same change, with a `test` of the current value before each `remove` (needs the current object).",
+        messages: &[("member", "{path} is null: a merge patch deletes the member, whatever value another writer put there meanwhile")],
         applies_to: AppliesTo::MergePatch,
     },
     RuleInfo {
@@ -702,6 +930,20 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a write of a whole list or map that other writers also fill (finalizers, ownerReferences, labels, annotations, conditions), with no `test` first",
         explanation: "`replace`, `add` or `remove` of the whole collection sets it to what this writer read plus its change: a finalizer, label or condition another writer added since that read is silently erased (and `add` of a map replaces the map, it does not add to it). The same loss as a list in a merge patch, and a `null` for the collection in a merge or strategic merge patch. Who else writes the field comes from the writers table (\"Who writes what\" in docs/lint.md): the finding names them.",
         fix: "Narrower ops: per key for maps (`add` of each key, as PR #18139 does), per element for lists (`test` + `remove` at an index, `add` at `/-`), or a `test` of the value read right before the write (KubeVirt's `getPatchFinalizerOps`); `test` null + `add` when the collection was absent. Needs the current object for lists; without it the finding says what to test.",
+        messages: &[
+            ("op", "op {index} ({op} {path}) {what} with no test: {item} another writer added or changed since your read is erased; {writers} also write {at}{on_kind}{advice}"),
+            ("removes", "removes the whole {shape}"),
+            ("adds-map", "adds the whole map (an add of a map replaces it, it does not add to it)"),
+            ("writes", "writes the whole {shape}"),
+            ("remove-no-object", "; no rewrite without the current object: test {at} with the value you read right before removing it"),
+            ("rfc-absent", "; RFC 6902 cannot say \"must be absent\" (a test of null fails on a missing member there): on kube-apiserver, test it null first"),
+            ("per-key", "; the fix sets each key on its own (if {at} may be absent, per-key adds fail with 422: then test it null and add the whole map, as PR #18139 does)"),
+            ("no-object", "; no rewrite without the current object: test {at} with the value you read right before the write (or per-element ops)"),
+            ("merge-null", "{path} is null: a merge patch deletes the whole {shape}, every {item} included, whatever other writers put there; {writers} write {path}"),
+            ("delete", "{path} is a {shape} other writers fill, and $patch: delete deletes it whole: every {item} goes, those other writers put there included{stored}; {writers} write {path}"),
+            ("null", "{path} is a {shape} other writers fill, and null deletes it whole: every {item} goes, those other writers put there included{stored}; {writers} write {path}"),
+            ("stored", " (stored now: {names})"),
+        ],
         applies_to: AppliesTo::All,
     },
     RuleInfo {
@@ -711,6 +953,11 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a `test` of a whole object (a struct such as `status.migrationState`, or all of `status`) that other writers change",
         explanation: "A `test` compares every field of the object, so a change by any other writer of any field fails the patch (422), and everything else in the patch is dropped with it. Whether that happens is a question of who writes the object, not of its shape: KubeVirt's `status.migrationState` is filled by the migration controller and by virt-handler on both nodes, a Node's `status` by kubelet, the node lifecycle controller and node-problem-detector.",
         fix: "Per-field ops: `test` + `replace` of just the fields the patch changes (`add` where the field was unset), as KubeVirt's synchronization controller writes `migrationState`.",
+        messages: &[
+            ("op", "op {index} tests the whole object {path} ({count} {fields}){changes}: a change by another writer to any field of it fails the whole patch (422); {writers} write {at}{on_kind}{advice}"),
+            ("changes", " to change it in {ops}"),
+            ("advice", "; test only the fields the patch depends on"),
+        ],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -720,6 +967,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "strategic-merge-patch directives (`$patch`, `$retainKeys`, `$setElementOrder/...`, `$deleteFromPrimitiveList/...`) in a merge patch",
         explanation: "Directives mean something only in a strategic merge patch. A JSON merge patch (RFC 7386, `--type=merge`) treats `$deleteFromPrimitiveList/finalizers` as a field of that name: the server drops it as unknown (with a warning under the default field validation) and the directive does nothing, while the rest of the body is applied.",
         fix: "None automatic: send the body as a strategic merge patch (a built-in kind, `kubectl patch` without `--type`), or write the change as a JSON patch (for a custom resource).",
+        messages: &[("member", "{path} is a strategic-merge-patch directive, but this is a merge patch: the server reads {key:?} as a field of that name, drops it as unknown (a warning under the default field validation) and applies the rest; the directive does nothing")],
         applies_to: AppliesTo::MergePatch,
     },
     RuleInfo {
@@ -729,6 +977,15 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a strategic merge patch (`kubectl patch` without `--type`) to a custom resource",
         explanation: "Custom resources accept only JSON patches, merge patches and server-side apply: the server answers 415 `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml` (kubernetes `staging/src/k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go`, `supportedTypes`; `handlers/patch.go`, `PatchResource`). `kubectl patch` sends a strategic merge patch unless `--type` says otherwise. Which kinds are built in comes from the schema tables (`src/schema/data`, generated from Kubernetes' published OpenAPI definitions, with every built-in kind listed): a kind they do not list is served by a CustomResourceDefinition. The finding says what the other types would do with this body: `--type=merge` does the same only when the body holds no lists and no directives; a list in a merge patch is replaced whole.",
         fix: "None automatic: `--type=merge` when the body holds no lists and no directives (then it means the same), `--type=json` ops for each list element you change.",
+        messages: &[
+            ("body", "{what} is a custom resource, which does not take strategic merge patches (what kubectl sends without --type): the server answers {answer}; {advice}"),
+            ("typed", "{typed} ({kind})"),
+            ("unnamed", "the resource"),
+            ("same-as-merge", "send it with --type=merge: this body holds no lists and no directives, so a merge patch does exactly the same"),
+            ("lists", "with --type=merge the same body would replace {lists} whole, deleting every element you did not list"),
+            ("directives", "its directives ($patch, $retainKeys, $setElementOrder, $deleteFromPrimitiveList) mean nothing in a merge patch"),
+            ("split", "{parts}: write those changes as ops with --type=json (add at /-, test then remove at an index), the rest with --type=merge"),
+        ],
         applies_to: AppliesTo::StrategicMergePatch,
     },
     RuleInfo {
@@ -738,6 +995,13 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a strategic-merge-patch directive the server cannot read (`$patch: remove`, `$setElementOrder/x` that is not a list, ...)",
         explanation: "`$patch` takes `replace`, `merge` or `delete`; `$retainKeys`, `$setElementOrder/<list>` and `$deleteFromPrimitiveList/<list>` take lists. Anything else fails the whole patch with apimachinery's error (`unknown patch type`, `invalid patch format of retainKeys`, `invalid patch format of setElementOrder list`, `invalid patch format of primitive list`: `k8s.io/apimachinery/pkg/util/mergepatch/errors.go`).",
         fix: "None automatic: the directive spelled as the server reads it, or left out.",
+        messages: &[
+            ("member", "{path}: {problem}; the server fails the whole patch with that error (k8s.io/apimachinery/pkg/util/mergepatch/errors.go)"),
+            ("patch", "unknown patch type: {value} (the $patch directive takes replace, merge or delete)"),
+            ("retain-keys", "invalid patch format of retainKeys ($retainKeys takes a list of field names)"),
+            ("set-element-order", "invalid patch format of setElementOrder list (it takes a list)"),
+            ("primitive-list", "invalid patch format of primitive list ($deleteFromPrimitiveList takes a list of values)"),
+        ],
         applies_to: AppliesTo::StrategicMergePatch,
     },
     RuleInfo {
@@ -747,6 +1011,10 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a list without a merge key (a Node's `taints`, `tolerations`) in a strategic merge patch, where other writers add elements",
         explanation: "A strategic merge patch merges a list element by element only when its Go type declares a patch strategy: `containers` merge by `name`, `conditions` by `type`, `finalizers` as a set. A list without one (a Node's `spec.taints`, a Pod's `tolerations`, `imagePullSecrets` in a ServiceAccount) is replaced whole, exactly as in a merge patch: every element another writer added since your read is deleted without a check. Kubernetes' own taint helper pins `metadata.resourceVersion` for this reason (`pkg/controller/controller_utils.go`, `PatchNodeTaints`: \"`.spec.taints` does not specify patchMergeKey and patchStrategy\"). The finding names the writers (the writers table) and, with the current object, the elements that would go.",
         fix: "With the current object: the JSON patch of the same change (a `test` of the list read, then the write). Or pin `metadata.resourceVersion` in the body (409 on any concurrent write, then re-read and retry), as `PatchNodeTaints` does.",
+        messages: &[
+            ("list", "{path} has no merge key, so a strategic merge patch replaces it whole with what the body lists ({count} {items}): every {item} another writer added since your read is deleted without a check{gone}; {writers} write {path}"),
+            ("gone", "; on the current object it deletes {names} (the {items} you did not list)"),
+        ],
         applies_to: AppliesTo::StrategicMergePatch,
     },
     RuleInfo {
@@ -756,6 +1024,12 @@ const TABLE: [RuleInfo; 34] = [
         summary: "`$patch: replace` on a list or map other writers fill (a Node's labels, finalizers, conditions)",
         explanation: "`$patch: replace` turns a strategic merge patch's merge into a replacement: the map or list becomes exactly what the body lists, so every label, finalizer or condition another writer put there (kubelet, node-feature-discovery, controllers, users) is deleted, without a check (apimachinery `pkg/util/strategicpatch/patch.go`, `mergeMap` and `mergeSliceWithSpecialElements`). Without the directive, labels merge per key and keyed lists merge per element, which is what a writer that shares the field wants.",
         fix: "None automatic: drop the directive and send only what changes (a key with `null` to delete it, `{\"name\": ..., \"$patch\": \"delete\"}` or `$deleteFromPrimitiveList/<field>` to delete one element).",
+        messages: &[
+            ("list", "{path} is a {shape} other writers fill, and {how} makes it exactly what the body lists: every {item} you did not list is deleted, whatever another writer put there{stored}; {writers} write {path} (without the directive the {items} merge, and yours are added)"),
+            ("directive", "$patch: replace in it"),
+            ("element", "a {{\"$patch\": \"replace\"}} element"),
+            ("stored", " (stored now: {names})"),
+        ],
         applies_to: AppliesTo::StrategicMergePatch,
     },
     RuleInfo {
@@ -765,6 +1039,11 @@ const TABLE: [RuleInfo; 34] = [
         summary: "an element of a list merged by key that lacks the key (a container without `name`)",
         explanation: "A list merged by key (`containers` by `name`, `ports` by `containerPort`, `conditions` by `type`) matches each element of the patch to a stored one by that key. An element without it cannot be matched: whenever the stored object has the list, the server fails the whole patch with HTTP 500 and apimachinery's text `map: map[image:redis] does not contain declared merge key: name` (`pkg/util/mergepatch/errors.go`, `ErrNoMergeKey`; `handlers/patch.go`, `interpretStrategicMergePatchError`, passes it on as an internal error).",
         fix: "None automatic: add the key (the container's `name`) to each element.",
+        messages: &[
+            ("element", "{path} merges by {key}, but element {i}{more} has no {key}: whenever the stored object has the list, the server fails the whole patch with {status}"),
+            ("more", " (and {count} more)"),
+            ("no-status", "an error"),
+        ],
         applies_to: AppliesTo::StrategicMergePatch,
     },
     RuleInfo {
@@ -774,6 +1053,10 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a UTF-8 byte order mark before the body",
         explanation: "Editors on Windows save files with a byte order mark (EF BB BF). Go's JSON decoder does not skip it: its scanner stops at the first byte, 0xEF, which it names as the rune `ï` (`stateBeginValue` and `quoteChar` in `encoding/json/scanner.go`, the same in the fork `sigs.k8s.io/json` kube-apiserver decodes patches with). The server answers 400 `error decoding patch: invalid character 'ï' looking for beginning of value` for a JSON patch and a merge patch (`handlers/patch.go`, `applyJSPatch`), and the same text without the prefix for a strategic merge patch (`strategicPatchObject`). (`kubectl patch -p` reads a value that does not start with `{` as YAML, which drops the mark, so the same text works there.)",
         fix: "The same body without the mark.",
+        messages: &[
+            ("body", "the body starts with a UTF-8 byte order mark (EF BB BF): Go's decoder refuses it, the server answers 400 {prefix}invalid character 'ï' looking for beginning of value"),
+            ("prefix", "error decoding patch: "),
+        ],
         applies_to: AppliesTo::All,
     },
     RuleInfo {
@@ -783,6 +1066,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a body that is Go's `%v` or `%s` of a slice of ops (`[{add /metadata/labels/app web}]`), not JSON",
         explanation: "Printing a `[]PatchOperation` with `fmt.Sprintf(\"%v\", ops)` or `%s` writes Go's own notation: no quotes, no field names, maps as `map[k:v]`. The server cannot decode it (400 `error decoding patch`). It shows up when a log line or a test fixture is pasted as a patch, or when the payload was built with `fmt` instead of `json.Marshal`.",
         fix: "The ops written as JSON (`json.Marshal`, or KubeVirt's `PatchSet.GeneratePayload()`), when the text can be read back.",
+        messages: &[("body", "the body is Go's %v of a slice of ops, not JSON (no quotes, no field names): the server cannot decode it, 400 error decoding patch; write it with json.Marshal or KubeVirt's GeneratePayload()")],
         applies_to: AppliesTo::JsonPatch,
     },
     RuleInfo {
@@ -792,6 +1076,11 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a number, boolean, list or object where Kubernetes keeps strings (label and annotation values, `nodeSelector`, a ConfigMap's `data`)",
         explanation: "Labels, annotations, `nodeSelector`, `matchLabels` and ConfigMap data are `map[string]string` in the API types. `\"3\"` is a string, `3` is not: for a built-in kind the patch itself applies, but the server cannot decode the patched object into its Go type and answers 422 Invalid with the decoder's error (`handlers/patch.go`: `jsonPatcher.applyPatchToCurrentObject` for JSON and merge patches, `applyPatchToObject` for strategic merge patches: a decoding error that is not a strict-field error becomes `errors.NewInvalid`). YAML makes this easy to miss: `replicas: 3` and `enabled: true` are a number and a boolean.",
         fix: "The same value as a string (`\"3\"`, `\"true\"`).",
+        messages: &[
+            ("op", "op {index} ({op} {path}) writes {value} at {at}, {what}: the map holds strings only (map[string]string), so for a built-in kind the server cannot decode the patched object (422 Invalid); write it as the string {string}"),
+            ("it-means", "it means"),
+            ("member", "{path} is {what} ({value}): {map} holds strings only (map[string]string), so for a built-in kind the server cannot decode the patched object (422 Invalid); write it as a string"),
+        ],
         applies_to: AppliesTo::All,
     },
     RuleInfo {
@@ -801,6 +1090,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a YAML number whose digits the JSON sent does not keep (`1.10` is sent as `1.1`, `1.0` as `1`, `0o17` as `15`)",
         explanation: "`kubectl patch -p` reads a value that does not start with `{` as YAML, and a YAML file is converted to JSON before it is sent (apimachinery `yaml.ToJSON`): an unquoted `1.10` is the number 1.1, so a version `1.10` arrives as `1.1`, and a number where a string belongs (a label, an annotation) is refused on top.",
         fix: "None automatic: quote the value (`\"1.10\"`).",
+        messages: &[("number", "line {line}: the YAML number {written} is sent as {sent}: quote it (\"{written}\") if the digits matter")],
         applies_to: AppliesTo::All,
     },
     RuleInfo {
@@ -810,6 +1100,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a JSON patch with a `test`, sent inside `retry.RetryOnConflict`",
         explanation: "`retry.RetryOnConflict` retries only when the error is a 409 Conflict (client-go `util/retry`: `OnError(backoff, errors.IsConflict, fn)`). A failed `test` is answered 422 Invalid, never 409, and a JSON patch without a resourceVersion is never refused with 409 at all (the server re-applies it to the latest object itself). So the loop runs once: the retry the author meant never happens, and the test values are never refreshed.",
         fix: "Retry on the 422 with a fresh read: `retry.OnError(backoff, apierrors.IsInvalid, fn)` where `fn` gets the object again and rebuilds the patch (its `test` values) from it; or return the error and let the work queue requeue.",
+        messages: &[],
         applies_to: AppliesTo::GoSource,
     },
     RuleInfo {
@@ -819,6 +1110,7 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a controller-runtime `client.MergeFrom` patch whose object's finalizers, conditions or owner references changed after the base was copied",
         explanation: "`client.MergeFrom(base)` sends the JSON merge patch from `base` to the object. A merge patch replaces lists whole, so the finalizers (or conditions, or owner references) go out as the complete list this controller saw: a finalizer another controller added since the read is removed again, silently. Without `MergeFromWithOptimisticLock` nothing guards it (no resourceVersion in the body, so no 409).",
         fix: "`client.MergeFromWithOptions(base, client.MergeFromWithOptimisticLock{})` (the body then carries the resourceVersion: a concurrent write is a 409, retried from a fresh read with `retry.RetryOnConflict`); for built-in kinds `client.StrategicMergeFrom(base)` merges finalizers as a set.",
+        messages: &[],
         applies_to: AppliesTo::GoSource,
     },
     RuleInfo {
@@ -828,6 +1120,14 @@ const TABLE: [RuleInfo; 34] = [
         summary: "a path or member the kind's schema does not have (`/metdata/labels`, `nodeselector`)",
         explanation: "After applying a patch the server decodes the result into the kind's Go type (kubernetes `staging/src/k8s.io/apiserver/pkg/endpoints/handlers/patch.go`: `runtime.DecodeInto` in `jsonPatcher.applyPatchToCurrentObject`, `FromUnstructuredWithValidation` in `applyPatchToObject` for a strategic merge patch). A member the type does not have is dropped: under the default field validation, `Warn` (no `fieldValidation` parameter; `kubectl patch` sends none), the only trace is a warning header (`addStrictDecodingWarnings`), so the request succeeds and writes nothing there; with `fieldValidation=Strict` it is refused with 422. An op whose path runs below a member the object lacks (`/metdata/labels/app`) fails the whole patch instead (422). Members are matched exactly, case included (the server decodes case-sensitively). The rule reads the kind's schema tables (built-in kinds and KubeVirt's; maps, free-form fields and custom resources without a table take any key), with or without a current object.",
         fix: "None automatic: the finding names the field meant when one is close (`metadata` for `metdata`, `nodeSelector` for `nodeselector`).",
+        messages: &[
+            ("member", "`{member}` is not a field of {within}{hint} The server decodes the patched object into {kind}'s Go type, which drops members it does not know with only a warning: nothing is written there.{below}"),
+            ("a-kind", "a {kind}"),
+            ("within", "{parent} (at `{at}`)"),
+            ("no-hint", "."),
+            ("hint", ": did you mean `{field}`?"),
+            ("below", " An op whose path runs below a member the object lacks fails the whole patch instead (422)."),
+        ],
         applies_to: AppliesTo::All,
     },
 ];

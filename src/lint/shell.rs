@@ -289,18 +289,21 @@ impl Lexer<'_> {
         Ok(())
     }
 
+    /// A character taken as it is (a newline counted).
+    fn literal(&mut self, c: char) {
+        if c == '\n' {
+            self.line += 1;
+        }
+        self.word().text.push(c);
+    }
+
     fn single_quoted(&mut self) -> Result<(), ShellError> {
         let line = self.line;
         self.word();
         loop {
             match self.chars.next() {
                 Some((_, '\'')) => return Ok(()),
-                Some((_, c)) => {
-                    if c == '\n' {
-                        self.line += 1;
-                    }
-                    self.word().text.push(c);
-                }
+                Some((_, c)) => self.literal(c),
                 None => {
                     return Err(self.error("a single quote (') opened here is never closed", line))
                 }
@@ -327,12 +330,7 @@ impl Lexer<'_> {
                 },
                 Some((at, '$')) => self.expansion(at)?,
                 Some((at, '`')) => self.backquoted(at)?,
-                Some((_, c)) => {
-                    if c == '\n' {
-                        self.line += 1;
-                    }
-                    self.word().text.push(c);
-                }
+                Some((_, c)) => self.literal(c),
                 None => {
                     return Err(self.error("a double quote (\") opened here is never closed", line))
                 }
@@ -345,151 +343,151 @@ impl Lexer<'_> {
         let line = self.line;
         self.word();
         loop {
-            let Some((_, c)) = self.chars.next() else {
+            let escaped = match self.chars.next() {
+                Some((_, '\'')) => return Ok(()),
+                Some((_, '\\')) => self.chars.next(),
+                Some((_, c)) => {
+                    self.literal(c);
+                    continue;
+                }
+                None => None,
+            };
+            let Some((_, e)) = escaped else {
                 return Err(self.error("a $'...' quote opened here is never closed", line));
             };
-            match c {
-                '\'' => return Ok(()),
-                '\\' => {
-                    let Some((_, e)) = self.chars.next() else {
-                        return Err(self.error("a $'...' quote opened here is never closed", line));
-                    };
-                    let decoded = match e {
-                        'a' => Some('\u{7}'),
-                        'b' => Some('\u{8}'),
-                        'e' | 'E' => Some('\u{1b}'),
-                        'f' => Some('\u{c}'),
-                        'n' => Some('\n'),
-                        'r' => Some('\r'),
-                        't' => Some('\t'),
-                        'v' => Some('\u{b}'),
-                        '\\' | '\'' | '"' | '?' => Some(e),
-                        'c' => self.chars.next().map(|(_, x)| char::from((x as u8) & 0x1f)),
-                        '0'..='7' => {
-                            let mut n = e.to_digit(8).unwrap_or(0);
-                            for _ in 0..2 {
-                                match self.chars.peek().and_then(|&(_, d)| d.to_digit(8)) {
-                                    Some(d) => {
-                                        self.chars.next();
-                                        n = n * 8 + d;
-                                    }
-                                    None => break,
-                                }
-                            }
-                            char::from_u32(n & 0xff)
-                        }
-                        'x' | 'u' | 'U' => {
-                            let max = match e {
-                                'x' => 2,
-                                'u' => 4,
-                                _ => 8,
-                            };
-                            let mut n: u32 = 0;
-                            let mut digits = 0;
-                            while digits < max {
-                                match self.chars.peek().and_then(|&(_, d)| d.to_digit(16)) {
-                                    Some(d) => {
-                                        self.chars.next();
-                                        n = n.saturating_mul(16).saturating_add(d);
-                                        digits += 1;
-                                    }
-                                    None => break,
-                                }
-                            }
-                            if digits == 0 {
-                                self.word().text.push('\\');
-                                Some(e)
-                            } else {
-                                char::from_u32(n)
-                            }
-                        }
-                        other => {
-                            self.word().text.push('\\');
-                            Some(other)
-                        }
-                    };
-                    if let Some(d) = decoded {
-                        self.word().text.push(d);
-                    }
-                }
-                other => {
-                    if other == '\n' {
-                        self.line += 1;
-                    }
-                    self.word().text.push(other);
-                }
+            if let Some(d) = self.ansi_c_escape(e) {
+                self.word().text.push(d);
             }
         }
     }
 
-    /// `$NAME`, `${...}`, `$(...)`, `$((...))`: kept as written, recorded.
-    fn expansion(&mut self, start: usize) -> Result<(), ShellError> {
-        let line = self.line;
-        let mut end = start + 1;
-        match self.chars.peek().copied() {
-            Some((_, '(' | '{')) => {
-                let (open, close) = match self.chars.peek() {
-                    Some((_, '(')) => ('(', ')'),
-                    _ => ('{', '}'),
+    /// What `\e` stands for in `$'...'` (an unknown escape keeps its
+    /// backslash).
+    fn ansi_c_escape(&mut self, e: char) -> Option<char> {
+        match e {
+            'a' => Some('\u{7}'),
+            'b' => Some('\u{8}'),
+            'e' | 'E' => Some('\u{1b}'),
+            'f' => Some('\u{c}'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\u{b}'),
+            '\\' | '\'' | '"' | '?' => Some(e),
+            'c' => self.chars.next().map(|(_, x)| char::from((x as u8) & 0x1f)),
+            '0'..='7' => {
+                let (n, _) = self.digits(8, 2, e.to_digit(8).unwrap_or(0));
+                char::from_u32(n & 0xff)
+            }
+            'x' | 'u' | 'U' => {
+                let max = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
                 };
-                let mut depth = 0usize;
-                let mut quote: Option<char> = None;
-                loop {
-                    let Some((at, c)) = self.chars.next() else {
-                        return Err(self.error(
-                            format!("a ${open}...{close} opened here is never closed"),
-                            line,
-                        ));
-                    };
-                    end = at + c.len_utf8();
-                    match (quote, c) {
-                        (Some(q), c) if c == q => quote = None,
-                        (Some(_), '\n') | (None, '\n') => self.line += 1,
-                        (Some(_), _) => {}
-                        (None, '\'' | '"') => quote = Some(c),
-                        (None, c) if c == open => depth += 1,
-                        (None, c) if c == close => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        _ => {}
+                match self.digits(16, max, 0) {
+                    (_, 0) => {
+                        self.word().text.push('\\');
+                        Some(e)
                     }
+                    (n, _) => char::from_u32(n),
                 }
             }
+            other => {
+                self.word().text.push('\\');
+                Some(other)
+            }
+        }
+    }
+
+    /// Up to `max` more digits in `radix` after `n`: the number, and how
+    /// many digits were read.
+    fn digits(&mut self, radix: u32, max: usize, mut n: u32) -> (u32, usize) {
+        let mut read = 0;
+        while read < max {
+            let Some(d) = self.chars.peek().and_then(|&(_, d)| d.to_digit(radix)) else {
+                break;
+            };
+            self.chars.next();
+            n = n.saturating_mul(radix).saturating_add(d);
+            read += 1;
+        }
+        (n, read)
+    }
+
+    /// `$NAME`, `${...}`, `$(...)`, `$((...))`: kept as written, recorded.
+    fn expansion(&mut self, start: usize) -> Result<(), ShellError> {
+        let end = match self.chars.peek().copied() {
+            Some((_, open @ ('(' | '{'))) => self.balanced(open)?,
             Some((_, c))
                 if c.is_ascii_alphanumeric()
                     || matches!(c, '_' | '@' | '*' | '#' | '?' | '-' | '$' | '!') =>
             {
-                let special = !(c.is_ascii_alphanumeric() || c == '_') || c.is_ascii_digit();
-                while let Some(&(at, n)) = self.chars.peek() {
-                    if !(n.is_ascii_alphanumeric() || n == '_') {
-                        break;
-                    }
-                    self.chars.next();
-                    end = at + 1;
-                    if special {
-                        break;
-                    }
-                }
-                if special && end == start + 1 {
-                    if let Some((at, n)) = self.chars.next() {
-                        end = at + n.len_utf8();
-                    }
-                }
+                self.parameter(start, c)
             }
             _ => {
                 // A lone `$` is a literal dollar sign.
                 self.word().text.push('$');
                 return Ok(());
             }
-        }
+        };
         let written = self.text[start..end].to_owned();
         let word = self.word();
         word.text.push_str(&written);
         word.expansions.push(written);
         Ok(())
+    }
+
+    /// Where `$(...)` or `${...}` ends (`open` is next): past the close
+    /// that balances it, quotes skipped.
+    fn balanced(&mut self, open: char) -> Result<usize, ShellError> {
+        let line = self.line;
+        let close = if open == '(' { ')' } else { '}' };
+        let mut depth = 0usize;
+        let mut quote: Option<char> = None;
+        loop {
+            let Some((at, c)) = self.chars.next() else {
+                let message = format!("a ${open}...{close} opened here is never closed");
+                return Err(self.error(message, line));
+            };
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), '\n') | (None, '\n') => self.line += 1,
+                (Some(_), _) => {}
+                (None, '\'' | '"') => quote = Some(c),
+                (None, c) if c == open => depth += 1,
+                (None, c) if c == close => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Ok(at + c.len_utf8());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Where `$NAME` ends (`c`, its first character, is next); a special
+    /// parameter (`$1`, `$?`) is one character.
+    fn parameter(&mut self, start: usize, c: char) -> usize {
+        let mut end = start + 1;
+        let special = !(c.is_ascii_alphanumeric() || c == '_') || c.is_ascii_digit();
+        while let Some(&(at, n)) = self.chars.peek() {
+            if !(n.is_ascii_alphanumeric() || n == '_') {
+                break;
+            }
+            self.chars.next();
+            end = at + 1;
+            if special {
+                break;
+            }
+        }
+        if special && end == start + 1 {
+            if let Some((at, n)) = self.chars.next() {
+                end = at + n.len_utf8();
+            }
+        }
+        end
     }
 
     fn backquoted(&mut self, start: usize) -> Result<(), ShellError> {

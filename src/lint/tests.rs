@@ -18,6 +18,26 @@ fn rules(report: &Report) -> Vec<Rule> {
     report.findings.iter().map(|f| f.rule).collect()
 }
 
+/// Every rule lint runs (Go examples: `scan`'s tests run them, in
+/// tests/scan.rs), with its example and the options to lint it with.
+fn examples() -> impl Iterator<Item = (Rule, Example, Options)> {
+    Rule::ALL
+        .into_iter()
+        .filter(|rule| rule.info().applies_to != AppliesTo::GoSource)
+        .map(|rule| {
+            let example = rule.example();
+            let options = options(example.object);
+            (rule, example, options)
+        })
+}
+
+/// The findings at warning or above, but for the bounds on the body.
+fn loud(report: &Report) -> Vec<&Finding> {
+    let bound = |f: &&Finding| matches!(f.rule, Rule::TooManyOps | Rule::BodyTooLarge);
+    let loud = |f: &&Finding| f.severity >= Severity::Warning && !bound(f);
+    report.findings.iter().filter(loud).collect()
+}
+
 #[test]
 fn table_is_in_enum_order() {
     assert_eq!(RULES.len(), Rule::ALL.len());
@@ -37,13 +57,7 @@ fn table_is_in_enum_order() {
 /// is silent on the fix lint itself proposes.
 #[test]
 fn each_rule_fires_on_its_example_and_not_on_the_fix() {
-    for rule in Rule::ALL {
-        if rule.info().applies_to == AppliesTo::GoSource {
-            // Go examples: `scan`'s tests run them (tests/scan.rs).
-            continue;
-        }
-        let example = rule.example();
-        let options = options(example.object);
+    for (rule, example, options) in examples() {
         let report = lint(&example.patch, &options)
             .unwrap_or_else(|e| panic!("{rule}: example unreadable: {e}"));
         let finding = report
@@ -452,44 +466,22 @@ fn fixes_of_a_big_patch_stay_within_budget() {
 /// an example, lints clean: nothing at warning or above.
 #[test]
 fn every_fix_shown_lints_clean() {
-    for rule in Rule::ALL {
-        if rule.info().applies_to == AppliesTo::GoSource {
-            // Go examples: `scan`'s tests run them (tests/scan.rs).
-            continue;
-        }
-        let example = rule.example();
-        let options = options(example.object);
+    for (rule, example, options) in examples() {
         let fixed = lint(&example.fixed, &options)
             .unwrap_or_else(|e| panic!("{rule}: fixed example unreadable: {e}"));
-        let loud: Vec<_> = fixed
-            .findings
-            .iter()
-            .filter(|f| {
-                f.severity >= Severity::Warning
-                    && f.rule != Rule::TooManyOps
-                    && f.rule != Rule::BodyTooLarge
-            })
-            .collect();
+        let loud_fixed = loud(&fixed);
         assert!(
-            loud.is_empty(),
-            "{rule}: the fixed example is not clean: {loud:#?}"
+            loud_fixed.is_empty(),
+            "{rule}: the fixed example is not clean: {loud_fixed:#?}"
         );
         let report = lint(&example.patch, &options).unwrap();
         for finding in report.findings.iter().filter(|f| f.rule == rule) {
             if let Some(fix) = &finding.fix {
                 let again = lint(&fix.payload(), &options).unwrap();
-                let loud: Vec<_> = again
-                    .findings
-                    .iter()
-                    .filter(|f| {
-                        f.severity >= Severity::Warning
-                            && f.rule != Rule::TooManyOps
-                            && f.rule != Rule::BodyTooLarge
-                    })
-                    .collect();
+                let loud_again = loud(&again);
                 assert!(
-                    loud.is_empty(),
-                    "{rule}: its fix {} is not clean: {loud:#?}",
+                    loud_again.is_empty(),
+                    "{rule}: its fix {} is not clean: {loud_again:#?}",
                     fix.payload()
                 );
                 assert_ne!(
