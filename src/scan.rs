@@ -275,11 +275,10 @@ fn scan_package(
         }
     }
     let mut package = eval::Package::default();
-    let empty = eval::Package::default();
     // Twice: a constant may use one declared in a file read later.
     for _ in 0..2 {
         for file in parsed.iter().chain(&declared) {
-            eval::Unit::new(file, &empty).declare(&mut package.values);
+            eval::declare(file, &mut package.values);
         }
     }
     let mut findings = Vec::new();

@@ -189,6 +189,24 @@ pub fn field_list<'t>(node: Node<'t>, name: &str) -> Vec<Node<'t>> {
     out
 }
 
+/// The specs of an `import`, `var` or `const` declaration, in
+/// parentheses or not.
+pub fn specs(decl: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    for child in children(decl) {
+        if child.kind().ends_with("_spec") {
+            out.push(child);
+        } else if child.kind().ends_with("_spec_list") {
+            out.extend(
+                children(child)
+                    .into_iter()
+                    .filter(|s| s.kind().ends_with("_spec")),
+            );
+        }
+    }
+    out
+}
+
 /// The value of a Go string literal (interpreted or raw), or `None` when
 /// `node` is not one.
 pub fn string_literal(file: &GoFile, node: Node) -> Option<String> {
