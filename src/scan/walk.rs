@@ -145,6 +145,29 @@ fn read(path: &Path) -> Result<String, ScanError> {
     })
 }
 
+/// Reads and scans the files of one package (a directory) into `report`.
+fn scan_dir(parser: &mut tree_sitter::Parser, package: &[PathBuf], report: &Mutex<Report>) {
+    let mut sources = Vec::with_capacity(package.len());
+    let mut skipped = Vec::new();
+    for path in package {
+        match read(path) {
+            Ok(text) => sources.push((slashed(path), text)),
+            Err(err) => skipped.push(err),
+        }
+    }
+    let bytes: u64 = sources.iter().map(|(_, t)| t.len() as u64).sum();
+    let (findings, payloads, errors) = scan_package(parser, &sources);
+    let read = sources.len() - errors.len();
+    skipped.extend(errors);
+    if let Ok(mut report) = report.lock() {
+        report.files += read;
+        report.bytes += bytes;
+        report.findings.extend(findings);
+        report.payloads.extend(payloads);
+        report.skipped.extend(skipped);
+    }
+}
+
 /// Scans the Go files under `paths` on `threads` threads, calling
 /// `progress` as files are done.
 ///
@@ -171,30 +194,8 @@ pub fn scan_paths(
     let report = Mutex::new(Report::default());
     let work = || {
         let mut parser = go::parser();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(package) = packages.get(i) else {
-                break;
-            };
-            let mut sources = Vec::with_capacity(package.len());
-            let mut skipped = Vec::new();
-            for path in package {
-                match read(path) {
-                    Ok(text) => sources.push((slashed(path), text)),
-                    Err(err) => skipped.push(err),
-                }
-            }
-            let bytes: u64 = sources.iter().map(|(_, t)| t.len() as u64).sum();
-            let (findings, payloads, errors) = scan_package(&mut parser, &sources);
-            let read = sources.len() - errors.len();
-            skipped.extend(errors);
-            if let Ok(mut report) = report.lock() {
-                report.files += read;
-                report.bytes += bytes;
-                report.findings.extend(findings);
-                report.payloads.extend(payloads);
-                report.skipped.extend(skipped);
-            }
+        while let Some(package) = packages.get(next.fetch_add(1, Ordering::Relaxed)) {
+            scan_dir(&mut parser, package, &report);
             let now = done.fetch_add(package.len(), Ordering::Relaxed) + package.len();
             progress(Progress { done: now, total });
         }
