@@ -11,7 +11,7 @@ use super::fix;
 use super::value::{
     all_ops, collection_at, has_branches, HoleKind, Node, OpT, Piece, Shape, Text, Val,
 };
-use super::{Finding, Payload, PayloadOp};
+use super::{HazardSite, Payload, PayloadOp};
 use crate::lint::{self, BodyKind, Input, Options, Origin, Rule};
 use crate::patch::{OpKind, Operation};
 
@@ -258,7 +258,7 @@ fn rank(how: &How) -> u8 {
     }
 }
 
-/// A finding before it is placed in a file.
+/// A hazard site before it is placed in a file.
 struct Found {
     rule: Rule,
     at: super::go::Pos,
@@ -285,7 +285,7 @@ fn admitted(emits: &[Emit]) -> HashSet<u32> {
 }
 
 /// Judges a file's payloads.
-pub fn judge(file: &str, emits: &[Emit]) -> (Vec<Finding>, Vec<Payload>) {
+pub fn judge(file: &str, emits: &[Emit]) -> (Vec<HazardSite>, Vec<Payload>) {
     let admitted = admitted(emits);
     let mut found: Vec<Found> = Vec::new();
     let mut seen: HashSet<(Rule, u32)> = HashSet::new();
@@ -349,9 +349,9 @@ pub fn judge(file: &str, emits: &[Emit]) -> (Vec<Finding>, Vec<Payload>) {
 }
 
 impl Found {
-    /// The finding, placed in `file`.
-    fn placed(self, file: &str) -> Finding {
-        Finding {
+    /// The hazard site, placed in `file`.
+    fn placed(self, file: &str) -> HazardSite {
+        HazardSite {
             severity: self.rule.severity(),
             rule: self.rule,
             file: file.to_owned(),
