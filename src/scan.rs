@@ -126,9 +126,10 @@ impl fmt::Display for ScanError {
 
 impl std::error::Error for ScanError {}
 
-/// One hazard found in the code.
+/// A place in Go code that builds or sends a hazardous patch: the rule,
+/// where, and what to write instead.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Finding {
+pub struct HazardSite {
     /// Which rule (the `lint` rule table).
     pub rule: Rule,
     /// How bad.
@@ -198,15 +199,16 @@ pub struct Payload {
     pub branches: bool,
 }
 
-/// What a scan found.
+/// What a scan of Go files found: files read, hazard sites, payloads and
+/// files skipped.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Report {
+pub struct Survey {
     /// Go files read.
     pub files: usize,
     /// Their bytes.
     pub bytes: u64,
-    /// Findings, by file, line, column and rule.
-    pub findings: Vec<Finding>,
+    /// Hazard sites, by file, line, column and rule.
+    pub findings: Vec<HazardSite>,
     /// Payloads, by file and line.
     pub payloads: Vec<Payload>,
     /// Files that could not be read (skipped).
@@ -218,7 +220,7 @@ fn errors<S: serde::Serializer>(list: &[ScanError], ser: S) -> Result<S::Ok, S::
     ser.collect_seq(list.iter().map(|e| e.to_string()))
 }
 
-impl Report {
+impl Survey {
     /// The worst severity found.
     pub fn worst(&self) -> Option<Severity> {
         self.findings.iter().map(|f| f.severity).max()
@@ -248,7 +250,7 @@ impl Report {
 fn scan_package(
     parser: &mut tree_sitter::Parser,
     files: &[(String, String)],
-) -> (Vec<Finding>, Vec<Payload>, Vec<ScanError>) {
+) -> (Vec<HazardSite>, Vec<Payload>, Vec<ScanError>) {
     let mut errors = Vec::new();
     if !files.iter().any(|(_, text)| go::may_patch(text)) {
         return (Vec::new(), Vec::new(), errors);
@@ -275,11 +277,10 @@ fn scan_package(
         }
     }
     let mut package = eval::Package::default();
-    let empty = eval::Package::default();
     // Twice: a constant may use one declared in a file read later.
     for _ in 0..2 {
         for file in parsed.iter().chain(&declared) {
-            eval::Unit::new(file, &empty).declare(&mut package.values);
+            eval::declare(file, &mut package.values);
         }
     }
     let mut findings = Vec::new();
@@ -298,33 +299,33 @@ fn scan_package(
 /// # Errors
 ///
 /// [`ScanError`] when the file is too large or cannot be parsed.
-pub fn scan_source(name: &str, text: &str) -> Result<(Vec<Finding>, Vec<Payload>), ScanError> {
+pub fn scan_source(name: &str, text: &str) -> Result<(Vec<HazardSite>, Vec<Payload>), ScanError> {
     let mut parser = go::parser();
     let (findings, payloads, mut errors) =
         scan_package(&mut parser, &[(name.to_owned(), text.to_owned())]);
     if let Some(err) = errors.pop() {
         return Err(err);
     }
-    let mut report = Report {
+    let mut survey = Survey {
         findings,
         payloads,
-        ..Report::default()
+        ..Survey::default()
     };
-    report.sort();
-    Ok((report.findings, report.payloads))
+    survey.sort();
+    Ok((survey.findings, survey.payloads))
 }
 
 /// Scans several files as one package.
-pub fn scan_files(files: &[(String, String)]) -> Report {
+pub fn scan_files(files: &[(String, String)]) -> Survey {
     let mut parser = go::parser();
     let (findings, payloads, skipped) = scan_package(&mut parser, files);
-    let mut report = Report {
+    let mut survey = Survey {
         files: files.len() - skipped.len(),
         bytes: files.iter().map(|(_, t)| t.len() as u64).sum(),
         findings,
         payloads,
         skipped,
     };
-    report.sort();
-    report
+    survey.sort();
+    survey
 }

@@ -96,10 +96,7 @@ fn val_of(value: &Value, holes: &[Hole]) -> Val {
                     _ => Shape::of_expr(&hole.expr),
                 };
                 if shape != Shape::Unknown || matches!(hole.kind, HoleKind::Json(_)) {
-                    return Val::Opaque {
-                        expr: hole.expr.clone(),
-                        shape,
-                    };
+                    return Val::opaque(shape, hole.expr.clone());
                 }
             }
             Val::Str(text)

@@ -92,7 +92,8 @@ pub fn for_op(rule: Rule, op: &OpT, partner: Option<&OpT>) -> String {
 }
 
 /// One op per changed key instead of a test and a replace of the whole
-/// map: PR #18139's helper with the builder, a loop otherwise.
+/// map: `patch.GeneratePerKeyMapPatches` with the builder, a loop
+/// otherwise.
 fn whole_map_test(op: &OpT, partner: Option<&OpT>, path: &str, builder: bool) -> String {
     let old = value_expr(op);
     let new = partner.map(value_expr).unwrap_or_else(|| "new".to_owned());

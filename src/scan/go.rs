@@ -1,6 +1,9 @@
 //! Go source through tree-sitter: parsing, node helpers, positions and
 //! string literals.
 
+use std::iter::Peekable;
+use std::str::Chars;
+
 use tree_sitter::{Node, Parser, Tree};
 
 use super::{ScanError, ScanErrorKind, MAX_FILE_BYTES};
@@ -189,6 +192,24 @@ pub fn field_list<'t>(node: Node<'t>, name: &str) -> Vec<Node<'t>> {
     out
 }
 
+/// The specs of an `import`, `var` or `const` declaration, in
+/// parentheses or not.
+pub fn specs(decl: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    for child in children(decl) {
+        if child.kind().ends_with("_spec") {
+            out.push(child);
+        } else if child.kind().ends_with("_spec_list") {
+            out.extend(
+                children(child)
+                    .into_iter()
+                    .filter(|s| s.kind().ends_with("_spec")),
+            );
+        }
+    }
+    out
+}
+
 /// The value of a Go string literal (interpreted or raw), or `None` when
 /// `node` is not one.
 pub fn string_literal(file: &GoFile, node: Node) -> Option<String> {
@@ -211,6 +232,8 @@ pub fn string_literal(file: &GoFile, node: Node) -> Option<String> {
 pub fn unescape(inner: &str) -> String {
     let mut out = String::with_capacity(inner.len());
     let mut chars = inner.chars().peekable();
+    // Bytes of `\x` and octal escapes, decoded together (they may spell
+    // UTF-8).
     let mut bytes: Vec<u8> = Vec::new();
     let flush = |bytes: &mut Vec<u8>, out: &mut String| {
         if !bytes.is_empty() {
@@ -228,74 +251,59 @@ pub fn unescape(inner: &str) -> String {
             out.push('\\');
             break;
         };
-        let simple = match e {
-            'n' => Some('\n'),
-            't' => Some('\t'),
-            'r' => Some('\r'),
-            'a' => Some('\u{7}'),
-            'b' => Some('\u{8}'),
-            'f' => Some('\u{c}'),
-            'v' => Some('\u{b}'),
-            '\\' => Some('\\'),
-            '"' => Some('"'),
-            '\'' => Some('\''),
-            _ => None,
-        };
-        if let Some(s) = simple {
-            flush(&mut bytes, &mut out);
-            out.push(s);
-            continue;
-        }
-        let digits = |n: usize, radix: u32, chars: &mut std::iter::Peekable<std::str::Chars>| {
-            let mut s = String::new();
-            for _ in 0..n {
-                match chars.peek() {
-                    Some(d) if d.is_digit(radix) => {
-                        s.push(*d);
-                        chars.next();
-                    }
-                    _ => break,
-                }
-            }
-            u32::from_str_radix(&s, radix).ok()
-        };
         match e {
-            'x' => {
-                if let Some(v) = digits(2, 16, &mut chars) {
-                    bytes.push(v as u8);
-                }
+            'x' => bytes.extend(number(&digits(&mut chars, 2, 16), 16).map(|v| v as u8)),
+            '0'..='7' => {
+                let octal = format!("{e}{}", digits(&mut chars, 2, 8));
+                bytes.extend(number(&octal, 8).map(|v| v as u8));
             }
             'u' | 'U' => {
                 flush(&mut bytes, &mut out);
                 let n = if e == 'u' { 4 } else { 8 };
-                if let Some(c) = digits(n, 16, &mut chars).and_then(char::from_u32) {
-                    out.push(c);
-                }
+                out.extend(number(&digits(&mut chars, n, 16), 16).and_then(char::from_u32));
             }
-            '0'..='7' => {
-                let mut s = String::from(e);
-                for _ in 0..2 {
-                    match chars.peek() {
-                        Some(d) if d.is_digit(8) => {
-                            s.push(*d);
-                            chars.next();
-                        }
-                        _ => break,
-                    }
-                }
-                if let Ok(v) = u32::from_str_radix(&s, 8) {
-                    bytes.push(v as u8);
-                }
-            }
-            other => {
+            _ => {
                 flush(&mut bytes, &mut out);
-                out.push('\\');
-                out.push(other);
+                match simple_escape(e) {
+                    Some(s) => out.push(s),
+                    None => out.extend(['\\', e]),
+                }
             }
         }
     }
     flush(&mut bytes, &mut out);
     out
+}
+
+/// The character a one-letter escape (`\n`, `\"`, ...) stands for.
+fn simple_escape(e: char) -> Option<char> {
+    Some(match e {
+        'n' => '\n',
+        't' => '\t',
+        'r' => '\r',
+        'a' => '\u{7}',
+        'b' => '\u{8}',
+        'f' => '\u{c}',
+        'v' => '\u{b}',
+        '\\' | '"' | '\'' => e,
+        _ => return None,
+    })
+}
+
+/// Up to `n` digits of `radix` from `chars`.
+fn digits(chars: &mut Peekable<Chars>, n: usize, radix: u32) -> String {
+    let mut s = String::new();
+    while s.len() < n {
+        match chars.next_if(|d| d.is_digit(radix)) {
+            Some(d) => s.push(d),
+            None => break,
+        }
+    }
+    s
+}
+
+fn number(digits: &str, radix: u32) -> Option<u32> {
+    u32::from_str_radix(digits, radix).ok()
 }
 
 #[cfg(test)]

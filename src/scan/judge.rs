@@ -11,7 +11,7 @@ use super::fix;
 use super::value::{
     all_ops, collection_at, has_branches, HoleKind, Node, OpT, Piece, Shape, Text, Val,
 };
-use super::{Finding, Payload, PayloadOp};
+use super::{HazardSite, Payload, PayloadOp};
 use crate::lint::{self, BodyKind, Input, Options, Origin, Rule};
 use crate::patch::{OpKind, Operation};
 
@@ -258,7 +258,7 @@ fn rank(how: &How) -> u8 {
     }
 }
 
-/// A finding before it is placed in a file.
+/// A hazard site before it is placed in a file.
 struct Found {
     rule: Rule,
     at: super::go::Pos,
@@ -271,18 +271,22 @@ struct Found {
     fix_payload: Option<String>,
 }
 
-/// Judges a file's payloads.
-pub fn judge(file: &str, emits: &[Emit]) -> (Vec<Finding>, Vec<Payload>) {
-    // Ops an admission webhook returns: applied to the object being
-    // admitted, so the rules about concurrent writers do not apply.
-    let admitted: HashSet<u32> = emits
+/// Ops an admission webhook returns: applied to the object being
+/// admitted, so the rules about concurrent writers do not apply.
+fn admitted(emits: &[Emit]) -> HashSet<u32> {
+    emits
         .iter()
         .filter(|e| e.how == How::Admission)
         .flat_map(|e| match &e.kind {
             EmitKind::JsonPatch(nodes) => all_ops(nodes).iter().map(|op| op.id).collect(),
             _ => Vec::new(),
         })
-        .collect();
+        .collect()
+}
+
+/// Judges a file's payloads.
+pub fn judge(file: &str, emits: &[Emit]) -> (Vec<HazardSite>, Vec<Payload>) {
+    let admitted = admitted(emits);
     let mut found: Vec<Found> = Vec::new();
     let mut seen: HashSet<(Rule, u32)> = HashSet::new();
     let mut seen_at: HashSet<(Rule, super::go::Pos)> = HashSet::new();
@@ -345,9 +349,9 @@ pub fn judge(file: &str, emits: &[Emit]) -> (Vec<Finding>, Vec<Payload>) {
 }
 
 impl Found {
-    /// The finding, placed in `file`.
-    fn placed(self, file: &str) -> Finding {
-        Finding {
+    /// The hazard site, placed in `file`.
+    fn placed(self, file: &str) -> HazardSite {
+        HazardSite {
             severity: self.rule.severity(),
             rule: self.rule,
             file: file.to_owned(),
@@ -380,28 +384,21 @@ fn body_payload(file: &str, emit: &Emit, kind: &'static str, text: String) -> Pa
     }
 }
 
+/// The payload of a JSON patch: its text and its ops.
 fn json_payload(file: &str, emit: &Emit, nodes: &[Node]) -> Payload {
     let conditional = conditional_ids(nodes);
+    let ops = all_ops(nodes).into_iter().map(|op| PayloadOp {
+        op: op.kind.map_or("<op>", |k| k.as_str()),
+        path: op.path.display(),
+        value: show_value(op),
+        line: op.at.line,
+        column: op.at.column,
+        conditional: conditional.contains(&op.id),
+    });
     Payload {
-        file: file.to_owned(),
-        line: emit.at.line,
-        column: emit.at.column,
-        function: emit.function.clone(),
-        kind: "json-patch",
-        how: how_text(&emit.how),
-        text: show_nodes(nodes),
-        ops: all_ops(nodes)
-            .into_iter()
-            .map(|op| PayloadOp {
-                op: op.kind.map_or("<op>", |k| k.as_str()),
-                path: op.path.display(),
-                value: show_value(op),
-                line: op.at.line,
-                column: op.at.column,
-                conditional: conditional.contains(&op.id),
-            })
-            .collect(),
+        ops: ops.collect(),
         branches: has_branches(nodes),
+        ..body_payload(file, emit, "json-patch", show_nodes(nodes))
     }
 }
 
@@ -427,6 +424,15 @@ fn about_concurrency(rule: Rule) -> bool {
 /// Rules that say two ops hit the same path: only believed on known paths.
 fn needs_equal_paths(rule: Rule) -> bool {
     matches!(rule, Rule::DuplicatePath | Rule::TestAfterWrite)
+}
+
+/// False for a finding the scanner cannot back: a rule about guards with
+/// ops it cannot see before the op, a rule about concurrent writers on a
+/// webhook's patch, a rule about equal paths on a path with holes.
+fn believed(rule: Rule, op: &OpT, unseen_before: bool, admitted: &HashSet<u32>) -> bool {
+    !(needs_guard_knowledge(rule) && unseen_before
+        || about_concurrency(rule) && admitted.contains(&op.id)
+        || needs_equal_paths(rule) && op.path.has_holes())
 }
 
 /// True when the stand-in path `outer` is `inner` or encloses it.
@@ -603,13 +609,7 @@ struct Judging<'j> {
 
 impl Judging<'_> {
     fn lint_combo(&self, combo: &[Item], found: &mut Vec<Found>, seen: &mut HashSet<(Rule, u32)>) {
-        let Judging {
-            emit,
-            prepared,
-            payload_text,
-            branches,
-            admitted,
-        } = *self;
+        let emit = self.emit;
         let mut ops: Vec<Operation> = Vec::new();
         let mut origin: Vec<&OpT> = Vec::new();
         let mut unseen_before: Vec<bool> = Vec::new();
@@ -620,7 +620,7 @@ impl Judging<'_> {
                 unseen = true;
                 continue;
             };
-            let Some(Some((operation, placeholder))) = prepared.ops.get(&op.id) else {
+            let Some(Some((operation, placeholder))) = self.prepared.ops.get(&op.id) else {
                 unseen = true;
                 continue;
             };
@@ -638,16 +638,9 @@ impl Judging<'_> {
             let Some(op) = origin.get(index).copied() else {
                 continue;
             };
-            if needs_guard_knowledge(finding.rule) && unseen_before[index] {
-                continue;
-            }
-            if about_concurrency(finding.rule) && admitted.contains(&op.id) {
-                continue;
-            }
-            if needs_equal_paths(finding.rule) && op.path.has_holes() {
-                continue;
-            }
-            if !seen.insert((finding.rule, op.id)) {
+            if !believed(finding.rule, op, unseen_before[index], self.admitted)
+                || !seen.insert((finding.rule, op.id))
+            {
                 continue;
             }
             // The same op written once but built twice (a closure called
@@ -671,8 +664,8 @@ impl Judging<'_> {
                     .chain(partner)
                     .map(show_op_json)
                     .collect(),
-                payload: payload_text.to_owned(),
-                branches,
+                payload: self.payload_text.to_owned(),
+                branches: self.branches,
                 fix: fix::for_op(finding.rule, op, partner),
                 fix_payload,
             });

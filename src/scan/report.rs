@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use super::{Finding, Payload, Report};
+use super::{HazardSite, Payload, Survey};
 use crate::lint::{report as lint_report, Rule, Severity};
 
 fn indent(text: &str, by: &str) -> String {
@@ -16,7 +16,7 @@ fn indent(text: &str, by: &str) -> String {
 }
 
 /// One finding as text.
-pub fn finding_text(finding: &Finding) -> String {
+pub fn finding_text(finding: &HazardSite) -> String {
     let info = finding.rule.info();
     let mut out = String::new();
     let _ = writeln!(
@@ -69,7 +69,7 @@ pub fn payload_text(payload: &Payload) -> String {
 }
 
 /// `3 warnings, 1 note` (or `no findings`).
-pub fn count(findings: &[Finding]) -> String {
+pub fn count(findings: &[HazardSite]) -> String {
     let mut parts = Vec::new();
     for (severity, one, many) in [
         (Severity::Error, "error", "errors"),
@@ -89,7 +89,7 @@ pub fn count(findings: &[Finding]) -> String {
 }
 
 /// Findings by rule: `whole-map-test 7, unguarded-whole-write 3`.
-pub fn by_rule(findings: &[Finding]) -> Vec<(Rule, usize)> {
+pub fn by_rule(findings: &[HazardSite]) -> Vec<(Rule, usize)> {
     let mut counts: Vec<(Rule, usize)> = Vec::new();
     for finding in findings {
         match counts.iter_mut().find(|(r, _)| *r == finding.rule) {
@@ -102,52 +102,52 @@ pub fn by_rule(findings: &[Finding]) -> Vec<(Rule, usize)> {
 }
 
 /// The summary line.
-pub fn summary(report: &Report) -> String {
+pub fn summary(survey: &Survey) -> String {
     let mut out = format!(
         "scanned {} Go files ({:.1} MB): {} payloads, {}",
-        report.files,
-        report.bytes as f64 / 1e6,
-        report.payloads.len(),
-        count(&report.findings)
+        survey.files,
+        survey.bytes as f64 / 1e6,
+        survey.payloads.len(),
+        count(&survey.findings)
     );
-    let rules = by_rule(&report.findings);
+    let rules = by_rule(&survey.findings);
     if !rules.is_empty() {
         let list: Vec<String> = rules.iter().map(|(r, n)| format!("{r} {n}")).collect();
         let _ = write!(out, " ({})", list.join(", "));
     }
-    if !report.skipped.is_empty() {
-        let _ = write!(out, "; {} files skipped", report.skipped.len());
+    if !survey.skipped.is_empty() {
+        let _ = write!(out, "; {} files skipped", survey.skipped.len());
     }
     out
 }
 
 /// Compiler-style text: each finding, then (with `payloads`) every
 /// payload found, then the files skipped and the summary.
-pub fn text(report: &Report, payloads: bool) -> String {
+pub fn text(survey: &Survey, payloads: bool) -> String {
     let mut out = String::new();
-    for finding in &report.findings {
+    for finding in &survey.findings {
         out.push_str(&finding_text(finding));
         out.push('\n');
     }
     if payloads {
-        for payload in &report.payloads {
+        for payload in &survey.payloads {
             out.push_str(&payload_text(payload));
         }
-        if !report.payloads.is_empty() {
+        if !survey.payloads.is_empty() {
             out.push('\n');
         }
     }
-    for skipped in &report.skipped {
+    for skipped in &survey.skipped {
         let _ = writeln!(out, "skipped: {skipped}");
     }
-    let _ = writeln!(out, "{}", summary(report));
+    let _ = writeln!(out, "{}", summary(survey));
     out
 }
 
-/// The report as JSON: `{"files", "bytes", "findings": [...], "payloads":
+/// The survey as JSON: `{"files", "bytes", "findings": [...], "payloads":
 /// [...], "skipped": [...]}`.
-pub fn json(report: &Report) -> Value {
-    serde_json::to_value(report).unwrap_or(Value::Null)
+pub fn json(survey: &Survey) -> Value {
+    serde_json::to_value(survey).unwrap_or(Value::Null)
 }
 
 /// The file as a SARIF artifact URI: a relative reference (forward
@@ -170,10 +170,10 @@ pub fn uri(file: &str) -> String {
     out
 }
 
-/// The report as a SARIF 2.1.0 log: one result per finding, located at
+/// The survey as a SARIF 2.1.0 log: one result per finding, located at
 /// its file, line and column, inside its function.
-pub fn sarif(report: &Report) -> Value {
-    let results: Vec<Value> = report
+pub fn sarif(survey: &Survey) -> Value {
+    let results: Vec<Value> = survey
         .findings
         .iter()
         .map(|f| {

@@ -367,12 +367,23 @@ pub enum Val {
 }
 
 impl Val {
+    /// An expression the scanner cannot see into, holding `shape`.
+    pub fn opaque(shape: Shape, expr: impl Into<String>) -> Val {
+        let expr = expr.into();
+        Val::Opaque { expr, shape }
+    }
+
     /// The string, when this is one.
     pub fn text(&self) -> Option<&Text> {
         match self {
             Val::Str(t) => Some(t),
             _ => None,
         }
+    }
+
+    /// The string, when this is one with no hole.
+    pub fn literal(&self) -> Option<String> {
+        self.text().and_then(Text::literal)
     }
 
     /// The value as JSON when it is fully known.

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use super::{go, scan_package, Report, ScanError, ScanErrorKind, MAX_FILE_BYTES};
+use super::{go, scan_package, ScanError, ScanErrorKind, Survey, MAX_FILE_BYTES};
 
 /// Deepest directory nesting followed.
 const MAX_DIR_DEPTH: usize = 64;
@@ -145,19 +145,42 @@ fn read(path: &Path) -> Result<String, ScanError> {
     })
 }
 
+/// Reads and scans the files of one package (a directory) into `survey`.
+fn scan_dir(parser: &mut tree_sitter::Parser, package: &[PathBuf], survey: &Mutex<Survey>) {
+    let mut sources = Vec::with_capacity(package.len());
+    let mut skipped = Vec::new();
+    for path in package {
+        match read(path) {
+            Ok(text) => sources.push((slashed(path), text)),
+            Err(err) => skipped.push(err),
+        }
+    }
+    let bytes: u64 = sources.iter().map(|(_, t)| t.len() as u64).sum();
+    let (findings, payloads, errors) = scan_package(parser, &sources);
+    let read = sources.len() - errors.len();
+    skipped.extend(errors);
+    if let Ok(mut survey) = survey.lock() {
+        survey.files += read;
+        survey.bytes += bytes;
+        survey.findings.extend(findings);
+        survey.payloads.extend(payloads);
+        survey.skipped.extend(skipped);
+    }
+}
+
 /// Scans the Go files under `paths` on `threads` threads, calling
 /// `progress` as files are done.
 ///
 /// # Errors
 ///
 /// As [`discover`]. Files that cannot be read are listed in
-/// [`Report::skipped`].
+/// [`Survey::skipped`].
 pub fn scan_paths(
     paths: &[PathBuf],
     selection: &Selection,
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
-) -> Result<Report, ScanError> {
+) -> Result<Survey, ScanError> {
     let files = discover(paths, selection)?;
     let total = files.len();
     let mut packages: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
@@ -168,33 +191,11 @@ pub fn scan_paths(
     let packages: Vec<Vec<PathBuf>> = packages.into_values().collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let report = Mutex::new(Report::default());
+    let survey = Mutex::new(Survey::default());
     let work = || {
         let mut parser = go::parser();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(package) = packages.get(i) else {
-                break;
-            };
-            let mut sources = Vec::with_capacity(package.len());
-            let mut skipped = Vec::new();
-            for path in package {
-                match read(path) {
-                    Ok(text) => sources.push((slashed(path), text)),
-                    Err(err) => skipped.push(err),
-                }
-            }
-            let bytes: u64 = sources.iter().map(|(_, t)| t.len() as u64).sum();
-            let (findings, payloads, errors) = scan_package(&mut parser, &sources);
-            let read = sources.len() - errors.len();
-            skipped.extend(errors);
-            if let Ok(mut report) = report.lock() {
-                report.files += read;
-                report.bytes += bytes;
-                report.findings.extend(findings);
-                report.payloads.extend(payloads);
-                report.skipped.extend(skipped);
-            }
+        while let Some(package) = packages.get(next.fetch_add(1, Ordering::Relaxed)) {
+            scan_dir(&mut parser, package, &survey);
             let now = done.fetch_add(package.len(), Ordering::Relaxed) + package.len();
             progress(Progress { done: now, total });
         }
@@ -214,14 +215,14 @@ pub fn scan_paths(
         }
         for handle in handles {
             // A panicking worker is a bug; its packages are then missing
-            // from the report, and the others still finish.
+            // from the survey, and the others still finish.
             let _ = handle.join();
         }
     });
-    let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
-    report.sort();
-    report.skipped.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(report)
+    let mut survey = survey.into_inner().unwrap_or_else(|e| e.into_inner());
+    survey.sort();
+    survey.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(survey)
 }
 
 #[cfg(test)]

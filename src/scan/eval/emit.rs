@@ -1,0 +1,114 @@
+//! What a function's walk yields: the payloads it builds or sends, and how
+//! each leaves the function.
+
+use super::{Change, Func};
+use crate::scan::go::Pos;
+use crate::scan::value::{all_ops, Node, PatchType, Val};
+
+/// How a payload leaves the function.
+#[derive(Clone, Debug, PartialEq)]
+pub enum How {
+    /// Turned into bytes here (`GeneratePayload`, `json.Marshal`).
+    Generated,
+    /// Sent here (`Patch(...)`).
+    Sent(PatchType),
+    /// Returned to the caller.
+    Returned,
+    /// Passed to a function the scanner does not follow.
+    Passed(String),
+    /// Built and left (the caller must send it).
+    Unsent,
+    /// Returned by an admission webhook: applied to the object being
+    /// admitted, so no concurrent writer can come between.
+    Admission,
+}
+
+/// What an emitted payload is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EmitKind {
+    /// A JSON patch: its ops, with their branches.
+    JsonPatch(Vec<Node>),
+    /// A merge, strategic merge or apply body.
+    Body {
+        /// The patch type it is sent with.
+        ty: PatchType,
+        /// The body.
+        body: Val,
+    },
+    /// A controller-runtime `MergeFrom` patch.
+    MergeFrom {
+        /// The object patched, as written.
+        object: String,
+        /// The base given to `MergeFrom`, as written.
+        base: String,
+        /// `MergeFromWithOptimisticLock{}` given.
+        lock: bool,
+        /// `StrategicMergeFrom`.
+        strategic: bool,
+        /// The changes made to the object after its base was taken.
+        changes: Vec<Change>,
+    },
+}
+
+/// A payload the function builds or sends.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Emit {
+    /// What.
+    pub kind: EmitKind,
+    /// Where it is generated or sent.
+    pub at: Pos,
+    /// The function, as Go prints it (`(*Controller).patchVMI`).
+    pub function: String,
+    /// How it leaves.
+    pub how: How,
+    /// Inside `retry.RetryOnConflict` (where that call is).
+    pub retry: Option<Pos>,
+}
+
+impl Func<'_, '_, '_> {
+    /// Records ops as emitted and keeps the payload.
+    pub(super) fn emit(&mut self, kind: EmitKind, at: Pos, how: How) {
+        if let EmitKind::JsonPatch(nodes) = &kind {
+            // Something op-shaped that names no op (`Route{Operation: x,
+            // Path: p}`) is not a patch.
+            if !all_ops(nodes).iter().any(|op| op.kind.is_some()) {
+                return;
+            }
+            for op in all_ops(nodes) {
+                self.emitted.insert(op.id);
+            }
+        }
+        self.emits.push(Emit {
+            kind,
+            at,
+            function: self.name.clone(),
+            how,
+            retry: self.retry.last().copied(),
+        });
+    }
+
+    /// Emits ops turned into bytes here, and the bytes.
+    pub(super) fn generated(&mut self, nodes: Vec<Node>, at: Pos) -> Val {
+        self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Generated);
+        Val::Marshal(Box::new(Val::Ops(nodes)))
+    }
+
+    /// Values that still hold ops nobody generated or sent: the caller
+    /// gets them.
+    pub(super) fn finish(&mut self) {
+        let mut keys: Vec<String> = self.env.keys().cloned().collect();
+        keys.sort();
+        for key in keys {
+            let Some(Val::Ops(nodes)) = self.env.get(&key) else {
+                continue;
+            };
+            let ops = all_ops(nodes);
+            if ops.is_empty() || ops.iter().all(|op| self.emitted.contains(&op.id)) {
+                continue;
+            }
+            let at = ops[0].at;
+            let nodes = nodes.clone();
+            self.emit(EmitKind::JsonPatch(nodes), at, How::Unsent);
+        }
+    }
+}
