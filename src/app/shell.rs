@@ -42,39 +42,12 @@ enum Open {
 /// The whole playground.
 #[component]
 pub fn App() -> Html {
-    let route = use_state(current_route);
+    let route = use_route();
     let theme = use_state(|| Theme::parse(&browser::load(THEME_KEY).unwrap_or_default()));
     let settings = use_state(|| ShortcutSettings {
         enabled: browser::load(SHORTCUTS_KEY).as_deref() != Some("off"),
     });
     let open = use_state(|| Open::None);
-    {
-        let route = route.clone();
-        use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
-                let next = current_route();
-                // A view's module has no inflater: a link opened in the page
-                // is unpacked by the browser before its route is taken.
-                // (Learn's module opens no packed state: the view's does.)
-                #[cfg(not(any(module = "all", module = "learn")))]
-                {
-                    let route = route.clone();
-                    wasm_bindgen_futures::spawn_local(async move {
-                        if let Some(packed) = next.packed() {
-                            crate::app::link::unpack(packed).await;
-                        }
-                        // Unless another address came meanwhile (it has its own).
-                        if current_route() == next {
-                            route.set(next);
-                        }
-                    });
-                }
-                #[cfg(any(module = "all", module = "learn"))]
-                route.set(next);
-            });
-            move || drop(listener)
-        });
-    }
     use_effect_with(*theme, |theme| {
         browser::apply_theme(theme.attribute());
         let _ = browser::save(THEME_KEY, theme.as_str());
@@ -134,16 +107,55 @@ pub fn App() -> Html {
                 Open::Shortcuts => help(&HelpProps { view, enabled: settings.enabled, onsettings: on_settings, onclose: close.clone() }),
                 Open::Glossary(term) => glossary_dialog(&yew::props!(GlossaryDialogProps { term, onclose: close.clone() })),
             } }
-            <footer class="site-footer">
-                <span>{ format!("patchlab v{}", crate::VERSION) }</span>
-                <span aria-hidden="true">{ " · " }</span>
-                <a href={crate::SOURCE_URL} rel="noopener">{ "Source" }</a>
-                <span aria-hidden="true">{ " · " }</span>
-                <span>{ "Runs entirely in your browser; nothing is sent anywhere." }</span>
-            </footer>
+            { footer() }
         </div>
         </ContextProvider<ShortcutSettings>>
         </ContextProvider<GlossaryContext>>
+    }
+}
+
+/// The route of the address, followed as it changes.
+#[hook]
+fn use_route() -> UseStateHandle<Route> {
+    let route = use_state(current_route);
+    let handle = route.clone();
+    use_effect_with((), move |_| {
+        let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
+            let next = current_route();
+            // A view's module has no inflater: a link opened in the page
+            // is unpacked by the browser before its route is taken.
+            // (Learn's module opens no packed state: the view's does.)
+            #[cfg(not(any(module = "all", module = "learn")))]
+            {
+                let route = handle.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    if let Some(packed) = next.packed() {
+                        crate::app::link::unpack(packed).await;
+                    }
+                    // Unless another address came meanwhile (it has its own).
+                    if current_route() == next {
+                        route.set(next);
+                    }
+                });
+            }
+            #[cfg(any(module = "all", module = "learn"))]
+            handle.set(next);
+        });
+        move || drop(listener)
+    });
+    route
+}
+
+/// The footer: the version, the source, and that nothing leaves the page.
+fn footer() -> Html {
+    html! {
+        <footer class="site-footer">
+            <span>{ format!("patchlab v{}", crate::VERSION) }</span>
+            <span aria-hidden="true">{ " · " }</span>
+            <a href={crate::SOURCE_URL} rel="noopener">{ "Source" }</a>
+            <span aria-hidden="true">{ " · " }</span>
+            <span>{ "Runs entirely in your browser; nothing is sent anywhere." }</span>
+        </footer>
     }
 }
 

@@ -88,7 +88,10 @@ pub struct Parses {
 
 /// A side's last text and what it parsed to.
 #[derive(Default)]
-pub struct Parse(Option<(Rc<str>, Result<Rc<Value>, InputError>)>);
+pub struct Parse(Option<(Rc<str>, Parsed)>);
+
+/// What a text parses to, or why not.
+type Parsed = Result<Rc<Value>, InputError>;
 
 impl Parse {
     /// What `text` parses to, from the cache when it is the last text.
@@ -463,25 +466,7 @@ fn column_result(
 ) -> ColumnResult {
     let plan = match plan {
         Ok(plan) => plan,
-        Err(error) => {
-            return ColumnResult {
-                preset: column.preset,
-                error: Some(error.to_string()),
-                kind: BodyKind::JsonPatch,
-                content_type: String::new(),
-                summary: String::new(),
-                empty: true,
-                ops: Vec::new(),
-                findings: Vec::new(),
-                field_manager: None,
-                round_trip: RoundTripResult::NotApplicable,
-                conflicts: Vec::new(),
-                overwrites: Vec::new(),
-                notes: Vec::new(),
-                texts: None,
-                rules: Vec::new(),
-            }
-        }
+        Err(error) => return ColumnResult::failed(column.preset, error),
     };
     let options = column.options();
     let round_trip = strategy::round_trip_on(old, new, plan, &options.policy, kubernetes);
@@ -495,18 +480,6 @@ fn column_result(
         .enumerate()
         .map(|(k, planned)| op_result(k, planned, unique(k), report.as_ref()))
         .collect();
-    let findings = report
-        .as_ref()
-        .map(|report| {
-            report
-                .findings
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.index.is_none())
-                .map(|(n, f)| FindingResult::of(n, f))
-                .collect()
-        })
-        .unwrap_or_default();
     ColumnResult {
         preset: column.preset,
         error: None,
@@ -515,7 +488,7 @@ fn column_result(
         summary: summary(plan, &texts),
         empty: plan.is_empty(),
         ops,
-        findings,
+        findings: report.as_ref().map(body_findings).unwrap_or_default(),
         rules: RuleText::of(report.as_ref()),
         field_manager: match &plan.body {
             Body::Apply { field_manager, .. } => Some(field_manager.clone()),
@@ -526,6 +499,38 @@ fn column_result(
         overwrites: plan.overwrites.clone(),
         notes: plan.notes.clone(),
         texts: Some(Rc::new(texts)),
+    }
+}
+
+/// The findings of `report` about the body as a whole (not one op).
+fn body_findings(report: &Report) -> Vec<FindingResult> {
+    let whole = report.findings.iter().enumerate();
+    whole
+        .filter(|(_, f)| f.index.is_none())
+        .map(|(n, f)| FindingResult::of(n, f))
+        .collect()
+}
+
+impl ColumnResult {
+    /// A column of `preset` without a plan: why.
+    fn failed(preset: Preset, error: &DiffError) -> ColumnResult {
+        ColumnResult {
+            preset,
+            error: Some(error.to_string()),
+            kind: BodyKind::JsonPatch,
+            content_type: String::new(),
+            summary: String::new(),
+            empty: true,
+            ops: Vec::new(),
+            findings: Vec::new(),
+            field_manager: None,
+            round_trip: RoundTripResult::NotApplicable,
+            conflicts: Vec::new(),
+            overwrites: Vec::new(),
+            notes: Vec::new(),
+            texts: None,
+            rules: Vec::new(),
+        }
     }
 }
 

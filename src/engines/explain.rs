@@ -202,31 +202,7 @@ pub struct ExplainView {
 impl ExplainView {
     /// The panel's texts of `explained`.
     pub fn of(explained: &Explained) -> ExplainView {
-        let used: Vec<&str> = [
-            explained.with_patch.then_some("the patch"),
-            explained.with_object.then_some("the current object"),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        let unused = (!explained.unused.is_empty()).then(|| {
-            let what: Vec<&str> = explained.unused.iter().map(|u| u.what()).collect();
-            format!(
-                "{} could not be read (its editor says where), so explain went without it.",
-                capitalised(&what.join(" and "))
-            )
-        });
-        let made_from = explained.answer.is_ok().then(|| {
-            if used.is_empty() {
-                "From the error text alone: paste the patch (and the object) above to replay them."
-                    .to_owned()
-            } else {
-                format!(
-                    "From the error text with {} of this view.",
-                    used.join(" and ")
-                )
-            }
-        });
+        let (unused, made_from) = (explained.unused_text(), explained.made_from());
         let e = match &explained.answer {
             Err(err) => {
                 return ExplainView {
@@ -238,31 +214,11 @@ impl ExplainView {
             }
             Ok(e) => e,
         };
-        let mut sources: Vec<(String, String)> = Vec::new();
-        for c in &e.candidates {
-            for src in &c.sources {
-                let url = src.url();
-                if !sources.iter().any(|(u, _)| *u == url) {
-                    sources.push((url, format!("{} {} ({})", src.repo, src.path, src.symbol)));
-                }
-            }
-        }
         ExplainView {
             unreadable: None,
             recognised: e.recognised,
             class: e.class.map(|c| (c.label().to_owned(), c.id().to_owned())),
-            read_as: format!(
-                "Read as {}{}{}.",
-                e.shape.as_str(),
-                e.seen
-                    .answer()
-                    .map(|a| format!(", {a}"))
-                    .unwrap_or_default(),
-                e.decided_by
-                    .as_ref()
-                    .map(|by| format!("; decided by {by}"))
-                    .unwrap_or_default()
-            ),
+            read_as: read_as(e),
             summary: e.summary.clone(),
             would_decide: e.would_decide.clone(),
             retry: e.retry.as_ref().map(|r| RetryView {
@@ -270,23 +226,84 @@ impl ExplainView {
                 retry_on_conflict: retry_on_conflict_text(r.retry_on_conflict).to_owned(),
                 advice: r.advice.to_owned(),
             }),
-            candidates: e
-                .candidates
-                .iter()
-                .map(|c| CandidateView {
-                    label: c.label.to_owned(),
-                    id: c.class.id().to_owned(),
-                    definition: c.definition.to_owned(),
-                    helps: helps_text(c.retry.helps).to_owned(),
-                    retry_on_conflict: retry_on_conflict_text(c.retry.retry_on_conflict).to_owned(),
-                })
-                .collect(),
+            candidates: e.candidates.iter().map(CandidateView::of).collect(),
             fix: e.fix.clone(),
-            sources,
+            sources: sources(e),
             unused,
             made_from,
         }
     }
+}
+
+impl Explained {
+    /// The view's texts explain could not read, in a sentence.
+    fn unused_text(&self) -> Option<String> {
+        (!self.unused.is_empty()).then(|| {
+            let what: Vec<&str> = self.unused.iter().map(|u| u.what()).collect();
+            format!(
+                "{} could not be read (its editor says where), so explain went without it.",
+                capitalised(&what.join(" and "))
+            )
+        })
+    }
+
+    /// What the explanation was made from, in a sentence.
+    fn made_from(&self) -> Option<String> {
+        let used: Vec<&str> = [
+            self.with_patch.then_some("the patch"),
+            self.with_object.then_some("the current object"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        self.answer.is_ok().then(|| {
+            if used.is_empty() {
+                "From the error text alone: paste the patch (and the object) above to replay them."
+                    .to_owned()
+            } else {
+                format!(
+                    "From the error text with {} of this view.",
+                    used.join(" and ")
+                )
+            }
+        })
+    }
+}
+
+impl CandidateView {
+    fn of(c: &crate::explain::Candidate) -> CandidateView {
+        CandidateView {
+            label: c.label.to_owned(),
+            id: c.class.id().to_owned(),
+            definition: c.definition.to_owned(),
+            helps: helps_text(c.retry.helps).to_owned(),
+            retry_on_conflict: retry_on_conflict_text(c.retry.retry_on_conflict).to_owned(),
+        }
+    }
+}
+
+/// "Read as kubectl, HTTP 422; decided by ...".
+fn read_as(e: &Explanation) -> String {
+    let answer = e.seen.answer().map(|a| format!(", {a}"));
+    let decided = e.decided_by.as_ref().map(|by| format!("; decided by {by}"));
+    format!(
+        "Read as {}{}{}.",
+        e.shape.as_str(),
+        answer.unwrap_or_default(),
+        decided.unwrap_or_default()
+    )
+}
+
+/// Where the message is written: each place's address and name, once.
+fn sources(e: &Explanation) -> Vec<(String, String)> {
+    let mut sources: Vec<(String, String)> = Vec::new();
+    for src in e.candidates.iter().flat_map(|c| &c.sources) {
+        let url = src.url();
+        if !sources.iter().any(|(u, _)| *u == url) {
+            sources.push((url, format!("{} {} ({})", src.repo, src.path, src.symbol)));
+        }
+    }
+    sources
 }
 
 /// The text with its first letter capitalised (the texts are this

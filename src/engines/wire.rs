@@ -180,14 +180,15 @@ fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Optio
     T::deserialize(d).map(Some)
 }
 
+/// What a reply to `Q` says: the answer, or why there is none.
+pub type Said<Q> = Result<<Q as Question>::Answer, <Q as Question>::Refusal>;
+
 /// The revision and the answer (or refusal) of a reply to `Q`.
 ///
 /// # Errors
 ///
 /// serde_json's error when it is neither.
-pub fn read<Q: Question>(
-    text: &str,
-) -> Result<(Q::Rev, Result<Q::Answer, Q::Refusal>), serde_json::Error> {
+pub fn read<Q: Question>(text: &str) -> Result<(Q::Rev, Said<Q>), serde_json::Error> {
     let reply: Answering<Q> = serde_json::from_str(text)?;
     match (reply.answer, reply.refused) {
         (Some(answer), None) => Ok((reply.rev, Ok(answer))),
