@@ -32,6 +32,10 @@ impl Unused {
     }
 }
 
+/// What the explanation panel shows: explain's answer (`None`: the error
+/// text is blank), or why the engines could not give one.
+pub type PanelAnswer = Result<Rc<Option<ExplainView>>, super::Failure<Never>>;
+
 /// explain's answer for the pasted error text.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Explained {

@@ -48,7 +48,7 @@ impl<'a, Q: Question> Asking<'a, Q> {
 /// A question as the worker reads it, once it knows its name.
 #[derive(Deserialize)]
 #[serde(bound = "")]
-pub struct Asked<Q: Question> {
+pub struct Received<Q: Question> {
     /// The view's revision.
     pub rev: Q::Rev,
     /// The question.

@@ -53,7 +53,7 @@ impl<Q: Question> Step for Stepper<Q> {
 
 /// Reads question `Q` from `text` and starts answering it.
 pub(crate) fn start<Q: Question>(text: &str, seq: Option<u32>, caches: &mut Caches) -> Started {
-    let asked: wire::Asked<Q> = match serde_json::from_str(text) {
+    let asked: wire::Received<Q> = match serde_json::from_str(text) {
         Ok(asked) => asked,
         Err(e) => return Started::Whole(misread(&e)),
     };

@@ -3,19 +3,16 @@
 //! and where Kubernetes writes the message. The texts come worked out
 //! ([`ExplainView`]) from the engines' module.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use crate::app::components::with_code;
-use crate::engines::explain::{CandidateView, ExplainView};
-use crate::engines::{Failure, Never};
+use crate::engines::explain::{CandidateView, ExplainView, PanelAnswer};
 
 #[derive(PartialEq, Properties)]
 pub struct ExplainPanelProps {
     /// The latest answer taken (of these texts or of earlier ones), or
     /// why the engines could not explain these texts.
-    pub answer: Option<Result<Rc<Option<ExplainView>>, Failure<Never>>>,
+    pub answer: Option<PanelAnswer>,
     /// True while the answer is not that of the current texts.
     pub waiting: bool,
 }

@@ -6,7 +6,8 @@ use super::explain_panel::{explain_panel, ExplainPanelProps};
 use super::*;
 use crate::app::render_test::{count, render_view, text};
 use crate::app::view_state::ViewState;
-use crate::engines::{Failure, Never, Unavailable};
+use crate::engines::explain::PanelAnswer;
+use crate::engines::{Failure, Unavailable};
 
 const BARE_422: &str =
     "The request is invalid: the server rejected our request due to an error in our request";
@@ -94,7 +95,7 @@ fn the_state_renders_the_panel_of_its_error() {
 
 #[test]
 fn while_waiting_the_panel_says_so_and_keeps_the_last_answer_marked_stale() {
-    let waiting = |answer: Option<Result<Rc<Option<ExplainView>>, Failure<Never>>>| {
+    let waiting = |answer: Option<PanelAnswer>| {
         render_view(explain_panel(&yew::props!(ExplainPanelProps {
             answer,
             waiting: true

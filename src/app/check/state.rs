@@ -19,7 +19,7 @@ pub use crate::engines::check::{
     Check, Checked, CheckedFinding, CheckedFix, CheckedPatch, Counts, ListedOp, ObjectRead, OpRow,
     MAX_SHOWN_OPS,
 };
-use crate::engines::explain::{Explain, ExplainView};
+use crate::engines::explain::{Explain, PanelAnswer};
 use crate::engines::{Answered, Asked, Failure, Never, INSTANT_BYTES};
 use crate::input::InputError;
 use crate::kube::KubeVersion;
@@ -309,7 +309,7 @@ impl CheckState {
 
     /// explain's answer shown (maybe of earlier texts), or why the engines
     /// could not explain the current texts.
-    pub fn explanation(&self) -> Option<Result<Rc<Option<ExplainView>>, Failure<Never>>> {
+    pub fn explanation(&self) -> Option<PanelAnswer> {
         match self.explained.failed_on(self.rev) {
             Some(why) => Some(Err(why.clone())),
             None => self.explained.shown().cloned().map(Ok),

@@ -24,7 +24,7 @@ use crate::app::shortcuts::Shortcut;
 use crate::app::view_state::ViewState;
 use crate::apply::Semantics;
 use crate::engines::client::{use_ask, warm, EngineClient};
-use crate::engines::explain::ExplainView;
+use crate::engines::explain::PanelAnswer;
 use crate::engines::{Failure, Never};
 use crate::input::{Format, InputError};
 use crate::kube::KubeVersion;
@@ -155,10 +155,7 @@ struct ResultsProps {
     checked: Rc<Checked>,
     /// explain's latest answer and whether it is behind the texts (`None`:
     /// no error text pasted).
-    explain: Option<(
-        Option<Result<Rc<Option<ExplainView>>, Failure<Never>>>,
-        bool,
-    )>,
+    explain: Option<(Option<PanelAnswer>, bool)>,
     /// The findings wait for the engines (`Some(true)`: big texts, asked
     /// about after a pause in typing).
     waiting: Option<bool>,

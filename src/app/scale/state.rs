@@ -276,6 +276,23 @@ impl ScaleState {
         };
     }
 
+    /// Stops the run under way, keeping what it counted so far.
+    fn stop(&mut self) {
+        if let Run::Running {
+            done,
+            total,
+            partial,
+            ..
+        } = &self.run
+        {
+            self.run = Run::Stopped {
+                done: *done,
+                total: *total,
+                partial: partial.clone(),
+            };
+        }
+    }
+
     /// Takes the engines' answer about the run under way.
     fn take(&mut self, said: Answered<Scale>) {
         if !matches!(self.run, Run::Running { rev, .. } if rev == said.rev) {
@@ -344,19 +361,7 @@ impl ViewState for ScaleState {
         let changed = |next: &mut ScaleState| {
             if next.heavy() {
                 next.held = true;
-                if let Run::Running {
-                    done,
-                    total,
-                    partial,
-                    ..
-                } = &next.run
-                {
-                    next.run = Run::Stopped {
-                        done: *done,
-                        total: *total,
-                        partial: partial.clone(),
-                    };
-                }
+                next.stop();
             } else {
                 next.start_run(next.run_rev);
             }
@@ -382,21 +387,7 @@ impl ViewState for ScaleState {
             ScaleAction::Open(link) => next = view_state::open(self, link),
             ScaleAction::Undo => next = view_state::undo(self),
             ScaleAction::Answered(said) => next.take(said),
-            ScaleAction::Cancel => {
-                if let Run::Running {
-                    done,
-                    total,
-                    partial,
-                    ..
-                } = &self.run
-                {
-                    next.run = Run::Stopped {
-                        done: *done,
-                        total: *total,
-                        partial: partial.clone(),
-                    };
-                }
-            }
+            ScaleAction::Cancel => next.stop(),
             ScaleAction::Notify(notice) => next.notice = Some(notice),
             ScaleAction::DismissNotice => next.notice = None,
         }
