@@ -99,6 +99,10 @@ pub trait Question: Serialize + DeserializeOwned + 'static {
     /// True when it is answered in parts ([`Question::start`]): never on
     /// the page's own thread.
     const IN_PARTS: bool = false;
+    /// True when the page reads its answers through a `serde_json::Value`
+    /// (the Race module reads every JSON text that way, its bundled
+    /// answers included: one reader of an answer's types, not two).
+    const READ_THROUGH_VALUE: bool = false;
     /// The revision of the view it is asked at.
     type Rev: Copy + PartialEq + Debug + Serialize + DeserializeOwned + 'static;
     /// What the engines answer.

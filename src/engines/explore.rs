@@ -24,6 +24,7 @@ pub struct Explored {
 
 impl Question for Explore {
     const NAME: &'static str = "explore";
+    const READ_THROUGH_VALUE: bool = true;
     type Rev = u64;
     type Answer = Explored;
     type Refusal = Never;

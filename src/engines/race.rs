@@ -291,6 +291,7 @@ impl SentView {
 
 impl Question for Race {
     const NAME: &'static str = "race";
+    const READ_THROUGH_VALUE: bool = true;
     type Rev = u64;
     type Answer = Raced;
     type Refusal = Never;

@@ -39,6 +39,7 @@ impl ReadText {
 
 impl Question for ReadYaml {
     const NAME: &'static str = "read_yaml";
+    const READ_THROUGH_VALUE: bool = true;
     /// The view's count of texts typed.
     type Rev = usize;
     /// Each text's reading, in the order asked.

@@ -189,7 +189,11 @@ pub type Said<Q> = Result<<Q as Question>::Answer, <Q as Question>::Refusal>;
 ///
 /// serde_json's error when it is neither.
 pub fn read<Q: Question>(text: &str) -> Result<(Q::Rev, Said<Q>), serde_json::Error> {
-    let reply: Answering<Q> = serde_json::from_str(text)?;
+    let reply: Answering<Q> = if Q::READ_THROUGH_VALUE {
+        serde_json::from_value(serde_json::from_str::<serde_json::Value>(text)?)?
+    } else {
+        serde_json::from_str(text)?
+    };
     match (reply.answer, reply.refused) {
         (Some(answer), None) => Ok((reply.rev, Ok(answer))),
         (None, Some(refused)) => Ok((reply.rev, Err(refused))),
