@@ -74,7 +74,7 @@ fn run_corpus(name: &str, cases: &[Value]) {
             text: case["text"].as_str().unwrap(),
             patch: case["patch"].as_str(),
             object: case["object"].as_str(),
-            kube_version: kube,
+            kube_version: kube.map(Into::into),
             content_type: case["content_type"].as_str(),
         };
         let e = explain::explain(&request).unwrap_or_else(|err| panic!("{id}: {err}"));
@@ -230,7 +230,7 @@ fn a_bare_422_with_patch_and_object_names_the_failing_op() {
             let e = explain::explain(&Request {
                 patch: Some(patch),
                 object: Some(object),
-                kube_version: Some(release),
+                kube_version: Some(release.into()),
                 ..Request::text(&text)
             })
             .unwrap();

@@ -18,6 +18,10 @@ pub(super) fn summary(e: &Explanation) -> String {
         replayed_failure(&mut s, r);
     }
     class_details(&mut s, e, class);
+    if let Some(at) = &e.decode_at {
+        s.push(' ');
+        s.push_str(&at.sentence());
+    }
     s
 }
 
@@ -150,8 +154,18 @@ pub(super) fn fixes(e: &Explanation) -> Vec<String> {
             }
         }
     }
-    if let Some(rewrite) = &e.rewrite {
-        out.push(format!("send instead: {rewrite}"));
+    for o in &e.offers {
+        match (&o.dropped, o.replayed) {
+            (None, Some(_)) => out.push(format!(
+                "send instead ({}, {}; replayed on the object given: it applies): {}",
+                o.from, o.content_type, o.payload
+            )),
+            (None, None) => out.push(format!(
+                "send instead ({}, {}; not replayed: no object given): {}",
+                o.from, o.content_type, o.payload
+            )),
+            (Some(why), _) => out.push(format!("not offered: {} ({why})", o.from)),
+        }
     }
     match e.class {
         Some(ErrorClass::SsaConflict) => {
@@ -215,6 +229,16 @@ pub fn text(e: &Explanation) -> String {
     }
     if let Some(by) = &e.decided_by {
         let _ = writeln!(s, "decided by: {by}");
+    }
+    if let Some(note) = &e.release_note {
+        let _ = writeln!(s, "release: {note}");
+    }
+    for u in &e.unread {
+        let _ = writeln!(
+            s,
+            "not read: {}: {} (explained without it)",
+            u.input, u.message
+        );
     }
     let _ = writeln!(s, "\ncause: {}", e.summary);
     if let Some(w) = &e.would_decide {

@@ -40,21 +40,24 @@ fn inputs_over_budget_or_empty_are_errors() {
         })
     );
     assert_eq!(explain(&Request::text(" \n\t")), Err(ExplainError::Empty));
-    let err = explain(&Request {
+    // The patch and the object are optional: unreadable, they are
+    // reported beside the explanation, never instead of it.
+    let e = explain(&Request {
         patch: Some("[{\"op\":"),
-        ..Request::text("x")
-    })
-    .unwrap_err();
-    assert!(matches!(err, ExplainError::Patch(_)), "{err}");
-    let err = explain(&Request {
         object: Some("[1]"),
-        ..Request::text("x")
+        content_type: Some("bogus"),
+        ..Request::text("Error from server (NotFound): pods \"x\" not found")
     })
-    .unwrap_err();
+    .unwrap();
+    assert_eq!(e.class, Some(ErrorClass::NotFound));
+    let unread: Vec<&str> = e.unread.iter().map(|u| u.input).collect();
+    assert_eq!(unread, ["content-type", "patch", "object"]);
+    assert_eq!(e.unread[1].line, Some(1));
     assert_eq!(
-        err.to_string(),
+        e.unread[2].message,
         "object: expected a Kubernetes object (a JSON object), found an array"
     );
+    assert!(text(&e).contains("not read: patch: "), "{}", text(&e));
 }
 
 #[test]
