@@ -42,6 +42,7 @@ mod release;
 pub mod render;
 mod replay;
 mod report;
+pub mod signatures;
 
 use std::fmt;
 
@@ -330,20 +331,28 @@ struct PatchRead {
     input: Option<lint::Input>,
     /// The JSON body and how it was sent, when known.
     body: Option<(String, BodyKind)>,
-    /// The content type it is sent with.
-    content_type: String,
+    /// The content type it is sent with, when known (given, or a
+    /// `kubectl patch` line's `--type`): a bare object may have gone as a
+    /// merge or a strategic merge patch.
+    content_type: Option<String>,
 }
 
 fn read_patch(text: &str, content_type: Option<&str>) -> Result<PatchRead, LintError> {
     match lint::read(text, &lint::budget()) {
         Ok(input) => {
-            let content_type = match (content_type, input.kind) {
-                (Some(t), _) => t.to_owned(),
-                (None, kind) => kind.content_type().to_owned(),
-            };
-            let kind = body_kind(&content_type).unwrap_or(input.kind);
+            let from_command = matches!(input.origin, lint::Origin::Kubectl { .. });
+            let content_type = content_type
+                .map(str::to_owned)
+                .or_else(|| from_command.then(|| input.kind.content_type().to_owned()));
+            let kind = content_type
+                .as_deref()
+                .and_then(body_kind)
+                .unwrap_or(input.kind);
             let body = Some((input.payload.clone(), kind));
-            let input = (!content_type.starts_with(STRATEGIC)).then_some(input);
+            let strategic = content_type
+                .as_deref()
+                .is_some_and(|t| t.starts_with(STRATEGIC));
+            let input = (!strategic).then_some(input);
             Ok(PatchRead {
                 text: text.to_owned(),
                 input,
@@ -359,7 +368,7 @@ fn read_patch(text: &str, content_type: Option<&str>) -> Result<PatchRead, LintE
                 text: text.to_owned(),
                 input: None,
                 body: None,
-                content_type: STRATEGIC.to_owned(),
+                content_type: Some(STRATEGIC.to_owned()),
             })
         }
         Err(err) => Err(err),
@@ -457,7 +466,7 @@ pub fn explain_unlinked(request: &Request<'_>) -> Result<Explanation, ExplainErr
     if let Some(t) = given
         .content_type
         .clone()
-        .or_else(|| given.patch.as_ref().map(|p| p.content_type.clone()))
+        .or_else(|| given.patch.as_ref().and_then(|p| p.content_type.clone()))
     {
         reading.content_type = Some(t);
     }
@@ -714,6 +723,30 @@ fn narrow_by_patch(
     decided_by: &mut Option<String>,
 ) {
     let before = candidates.len();
+    // A list sent as a merge or strategic merge patch: the server cannot
+    // decode it as an object, whatever its answer's code.
+    let decoding = candidates.is_empty()
+        || candidates.iter().any(|c| {
+            matches!(
+                c,
+                ErrorClass::ContentType
+                    | ErrorClass::DecodeError
+                    | ErrorClass::SmpMergeKey
+                    | ErrorClass::SmpCustomResource
+                    | ErrorClass::EnginePanic
+            )
+        });
+    let list_as_object = decoding
+        && p.body.as_ref().is_some_and(|(body, kind)| {
+            matches!(kind, BodyKind::MergePatch | BodyKind::StrategicMergePatch)
+                && p.content_type.is_some()
+                && body.trim_start().starts_with('[')
+        });
+    if list_as_object {
+        *candidates = vec![ErrorClass::ContentType];
+        *decided_by = Some("the patch: a list sent as a merge or strategic merge patch".to_owned());
+        return;
+    }
     let Some(input) = &p.input else {
         // A strategic merge patch runs no JSON patch ops: a bare 422 is
         // one of its own errors.

@@ -71,14 +71,26 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
             .read()
             .map_err(|f| unreadable(f.to_string()))?,
     };
-    let read = |source: &Option<Source>| -> Result<Option<String>, Failure> {
+    // An optional file that cannot be read is left out, and said so
+    // beside the explanation (explain reports the texts it cannot parse
+    // the same way).
+    let mut missing = Vec::new();
+    let mut read = |input: &'static str, source: &Option<Source>| -> Option<String> {
+        let source = source.as_ref()?;
         source
-            .as_ref()
-            .map(|s| s.read().map_err(|f| unreadable(f.to_string())))
-            .transpose()
+            .read()
+            .map_err(|f| {
+                missing.push(explain::Unread {
+                    input,
+                    message: f.to_string(),
+                    line: None,
+                    column: None,
+                });
+            })
+            .ok()
     };
-    let patch = read(&args.patch)?;
-    let object = read(&args.object)?;
+    let patch = read("patch", &args.patch);
+    let object = read("object", &args.object);
     let request = Request {
         text: &text,
         patch: patch.as_deref(),
@@ -86,7 +98,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         kube_version: args.kube_version,
         content_type: args.content_type.as_deref(),
     };
-    let explanation = explain::explain(&request).map_err(|err| unreadable(err.to_string()))?;
+    let mut explanation = explain::explain(&request).map_err(|err| unreadable(err.to_string()))?;
+    explanation.unread.extend(missing);
     if args.format == Output::Json {
         serde_json::to_writer_pretty(&mut *out, &explanation).map_err(std::io::Error::from)?;
         writeln!(out)?;

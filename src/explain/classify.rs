@@ -7,6 +7,7 @@
 use serde::Serialize;
 
 use super::read::{ReadCause, Reading};
+use super::signatures::SIGNATURES;
 use crate::vocabulary::ErrorClass;
 
 /// The media types kube-apiserver's PATCH handler takes for a custom
@@ -95,413 +96,26 @@ pub struct Verdict {
     pub details: Details,
 }
 
-/// A signature: the class and the text it looks for.
-struct Signature {
-    classes: &'static [ErrorClass],
-    /// Written as in the source.
-    text: &'static str,
-    /// Extra details from the matching message.
-    extract: fn(&str, &mut Details),
-}
-
-fn nothing(_: &str, _: &mut Details) {}
+pub(super) fn nothing(_: &str, _: &mut Details) {}
 
 use ErrorClass as C;
 
-/// The signatures, most specific first.
-const SIGNATURES: &[Signature] = &[
-    // Engine panics: the panic filter's text, the server log, a Go trace.
-    Signature {
-        classes: &[C::EnginePanic],
-        text: "This request caused apiserver to panic",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::EnginePanic],
-        text: "apiserver panic'd",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SsaConflict],
-        text: "Apply failed with ",
-        extract: ssa_managers,
-    },
-    // 415: the accepted list tells a custom resource from a built-in one.
-    Signature {
-        classes: &[C::SmpCustomResource, C::ContentType],
-        text: "the body of the request was in an unknown format - accepted media types include: ",
-        extract: accepted_types,
-    },
-    Signature {
-        classes: &[C::SmpCustomResource],
-        text: "strategic merge patch is not supported for ",
-        extract: nothing,
-    },
-    // Strategic merge patch texts (apimachinery mergepatch/errors.go,
-    // strategicpatch/patch.go).
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "does not contain declared merge key: ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "cannot find merge key `",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "cannot merge lists without merge key for ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "invalid patch format of primitive list",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "invalid patch format of setElementOrder list",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "invalid patch format of retainKeys",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "patch content doesn't match retainKeys list",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "lists of lists are not supported",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "strategic merge patch format is not supported",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::SmpMergeKey],
-        text: "unable to find api field in struct ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::TooManyOps],
-        text: "The allowed maximum operations in a JSON patch is ",
-        extract: op_count,
-    },
-    Signature {
-        classes: &[C::TooLarge],
-        text: "Request entity too large",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::TooLarge],
-        text: "etcdserver: request is too large",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::AdmissionDenied],
-        text: "denied the request",
-        extract: webhook_name,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "failed calling webhook",
-        extract: webhook_name,
-    },
-    Signature {
-        classes: &[C::MissingResourceVersion],
-        text: "must be specified for an update",
-        extract: release_of_rv_value,
-    },
-    Signature {
-        classes: &[C::UpdateConflict, C::RvPrecondition],
-        text: "the object has been modified; please apply your changes to the latest version and try again",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::UpdateConflict],
-        text: "Precondition failed: UID in precondition",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Immutable],
-        text: "field is immutable",
-        extract: invalid_fields,
-    },
-    // The same, in the words of kubernetes/kubernetes' own validation
-    // (pkg/apis/core/validation `validateUpgradeDowngradeClusterIPs`,
-    // `validateLoadBalancerClassField`; pkg/apis/apps/validation
-    // `ValidateStatefulSetUpdate`).
-    Signature {
-        classes: &[C::Immutable],
-        text: ": may not change once set",
-        extract: invalid_fields,
-    },
-    Signature {
-        classes: &[C::Immutable],
-        text: "updates to statefulset spec for fields other than ",
-        extract: invalid_fields,
-    },
-    Signature {
-        classes: &[C::NameMismatch],
-        text: "does not match the name on the URL",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::NameMismatch],
-        text: "the namespace of the provided object does not match the namespace sent on the request",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::NameMismatch],
-        text: "does not match the namespace on the request",
-        extract: nothing,
-    },
-    // The JSON patch handler's 422 (NewGenericServerResponse): the
-    // engine's error is dropped.
-    Signature {
-        classes: &ErrorClass::BARE_422,
-        text: "the server rejected our request due to an error in our request",
-        extract: nothing,
-    },
-    // Decode errors (400) that betray the wrong content type.
-    Signature {
-        classes: &[C::ContentType],
-        text: "cannot unmarshal object into Go value of type []handlers.jsonPatchOp",
-        extract: decode_error,
-    },
-    Signature {
-        classes: &[C::ContentType],
-        text: "cannot unmarshal array into Go value of type map[string]interface {}",
-        extract: decode_error,
-    },
-    Signature {
-        classes: &[C::ContentType],
-        text: "unknown Content-Type header for patch",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::DecodeError],
-        text: "error decoding patch: ",
-        extract: decode_error,
-    },
-    Signature {
-        classes: &[C::DecodeError],
-        text: "error strict decoding patch: ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::DecodeError],
-        text: "error decoding YAML: ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::DecodeError],
-        text: "Invalid JSON Patch",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::DecodeError],
-        text: "invalid JSON patch",
-        extract: nothing,
-    },
-    // kubectl before sending: `-p` that is neither JSON nor YAML.
-    Signature {
-        classes: &[C::DecodeError],
-        text: "error: unable to parse \"",
-        extract: nothing,
-    },
-    // evanphx/json-patch's own texts (v4 `patch.go`; v5 the same words):
-    // seen from kubectl --local, controller tests, client-side appliers.
-    Signature {
-        classes: &[C::TestFailed],
-        text: "testing value ",
-        extract: evanphx_test_path,
-    },
-    Signature {
-        classes: &[C::MissingPath],
-        text: "Object to be patched is missing field (",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::MissingPath],
-        text: " is missing path: ",
-        extract: evanphx_missing_path,
-    },
-    Signature {
-        classes: &[C::MissingPath],
-        text: "doc is missing key: ",
-        extract: evanphx_missing_path,
-    },
-    Signature {
-        classes: &[C::MissingPath],
-        text: "doc is missing from path: ",
-        extract: evanphx_missing_path,
-    },
-    Signature {
-        classes: &[C::MissingPath],
-        text: "doc is missing destination path: ",
-        extract: evanphx_missing_path,
-    },
-    Signature {
-        classes: &[C::MissingPath],
-        text: "nable to remove nonexistent key: ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::MissingPath],
-        text: "unable to get nonexistent key: ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::BadIndex],
-        text: "Unable to access invalid index: ",
-        extract: evanphx_index,
-    },
-    Signature {
-        classes: &[C::BadIndex],
-        text: "value was not a proper array index: ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::BadIndex],
-        text: "Unable to ensure path for ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::MalformedOp],
-        text: "Unexpected kind: ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::MalformedOp],
-        text: "operation missing path field",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::MalformedOp],
-        text: "operation, missing value field",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::MalformedOp],
-        text: "operation, missing from field",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::MalformedOp],
-        text: "replace operation value must be object or array",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::MalformedOp],
-        text: "Unable to complete the copy",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::TestFailed],
-        text: "test failed",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Invalid],
-        text: "\" is invalid",
-        extract: invalid_fields,
-    },
-    Signature {
-        classes: &[C::Invalid],
-        text: "The request is invalid: ",
-        extract: invalid_fields,
-    },
-    Signature {
-        classes: &[C::Forbidden],
-        text: " is forbidden: ",
-        extract: rbac_user,
-    },
-    Signature {
-        classes: &[C::Forbidden],
-        text: "\" cannot patch resource \"",
-        extract: rbac_user,
-    },
-    Signature {
-        classes: &[C::Forbidden],
-        text: "\" cannot update resource \"",
-        extract: rbac_user,
-    },
-    Signature {
-        classes: &[C::NotFound],
-        text: "\" not found",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::NotFound],
-        text: "the server could not find the requested resource",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "etcdserver: request timed out",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "the server was unable to return a response in the time allotted",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "could not be completed at this time, please try again",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "the server is currently unable to handle the request",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "the server has received too many requests",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "Too many requests: ",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "connect: connection refused",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "http2: client connection lost",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "context deadline exceeded",
-        extract: nothing,
-    },
-    Signature {
-        classes: &[C::Transient],
-        text: "i/o timeout",
-        extract: nothing,
-    },
-];
-
-/// Classifies what was read.
+/// Classifies what was read: the first signature (in table order) whose
+/// text one of the messages holds, as written or with its runs of
+/// whitespace collapsed (a message a terminal or a YAML dump wrapped).
 pub fn classify(r: &Reading) -> Verdict {
     let mut verdict = Verdict::default();
+    let collapsed: Vec<String> = r.texts.iter().map(|t| collapse(t)).collect();
     'outer: for signature in SIGNATURES {
-        for text in &r.texts {
-            if text.contains(signature.text) {
+        for (text, flat) in r.texts.iter().zip(&collapsed) {
+            let found = if text.contains(signature.text) {
+                Some(text.as_str())
+            } else if flat.contains(signature.text) {
+                Some(flat.as_str())
+            } else {
+                None
+            };
+            if let Some(text) = found {
                 verdict.candidates = signature.classes.to_vec();
                 verdict.matched = Some(signature.text);
                 (signature.extract)(text, &mut verdict.details);
@@ -514,6 +128,11 @@ pub fn classify(r: &Reading) -> Verdict {
     }
     refine(r, &mut verdict);
     verdict
+}
+
+/// The text with every run of whitespace as one space.
+fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// What the code and reason alone allow, where no text matched.
@@ -544,9 +163,12 @@ fn by_code(code: Option<u16>, reason: Option<&str>) -> Vec<ErrorClass> {
         Some(409) => vec![C::UpdateConflict, C::RvPrecondition, C::SsaConflict],
         Some(413) => vec![C::TooLarge, C::TooManyOps],
         Some(415) => vec![C::SmpCustomResource, C::ContentType],
+        // A 422 whose message is lost (a client that kept the code):
+        // validation answers most 422s; a failed op's has its own message.
         Some(422) => {
-            let mut v = ErrorClass::BARE_422.to_vec();
-            v.extend([C::Invalid, C::Immutable, C::SmpMergeKey]);
+            let mut v = vec![C::Invalid, C::Immutable];
+            v.extend(ErrorClass::BARE_422);
+            v.push(C::SmpMergeKey);
             v
         }
         Some(429 | 503 | 504) => vec![C::Transient],
@@ -673,7 +295,7 @@ fn add_conflict(details: &mut Details, manager: &str, field: &str) {
 /// `Apply failed with 1 conflict: conflict with M: F` or `Apply failed
 /// with N conflicts: conflicts with M:\n- F\n...` (managedfields
 /// `internal/conflict.go` `getConflictMessage`, `printManager`).
-fn ssa_managers(text: &str, d: &mut Details) {
+pub(super) fn ssa_managers(text: &str, d: &mut Details) {
     let Some(start) = text.find("Apply failed with ") else {
         return;
     };
@@ -714,19 +336,23 @@ fn split_manager(line: &str) -> Option<(&str, &str)> {
     Some((&line[..used + colon], &rest[colon + 2..]))
 }
 
-fn accepted_types(text: &str, d: &mut Details) {
+pub(super) fn accepted_types(text: &str, d: &mut Details) {
     let marker = "accepted media types include: ";
     if let Some(i) = text.find(marker) {
         let list = text[i + marker.len()..].lines().next().unwrap_or("");
         d.accepted = list
             .split(", ")
-            .map(|t| t.trim().trim_end_matches(['.', '"', '\'', ')']).to_owned())
+            .map(|t| {
+                t.trim()
+                    .trim_end_matches(['.', ',', '"', '\'', ')'])
+                    .to_owned()
+            })
             .filter(|t| t.starts_with("application/"))
             .collect();
     }
 }
 
-fn op_count(text: &str, d: &mut Details) {
+pub(super) fn op_count(text: &str, d: &mut Details) {
     if let Some(i) = text.find(", got ") {
         let digits: String = text[i + 6..]
             .chars()
@@ -736,7 +362,7 @@ fn op_count(text: &str, d: &mut Details) {
     }
 }
 
-fn webhook_name(text: &str, d: &mut Details) {
+pub(super) fn webhook_name(text: &str, d: &mut Details) {
     for marker in ["admission webhook \"", "failed calling webhook \""] {
         if let Some(i) = text.find(marker) {
             if let Some((name, _)) = super::read::go_unquote(&text[i + marker.len() - 1..]) {
@@ -747,7 +373,7 @@ fn webhook_name(text: &str, d: &mut Details) {
     }
 }
 
-fn release_of_rv_value(text: &str, d: &mut Details) {
+pub(super) fn release_of_rv_value(text: &str, d: &mut Details) {
     if text.contains("Invalid value: 0x0: must be specified") {
         d.releases = Some("1.33 or older (the bad value printed with Go's %#v)".to_owned());
     } else if text.contains("Invalid value: 0: must be specified") {
@@ -756,7 +382,7 @@ fn release_of_rv_value(text: &str, d: &mut Details) {
     invalid_fields(text, d);
 }
 
-fn decode_error(text: &str, d: &mut Details) {
+pub(super) fn decode_error(text: &str, d: &mut Details) {
     let start = text
         .find("error decoding patch: ")
         .map(|i| i + "error decoding patch: ".len())
@@ -767,7 +393,7 @@ fn decode_error(text: &str, d: &mut Details) {
 }
 
 /// `testing value /path failed`.
-fn evanphx_test_path(text: &str, d: &mut Details) {
+pub(super) fn evanphx_test_path(text: &str, d: &mut Details) {
     if let Some(i) = text.find("testing value ") {
         let rest = &text[i + "testing value ".len()..];
         if let Some(end) = rest.find(" failed") {
@@ -777,7 +403,7 @@ fn evanphx_test_path(text: &str, d: &mut Details) {
 }
 
 /// `... is missing path: "/a/b": missing value` (quoted or not).
-fn evanphx_missing_path(text: &str, d: &mut Details) {
+pub(super) fn evanphx_missing_path(text: &str, d: &mut Details) {
     for marker in [
         "is missing path: ",
         "doc is missing key: ",
@@ -798,7 +424,7 @@ fn evanphx_missing_path(text: &str, d: &mut Details) {
     }
 }
 
-fn evanphx_index(text: &str, d: &mut Details) {
+pub(super) fn evanphx_index(text: &str, d: &mut Details) {
     if let Some(i) = text.find("invalid index: ") {
         let rest = &text[i + "invalid index: ".len()..];
         let number: String = rest
@@ -811,7 +437,7 @@ fn evanphx_index(text: &str, d: &mut Details) {
     }
 }
 
-fn rbac_user(text: &str, d: &mut Details) {
+pub(super) fn rbac_user(text: &str, d: &mut Details) {
     if let Some(i) = text.find("User \"") {
         if let Some((user, _)) = super::read::go_unquote(&text[i + 5..]) {
             d.user = Some(user);
@@ -822,7 +448,7 @@ fn rbac_user(text: &str, d: &mut Details) {
 /// The fields of `X "n" is invalid: f: msg` or `...: [f1: m1, f2: m2]`
 /// (apimachinery `NewInvalid`: one error as is, several as an aggregate
 /// in brackets), and kubectl's `* f: m` lines.
-fn invalid_fields(text: &str, d: &mut Details) {
+pub(super) fn invalid_fields(text: &str, d: &mut Details) {
     if !d.fields.is_empty() {
         return;
     }
