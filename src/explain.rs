@@ -723,26 +723,7 @@ fn narrow_by_patch(
     decided_by: &mut Option<String>,
 ) {
     let before = candidates.len();
-    // A list sent as a merge or strategic merge patch: the server cannot
-    // decode it as an object, whatever its answer's code.
-    let decoding = candidates.is_empty()
-        || candidates.iter().any(|c| {
-            matches!(
-                c,
-                ErrorClass::ContentType
-                    | ErrorClass::DecodeError
-                    | ErrorClass::SmpMergeKey
-                    | ErrorClass::SmpCustomResource
-                    | ErrorClass::EnginePanic
-            )
-        });
-    let list_as_object = decoding
-        && p.body.as_ref().is_some_and(|(body, kind)| {
-            matches!(kind, BodyKind::MergePatch | BodyKind::StrategicMergePatch)
-                && p.content_type.is_some()
-                && body.trim_start().starts_with('[')
-        });
-    if list_as_object {
+    if list_sent_as_object(p, candidates) {
         *candidates = vec![ErrorClass::ContentType];
         *decided_by = Some("the patch: a list sent as a merge or strategic merge patch".to_owned());
         return;
@@ -775,35 +756,62 @@ fn narrow_by_patch(
     if input.kind != BodyKind::JsonPatch {
         candidates.retain(|c| !ErrorClass::BARE_422.contains(c));
     } else if let Ok(decoded) = patch::decode(&input.payload) {
-        candidates.retain(|c| *c != ErrorClass::SmpMergeKey);
-        let ops = &decoded.ops;
-        let has = |kind: OpKind| ops.iter().any(|o| o.op == kind);
-        let indexed = ops.iter().any(|o| {
-            std::iter::once(o.path.as_str())
-                .chain(o.from.as_deref())
-                .flat_map(|p| p.split('/').skip(1))
-                .any(|t| {
-                    t == "-"
-                        || (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
-                })
-        });
-        let malformed = decoded.malformed.is_some()
-            || ops.iter().any(|o| {
-                o.path.is_empty()
-                    || matches!(o.op, OpKind::Copy | OpKind::Move)
-                    || (o.value.is_none()
-                        && matches!(o.op, OpKind::Add | OpKind::Replace | OpKind::Test))
-            });
-        candidates.retain(|c| match c {
-            ErrorClass::TestFailed => has(OpKind::Test),
-            ErrorClass::BadIndex => indexed,
-            ErrorClass::MalformedOp => malformed,
-            _ => true,
-        });
+        narrow_by_ops(&decoded, candidates);
     }
     if candidates.len() == 1 && before > 1 {
         *decided_by = Some("the message and the ops of the patch".to_owned());
     }
+}
+
+/// True when a list went as a merge or strategic merge patch (the content
+/// type known) and the answer is one a body the server cannot decode as
+/// an object gets, whatever its code.
+fn list_sent_as_object(p: &PatchRead, candidates: &[ErrorClass]) -> bool {
+    let decoding = candidates.is_empty()
+        || candidates.iter().any(|c| {
+            matches!(
+                c,
+                ErrorClass::ContentType
+                    | ErrorClass::DecodeError
+                    | ErrorClass::SmpMergeKey
+                    | ErrorClass::SmpCustomResource
+                    | ErrorClass::EnginePanic
+            )
+        });
+    decoding
+        && p.body.as_ref().is_some_and(|(body, kind)| {
+            matches!(kind, BodyKind::MergePatch | BodyKind::StrategicMergePatch)
+                && p.content_type.is_some()
+                && body.trim_start().starts_with('[')
+        })
+}
+
+/// Narrows a bare 422's op classes by the ops of a JSON patch.
+fn narrow_by_ops(decoded: &patch::Decoded, candidates: &mut Vec<ErrorClass>) {
+    candidates.retain(|c| *c != ErrorClass::SmpMergeKey);
+    let ops = &decoded.ops;
+    let has = |kind: OpKind| ops.iter().any(|o| o.op == kind);
+    let indexed = ops.iter().any(|o| {
+        std::iter::once(o.path.as_str())
+            .chain(o.from.as_deref())
+            .flat_map(|p| p.split('/').skip(1))
+            .any(|t| {
+                t == "-" || (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+            })
+    });
+    let malformed = decoded.malformed.is_some()
+        || ops.iter().any(|o| {
+            o.path.is_empty()
+                || matches!(o.op, OpKind::Copy | OpKind::Move)
+                || (o.value.is_none()
+                    && matches!(o.op, OpKind::Add | OpKind::Replace | OpKind::Test))
+        });
+    candidates.retain(|c| match c {
+        ErrorClass::TestFailed => has(OpKind::Test),
+        ErrorClass::BadIndex => indexed,
+        ErrorClass::MalformedOp => malformed,
+        _ => true,
+    });
 }
 
 /// True when the patch sets or tests `metadata.resourceVersion`.

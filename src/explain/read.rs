@@ -616,7 +616,11 @@ fn read_kubectl(text: &str, r: &mut Reading) {
         r.message.get_or_insert_with(|| GENERIC_422.to_owned());
         return;
     }
-    // `The Kind "name" is invalid: ...`
+    read_kubectl_invalid(rest, r);
+}
+
+/// `The Kind "name" is invalid: field: msg` (or `* field: msg` lines).
+fn read_kubectl_invalid(rest: &str, r: &mut Reading) {
     let head = rest.strip_prefix("The ").unwrap_or(rest);
     if let Some((kind, after_kind)) = head.split_once(" \"") {
         if r.kind.is_none() && !kind.is_empty() {
@@ -714,6 +718,14 @@ fn has_word(text: &str, word: &str) -> bool {
 
 /// The Python, Java and JavaScript clients' renderings.
 fn read_clients(text: &str, r: &mut Reading) {
+    read_python_java(text, r);
+    read_bare_codes(text, r);
+    read_javascript(text, r);
+    read_fabric8(text, r);
+}
+
+/// The Python client's `ApiException` and the official Java client's.
+fn read_python_java(text: &str, r: &mut Reading) {
     // Python: `...Exception: (422)` (or `(422)` alone) then `Reason: ...`.
     let python_code = after(text, "Exception: (")
         .and_then(leading_code)
@@ -731,6 +743,11 @@ fn read_clients(text: &str, r: &mut Reading) {
     if let Some(code) = python_code {
         r.code.get_or_insert(code);
     }
+}
+
+/// The Java and Python exceptions that carry only a code: the official
+/// Java client before 8.0, OkHttp, aiohttp.
+fn read_bare_codes(text: &str, r: &mut Reading) {
     // kubernetes-client/java before 8.0: `ApiException: Conflict` (the
     // HTTP reason phrase as the message); OkHttp's `Response{protocol=...,
     // code=422, message=Unprocessable Entity, url=...}`.
@@ -768,6 +785,10 @@ fn read_clients(text: &str, r: &mut Reading) {
             r.code.get_or_insert(code);
         }
     }
+}
+
+/// The JavaScript client's errors.
+fn read_javascript(text: &str, r: &mut Reading) {
     // JavaScript (client-node 1.x and later).
     if let Some(rest) = after(text, "HTTP-Code: ") {
         r.set_shape(Shape::JavaScript);
@@ -792,6 +813,10 @@ fn read_clients(text: &str, r: &mut Reading) {
             }
         }
     }
+}
+
+/// fabric8's `KubernetesClientException`.
+fn read_fabric8(text: &str, r: &mut Reading) {
     // fabric8: `Failure executing: PATCH at: URL. Message: ... Received status: Status(...)`.
     if let Some(rest) = after(text, "Failure executing: ") {
         r.set_shape(Shape::Java);

@@ -244,6 +244,45 @@ pub fn text(e: &Explanation) -> String {
     if let Some(w) = &e.would_decide {
         let _ = writeln!(s, "would decide: {w}");
     }
+    retry_lines(&mut s, e);
+    if !e.fix.is_empty() {
+        s.push_str("\nfix:\n");
+        for f in &e.fix {
+            let _ = writeln!(s, "  - {f}");
+        }
+    }
+    source_lines(&mut s, e);
+    if let Some(link) = &e.check_link {
+        let _ = writeln!(s, "\nopen in Check: {link}");
+    }
+    s
+}
+
+/// Where the candidates' messages are written, each place once.
+fn source_lines(s: &mut String, e: &Explanation) {
+    let mut seen = Vec::new();
+    for c in &e.candidates {
+        for src in &c.sources {
+            let url = src.url();
+            if !seen.contains(&url) {
+                seen.push(url);
+                if seen.len() == 1 {
+                    s.push_str("\nsource:\n");
+                }
+                let _ = writeln!(
+                    s,
+                    "  {} ({}): {}",
+                    src.path,
+                    src.symbol,
+                    seen[seen.len() - 1]
+                );
+            }
+        }
+    }
+}
+
+/// The retry verdict: the decided class's, or each candidate's.
+fn retry_lines(s: &mut String, e: &Explanation) {
     if let Some(r) = &e.retry {
         let helps = helps_text(r.helps);
         let _ = writeln!(
@@ -273,35 +312,6 @@ pub fn text(e: &Explanation) -> String {
             );
         }
     }
-    if !e.fix.is_empty() {
-        s.push_str("\nfix:\n");
-        for f in &e.fix {
-            let _ = writeln!(s, "  - {f}");
-        }
-    }
-    let mut seen = Vec::new();
-    for c in &e.candidates {
-        for src in &c.sources {
-            let url = src.url();
-            if !seen.contains(&url) {
-                seen.push(url);
-                if seen.len() == 1 {
-                    s.push_str("\nsource:\n");
-                }
-                let _ = writeln!(
-                    s,
-                    "  {} ({}): {}",
-                    src.path,
-                    src.symbol,
-                    seen[seen.len() - 1]
-                );
-            }
-        }
-    }
-    if let Some(link) = &e.check_link {
-        let _ = writeln!(s, "\nopen in Check: {link}");
-    }
-    s
 }
 
 fn helps_text(helps: Helps) -> &'static str {
