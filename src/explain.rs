@@ -36,6 +36,7 @@
 mod advice;
 mod classify;
 mod decode;
+mod details;
 mod offer;
 pub mod read;
 mod release;
@@ -50,8 +51,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use advice::{fix, retry, sources, Helps, Retry, SourceRef};
-pub use classify::{Details, FieldProblem, Manager, CUSTOM_RESOURCE_PATCH_TYPES, STRATEGIC};
+pub use classify::{CUSTOM_RESOURCE_PATCH_TYPES, STRATEGIC};
 pub use decode::DecodeAt;
+pub use details::{Details, FieldProblem, Manager};
 pub use offer::Offer;
 pub use read::{Shape, Target, MAX_TEXT_BYTES};
 pub use release::{NotARelease, Release};

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::classify::{
+use super::details::{
     accepted_types, decode_error, evanphx_index, evanphx_missing_path, evanphx_test_path,
     invalid_fields, nothing, op_count, rbac_user, release_of_rv_value, ssa_managers, webhook_name,
     Details,
