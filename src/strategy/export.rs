@@ -83,14 +83,15 @@ fn heredoc(command: &str, text: &str) -> String {
 }
 
 /// The apply configuration as the here-document gives it to kubectl: its
-/// YAML, or, where that holds a character a terminal acts on or YAML
-/// (yaml.v2, which kubectl reads it with) refuses, the same object as
-/// JSON with that character escaped (JSON is YAML to kubectl).
+/// YAML, or, where that holds a character a terminal acts on, one YAML
+/// (yaml.v2, which kubectl reads it with) refuses, or a line break of
+/// YAML's own (U+2028, U+2029: folded in a quoted scalar), the same
+/// object as JSON with that character escaped (JSON is YAML to kubectl).
 fn apply_text(config: &Value, yaml: &str) -> String {
-    if yaml
-        .chars()
-        .any(|c| c != '\n' && (acts_on_terminal(c) || yaml_refuses(c)))
-    {
+    if yaml.chars().any(|c| {
+        c != '\n'
+            && (acts_on_terminal(c) || yaml_refuses(c) || matches!(c, '\u{2028}' | '\u{2029}'))
+    }) {
         json_for_terminal(config)
     } else {
         yaml.to_owned()
