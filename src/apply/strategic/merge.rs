@@ -63,15 +63,7 @@ impl Merger {
         let mut capacities: std::collections::HashMap<String, usize> = Default::default();
 
         for (k, patch_v) in patch {
-            let mut key = k;
-            let mut is_delete_list = false;
-            if key.starts_with(DELETE_PREFIX) {
-                let original_key = self.extract_key(&key, DELETE_PREFIX)?;
-                is_delete_list = true;
-                if !original_key.is_empty() {
-                    key = original_key;
-                }
-            }
+            let (key, is_delete_list) = self.field_of(k)?;
             if patch_v.is_null() {
                 original.remove(&key);
                 continue;
@@ -92,41 +84,18 @@ impl Merger {
             }
             let merged = match (original_v, patch_v) {
                 (Value::Object(original_map), Value::Object(patch_map)) => {
-                    let (subschema, meta) = schema
-                        .lookup_struct(&key)
-                        .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
-                    let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
-                    self.path.push(key.as_str());
-                    let merged = if strategy != REPLACE {
-                        self.merge_map(original_map, patch_map, subschema)
-                    } else {
-                        Ok(patch_map)
-                    };
-                    self.path.pop();
-                    Value::Object(merged?)
+                    Value::Object(self.merge_field_map(&key, original_map, patch_map, schema)?)
                 }
                 (Value::Array(original_list), Value::Array(patch_list)) => {
-                    let (subschema, meta) = schema
-                        .lookup_slice(&key)
-                        .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
-                    let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
                     let capacity = capacities
                         .remove(&key)
                         .unwrap_or_else(|| self.origin.capacity(original_list.len()));
                     if is_delete_list {
                         capacities.insert(key.clone(), original_list.len());
                     }
-                    self.path.push(key.as_str());
-                    let merged = self.merge_slice_handler(
-                        Slice::new(original_list, capacity),
-                        patch_list,
-                        subschema,
-                        strategy,
-                        meta.merge_key,
-                        is_delete_list,
-                    );
-                    self.path.pop();
-                    Value::Array(merged?)
+                    let original_list = Slice::new(original_list, capacity);
+                    let field = (key.as_str(), is_delete_list);
+                    Value::Array(self.merge_field_list(field, original_list, patch_list, schema)?)
                 }
                 // Two scalars of one type: the patch's.
                 (_, scalar) => scalar,
@@ -134,6 +103,72 @@ impl Merger {
             original.insert(key, merged);
         }
         Ok(original)
+    }
+
+    /// The field a patch key merges into: the key, or the list a
+    /// `$deleteFromPrimitiveList/<list>` deletes from (`preprocessDeletionListForMerging`).
+    fn field_of(&self, key: String) -> Result<(String, bool), Error> {
+        if !key.starts_with(DELETE_PREFIX) {
+            return Ok((key, false));
+        }
+        let original_key = self.extract_key(&key, DELETE_PREFIX)?;
+        Ok((
+            if original_key.is_empty() {
+                key
+            } else {
+                original_key
+            },
+            true,
+        ))
+    }
+
+    /// `mergeMapHandler` for the field `key`: merged, or the patch's map
+    /// where the field's strategy is `replace`.
+    fn merge_field_map(
+        &mut self,
+        key: &str,
+        original: Map<String, Value>,
+        patch: Map<String, Value>,
+        schema: Node<'_>,
+    ) -> Result<Map<String, Value>, Error> {
+        let (subschema, meta) = schema
+            .lookup_struct(key)
+            .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
+        let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
+        self.path.push(key);
+        let merged = if strategy != REPLACE {
+            self.merge_map(original, patch, subschema)
+        } else {
+            Ok(patch)
+        };
+        self.path.pop();
+        merged
+    }
+
+    /// `mergeSliceHandler` for the field `key` (a `$deleteFromPrimitiveList`
+    /// of it when `is_delete_list`).
+    fn merge_field_list(
+        &mut self,
+        (key, is_delete_list): (&str, bool),
+        original: Slice,
+        patch: Vec<Value>,
+        schema: Node<'_>,
+    ) -> Result<Vec<Value>, Error> {
+        let (subschema, meta) = schema
+            .lookup_slice(key)
+            .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
+        let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
+        self.path.push(key);
+        let merged = self.merge_slice_handler(
+            original,
+            patch,
+            subschema,
+            strategy,
+            meta.merge_key,
+            is_delete_list,
+        );
+        self.path.pop();
+        merged
     }
 
     /// A patch value taken as it is (the field is absent, or of another
