@@ -42,7 +42,7 @@ use serde_json::Value;
 use crate::patch::{Encoding, OpKind, Operation, PatchSet};
 use crate::pointer::{PathTrie, Pointer, PointerBuf};
 
-pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_quote};
+pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_arg, shell_quote};
 pub use policy::{
     parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName, KUBEVIRT_COMMIT,
 };

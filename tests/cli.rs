@@ -1301,13 +1301,37 @@ fn apply_prints_numbers_as_the_server_writes_them() {
     );
     assert_eq!(
         stdout(&out).trim_end(),
-        r#"{"n":[-0.0,1.0,1e-6,1.8446744073709552e+19,1e+21,1.5],"s":"<b>"}"#
+        r#"{"n":[-0,1.0,1e-6,18446744073709551616,1e21,1.5],"s":"<b>"}"#
     );
+    // As read, in the document and in the patch, under --semantics rfc too.
+    let patch = r#"[{"op":"add","path":"/big","value":12345678901234567890123},{"op":"add","path":"/f","value":2.50E+1}]"#;
+    for flag in ["--literal-numbers", "--semantics=rfc"] {
+        let out = patchlab(&["apply", "--compact", flag, path, "-"], patch);
+        assert_eq!(
+            stdout(&out).trim_end(),
+            r#"{"big":12345678901234567890123,"f":2.50E+1,"n":[-0,1.0,1e-6,18446744073709551616,1e21,1.5],"s":"<b>"}"#,
+            "{flag}"
+        );
+    }
     let out = patchlab(
-        &["apply", "--compact", "--semantics", "rfc", path, "-"],
-        "[]",
+        &["apply", "--batch", "--literal-numbers"],
+        "{\"doc\":{\"a\":1.50},\"patch\":[{\"op\":\"add\",\"path\":\"/b\",\"value\":99999999999999999999999}]}\n",
     );
-    assert!(stdout(&out).contains("1.0,1e-6"), "{}", stdout(&out));
+    assert_eq!(
+        stdout(&out),
+        "{\"ok\":{\"a\":1.50,\"b\":99999999999999999999999}}\n"
+    );
+    // Two texts of one f64: printed as serde_json writes it, with a note.
+    let out = patchlab(
+        &["apply", "--compact", "--literal-numbers", path, "-"],
+        r#"[{"op":"add","path":"/x","value":1.50}]"#,
+    );
+    assert!(stdout(&out).contains(r#""x":1.5"#), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("two texts read as the number 1.5"),
+        "{}",
+        stderr(&out)
+    );
     let out = patchlab(
         &["apply", "--batch"],
         &format!("{{\"doc\":{doc},\"patch\":[]}}\n"),

@@ -42,6 +42,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 pub use diff::diff;
+pub use merge::Origin;
 
 use super::{ApplyError, Cause, Engine};
 use crate::gojson::{self, DecodeError};
@@ -281,6 +282,23 @@ pub fn apply(
     root: Node<'_>,
     release: Release,
 ) -> Result<(), Error> {
+    apply_from(doc, patch, root, release, Origin::Server)
+}
+
+/// [`apply`] to an object whose lists come from `origin`: the server's
+/// deep copy, or kubectl's decoded JSON (whose spare capacity changes
+/// the order of a merged list of scalars with duplicates).
+///
+/// # Errors
+///
+/// As [`apply`].
+pub fn apply_from(
+    doc: &mut Value,
+    patch: &Value,
+    root: Node<'_>,
+    release: Release,
+    origin: Origin,
+) -> Result<(), Error> {
     let (Value::Object(original), Value::Object(patch)) = (&*doc, patch) else {
         return match patch {
             // A `null` body decodes to a nil map: nothing to merge.
@@ -290,6 +308,7 @@ pub fn apply(
     };
     let mut merger = merge::Merger {
         release,
+        origin,
         path: Trail::default(),
     };
     let merged = merger.merge_map(original.clone(), patch.clone(), root)?;
@@ -366,7 +385,9 @@ pub fn apply_body(
 /// [`Error`] with kubectl's text.
 pub fn apply_local(doc: &mut Value, patch: &Value, target: &Target<'_>) -> Result<(), Error> {
     match target.schema() {
-        Some(kind) if kind.is_builtin() => apply(doc, patch, kind.root(), Release::V1_28),
+        Some(kind) if kind.is_builtin() => {
+            apply_from(doc, patch, kind.root(), Release::V1_28, Origin::Decoded)
+        }
         _ if target.is_builtin() => Err(Error::new(ErrorKind::NoSchema { gvk: target.gvk() })),
         _ => Err(Error::new(ErrorKind::Other(format!(
             "strategic merge patch is not supported for {} locally, try --type merge",

@@ -52,9 +52,10 @@ pub struct Args {
     /// Print the document on one line.
     #[arg(long)]
     compact: bool,
-    /// Print numbers as read (1.0 stays 1.0, -0 stays -0.0) instead of as the server
-    /// writes them (Go: 1, 0, 0.000001, 18446744073709552000); the default under
-    /// --semantics rfc, where no server stores anything. Also for --batch.
+    /// Print numbers as read (1.0 stays 1.0, -0 stays -0, 1e21 stays 1e21,
+    /// 12345678901234567890123 keeps its digits) instead of as the server writes them
+    /// (Go: 1, 0, 1e+21, 1.2345678901234568e+22); the default under --semantics rfc,
+    /// where no server stores anything. Also for --batch.
     #[arg(long)]
     literal_numbers: bool,
     /// The document: a JSON or YAML file, or - for stdin.
@@ -132,7 +133,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     if doc.is_stdin() && patch.is_stdin() {
         return Err(Failure::new("DOC and PATCH cannot both be read from stdin"));
     }
-    let (_, mut document, _) = doc.parse()?;
+    let (doc_text, mut document, doc_format) = doc.parse()?;
     let (text, value, format) = patch.parse()?;
     // A YAML patch is sent as the JSON Go would encode (what kubectl does);
     // a JSON patch is sent as written, byte for byte.
@@ -158,12 +159,34 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         // kubectl prints the server's Warning headers so.
         eprintln!("Warning: {}", super::terminal::printable(&warning));
     }
-    writeln!(
-        out,
-        "{}",
-        document_text(&document, mode.stored_numbers, !args.compact)
-    )?;
+    let printed = if mode.stored_numbers {
+        document_text(&document, true, !args.compact)
+    } else {
+        as_read(
+            &document,
+            [
+                (doc_format == Format::Json).then_some(&doc_text[..]),
+                Some(&payload),
+            ],
+            !args.compact,
+        )
+    };
+    writeln!(out, "{printed}")?;
     Ok(())
+}
+
+/// The document with its numbers as the JSON `texts` spell them (see
+/// [`json::Spellings`]); a note on stderr for numbers two texts read as
+/// one.
+fn as_read<const N: usize>(document: &Value, texts: [Option<&str>; N], pretty: bool) -> String {
+    let mut spellings = json::Spellings::default();
+    for text in texts.into_iter().flatten() {
+        spellings.read(text);
+    }
+    for number in spellings.ambiguous() {
+        eprintln!("note: two texts read as the number {number}: printed as serde_json writes it");
+    }
+    spellings.to_string(document, pretty)
 }
 
 /// What a strategic merge patch is sent to: `--kind` (a kind or a
@@ -250,7 +273,8 @@ pub fn batch<R: io::Read>(
                 if mode.stored_numbers {
                     buf.extend_from_slice(document_text(&doc, true, false).as_bytes());
                 } else {
-                    json::write_value(&mut buf, &doc);
+                    let line = std::str::from_utf8(&line).ok();
+                    buf.extend_from_slice(as_read(&doc, [line], false).as_bytes());
                 }
                 if !warnings.is_empty() {
                     buf.extend_from_slice(b",\"warnings\":[");

@@ -24,7 +24,7 @@ export type LintRule =
   | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
   | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"
   | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "smp-replaces-list"
-  | "smp-patch-replace" | "smp-missing-merge-key" | "byte-order-mark"
+  | "smp-patch-replace" | "smp-missing-merge-key" | "smp-nondeterministic" | "byte-order-mark"
   | "go-formatted-body" | "non-string-value" | "yaml-number"
   | "test-retried-on-conflict" | "merge-from-replaces-list" | "unknown-field";
 

@@ -240,6 +240,9 @@ pub enum Rule {
     SmpPatchReplace,
     /// An element of a list merged by key that lacks the key.
     SmpMissingMergeKey,
+    /// A list and its `$deleteFromPrimitiveList` in one strategic merge
+    /// patch without `$setElementOrder`: merged in Go's random map order.
+    SmpNondeterministic,
     /// A UTF-8 byte order mark before the body.
     ByteOrderMark,
     /// Go's `%v` of a slice of ops instead of JSON.
@@ -321,7 +324,7 @@ pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"Virtu
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 34] = [
+    pub const ALL: [Rule; 35] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -349,6 +352,7 @@ impl Rule {
         Rule::SmpReplacesList,
         Rule::SmpPatchReplace,
         Rule::SmpMissingMergeKey,
+        Rule::SmpNondeterministic,
         Rule::ByteOrderMark,
         Rule::GoFormattedBody,
         Rule::NonStringValue,
@@ -415,7 +419,7 @@ enum Against {
 /// the fixed patch it is silent on (generated at the limit for
 /// [`Rule::TooManyOps`] and [`Rule::BodyTooLarge`]).
 #[rustfmt::skip]
-const EXAMPLES: [(Rule, Against, &str, &str); 34] = [
+const EXAMPLES: [(Rule, Against, &str, &str); 35] = [
     (Rule::WholeMapTest, Against::Nothing,
      r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
      r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#),
@@ -493,6 +497,9 @@ const EXAMPLES: [(Rule, Against, &str, &str); 34] = [
     (Rule::SmpMissingMergeKey, Against::Nothing,
      r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis"}]}}}}'"#,
      r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis","name":"patch-demo-ctr"}]}}}}'"#),
+    (Rule::SmpNondeterministic, Against::Nothing,
+     r#"kubectl patch pod web-0 -p '{"metadata":{"finalizers":["example.com/cleanup"],"$deleteFromPrimitiveList/finalizers":["example.com/cleanup","example.com/legacy"]}}'"#,
+     r#"kubectl patch pod web-0 -p '{"metadata":{"$deleteFromPrimitiveList/finalizers":["example.com/legacy"]}}'"#),
     (Rule::ByteOrderMark, Against::Nothing,
      "\u{feff}[{\"op\":\"add\",\"path\":\"/metadata/labels/app\",\"value\":\"web\"}]",
      r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#),
@@ -617,7 +624,7 @@ impl<'de> serde::Deserialize<'de> for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 34] = TABLE;
+pub static RULES: [RuleInfo; 35] = TABLE;
 
 /// Each rule's name, read from [`TABLE`] at compile time.
 static NAMES: [&str; TABLE.len()] = {
@@ -652,7 +659,7 @@ static SEVERITIES: [Severity; TABLE.len()] = {
 /// the other texts are linked only where [`RULES`] (or [`Rule::info`]) is
 /// used. One line a message.
 #[rustfmt::skip]
-const TABLE: [RuleInfo; 34] = [
+const TABLE: [RuleInfo; 35] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
@@ -1043,6 +1050,19 @@ const TABLE: [RuleInfo; 34] = [
             ("element", "{path} merges by {key}, but element {i}{more} has no {key}: whenever the stored object has the list, the server fails the whole patch with {status}"),
             ("more", " (and {count} more)"),
             ("no-status", "an error"),
+        ],
+        applies_to: AppliesTo::StrategicMergePatch,
+    },
+    RuleInfo {
+        rule: Rule::SmpNondeterministic,
+        name: "smp-nondeterministic",
+        severity: Severity::Warning,
+        summary: "a list and its `$deleteFromPrimitiveList` in one strategic merge patch without `$setElementOrder`: kubectl and the server merge them in a random order",
+        explanation: "apimachinery merges a patch's keys in Go's map order, which Go randomizes on every iteration (`mergeMap` in `pkg/util/strategicpatch/patch.go`: `for k, patchV := range patch`). `finalizers` and `$deleteFromPrimitiveList/finalizers` are two keys of one map, so each request merges the list first and deletes after, or deletes first and merges after: a value the body both adds and deletes is kept one time and dropped the next, and, where the stored list holds duplicates, the deletion leaves spare capacity that changes the order of the merged list. The same body gives different objects from run to run, in `kubectl patch --local` and on the server. `$setElementOrder/<list>` fixes the order: `mergePatchIntoOriginal` merges the list with its order before the loop, so the deletion always comes after (which is why `kubectl apply` and `kubectl edit`, whose diffs send a deletion list with an order list, are not affected).",
+        fix: "None automatic: do not add and delete one value in one body; or add `$setElementOrder/<list>` listing the list as you want it (the merge then always runs first); or send the addition and the deletion as two patches.",
+        messages: &[
+            ("both", "{path} and {delete} are merged in Go's random map order (no {order}): {values} {verb} both added and deleted, so each request keeps or drops {them} at random"),
+            ("order", "{path} and {delete} are merged in Go's random map order (no {order}): the merge and the deletion run in either order from request to request, which changes the merged list's order when the stored list holds duplicates"),
         ],
         applies_to: AppliesTo::StrategicMergePatch,
     },

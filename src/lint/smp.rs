@@ -99,6 +99,7 @@ pub(super) fn strategic(
     }
     let root = target.schema.map(|k| k.root());
     let strategic = Strategic {
+        body,
         options,
         kind,
         resource,
@@ -114,6 +115,7 @@ pub(super) fn strategic(
 
 /// A strategic merge patch, as the plan reads it.
 struct Strategic<'o> {
+    body: &'o Value,
     options: &'o Options,
     /// The kind lint was given (the 415 finding names it).
     kind: Option<&'o str>,
@@ -144,6 +146,7 @@ impl<'b> Dialect<'b> for Strategic<'_> {
             let message = message!(SmpBadDirective "member", path = shown(path), problem);
             return found.push(Some(body::finding(Rule::SmpBadDirective, path, message)));
         }
+        found.push(nondeterministic(self.body, member));
         let patch = value.as_str().filter(|_| key == "$patch" && !self.pinned);
         if let Some(how @ ("replace" | "delete")) = patch {
             found.fixable(self.whole_write(member.parent, how));
@@ -573,6 +576,42 @@ fn list_reason(found: &List<'_>, kind: Option<&str>) -> String {
             found.path
         ),
     }
+}
+
+/// A `$deleteFromPrimitiveList/<list>` beside `<list>` and no
+/// `$setElementOrder/<list>`: `mergeMap` visits the two keys in Go's
+/// random map order, so the merge and the deletion run in either order.
+fn nondeterministic<N>(body: &Value, member: &Member<'_, '_, N>) -> Option<Finding> {
+    let field = member.key.strip_prefix("$deleteFromPrimitiveList/")?;
+    let parent = body.pointer(member.parent)?.as_object()?;
+    let Value::Array(added) = parent.get(field)? else {
+        return None;
+    };
+    let order = format!("$setElementOrder/{field}");
+    if parent.contains_key(&order) {
+        return None;
+    }
+    let deleted = member.value.as_array()?;
+    let path = format!("{}/{}", member.parent, crate::pointer::escape(field));
+    let mut both: Vec<String> = Vec::new();
+    for text in added
+        .iter()
+        .filter(|v| deleted.contains(v))
+        .map(crate::gojson::to_string)
+    {
+        if !both.contains(&text) {
+            both.push(text);
+        }
+    }
+    let (path_shown, delete) = (shown(&path), shown(member.path));
+    let message = match both.len() {
+        0 => message!(SmpNondeterministic "order", path = path_shown, delete, order),
+        n => message!(SmpNondeterministic "both", path = path_shown, delete, order,
+            values = both.join(", "),
+            verb = if n == 1 { "is" } else { "are" },
+            them = if n == 1 { "it" } else { "them" }),
+    };
+    Some(body::finding(Rule::SmpNondeterministic, &path, message))
 }
 
 /// What is wrong with a directive, in apimachinery's words.
