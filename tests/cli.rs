@@ -552,7 +552,7 @@ fn migrate_json_contract_and_determinism() {
         "invalid",
         "conflict",
         "false_conflicts",
-        "false_conflicts_on_maps",
+        "needless_failures_on_maps",
         "true_conflicts",
         "lost_updates",
         "retries",
@@ -577,11 +577,11 @@ fn migrate_json_contract_and_determinism() {
     }
     let by = |name: &str| presets.iter().find(|p| p["preset"] == name).unwrap();
     assert_eq!(
-        by("kubevirt-per-key")["total"]["false_conflicts_on_maps"],
+        by("kubevirt-per-key")["total"]["needless_failures_on_maps"],
         0
     );
     assert!(
-        by("kubevirt-main")["total"]["false_conflicts_on_maps"]
+        by("kubevirt-main")["total"]["needless_failures_on_maps"]
             .as_u64()
             .unwrap()
             > 50

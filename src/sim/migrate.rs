@@ -794,7 +794,7 @@ mod tests {
     }
 
     #[test]
-    fn per_key_has_no_false_conflicts_on_maps_whole_map_has_many() {
+    fn per_key_has_no_needless_failures_on_maps_whole_map_has_many() {
         let options = MigrateOptions {
             vms: 200,
             seed: 7,
@@ -805,8 +805,8 @@ mod tests {
         let [head, per_key, naive] = &result.presets[..] else {
             panic!("three presets");
         };
-        assert!(head.total.false_conflicts_on_maps > 50, "{head:?}");
-        assert_eq!(per_key.total.false_conflicts_on_maps, 0, "{per_key:?}");
+        assert!(head.total.needless_failures_on_maps > 50, "{head:?}");
+        assert_eq!(per_key.total.needless_failures_on_maps, 0, "{per_key:?}");
         assert!(naive.total.lost_updates > 0, "{naive:?}");
         assert_eq!(naive.total.invalid, 0, "{naive:?}");
         assert!(
@@ -877,11 +877,11 @@ mod tests {
         .is_err());
     }
 
-    /// Churn: extra writers only ever cause false conflicts in others
+    /// Churn: extra writers only ever cause needless failures in others
     /// (they change nothing anyone else means to change), and more of them
     /// cause more under a preset that tests the whole labels map.
     #[test]
-    fn churn_adds_writers_whose_conflicts_they_cause_are_false() {
+    fn churn_adds_writers_whose_failures_they_cause_are_needless() {
         let run = |churn| {
             migrate(&MigrateOptions {
                 vms: 100,
@@ -898,7 +898,7 @@ mod tests {
         for (a, b) in none.presets.iter().zip(&some.presets) {
             assert!(b.total.writes > a.total.writes, "{b:?}");
         }
-        let head = |r: &MigrateResult| r.presets[0].writers[0].counts.false_conflicts;
+        let head = |r: &MigrateResult| r.presets[0].writers[0].counts.needless_failures;
         assert!(
             head(&some) > head(&none),
             "{:?} {:?}",
@@ -906,9 +906,11 @@ mod tests {
             none.presets[0]
         );
         // Per-key patches under churn: virt-controller's own failures are
-        // true conflicts with virt-handler's Update, never false ones on a
-        // map.
-        assert_eq!(some.presets[1].writers[0].counts.false_conflicts_on_maps, 0);
+        // never needless ones on a map.
+        assert_eq!(
+            some.presets[1].writers[0].counts.needless_failures_on_maps,
+            0
+        );
     }
 
     /// The retry budget: with none, nobody retries and every failed write

@@ -79,7 +79,7 @@ test('scale: runs on arrival, 2000 VMIs under every preset, charted', async () =
   // No Run button to find: the view runs at once, in the worker.
   await finished(page, 2000);
   assert.equal(await page.locator('figure.chart').count(), 7);
-  const maps = await counts(page, 'False conflicts on maps');
+  const maps = await counts(page, 'Needless failures on maps');
   assert.equal(maps['kubevirt-per-key'].total, 0);
   assert.ok(maps['kubevirt-main'].total > 1000, JSON.stringify(maps));
   assert.doesNotMatch(maps['kubevirt-main'].whose, /virt-handler/, 'virt-handler sends Update: no test, no map conflict');
@@ -123,7 +123,7 @@ test('scale: the sliders re-run, churn adds writers, Stop keeps the counts so fa
   const again = await openPage(browser);
   await again.goto(url);
   await again.locator('.run-summary').filter({ hasText: 'churn 2' }).filter({ hasText: / ms\.$/ }).waitFor({ timeout: 60_000 });
-  const label = (p) => p.getByRole('img', { name: /^False conflicts on maps: / }).getAttribute('aria-label');
+  const label = (p) => p.getByRole('img', { name: /^Needless failures on maps: / }).getAttribute('aria-label');
   assert.equal(await label(again), await label(page), 'a shared Scale link runs again to the same numbers');
   assert.deepEqual(again.errors, []);
   await again.context().close();

@@ -11,7 +11,7 @@ use crate::vocabulary::Term;
 
 /// The terms charted, in order.
 const TERMS: [Term; 7] = [
-    Term::FalseConflictOnMap,
+    Term::NeedlessFailureOnMap,
     Term::FalseConflict,
     Term::Invalid,
     Term::Conflict,
