@@ -694,6 +694,22 @@ pub fn migrate_reference(options: &MigrateOptions) -> Result<MigrateResult, Migr
     })
 }
 
+/// Every VMI of a run as a scenario with its schedule, in order: what
+/// [`migrate`] counts, replayable one by one with
+/// [`replay`](super::timeline::replay) (and so judged step by step; the
+/// verdict tests do).
+///
+pub fn vmi_scenarios(options: &MigrateOptions) -> impl Iterator<Item = Scenario> + '_ {
+    let mut rng = SplitMix64::new(options.seed);
+    let mut slots = Vec::with_capacity(options.events());
+    (0..options.vms).map(move |i| {
+        schedule(&mut rng, options.writers(), options.retries, &mut slots);
+        let mut scenario = vmi_scenario(i, options);
+        scenario.schedule = events(&scenario, &slots);
+        scenario
+    })
+}
+
 /// VMI `i` replayed by the general engine: its outcomes and final object.
 pub(crate) fn reference_run(
     options: &MigrateOptions,
