@@ -69,6 +69,7 @@ fn render(result: &Exploration) -> String {
         for (label, cell) in [
             ("a 422 or 409", &row.failed),
             ("a false conflict", &row.false_conflicts),
+            ("a needless failure (intent)", &row.needless_failures),
             ("a lost update", &row.lost_updates),
             ("a write never retried", &row.never_retried),
             ("intent not held, other reason", &row.intent_not_held),
@@ -95,6 +96,7 @@ fn render(result: &Exploration) -> String {
         "\ncounts are interleavings in which it happens at least once; in brackets, to whom; a writer never retried is not counted again under \"intent not held\"\n{}",
         Term::legend(&[
             Term::FalseConflict,
+            Term::NeedlessFailure,
             Term::LostUpdate,
             Term::NotRetried,
             Term::IntentNotHeld

@@ -40,6 +40,14 @@ impl ConflictKind {
             ConflictKind::True => "true",
         }
     }
+
+    /// The verdict's words: `False conflict`.
+    pub fn word(self) -> &'static str {
+        match self {
+            ConflictKind::False => "False conflict",
+            ConflictKind::True => "True conflict",
+        }
+    }
 }
 
 /// How a failed write (422 or 409) is classed by its writer's intent: what
@@ -69,6 +77,14 @@ impl IntentVerdict {
         match self {
             IntentVerdict::Needless => "needless",
             IntentVerdict::Clash => "clash",
+        }
+    }
+
+    /// The verdict's words: `Needless failure`.
+    pub fn word(self) -> &'static str {
+        match self {
+            IntentVerdict::Needless => "Needless failure",
+            IntentVerdict::Clash => "Clashing intent",
         }
     }
 
@@ -462,6 +478,31 @@ fn changes_in_words(changes: &[Kept]) -> String {
         .join(" and ")
 }
 
+/// Why a failed write is a false or a true conflict, judged on its
+/// request: `the request, forced onto the object as it stood, would have
+/// undone ...`.
+pub fn request_reason(kind: ConflictKind, kept: &[Kept]) -> String {
+    match kind {
+        ConflictKind::False => "the request, forced onto the object as it stood, would have undone no change another writer made since its read".to_owned(),
+        ConflictKind::True => format!(
+            "the request, forced onto the object as it stood, would have undone {}, so the failure kept it",
+            changes_in_words(kept)
+        ),
+    }
+}
+
+/// Why a failed write is a needless failure or a clashing intent, judged
+/// on its intent: `what it meant, done afresh ...`.
+pub fn intent_reason(intent: IntentVerdict, clashes: &[Kept]) -> String {
+    match intent {
+        IntentVerdict::Needless => "what it meant, done afresh on the object as it stood, undoes no change another writer made since its read".to_owned(),
+        IntentVerdict::Clash => format!(
+            "what it meant, done afresh on the object as it stood, would undo {}",
+            changes_in_words(clashes)
+        ),
+    }
+}
+
 /// The verdicts on a failed write (422 or 409) in words, as its step says
 /// them after its status: the class of the request, and the class of the
 /// intent where the two disagree (a stale Update whose writer meant to
@@ -472,21 +513,17 @@ pub fn verdicts_in_words(
     intent: IntentVerdict,
     clashes: &[Kept],
 ) -> String {
-    let request = match kind {
-        ConflictKind::False => "a false conflict: the request, forced, would have undone no change another writer made since its read".to_owned(),
-        ConflictKind::True => format!(
-            "a true conflict: the request, forced, would have undone {}, so the failure kept it",
-            changes_in_words(kept)
-        ),
-    };
-    match intent {
-        _ if intent.agrees(kind) => request,
-        IntentVerdict::Needless => format!(
-            "{request}; judged on its intent, a needless failure: what it meant, done afresh, undoes no other writer's change"
-        ),
-        IntentVerdict::Clash => format!(
-            "{request}; judged on its intent, a clashing intent: what it meant, done afresh, would undo {}",
-            changes_in_words(clashes)
-        ),
+    let request = format!(
+        "a {}: {}",
+        kind.word().to_lowercase(),
+        request_reason(kind, kept)
+    );
+    if intent.agrees(kind) {
+        return request;
     }
+    format!(
+        "{request}; judged on its intent, a {}: {}",
+        intent.word().to_lowercase(),
+        intent_reason(intent, clashes)
+    )
 }

@@ -178,10 +178,8 @@ impl Happening {
                 };
                 match (conflict, intent) {
                     (Some(kind), Some(intent)) if !intent.agrees(*kind) => {
-                        class.push_str(match intent {
-                            IntentVerdict::Needless => "; judged on its intent, a needless failure",
-                            IntentVerdict::Clash => "; judged on its intent, a clashing intent",
-                        });
+                        class.push_str("; judged on its intent, a ");
+                        class.push_str(&intent.word().to_lowercase());
                     }
                     _ => {}
                 }

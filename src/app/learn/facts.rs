@@ -5,9 +5,11 @@
 //!   round_trip, payload}`; an op reads `"test /metadata/labels"`.
 //! - Race: `current` (the step on screen, `null` before the first),
 //!   `steps.<i>`, `writers.<name>`, `total`, `lost_updates`,
-//!   `intents_hold`; a step has `writer, event, status, conflict, failed
-//!   ("test /metadata/labels"), message, kept (whose changes a true
-//!   conflict kept), lost (the victims), sent (the ops)`; a writer has its
+//!   `intents_hold`; a step has `writer, event, status, conflict (false |
+//!   true: judged on the request), failed ("test /metadata/labels"),
+//!   message, kept (whose changes a true conflict kept), intent (needless |
+//!   clash: judged on the intent), clashes (whose changes the intent would
+//!   undo), lost (the victims), sent (the ops)`; a writer has its
 //!   counts, `preset`, `intent_holds`, `end` and `not_held` (`null`, or
 //!   `{reason: not-retried | gave-up | never-wrote | lost | overwritten |
 //!   nothing-sent | unmet, ...}`, with `by` for lost and overwritten).
@@ -90,11 +92,10 @@ fn step_facts(step: &Step) -> Value {
         "reason": response.map(|r| r.reason.as_str()),
         "message": response.map(|r| r.message.as_str()),
         "failed": failed,
-        "conflict": step.conflict.map(|c| match c {
-            crate::sim::timeline::ConflictKind::False => "false",
-            crate::sim::timeline::ConflictKind::True => "true",
-        }),
+        "conflict": step.conflict.map(|c| c.as_str()),
         "kept": step.kept.iter().map(|k| k.writer.as_str()).collect::<Vec<_>>(),
+        "intent": step.intent.map(|i| i.as_str()),
+        "clashes": step.clashes.iter().map(|k| k.writer.as_str()).collect::<Vec<_>>(),
         "lost": step.lost.iter().map(|l| l.victim.as_str()).collect::<Vec<_>>(),
         "object": step.object,
     })
