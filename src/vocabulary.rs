@@ -76,9 +76,9 @@ pub const REPLAY_COLUMNS: [Term; 10] = [
     Term::Retries,
     Term::FalseConflict,
     Term::TrueConflict,
-    Term::NeedlessFailure,
     Term::LostUpdate,
     Term::GaveUp,
+    Term::NeedlessFailure,
 ];
 
 /// The count columns comparing presets on one scenario, in order: the
@@ -90,8 +90,8 @@ pub const COMPARE_COLUMNS: [Term; 7] = [
     Term::Conflict,
     Term::FalseConflict,
     Term::TrueConflict,
-    Term::NeedlessFailure,
     Term::LostUpdate,
+    Term::NeedlessFailure,
 ];
 
 /// The count columns of a mass migration (per preset), in order:
@@ -104,9 +104,9 @@ pub const MIGRATION_COLUMNS: [Term; 10] = [
     Term::FalseConflict,
     Term::NeedlessFailureOnMap,
     Term::TrueConflict,
-    Term::NeedlessFailure,
     Term::LostUpdate,
     Term::Retries,
+    Term::NeedlessFailure,
 ];
 
 impl Term {

@@ -628,7 +628,7 @@ fn explore_counts_interleavings() {
     assert!(text.contains("20 interleavings"), "{text}");
     // Whose it is, named: under per-key only virt-handler's Update fails.
     assert!(
-        text.contains("kubevirt-per-key (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 20 (virt-handler 6)"),
+        text.contains("kubevirt-per-key (every writer uses it, except: virt-handler keeps its own preset (update)):\n  a 422 or 409                    6 of 20 (virt-handler 6)"),
         "{text}"
     );
     // The old preset names are still read; the new ones are shown.
@@ -661,7 +661,7 @@ fn explore_counts_never_retried_apart() {
         "{text}"
     );
     assert!(
-        text.contains("kubevirt-main (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a false conflict                0 of 10\n  a needless failure (intent)     6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a lost update                   0 of 10\n  a write never retried           4 of 10 (backup-controller 4); first: interleaving 4 at step 5\n  intent not held, other reason   0 of 10\n"),
+        text.contains("kubevirt-main (every writer uses it):\n  a 422 or 409                    6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a false conflict                0 of 10\n  a needless failure (intent)     6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a lost update                   0 of 10\n  a write never retried           4 of 10 (backup-controller 4); first: interleaving 4 at step 5\n  intent not held, other reason   0 of 10\n"),
         "{text}"
     );
     let json: Value = serde_json::from_str(&stdout(&patchlab(

@@ -35,13 +35,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let result = explore(&scenario, &[]).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Output::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
-        _ => printable(&render(&result)).into_owned(),
+        _ => printable(&render(&scenario, &result)).into_owned(),
     };
     writeln!(out, "{text}")?;
     Ok(())
 }
 
-fn render(result: &Exploration) -> String {
+fn render(scenario: &Scenario, result: &Exploration) -> String {
     let mut out = String::new();
     let n = result.interleavings.len();
     let _ = writeln!(
@@ -61,10 +61,16 @@ fn render(result: &Exploration) -> String {
         );
     }
     for row in &result.presets {
+        let keeping = scenario.keeping_their_own(row.preset);
         let _ = writeln!(
             out,
-            "\n{} (every writer but the fixed ones uses it):",
-            row.preset
+            "\n{} ({}):",
+            row.preset,
+            if keeping.is_empty() {
+                "every writer uses it".to_owned()
+            } else {
+                format!("every writer uses it, except: {}", keeping.join("; "))
+            }
         );
         for (label, cell) in [
             ("a 422 or 409", &row.failed),

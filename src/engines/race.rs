@@ -135,6 +135,9 @@ pub struct SentView {
     pub body: String,
     /// The preset the writer used.
     pub preset: Preset,
+    /// What the writer used, named: the preset and its overrides.
+    #[serde(default)]
+    pub label: String,
     /// For a JSON patch: its ops.
     pub ops: Vec<SentOp>,
 }
@@ -295,6 +298,7 @@ impl SentView {
             content_type: sent.content_type.to_owned(),
             body: sent.body.clone(),
             preset: sent.preset,
+            label: sent.label.clone(),
             ops: sent
                 .ops
                 .iter()

@@ -239,6 +239,10 @@ pub struct WriterOutcome {
     pub name: String,
     /// The preset it patched with.
     pub preset: Preset,
+    /// What it patched with, named: the preset and its own per-field
+    /// overrides ([`crate::strategy::label`]).
+    #[serde(default)]
+    pub label: String,
     /// What happened to its writes.
     #[serde(flatten)]
     pub counts: Counts,
@@ -469,11 +473,27 @@ impl Outcomes {
     }
 }
 
-/// The changes named, in words: `team-red's change (label a = b) and ...`.
+/// The changes named, in words, grouped by writer in order:
+/// `team-red's change (label a = b)`, `virt-handler's changes (label x =
+/// y, remove label z) and ...`.
 fn changes_in_words(changes: &[Kept]) -> String {
-    changes
+    let mut writers: Vec<(&str, Vec<&str>)> = Vec::new();
+    for k in changes {
+        match writers.iter_mut().find(|(w, _)| *w == k.writer) {
+            Some((_, intents)) => intents.push(&k.intent),
+            None => writers.push((&k.writer, vec![&k.intent])),
+        }
+    }
+    writers
         .iter()
-        .map(|k| format!("{}'s change ({})", k.writer, k.intent))
+        .map(|(w, intents)| {
+            let noun = if intents.len() == 1 {
+                "change"
+            } else {
+                "changes"
+            };
+            format!("{w}'s {noun} ({})", intents.join(", "))
+        })
         .collect::<Vec<_>>()
         .join(" and ")
 }
@@ -485,8 +505,9 @@ pub fn request_reason(kind: ConflictKind, kept: &[Kept]) -> String {
     match kind {
         ConflictKind::False => "the request, forced onto the object as it stood, would have undone no change another writer made since its read".to_owned(),
         ConflictKind::True => format!(
-            "the request, forced onto the object as it stood, would have undone {}, so the failure kept it",
-            changes_in_words(kept)
+            "the request, forced onto the object as it stood, would have undone {}, so the failure kept {}",
+            changes_in_words(kept),
+            if kept.len() == 1 { "it" } else { "them" }
         ),
     }
 }

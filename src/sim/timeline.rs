@@ -305,6 +305,27 @@ impl Scenario {
             .collect()
     }
 
+    /// The writers that do not run `preset` as it is when it replaces the
+    /// writers' own: `virt-handler keeps its own preset (update)` for a
+    /// fixed writer, `migration-controller keeps its overrides
+    /// (kubevirt-main + /status/migrationState: add-if-absent)` for one
+    /// with per-field overrides.
+    pub fn keeping_their_own(&self, preset: Preset) -> Vec<String> {
+        self.writers
+            .iter()
+            .filter_map(|w| {
+                let label = w.label(Some(preset));
+                if w.fixed && w.preset != preset {
+                    Some(format!("{} keeps its own preset ({label})", w.name))
+                } else if label != preset.as_str() {
+                    Some(format!("{} keeps its overrides ({label})", w.name))
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
     /// [`Scenario::writer_options`] without the reasons diffs explain
     /// their ops with (the explorer and the mass migration count, they do
     /// not narrate).
@@ -448,6 +469,9 @@ pub struct Sent {
     pub body: String,
     /// The preset the writer used.
     pub preset: Preset,
+    /// What the writer used, named: the preset and its per-field
+    /// overrides.
+    pub label: String,
     /// For a JSON patch: the ops with their reasons.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ops: Vec<PlannedOp>,
@@ -591,6 +615,7 @@ impl<'a> World<'a> {
                 .map(|(w, o)| WriterOutcome {
                     name: w.name.clone(),
                     preset: o.policy.preset,
+                    label: w.label(preset),
                     counts: Counts::default(),
                     intent_holds: false,
                     end: WriterEnd::NeverWrote,
@@ -1080,6 +1105,7 @@ impl<'a> World<'a> {
             content_type: prepared.plan.body.content_type(),
             body: prepared.plan.body_text(),
             preset: self.options[w].policy.preset,
+            label: self.outcomes.writers[w].label.clone(),
             ops: ops.clone(),
         });
     }

@@ -38,7 +38,7 @@ fn column_facts(result: &ColumnResult) -> Value {
         .map(|op| op.path.as_str())
         .collect();
     json!({
-        "preset": result.preset.as_str(),
+        "preset": result.label,
         "kind": result.kind.as_str(),
         "ops": ops,
         "tests": tests,
@@ -108,7 +108,7 @@ pub fn race(replay: &Replay, at: usize) -> Value {
     for w in &replay.outcomes.writers {
         let mut facts = serde_json::to_value(w.counts).unwrap_or_default();
         if let Value::Object(map) = &mut facts {
-            map.insert("preset".into(), json!(w.preset.as_str()));
+            map.insert("preset".into(), json!(w.label));
             map.insert("intent_holds".into(), json!(w.intent_holds));
             map.insert(
                 "end".into(),

@@ -142,7 +142,7 @@ fn request(props: &RequestProps) -> Html {
     };
     html! {
         <>
-            <h3>{ format!("Request: {} ({})", sent.content_type, sent.preset) }</h3>
+            <h3>{ format!("Request: {} ({})", sent.content_type, sent.label) }</h3>
             if sent.ops.is_empty() {
                 <pre class="body" tabindex="0" role="region" aria-label="The request body"><code>{ body }</code></pre>
             } else {
