@@ -473,7 +473,7 @@ fn simulate_prints_steps_and_outcomes() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("3. virt-controller sends a JSON patch (6 ops): 422 Invalid at op 0 (test /metadata/labels): a true conflict: the request, forced onto the object as it stood, would have undone virt-handler's change (label kubevirt.io/nodeName = node02)"), "{text}");
+    assert!(text.contains("3. virt-controller sends a JSON patch (6 ops): 422 Invalid at op 0 (test /metadata/labels): a true conflict: the request, forced onto the object as it stood, would have undone virt-handler's changes (label kubevirt.io/nodeName = node02, remove label kubevirt.io/outdatedLauncherImage), so the failure kept them"), "{text}");
     assert!(text.contains("; judged on its intent, a needless failure: what it meant, done afresh on the object as it stood, undoes no change another writer made since its read"), "{text}");
     assert!(
         text.contains(
