@@ -185,6 +185,67 @@ impl MigrateOptions {
     }
 }
 
+/// The VMI counts the cost of a run was measured at ([`COST`]).
+const COST_VMS: [f64; 4] = [100.0, 400.0, 1600.0, 6400.0];
+
+/// What a run under every preset costs, measured: CPU seconds of a native
+/// debug build (`cargo run --example scale_probe -- VMS CHURN 2`, which
+/// reads the CPU time the process used, so other work on the machine does
+/// not count), at retry budget 2, per churn (0 to [`MIGRATE_CHURN`]) and
+/// per VMI count of [`COST_VMS`]. Churn is what makes runs slow: each extra
+/// writer multiplies the distinct situations, the fast path's tables fill,
+/// and once they are full every VMI runs on the general path, about a
+/// hundred times slower (at churn 8 by 1,600 VMIs). Churn 5 to 8 were
+/// measured up to 1,600 VMIs; their 6,400 column goes on at their slope
+/// from 400 to 1,600.
+const COST: [[f64; 4]; MIGRATE_CHURN + 1] = [
+    [0.03, 0.03, 0.04, 0.08],
+    [0.09, 0.12, 0.15, 0.20],
+    [0.24, 0.42, 0.56, 0.75],
+    [0.37, 0.94, 1.61, 2.80],
+    [0.53, 1.58, 3.60, 7.05],
+    [0.74, 2.23, 6.34, 22.78],
+    [0.87, 2.95, 9.07, 33.55],
+    [1.10, 3.91, 11.40, 41.36],
+    [1.24, 4.31, 14.55, 55.51],
+];
+
+/// The expected cost of a run, in the seconds of [`COST`] (a native debug
+/// build): interpolated between the measured VMI counts, at the last
+/// measured slope beyond them, in proportion below the first; no retry
+/// budget costs 0.8 of it (fewer writes per VMI), each retry past 2 adds
+/// 1.5 % (a writer rarely uses them: measured at 0, 1, 2 and 8), and fewer
+/// presets cost their share. Only ratios mean anything: the Scale view scales it by the speed
+/// of the last run it measured.
+///
+/// ```
+/// use patchlab::sim::migrate::{expected_cost, MigrateOptions};
+///
+/// let light = MigrateOptions::default();
+/// let heavy = MigrateOptions { vms: 100_000, churn: 8, ..MigrateOptions::default() };
+/// // Hours, where the default takes a fraction of a second.
+/// assert!(expected_cost(&heavy) / expected_cost(&light) > 10_000.0);
+/// ```
+pub fn expected_cost(options: &MigrateOptions) -> f64 {
+    let row = &COST[options.churn.min(MIGRATE_CHURN)];
+    let vms = options.vms as f64;
+    let seconds = if vms <= COST_VMS[0] {
+        row[0] * vms / COST_VMS[0]
+    } else {
+        let last = COST_VMS.len() - 1;
+        let k = (1..last).find(|&k| vms <= COST_VMS[k]).unwrap_or(last);
+        let slope = (row[k] - row[k - 1]) / (COST_VMS[k] - COST_VMS[k - 1]);
+        row[k - 1] + slope * (vms - COST_VMS[k - 1])
+    };
+    let retries = match options.retries {
+        0 => 0.8,
+        1 => 1.0,
+        r => 1.0 + 0.015 * f64::from(r - 2),
+    };
+    let presets = options.presets().len() as f64 / Preset::ALL.len() as f64;
+    seconds * retries * presets
+}
+
 /// The VMI number `i` and its writers (KubeVirt's three, then the churn),
 /// before migration to node02, without a schedule.
 pub(crate) fn vmi_scenario(i: usize, options: &MigrateOptions) -> Scenario {
