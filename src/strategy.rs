@@ -29,6 +29,7 @@
 
 mod diff;
 mod export;
+mod label;
 pub mod merge;
 mod policy;
 mod round_trip;
@@ -43,6 +44,7 @@ use crate::patch::{Encoding, OpKind, Operation, PatchSet};
 use crate::pointer::{PathTrie, Pointer, PointerBuf};
 
 pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_arg, shell_quote};
+pub use label::{label, label_summary};
 pub use policy::{
     parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName, KUBEVIRT_COMMIT,
 };

@@ -473,7 +473,8 @@ fn simulate_prints_steps_and_outcomes() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("3. virt-controller sends a JSON patch (6 ops): 422 Invalid at op 0 (test /metadata/labels): a false conflict"), "{text}");
+    assert!(text.contains("3. virt-controller sends a JSON patch (6 ops): 422 Invalid at op 0 (test /metadata/labels): a true conflict: the request, forced onto the object as it stood, would have undone virt-handler's changes (label kubevirt.io/nodeName = node02, remove label kubevirt.io/outdatedLauncherImage), so the failure kept them"), "{text}");
+    assert!(text.contains("; judged on its intent, a needless failure: what it meant, done afresh on the object as it stood, undoes no change another writer made since its read"), "{text}");
     assert!(
         text.contains(
             "response: 422 Invalid: the server rejected our request due to an error in our request"
@@ -483,7 +484,7 @@ fn simulate_prints_steps_and_outcomes() {
     assert!(text.contains("every intent holds: yes"), "{text}");
     assert!(
         text.contains(
-            "false: A write failed (422 or 409) although succeeding would have changed nothing another writer did since its read"
+            "false: Judged on the request: a write failed (422 or 409), and its request as sent, forced onto the object as it stood"
         ),
         "the legend defines the columns: {text}"
     );
@@ -552,7 +553,7 @@ fn migrate_json_contract_and_determinism() {
         "invalid",
         "conflict",
         "false_conflicts",
-        "false_conflicts_on_maps",
+        "needless_failures_on_maps",
         "true_conflicts",
         "lost_updates",
         "retries",
@@ -577,11 +578,11 @@ fn migrate_json_contract_and_determinism() {
     }
     let by = |name: &str| presets.iter().find(|p| p["preset"] == name).unwrap();
     assert_eq!(
-        by("kubevirt-per-key")["total"]["false_conflicts_on_maps"],
+        by("kubevirt-per-key")["total"]["needless_failures_on_maps"],
         0
     );
     assert!(
-        by("kubevirt-main")["total"]["false_conflicts_on_maps"]
+        by("kubevirt-main")["total"]["needless_failures_on_maps"]
             .as_u64()
             .unwrap()
             > 50
@@ -627,7 +628,7 @@ fn explore_counts_interleavings() {
     assert!(text.contains("20 interleavings"), "{text}");
     // Whose it is, named: under per-key only virt-handler's Update fails.
     assert!(
-        text.contains("kubevirt-per-key (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 20 (virt-handler 6)"),
+        text.contains("kubevirt-per-key (every writer uses it, except: virt-handler keeps its own preset (update)):\n  a 422 or 409                    6 of 20 (virt-handler 6)"),
         "{text}"
     );
     // The old preset names are still read; the new ones are shown.
@@ -660,7 +661,7 @@ fn explore_counts_never_retried_apart() {
         "{text}"
     );
     assert!(
-        text.contains("kubevirt-main (every writer but the fixed ones uses it):\n  a 422 or 409                    6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a false conflict                6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a lost update                   0 of 10\n  a write never retried           4 of 10 (backup-controller 4); first: interleaving 4 at step 5\n  intent not held, other reason   0 of 10\n"),
+        text.contains("kubevirt-main (every writer uses it):\n  a 422 or 409                    6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a false conflict                0 of 10\n  a needless failure (intent)     6 of 10 (virt-controller 2, backup-controller 4); first: interleaving 4 at step 5\n  a lost update                   0 of 10\n  a write never retried           4 of 10 (backup-controller 4); first: interleaving 4 at step 5\n  intent not held, other reason   0 of 10\n"),
         "{text}"
     );
     let json: Value = serde_json::from_str(&stdout(&patchlab(
@@ -1385,4 +1386,38 @@ fn migrate_shows_a_strategic_writer_refused_with_415_not_conflicts() {
         "",
     ));
     assert!(!text.contains("   other "), "{text}");
+}
+
+mod audit;
+
+/// Every verdict `patchlab simulate` prints satisfies its definition: each
+/// step's line is the replay's own, which the audit judges again from the
+/// recorded objects and requests, under each writer's preset and every
+/// preset, for every shipped scenario; the outcomes rows count them.
+#[test]
+fn simulate_prints_only_verdicts_that_match_their_definitions() {
+    use patchlab::sim::timeline::{replay, Scenario};
+    for entry in std::fs::read_dir("www/scenarios").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("yaml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let scenario = Scenario::parse(&text).unwrap();
+        for preset in std::iter::once(None).chain(patchlab::strategy::Preset::ALL.map(Some)) {
+            let replayed = replay(&scenario, preset).unwrap();
+            audit::check(&scenario, &replayed)
+                .unwrap_or_else(|e| panic!("{} {preset:?}: {e}", path.display()));
+            let mut args = vec!["simulate", path.to_str().unwrap()];
+            let name = preset.map(|p| p.as_str());
+            if let Some(name) = name {
+                args.extend(["--preset", name]);
+            }
+            let out = stdout(&patchlab(&args, ""));
+            for step in &replayed.steps {
+                let line = format!("{:>2}. {}", step.index, step.summary);
+                assert!(out.contains(&line), "{}: {line}\n{out}", path.display());
+            }
+        }
+    }
 }

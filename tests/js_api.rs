@@ -702,9 +702,9 @@ fn migrate_counts_false_conflicts_per_preset() {
     let head = presets.get(0);
     let pr = presets.get(1);
     assert_eq!(string(&head, "preset").as_deref(), Some("kubevirt-main"));
-    assert!(num(&get(&head, "total"), "false_conflicts_on_maps").unwrap() > 0.0);
+    assert!(num(&get(&head, "total"), "needless_failures_on_maps").unwrap() > 0.0);
     assert_eq!(
-        num(&get(&pr, "total"), "false_conflicts_on_maps"),
+        num(&get(&pr, "total"), "needless_failures_on_maps"),
         Some(0.0)
     );
     let writers: Array = get(&head, "writers").dyn_into().unwrap();

@@ -184,12 +184,14 @@ export interface Counts {
   conflict: number;
   other_errors: number;
   retries: number;
-  /** Failed writes (422 or 409) that, had they succeeded, would have undone no change another writer made since the read. */
+  /** Judged on the request: failed writes (422 or 409) whose request, forced (tests, resourceVersion, ownership set aside), would have undone no change another writer made since the read. */
   false_conflicts: number;
-  /** False conflicts whose failing test was on a map (labels, annotations, activePods). */
-  false_conflicts_on_maps: number;
-  /** Failed writes that would have undone a change another writer made since the read: the failure kept it. */
+  /** Needless failures whose failing test was on a map (labels, annotations, activePods). */
+  needless_failures_on_maps: number;
+  /** Judged on the request: failed writes whose request, forced, would have undone a change another writer made since the read: the failure kept it. */
   true_conflicts: number;
+  /** Judged on the intent: failed writes whose writer's intent, done afresh on the object as it stood, would have undone no change another writer made since the read. */
+  needless_failures: number;
   /** Changes of this writer that a later write erased, its writer not having read them. */
   lost_updates: number;
   gave_up: number;
