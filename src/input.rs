@@ -281,9 +281,9 @@ pub struct YamlScalar {
     pub column: usize,
     /// As written (`yes`, `010`, `1.10`).
     pub written: String,
-    /// The value sent (`true`, `8`, `1.1`); a key is sent as its text
-    /// (`"true"`, `"8"`).
-    pub sent: Value,
+    /// The JSON text sent for it (`true`, `8`, `1.1`); for a key, the
+    /// key's string (`true`, `8`).
+    pub sent: String,
     /// True for a mapping key.
     pub key: bool,
 }
@@ -332,23 +332,12 @@ fn yaml_read(read: yaml::Read) -> YamlRead {
     let scalars = read
         .notes
         .into_iter()
-        .map(|note| {
-            let sent = match note.scalar {
-                yaml::Scalar::Bool(b) => Value::Bool(b),
-                yaml::Scalar::Int(i) => Value::from(i),
-                yaml::Scalar::Uint(u) => Value::from(u),
-                yaml::Scalar::Float(f) => {
-                    serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
-                }
-                yaml::Scalar::Null | yaml::Scalar::Str => Value::Null,
-            };
-            YamlScalar {
-                line: note.mark.line + 1,
-                column: note.mark.column + 1,
-                written: note.written,
-                sent,
-                key: note.key,
-            }
+        .map(|note| YamlScalar {
+            line: note.mark.line + 1,
+            column: note.mark.column + 1,
+            sent: note.sent(),
+            written: note.written,
+            key: note.key,
         })
         .collect();
     YamlRead {

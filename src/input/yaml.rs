@@ -66,6 +66,22 @@ impl Error {
     }
 }
 
+impl Note {
+    /// The text the scalar is sent as: a value's JSON (`true`, `8`,
+    /// `1.1`), or a key's string (`true`, `8`).
+    pub fn sent(&self) -> String {
+        let go = match self.scalar {
+            Scalar::Null => value::Go::Nil,
+            Scalar::Bool(b) => value::Go::Bool(b),
+            Scalar::Int(i) => value::Go::Int(i),
+            Scalar::Uint(u) => value::Go::Uint(u),
+            Scalar::Float(f) => value::Go::Float(f, self.mark),
+            Scalar::Str => value::Go::Str(self.written.clone()),
+        };
+        convert::sent_text(&go, self.key)
+    }
+}
+
 /// Reads `text` in one go.
 pub(crate) fn read(text: &str, budget: &Budget, documents: Documents) -> Result<Read, Error> {
     let mut job = Job::new(Rc::from(text), *budget, documents);

@@ -84,6 +84,21 @@ fn convert_map(
     Ok(out)
 }
 
+/// The text a scalar is sent as: a key's string (as
+/// `convertToJSONableObject` writes it), or a value's JSON.
+pub(super) fn sent_text(go: &Go, key: bool) -> String {
+    match go {
+        Go::Float(f, _) if !key && !f.is_finite() => format_g(*f),
+        Go::Nil | Go::Uint(_) if key => crate::gojson::to_string(&convert_scalar(go)),
+        _ if key => key_string(go, &Go::Nil, Mark::default()).unwrap_or_default(),
+        _ => crate::gojson::to_string(&convert_scalar(go)),
+    }
+}
+
+fn convert_scalar(go: &Go) -> Value {
+    convert(go, &mut Vec::new(), &mut None).unwrap_or(Value::Null)
+}
+
 /// A map key as `convertToJSONableObject` writes it.
 fn key_string(key: &Go, value: &Go, mark: Mark) -> Result<String, Error> {
     let unsupported = |type_name: &str, shown: String| {

@@ -263,7 +263,7 @@ impl<'t> Decoder<'t> {
             Resolved::Binary => Go::Str(binary(text, mark)?),
             Resolved::Timestamp | Resolved::Str => Go::Str(text.to_owned()),
             Resolved::Scalar(scalar) => {
-                if tag.is_empty() && scalar != Scalar::Str {
+                if tag.is_empty() && !matches!(scalar, Scalar::Str | Scalar::Null) {
                     let written = text.to_owned();
                     let note = Note {
                         mark,
