@@ -474,6 +474,15 @@ fn lint_agrees(case: &Case, kubectl: &Outcome) {
             Outcome::Sent(_),
             Err(lint::LintError::NotAPatch { .. } | lint::LintError::Command { .. }),
         ) => {}
+        // Sent as written, and lint says the server cannot decode it
+        // (`{` after a no-break space: Go's JSON has no such space).
+        (Outcome::Sent(body), Err(err))
+            if err
+                .to_string()
+                .contains("kubectl sends text starting with { as it is") =>
+        {
+            assert_eq!(body, &case.text);
+        }
         (Outcome::Sent(body), Err(err)) => {
             panic!("{:?}: kubectl sends {body}, lint: {err}", case.text)
         }
