@@ -55,6 +55,7 @@ pub use fields::MAX_UNKNOWN_FIELDS;
 pub use fix::{FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
 pub use kubectl::is_command;
 pub use lists::{ListTypes, Types, LISTS_SHOWN};
+pub use read::kubectl_sends;
 pub use read::{budget, read_object, BodyKind, Hint, Input, LintError, Origin, PatchFiles};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
@@ -363,7 +364,7 @@ pub fn read_with(
     if kubectl::is_command(text) {
         return kubectl::read(text, budget, files);
     }
-    read::body(text, budget, read::BodyText::File)
+    read::body(text, budget)
 }
 
 /// Reads `text` (see [`read`]) and lints it.

@@ -26,7 +26,7 @@ export type LintRule =
   | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "smp-replaces-list"
   | "smp-patch-replace" | "smp-missing-merge-key" | "smp-nondeterministic" | "byte-order-mark"
   | "go-formatted-body" | "non-string-value" | "yaml-number"
-  | "test-retried-on-conflict" | "merge-from-replaces-list" | "unknown-field";
+  | "test-retried-on-conflict" | "merge-from-replaces-list" | "unknown-field" | "yaml-boolean";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
 export type LintSeverity = "error" | "warning" | "note";

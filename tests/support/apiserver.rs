@@ -309,7 +309,11 @@ fn run_bounded(
 ) -> (i32, String, String, bool) {
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
-    let mut child = command.spawn().expect("the command starts");
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        // An argument with a NUL byte, a missing program: no run at all.
+        Err(e) => return (-1, String::new(), format!("cannot start: {e}"), false),
+    };
     if let (Some(bytes), Some(mut pipe)) = (stdin, child.stdin.take()) {
         let bytes = bytes.to_vec();
         thread::spawn(move || {
