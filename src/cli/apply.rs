@@ -13,7 +13,7 @@ use patchlab::gojson;
 use patchlab::input::{Budget, Format};
 use patchlab::json;
 use patchlab::kube::KubeVersion;
-use patchlab::schema::{self, Target};
+use patchlab::schema;
 
 use super::{parse_semantics, ClusterArgs, Failure, Source};
 
@@ -144,7 +144,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         apply::apply_merge(&mut document, &payload, engine)
             .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?
     } else if patch_type == PatchType::Strategic {
-        let target = target(args.kind.as_deref(), args.api_version.as_deref(), &document)?;
+        let table = schema::for_release(mode.version);
+        let target =
+            table.target_named(args.kind.as_deref(), args.api_version.as_deref(), &document);
         strategic::apply_body(&mut document, &payload, &target, mode.version)
             .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?
     } else {
@@ -164,16 +166,6 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         document_text(&document, mode.stored_numbers, !args.compact)
     )?;
     Ok(())
-}
-
-/// What a strategic merge patch is sent to: `--kind` (a kind or a
-/// resource name) and `--api-version`, else the document's own.
-fn target(
-    kind: Option<&str>,
-    api_version: Option<&str>,
-    document: &Value,
-) -> Result<Target<'static>, Failure> {
-    Ok(schema::target_named(kind, api_version, document))
 }
 
 /// The error as the CLI prints it: location and cause, then the response.
@@ -599,7 +591,7 @@ fn run_line(
     let result = if merge || mode.patch_type == PatchType::Merge {
         apply::apply_merge(&mut document, payload, engine)
     } else if mode.patch_type == PatchType::Strategic {
-        let target = schema::target_of(&document);
+        let target = schema::for_release(mode.version).target_of(&document);
         strategic::apply_body(&mut document, payload, &target, mode.version)
     } else {
         apply::decode(payload, engine).and_then(|decoded| {
