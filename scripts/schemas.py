@@ -48,7 +48,7 @@ Kind flags: c (no route for an object: a create-only resource), r (the
 object's route takes no PATCH), l (not in kubectl's scheme: `kubectl patch
 --local` refuses a strategic merge patch). `m=*` on a type: a Go struct whose
 JSON is any value (RawExtension, FieldsV1, apiextensions JSON): no fields to
-look up. Types: s string, b bool, i32, i64, n number (float64), ios
+look up. Types: s string, by []byte (base64 text), b bool, i32, i64, n number (float64), ios
 IntOrString, q Quantity, t Time, mt MicroTime, x any JSON, [T] list of T,
 {T} map of T, or the name of a struct. Descriptions, defaults and
 validation are dropped.
@@ -297,6 +297,8 @@ class Types:
                 extra = schema["additionalProperties"]
                 return "{" + (self.type_of(extra) if isinstance(extra, dict) else "x") + "}"
             return "x"
+        if t == "string" and schema.get("format") == "byte":
+            return "by"
         return {"string": "s", "boolean": "b", "number": "n"}.get(t) or (
             ("i32" if schema.get("format") == "int32" else "i64") if t == "integer" else "x")
 

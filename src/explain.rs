@@ -474,6 +474,7 @@ impl Explanation {
     fn lint_patch(&mut self, input: &lint::Input, object: Option<&Value>) {
         let options = Options {
             object: object.cloned(),
+            cluster: crate::kube::Cluster::new(self.release),
             ..Options::default()
         };
         if let Ok(report) = lint::lint_input(input, &options) {

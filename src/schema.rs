@@ -506,6 +506,9 @@ pub fn resource(name: &str) -> Option<Kind<'static>> {
 /// Any JSON: what an opaque struct's members are.
 static ANY: Ty = Ty::Scalar(Scalar::Any);
 
+/// An element of a `[]byte`.
+static BYTE: Ty = Ty::Scalar(Scalar::Byte);
+
 /// A type in a table: where a lookup stands.
 #[derive(Clone, Copy, Debug)]
 pub struct Node<'t> {
@@ -542,7 +545,11 @@ pub enum LookupError {
         field: String,
     },
     /// A list where the field is not one.
-    NotSlice,
+    NotSlice {
+        /// `reflect.Kind` of the type holding the field: `struct`, or
+        /// `map` for a map's value.
+        container: &'static str,
+    },
     /// A list of lists.
     SliceOfSlice,
 }
@@ -559,9 +566,10 @@ impl fmt::Display for LookupError {
                 "unable to find api field in struct {name} for the json field {}",
                 quote(field)
             ),
-            // Go prints the kind of the struct holding the field, always
-            // `struct`.
-            LookupError::NotSlice => f.write_str("expected slice or array type, but got: struct"),
+            // Go prints the kind of the type holding the field.
+            LookupError::NotSlice { container } => {
+                write!(f, "expected slice or array type, but got: {container}")
+            }
             LookupError::SliceOfSlice => f.write_str("unexpected slice of slice"),
         }
     }
@@ -628,7 +636,7 @@ impl<'t> Node<'t> {
     ///
     /// # Errors
     ///
-    /// [`LookupError::NotStruct`] when this is no struct,
+    /// [`LookupError::NotStruct`] when this is no struct (a map too),
     /// [`LookupError::NoField`] when it has no such field.
     pub fn lookup_struct(&self, key: &str) -> Result<(Node<'t>, PatchMeta<'t>), LookupError> {
         let s = match self.ty {
@@ -678,15 +686,18 @@ impl<'t> Node<'t> {
     /// As [`Node::lookup_struct`]; [`LookupError::NotSlice`] when the
     /// field is not a list (Go's pointer fields, which it dereferences,
     /// are not told apart), [`LookupError::SliceOfSlice`] for a list of
-    /// lists.
+    /// lists. A `[]byte` field (base64 text in JSON) is a list of bytes.
     pub fn lookup_slice(&self, key: &str) -> Result<(Node<'t>, PatchMeta<'t>), LookupError> {
         let (field, meta) = self.lookup_struct(key)?;
         match field.ty {
             Ty::List(element) => match **element {
-                Ty::List(_) => Err(LookupError::SliceOfSlice),
+                Ty::List(_) | Ty::Scalar(Scalar::Bytes) => Err(LookupError::SliceOfSlice),
                 _ => Ok((self.at(element), meta)),
             },
-            _ => Err(LookupError::NotSlice),
+            Ty::Scalar(Scalar::Bytes) => Ok((self.at(&BYTE), meta)),
+            _ => Err(LookupError::NotSlice {
+                container: self.go_kind(),
+            }),
         }
     }
 }

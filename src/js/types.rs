@@ -78,6 +78,8 @@ export interface DiffOptions {
   mergeResourceVersion?: boolean;
   /** Reasons, conflict surface, overwrites and notes (default true; false is faster). */
   explain?: boolean;
+  /** The release whose schemas the `strategic` preset reads: its kinds, group versions and fields (default "1.36"). */
+  kubeVersion?: KubeVersion;
 }
 
 export interface PlannedOperation extends Operation {

@@ -13,7 +13,7 @@
 //! %1.X                             the rest: changes per older release (see [`super::release`])
 //! ```
 //!
-//! Types: `s` string, `b` bool, `i32`, `i64`, `n` number, `ios`
+//! Types: `s` string, `by` bytes (`[]byte`), `b` bool, `i32`, `i64`, `n` number, `ios`
 //! IntOrString, `q` Quantity, `t` Time, `mt` MicroTime, `x` any JSON,
 //! `[T]` a list of T, `{T}` a map of T, or a struct's name (defined in the
 //! same text or in one read before it). `m=*` marks a Go struct whose JSON
@@ -30,8 +30,12 @@ use std::sync::Arc;
 /// A JSON scalar type, with the Go type behind it where that matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scalar {
-    /// `string` (also `[]byte`, base64 in JSON).
+    /// `string`.
     String,
+    /// `[]byte` (base64 text in JSON; a slice to Go's lookups).
+    Bytes,
+    /// `uint8`: an element of a `[]byte` (no JSON of its own).
+    Byte,
     /// `bool`.
     Bool,
     /// `int32`.
@@ -56,6 +60,7 @@ impl Scalar {
     fn parse(code: &str) -> Option<Scalar> {
         Some(match code {
             "s" => Scalar::String,
+            "by" => Scalar::Bytes,
             "b" => Scalar::Bool,
             "i32" => Scalar::Int32,
             "i64" => Scalar::Int64,
@@ -73,6 +78,8 @@ impl Scalar {
     pub fn code(self) -> &'static str {
         match self {
             Scalar::String => "s",
+            Scalar::Bytes => "by",
+            Scalar::Byte => "u8",
             Scalar::Bool => "b",
             Scalar::Int32 => "i32",
             Scalar::Int64 => "i64",
@@ -100,6 +107,8 @@ impl Scalar {
     pub fn go_kind(self) -> &'static str {
         match self {
             Scalar::String => "string",
+            Scalar::Bytes => "slice",
+            Scalar::Byte => "uint8",
             Scalar::Bool => "bool",
             Scalar::Int32 => "int32",
             Scalar::Int64 => "int64",
