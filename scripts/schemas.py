@@ -42,7 +42,9 @@ release after it. The format (read by src/schema/table.rs), one item a line:
     %1.X                         the release 1.X: changes to the table of the release after it
     -name                        (in a change) a field of the type named last is removed
     +name type ...               (in a change) a field is added or replaced
-    -=Type  ->Kind apiVersion  -!apiVersion Kind ...   a type, a kind, an unserved kind removed
+    ->Kind apiVersion  -!apiVersion Kind ...   a kind, an unserved kind removed
+A type an older release lacks stays in its table (no kind reaches it); a
+type it has is changed from the last definition the sections gave it.
 
 Kind flags: c (no route for an object: a create-only resource), r (the
 object's route takes no PATCH), l (not in kubectl's scheme: `kubectl patch
@@ -417,8 +419,11 @@ def full_lines(part):
     return out + unserved_lines(part["unserved"])
 
 
-def delta_lines(newer, older):
-    """What `older` has otherwise than `newer` (the format's changes)."""
+def delta_lines(newer, older, known):
+    """What `older` has otherwise than `newer` (the format's changes).
+    `known`: every type the tables read so far define, by name (a type a
+    newer release has and this one lacks is left in place: no kind
+    reaches it), updated with `older`'s."""
     out = []
     for key in sorted(newer["kinds"]):
         if key not in older["kinds"] or older["kinds"][key] != newer["kinds"][key]:
@@ -426,11 +431,9 @@ def delta_lines(newer, older):
     for key in sorted(older["kinds"]):
         if key not in newer["kinds"] or older["kinds"][key] != newer["kinds"][key]:
             out.append(older["kinds"][key])
-    for name in newer["types"]:
-        if name not in older["types"]:
-            out.append("-=" + name)
     for name, (header, fields) in older["types"].items():
-        old = newer["types"].get(name)
+        old = known.get(name)
+        known[name] = (header, fields)
         if old == (header, fields):
             continue
         changes = [header]
@@ -489,15 +492,28 @@ def write_kubernetes(wheel, schemes_path, out):
         "groups": "# patchlab schema table, format 2: Kubernetes built-in kinds, the other groups.\n"
                   "# Needs kubernetes-core.txt (its types are referenced by name).",
     }
+    # Type names are global (a release reads both parts into one table):
+    # one record of the types defined so far, across the parts, in the
+    # order the reader applies the sections (per release, core first).
+    known = {}
     for part in ("core", "groups"):
-        body = full_lines(parts[NEWEST][part])
-        for m in range(NEWEST - 1, OLDEST - 1, -1):
-            body.append(f"%1.{m}")
-            body += delta_lines(parts[m + 1][part], parts[m][part])
+        known.update(parts[NEWEST][part]["types"])
+    home = {}
+    for m in parts:
+        for part in ("core", "groups"):
+            for name in parts[m][part]["types"]:
+                if home.setdefault(name, part) != part:
+                    sys.exit(f"type {name} is in both parts (the page module reads only the core one)")
+    bodies = {part: full_lines(parts[NEWEST][part]) for part in ("core", "groups")}
+    for m in range(NEWEST - 1, OLDEST - 1, -1):
+        for part in ("core", "groups"):
+            bodies[part].append(f"%1.{m}")
+            bodies[part] += delta_lines(parts[m + 1][part], parts[m][part], known)
+    for part in ("core", "groups"):
         header = titles[part].split("\n") + [
             f"# The table of Kubernetes 1.{NEWEST}, then per older release (%1.X) what it has otherwise."
         ] + source
-        write(os.path.join(out, f"kubernetes-{part}.txt"), header, body)
+        write(os.path.join(out, f"kubernetes-{part}.txt"), header, bodies[part])
 
 
 def write_kubevirt(swagger, commit, out):

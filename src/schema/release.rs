@@ -11,13 +11,17 @@
 //! ```text
 //! ->Kind apiVersion                 a kind the release does not serve
 //! >Kind apiVersion ...              a kind it serves (a kind line)
-//! -=Type                            a type it does not have
 //! =Type [m=...]                     a type it has otherwise (or only it has); then:
 //! -name                             a field the type does not have
 //! +name type ...                    a field it has, or has otherwise
+//! -=Type                            a type it does not have
 //! -!apiVersion Kind ...             built-in kinds kubectl knows that it serves
 //! !apiVersion Kind ...              built-in kinds kubectl knows that it does not serve
 //! ```
+//!
+//! The generator writes no `-=`: a type a release lacks stays in its
+//! table, reached by no kind, and a section that gives it back changes it
+//! from the last definition the sections gave it (fewer lines).
 //!
 //! ```
 //! use patchlab::kube::KubeVersion;
