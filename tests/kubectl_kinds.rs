@@ -38,7 +38,7 @@ use serde_json::{json, Map, Value};
 use patchlab::apply::strategic;
 use patchlab::gojson;
 use patchlab::kube::KubeVersion;
-use patchlab::schema::{self, Kind, Node, PatchMeta, Scalar, Table, Target, Ty};
+use patchlab::schema::{self, Kind, Node, PatchMeta, Scalar, Struct, Table, Target, Ty};
 use patchlab::sim::rng::SplitMix64;
 
 // ---------------------------------------------------------------- kubectl
@@ -405,34 +405,8 @@ fn patch_struct(
     if s.opaque {
         return patch_opaque(g, original);
     }
-    let free = |compound: bool| -> Vec<String> {
-        let original = original
-            .iter()
-            .filter(|(k, _)| !fixed.contains(&k.as_str()));
-        original
-            .filter(|(_, v)| (v.is_object() || v.is_array()) == compound)
-            .map(|(k, _)| k.clone())
-            .collect()
-    };
-    let (compound, scalars) = (free(true), free(false));
-    let mut names: Vec<String> = g.some(&compound, 3);
-    names.extend(g.some(&scalars, 1));
-    if g.chance(1, 3) && !s.fields.is_empty() {
-        let field = &s.fields[g.below(s.fields.len())].name;
-        if !fixed.contains(&&**field) && !names.contains(&field.to_string()) {
-            names.push(field.to_string());
-        }
-    }
     let mut patch = Map::new();
-    let mut chosen = names.clone();
-    if depth == 0 && names.iter().any(|n| n == "metadata") && g.chance(1, 2) {
-        chosen.push("metadata".into());
-    }
-    if chosen.is_empty() && depth == 0 && !names.is_empty() {
-        chosen.push(names[g.below(names.len())].clone());
-    }
-    chosen.dedup();
-    for name in chosen {
+    for name in fields_to_patch(g, s, original, fixed, depth) {
         let Some((child, meta)) = at.field(&name) else {
             continue;
         };
@@ -460,6 +434,44 @@ fn patch_struct(
         patch.insert(UNKNOWN.into(), json!({"a": "2"}));
     }
     patch
+}
+
+/// The fields a patch of a struct touches: up to three of the original's
+/// lists, maps and structs, one of its scalars, now and then a field it
+/// lacks; at the root, its metadata one time in two at least.
+fn fields_to_patch(
+    g: &mut Gen,
+    s: &Struct,
+    original: &Map<String, Value>,
+    fixed: &[&str],
+    depth: usize,
+) -> Vec<String> {
+    let free = |compound: bool| -> Vec<String> {
+        let original = original
+            .iter()
+            .filter(|(k, _)| !fixed.contains(&k.as_str()));
+        original
+            .filter(|(_, v)| (v.is_object() || v.is_array()) == compound)
+            .map(|(k, _)| k.clone())
+            .collect()
+    };
+    let mut names: Vec<String> = g.some(&free(true), 3);
+    names.extend(g.some(&free(false), 1));
+    if g.chance(1, 3) && !s.fields.is_empty() {
+        let field = s.fields[g.below(s.fields.len())].name.to_string();
+        if !fixed.contains(&field.as_str()) && !names.contains(&field) {
+            names.push(field);
+        }
+    }
+    let metadata = "metadata".to_owned();
+    if depth == 0
+        && original.contains_key(&metadata)
+        && !names.contains(&metadata)
+        && g.chance(1, 2)
+    {
+        names.push(metadata);
+    }
+    names
 }
 
 /// A Go struct whose JSON is any value (`RawExtension`): scalars merge, an
@@ -807,6 +819,8 @@ struct Group {
     /// A kind kubectl has Go types for that the release does not serve:
     /// patchlab has no schema (a named difference).
     unserved: bool,
+    /// A built-in kind of the release's table.
+    builtin: bool,
 }
 
 /// How many objects share a patch.
@@ -849,6 +863,7 @@ fn kind_groups(g: &mut Gen, kind: Kind<'static>, count: usize, tag: &str) -> Vec
                 patch: Value::Object(patch),
                 docs,
                 unserved: false,
+                builtin: kind.is_builtin(),
             }
         })
         .collect()
@@ -881,6 +896,7 @@ fn release_groups(seed: u64, table: &'static Table, per_kind: usize) -> Vec<Grou
             patch: json!({"metadata": {"labels": {"a": "2", "b": "1"}}}),
             docs,
             unserved: true,
+            builtin: true,
         });
     }
     groups
@@ -1002,6 +1018,34 @@ fn coverage(groups: &[Group]) -> BTreeMap<&'static str, usize> {
     counts
 }
 
+/// The line a release's run prints: cases, kinds, agreement, named
+/// differences, time, directives used.
+fn summary(minor: u16, groups: &[Group], outcomes: &[Outcome], started: Instant) -> String {
+    let kinds = |builtin: bool| {
+        let labels = groups
+            .iter()
+            .filter(|g| !g.unserved && g.builtin == builtin);
+        labels
+            .map(|g| &g.label)
+            .collect::<std::collections::HashSet<_>>()
+            .len()
+    };
+    let cases: usize = outcomes.iter().map(|o| o.cases).sum();
+    let refused: usize = outcomes.iter().map(|o| o.refused).sum();
+    let named: usize = outcomes.iter().map(|o| o.named).sum();
+    let failed: usize = outcomes.iter().map(|o| o.failures.len()).sum();
+    let agreeing = cases - named - failed;
+    format!(
+        "kubectl 1.{minor} vs patchlab --kube-version 1.{minor}: {cases} cases over {} built-in kinds (and {} custom), {} patches; {agreeing} agree ({refused} refused by both, {:.2} %), {failed} disagree; {named} named differences (group versions 1.{minor} does not serve: kubectl patches them with its compiled-in types); {:.1} s\n  coverage: {:?}",
+        kinds(true),
+        kinds(false),
+        groups.len(),
+        100.0 * agreeing as f64 / (cases - named) as f64,
+        started.elapsed().as_secs_f64(),
+        coverage(groups),
+    )
+}
+
 /// What one release's run came to.
 struct Run {
     line: String,
@@ -1018,34 +1062,17 @@ fn run_release(minor: u16, kubectl: &Path, per_kind: usize) -> Run {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0x6b69_6e64_0000 + u64::from(minor));
     let groups = release_groups(seed, table, per_kind);
-    let coverage = coverage(&groups);
     let dir = std::env::temp_dir().join(format!("patchlab-kinds-{minor}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let outcomes = run_groups(&groups, |i, group| {
         check_group(kubectl, &dir.join(format!("g{i}.json")), table, group)
     });
     let _ = std::fs::remove_dir_all(&dir);
-    let kinds = groups
-        .iter()
-        .filter(|g| !g.unserved)
-        .map(|g| &g.label)
-        .collect::<std::collections::HashSet<_>>()
-        .len();
-    let cases: usize = outcomes.iter().map(|o| o.cases).sum();
-    let refused: usize = outcomes.iter().map(|o| o.refused).sum();
-    let named: usize = outcomes.iter().map(|o| o.named).sum();
+    let line = summary(minor, &groups, &outcomes, started);
     let failures: Vec<String> = outcomes.into_iter().flat_map(|o| o.failures).collect();
-    let agreeing = cases - named - failures.len();
-    let line = format!(
-        "kubectl 1.{minor} vs patchlab --kube-version 1.{minor}: {cases} cases over {kinds} kinds and {} patches; {agreeing} agree ({refused} refused by both, {:.2} %), {} disagree; {named} named differences (group versions 1.{minor} does not serve: kubectl patches them with its compiled-in types); {:.1} s\n  coverage: {coverage:?}",
-        groups.len(),
-        100.0 * agreeing as f64 / (cases - named) as f64,
-        failures.len(),
-        started.elapsed().as_secs_f64(),
-    );
     Run {
         line,
-        coverage,
+        coverage: coverage(&groups),
         failures,
     }
 }
