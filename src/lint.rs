@@ -409,7 +409,7 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
         })
     };
     let go_formatted = input.hints.iter().any(|h| h.rule == Rule::GoFormattedBody);
-    let schema_kind = lists::schema_of(options.object.as_ref(), kind);
+    let schema_kind = lists::schema_of(options, kind);
     let (analysis, written) = match input.kind {
         BodyKind::JsonPatch if go_formatted => (go_formatted_report(input, options), None),
         BodyKind::JsonPatch => {
@@ -515,7 +515,7 @@ pub fn lint_ops(ops: &[Operation], options: &Options) -> Report {
         report,
         mut pending,
     } = checks::json_patch(&decoded, None, options, kind.as_deref());
-    let schema_kind = lists::schema_of(options.object.as_ref(), kind.as_deref());
+    let schema_kind = lists::schema_of(options, kind.as_deref());
     pending.extend(fields::in_ops(ops, schema_kind));
     finish(report, pending, None)
 }

@@ -1136,6 +1136,49 @@ fn strategic_on_a_node_as_virt_handler_sends_it() {
     );
 }
 
+/// `--kube-version` picks the release's schemas: a field it does not have
+/// is unknown there (kubectl 1.32 refuses it in the same words), a group
+/// version it does not serve answers the routing's 404.
+#[test]
+fn strategic_reads_the_schemas_of_the_release() {
+    let pod = r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{"containers":[{"name":"a","restartPolicyRules":[{"action":"Restart"}]}]}}"#;
+    let body = r#"{"spec":{"containers":[{"name":"a","restartPolicyRules":[{"action":"Restart","exitCodes":{"operator":"In","values":[42]}}]}]}}"#;
+    let file = std::env::temp_dir().join(format!("patchlab-cli-pod-{}.json", std::process::id()));
+    std::fs::write(&file, pod).unwrap();
+    let file = file.to_str().unwrap();
+    let run = |version: &str| {
+        patchlab(
+            &[
+                "apply",
+                "--type",
+                "strategic",
+                "--kube-version",
+                version,
+                file,
+                "-",
+            ],
+            body,
+        )
+    };
+    let out = run("1.36");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = run("1.32");
+    assert_eq!(
+        stderr(&out),
+        "patchlab: at /spec/containers/0: unable to find api field in struct Container for the json field \"restartPolicyRules\"\n\
+         the server would answer: HTTP 500: unable to find api field in struct Container for the json field \"restartPolicyRules\"\n"
+    );
+    let old = r#"{"apiVersion":"batch/v1beta1","kind":"CronJob","metadata":{"name":"c"}}"#;
+    std::fs::write(file, old).unwrap();
+    let out = run("1.32");
+    assert_eq!(
+        stderr(&out),
+        "patchlab: the server could not find the requested resource (patch cronjobs.batch c)\n\
+         the server would answer: HTTP 404 NotFound: the server could not find the requested resource (patch cronjobs.batch c)\n"
+    );
+    let _ = std::fs::remove_file(file);
+}
+
 #[test]
 fn strategic_errors_carry_the_server_s_answer() {
     let out = patchlab(

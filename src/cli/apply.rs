@@ -13,7 +13,7 @@ use patchlab::gojson;
 use patchlab::input::{Budget, Format};
 use patchlab::json;
 use patchlab::kube::KubeVersion;
-use patchlab::schema::{self, Target};
+use patchlab::schema;
 
 use super::{parse_semantics, ClusterArgs, Failure, Source};
 
@@ -145,7 +145,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         apply::apply_merge(&mut document, &payload, engine)
             .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?
     } else if patch_type == PatchType::Strategic {
-        let target = target(args.kind.as_deref(), args.api_version.as_deref(), &document)?;
+        let table = schema::for_release(mode.version);
+        let target =
+            table.target_named(args.kind.as_deref(), args.api_version.as_deref(), &document);
         strategic::apply_body(&mut document, &payload, &target, mode.version)
             .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?
     } else {
@@ -187,16 +189,6 @@ fn as_read<const N: usize>(document: &Value, texts: [Option<&str>; N], pretty: b
         eprintln!("note: two texts read as the number {number}: printed as serde_json writes it");
     }
     spellings.to_string(document, pretty)
-}
-
-/// What a strategic merge patch is sent to: `--kind` (a kind or a
-/// resource name) and `--api-version`, else the document's own.
-fn target(
-    kind: Option<&str>,
-    api_version: Option<&str>,
-    document: &Value,
-) -> Result<Target<'static>, Failure> {
-    Ok(schema::target_named(kind, api_version, document))
 }
 
 /// The error as the CLI prints it: location and cause, then the response.
@@ -623,7 +615,7 @@ fn run_line(
     let result = if merge || mode.patch_type == PatchType::Merge {
         apply::apply_merge(&mut document, payload, engine)
     } else if mode.patch_type == PatchType::Strategic {
-        let target = schema::target_of(&document);
+        let target = schema::for_release(mode.version).target_of(&document);
         strategic::apply_body(&mut document, payload, &target, mode.version)
     } else {
         apply::decode(payload, engine).and_then(|decoded| {

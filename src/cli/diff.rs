@@ -84,6 +84,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let (_, old, _) = args.old.parse()?;
     let (_, new, _) = args.new.parse()?;
     let mut options = Options::preset(args.preset);
+    options.kubernetes = args.cluster.cluster().version;
     options.field_manager = args.field_manager;
     options.merge_resource_version = args.merge_resource_version;
     for (path, strategy) in args.overrides {

@@ -443,7 +443,11 @@ mod by_name {
 pub fn compute(old: &Value, new: &Value, columns: &[Column], kubernetes: KubeVersion) -> Results {
     let plans: Vec<Result<Plan, DiffError>> = columns
         .iter()
-        .map(|column| strategy::diff(old, new, &column.options()))
+        .map(|column| {
+            let mut options = column.options();
+            options.kubernetes = kubernetes;
+            strategy::diff(old, new, &options)
+        })
         .collect();
     let sent: Vec<Vec<String>> = plans
         .iter()
@@ -475,7 +479,7 @@ pub fn compute(old: &Value, new: &Value, columns: &[Column], kubernetes: KubeVer
     Results {
         columns,
         fields,
-        presets: Preset::for_object(new),
+        presets: Preset::for_object(new, kubernetes),
     }
 }
 

@@ -78,6 +78,8 @@ export interface DiffOptions {
   mergeResourceVersion?: boolean;
   /** Reasons, conflict surface, overwrites and notes (default true; false is faster). */
   explain?: boolean;
+  /** The release whose schemas the `strategic` preset reads: its kinds, group versions and fields (default "1.36"). */
+  kubeVersion?: KubeVersion;
 }
 
 export interface PlannedOperation extends Operation {
@@ -237,6 +239,8 @@ export type ErrorKind =
   | "empty-patch"    // buildPatch of no ops (KubeVirt: "list of patches is empty")
   | "test-failed"    // a test op found another value: see index, path, expected, actual
   | "unsupported-media-type" // a strategic merge patch to a custom resource (415)
+  | "not-found"      // a group version or kind the release does not serve (404, the server's routing)
+  | "method-not-allowed" // a resource that takes no PATCH (405: reviews' subresources, componentstatuses)
   | "no-schema"      // a built-in kind patchlab has no schema for: it cannot merge
   | "missing-merge-key" // a strategic merge patch list element without its merge key (500)
   | "name-mismatch"  // the patched object names another object or namespace (400)

@@ -29,11 +29,10 @@ use crate::schema::{self, Node, Place, Smp};
 use crate::status::Status;
 use crate::strategy::Overwrite;
 
-/// The release whose strategic merge patch engine lint runs. The CLI's
-/// and the API's `--kube-version` arrive through [`Options`] once they
-/// carry a cluster; until then the newest release.
-fn release(_options: &Options) -> KubeVersion {
-    KubeVersion::default()
+/// The release whose schemas and strategic merge patch engine lint runs
+/// (the CLI's and the API's `--kube-version`).
+fn release(options: &Options) -> KubeVersion {
+    options.cluster.version
 }
 
 /// What the body is sent to.
@@ -55,10 +54,12 @@ fn target(options: &Options, kind: Option<&str>, resource: Option<&Resource>) ->
             .and_then(Value::as_str)
             .is_some_and(|s| !s.is_empty())
     };
-    // The object says what it is: the schema tables decide built in or
-    // custom (a kind they do not list is a custom resource).
+    // The object says what it is: the release's schema tables decide built
+    // in or custom (a kind of a group they do not list is a custom
+    // resource).
+    let table = schema::for_release(release(options));
     if let (Some(object), true) = (object, has("apiVersion") && has("kind")) {
-        let found = schema::target_of(object);
+        let found = table.target_of(object);
         return Target {
             served: Served::by(found.is_builtin()),
             schema: found.schema(),
@@ -66,8 +67,8 @@ fn target(options: &Options, kind: Option<&str>, resource: Option<&Resource>) ->
         };
     }
     let schema = resource
-        .and_then(|r| schema::resource(&r.typed))
-        .or_else(|| kind.and_then(schema::resource));
+        .and_then(|r| table.resource(&r.typed))
+        .or_else(|| kind.and_then(|kind| table.resource(kind)));
     let served = match (schema, resource.map(|r| r.served), kind) {
         (Some(found), _, _) => Served::by(found.is_builtin()),
         (None, Some(served @ (Served::Builtin | Served::Custom)), _) => served,
@@ -107,7 +108,9 @@ pub(super) fn strategic(
         kind_name: target.schema.map(|k| k.kind()).or(kind),
         pinned: body::pins_resource_version(body),
         // Without a schema for the kind, metadata is still ObjectMeta.
-        meta: schema::resource("Pod").map(|pod| pod.root()),
+        meta: schema::for_release(release(options))
+            .resource("Pod")
+            .map(|pod| pod.root()),
         target,
     };
     plan(strategic, body, root, options)

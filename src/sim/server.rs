@@ -636,15 +636,16 @@ impl Server {
         response
     }
 
-    /// A strategic merge patch: the handler's path of the modelled release
-    /// ([`apply::strategic::apply_body`]) with the stored object's kind:
-    /// a custom resource is refused (415) before the body is read, a
+    /// A strategic merge patch: the server's path of the modelled release
+    /// ([`apply::strategic::apply_body`]) with the stored object's kind in
+    /// that release's tables: a group version it does not serve answers
+    /// 404, a custom resource is refused (415) before the body is read, a
     /// built-in kind merges by its schema.
     fn strategic_merge_patch(&mut self, key: &str, body: &Value, manager: &str) -> Response {
         let Some(stored) = self.objects.get(key) else {
             return self.not_found(key);
         };
-        let target = crate::schema::target_of(&stored.object);
+        let target = crate::schema::for_release(self.cluster.version).target_of(&stored.object);
         let mut object = (*stored.object).clone();
         let warnings = match apply::strategic::apply_body(
             &mut object,

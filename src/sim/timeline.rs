@@ -284,7 +284,8 @@ fn json_bytes(value: &impl Serialize) -> usize {
 
 impl Scenario {
     /// Every writer's diff options, `preset` replacing the writers' own
-    /// (fixed writers keep theirs).
+    /// (fixed writers keep theirs), with the schemas of the scenario's
+    /// release.
     ///
     /// # Errors
     ///
@@ -293,14 +294,18 @@ impl Scenario {
         &self,
         preset: Option<Preset>,
     ) -> Result<Vec<strategy::Options>, ScenarioError> {
+        let kubernetes = self.cluster().version;
         self.writers
             .iter()
             .map(|w| {
-                w.options(preset)
-                    .map_err(|error| ScenarioError::BadOverride {
-                        writer: w.name.clone(),
-                        error,
-                    })
+                let mut options =
+                    w.options(preset)
+                        .map_err(|error| ScenarioError::BadOverride {
+                            writer: w.name.clone(),
+                            error,
+                        })?;
+                options.kubernetes = kubernetes;
+                Ok(options)
             })
             .collect()
     }
