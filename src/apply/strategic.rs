@@ -372,7 +372,8 @@ pub fn apply_from(
 ///
 /// // A group version no release modelled serves: the routing's 404.
 /// let mut old = json!({"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web"}});
-/// let err = strategic::apply_body(&mut old, "{}", &schema::target_of(&old), Default::default()).unwrap_err();
+/// let target = schema::target_of(&old);
+/// let err = strategic::apply_body(&mut old, "{}", &target, Default::default()).unwrap_err();
 /// let status = err.response().unwrap();
 /// assert_eq!((status.code, status.message.as_str()), (404, "the server could not find the requested resource (patch deployments.extensions web)"));
 /// ```
