@@ -74,7 +74,7 @@ fn verb<'w>(mut words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
 /// names (`kubectl`, `oc`, `k`, `kubectl.exe`, a path; `microk8s
 /// kubectl` and `sudo kubectl` reach it too), or a variable holding it,
 /// followed by `patch` after its flags.
-fn patch_position<'w>(words: &[&'w str]) -> Option<usize> {
+fn patch_position(words: &[&str]) -> Option<usize> {
     (0..words.len()).find(|&i| {
         (is_kubectl(words[i]) || is_variable(words[i]))
             && verb(words[i + 1..].iter().copied()) == Some("patch")

@@ -221,7 +221,7 @@ impl Lexer<'_> {
         };
         let inner = &rest[..close];
         let after = rest[close + 1..].chars().next();
-        let ends_well = after.map_or(true, |c| {
+        let ends_well = after.is_none_or(|c| {
             c.is_whitespace()
                 || matches!(
                     c,
