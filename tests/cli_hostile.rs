@@ -306,6 +306,21 @@ fn texts_are_read_as_the_server_reads_them() {
 }
 
 #[test]
+fn scan_threads_out_of_range_name_the_range() {
+    for threads in ["0", "-1", "65", "many"] {
+        let out = patchlab(&["scan", "--threads", threads, "."], "");
+        assert_eq!(out.status.code(), Some(2), "--threads {threads}");
+        assert!(
+            text(&out.stderr).contains(&format!(
+                "invalid value '{threads}' for '--threads <N>': must be a whole number from 1 to 64"
+            )),
+            "--threads {threads}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
+#[test]
 fn batch_answers_a_last_line_without_newline_while_the_writer_waits() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_patchlab"))
         .args(["apply", "--batch"])
