@@ -396,8 +396,8 @@ pub fn apply_body(
         return Err(fail(ErrorKind::BodyTooLarge { size: body.len() }));
     }
     let warnings = gojson::check_merge_patch(body).map_err(|e| fail(ErrorKind::Decode(e)))?;
-    let patch: Value =
-        serde_json::from_str(body).map_err(|e| fail(ErrorKind::Unsupported(e.to_string())))?;
+    let patch: Value = serde_json::from_str(&crate::json::go_strings(body))
+        .map_err(|e| fail(ErrorKind::Unsupported(e.to_string())))?;
     let Some(kind) = target.schema() else {
         return Err(fail(ErrorKind::NoSchema {
             gvk: target.gvk(),
