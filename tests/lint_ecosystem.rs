@@ -70,6 +70,9 @@ fn lint(case: &Value) -> Said {
     if let Some(k) = case["kind"].as_str() {
         command.args(["--kind", k]);
     }
+    if let Some(c) = case["context"].as_str() {
+        command.args(["--context", c]);
+    }
     if let Some(object) = case["object"].as_str() {
         std::fs::write(dir.join("object.json"), object).unwrap();
         command.args(["--object", "object.json"]);

@@ -49,6 +49,18 @@ pub struct Args {
     /// patch, or a strategic merge patch when it holds directives.
     #[arg(long = "type", value_enum, value_name = "TYPE")]
     patch_type: Option<PatchType>,
+    /// Where the patch is applied: live (a request to a live object, the
+    /// default), kustomize (kustomize build's patches), helm-post-renderer,
+    /// webhook-response (a mutating webhook's patch of the object under
+    /// admission) or restore-time (a Velero resource modifier). Off a live
+    /// object, the rules about concurrent writers and the server's request
+    /// limits do not apply.
+    #[arg(long, default_value = "live", value_name = "WHERE", value_parser = parse_context)]
+    context: lint::context::Context,
+}
+
+fn parse_context(s: &str) -> Result<lint::context::Context, String> {
+    s.parse()
 }
 
 /// The patch type a body is sent as (`--type`, kubectl's names).
@@ -116,6 +128,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         cluster: args.cluster.cluster(),
         object,
         kind: args.kind,
+        context: args.context,
         ..Options::default()
     };
     let report =

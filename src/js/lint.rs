@@ -41,7 +41,12 @@ export interface LintOptions {
   kind?: string;
   /** The cluster's release (default "1.36"): its kinds, group versions and fields, and its engines. */
   kubeVersion?: KubeVersion;
+  /** Where the patch is applied (default `live`): off a live object the rules about concurrent writers and the server's limits do not apply. */
+  context?: LintContext;
 }
+
+/** Where a patch is applied: a live object, kustomize build, a Helm post-renderer, a mutating webhook's response, a Velero restore. */
+export type LintContext = "live" | "kustomize" | "helm-post-renderer" | "webhook-response" | "restore-time";
 
 export interface LintFinding {
   rule: LintRule;
@@ -82,6 +87,8 @@ export interface LintResult {
   conflicts: { path: string; reason: string }[];
   /** Concurrent changes it would silently overwrite. */
   overwrites: { path: string; reason: string }[];
+  /** Where the patch is applied, when `options.context` is not `live`. */
+  context?: LintContext;
   /** For a merge or strategic merge body: what each patch type would do with it, list by list. */
   types?: {
     summary: string;
@@ -137,7 +144,7 @@ pub fn lint(
     let reader = OptionsReader::new(
         options,
         "options",
-        &["object", "semantics", "kind", "kubeVersion"],
+        &["object", "semantics", "kind", "kubeVersion", "context"],
     )?;
     let semantics = match reader.string("semantics")?.as_deref() {
         None => crate::apply::Semantics::Kube,
@@ -180,6 +187,12 @@ pub fn lint(
         object,
         kind: reader.string("kind")?,
         cluster: cluster_of(reader.string("kubeVersion")?.as_deref(), None)?,
+        context: match reader.string("context")?.as_deref() {
+            None => lint::context::Context::Live,
+            Some(c) => c
+                .parse()
+                .map_err(|e: String| bad_argument(format!("options.context: {e}")))?,
+        },
         ..Options::default()
     };
     let report = lint::lint_input(&input, &options).map_err(|e| lint_error(&e))?;

@@ -760,6 +760,7 @@ const TABLE: [RuleInfo; 37] = [
             ("writes", "writes whatever {item} is at that index when the patch runs, which is another writer's {item} if the list changed since your read"),
             ("reaches", "reaches into whatever {item} is at index {at} of {list} when the patch runs, which is another {item} if the list changed since your read"),
             ("advice", "; test the {item} first (its name, or the whole {item}) at {element}"),
+            ("built", "op {index} ({path}) names element {at} of a list by position, in manifests {built} builds from: when an upgrade of the base reorders or grows the list, the op silently applies to another element; a test of the element first fails the build instead"),
         ],
         applies_to: AppliesTo::JsonPatch,
     },

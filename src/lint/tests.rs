@@ -493,3 +493,70 @@ fn every_fix_shown_lints_clean() {
         }
     }
 }
+
+/// Off a live object, the rules about concurrent writers and the server's
+/// request limits do not apply; at build time an index past the first
+/// element is a finding of its own, with the build's words.
+#[test]
+fn where_the_patch_goes_decides_what_is_judged() {
+    let patch = r#"[{"op":"remove","path":"/rules/10"},{"op":"replace","path":"/spec/template/spec/containers/0/image","value":"nginx"},{"op":"replace","path":"/metadata/finalizers","value":[]},{"op":"add","path":"/metadata/labels/a","value":"b"}]"#;
+    let input = read(patch, &budget()).unwrap();
+    let live = lint_input(&input, &Options::default()).unwrap();
+    assert!(
+        rules(&live).contains(&Rule::WholeCollectionWrite),
+        "{:?}",
+        rules(&live)
+    );
+    assert!(live.context.is_none());
+    for (context, kept) in [
+        (context::Context::Kustomize, vec![Rule::IndexWithoutTest]),
+        (
+            context::Context::HelmPostRenderer,
+            vec![Rule::IndexWithoutTest],
+        ),
+        (context::Context::WebhookResponse, vec![]),
+        (context::Context::RestoreTime, vec![]),
+    ] {
+        let options = Options {
+            context,
+            ..Options::default()
+        };
+        let report = lint_input(&input, &options).unwrap();
+        assert_eq!(rules(&report), kept, "{context:?}");
+        assert!(report.conflicts.is_empty() && report.overwrites.is_empty());
+        if let Some(finding) = report.findings.first() {
+            assert_eq!(finding.path.as_deref(), Some("/rules/10"));
+            assert!(
+                finding
+                    .message
+                    .contains(&format!("in manifests {} builds from", context.as_str())),
+                "{}",
+                finding.message
+            );
+        }
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["context"], context.as_str());
+        let text = report::text(&report, &Source::new("p", None));
+        assert!(
+            text.contains(&format!("where ({}): ", context.as_str())),
+            "{text}"
+        );
+        assert!(!text.contains("conflict surface"), "{text}");
+    }
+    // What breaks anywhere still does: a malformed op, an invalid pointer.
+    let bad = read(
+        r#"[{"op":"upsert","path":"/a","value":1},{"op":"add","path":"a","value":1}]"#,
+        &budget(),
+    )
+    .unwrap();
+    let options = Options {
+        context: context::Context::WebhookResponse,
+        ..Options::default()
+    };
+    let report = lint_input(&bad, &options).unwrap();
+    assert!(
+        rules(&report).contains(&Rule::MalformedOp),
+        "{:?}",
+        rules(&report)
+    );
+}
