@@ -7,7 +7,7 @@ use std::str::Chars;
 use tree_sitter::Node as TsNode;
 
 use super::{cut, Func};
-use crate::scan::value::{HoleKind, Text, Val};
+use crate::scan::value::{HoleKind, Shape, Text, Val};
 
 /// Skips a verb's flags, width and precision; returns its explicit
 /// argument index (`%[2]s`), zero-based.
@@ -25,6 +25,18 @@ fn skip_flags(chars: &mut Peekable<Chars>) -> Option<usize> {
         }
     }
     explicit
+}
+
+/// A Go slice (not its JSON): `fmt` prints it `[a b]`.
+fn go_list(val: &Val) -> bool {
+    matches!(
+        val,
+        Val::List(_)
+            | Val::Opaque {
+                shape: Shape::List,
+                ..
+            }
+    )
 }
 
 impl<'f> Func<'_, 'f, '_> {
@@ -76,6 +88,7 @@ impl<'f> Func<'_, 'f, '_> {
                 Some(s) => Text::lit(serde_json::to_string(&s).unwrap_or_default()),
                 None => Text::hole(cut(expr), HoleKind::Quoted),
             },
+            's' | 'v' if go_list(val) => Text::hole(cut(expr), HoleKind::GoList),
             's' | 'v' | 't' => self.to_text(val, expr),
             _ => Text::hole(cut(expr), HoleKind::Text),
         }
