@@ -169,7 +169,7 @@ fn findings_say_where_what_and_how_to_fix() {
         .find(|f| f.function == "(*NodeLabeller).patchNode")
         .expect("the node labeller's whole-map test");
     assert_eq!(labeller.rule, Rule::WholeMapTest);
-    assert_eq!((labeller.line, labeller.column), (76, 3));
+    assert_eq!((labeller.line, labeller.column), (78, 3));
     assert_eq!(
         labeller.ops,
         [
@@ -186,7 +186,7 @@ fn findings_say_where_what_and_how_to_fix() {
     );
     let migration = findings
         .iter()
-        .find(|f| f.function == "(*MigrationController).patchVMI")
+        .find(|f| f.function == "(*MigrationController).patchVMI" && f.rule == Rule::WholeMapTest)
         .unwrap();
     assert!(migration.branches, "its ops come from branches");
     assert!(
@@ -317,7 +317,7 @@ fn the_command_exits_like_lint() {
         "{text}"
     );
     assert!(
-        text.contains("  --> tests/scan/kubevirt.go:76:3 (in (*NodeLabeller).patchNode)"),
+        text.contains("  --> tests/scan/kubevirt.go:78:3 (in (*NodeLabeller).patchNode)"),
         "{text}"
     );
     assert!(

@@ -14,7 +14,7 @@ use tree_sitter::Node as TsNode;
 use super::world::{function_name, receiver_type, FnDecl};
 use super::{Call, Func};
 use crate::scan::go::{children, field, field_list};
-use crate::scan::value::{Node, Val};
+use crate::scan::value::{all_ops, Node, Val};
 
 /// Deepest chain of calls followed from a function.
 pub(super) const MAX_CALLS: usize = 3;
@@ -181,7 +181,27 @@ impl<'f> Func<'_, 'f, '_> {
             return Val::Unknown(String::new());
         };
         self.update_params(&followed, call);
-        join_returned(followed.returned)
+        let returned = join_returned(followed.returned);
+        self.consumed(&followed.args, &returned);
+        returned
+    }
+
+    /// Ops handed to a followed callee that it neither sent nor gave back
+    /// (turned into strings, stored): the scanner saw where they went and
+    /// no patch there, so they are not the caller's to send.
+    fn consumed(&mut self, args: &[Val], returned: &Val) {
+        let back: Vec<u32> = super::ops::nodes_of(returned)
+            .map(|nodes| all_ops(&nodes).iter().map(|op| op.id).collect())
+            .unwrap_or_default();
+        for arg in args {
+            if let Some(nodes) = super::ops::nodes_of(arg) {
+                for op in all_ops(&nodes) {
+                    if !back.contains(&op.id) {
+                        self.emitted.insert(op.id);
+                    }
+                }
+            }
+        }
     }
 
     /// Builders the callee added ops to: the caller's variable gets them.

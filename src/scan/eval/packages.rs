@@ -64,6 +64,7 @@ impl<'f> Func<'_, 'f, '_> {
         let modelled = match pkg {
             Pkg::KvPatch => self.kv_patch_call(name, call),
             Pkg::Fmt if name == "Sprintf" => Some(self.sprintf(args)),
+            Pkg::Fmt if name == "Sprint" => Some(self.sprint(args)),
             Pkg::Strings | Pkg::Strconv => self.text_call(pkg, name, call),
             Pkg::Json if matches!(name, "Marshal" | "MarshalIndent") => {
                 Some(self.json_marshal(args, at))

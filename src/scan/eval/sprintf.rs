@@ -77,6 +77,16 @@ impl<'f> Func<'_, 'f, '_> {
         Val::Str(out)
     }
 
+    /// `fmt.Sprint(a, b)`: the operands' text, one after the other (Go
+    /// puts a space between two operands only when neither is a string).
+    pub(super) fn sprint(&mut self, args: &[TsNode<'f>]) -> Val {
+        let mut out = Text::default();
+        for (val, expr) in self.exprs_with_text(args) {
+            out.append(&self.to_text(&val, expr));
+        }
+        Val::Str(out)
+    }
+
     /// One argument formatted by `verb`.
     fn formatted(&self, verb: char, val: &Val, expr: &str) -> Text {
         match verb {

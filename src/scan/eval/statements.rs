@@ -62,8 +62,13 @@ impl<'f> Func<'_, 'f, '_> {
             "expression_statement" => self.evaluated(children(node).into_iter().next()),
             "if_statement" => {
                 self.initializer(node);
-                self.evaluated(field(node, "condition"));
-                self.branch(vec![field(node, "consequence"), field(node, "alternative")]);
+                let condition = field(node, "condition");
+                self.evaluated(condition);
+                let (then, otherwise) = condition.map(|c| self.nil_tests(c)).unwrap_or_default();
+                self.branch_narrowed(vec![
+                    (field(node, "consequence"), then),
+                    (field(node, "alternative"), otherwise),
+                ]);
             }
             "for_statement" => self.for_statement(node),
             "expression_switch_statement" | "type_switch_statement" | "select_statement" => {

@@ -84,8 +84,11 @@ struct Prepared {
 }
 
 impl Prepared {
-    fn new(nodes: &[Node]) -> Prepared {
-        let mut standins = Standins::default();
+    fn new(nodes: &[Node], kind: Option<&str>) -> Prepared {
+        let mut standins = Standins {
+            kind: kind.map(str::to_owned),
+            ..Standins::default()
+        };
         let mut ops = HashMap::new();
         for op in all_ops(nodes) {
             standins.placeholders = false;
@@ -165,7 +168,7 @@ pub(super) fn json_patch(
 ) {
     let branches = has_branches(nodes);
     let payload_text = show_nodes(nodes);
-    let prepared = Prepared::new(nodes);
+    let prepared = Prepared::new(nodes, emit.target.as_ref().map(|t| t.kind.as_str()));
     for group in prepared.groups(nodes) {
         let projected = project(nodes, &group);
         let combos = match variants(&projected, MAX_VARIANTS) {
@@ -260,7 +263,9 @@ impl Judging<'_> {
             let Some(op) = origin.get(index).copied() else {
                 continue;
             };
+            let stood_in = matches!(self.prepared.ops.get(&op.id), Some(Some((_, true))));
             if !believed(finding.rule, op, unseen_before[index], self.admitted)
+                || (finding.rule == Rule::UnknownField && stood_in)
                 || !seen.insert((finding.rule, op.id))
             {
                 continue;
@@ -274,6 +279,9 @@ impl Judging<'_> {
                 continue;
             }
             let partner = partner(finding.rule, &origin, &ops, index);
+            if finding.rule == Rule::DuplicatePath && partner.is_some_and(|p| same_object(p, op)) {
+                continue;
+            }
             let fix_payload = (!placeholders)
                 .then(|| finding.fix.as_ref().map(lint::Fix::payload))
                 .flatten();
@@ -294,6 +302,16 @@ impl Judging<'_> {
             });
         }
     }
+}
+
+/// Two writes of the same Go variable (a map or slice: the op holds a
+/// reference, so both are written with what it holds when the payload is
+/// generated): writing it twice changes nothing.
+fn same_object(a: &OpT, b: &OpT) -> bool {
+    let writes = |op: &OpT| matches!(op.kind, Some(OpKind::Add | OpKind::Replace));
+    let named =
+        |e: &str| !e.is_empty() && e.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+    writes(a) && writes(b) && named(&a.value_expr) && a.value_expr == b.value_expr
 }
 
 /// The other op a finding is about: the write a whole-collection test

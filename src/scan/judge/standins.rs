@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
 
+use crate::lint;
 use crate::scan::value::{collection_at, HoleKind, Node, OpT, Piece, Shape, Text, Val};
 
 /// Most combinations of branches linted one by one; above, the union of
@@ -70,8 +71,11 @@ pub(super) fn union(nodes: &[Node]) -> Vec<Item<'_>> {
 /// gets the same stand-in, so a `test` still guards the op after it.
 #[derive(Default)]
 pub(super) struct Standins {
-    ids: HashMap<String, usize>,
+    pub(super) ids: HashMap<String, usize>,
     pub(super) placeholders: bool,
+    /// The object's kind: what its fields hold (a VMI's `/status` is an
+    /// object several writers fill).
+    pub(super) kind: Option<String>,
 }
 
 impl Standins {
@@ -125,13 +129,28 @@ impl Standins {
             ),
             Val::List(items) => Value::Array(items.iter().map(|v| self.value(v, "")).collect()),
             Val::Str(_) => Value::String("value".to_owned()),
-            other => {
-                let shape = match other.shape() {
-                    Shape::Unknown => collection_at(path).unwrap_or(Shape::Unknown),
-                    s => s,
-                };
-                stand_in(shape)
-            }
+            other => match other.shape() {
+                Shape::Unknown => match collection_at(path) {
+                    Some(shape) => stand_in(shape),
+                    None => self.shared_object(path),
+                },
+                s => stand_in(s),
+            },
+        }
+    }
+}
+
+impl Standins {
+    /// A struct several writers fill, at `path` of an object of the kind
+    /// (the writers table), as an object; anything else as a string.
+    fn shared_object(&self, path: &str) -> Value {
+        let pointer = crate::pointer::Pointer::parse(path).ok();
+        let shape = pointer.and_then(|p| lint::writers::shape(self.kind.as_deref(), p));
+        match shape {
+            Some((lint::writers::Shape::Object, _)) => json!({"field": "value"}),
+            Some((lint::writers::Shape::Map, _)) => stand_in(Shape::Map),
+            Some((lint::writers::Shape::List, _)) => stand_in(Shape::List),
+            None => Value::String("value".to_owned()),
         }
     }
 }
