@@ -222,6 +222,49 @@ fn package_constants_resolve_across_files() {
     assert_eq!(report.findings[0].file, "code.go");
 }
 
+/// A patch helper sends what other functions of the package change on the
+/// object it was made from, even when no followed call hands the change
+/// back (cluster-api's reconcilers reach `reconcileDelete` through a scope
+/// struct); a change a function sends itself (`Update`) is not the
+/// helper's.
+#[test]
+fn a_patch_helper_sends_the_changes_other_functions_leave_unsent() {
+    let reconcile = "package x\n\nimport \"sigs.k8s.io/cluster-api/util/patch\"\n\nfunc (r *R) Reconcile(ctx context.Context, req Request) (_ Result, reterr error) {\n\tmachine := &Machine{}\n\tif err := r.Client.Get(ctx, req.NamespacedName, machine); err != nil {\n\t\treturn Result{}, err\n\t}\n\th, err := patch.NewHelper(machine, r.Client)\n\tif err != nil {\n\t\treturn Result{}, err\n\t}\n\tdefer func() {\n\t\treterr = h.Patch(ctx, machine)\n\t}()\n\ts := &scope{machine: machine}\n\treturn r.reconcileDelete(ctx, s)\n}\n".to_owned();
+    let delete = |sends: &str| {
+        format!("package x\n\nimport \"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil\"\n\nfunc (r *R) reconcileDelete(ctx context.Context, s *scope) (Result, error) {{\n\tmachine := s.machine\n\tcontrollerutil.RemoveFinalizer(machine, MachineFinalizer)\n{sends}\treturn Result{{}}, nil\n}}\n")
+    };
+    let report = scan::scan_files(&[
+        ("reconcile.go".into(), reconcile.clone()),
+        ("delete.go".into(), delete("")),
+    ]);
+    let rules: Vec<_> = report
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.file.as_str(), f.line))
+        .collect();
+    assert_eq!(
+        rules,
+        [(Rule::MergeFromReplacesList, "reconcile.go", 10)],
+        "{:#?}",
+        report.findings
+    );
+    let report = scan::scan_files(&[
+        ("reconcile.go".into(), reconcile),
+        (
+            "delete.go".into(),
+            delete("\tif err := r.Client.Update(ctx, machine); err != nil {\n\t\treturn Result{}, err\n\t}\n"),
+        ),
+    ]);
+    assert!(
+        !report
+            .findings
+            .iter()
+            .any(|f| f.rule == Rule::MergeFromReplacesList),
+        "{:#?}",
+        report.findings
+    );
+}
+
 /// The SARIF log has what SARIF 2.1.0 requires and what viewers use:
 /// `$schema`, `version`, `runs[].tool.driver.name` and rules, results with
 /// `ruleId`, `level`, `message.text` and a physical location with an

@@ -80,8 +80,13 @@ struct Func<'u, 'f, 'a> {
     emitted: HashSet<u32>,
     retry: Vec<Pos>,
     changes: Vec<Change>,
+    /// Objects written or patched, with how many changes had been made
+    /// then.
+    writes: Vec<(String, usize)>,
     /// Calls deferred (`defer f()`), run when the function ends.
     deferred: Vec<TsNode<'f>>,
+    /// Running them.
+    in_defer: bool,
     terminated: bool,
     steps: usize,
     depth: usize,
@@ -110,7 +115,9 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
             emitted: HashSet::new(),
             retry: Vec::new(),
             changes: Vec::new(),
+            writes: Vec::new(),
             deferred: Vec::new(),
+            in_defer: false,
             terminated: false,
             steps: 0,
             depth: 0,

@@ -75,15 +75,16 @@ pub fn may_patch(text: &str) -> bool {
     TRIGGERS.iter().any(|t| text.contains(t))
 }
 
-/// The top-level `const` and `var` declarations of gofmt-formatted Go
-/// source (they start at column 0), as a file of their own: what a file
-/// that builds no patch contributes to its package. The result is parsed
-/// like any file.
+/// The top-level `const`, `var` and `type` declarations of
+/// gofmt-formatted Go source (they start at column 0), as a file of their
+/// own: what a file that builds no patch contributes to its package (its
+/// constants, and the fields of its structs). The result is parsed like
+/// any file.
 pub fn declarations(text: &str) -> String {
     let mut out = String::from("package p\n");
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
-        let is_decl = ["const ", "const(", "var ", "var("]
+        let is_decl = ["const ", "const(", "var ", "var(", "type ", "type("]
             .iter()
             .any(|p| line.starts_with(p));
         if !is_decl {

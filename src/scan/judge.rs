@@ -17,7 +17,7 @@ mod standins;
 
 use std::collections::{HashMap, HashSet};
 
-use super::eval::{Emit, EmitKind, How};
+use super::eval::{Change, Emit, EmitKind, How};
 use super::go::Pos;
 use super::value::{all_ops, has_branches, Node};
 use super::{HazardSite, Payload, PayloadOp};
@@ -140,13 +140,17 @@ pub fn judge(names: &[&str], emits: &[Emit]) -> Judged {
                 helper,
                 changes,
             } => {
+                let mut changes = changes.clone();
+                if *helper && emit.deferred {
+                    changes.extend(dangling_of(emits, emit, object, &changes));
+                }
                 let m = bodies::MergeFrom {
                     object,
                     base,
                     lock: *lock,
                     strategic: *strategic,
                     helper: *helper,
-                    changes,
+                    changes: &changes,
                 };
                 let text = bodies::merge_from(emit, &m, &mut found, &mut seen_at);
                 let kind = if *strategic {
@@ -163,6 +167,7 @@ pub fn judge(names: &[&str], emits: &[Emit]) -> Judged {
             EmitKind::GoFormatted { exprs } => {
                 bodies::go_formatted(emit, exprs, &mut found, &mut seen_at);
             }
+            EmitKind::Dangling(_) => {}
         }
     }
     let found = believed(found, &kinded);
@@ -180,6 +185,35 @@ pub fn judge(names: &[&str], emits: &[Emit]) -> Judged {
             .map(|p| (name(p).to_owned(), p.line, p.column))
             .collect(),
     }
+}
+
+/// The changes other functions of the package make to the object a patch
+/// helper sends and do not send themselves (`reconcileDelete` removes the
+/// finalizer, `Reconcile`'s deferred helper sends it): the same kind, or
+/// the same name (`s.cluster`, `cluster`).
+fn dangling_of(emits: &[Emit], sent: &Emit, object: &str, known: &[Change]) -> Vec<Change> {
+    let last = |e: &str| {
+        let e = e.rsplit('.').next().unwrap_or(e);
+        e.to_ascii_lowercase()
+    };
+    let name = last(object);
+    let kind = sent.target.as_ref().map(|t| t.kind.as_str());
+    emits
+        .iter()
+        .filter(|e| e.function != sent.function)
+        .filter_map(|e| match &e.kind {
+            EmitKind::Dangling(changes) => Some(changes),
+            _ => None,
+        })
+        .flatten()
+        .filter(|c| {
+            let same_kind = kind.is_some() && c.kind.as_deref() == kind;
+            let other_kind = kind.is_some() && c.kind.is_some() && !same_kind;
+            (same_kind || (!other_kind && last(&c.object) == name))
+                && !known.iter().any(|k| k.at == c.at)
+        })
+        .cloned()
+        .collect()
 }
 
 /// One finding per rule and place: the one judged with the object's kind

@@ -32,7 +32,8 @@ const CHANGES: [&str; 6] = [
 enum Reading {
     /// Parsed, and its functions walked.
     Walked,
-    /// Parsed for functions other code calls.
+    /// Parsed and walked for the changes its functions make (a patch
+    /// helper elsewhere sends them) and for the functions others call.
     Parsed,
     /// Only its constants and variables.
     Declared,
@@ -77,7 +78,7 @@ pub fn scan(
         match go::parse(parser, id, name, source) {
             Ok(file) => {
                 own.push(file);
-                walked.push(*r == Reading::Walked);
+                walked.push(*r != Reading::Declared);
             }
             Err(err) if *r != Reading::Declared => errors.push(err),
             Err(_) => {}

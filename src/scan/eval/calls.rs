@@ -156,6 +156,7 @@ impl<'f> Func<'_, 'f, '_> {
                 // A patch helper's `Patch(ctx, obj, opts...)`.
                 self.eval_args(args);
                 if let Some(obj) = args.get(1) {
+                    self.written(self.text(*obj));
                     let target = self.object_target(*obj);
                     let handed = Val::CrPatch(patch.clone());
                     let at = self.pos(node);
@@ -166,6 +167,10 @@ impl<'f> Func<'_, 'f, '_> {
             }
             ("Patch" | "PatchStatus", _) => self.patch_call(operand, call),
             (name, recv) => {
+                if matches!(name, "Update" | "Create") && args.len() >= 2 {
+                    // `c.Update(ctx, obj)`: the changes made so far are sent.
+                    self.written(self.text(args[1]));
+                }
                 if let Some(path) = mutating_method(name) {
                     self.eval_args(args);
                     self.change(recv_text, path, node);
@@ -209,6 +214,7 @@ impl<'f> Func<'_, 'f, '_> {
                 self.sending(target, data, |f| f.send_body(*ty, data, at));
             }
             (Some(Val::CrPatch(patch)), _) => {
+                self.written(self.text(args[1]));
                 let target = self.object_target(args[1]);
                 let object = self.text(args[1]);
                 self.sending(target, &vals[2], |f| f.send_cr(patch, object, at));

@@ -34,6 +34,8 @@ pub struct Change {
     /// The object is the caller's (or this is the function the scan
     /// started from): the change outlives a followed call.
     pub outer: bool,
+    /// The object's kind, when its declared type says.
+    pub kind: Option<String>,
 }
 
 /// Fields of `ObjectMeta` (promoted: `obj.Labels` is `/metadata/labels`).
@@ -175,8 +177,8 @@ pub(super) fn mutating_function(name: &str) -> Option<&'static str> {
     (verb && name.ends_with("Finalizer")).then_some(FINALIZERS)
 }
 
-/// The longest prefix of `expr` (at `.` boundaries) that `map` holds,
-/// replaced.
+/// The longest prefix of `expr` (at `.` boundaries, or its first name
+/// before an index: `containers[i].Image`) that `map` holds, replaced.
 fn replace_prefix<'m>(
     expr: &str,
     map: impl Fn(&str) -> Option<&'m (String, bool)>,
@@ -193,7 +195,11 @@ fn replace_prefix<'m>(
             return Some((out, *outer));
         }
     }
-    None
+    let head_len = expr
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|&i| expr[i..].starts_with('['))?;
+    let (to, outer) = map(&expr[..head_len])?;
+    Some((format!("{to}{}", &expr[head_len..]), *outer))
 }
 
 impl<'f> Func<'_, 'f, '_> {
@@ -266,10 +272,11 @@ impl<'f> Func<'_, 'f, '_> {
                 }
             }
         }
+        let (text, _) = self.canonical(text);
         if !text.contains('.') {
             return;
         }
-        let (object, fields) = split_object(text);
+        let (object, fields) = split_object(&text);
         let path = path_of_fields(&fields);
         if !path.is_empty() {
             self.change(&object, &path, target);
@@ -278,7 +285,12 @@ impl<'f> Func<'_, 'f, '_> {
 
     /// Notes a change at `path` of `object`.
     pub(super) fn change(&mut self, object: &str, path: &str, at: TsNode<'f>) {
-        let (object, outer) = self.canonical(&root(object));
+        let written = root(object);
+        let kind = self
+            .type_of(&written)
+            .and_then(|t| self.kind_of_type(&t))
+            .map(|t| t.kind);
+        let (object, outer) = self.canonical(&written);
         let at_pos = self.pos(at);
         let code = self.short(at);
         self.changes.push(Change {
@@ -287,6 +299,31 @@ impl<'f> Func<'_, 'f, '_> {
             at: at_pos,
             code,
             outer,
+            kind,
         });
+    }
+
+    /// Notes that `object` is written whole or patched here (`Update`,
+    /// `Create`, `Patch`): the changes made to it so far are sent.
+    pub(super) fn written(&mut self, object: &str) {
+        let (object, _) = self.canonical(&root(object));
+        self.writes.push((object, self.changes.len()));
+    }
+
+    /// Changes not sent by this function: made to an object it neither
+    /// writes nor patches afterwards (a patch helper of the caller's, or
+    /// of a function that runs it, sends them).
+    pub(super) fn dangling(&self) -> Vec<Change> {
+        self.changes
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| {
+                !self
+                    .writes
+                    .iter()
+                    .any(|(object, seq)| *object == c.object && seq > i)
+            })
+            .map(|(_, c)| c.clone())
+            .collect()
     }
 }

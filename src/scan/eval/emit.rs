@@ -41,6 +41,9 @@ pub enum EmitKind {
         /// The slices, as written.
         exprs: Vec<String>,
     },
+    /// Changes a function makes to objects it does not send itself (a
+    /// patch helper of its caller sends them).
+    Dangling(Vec<Change>),
     /// A controller-runtime `MergeFrom` patch.
     MergeFrom {
         /// The object patched, as written.
@@ -77,6 +80,9 @@ pub struct Emit {
     pub target: Option<Target>,
     /// Sent by a followed callee, of what its caller handed it.
     pub from_arg: bool,
+    /// Sent by a deferred call, as the function ends (a patch helper's
+    /// `defer patchHelper.Patch(...)`).
+    pub deferred: bool,
 }
 
 impl Func<'_, '_, '_> {
@@ -101,6 +107,7 @@ impl Func<'_, '_, '_> {
             retry: self.retry.last().copied(),
             target: self.target.clone(),
             from_arg,
+            deferred: self.in_defer,
         });
     }
 
@@ -122,6 +129,20 @@ impl Func<'_, '_, '_> {
     /// Values that still hold ops nobody generated or sent: the caller
     /// gets them.
     pub(super) fn finish(&mut self) {
+        let dangling = self.dangling();
+        if !dangling.is_empty() && self.follow.is_none() {
+            let at = dangling[0].at;
+            self.emits.push(Emit {
+                kind: EmitKind::Dangling(dangling),
+                at,
+                function: self.name.clone(),
+                how: How::Unsent,
+                retry: None,
+                target: None,
+                from_arg: false,
+                deferred: false,
+            });
+        }
         let mut keys: Vec<String> = self.env.keys().cloned().collect();
         keys.sort();
         for key in keys {

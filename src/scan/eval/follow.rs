@@ -171,7 +171,7 @@ impl<'f> Func<'_, 'f, '_> {
                 emit.at = at;
             }
             emit.function = self.name.clone();
-            emit.function = self.name.clone();
+            emit.deferred |= self.in_defer;
             let merge_from = matches!(emit.kind, super::EmitKind::MergeFrom { .. });
             emit.from_arg = self.follow.is_some() && (merge_from || self.sending_arg_of(&emit));
             self.note_emitted(&emit);
@@ -326,7 +326,9 @@ impl<'f> Func<'_, 'f, '_> {
         match &emit.kind {
             super::EmitKind::Body { body, .. } => self.is_arg(body),
             super::EmitKind::JsonPatch(nodes) => self.is_arg(&Val::Ops(nodes.clone())),
-            super::EmitKind::MergeFrom { .. } | super::EmitKind::GoFormatted { .. } => false,
+            super::EmitKind::MergeFrom { .. }
+            | super::EmitKind::GoFormatted { .. }
+            | super::EmitKind::Dangling(_) => false,
         }
     }
 }

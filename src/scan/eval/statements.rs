@@ -224,10 +224,12 @@ impl<'f> Func<'_, 'f, '_> {
     pub(super) fn run_deferred(&mut self) {
         let deferred = std::mem::take(&mut self.deferred);
         let was = self.terminated;
+        self.in_defer = true;
         for call in deferred.into_iter().rev() {
             self.terminated = false;
             self.evaluated(Some(call));
         }
+        self.in_defer = false;
         self.terminated = was;
     }
 
