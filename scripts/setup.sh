@@ -85,6 +85,20 @@ if [[ "${1:-}" == "--browser" || "${1:-}" == "--bench" ]]; then
   fi
 fi
 
+# Go, for the differential tests that build Go programs (the Go exports,
+# structured-merge-diff): installed where apt-get can, skipped loudly by
+# those tests elsewhere.
+if [[ "${1:-}" == "--browser" || "${1:-}" == "--bench" ]] && ! command -v go >/dev/null 2>&1; then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Go with apt-get (for the differential tests)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends golang-go >/dev/null \
+      || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends golang-go >/dev/null; } \
+      || say "NOTICE: Go could not be installed; the Go differential tests will be skipped"
+  else
+    say "NOTICE: Go is not installed; the Go differential tests will be skipped (Debian: apt-get install golang-go)"
+  fi
+fi
+
 if [[ "${1:-}" == "--bench" ]] && ! command -v hyperfine >/dev/null 2>&1; then
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
     say "installing hyperfine with apt-get"

@@ -35,10 +35,15 @@
 
 mod advice;
 mod classify;
+mod decode;
+mod details;
+mod offer;
 pub mod read;
+mod release;
 pub mod render;
 mod replay;
 mod report;
+pub mod signatures;
 
 use std::fmt;
 
@@ -46,12 +51,16 @@ use serde::Serialize;
 use serde_json::Value;
 
 pub use advice::{fix, retry, sources, Helps, Retry, SourceRef};
-pub use classify::{Details, FieldProblem, Manager, CUSTOM_RESOURCE_PATCH_TYPES, STRATEGIC};
+pub use classify::{CUSTOM_RESOURCE_PATCH_TYPES, STRATEGIC};
+pub use decode::DecodeAt;
+pub use details::{Details, FieldProblem, Manager};
+pub use offer::Offer;
 pub use read::{Shape, Target, MAX_TEXT_BYTES};
+pub use release::{NotARelease, Release};
 pub use replay::{Rerun, KNOWN_PANICS};
 pub use report::text;
 
-use crate::kube::KubeVersion;
+use crate::kube::{Cluster, KubeVersion};
 use crate::lint::{self, BodyKind, Finding, LintError, Options, Severity};
 use crate::patch::{self, OpKind};
 use crate::vocabulary::ErrorClass;
@@ -67,8 +76,10 @@ pub struct Request<'a> {
     pub patch: Option<&'a str>,
     /// The object as the server held it (JSON or YAML).
     pub object: Option<&'a str>,
-    /// The cluster's Kubernetes release (default: the newest modelled).
-    pub kube_version: Option<KubeVersion>,
+    /// The cluster's Kubernetes release, any `1.x` (default: the newest
+    /// modelled); one patchlab does not model is explained with the
+    /// nearest modelled engine, and the explanation says what differs.
+    pub kube_version: Option<Release>,
     /// The content type sent: `json`, `merge`, `strategic`, `apply`, or a
     /// media type.
     pub content_type: Option<&'a str>,
@@ -84,7 +95,10 @@ impl<'a> Request<'a> {
     }
 }
 
-/// Why an explanation could not be made (the CLI exits 2).
+/// Why there is nothing to explain (the CLI exits 2): the error text
+/// itself is missing or over the budget. An optional input that cannot
+/// be read (the patch, the object, the content type) is never a reason:
+/// it is reported beside the explanation ([`Explanation::unread`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExplainError {
     /// The error text is over [`MAX_TEXT_BYTES`].
@@ -94,12 +108,6 @@ pub enum ExplainError {
     },
     /// The error text is empty.
     Empty,
-    /// The patch cannot be read (where, in the lint error).
-    Patch(LintError),
-    /// The object cannot be read.
-    Object(LintError),
-    /// A content type that is none of the patch types.
-    ContentType(String),
 }
 
 impl fmt::Display for ExplainError {
@@ -110,17 +118,43 @@ impl fmt::Display for ExplainError {
                 "the error text is {size} bytes, more than the limit of {MAX_TEXT_BYTES}"
             ),
             ExplainError::Empty => f.write_str("the error text is empty"),
-            ExplainError::Patch(err @ LintError::Command { .. }) => write!(f, "patch: {err}"),
-            ExplainError::Patch(err) | ExplainError::Object(err) => write!(f, "{err}"),
-            ExplainError::ContentType(t) => write!(
-                f,
-                "content type {t:?}: use json, merge, strategic, apply or a patch media type"
-            ),
         }
     }
 }
 
 impl std::error::Error for ExplainError {}
+
+/// An optional input explain could not read, and went without: what it
+/// is, what is wrong, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unread {
+    /// `patch`, `object` or `content-type`.
+    pub input: &'static str,
+    /// What is wrong, and where (lint's reader's words).
+    pub message: String,
+    /// The line (1-based), where known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The column (1-based), where known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+}
+
+impl Unread {
+    fn of(input: &'static str, err: &LintError) -> Unread {
+        let (line, column) = err.location();
+        let message = match err {
+            LintError::Command { .. } => format!("patch: {err}"),
+            _ => err.to_string(),
+        };
+        Unread {
+            input,
+            message,
+            line,
+            column,
+        }
+    }
+}
 
 /// One class the error may be, with what to do about it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -240,22 +274,41 @@ pub struct Explanation {
     pub fix: Vec<String>,
     /// Lint's findings on the patch (at warning and above).
     pub findings: Vec<Finding>,
-    /// The patch rewritten by lint's first fix, as a payload.
+    /// The first rewrite offered ("send instead"): lint's fixes and
+    /// explain's own, each linted and replayed on the object first.
     pub rewrite: Option<String>,
+    /// Every rewrite considered, with its replay and, for one not
+    /// offered, why.
+    pub offers: Vec<Offer>,
+    /// Where the patch stops being JSON, for a decode error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_at: Option<DecodeAt>,
     /// The replay of the patch on the object, on the release's engine.
     pub replay: Option<Rerun>,
     /// The releases whose engine panics on this patch and object.
     pub panics_on: Vec<KubeVersion>,
-    /// The release assumed.
+    /// The release whose engine explains it (the release asked, or the
+    /// nearest modelled one).
     pub release: KubeVersion,
+    /// The release asked, when it is not one patchlab models.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub asked_release: Option<Release>,
+    /// For a release patchlab does not model: what its own code answers
+    /// otherwise, with where that is read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub release_note: Option<String>,
+    /// The optional inputs that could not be read (explained without
+    /// them).
+    pub unread: Vec<Unread>,
     /// The case for the Check view (when the patch is given).
     pub check: Option<CheckCase>,
     /// The fragment that opens it (`#/check?s=...`).
     pub check_link: Option<String>,
 }
 
-/// A media type from the CLI's or an API's short name.
-fn media_type(name: &str) -> Result<String, ExplainError> {
+/// A media type from the CLI's or an API's short name; `Err` with what
+/// is wrong.
+fn media_type(name: &str) -> Result<String, String> {
     let t = name.trim().to_ascii_lowercase();
     let full = match t.as_str() {
         "json" | "json-patch" => "application/json-patch+json",
@@ -263,7 +316,11 @@ fn media_type(name: &str) -> Result<String, ExplainError> {
         "strategic" | "smp" => STRATEGIC,
         "apply" | "ssa" => "application/apply-patch+yaml",
         other if other.starts_with("application/") => other,
-        _ => return Err(ExplainError::ContentType(name.to_owned())),
+        _ => {
+            return Err(format!(
+                "content type {name:?}: use json, merge, strategic, apply or a patch media type"
+            ))
+        }
     };
     Ok(full.to_owned())
 }
@@ -274,21 +331,34 @@ struct PatchRead {
     text: String,
     /// The body, when lint reads it (not a strategic merge patch).
     input: Option<lint::Input>,
-    /// The content type it is sent with.
-    content_type: String,
+    /// The JSON body and how it was sent, when known.
+    body: Option<(String, BodyKind)>,
+    /// The content type it is sent with, when known (given, or a
+    /// `kubectl patch` line's `--type`): a bare object may have gone as a
+    /// merge or a strategic merge patch.
+    content_type: Option<String>,
 }
 
-fn read_patch(text: &str, content_type: Option<&str>) -> Result<PatchRead, ExplainError> {
+fn read_patch(text: &str, content_type: Option<&str>) -> Result<PatchRead, LintError> {
     match lint::read(text, &lint::budget()) {
         Ok(input) => {
-            let content_type = match (content_type, input.kind) {
-                (Some(t), _) => t.to_owned(),
-                (None, kind) => kind.content_type().to_owned(),
-            };
-            let input = (!content_type.starts_with(STRATEGIC)).then_some(input);
+            let from_command = matches!(input.origin, lint::Origin::Kubectl { .. });
+            let content_type = content_type
+                .map(str::to_owned)
+                .or_else(|| from_command.then(|| input.kind.content_type().to_owned()));
+            let kind = content_type
+                .as_deref()
+                .and_then(body_kind)
+                .unwrap_or(input.kind);
+            let body = Some((input.payload.clone(), kind));
+            let strategic = content_type
+                .as_deref()
+                .is_some_and(|t| t.starts_with(STRATEGIC));
+            let input = (!strategic).then_some(input);
             Ok(PatchRead {
                 text: text.to_owned(),
                 input,
+                body,
                 content_type,
             })
         }
@@ -299,24 +369,82 @@ fn read_patch(text: &str, content_type: Option<&str>) -> Result<PatchRead, Expla
             Ok(PatchRead {
                 text: text.to_owned(),
                 input: None,
-                content_type: STRATEGIC.to_owned(),
+                body: None,
+                content_type: Some(STRATEGIC.to_owned()),
             })
         }
-        Err(err) => Err(ExplainError::Patch(err)),
+        Err(err) => Err(err),
     }
+}
+
+/// The body kind of a patch media type.
+fn body_kind(content_type: &str) -> Option<BodyKind> {
+    [
+        BodyKind::JsonPatch,
+        BodyKind::MergePatch,
+        BodyKind::StrategicMergePatch,
+        BodyKind::Apply,
+    ]
+    .into_iter()
+    .find(|k| content_type.starts_with(k.content_type()))
 }
 
 /// Explains an error text (see the module docs).
 ///
 /// # Errors
 ///
-/// [`ExplainError`] when the text is empty or too large, or the patch,
-/// object or content type given cannot be read. A text that is read but
-/// not recognised is no error: [`Explanation::recognised`] is false.
+/// [`ExplainError`] when the text is empty or too large. A patch, object
+/// or content type that cannot be read is no error: it is reported in
+/// [`Explanation::unread`] and the text is explained without it; a text
+/// that is read but not recognised is no error either:
+/// [`Explanation::recognised`] is false.
 pub fn explain(request: &Request<'_>) -> Result<Explanation, ExplainError> {
     let mut e = explain_unlinked(request)?;
     e.check_link = e.check.as_ref().and_then(CheckCase::fragment);
     Ok(e)
+}
+
+/// What explain was given, as read: the optional inputs that could not be
+/// read are left out, and listed.
+struct Given {
+    asked: Release,
+    content_type: Option<String>,
+    patch: Option<PatchRead>,
+    object: Option<Value>,
+    unread: Vec<Unread>,
+}
+
+impl Given {
+    fn read(request: &Request<'_>, reading: &read::Reading) -> Given {
+        let mut unread = Vec::new();
+        let content_type = request.content_type.and_then(|t| match media_type(t) {
+            Ok(t) => Some(t),
+            Err(message) => {
+                unread.push(Unread {
+                    input: "content-type",
+                    message,
+                    line: None,
+                    column: None,
+                });
+                None
+            }
+        });
+        let patch = the_patch(request, reading, content_type.as_deref(), &mut unread);
+        let object = request.object.and_then(|t| {
+            lint::read_object(t, &lint::budget())
+                .map_err(|err| unread.push(Unread::of("object", &err)))
+                .ok()
+        });
+        Given {
+            asked: request
+                .kube_version
+                .unwrap_or_else(|| KubeVersion::default().into()),
+            content_type,
+            patch,
+            object,
+            unread,
+        }
+    }
 }
 
 /// [`explain`] without [`Explanation::check_link`] (always `None`): for
@@ -335,104 +463,63 @@ pub fn explain_unlinked(request: &Request<'_>) -> Result<Explanation, ExplainErr
     if request.text.trim().is_empty() {
         return Err(ExplainError::Empty);
     }
-    let release = request.kube_version.unwrap_or_default();
-    let content_type = request.content_type.map(media_type).transpose()?;
     let mut reading = read::read(request.text);
-    let patch = the_patch(request, &reading, content_type.as_deref())?;
-    let object = request
-        .object
-        .map(|t| lint::read_object(t, &lint::budget()).map_err(ExplainError::Object))
-        .transpose()?;
-    if let Some(t) = content_type
+    let given = Given::read(request, &reading);
+    if let Some(t) = given
+        .content_type
         .clone()
-        .or_else(|| patch.as_ref().map(|p| p.content_type.clone()))
+        .or_else(|| given.patch.as_ref().and_then(|p| p.content_type.clone()))
     {
         reading.content_type = Some(t);
     }
     let verdict = classify::classify(&reading);
-    let mut e = Explanation::of_text(&reading, &verdict, release);
-    let mut candidates = verdict.candidates.clone();
-    let mut decided_by = (candidates.len() == 1).then(|| {
-        if reading.verb.is_some()
-            && matches!(
-                candidates[0],
-                ErrorClass::RvPrecondition | ErrorClass::UpdateConflict
-            )
-        {
-            "the message and the request's verb".to_owned()
-        } else {
-            "the message".to_owned()
-        }
-    });
-    // The patch narrows a bare 422 (and a stale resourceVersion) down.
-    if let Some(p) = &patch {
-        narrow_by_patch(p, &mut candidates, &mut decided_by);
-        // Lint only what the server would run (it refuses more than
-        // 10,000 ops before anything runs): lint's checks are not all
-        // linear in the op count.
-        let lintable = p.input.as_ref().filter(|input| {
-            input.kind != BodyKind::JsonPatch
-                || patch::decode(&input.payload).is_ok_and(|d| d.count <= crate::limits::MAX_OPS)
-        });
-        if let Some(input) = lintable {
-            e.lint_patch(input, object.as_ref());
-        }
-        e.check = Some(CheckCase {
-            patch: p.text.clone(),
-            object: request.object.unwrap_or_default().to_owned(),
-        });
-    }
-    // With the object too: replay on the release's engine.
-    if let (Some(p), Some(object)) = (&patch, &object) {
-        if let Some(input) = &p.input {
-            if let Some((class, how)) = e.replay_on(input, object, &verdict.candidates, &candidates)
-            {
-                candidates = vec![class];
-                decided_by = Some(how);
-            }
-        }
-    }
+    let mut e = Explanation::of_text(&reading, &verdict, given.asked.modelled());
+    e.asked_release = (!given.asked.is_modelled()).then_some(given.asked);
+    e.release_note = given.asked.note();
+    let (candidates, decided_by) = e.decide(&reading, &verdict, &given, request.object);
     e.class = (candidates.len() == 1).then(|| candidates[0]);
     e.retry = e.class.map(retry);
     e.decided_by = if e.class.is_some() { decided_by } else { None };
     e.would_decide = if e.class.is_none() && !candidates.is_empty() {
-        Some(would_decide(&candidates, patch.is_some(), object.is_some()))
+        Some(would_decide(
+            &candidates,
+            given.patch.is_some(),
+            given.object.is_some(),
+        ))
     } else {
         None
     };
     e.candidates = candidates.iter().copied().map(Candidate::of).collect();
+    e.unread = given.unread;
+    e.decode_at = decode::locate(&e, request.patch, request.text);
+    e.settle_advice(given.patch.as_ref(), given.object.as_ref());
     e.summary = report::summary(&e);
     e.fix = report::fixes(&e);
     Ok(e)
 }
 
 /// The patch to explain with: given, or the one the text carries (an
-/// audit event's requestObject, a -v=8 trace's request body).
-///
-/// # Errors
-///
-/// [`ExplainError`] when the given patch cannot be read; a body carried
-/// by the text that patchlab cannot read is no error of the user's.
+/// audit event's requestObject, a -v=8 trace's request body). A given
+/// patch that cannot be read is listed in `unread`; a body carried by the
+/// text that patchlab cannot read is no concern of the user's.
 fn the_patch(
     request: &Request<'_>,
     reading: &read::Reading,
     content_type: Option<&str>,
-) -> Result<Option<PatchRead>, ExplainError> {
-    let patch_text = request.patch.map(str::to_owned).or_else(|| {
-        reading
-            .request_body
-            .clone()
-            .filter(|b| b.trim_start().starts_with(['[', '{']))
-    });
-    let patch = patch_text
-        .as_deref()
-        .map(|t| read_patch(t, content_type.or(reading.content_type.as_deref())))
-        .transpose();
-    match patch {
-        Ok(p) => Ok(p),
-        Err(_) if request.patch.is_none() => Ok(None),
-        Err(e) => Err(e),
+    unread: &mut Vec<Unread>,
+) -> Option<PatchRead> {
+    let content_type = content_type.or(reading.content_type.as_deref());
+    if let Some(text) = request.patch {
+        match read_patch(text, content_type) {
+            Ok(p) => return Some(p),
+            Err(err) => unread.push(Unread::of("patch", &err)),
+        }
     }
+    reading
+        .request_body
+        .as_deref()
+        .filter(|b| b.trim_start().starts_with(['[', '{']))
+        .and_then(|b| read_patch(b, content_type).ok())
 }
 
 impl Explanation {
@@ -461,12 +548,68 @@ impl Explanation {
             fix: Vec::new(),
             findings: Vec::new(),
             rewrite: None,
+            offers: Vec::new(),
+            decode_at: None,
             replay: None,
             panics_on: Vec::new(),
             release,
+            asked_release: None,
+            release_note: None,
+            unread: Vec::new(),
             check: None,
             check_link: None,
         }
+    }
+
+    /// The candidates and how they were decided: the text's, narrowed by
+    /// the patch, then by the replay on the object.
+    fn decide(
+        &mut self,
+        reading: &read::Reading,
+        verdict: &classify::Verdict,
+        given: &Given,
+        object_text: Option<&str>,
+    ) -> (Vec<ErrorClass>, Option<String>) {
+        let mut candidates = verdict.candidates.clone();
+        let mut decided_by = (candidates.len() == 1).then(|| {
+            let by_verb = reading.verb.is_some()
+                && matches!(
+                    candidates[0],
+                    ErrorClass::RvPrecondition | ErrorClass::UpdateConflict
+                );
+            if by_verb {
+                "the message and the request's verb".to_owned()
+            } else {
+                "the message".to_owned()
+            }
+        });
+        let Some(p) = &given.patch else {
+            return (candidates, decided_by);
+        };
+        narrow_by_patch(p, &mut candidates, &mut decided_by);
+        // Lint only what the server would run (it refuses more than
+        // 10,000 ops before anything runs): lint's checks are not all
+        // linear in the op count.
+        let lintable = p.input.as_ref().filter(|input| {
+            input.kind != BodyKind::JsonPatch
+                || patch::decode(&input.payload).is_ok_and(|d| d.count <= crate::limits::MAX_OPS)
+        });
+        if let Some(input) = lintable {
+            self.lint_patch(input, given.object.as_ref());
+        }
+        self.check = Some(CheckCase {
+            patch: p.text.clone(),
+            object: object_text.unwrap_or_default().to_owned(),
+        });
+        if let (Some(input), Some(object)) = (&p.input, &given.object) {
+            if let Some((class, how)) =
+                self.replay_on(input, object, &verdict.candidates, &candidates)
+            {
+                candidates = vec![class];
+                decided_by = Some(how);
+            }
+        }
+        (candidates, decided_by)
     }
 
     /// Lints the patch (with the object when given): its warnings and the
@@ -474,6 +617,7 @@ impl Explanation {
     fn lint_patch(&mut self, input: &lint::Input, object: Option<&Value>) {
         let options = Options {
             object: object.cloned(),
+            cluster: Cluster::new(self.release),
             ..Options::default()
         };
         if let Ok(report) = lint::lint_input(input, &options) {
@@ -482,11 +626,46 @@ impl Explanation {
                 .into_iter()
                 .filter(|f| f.severity >= Severity::Warning)
                 .collect();
-            self.rewrite = self
-                .findings
-                .iter()
-                .find_map(|f| f.fix.as_ref())
-                .map(lint::Fix::payload);
+        }
+    }
+
+    /// Proves the rewrites (lint's fixes, explain's own) on the object and
+    /// release before any is offered, and says "retry: no" when the same
+    /// patch fails on the object given whatever the timing.
+    fn settle_advice(&mut self, patch: Option<&PatchRead>, object: Option<&Value>) {
+        let Some(p) = patch else { return };
+        let mut rewrites: Vec<offer::Rewrite> = self
+            .findings
+            .iter()
+            .filter_map(|f| {
+                f.fix.as_ref().map(|fix| offer::Rewrite {
+                    from: format!("lint {}", f.rule.as_str()),
+                    payload: fix.payload(),
+                    kind: BodyKind::JsonPatch,
+                })
+            })
+            .collect();
+        if let Some((body, kind)) = &p.body {
+            rewrites.extend(offer::own(self.class, body, *kind));
+        }
+        self.offers = offer::prove(rewrites, object, self.release);
+        self.rewrite = self
+            .offers
+            .iter()
+            .find(|o| o.offered())
+            .map(|o| o.payload.clone());
+        let fails_again = self
+            .replay
+            .as_ref()
+            .is_some_and(|r| !r.applies && r.class.is_some() && r.class == self.class);
+        if let (true, Some(retry)) = (fails_again, self.retry.as_mut()) {
+            if retry.helps != Helps::No {
+                retry.helps = Helps::No;
+                retry.advice = format!(
+                    "Replayed on the object given with the engine of Kubernetes {}, the same patch fails again: whatever the timing, sending it unchanged cannot succeed while the object holds this. Rebuild it from the object (a \"send instead\" below has been replayed on it). {}",
+                    self.release, retry.advice
+                );
+            }
         }
     }
 
@@ -546,6 +725,11 @@ fn narrow_by_patch(
     decided_by: &mut Option<String>,
 ) {
     let before = candidates.len();
+    if list_sent_as_object(p, candidates) {
+        *candidates = vec![ErrorClass::ContentType];
+        *decided_by = Some("the patch: a list sent as a merge or strategic merge patch".to_owned());
+        return;
+    }
     let Some(input) = &p.input else {
         // A strategic merge patch runs no JSON patch ops: a bare 422 is
         // one of its own errors.
@@ -574,35 +758,62 @@ fn narrow_by_patch(
     if input.kind != BodyKind::JsonPatch {
         candidates.retain(|c| !ErrorClass::BARE_422.contains(c));
     } else if let Ok(decoded) = patch::decode(&input.payload) {
-        candidates.retain(|c| *c != ErrorClass::SmpMergeKey);
-        let ops = &decoded.ops;
-        let has = |kind: OpKind| ops.iter().any(|o| o.op == kind);
-        let indexed = ops.iter().any(|o| {
-            std::iter::once(o.path.as_str())
-                .chain(o.from.as_deref())
-                .flat_map(|p| p.split('/').skip(1))
-                .any(|t| {
-                    t == "-"
-                        || (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
-                })
-        });
-        let malformed = decoded.malformed.is_some()
-            || ops.iter().any(|o| {
-                o.path.is_empty()
-                    || matches!(o.op, OpKind::Copy | OpKind::Move)
-                    || (o.value.is_none()
-                        && matches!(o.op, OpKind::Add | OpKind::Replace | OpKind::Test))
-            });
-        candidates.retain(|c| match c {
-            ErrorClass::TestFailed => has(OpKind::Test),
-            ErrorClass::BadIndex => indexed,
-            ErrorClass::MalformedOp => malformed,
-            _ => true,
-        });
+        narrow_by_ops(&decoded, candidates);
     }
     if candidates.len() == 1 && before > 1 {
         *decided_by = Some("the message and the ops of the patch".to_owned());
     }
+}
+
+/// True when a list went as a merge or strategic merge patch (the content
+/// type known) and the answer is one a body the server cannot decode as
+/// an object gets, whatever its code.
+fn list_sent_as_object(p: &PatchRead, candidates: &[ErrorClass]) -> bool {
+    let decoding = candidates.is_empty()
+        || candidates.iter().any(|c| {
+            matches!(
+                c,
+                ErrorClass::ContentType
+                    | ErrorClass::DecodeError
+                    | ErrorClass::SmpMergeKey
+                    | ErrorClass::SmpCustomResource
+                    | ErrorClass::EnginePanic
+            )
+        });
+    decoding
+        && p.body.as_ref().is_some_and(|(body, kind)| {
+            matches!(kind, BodyKind::MergePatch | BodyKind::StrategicMergePatch)
+                && p.content_type.is_some()
+                && body.trim_start().starts_with('[')
+        })
+}
+
+/// Narrows a bare 422's op classes by the ops of a JSON patch.
+fn narrow_by_ops(decoded: &patch::Decoded, candidates: &mut Vec<ErrorClass>) {
+    candidates.retain(|c| *c != ErrorClass::SmpMergeKey);
+    let ops = &decoded.ops;
+    let has = |kind: OpKind| ops.iter().any(|o| o.op == kind);
+    let indexed = ops.iter().any(|o| {
+        std::iter::once(o.path.as_str())
+            .chain(o.from.as_deref())
+            .flat_map(|p| p.split('/').skip(1))
+            .any(|t| {
+                t == "-" || (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit() || b == b'-'))
+            })
+    });
+    let malformed = decoded.malformed.is_some()
+        || ops.iter().any(|o| {
+            o.path.is_empty()
+                || matches!(o.op, OpKind::Copy | OpKind::Move)
+                || (o.value.is_none()
+                    && matches!(o.op, OpKind::Add | OpKind::Replace | OpKind::Test))
+        });
+    candidates.retain(|c| match c {
+        ErrorClass::TestFailed => has(OpKind::Test),
+        ErrorClass::BadIndex => indexed,
+        ErrorClass::MalformedOp => malformed,
+        _ => true,
+    });
 }
 
 /// True when the patch sets or tests `metadata.resourceVersion`.

@@ -1,5 +1,7 @@
-//! Reading objects that users type or paste: JSON or YAML 1.2, detected,
-//! within a size and depth budget, with errors that say where.
+//! Reading objects that users type or paste: JSON or YAML, detected,
+//! within a size and depth budget, with errors that say where. YAML is
+//! read as kubectl reads it (YAML 1.1: sigs.k8s.io/yaml over yaml.v2, see
+//! [`yaml_to_json`]), so `on: yes` is `{"true": true}` and `010` is 8.
 //!
 //! ```
 //! use patchlab::input::{parse, Budget, Format};
@@ -14,7 +16,7 @@
 
 mod yaml;
 
-pub use yaml::is_number as is_yaml_number;
+pub use yaml::{is_literal as is_yaml_literal, is_number as is_yaml_number};
 
 use std::fmt;
 use std::rc::Rc;
@@ -27,7 +29,8 @@ use serde_json::Value;
 pub enum Format {
     /// JSON (RFC 8259).
     Json,
-    /// YAML 1.2 (JSON is valid YAML, but is read as JSON).
+    /// YAML, read as kubectl reads it (YAML 1.1; JSON is valid YAML, but
+    /// is read as JSON).
     Yaml,
 }
 
@@ -156,7 +159,7 @@ pub struct ParseJob {
 
 enum JobState {
     Start(Rc<str>, Budget),
-    Yaml(yaml::Job),
+    Yaml(Box<yaml::Job>),
     Done,
 }
 
@@ -186,11 +189,16 @@ impl ParseJob {
                 if let Err(err) = precheck(&text, &budget) {
                     return Some(Err(err));
                 }
-                self.state = JobState::Yaml(yaml::Job::new(text, budget));
+                let job = yaml::Job::new(text, budget, yaml::Documents::One);
+                self.state = JobState::Yaml(Box::new(job));
                 self.step(chars)
             }
             JobState::Yaml(mut job) => match job.step(chars) {
-                Some(outcome) => Some(outcome.map(|v| (v, format))),
+                Some(outcome) => Some(
+                    outcome
+                        .map(|read| (read.value, format))
+                        .map_err(|e| e.input_error()),
+                ),
                 None => {
                     self.state = JobState::Yaml(job);
                     None
@@ -263,6 +271,131 @@ fn parse_yaml(text: &str, budget: &Budget) -> Result<Value, InputError> {
     yaml::parse(text, budget)
 }
 
+/// A plain YAML scalar that kubectl's YAML 1.1 reads as a boolean or a
+/// number: where, as written, and the JSON value sent for it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct YamlScalar {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// As written (`yes`, `010`, `1.10`).
+    pub written: String,
+    /// The JSON text sent for it (`true`, `8`, `1.1`); for a key, the
+    /// key's string (`true`, `8`).
+    pub sent: String,
+    /// True for a mapping key.
+    pub key: bool,
+}
+
+/// A YAML text as kubectl reads it: its value, and the plain scalars read
+/// as booleans or numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct YamlRead {
+    /// The value (JSON; [`crate::gojson::to_string`] writes the bytes
+    /// kubectl sends).
+    pub value: Value,
+    /// The plain scalars YAML 1.1 reads as booleans or numbers, in order.
+    pub scalars: Vec<YamlScalar>,
+}
+
+/// Why kubectl's YAML reader refuses a text: where, and the error as Go
+/// prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YamlError {
+    /// yaml.v2's words for the problem, with patchlab's line and column.
+    pub error: InputError,
+    /// The error's text in Go (`yaml: line 2: found unknown escape
+    /// character`), as kubectl prints it after `unable to parse ...: `;
+    /// for patchlab's own budgets, patchlab's words.
+    pub go: String,
+}
+
+impl fmt::Display for YamlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for YamlError {}
+
+impl From<yaml::Error> for YamlError {
+    fn from(e: yaml::Error) -> YamlError {
+        YamlError {
+            error: e.input_error(),
+            go: e.go_text(),
+        }
+    }
+}
+
+fn yaml_read(read: yaml::Read) -> YamlRead {
+    let scalars = read
+        .notes
+        .into_iter()
+        .map(|note| YamlScalar {
+            line: note.mark.line + 1,
+            column: note.mark.column + 1,
+            sent: note.sent(),
+            written: note.written,
+            key: note.key,
+        })
+        .collect();
+    YamlRead {
+        value: read.value,
+        scalars,
+    }
+}
+
+/// sigs.k8s.io/yaml's `YAMLToJSON` (what kubectl's `-p` and
+/// `--patch-file` go through when the text does not start with `{`): the
+/// first YAML document (the rest unread; none is `null`), as YAML 1.1.
+///
+/// # Errors
+///
+/// [`YamlError`] where yaml.v2 or the conversion refuses the text, or
+/// the text is over the size budget.
+///
+/// ```
+/// use patchlab::input::{yaml_to_json, Budget};
+/// use patchlab::gojson;
+///
+/// let read = yaml_to_json("on: yes\nmode: 0755\n<<: {b: 1_000}\n", &Budget::default()).unwrap();
+/// assert_eq!(gojson::to_string(&read.value), r#"{"b":1000,"mode":493,"true":true}"#);
+/// let err = yaml_to_json("a: \"\\/\"", &Budget::default()).unwrap_err();
+/// assert_eq!(err.go, "yaml: found unknown escape character");
+/// assert_eq!((err.error.line, err.error.column), (Some(1), Some(5)));
+/// ```
+pub fn yaml_to_json(text: &str, budget: &Budget) -> Result<YamlRead, YamlError> {
+    if text.len() > budget.max_bytes {
+        let error = InputError::plain(format!(
+            "input is {} bytes, more than the limit of {} bytes",
+            text.len(),
+            budget.max_bytes
+        ));
+        let go = error.message.clone();
+        return Err(YamlError { error, go });
+    }
+    yaml::read(text, budget, yaml::Documents::First)
+        .map(yaml_read)
+        .map_err(YamlError::from)
+}
+
+/// Reads one YAML document (an object or a patch file) as kubectl reads
+/// it, with the plain scalars YAML 1.1 reads as booleans or numbers.
+///
+/// # Errors
+///
+/// As [`parse`]; a second document (`---`) is an error too.
+pub fn read_yaml(text: &str, budget: &Budget) -> Result<YamlRead, YamlError> {
+    if let Err(error) = precheck(text, budget) {
+        let go = error.message.clone();
+        return Err(YamlError { error, go });
+    }
+    yaml::read(text, budget, yaml::Documents::One)
+        .map(yaml_read)
+        .map_err(YamlError::from)
+}
+
 /// Fails when `value` nests deeper than `max` (iteratively: no recursion).
 fn check_depth(value: &Value, max: usize) -> Result<(), InputError> {
     let mut stack = vec![(value, 1usize)];
@@ -319,17 +452,18 @@ mod tests {
     }
 
     #[test]
-    fn yaml_is_1_2_and_keeps_awkward_keys() {
+    fn yaml_is_1_1_as_kubectl_reads_it_and_keeps_awkward_keys() {
         let yaml = "metadata:\n  labels:\n    kubevirt.io/nodeName: node01\n    \"a~b\": \"yes\"\n    on: no\n    empty: {}\n    nothing: ~\n    ünï: \"✓\"\n";
         let (value, _) = parse(yaml, &Budget::default()).unwrap();
         let labels = &value["metadata"]["labels"];
         assert_eq!(labels["kubevirt.io/nodeName"], "node01");
         assert_eq!(labels["a~b"], "yes");
-        // YAML 1.2: `on` and `no` are strings, not booleans.
-        assert_eq!(labels["on"], "no");
+        // YAML 1.1: `on` and `no` are booleans; a key is sent as its text.
+        assert_eq!(labels["true"], false);
         assert_eq!(labels["empty"], json!({}));
         assert_eq!(labels["nothing"], Value::Null);
-        assert!(parse("x: .nan\n", &Budget::default()).is_err());
+        let err = parse("x: .nan\n", &Budget::default()).unwrap_err();
+        assert_eq!(err.message, "json: unsupported value: NaN");
         assert_eq!(labels["ünï"], "✓");
     }
 
@@ -439,22 +573,29 @@ mod tests {
     }
 
     #[test]
-    fn yaml_core_schema_scalars() {
-        let yaml = "a: 0x1F\nb: 0o17\nc: -12\nd: 1.5e3\ne: .5\nf: '12'\ng: !!str 12\nh: 1_000\ni: +7\nj: 12:30\nk: TRUE\nl: yes\n";
+    fn yaml_1_1_scalars() {
+        let yaml = "a: 0x1F\nb: 0o17\nc: -12\nd: 1.5e3\ne: .5\nf: '12'\ng: !!str 12\nh: 1_000\ni: +7\nj: 12:30\nk: TRUE\nl: yes\nm: 010\nr: 0b11\no: Off\np: !custom 1\nq: 2001-12-14\n";
         let (v, _) = parse(yaml, &Budget::default()).unwrap();
         assert_eq!(
             v,
             json!({"a": 31, "b": 15, "c": -12, "d": 1500.0, "e": 0.5, "f": "12", "g": "12",
-                   "h": "1_000", "i": 7, "j": "12:30", "k": true, "l": "yes"})
+                   "h": 1000, "i": 7, "j": "12:30", "k": true, "l": true, "m": 8, "r": 3,
+                   "o": false, "p": "1", "q": "2001-12-14"})
         );
-        for bad in [
-            "x: .inf\n",
-            "x: -.Inf\n",
-            "x: .NaN\n",
-            "x: !!int abc\n",
-            "x: !custom 1\n",
+        for (bad, message) in [
+            ("x: .inf\n", "json: unsupported value: +Inf"),
+            ("x: -.Inf\n", "json: unsupported value: -Inf"),
+            ("x: .NaN\n", "json: unsupported value: NaN"),
+            ("x: !!int abc\n", "cannot decode !!str `abc` as a !!int"),
+            ("x: \"\\/\"\n", "found unknown escape character"),
+            (
+                "x: \"\\uD83D\\uDE00\"\n",
+                "found invalid Unicode character escape code",
+            ),
+            ("x: \"\u{7f}\"\n", "control characters are not allowed"),
         ] {
             let err = parse(bad, &Budget::default()).unwrap_err();
+            assert_eq!(err.message, message, "{bad}");
             assert!(err.line.is_some(), "{bad}: {err}");
         }
     }
@@ -508,7 +649,7 @@ mod tests {
             let number = match &read {
                 Ok((v, _)) => v["x"].is_number(),
                 // Refused as a number JSON cannot hold.
-                Err(e) => e.message.contains("number"),
+                Err(e) => e.message.contains("unsupported value"),
             };
             assert_eq!(is_yaml_number(word), number, "{word}: {read:?}");
         }
@@ -517,15 +658,18 @@ mod tests {
     #[test]
     fn yaml_documents_keys_and_aliases() {
         let budget = Budget::default();
-        let err = parse("a: 1\na: 2\n", &budget).unwrap_err();
-        assert!(err.message.contains("duplicate key \"a\""), "{err}");
-        assert_eq!(err.line, Some(2));
+        // A repeated key keeps its last value, as kubectl's reader does.
+        let (v, _) = parse("a: 1\na: 2\n", &budget).unwrap();
+        assert_eq!(v, json!({"a": 2}));
         let err = parse("a: 1\n---\nb: 2\n", &budget).unwrap_err();
         assert!(err.message.contains("one YAML document"), "{err}");
-        assert!(parse("? [a]\n: 1\n", &budget)
-            .unwrap_err()
-            .message
-            .contains("key must be a scalar"));
+        let err = parse("? [a]\n: 1\n", &budget).unwrap_err();
+        assert_eq!(err.message, "invalid map key: []interface {}{\"a\"}");
+        let (v, _) = parse("base: &b {x: 1, z: 2}\nm:\n  <<: *b\n  x: 3\n", &budget).unwrap();
+        assert_eq!(v["m"], json!({"x": 3, "z": 2}));
+        // `y` and `n` are booleans too, as keys.
+        let (v, _) = parse("y: 1\nn: 2\n", &budget).unwrap();
+        assert_eq!(v, json!({"true": 1, "false": 2}));
         let (v, _) = parse("base: &b {x: 1}\ncopy: *b\n", &budget).unwrap();
         assert_eq!(v, json!({"base": {"x": 1}, "copy": {"x": 1}}));
         // The "billion laughs": each level doubles; the node budget stops it.
@@ -546,7 +690,7 @@ mod tests {
             ));
         }
         let err = parse(&bomb, &budget).unwrap_err();
-        assert!(err.message.contains("too many nodes"), "{err}");
+        assert_eq!(err.message, "document contains excessive aliasing");
         assert_eq!(
             parse("# only a comment\n", &budget).unwrap_err().message,
             "input is empty"

@@ -46,6 +46,6 @@ pub use strategic::apply_strategic_merge_patch;
 
 // What the lint module (`js/lint.rs`) reads from its parent.
 use convert::{
-    bad_argument, checked_string, document, json_text, to_js, type_name, value_to_js, ErrorBuilder,
-    OptionsReader,
+    bad_argument, checked_string, cluster_of, document, json_text, to_js, type_name, value_to_js,
+    ErrorBuilder, OptionsReader,
 };

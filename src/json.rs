@@ -35,6 +35,10 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Number, Value};
 
+mod spelling;
+
+pub use spelling::Spellings;
+
 /// A position in JSON text, read forward.
 pub struct Reader<'a> {
     text: &'a str,

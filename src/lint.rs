@@ -55,6 +55,7 @@ pub use fields::MAX_UNKNOWN_FIELDS;
 pub use fix::{FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
 pub use kubectl::is_command;
 pub use lists::{ListTypes, Types, LISTS_SHOWN};
+pub use read::kubectl_sends;
 pub use read::{budget, read_object, BodyKind, Hint, Input, LintError, Origin, PatchFiles};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
@@ -363,7 +364,7 @@ pub fn read_with(
     if kubectl::is_command(text) {
         return kubectl::read(text, budget, files);
     }
-    read::body(text, budget, read::BodyText::File)
+    read::body(text, budget)
 }
 
 /// Reads `text` (see [`read`]) and lints it.
@@ -408,7 +409,7 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
         })
     };
     let go_formatted = input.hints.iter().any(|h| h.rule == Rule::GoFormattedBody);
-    let schema_kind = lists::schema_of(options.object.as_ref(), kind);
+    let schema_kind = lists::schema_of(options, kind);
     let (analysis, written) = match input.kind {
         BodyKind::JsonPatch if go_formatted => (go_formatted_report(input, options), None),
         BodyKind::JsonPatch => {
@@ -514,7 +515,7 @@ pub fn lint_ops(ops: &[Operation], options: &Options) -> Report {
         report,
         mut pending,
     } = checks::json_patch(&decoded, None, options, kind.as_deref());
-    let schema_kind = lists::schema_of(options.object.as_ref(), kind.as_deref());
+    let schema_kind = lists::schema_of(options, kind.as_deref());
     pending.extend(fields::in_ops(ops, schema_kind));
     finish(report, pending, None)
 }

@@ -36,6 +36,8 @@ pub enum Reason {
     BadRequest,
     /// 404.
     NotFound,
+    /// 405.
+    MethodNotAllowed,
     /// 409.
     Conflict,
     /// 413.
@@ -58,6 +60,7 @@ impl Reason {
         match self {
             Reason::BadRequest => "BadRequest",
             Reason::NotFound => "NotFound",
+            Reason::MethodNotAllowed => "MethodNotAllowed",
             Reason::Conflict => "Conflict",
             Reason::RequestEntityTooLarge => "RequestEntityTooLarge",
             Reason::UnsupportedMediaType => "UnsupportedMediaType",
@@ -125,10 +128,16 @@ impl Resource {
     /// resource declares its plural in its definition; KubeVirt's follow
     /// this rule.
     pub fn of(object: &serde_json::Value) -> Resource {
-        let kind = object
-            .get("kind")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("Object");
+        let text = |key: &str| object.get(key).and_then(serde_json::Value::as_str);
+        Resource::guess(
+            text("kind").unwrap_or("Object"),
+            text("apiVersion").unwrap_or(""),
+        )
+    }
+
+    /// The resource of a `kind` at an `apiVersion`, the plural guessed as
+    /// [`Resource::of`] does.
+    pub fn guess(kind: &str, api_version: &str) -> Resource {
         let kind = crate::text::kind_lower(kind);
         let plural = if kind.ends_with("endpoints") || kind.is_empty() {
             kind
@@ -139,10 +148,8 @@ impl Resource {
         } else {
             format!("{kind}s")
         };
-        let group = object
-            .get("apiVersion")
-            .and_then(serde_json::Value::as_str)
-            .and_then(|v| v.split_once('/'))
+        let group = api_version
+            .split_once('/')
             .map(|(group, _)| group.to_owned())
             .unwrap_or_default();
         Resource { plural, group }
@@ -290,6 +297,56 @@ impl Status {
     /// `ErrBadJSONPatch`, which the handler answers with `NewBadRequest`.
     pub fn invalid_merge_patch() -> Status {
         Status::bad_request("Invalid JSON Patch")
+    }
+
+    /// A request path no handler serves (a group version the release does
+    /// not serve): the last handler of the delegation chain
+    /// (`notfoundhandler.Handler`, k8s.io/apiserver
+    /// `pkg/util/notfoundhandler/not_found_handler.go`) calls Go's
+    /// `http.NotFound`, plain text `404 page not found`; client-go (and so
+    /// kubectl) turns a body that is no Status into
+    /// `NewGenericServerResponse(404, verb, resource, name, text, 0,
+    /// true)`.
+    pub fn page_not_found(request: Option<(&str, &Resource, &str)>) -> Status {
+        let mut message = "the server could not find the requested resource".to_owned();
+        if let Some((verb, resource, name)) = request {
+            message.push_str(&format!(
+                " ({} {resource} {name})",
+                crate::text::kind_lower(verb)
+            ));
+        }
+        let mut status = Status::new(404, Reason::NotFound, message);
+        status.causes.push(StatusCause {
+            reason: "UnexpectedServerResponse",
+            message: "404 page not found".to_owned(),
+            field: String::new(),
+        });
+        status
+    }
+
+    /// A path under a served group version that no route takes (a kind the
+    /// version does not have, a create-only resource's object): go-restful
+    /// answers 404 (`CurlyRouter.SelectRoute`, emicklei/go-restful v3
+    /// `curly.go`), which kube-apiserver's `serviceErrorHandler`
+    /// (k8s.io/apiserver `pkg/server/handler.go`) writes as
+    /// `NewGenericServerResponse(404, "", {}, "", msg, 0, false)`.
+    pub fn route_not_found() -> Status {
+        Status::new(
+            404,
+            Reason::NotFound,
+            "the server could not find the requested resource",
+        )
+    }
+
+    /// A route that takes no PATCH (`componentstatuses`, the create-only
+    /// subresources): go-restful's 405 (`RouterJSR311.detectRoute`,
+    /// `jsr311.go`) through the same `serviceErrorHandler`.
+    pub fn method_not_allowed() -> Status {
+        Status::new(
+            405,
+            Reason::MethodNotAllowed,
+            "the server does not allow this method on the requested resource",
+        )
     }
 
     /// `NewNotFound(resource, name)`: `<resource> "<name>" not found`.

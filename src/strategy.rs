@@ -29,6 +29,7 @@
 
 mod diff;
 mod export;
+mod label;
 pub mod merge;
 mod policy;
 mod round_trip;
@@ -39,10 +40,12 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::kube::KubeVersion;
 use crate::patch::{Encoding, OpKind, Operation, PatchSet};
 use crate::pointer::{PathTrie, Pointer, PointerBuf};
 
-pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_quote};
+pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_arg, shell_quote};
+pub use label::{label, label_summary};
 pub use policy::{
     parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName, KUBEVIRT_COMMIT,
 };
@@ -62,6 +65,10 @@ pub struct Options {
     /// Compute reasons, the conflict surface, overwrites and notes (on by
     /// default; the mass-migration simulator turns it off for speed).
     pub explain: bool,
+    /// The Kubernetes release whose schemas the strategic preset reads:
+    /// which kinds and group versions it serves, which fields they have
+    /// (default: the newest modelled).
+    pub kubernetes: KubeVersion,
 }
 
 impl Default for Options {
@@ -78,6 +85,7 @@ impl Options {
             field_manager: "patchlab".to_owned(),
             merge_resource_version: false,
             explain: true,
+            kubernetes: KubeVersion::default(),
         }
     }
 }
@@ -268,6 +276,9 @@ pub struct Plan {
     /// Caveats: fallbacks, ignored fields, where KubeVirt and a clean round
     /// trip disagree.
     pub notes: Vec<String>,
+    /// The release whose schemas a strategic merge patch body was written
+    /// with (its round trip runs on that release's server).
+    pub kubernetes: KubeVersion,
 }
 
 impl Plan {

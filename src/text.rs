@@ -52,6 +52,24 @@ pub fn kind_lower(name: &str) -> String {
         .collect()
 }
 
+/// True for a character a terminal acts on instead of showing: C0 and C1
+/// controls and DEL, and the bidirectional formatting characters that
+/// reorder what is shown (Unicode's "Trojan Source" set). Text for a
+/// terminal escapes them; an export writes them in its own syntax.
+///
+/// ```
+/// use patchlab::text::acts_on_terminal;
+/// assert!(acts_on_terminal('\u{1b}') && acts_on_terminal('\u{9b}') && acts_on_terminal('\u{202e}'));
+/// assert!(!acts_on_terminal('é') && !acts_on_terminal('\u{2028}'));
+/// ```
+pub fn acts_on_terminal(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
 /// Text cut to at most `max` characters (the last one an ellipsis, `…`)
 /// when longer.
 pub fn elide(text: &str, max: usize) -> String {

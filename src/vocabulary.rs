@@ -9,7 +9,8 @@
 //! use patchlab::vocabulary::Term;
 //!
 //! assert_eq!(Term::FalseConflict.label(), "False conflicts");
-//! assert!(Term::FalseConflict.definition().contains("would have changed nothing another writer did"));
+//! assert!(Term::FalseConflict.definition().contains("would have undone no change another writer made"));
+//! assert!(Term::NeedlessFailure.definition().starts_with("Judged on the intent"));
 //! assert_eq!(Term::parse("lost-update"), Some(Term::LostUpdate));
 //! ```
 
@@ -35,13 +36,20 @@ pub enum Term {
     OtherErrors,
     /// Re-read and wrote again.
     Retries,
-    /// Failed, though succeeding would have changed nothing another writer
-    /// did since the read.
+    /// Failed, though the request, forced, would have undone no change
+    /// another writer made since the read (judged on the request).
     FalseConflict,
-    /// False conflicts on a map.
-    FalseConflictOnMap,
-    /// Failed, and the failure kept another writer's change.
+    /// Needless failures whose failing test was on a map.
+    NeedlessFailureOnMap,
+    /// Failed, and the request, forced, would have undone another writer's
+    /// change: the failure kept it (judged on the request).
     TrueConflict,
+    /// Failed, though the writer's intent, done afresh, would have undone
+    /// no change another writer made since the read (judged on the intent).
+    NeedlessFailure,
+    /// Failed, and the writer's intent, done afresh, would have undone
+    /// another writer's change (judged on the intent).
+    ClashingIntent,
     /// A change erased by a write whose writer had not read it.
     LostUpdate,
     /// Attempts used up.
@@ -60,7 +68,7 @@ pub enum Term {
 
 /// The count columns of a replay's outcomes (per writer), in order: the
 /// Race view's outcomes table and `patchlab simulate` show exactly these.
-pub const REPLAY_COLUMNS: [Term; 9] = [
+pub const REPLAY_COLUMNS: [Term; 10] = [
     Term::Writes,
     Term::Ok,
     Term::Invalid,
@@ -70,37 +78,40 @@ pub const REPLAY_COLUMNS: [Term; 9] = [
     Term::TrueConflict,
     Term::LostUpdate,
     Term::GaveUp,
+    Term::NeedlessFailure,
 ];
 
 /// The count columns comparing presets on one scenario, in order: the
 /// Race view's "under each preset" table (then who does not hold their
 /// intent).
-pub const COMPARE_COLUMNS: [Term; 6] = [
+pub const COMPARE_COLUMNS: [Term; 7] = [
     Term::Writes,
     Term::Invalid,
     Term::Conflict,
     Term::FalseConflict,
     Term::TrueConflict,
     Term::LostUpdate,
+    Term::NeedlessFailure,
 ];
 
 /// The count columns of a mass migration (per preset), in order:
 /// `patchlab migrate` shows exactly these.
-pub const MIGRATION_COLUMNS: [Term; 9] = [
+pub const MIGRATION_COLUMNS: [Term; 10] = [
     Term::Writes,
     Term::Ok,
     Term::Invalid,
     Term::Conflict,
     Term::FalseConflict,
-    Term::FalseConflictOnMap,
+    Term::NeedlessFailureOnMap,
     Term::TrueConflict,
     Term::LostUpdate,
     Term::Retries,
+    Term::NeedlessFailure,
 ];
 
 impl Term {
     /// Every term, in the order the glossary lists them.
-    pub const ALL: [Term; 16] = [
+    pub const ALL: [Term; 18] = [
         Term::Writes,
         Term::Ok,
         Term::Invalid,
@@ -108,8 +119,10 @@ impl Term {
         Term::OtherErrors,
         Term::Retries,
         Term::FalseConflict,
-        Term::FalseConflictOnMap,
+        Term::NeedlessFailureOnMap,
         Term::TrueConflict,
+        Term::NeedlessFailure,
+        Term::ClashingIntent,
         Term::LostUpdate,
         Term::GaveUp,
         Term::NotRetried,
@@ -129,8 +142,10 @@ impl Term {
             Term::OtherErrors => "other-errors",
             Term::Retries => "retries",
             Term::FalseConflict => "false-conflict",
-            Term::FalseConflictOnMap => "false-conflict-on-map",
+            Term::NeedlessFailureOnMap => "needless-failure-on-map",
             Term::TrueConflict => "true-conflict",
+            Term::NeedlessFailure => "needless-failure",
+            Term::ClashingIntent => "clashing-intent",
             Term::LostUpdate => "lost-update",
             Term::GaveUp => "gave-up",
             Term::NotRetried => "not-retried",
@@ -157,8 +172,10 @@ impl Term {
             Term::OtherErrors => "Other errors",
             Term::Retries => "Retries",
             Term::FalseConflict => "False conflicts",
-            Term::FalseConflictOnMap => "False conflicts on maps",
+            Term::NeedlessFailureOnMap => "Needless failures on maps",
             Term::TrueConflict => "True conflicts",
+            Term::NeedlessFailure => "Needless failures (intent)",
+            Term::ClashingIntent => "Clashing intents",
             Term::LostUpdate => "Lost updates",
             Term::GaveUp => "Gave up",
             Term::NotRetried => "Never retried",
@@ -179,8 +196,10 @@ impl Term {
             Term::OtherErrors => "other",
             Term::Retries => "retries",
             Term::FalseConflict => "false",
-            Term::FalseConflictOnMap => "on maps",
+            Term::NeedlessFailureOnMap => "on maps",
             Term::TrueConflict => "true",
+            Term::NeedlessFailure => "needless",
+            Term::ClashingIntent => "clash",
             Term::LostUpdate => "lost",
             Term::GaveUp => "gave up",
             Term::NotRetried => "never retried",
@@ -210,9 +229,11 @@ impl Term {
             Term::Conflict => "The write carried a stale resourceVersion (an Update, or a merge patch that pins it), or a server-side apply changed a field another manager owns.",
             Term::OtherErrors => "Any other failure: 400, 404, 413, 415 (a strategic merge patch to a custom resource), 500.",
             Term::Retries => "After a failure, the writer re-read the object, recomputed its write and sent it again.",
-            Term::FalseConflict => "A write failed (422 or 409) although succeeding would have changed nothing another writer did since its read: it failed for nothing.",
-            Term::FalseConflictOnMap => "A false conflict whose failing test was on a map (labels, annotations, activePods) or a key inside one: what per-key patches remove.",
-            Term::TrueConflict => "A write failed (422 or 409), and succeeding would have undone a change another writer made since its read: the failure kept that change.",
+            Term::FalseConflict => "Judged on the request: a write failed (422 or 409), and its request as sent, forced onto the object as it stood (its tests, resourceVersion and field ownership set aside), would have undone no change another writer made since this writer's read (an intent of theirs that their own successful write made hold, holding still, not in this read). It failed for nothing.",
+            Term::NeedlessFailureOnMap => "A needless failure whose failing test was on a map (labels, annotations, activePods) or a key inside one: the writer meant to change one key, and its test guarded the whole map. What per-key patches remove.",
+            Term::TrueConflict => "Judged on the request: a write failed (422 or 409), and its request as sent, forced onto the object as it stood (its tests, resourceVersion and field ownership set aside), would have undone a change another writer made since this writer's read (an intent of theirs that their own successful write made hold, holding still, not in this read). The failure kept that change, even when the writer meant to change something else (a stale Update, a whole-map replace).",
+            Term::NeedlessFailure => "Judged on the intent: a write failed (422 or 409), and what its writer meant, done afresh on the object as it stood, would have undone no change another writer made since its read (an intent of theirs that their own successful write made hold, holding still, not in this read). A request built from a fresh read keeps every such change.",
+            Term::ClashingIntent => "Judged on the intent: a write failed (422 or 409), and what its writer meant, done afresh on the object as it stood, would have undone a change another writer made since its read (an intent of theirs that their own successful write made hold, holding still, not in this read). The writers want different things: a retry from a fresh read overwrites that change on purpose.",
             Term::LostUpdate => "A successful write erased a change another writer made after this writer's read, and nothing told it. Undoing a change it had read is a deliberate overwrite, not a lost update.",
             Term::GaveUp => "The writer used up its attempts without a successful write.",
             Term::NotRetried => "The writer's last write failed and no retry was scheduled after it: the timeline ends before it writes again (a real controller requeues and writes again later).",

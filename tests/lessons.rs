@@ -210,9 +210,16 @@ fn print_facts() {
 /// text that uses one must claim those facts, so the replay checks the
 /// word against its definition (src/vocabulary.rs). (`phrase`, pointers
 /// one of which a claim must end with.)
-const VERDICTS: [(&str, &[&str]); 19] = [
+const VERDICTS: [(&str, &[&str]); 25] = [
+    // What a column or a request sends, checked on its ops.
+    ("narrower", &["narrower_than"]),
+    ("as safe", &["as_safe_as"]),
+    ("guard", &["guarded", "/tests", "/sent", "/ops"]),
+    (" safe", &["as_safe_as", "guarded", "overwrites"]),
     ("false conflict", &["false_conflicts", "/conflict"]),
     ("true conflict", &["true_conflicts", "/conflict"]),
+    ("needless failure", &["needless_failures", "/intent"]),
+    ("clashing intent", &["/intent", "/clashes"]),
     ("failure kept", &["/kept", "true_conflicts"]),
     ("lost update", &["lost_updates", "/lost", "not_held/reason"]),
     ("nothing is lost", &["lost_updates", "/lost"]),

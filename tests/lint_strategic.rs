@@ -146,13 +146,20 @@ fn the_schema_tables_decide_what_answers_415() {
     assert!(widget.findings[0]
         .message
         .ends_with("send it with --type=merge: this body holds no lists and no directives, so a merge patch does exactly the same"));
-    // A built-in kind the tables list without a schema (Ingress): no 415,
-    // and no outcome claimed.
+    // Every built-in kind has its schema (Ingress): no 415, the merge.
     let ingress = run(
         json!({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "i"}}),
     );
     assert!(ingress.findings.is_empty(), "{:#?}", ingress.findings);
-    assert!(ingress.outcome.is_none());
+    assert!(ingress.outcome.as_ref().unwrap().applies);
+    // A group version the release does not serve is no custom resource:
+    // the server's routing answers 404.
+    let old = run(
+        json!({"apiVersion": "extensions/v1beta1", "kind": "Ingress", "metadata": {"name": "i"}}),
+    );
+    assert!(!rules(&old).contains(&Rule::SmpCustomResource));
+    let response = old.outcome.as_ref().unwrap().response.as_ref().unwrap();
+    assert_eq!(response.code, 404);
     let node = run(json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n"}}));
     assert!(node.findings.is_empty());
     assert!(node.outcome.as_ref().unwrap().applies);

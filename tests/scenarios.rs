@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use patchlab::sim::outcome::{NotHeld, WriterEnd};
-use patchlab::sim::timeline::{replay, ConflictKind, EventKind, Replay, Scenario};
+use patchlab::sim::timeline::{replay, ConflictKind, EventKind, IntentVerdict, Replay, Scenario};
 use patchlab::strategy::BodyKind;
 use patchlab::strategy::Preset;
 use serde_json::json;
@@ -44,11 +44,11 @@ fn race_head_fails_for_nothing_and_drops_the_interfaces_update() {
     let cause = response.cause.as_ref().unwrap();
     assert_eq!(cause.path.as_deref(), Some("/metadata/labels"));
     assert_eq!(cause.op.as_deref(), Some("test"));
-    assert_eq!(
-        step.conflict,
-        Some(ConflictKind::False),
-        "no label the controller changes was touched"
-    );
+    // No label the controller changes was touched (a needless failure),
+    // but its replace of the whole map would have put virt-handler's labels
+    // back (a true conflict of the request).
+    assert_eq!(step.intent, Some(IntentVerdict::Needless));
+    assert_eq!(step.conflict, Some(ConflictKind::True));
     // The whole patch was dropped: the interfaces update did not land.
     assert_eq!(
         step.object["status"]["interfaces"][0]["ipAddress"],
@@ -63,7 +63,7 @@ fn race_head_fails_for_nothing_and_drops_the_interfaces_update() {
     assert_eq!(
         (
             controller.counts.invalid,
-            controller.counts.false_conflicts,
+            controller.counts.needless_failures,
             controller.counts.retries
         ),
         (1, 1, 1)
@@ -120,7 +120,9 @@ fn race_update_writers_get_409() {
     assert!(response.message.starts_with(
         "Operation cannot be fulfilled on virtualmachineinstances.kubevirt.io \"testvmi\""
     ));
-    assert_eq!(r.steps[3].conflict, Some(ConflictKind::False));
+    // The stale object would have put virt-handler's labels back.
+    assert_eq!(r.steps[3].conflict, Some(ConflictKind::True));
+    assert_eq!(r.steps[3].intent, Some(IntentVerdict::Needless));
     assert_eq!(r.steps[3].request.as_ref().unwrap().kind, BodyKind::Update);
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
     assert!(r.outcomes.intents_hold);
@@ -134,7 +136,8 @@ fn race_update_writers_get_409() {
 fn finalizer_race() {
     let r = run("finalizer-race", None);
     assert_eq!(r.steps[3].response.as_ref().unwrap().code, 422);
-    assert_eq!(r.steps[3].conflict, Some(ConflictKind::False));
+    assert_eq!(r.steps[3].conflict, Some(ConflictKind::True));
+    assert_eq!(r.steps[3].intent, Some(IntentVerdict::Needless));
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
     assert!(r.outcomes.intents_hold);
     assert_eq!(
@@ -173,7 +176,8 @@ fn migration_state_first_write() {
         "{body}"
     );
     assert_eq!(r.steps[3].response.as_ref().unwrap().code, 422);
-    assert_eq!(r.steps[3].conflict, Some(ConflictKind::False));
+    assert_eq!(r.steps[3].conflict, Some(ConflictKind::True));
+    assert_eq!(r.steps[3].intent, Some(IntentVerdict::Needless));
     assert_eq!(r.steps[4].response.as_ref().unwrap().code, 200);
     assert!(r.outcomes.intents_hold);
     assert!(r.outcomes.lost_updates.is_empty());
@@ -194,8 +198,8 @@ fn the_explorer_finds_what_the_texts_say_of_every_order() {
         assert_eq!(row.never_retried.count, 0, "{id}");
         assert_eq!(row.intent_not_held.count, 0, "{id}: both intents hold");
         assert!(
-            row.false_conflicts.count > 0,
-            "{id}: some orders fail for nothing"
+            row.needless_failures.count > 0,
+            "{id}: some orders fail though no intent clashes"
         );
     }
     let result = explore(
@@ -220,7 +224,7 @@ fn annotation_keys_are_escaped() {
     assert!(r.outcomes.intents_hold);
     assert_eq!(r.outcomes.requests(), 2);
     let head = run("annotation-keys", Some(Preset::KubevirtMain));
-    assert_eq!(head.outcomes.writers[1].counts.false_conflicts, 1);
+    assert_eq!(head.outcomes.writers[1].counts.needless_failures, 1);
 }
 
 #[test]
@@ -392,10 +396,10 @@ fn node_labeller_fails_for_nothing_under_whole_map_and_never_per_key() {
     );
     let failed = own.steps[5].response.as_ref().unwrap();
     assert_eq!(failed.code, 422);
-    assert_eq!(own.steps[5].conflict, Some(ConflictKind::False));
+    assert_eq!(own.steps[5].intent, Some(IntentVerdict::Needless));
     let labeller = writer(&own, "node-labeller");
     assert_eq!(
-        (labeller.counts.false_conflicts, labeller.counts.retries),
+        (labeller.counts.needless_failures, labeller.counts.retries),
         (1, 1)
     );
     // The retry replaces the whole map it re-read: the heartbeat's and

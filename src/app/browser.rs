@@ -290,6 +290,13 @@ pub fn reveal(id: &str) {
     }
 }
 
+/// Scrolls the page so that element `id` is at the top of the window.
+pub fn scroll_to(id: &str) {
+    if let Some(el) = gloo::utils::document().get_element_by_id(id) {
+        el.scroll_into_view();
+    }
+}
+
 /// True while a modal dialog is open.
 pub fn dialog_open() -> bool {
     gloo::utils::document()

@@ -237,19 +237,7 @@ fn yaml_value(line: &str, start: usize, base: usize, spans: &mut Vec<(Kind, Rang
                     })
                     .unwrap_or(bytes.len());
                 let word = line[i..end].trim_end();
-                let kind = if matches!(
-                    word,
-                    "true"
-                        | "True"
-                        | "TRUE"
-                        | "false"
-                        | "False"
-                        | "FALSE"
-                        | "null"
-                        | "Null"
-                        | "NULL"
-                        | "~"
-                ) {
+                let kind = if crate::input::is_yaml_literal(word) {
                     Kind::Literal
                 } else if crate::input::is_yaml_number(word) {
                     Kind::Number
@@ -331,13 +319,14 @@ mod tests {
 
     #[test]
     fn yaml_numbers_are_coloured_as_the_reader_reads_them() {
-        // Hex and octal are numbers to the core schema; `inf` and `NaN`
-        // (which Rust's float parser takes) are strings; `.inf` is a number
-        // the reader refuses, and is coloured as one.
-        let text = "a: 0x1F\nb: 0o17\nc: inf\nd: NaN\ne: .inf\nf: -1.5e3\ng: 1_000\n";
+        // Hex, octal (`0o17`, `010`), binary and `_`-separated digits are
+        // numbers to YAML 1.1; `inf` and `NaN` (which Rust's float parser
+        // takes) are strings; `.inf` is a number the reader refuses, and is
+        // coloured as one; `yes` and `off` are booleans.
+        let text = "a: 0x1F\nb: 0o17\nc: inf\nd: NaN\ne: .inf\nf: -1.5e3\ng: 1_000\nh: 010\ni: yes\nj: off\n";
         let values: Vec<_> = kinds(text, Format::Yaml)
             .into_iter()
-            .filter(|(k, _)| matches!(k, Kind::Number | Kind::String))
+            .filter(|(k, _)| matches!(k, Kind::Number | Kind::String | Kind::Literal))
             .collect();
         assert_eq!(
             values,
@@ -348,7 +337,10 @@ mod tests {
                 (Kind::String, "NaN"),
                 (Kind::Number, ".inf"),
                 (Kind::Number, "-1.5e3"),
-                (Kind::String, "1_000"),
+                (Kind::Number, "1_000"),
+                (Kind::Number, "010"),
+                (Kind::Literal, "yes"),
+                (Kind::Literal, "off"),
             ]
         );
     }

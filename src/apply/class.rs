@@ -20,6 +20,9 @@ pub(crate) fn is_content_type_mismatch(text: &str) -> bool {
 fn strategic_class(kind: &StrategicKind) -> ErrorClass {
     match kind {
         StrategicKind::UnsupportedMediaType { .. } => ErrorClass::SmpCustomResource,
+        // The routing: the release serves no such group version or kind
+        // (404), or the resource takes no PATCH (405).
+        StrategicKind::Routing(_) => ErrorClass::NotFound,
         StrategicKind::BodyTooLarge { .. } => ErrorClass::TooLarge,
         StrategicKind::Decode(DecodeError::Type(text)) if is_content_type_mismatch(text) => {
             ErrorClass::ContentType

@@ -7,9 +7,13 @@
 //!   unioned (`finalizers`), `$patch: replace|delete|merge`,
 //!   `$retainKeys`, `$setElementOrder/<field>`,
 //!   `$deleteFromPrimitiveList/<field>`, `null` deletes;
-//! - [`apply_body`]: the PATCH handler's path around it: 415 for a custom
-//!   resource, the body limit, the strict decode, the merge, the name
-//!   check; errors carry the server's answer;
+//! - [`apply_body`]: the server's path around it: the routing's 404 for a
+//!   group version the release does not serve (405 for a resource that
+//!   takes no PATCH), 415 for a custom resource, the body limit, the
+//!   strict decode, the merge, the name check; errors carry the server's
+//!   answer;
+//! - [`apply_local`]: `kubectl patch --local`'s path: kubectl's scheme
+//!   decides which kinds it merges;
 //! - [`diff`]: old + new -> the body kubectl sends (`CreateTwoWayMergePatch`,
 //!   `$setElementOrder` directives included).
 //!
@@ -42,13 +46,14 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 pub use diff::diff;
+pub use merge::Origin;
 
 use super::{ApplyError, Cause, Engine};
 use crate::gojson::{self, DecodeError};
 use crate::kube::KubeVersion;
 use crate::limits::MAX_BODY_BYTES;
-use crate::schema::{LookupError, Node, Target};
-use crate::status::Status;
+use crate::schema::{LookupError, Node, Route, Target, Unserved};
+use crate::status::{Resource, Status};
 
 /// Which release's `strategicpatch` runs: the package changed in
 /// Kubernetes 1.28 (commits "filter out directives before taking patch
@@ -95,11 +100,18 @@ pub enum ErrorKind {
         gvk: String,
     },
     /// A built-in kind patchlab has no schema for: it cannot merge
-    /// (the server can).
+    /// (kubectl's compiled-in types can: an older group version the
+    /// release no longer serves).
     NoSchema {
         /// `group/version, Kind=X`.
         gvk: String,
+        /// The release that does not serve it, when known.
+        release: Option<KubeVersion>,
     },
+    /// The request never reaches the PATCH handler: kube-apiserver's
+    /// routing answers (404 for a group version or resource the release
+    /// does not serve, 405 for a resource that takes no PATCH).
+    Routing(Status),
     /// The body is over the server's limit (413).
     BodyTooLarge {
         /// Its size in bytes.
@@ -165,12 +177,15 @@ impl Error {
     }
 
     /// A stable name of the kind of failure: `unsupported-media-type`,
-    /// `no-schema`, `too-large`, `syntax`, `invalid-patch`,
+    /// `not-found`, `method-not-allowed`, `no-schema`, `too-large`,
+    /// `syntax`, `invalid-patch`,
     /// `missing-merge-key`, `engine-panic`, `apply-failed`.
     pub fn kind_name(&self) -> &'static str {
         match &self.kind {
             ErrorKind::UnsupportedMediaType { .. } => "unsupported-media-type",
             ErrorKind::NoSchema { .. } => "no-schema",
+            ErrorKind::Routing(status) if status.code == 405 => "method-not-allowed",
+            ErrorKind::Routing(_) => "not-found",
             ErrorKind::BodyTooLarge { .. } => "too-large",
             ErrorKind::Decode(DecodeError::Syntax(_)) => "syntax",
             ErrorKind::Decode(_)
@@ -196,6 +211,7 @@ impl Error {
                 Status::unsupported_media_type(&CUSTOM_RESOURCE_PATCH_TYPES)
             }
             ErrorKind::NoSchema { .. } | ErrorKind::Unsupported(_) => return None,
+            ErrorKind::Routing(status) => status.clone(),
             ErrorKind::BodyTooLarge { .. } => Status::body_too_large(),
             ErrorKind::Decode(err) => Status::bad_request(err.to_string()),
             ErrorKind::BadJsonDoc
@@ -232,10 +248,18 @@ impl fmt::Display for Error {
                 f,
                 "{gvk} is a custom resource: the server takes no strategic merge patch for it (send a merge patch or a JSON patch)"
             ),
-            ErrorKind::NoSchema { gvk } => write!(
+            ErrorKind::NoSchema { gvk, release: None } => write!(
                 f,
                 "patchlab has no schema for {gvk}: it cannot tell which lists merge"
             ),
+            ErrorKind::NoSchema {
+                gvk,
+                release: Some(release),
+            } => write!(
+                f,
+                "patchlab has no schema for {gvk}: Kubernetes {release} does not serve it (kubectl's compiled-in Go types still patch it locally)"
+            ),
+            ErrorKind::Routing(status) => f.write_str(&status.message),
             ErrorKind::BodyTooLarge { size } => write!(
                 f,
                 "the body is {size} bytes, more than the server reads ({MAX_BODY_BYTES})"
@@ -281,6 +305,23 @@ pub fn apply(
     root: Node<'_>,
     release: Release,
 ) -> Result<(), Error> {
+    apply_from(doc, patch, root, release, Origin::Server)
+}
+
+/// [`apply`] to an object whose lists come from `origin`: the server's
+/// deep copy, or kubectl's decoded JSON (whose spare capacity changes
+/// the order of a merged list of scalars with duplicates).
+///
+/// # Errors
+///
+/// As [`apply`].
+pub fn apply_from(
+    doc: &mut Value,
+    patch: &Value,
+    root: Node<'_>,
+    release: Release,
+    origin: Origin,
+) -> Result<(), Error> {
     let (Value::Object(original), Value::Object(patch)) = (&*doc, patch) else {
         return match patch {
             // A `null` body decodes to a nil map: nothing to merge.
@@ -290,6 +331,7 @@ pub fn apply(
     };
     let mut merger = merge::Merger {
         release,
+        origin,
         path: Trail::default(),
     };
     let merged = merger.merge_map(original.clone(), patch.clone(), root)?;
@@ -297,11 +339,14 @@ pub fn apply(
     Ok(())
 }
 
-/// Applies a strategic merge patch body as kube-apiserver's PATCH handler
-/// would to an object of `target`: a custom resource is refused (415
-/// before anything is read), then the body limit (413), the strict decode
-/// into `map[string]interface{}` (400 with Go's message; duplicate fields
-/// are warnings), the merge, and the name and namespace checks (400).
+/// Applies a strategic merge patch body as kube-apiserver would to an
+/// object of `target` (a kind of `version`'s table, [`crate::schema::
+/// for_release`]): the routing first (404 for a group version or kind the
+/// release does not serve, 405 for a resource that takes no PATCH), then
+/// the PATCH handler: a custom resource is refused (415 before anything is
+/// read), then the body limit (413), the strict decode into
+/// `map[string]interface{}` (400 with Go's message; duplicate fields are
+/// warnings), the merge, and the name and namespace checks (400).
 ///
 /// Returns the warnings the server sends back. Not modelled: the server
 /// then decodes the result into the kind's Go type, which drops unknown
@@ -324,6 +369,12 @@ pub fn apply(
 /// let status = err.response().unwrap();
 /// assert_eq!(status.code, 415);
 /// assert_eq!(status.message, "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml");
+///
+/// // A group version no release modelled serves: the routing's 404.
+/// let mut old = json!({"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web"}});
+/// let err = strategic::apply_body(&mut old, "{}", &schema::target_of(&old), Default::default()).unwrap_err();
+/// let status = err.response().unwrap();
+/// assert_eq!((status.code, status.message.as_str()), (404, "the server could not find the requested resource (patch deployments.extensions web)"));
 /// ```
 pub fn apply_body(
     doc: &mut Value,
@@ -334,6 +385,9 @@ pub fn apply_body(
     let engine = Engine::Kube(version.engine());
     let fail =
         |kind: ErrorKind| ApplyError::whole(Cause::Strategic(Box::new(Error::new(kind))), engine);
+    if let Some(status) = routing(target, doc) {
+        return Err(fail(ErrorKind::Routing(status)));
+    }
     if !target.is_builtin() {
         return Err(fail(ErrorKind::UnsupportedMediaType { gvk: target.gvk() }));
     }
@@ -344,7 +398,10 @@ pub fn apply_body(
     let patch: Value =
         serde_json::from_str(body).map_err(|e| fail(ErrorKind::Unsupported(e.to_string())))?;
     let Some(kind) = target.schema() else {
-        return Err(fail(ErrorKind::NoSchema { gvk: target.gvk() }));
+        return Err(fail(ErrorKind::NoSchema {
+            gvk: target.gvk(),
+            release: None,
+        }));
     };
     let (url_name, url_namespace) = super::identity(doc);
     let mut merged = doc.clone();
@@ -356,18 +413,58 @@ pub fn apply_body(
     Ok(warnings)
 }
 
-/// Applies a strategic merge patch as `kubectl patch --local` does: the
-/// kind must be one kubectl's scheme knows (else `strategic merge patch
-/// is not supported for <gvk> locally, try --type merge`), no server
-/// checks.
+/// What kube-apiserver's routing answers a PATCH of `doc` (an object of
+/// `target`) before any handler runs, if it does not route it to one: a
+/// group version the release does not serve reaches the end of the
+/// delegation chain (kube-aggregator, kube-apiserver's director, the
+/// apiextensions-apiserver's `crdHandler`, which finds no
+/// CustomResourceDefinition and delegates, then `notfoundhandler`); a
+/// served group version's routes are go-restful's.
+fn routing(target: &Target<'_>, doc: &Value) -> Option<Status> {
+    match target {
+        Target::Unserved(Unserved {
+            version_served: true,
+            ..
+        }) => Some(Status::route_not_found()),
+        Target::Unserved(unserved) => {
+            let resource = Resource::guess(&unserved.kind, &unserved.api_version);
+            let name = doc.pointer("/metadata/name").and_then(Value::as_str);
+            Some(Status::page_not_found(
+                name.map(|name| ("PATCH", &resource, name)),
+            ))
+        }
+        Target::Tabled(kind) => match kind.route() {
+            Route::Patch => None,
+            Route::NoObject => Some(Status::route_not_found()),
+            Route::NoPatch => Some(Status::method_not_allowed()),
+        },
+        Target::Custom { .. } => None,
+    }
+}
+
+/// Applies a strategic merge patch as `kubectl patch --local` of the
+/// target's release does: the merge with the Go type of the kind from
+/// kubectl's scheme, no server checks. A kind outside kubectl's scheme
+/// (a custom resource; `apiextensions.k8s.io` and `apiregistration.k8s.io`,
+/// which client-go's scheme lacks) is refused in kubectl's words (`strategic
+/// merge patch is not supported for <gvk> locally, try --type merge`); an
+/// older group version kubectl still has the Go type of but the release
+/// does not serve has no schema here ([`ErrorKind::NoSchema`]).
 ///
 /// # Errors
 ///
 /// [`Error`] with kubectl's text.
 pub fn apply_local(doc: &mut Value, patch: &Value, target: &Target<'_>) -> Result<(), Error> {
-    match target.schema() {
-        Some(kind) if kind.is_builtin() => apply(doc, patch, kind.root(), Release::V1_28),
-        _ if target.is_builtin() => Err(Error::new(ErrorKind::NoSchema { gvk: target.gvk() })),
+    let release =
+        |kind: &crate::schema::Kind<'_>| kind.release().map_or(Release::V1_28, Release::from);
+    match target {
+        Target::Tabled(kind) if kind.local() => {
+            apply_from(doc, patch, kind.root(), release(kind), Origin::Decoded)
+        }
+        Target::Unserved(unserved) if unserved.known => Err(Error::new(ErrorKind::NoSchema {
+            gvk: target.gvk(),
+            release: unserved.release,
+        })),
         _ => Err(Error::new(ErrorKind::Other(format!(
             "strategic merge patch is not supported for {} locally, try --type merge",
             target.gvk()

@@ -13,7 +13,7 @@ use patchlab::gojson;
 use patchlab::input::{Budget, Format};
 use patchlab::json;
 use patchlab::kube::KubeVersion;
-use patchlab::schema::{self, Target};
+use patchlab::schema;
 
 use super::{parse_semantics, ClusterArgs, Failure, Source};
 
@@ -52,9 +52,10 @@ pub struct Args {
     /// Print the document on one line.
     #[arg(long)]
     compact: bool,
-    /// Print numbers as read (1.0 stays 1.0, -0 stays -0.0) instead of as the server
-    /// writes them (Go: 1, 0, 0.000001, 18446744073709552000); the default under
-    /// --semantics rfc, where no server stores anything. Also for --batch.
+    /// Print numbers as read (1.0 stays 1.0, -0 stays -0, 1e21 stays 1e21,
+    /// 12345678901234567890123 keeps its digits) instead of as the server writes them
+    /// (Go: 1, 0, 1e+21, 1.2345678901234568e+22); the default under --semantics rfc,
+    /// where no server stores anything. Also for --batch.
     #[arg(long)]
     literal_numbers: bool,
     /// The document: a JSON or YAML file, or - for stdin.
@@ -132,7 +133,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     if doc.is_stdin() && patch.is_stdin() {
         return Err(Failure::new("DOC and PATCH cannot both be read from stdin"));
     }
-    let (_, mut document, _) = doc.parse()?;
+    let (doc_text, mut document, doc_format) = doc.parse()?;
     let (text, value, format) = patch.parse()?;
     // A YAML patch is sent as the JSON Go would encode (what kubectl does);
     // a JSON patch is sent as written, byte for byte.
@@ -144,7 +145,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         apply::apply_merge(&mut document, &payload, engine)
             .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?
     } else if patch_type == PatchType::Strategic {
-        let target = target(args.kind.as_deref(), args.api_version.as_deref(), &document)?;
+        let table = schema::for_release(mode.version);
+        let target =
+            table.target_named(args.kind.as_deref(), args.api_version.as_deref(), &document);
         strategic::apply_body(&mut document, &payload, &target, mode.version)
             .map_err(|err| Failure::new(describe(&err, &patch, &payload)))?
     } else {
@@ -158,22 +161,34 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         // kubectl prints the server's Warning headers so.
         eprintln!("Warning: {}", super::terminal::printable(&warning));
     }
-    writeln!(
-        out,
-        "{}",
-        document_text(&document, mode.stored_numbers, !args.compact)
-    )?;
+    let printed = if mode.stored_numbers {
+        document_text(&document, true, !args.compact)
+    } else {
+        as_read(
+            &document,
+            [
+                (doc_format == Format::Json).then_some(&doc_text[..]),
+                Some(&payload),
+            ],
+            !args.compact,
+        )
+    };
+    writeln!(out, "{printed}")?;
     Ok(())
 }
 
-/// What a strategic merge patch is sent to: `--kind` (a kind or a
-/// resource name) and `--api-version`, else the document's own.
-fn target(
-    kind: Option<&str>,
-    api_version: Option<&str>,
-    document: &Value,
-) -> Result<Target<'static>, Failure> {
-    Ok(schema::target_named(kind, api_version, document))
+/// The document with its numbers as the JSON `texts` spell them (see
+/// [`json::Spellings`]); a note on stderr for numbers two texts read as
+/// one.
+fn as_read<const N: usize>(document: &Value, texts: [Option<&str>; N], pretty: bool) -> String {
+    let mut spellings = json::Spellings::default();
+    for text in texts.into_iter().flatten() {
+        spellings.read(text);
+    }
+    for number in spellings.ambiguous() {
+        eprintln!("note: two texts read as the number {number}: printed as serde_json writes it");
+    }
+    spellings.to_string(document, pretty)
 }
 
 /// The error as the CLI prints it: location and cause, then the response.
@@ -250,7 +265,8 @@ pub fn batch<R: io::Read>(
                 if mode.stored_numbers {
                     buf.extend_from_slice(document_text(&doc, true, false).as_bytes());
                 } else {
-                    json::write_value(&mut buf, &doc);
+                    let line = std::str::from_utf8(&line).ok();
+                    buf.extend_from_slice(as_read(&doc, [line], false).as_bytes());
                 }
                 if !warnings.is_empty() {
                     buf.extend_from_slice(b",\"warnings\":[");
@@ -599,7 +615,7 @@ fn run_line(
     let result = if merge || mode.patch_type == PatchType::Merge {
         apply::apply_merge(&mut document, payload, engine)
     } else if mode.patch_type == PatchType::Strategic {
-        let target = schema::target_of(&document);
+        let target = schema::for_release(mode.version).target_of(&document);
         strategic::apply_body(&mut document, payload, &target, mode.version)
     } else {
         apply::decode(payload, engine).and_then(|decoded| {

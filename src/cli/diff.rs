@@ -84,6 +84,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let (_, old, _) = args.old.parse()?;
     let (_, new, _) = args.new.parse()?;
     let mut options = Options::preset(args.preset);
+    options.kubernetes = args.cluster.cluster().version;
     options.field_manager = args.field_manager;
     options.merge_resource_version = args.merge_resource_version;
     for (path, strategy) in args.overrides {
@@ -106,7 +107,9 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         },
         _ => check.to_string(),
     };
-    // JSON is exact as it is; the other formats are for reading.
+    // The payload and the exports are data, exact as they are (an export
+    // writes what a terminal acts on in its own syntax); explain is for
+    // reading.
     let text = match args.format {
         Output::Kubectl => strategy::kubectl(&plan, &new),
         Output::Go => strategy::go_code(&plan).ok_or_else(|| not_json_patch(&plan, "Go"))?,
@@ -115,8 +118,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         _ => plan.body_text(),
     };
     let text = match args.format {
-        Output::Json => text,
-        _ => printable(&text).into_owned(),
+        Output::Explain => printable(&text).into_owned(),
+        _ => text,
     };
     if matches!(check, strategy::RoundTrip::Refused(_)) && args.format != Output::Explain {
         eprintln!("note: on {engine}, {}", printable(&verdict));

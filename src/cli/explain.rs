@@ -3,10 +3,9 @@
 
 use std::io::Write;
 
-use patchlab::explain::{self, Request};
-use patchlab::kube::KubeVersion;
+use patchlab::explain::{self, Release, Request};
 
-use super::{parse_kube_version, Failure, Output, Source};
+use super::{Failure, Output, Source};
 
 /// What the command prints in each `--format`.
 const FORMATS: &[(Output, &str)] = &[
@@ -32,10 +31,11 @@ pub struct Args {
     /// is replayed on it to name the failing op.
     #[arg(long, value_name = "O")]
     object: Option<Source>,
-    /// The cluster's Kubernetes release (its JSON patch engine): 1.25 to 1.36, or
-    /// 1.X.Y. Default: 1.36.
-    #[arg(long = "kube-version", value_name = "V", value_parser = parse_kube_version)]
-    kube_version: Option<KubeVersion>,
+    /// The cluster's Kubernetes release: any 1.X or 1.X.Y. 1.25 to 1.36 are replayed
+    /// on their own engine, older and newer ones on the nearest (the answer says what
+    /// differs). Default: 1.36.
+    #[arg(long = "kube-version", value_name = "V", value_parser = parse_release)]
+    kube_version: Option<Release>,
     /// The content type the patch was sent with: json, merge, strategic, apply or a
     /// media type.
     #[arg(long = "content-type", value_name = "T")]
@@ -43,6 +43,11 @@ pub struct Args {
     /// Output format.
     #[arg(long, default_value = "text", value_parser = Output::choices(FORMATS))]
     format: Output,
+}
+
+fn parse_release(text: &str) -> Result<Release, String> {
+    text.parse()
+        .map_err(|e: explain::NotARelease| e.to_string())
 }
 
 /// Exit status 2: an input could not be read.
@@ -66,14 +71,26 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
             .read()
             .map_err(|f| unreadable(f.to_string()))?,
     };
-    let read = |source: &Option<Source>| -> Result<Option<String>, Failure> {
+    // An optional file that cannot be read is left out, and said so
+    // beside the explanation (explain reports the texts it cannot parse
+    // the same way).
+    let mut missing = Vec::new();
+    let mut read = |input: &'static str, source: &Option<Source>| -> Option<String> {
+        let source = source.as_ref()?;
         source
-            .as_ref()
-            .map(|s| s.read().map_err(|f| unreadable(f.to_string())))
-            .transpose()
+            .read()
+            .map_err(|f| {
+                missing.push(explain::Unread {
+                    input,
+                    message: f.to_string(),
+                    line: None,
+                    column: None,
+                });
+            })
+            .ok()
     };
-    let patch = read(&args.patch)?;
-    let object = read(&args.object)?;
+    let patch = read("patch", &args.patch);
+    let object = read("object", &args.object);
     let request = Request {
         text: &text,
         patch: patch.as_deref(),
@@ -81,7 +98,8 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         kube_version: args.kube_version,
         content_type: args.content_type.as_deref(),
     };
-    let explanation = explain::explain(&request).map_err(|err| unreadable(err.to_string()))?;
+    let mut explanation = explain::explain(&request).map_err(|err| unreadable(err.to_string()))?;
+    explanation.unread.extend(missing);
     if args.format == Output::Json {
         serde_json::to_writer_pretty(&mut *out, &explanation).map_err(std::io::Error::from)?;
         writeln!(out)?;

@@ -35,13 +35,13 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
     let result = explore(&scenario, &[]).map_err(|e| Failure::new(e.to_string()))?;
     let text = match args.format {
         Output::Json => serde_json::to_string_pretty(&result).unwrap_or_default(),
-        _ => printable(&render(&result)).into_owned(),
+        _ => printable(&render(&scenario, &result)).into_owned(),
     };
     writeln!(out, "{text}")?;
     Ok(())
 }
 
-fn render(result: &Exploration) -> String {
+fn render(scenario: &Scenario, result: &Exploration) -> String {
     let mut out = String::new();
     let n = result.interleavings.len();
     let _ = writeln!(
@@ -61,14 +61,21 @@ fn render(result: &Exploration) -> String {
         );
     }
     for row in &result.presets {
+        let keeping = scenario.keeping_their_own(row.preset);
         let _ = writeln!(
             out,
-            "\n{} (every writer but the fixed ones uses it):",
-            row.preset
+            "\n{} ({}):",
+            row.preset,
+            if keeping.is_empty() {
+                "every writer uses it".to_owned()
+            } else {
+                format!("every writer uses it, except: {}", keeping.join("; "))
+            }
         );
         for (label, cell) in [
             ("a 422 or 409", &row.failed),
             ("a false conflict", &row.false_conflicts),
+            ("a needless failure (intent)", &row.needless_failures),
             ("a lost update", &row.lost_updates),
             ("a write never retried", &row.never_retried),
             ("intent not held, other reason", &row.intent_not_held),
@@ -95,6 +102,7 @@ fn render(result: &Exploration) -> String {
         "\ncounts are interleavings in which it happens at least once; in brackets, to whom; a writer never retried is not counted again under \"intent not held\"\n{}",
         Term::legend(&[
             Term::FalseConflict,
+            Term::NeedlessFailure,
             Term::LostUpdate,
             Term::NotRetried,
             Term::IntentNotHeld

@@ -80,7 +80,7 @@ pub fn render(replay: &Replay) -> String {
     }
     let _ = writeln!(out, "  {}", Term::IntentHolds.short());
     for w in &replay.outcomes.writers {
-        let _ = write!(out, "  {:<26} {:<17}", field(&w.name), w.preset.as_str());
+        let _ = write!(out, "  {:<26} {:<17}", field(&w.name), field(&w.label));
         for term in &REPLAY_COLUMNS {
             let _ = write!(
                 out,
@@ -128,7 +128,7 @@ fn render_step(out: &mut String, step: &patchlab::sim::timeline::Step) {
         let _ = writeln!(
             out,
             "    request ({}, {}): {}",
-            sent.preset,
+            field(&sent.label),
             sent.content_type,
             one_line(&sent.body)
         );

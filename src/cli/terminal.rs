@@ -2,21 +2,13 @@
 //! paths, scenario and writer names, values, messages) are written as
 //! visible escapes, so that a hostile object cannot move the cursor,
 //! retitle the window or hide lines. JSON and SARIF output stay exact
-//! (JSON escapes what it must itself); this is for the text formats and
-//! the messages on stderr.
+//! (JSON escapes what it must itself), and so do the exports (`diff
+//! --format kubectl|go|rust`: each writes such characters in its own
+//! syntax); this is for the text formats and the messages on stderr.
 
 use std::borrow::Cow;
 
-/// True for a character a terminal acts on instead of showing: C0 and C1
-/// controls and DEL, and the bidirectional formatting characters that
-/// reorder what is shown (Unicode's "Trojan Source" set).
-fn acts(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
-        )
-}
+use patchlab::text::acts_on_terminal as acts;
 
 fn escape(text: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
     if !text.chars().any(|c| acts(c) && !keep(c)) {

@@ -144,6 +144,23 @@ impl Column {
         }
     }
 
+    /// What the column runs, named: its preset and each override
+    /// ([`strategy::label`]).
+    pub fn label(&self) -> String {
+        strategy::label(
+            self.preset,
+            self.overrides.iter().map(|(p, s)| (p.as_str(), *s)),
+        )
+    }
+
+    /// The preset's summary, then what each override sends instead.
+    pub fn label_summary(&self) -> String {
+        strategy::label_summary(
+            self.preset,
+            self.overrides.iter().map(|(p, s)| (p.as_str(), *s)),
+        )
+    }
+
     /// The diff options of this column.
     pub fn options(&self) -> Options {
         let mut options = Options::preset(self.preset);
@@ -177,6 +194,12 @@ pub struct Results {
 pub struct ColumnResult {
     /// The preset the column ran.
     pub preset: Preset,
+    /// What the column ran, named: the preset and its overrides.
+    #[serde(default)]
+    pub label: String,
+    /// The preset's summary and what each override sends instead.
+    #[serde(default)]
+    pub label_summary: String,
     /// Why there is no plan (the diff's error), if there is none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -420,7 +443,11 @@ mod by_name {
 pub fn compute(old: &Value, new: &Value, columns: &[Column], kubernetes: KubeVersion) -> Results {
     let plans: Vec<Result<Plan, DiffError>> = columns
         .iter()
-        .map(|column| strategy::diff(old, new, &column.options()))
+        .map(|column| {
+            let mut options = column.options();
+            options.kubernetes = kubernetes;
+            strategy::diff(old, new, &options)
+        })
         .collect();
     let sent: Vec<Vec<String>> = plans
         .iter()
@@ -452,7 +479,7 @@ pub fn compute(old: &Value, new: &Value, columns: &[Column], kubernetes: KubeVer
     Results {
         columns,
         fields,
-        presets: Preset::for_object(new),
+        presets: Preset::for_object(new, kubernetes),
     }
 }
 
@@ -482,6 +509,8 @@ fn column_result(
         .collect();
     ColumnResult {
         preset: column.preset,
+        label: column.label(),
+        label_summary: column.label_summary(),
         error: None,
         kind: plan.body.kind(),
         content_type: plan.body.content_type().to_owned(),
@@ -516,6 +545,8 @@ impl ColumnResult {
     fn failed(preset: Preset, error: &DiffError) -> ColumnResult {
         ColumnResult {
             preset,
+            label: preset.as_str().to_owned(),
+            label_summary: preset.summary().to_owned(),
             error: Some(error.to_string()),
             kind: BodyKind::JsonPatch,
             content_type: String::new(),

@@ -9,7 +9,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
 use super::{Caches, Never, Question};
-use crate::explain::{explain_unlinked, ExplainError, Explanation, Helps, Request};
+use crate::explain::{explain_unlinked, ExplainError, Explanation, Helps, Release, Request};
 use crate::kube::KubeVersion;
 
 /// A view text explain was given but could not read, so it answered
@@ -51,8 +51,8 @@ pub struct Explained {
 
 /// Explains `error` (blank: `None`) with the view's patch and object
 /// (each when not blank) on `release` (the newest when `None`). A patch or
-/// object explain cannot read is left out, and said so, rather than
-/// hiding the explanation of the text.
+/// object explain cannot read is left out, and said so beside the
+/// explanation, rather than hiding the explanation of the text.
 pub fn explain_error(
     error: &str,
     patch: &str,
@@ -62,37 +62,36 @@ pub fn explain_error(
     if error.trim().is_empty() {
         return None;
     }
-    let given = |text: &str| (!text.trim().is_empty()).then(|| text.to_owned());
-    let (mut patch, mut object) = (given(patch), given(object));
-    let mut unused = Vec::new();
-    // At most three tries: as given, without the patch, without the object.
-    loop {
-        let request = Request {
-            text: error,
-            patch: patch.as_deref(),
-            object: object.as_deref(),
-            kube_version: release,
-            content_type: None,
-        };
-        match explain_unlinked(&request) {
-            Err(ExplainError::Patch(_)) if patch.is_some() => {
-                patch = None;
-                unused.push(Unused::Patch);
-            }
-            Err(ExplainError::Object(_)) if object.is_some() => {
-                object = None;
-                unused.push(Unused::Object);
-            }
-            answer => {
-                return Some(Explained {
-                    answer,
-                    unused,
-                    with_patch: patch.is_some(),
-                    with_object: object.is_some(),
-                })
-            }
-        }
+    fn given(text: &str) -> Option<&str> {
+        (!text.trim().is_empty()).then_some(text)
     }
+    let (patch, object) = (given(patch), given(object));
+    let request = Request {
+        text: error,
+        patch,
+        object,
+        kube_version: release.map(Release::from),
+        content_type: None,
+    };
+    let answer = explain_unlinked(&request);
+    let unread = |input: &str| {
+        answer
+            .as_ref()
+            .is_ok_and(|e| e.unread.iter().any(|u| u.input == input))
+    };
+    let mut unused = Vec::new();
+    if patch.is_some() && unread("patch") {
+        unused.push(Unused::Patch);
+    }
+    if object.is_some() && unread("object") {
+        unused.push(Unused::Object);
+    }
+    Some(Explained {
+        with_patch: patch.is_some() && !unused.contains(&Unused::Patch),
+        with_object: object.is_some() && !unused.contains(&Unused::Object),
+        answer,
+        unused,
+    })
 }
 
 /// Whether a retry helps, in a few words.
@@ -244,10 +243,17 @@ impl Explained {
     fn unused_text(&self) -> Option<String> {
         (!self.unused.is_empty()).then(|| {
             let what: Vec<&str> = self.unused.iter().map(|u| u.what()).collect();
-            format!(
-                "{} could not be read (its editor says where), so explain went without it.",
+            let mut s = format!(
+                "{} could not be read (its editor says where), so explain went without it",
                 capitalised(&what.join(" and "))
-            )
+            );
+            if let Ok(e) = &self.answer {
+                for u in e.unread.iter().filter(|u| u.input != "content-type") {
+                    s.push_str(&format!(" ({}: {})", u.input, u.message));
+                }
+            }
+            s.push('.');
+            s
         })
     }
 

@@ -27,7 +27,7 @@ use serde_json::Value;
 
 use super::{Caches, Never, Question};
 use crate::kube::KubeVersion;
-use crate::sim::outcome::{ConflictKind, LostUpdate, Outcomes};
+use crate::sim::outcome::{ConflictKind, IntentVerdict, Kept, LostUpdate, Outcomes};
 use crate::sim::story::Story;
 use crate::sim::timeline::{self, EventKind, Replay, Scenario, ScenarioError, Sent, Step};
 use crate::strategy::{BodyKind, Preset};
@@ -105,8 +105,19 @@ pub struct StepView {
     pub request: Option<SentView>,
     /// The response, when a request was sent.
     pub response: Option<ResponseView>,
-    /// For a failed write: false or true conflict.
+    /// For a failed write: false or true conflict, judged on the request.
     pub conflict: Option<ConflictKind>,
+    /// For a true conflict: the changes the request, forced, would have
+    /// undone.
+    #[serde(default)]
+    pub kept: Vec<Kept>,
+    /// For a failed write: needless failure or clashing intent, judged on
+    /// the intent.
+    #[serde(default)]
+    pub intent: Option<IntentVerdict>,
+    /// For a clashing intent: the changes the intent would undo.
+    #[serde(default)]
+    pub clashes: Vec<Kept>,
     /// Changes of other writers this step erased.
     pub lost: Vec<LostUpdate>,
     /// The object after the step.
@@ -124,6 +135,9 @@ pub struct SentView {
     pub body: String,
     /// The preset the writer used.
     pub preset: Preset,
+    /// What the writer used, named: the preset and its overrides.
+    #[serde(default)]
+    pub label: String,
     /// For a JSON patch: its ops.
     pub ops: Vec<SentOp>,
 }
@@ -234,6 +248,15 @@ fn lost_as_sent(lost: &[LostUpdate]) -> Vec<LostUpdate> {
         .collect()
 }
 
+fn kept_as_sent(kept: &[Kept]) -> Vec<Kept> {
+    kept.iter()
+        .map(|k| Kept {
+            writer_index: 0,
+            ..k.clone()
+        })
+        .collect()
+}
+
 impl StepView {
     fn of(step: &Step) -> StepView {
         StepView {
@@ -259,6 +282,9 @@ impl StepView {
                 conflicts: r.conflicts.clone(),
             }),
             conflict: step.conflict,
+            kept: kept_as_sent(&step.kept),
+            intent: step.intent,
+            clashes: kept_as_sent(&step.clashes),
             lost: lost_as_sent(&step.lost),
             object: step.object.clone(),
         }
@@ -272,6 +298,7 @@ impl SentView {
             content_type: sent.content_type.to_owned(),
             body: sent.body.clone(),
             preset: sent.preset,
+            label: sent.label.clone(),
             ops: sent
                 .ops
                 .iter()

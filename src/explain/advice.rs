@@ -28,7 +28,7 @@ pub struct Retry {
     /// Whether retrying can help.
     pub helps: Helps,
     /// What to do, in a sentence or two.
-    pub advice: &'static str,
+    pub advice: String,
 }
 
 /// A place in Kubernetes (or a client) that writes the message.
@@ -242,7 +242,7 @@ pub fn retry(class: ErrorClass) -> Retry {
     Retry {
         retry_on_conflict,
         helps,
-        advice,
+        advice: advice.to_owned(),
     }
 }
 

@@ -196,6 +196,7 @@ pub fn read(text: &str) -> Reading {
         read_lines(text, &mut r);
     }
     read_kubectl(trimmed, &mut r);
+    read_request_words(text, &mut r);
     if let Some(url) = r.url.clone() {
         let target = target_of_url(&url);
         if !target.is_empty() {
@@ -555,6 +556,14 @@ pub fn target_of_url(url: &str) -> Target {
     }
 }
 
+/// The message of the handler's generic 422 (apimachinery
+/// `NewGenericServerResponse`).
+const GENERIC_422: &str = "the server rejected our request due to an error in our request";
+
+fn collapse_spaces(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// kubectl's renderings (`checkErr`): `Error from server (Reason): msg`,
 /// `Error from server: msg`, `The request is invalid: msg`,
 /// `The Kind "name" is invalid: field: msg` (or `* field: msg` lines).
@@ -598,7 +607,20 @@ fn read_kubectl(text: &str, r: &mut Reading) {
         }
         return;
     }
-    // `The Kind "name" is invalid: ...`
+    // `The  "" is invalid` alone: kubectl 1.15 and older printed an
+    // Invalid with an empty kind and name so (kubectl release-1.16
+    // `pkg/cmd/util/helpers.go` `checkErr` prints "The request is invalid"
+    // instead): the handler's generic 422 (NewGenericServerResponse).
+    let first = rest.lines().next().unwrap_or("");
+    if collapse_spaces(first) == "The \"\" is invalid" && rest.trim() == first.trim() {
+        r.message.get_or_insert_with(|| GENERIC_422.to_owned());
+        return;
+    }
+    read_kubectl_invalid(rest, r);
+}
+
+/// `The Kind "name" is invalid: field: msg` (or `* field: msg` lines).
+fn read_kubectl_invalid(rest: &str, r: &mut Reading) {
     let head = rest.strip_prefix("The ").unwrap_or(rest);
     if let Some((kind, after_kind)) = head.split_once(" \"") {
         if r.kind.is_none() && !kind.is_empty() {
@@ -637,8 +659,73 @@ fn read_kubectl(text: &str, r: &mut Reading) {
     }
 }
 
+/// What the words around the message say of the request: its verb
+/// (kubectl apply's `error when applying patch`, `pkg/cmd/apply/apply.go`;
+/// kubectl replace's `error when replacing`, `pkg/cmd/replace/replace.go`;
+/// Helm's `cannot patch %q with kind %s`, `pkg/kube/client.go`; an HTTP
+/// verb standing alone in a tool's log, `PATCH` or `PUT`; kubectl
+/// annotate's and label's `--resource-version`, which pins the version in
+/// the patch they send), its content type (a request header,
+/// `Content-Type: application/...-patch+...`, as CPython's `http.client`
+/// debug output prints it) and its body (`send: b'[...]'`).
+fn read_request_words(text: &str, r: &mut Reading) {
+    if r.verb.is_none() {
+        // kubectl apply's patch error ends `to:\nResource: ..., GroupVersionKind:
+        // ...\nfor: "FILE": ...` (`cmdutil.AddSourceToErr`).
+        let apply_tail = text.contains("GroupVersionKind: ") && text.contains("for: ");
+        let patch = [
+            "error when applying patch",
+            "cannot patch \"",
+            "--resource-version",
+        ]
+        .iter()
+        .any(|w| text.contains(w))
+            || apply_tail
+            || has_word(text, "PATCH");
+        let update = text.contains("error when replacing") || has_word(text, "PUT");
+        if patch != update {
+            r.verb = Some(if patch { "PATCH" } else { "PUT" }.to_owned());
+        }
+    }
+    if r.content_type.is_none() {
+        if let Some(rest) = after(text, "Content-Type: application/") {
+            let t: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '+' | '.'))
+                .collect();
+            if t.contains("patch") {
+                r.content_type = Some(format!("application/{t}"));
+            }
+        }
+    }
+    if r.request_body.is_none() {
+        if let Some(rest) = after(text, "send: b'") {
+            if rest.starts_with(['[', '{']) {
+                r.request_body = Some(python_bytes(&format!("b'{rest}")));
+            }
+        }
+    }
+}
+
+/// True when `word` stands alone in `text` (no letter or digit either side).
+fn has_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
 /// The Python, Java and JavaScript clients' renderings.
 fn read_clients(text: &str, r: &mut Reading) {
+    read_python_java(text, r);
+    read_bare_codes(text, r);
+    read_javascript(text, r);
+    read_fabric8(text, r);
+}
+
+/// The Python client's `ApiException` and the official Java client's.
+fn read_python_java(text: &str, r: &mut Reading) {
     // Python: `...Exception: (422)` (or `(422)` alone) then `Reason: ...`.
     let python_code = after(text, "Exception: (")
         .and_then(leading_code)
@@ -656,6 +743,36 @@ fn read_clients(text: &str, r: &mut Reading) {
     if let Some(code) = python_code {
         r.code.get_or_insert(code);
     }
+}
+
+/// The Java and Python exceptions that carry only a code: the official
+/// Java client before 8.0, OkHttp, aiohttp.
+fn read_bare_codes(text: &str, r: &mut Reading) {
+    // kubernetes-client/java before 8.0: `ApiException: Conflict` (the
+    // HTTP reason phrase as the message); OkHttp's `Response{protocol=...,
+    // code=422, message=Unprocessable Entity, url=...}`.
+    if let Some(rest) = after(text, "ApiException: ") {
+        let phrase = rest.lines().next().unwrap_or("").trim();
+        if let Some(code) = code_of_phrase(phrase) {
+            r.set_shape(Shape::Java);
+            r.code.get_or_insert(code);
+        }
+    }
+    // aiohttp's `ClientResponseError: 422, message='Unprocessable Entity',
+    // url=...` (`client_exceptions.py` `ClientResponseError.__str__`), as
+    // kopf and kubernetes_asyncio raise it.
+    if let Some(rest) = after(text, "ClientResponseError: ") {
+        if let Some(code) = leading_code(rest) {
+            r.set_shape(Shape::Python);
+            r.code.get_or_insert(code);
+        }
+    }
+    if let Some(rest) = after(text, "Response{protocol=").and_then(|t| after(t, ", code=")) {
+        r.set_shape(Shape::Java);
+        if let Some(code) = leading_code(rest) {
+            r.code.get_or_insert(code);
+        }
+    }
     if let Some(rest) = after(text, "HTTP response code: ") {
         r.set_shape(Shape::Java);
         if let Some(code) = leading_code(rest) {
@@ -668,6 +785,10 @@ fn read_clients(text: &str, r: &mut Reading) {
             r.code.get_or_insert(code);
         }
     }
+}
+
+/// The JavaScript client's errors.
+fn read_javascript(text: &str, r: &mut Reading) {
     // JavaScript (client-node 1.x and later).
     if let Some(rest) = after(text, "HTTP-Code: ") {
         r.set_shape(Shape::JavaScript);
@@ -692,6 +813,10 @@ fn read_clients(text: &str, r: &mut Reading) {
             }
         }
     }
+}
+
+/// fabric8's `KubernetesClientException`.
+fn read_fabric8(text: &str, r: &mut Reading) {
     // fabric8: `Failure executing: PATCH at: URL. Message: ... Received status: Status(...)`.
     if let Some(rest) = after(text, "Failure executing: ") {
         r.set_shape(Shape::Java);

@@ -18,6 +18,10 @@ pub(super) fn summary(e: &Explanation) -> String {
         replayed_failure(&mut s, r);
     }
     class_details(&mut s, e, class);
+    if let Some(at) = &e.decode_at {
+        s.push(' ');
+        s.push_str(&at.sentence());
+    }
     s
 }
 
@@ -150,8 +154,18 @@ pub(super) fn fixes(e: &Explanation) -> Vec<String> {
             }
         }
     }
-    if let Some(rewrite) = &e.rewrite {
-        out.push(format!("send instead: {rewrite}"));
+    for o in &e.offers {
+        match (&o.dropped, o.replayed) {
+            (None, Some(_)) => out.push(format!(
+                "send instead ({}, {}; replayed on the object given: it applies): {}",
+                o.from, o.content_type, o.payload
+            )),
+            (None, None) => out.push(format!(
+                "send instead ({}, {}; not replayed: no object given): {}",
+                o.from, o.content_type, o.payload
+            )),
+            (Some(why), _) => out.push(format!("not offered: {} ({why})", o.from)),
+        }
     }
     match e.class {
         Some(ErrorClass::SsaConflict) => {
@@ -216,10 +230,59 @@ pub fn text(e: &Explanation) -> String {
     if let Some(by) = &e.decided_by {
         let _ = writeln!(s, "decided by: {by}");
     }
+    if let Some(note) = &e.release_note {
+        let _ = writeln!(s, "release: {note}");
+    }
+    for u in &e.unread {
+        let _ = writeln!(
+            s,
+            "not read: {}: {} (explained without it)",
+            u.input, u.message
+        );
+    }
     let _ = writeln!(s, "\ncause: {}", e.summary);
     if let Some(w) = &e.would_decide {
         let _ = writeln!(s, "would decide: {w}");
     }
+    retry_lines(&mut s, e);
+    if !e.fix.is_empty() {
+        s.push_str("\nfix:\n");
+        for f in &e.fix {
+            let _ = writeln!(s, "  - {f}");
+        }
+    }
+    source_lines(&mut s, e);
+    if let Some(link) = &e.check_link {
+        let _ = writeln!(s, "\nopen in Check: {link}");
+    }
+    s
+}
+
+/// Where the candidates' messages are written, each place once.
+fn source_lines(s: &mut String, e: &Explanation) {
+    let mut seen = Vec::new();
+    for c in &e.candidates {
+        for src in &c.sources {
+            let url = src.url();
+            if !seen.contains(&url) {
+                seen.push(url);
+                if seen.len() == 1 {
+                    s.push_str("\nsource:\n");
+                }
+                let _ = writeln!(
+                    s,
+                    "  {} ({}): {}",
+                    src.path,
+                    src.symbol,
+                    seen[seen.len() - 1]
+                );
+            }
+        }
+    }
+}
+
+/// The retry verdict: the decided class's, or each candidate's.
+fn retry_lines(s: &mut String, e: &Explanation) {
     if let Some(r) = &e.retry {
         let helps = helps_text(r.helps);
         let _ = writeln!(
@@ -249,35 +312,6 @@ pub fn text(e: &Explanation) -> String {
             );
         }
     }
-    if !e.fix.is_empty() {
-        s.push_str("\nfix:\n");
-        for f in &e.fix {
-            let _ = writeln!(s, "  - {f}");
-        }
-    }
-    let mut seen = Vec::new();
-    for c in &e.candidates {
-        for src in &c.sources {
-            let url = src.url();
-            if !seen.contains(&url) {
-                seen.push(url);
-                if seen.len() == 1 {
-                    s.push_str("\nsource:\n");
-                }
-                let _ = writeln!(
-                    s,
-                    "  {} ({}): {}",
-                    src.path,
-                    src.symbol,
-                    seen[seen.len() - 1]
-                );
-            }
-        }
-    }
-    if let Some(link) = &e.check_link {
-        let _ = writeln!(s, "\nopen in Check: {link}");
-    }
-    s
 }
 
 fn helps_text(helps: Helps) -> &'static str {

@@ -40,21 +40,24 @@ fn inputs_over_budget_or_empty_are_errors() {
         })
     );
     assert_eq!(explain(&Request::text(" \n\t")), Err(ExplainError::Empty));
-    let err = explain(&Request {
+    // The patch and the object are optional: unreadable, they are
+    // reported beside the explanation, never instead of it.
+    let e = explain(&Request {
         patch: Some("[{\"op\":"),
-        ..Request::text("x")
-    })
-    .unwrap_err();
-    assert!(matches!(err, ExplainError::Patch(_)), "{err}");
-    let err = explain(&Request {
         object: Some("[1]"),
-        ..Request::text("x")
+        content_type: Some("bogus"),
+        ..Request::text("Error from server (NotFound): pods \"x\" not found")
     })
-    .unwrap_err();
+    .unwrap();
+    assert_eq!(e.class, Some(ErrorClass::NotFound));
+    let unread: Vec<&str> = e.unread.iter().map(|u| u.input).collect();
+    assert_eq!(unread, ["content-type", "patch", "object"]);
+    assert_eq!(e.unread[1].line, Some(1));
     assert_eq!(
-        err.to_string(),
+        e.unread[2].message,
         "object: expected a Kubernetes object (a JSON object), found an array"
     );
+    assert!(text(&e).contains("not read: patch: "), "{}", text(&e));
 }
 
 #[test]
@@ -212,4 +215,34 @@ fn content_types_decide_a_415_and_a_bare_422() {
     })
     .unwrap();
     assert_eq!(merge_415.class, Some(ErrorClass::ContentType));
+}
+
+/// A decode error names the character where the patch stops being
+/// readable: in the patch given (JSON, as kube-apiserver reads it), or in
+/// the one kubectl quotes (YAML, as kubectl reads `-p`).
+#[test]
+fn a_decode_error_names_the_character() {
+    let e = explain(&Request {
+        patch: Some("{\"spec\": {\"replicas\": 2,}}"),
+        ..Request::text("Error from server (BadRequest): error decoding patch: invalid character '}' looking for beginning of object key string")
+    })
+    .unwrap();
+    assert_eq!(e.class, Some(ErrorClass::DecodeError));
+    let at = e.decode_at.as_ref().unwrap();
+    assert_eq!(
+        (at.line, at.column, at.character),
+        (1, 25, Some('}')),
+        "{at:?}"
+    );
+    assert!(e.summary.contains("at the character '}'"), "{}", e.summary);
+    assert_eq!(e.unread[0].input, "patch");
+    let e = explain(&Request::text(
+        "error: unable to parse \"[{'op': 'replace', 'path': '/spec/x', 'value': true]\": yaml: did not find expected ',' or '}'",
+    ))
+    .unwrap();
+    assert_eq!(e.class, Some(ErrorClass::DecodeError));
+    let at = e.decode_at.unwrap();
+    assert_eq!(at.what, "the patch kubectl quotes");
+    assert_eq!(at.line, 1, "{at:?}");
+    assert!(at.character.is_some(), "{at:?}");
 }

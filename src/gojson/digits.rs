@@ -31,9 +31,24 @@ impl Shortest {
             return None;
         }
         let mut buffer = zmij::Buffer::new();
+        Shortest::parse(buffer.format_finite(f.abs()))
+    }
+
+    /// The shortest digits that read back as the same `f32` (what
+    /// `strconv.FormatFloat(f, 'g', -1, 32)` writes); `None` for zero, NaN
+    /// and the infinities.
+    #[must_use]
+    pub fn of_f32(f: f32) -> Option<Shortest> {
+        if f == 0.0 || !f.is_finite() {
+            return None;
+        }
+        let mut buffer = zmij::Buffer::new();
+        Shortest::parse(buffer.format_finite(f.abs()))
+    }
+
+    fn parse(text: &str) -> Option<Shortest> {
         // zmij writes `12.34`, `0.001234`, `1230000.0` or `1.234e-7`,
         // `1e+21`: mantissa digits around a point, then an exponent.
-        let text = buffer.format_finite(f.abs());
         let (mantissa, exponent) = match text.split_once('e') {
             Some((m, e)) => (m, e.parse::<i32>().ok()?),
             None => (text, 0),

@@ -7,7 +7,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::boundary::{diff_result, prune, simple_diff_options};
-use super::convert::{bad_argument, document, parse_json, ErrorBuilder, OptionsReader};
+use super::convert::{bad_argument, cluster_of, document, parse_json, ErrorBuilder, OptionsReader};
 use crate::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
 
 pub(super) fn preset(name: &str, what: &str) -> Result<Preset, JsValue> {
@@ -65,6 +65,7 @@ fn diff_options(value: Option<JsValue>) -> Result<(Rc<Options>, u32), JsValue> {
             "fieldManager",
             "mergeResourceVersion",
             "explain",
+            "kubeVersion",
         ],
     )?;
     let preset = match opts.string("preset")? {
@@ -75,10 +76,13 @@ fn diff_options(value: Option<JsValue>) -> Result<(Rc<Options>, u32), JsValue> {
     let merge_resource_version = opts.boolean("mergeResourceVersion")?.unwrap_or(false);
     let explain = opts.boolean("explain")?.unwrap_or(true);
     let overrides = opts.string_map("overrides")?.unwrap_or_default();
-    if overrides.is_empty() && field_manager.is_none() && !merge_resource_version {
+    let kube_version = opts.string("kubeVersion")?;
+    let plain = overrides.is_empty() && field_manager.is_none() && !merge_resource_version;
+    if plain && kube_version.is_none() {
         return Ok(cached(preset, explain));
     }
     let mut options = Options::preset(preset);
+    options.kubernetes = cluster_of(kube_version.as_deref(), None)?.version;
     if let Some(manager) = field_manager {
         options.field_manager = manager;
     }

@@ -9,9 +9,7 @@ use wasm_bindgen::JsCast;
 use super::{
     bad_argument, checked_string, json_text, to_js, type_name, ErrorBuilder, OptionsReader,
 };
-use crate::explain::{self, ExplainError, Request, MAX_TEXT_BYTES};
-use crate::kube::KubeVersion;
-use crate::lint::LintError;
+use crate::explain::{self, ExplainError, Release, Request, MAX_TEXT_BYTES};
 
 /// The TypeScript declarations of this module's export.
 pub const EXPLAIN_TYPES: &str = r#"
@@ -29,8 +27,8 @@ export interface ExplainOptions {
   patch?: Operation[] | Json | string;
   /** The object as the server held it (or its JSON or YAML text): the patch is replayed on it. */
   object?: Json | string;
-  /** The cluster's release (default "1.36"). */
-  kubeVersion?: KubeVersion;
+  /** The cluster's release: any "1.X" or "1.X.Y" (default "1.36"); one before 1.25 or after 1.36 is explained with the nearest modelled engine, and `releaseNote` says what differs. */
+  kubeVersion?: string;
   /** The content type sent: "json", "merge", "strategic", "apply" or a media type. */
   contentType?: string;
 }
@@ -103,12 +101,23 @@ export interface Explanation {
   retry: ExplainRetry | null;
   fix: string[];
   findings: LintFinding[];
-  /** The patch rewritten by lint's first fix. */
+  /** The first rewrite offered ("send instead"), linted and replayed on the object first. */
   rewrite: string | null;
+  /** Every rewrite considered: its replay on the object (null: no object given) and, when not offered, why. */
+  offers: { from: string; payload: string; contentType: string; replayed: boolean | null; dropped?: string }[];
+  /** For a decode error: where the patch stops being readable. */
+  decodeAt?: { what: string; line: number; column: number; character: string | null; message: string };
   replay: ExplainReplay | null;
   /** Releases whose engine panics on this patch and object. */
   panicsOn: KubeVersion[];
+  /** The release whose engine explains it. */
   release: KubeVersion;
+  /** The release asked, when it is not one patchlab models. */
+  askedRelease?: string;
+  /** For a release patchlab does not model: what its own code answers otherwise. */
+  releaseNote?: string;
+  /** The options that could not be read: explained without them. */
+  unread: { input: "patch" | "object" | "content-type"; message: string; line?: number; column?: number }[];
   /** What the Check view opens (with a patch). */
   check: { patch: string; object?: string } | null;
   /** `#/check?s=...`: append to the playground's address. */
@@ -122,20 +131,9 @@ const TYPES: &'static str = EXPLAIN_TYPES;
 fn explain_error(err: &ExplainError) -> JsValue {
     let kind = match err {
         ExplainError::TextTooLarge { .. } => "too-large",
-        ExplainError::Patch(LintError::Syntax(_)) | ExplainError::Object(_) => "syntax",
-        ExplainError::Patch(LintError::Payload(_) | LintError::NotAPatch { .. }) => "invalid-patch",
-        ExplainError::Empty | ExplainError::ContentType(_) | ExplainError::Patch(_) => {
-            "bad-argument"
-        }
+        ExplainError::Empty => "bad-argument",
     };
-    let (line, column) = match err {
-        ExplainError::Patch(e) | ExplainError::Object(e) => e.location(),
-        _ => (None, None),
-    };
-    ErrorBuilder::new(kind, &err.to_string())
-        .set_opt("line", line.map(|l| l as u32))
-        .set_opt("column", column.map(|c| c as u32))
-        .build()
+    ErrorBuilder::new(kind, &err.to_string()).build()
 }
 
 /// The text of an option that may be JSON data or text.
@@ -186,7 +184,7 @@ pub fn explain(
     let kube_version = opts
         .string("kubeVersion")?
         .map(|v| {
-            v.parse::<KubeVersion>()
+            v.parse::<Release>()
                 .map_err(|e| bad_argument(format!("options.kubeVersion: {e}")))
         })
         .transpose()?;

@@ -8,8 +8,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::{
-    bad_argument, checked_string, document, json_text, to_js, type_name, value_to_js, ErrorBuilder,
-    OptionsReader,
+    bad_argument, checked_string, cluster_of, document, json_text, to_js, type_name, value_to_js,
+    ErrorBuilder, OptionsReader,
 };
 use crate::input::Budget;
 use crate::lint::{self, report, AppliesTo, LintError, Options, RULES};
@@ -24,9 +24,9 @@ export type LintRule =
   | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
   | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"
   | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "smp-replaces-list"
-  | "smp-patch-replace" | "smp-missing-merge-key" | "byte-order-mark"
+  | "smp-patch-replace" | "smp-missing-merge-key" | "smp-nondeterministic" | "byte-order-mark"
   | "go-formatted-body" | "non-string-value" | "yaml-number"
-  | "test-retried-on-conflict" | "merge-from-replaces-list" | "unknown-field";
+  | "test-retried-on-conflict" | "merge-from-replaces-list" | "unknown-field" | "yaml-boolean";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
 export type LintSeverity = "error" | "warning" | "note";
@@ -38,6 +38,8 @@ export interface LintOptions {
   semantics?: Semantics;
   /** The object's kind (`Node`, `VirtualMachineInstance`): decides who else writes a field. Default: the object's kind, or the one a kubectl command names. */
   kind?: string;
+  /** The cluster's release (default "1.36"): its kinds, group versions and fields, and its engines. */
+  kubeVersion?: KubeVersion;
 }
 
 export interface LintFinding {
@@ -131,7 +133,11 @@ pub fn lint(
     #[wasm_bindgen(unchecked_param_type = "Operation[] | Json | string")] patch: JsValue,
     #[wasm_bindgen(unchecked_param_type = "LintOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let reader = OptionsReader::new(options, "options", &["object", "semantics", "kind"])?;
+    let reader = OptionsReader::new(
+        options,
+        "options",
+        &["object", "semantics", "kind", "kubeVersion"],
+    )?;
     let semantics = match reader.string("semantics")?.as_deref() {
         None => crate::apply::Semantics::Kube,
         Some(s) => s.parse().map_err(|_| {
@@ -172,6 +178,7 @@ pub fn lint(
         semantics,
         object,
         kind: reader.string("kind")?,
+        cluster: cluster_of(reader.string("kubeVersion")?.as_deref(), None)?,
         ..Options::default()
     };
     let report = lint::lint_input(&input, &options).map_err(|e| lint_error(&e))?;

@@ -17,7 +17,7 @@ export interface StrategicOptions {
   kind?: string;
   /** The kind's apiVersion (`v1`, `apps/v1`). Default: the document's, or the one of the `kind` resource. */
   apiVersion?: string;
-  /** The Kubernetes release whose `strategicpatch` and handler answer (default "1.36"; 1.25 to 1.27 keep `$patch` maps in values taken whole). */
+  /** The Kubernetes release whose kinds, schemas, `strategicpatch` and handler answer (default "1.36"; a field the release does not have is unknown there, a group version it does not serve answers 404; 1.25 to 1.27 keep `$patch` maps in values taken whole). */
   kubeVersion?: KubeVersion;
 }
 "#;
@@ -40,7 +40,8 @@ pub fn apply_strategic_merge_patch(
     let version = cluster_of(opts.string("kubeVersion")?.as_deref(), None)?.version;
     let body = patch_text(&patch)?;
     let mut doc: Value = parse_json(&json_text(&doc, "doc")?, "doc")?;
-    let target = schema::target_named(kind.as_deref(), api_version.as_deref(), &doc);
+    let table = schema::for_release(version);
+    let target = table.target_named(kind.as_deref(), api_version.as_deref(), &doc);
     strategic::apply_body(&mut doc, &body, &target, version)
         .map_err(|e| apply_error(&e, Some(&body)))?;
     value_to_js(&doc)

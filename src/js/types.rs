@@ -78,6 +78,8 @@ export interface DiffOptions {
   mergeResourceVersion?: boolean;
   /** Reasons, conflict surface, overwrites and notes (default true; false is faster). */
   explain?: boolean;
+  /** The release whose schemas the `strategic` preset reads: its kinds, group versions and fields (default "1.36"). */
+  kubeVersion?: KubeVersion;
 }
 
 export interface PlannedOperation extends Operation {
@@ -184,12 +186,14 @@ export interface Counts {
   conflict: number;
   other_errors: number;
   retries: number;
-  /** Failed writes (422 or 409) that, had they succeeded, would have undone no change another writer made since the read. */
+  /** Judged on the request: failed writes (422 or 409) whose request, forced (tests, resourceVersion, ownership set aside), would have undone no change another writer made since the read. */
   false_conflicts: number;
-  /** False conflicts whose failing test was on a map (labels, annotations, activePods). */
-  false_conflicts_on_maps: number;
-  /** Failed writes that would have undone a change another writer made since the read: the failure kept it. */
+  /** Needless failures whose failing test was on a map (labels, annotations, activePods). */
+  needless_failures_on_maps: number;
+  /** Judged on the request: failed writes whose request, forced, would have undone a change another writer made since the read: the failure kept it. */
   true_conflicts: number;
+  /** Judged on the intent: failed writes whose writer's intent, done afresh on the object as it stood, would have undone no change another writer made since the read. */
+  needless_failures: number;
   /** Changes of this writer that a later write erased, its writer not having read them. */
   lost_updates: number;
   gave_up: number;
@@ -235,6 +239,8 @@ export type ErrorKind =
   | "empty-patch"    // buildPatch of no ops (KubeVirt: "list of patches is empty")
   | "test-failed"    // a test op found another value: see index, path, expected, actual
   | "unsupported-media-type" // a strategic merge patch to a custom resource (415)
+  | "not-found"      // a group version or kind the release does not serve (404, the server's routing)
+  | "method-not-allowed" // a resource that takes no PATCH (405: reviews' subresources, componentstatuses)
   | "no-schema"      // a built-in kind patchlab has no schema for: it cannot merge
   | "missing-merge-key" // a strategic merge patch list element without its merge key (500)
   | "name-mismatch"  // the patched object names another object or namespace (400)

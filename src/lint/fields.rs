@@ -71,7 +71,7 @@ fn outside(node: Node<'_>, member: &str, at: String, parent_path: String) -> Out
         member: member.to_owned(),
         parent: node
             .as_struct()
-            .map(|s| s.name.to_string())
+            .map(|s| s.go_name().to_owned())
             .unwrap_or_default(),
         parent_path,
         suggestion: suggest(member, fields.iter().map(|f| &*f.name)),

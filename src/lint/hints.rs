@@ -1,9 +1,12 @@
-//! Near misses found in the text before it is read: Go's `%v` of a slice
-//! of ops pasted for JSON, and YAML numbers whose digits the JSON sent
-//! drops (`1.10` -> `1.1`). Both scan the text once.
+//! Near misses: Go's `%v` of a slice of ops pasted for JSON (found in the
+//! text before it is read), and plain YAML scalars kubectl's YAML 1.1
+//! reads as something their writer may not mean (found by the reader):
+//! numbers whose digits the JSON sent drops (`1.10` -> `1.1`), words that
+//! are booleans (`yes`, `on`).
 
 use serde_json::Value;
 
+use crate::input::YamlScalar;
 use crate::patch::{OpKind, Operation};
 
 /// True when `text` looks like Go's `fmt` output of a `[]PatchOperation`
@@ -72,119 +75,50 @@ pub fn read_go_formatted(text: &str) -> Option<Vec<Operation>> {
     (!ops.is_empty()).then_some(ops)
 }
 
-/// A YAML number that the JSON sent writes differently.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct YamlNumber {
-    /// 1-based line.
-    pub line: usize,
-    /// As written (`1.10`).
-    pub written: String,
-    /// As sent (`1.1`).
-    pub sent: String,
+/// What kubectl's YAML 1.1 made of a plain scalar that its writer may
+/// not have meant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surprise {
+    /// A number whose digits the JSON sent does not keep (`1.10` is sent
+    /// as `1.1`, `0755` as `493`, `1_000` as `1000`).
+    Number,
+    /// A YAML 1.1 word read as a boolean (`yes`, `on`, `n`, `Off`).
+    Boolean,
 }
 
-/// Plain (unquoted) YAML scalars that read as numbers whose text the JSON
-/// sent does not keep: decimals ending in zero after at least two
-/// fraction digits (`1.10`, `2.50`: version numbers), and integers with a
-/// leading zero (`0755`: octal in YAML 1.1, which kubectl reads). Quoted
-/// text, comments, keys and block scalars (`|`, `>`) are skipped.
-pub fn yaml_numbers(text: &str) -> Vec<YamlNumber> {
-    let mut out = Vec::new();
-    // Lines more indented than this belong to a block scalar.
-    let mut block: Option<usize> = None;
-    for (n, line) in text.lines().enumerate() {
-        let indent = line.len() - line.trim_start().len();
-        if let Some(level) = block {
-            if line.trim().is_empty() || indent > level {
-                continue;
-            }
-            block = None;
-        }
-        let tokens = plain_tokens(line);
-        let last = tokens.iter().rev().find(|t| !t.is_empty());
-        if last.is_some_and(|t| {
-            t.starts_with('|') || t.starts_with('>') && t.len() <= 3 && !t.contains(':')
-        }) {
-            block = Some(indent);
-        }
-        for token in tokens {
-            let token = token.trim_end_matches(':');
-            if let Some(sent) = lossy_number(token) {
-                out.push(YamlNumber {
-                    line: n + 1,
-                    written: token.to_owned(),
-                    sent,
-                });
-            }
-        }
+/// Whether `scalar` (one the reader read as a boolean or a number) is a
+/// surprise, and which.
+pub fn yaml_surprise(scalar: &YamlScalar) -> Option<Surprise> {
+    let written = scalar.written.as_str();
+    if matches!(scalar.sent.as_str(), "true" | "false") {
+        let json_word = matches!(
+            written,
+            "true" | "True" | "TRUE" | "false" | "False" | "FALSE"
+        );
+        return (!json_word).then_some(Surprise::Boolean);
     }
-    out
+    (written != scalar.sent && loses_digits(written, &scalar.sent)).then_some(Surprise::Number)
 }
 
-/// The plain (unquoted) tokens of a YAML line, up to its comment (empty
-/// ones where separators meet).
-fn plain_tokens(line: &str) -> Vec<String> {
-    let mut token = String::new();
-    let (mut single, mut double, mut escaped) = (false, false, false);
-    let mut prev = ' ';
-    let mut tokens: Vec<String> = Vec::new();
-    for c in line.chars() {
-        if double {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                double = false;
-            }
-        } else if single {
-            if c == '\'' {
-                single = false;
-            }
-        } else if c == '#' && (prev == ' ' || prev == '\t') {
-            break;
-        } else if token.is_empty() && c == '"' {
-            double = true;
-        } else if token.is_empty() && c == '\'' {
-            single = true;
-        } else if matches!(c, ' ' | '\t' | ',' | '[' | ']' | '{' | '}') {
-            tokens.push(std::mem::take(&mut token));
-        } else {
-            token.push(c);
-        }
-        prev = c;
-    }
-    tokens.push(token);
-    tokens
-}
-
-/// The JSON a YAML number is sent as, when it differs from how it is
-/// written in a way a person would not mean.
-fn lossy_number(token: &str) -> Option<String> {
-    let digits = token.strip_prefix(['-', '+']).unwrap_or(token);
+/// A number written in a way its JSON does not keep and a person would
+/// not mean: decimals ending in zero after at least two fraction digits
+/// (`1.10`, `2.50`: version numbers); integers with a leading zero
+/// (`0755`, octal in YAML 1.1; `09`); YAML 1.1's `_` separators and
+/// `0b`/`0o`/`0x` bases; integers too long for the float they become.
+fn loses_digits(written: &str, sent: &str) -> bool {
+    let digits = written.strip_prefix(['-', '+']).unwrap_or(written);
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     if let Some((whole, fraction)) = digits.split_once('.') {
-        let numeric = !whole.is_empty()
-            && whole.bytes().all(|b| b.is_ascii_digit())
+        return all_digits(whole)
+            && all_digits(fraction)
             && fraction.len() >= 2
-            && fraction.bytes().all(|b| b.is_ascii_digit());
-        if numeric && fraction.ends_with('0') {
-            let value: f64 = token.parse().ok()?;
-            return Some(crate::gojson::to_string(&Value::from(value)));
-        }
-        return None;
+            && fraction.ends_with('0');
     }
-    let octal =
-        digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit());
-    if octal {
-        // YAML 1.1 (go-yaml v2, which kubectl's sigs.k8s.io/yaml wraps):
-        // octal when every digit is 0-7.
-        if digits.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
-            let n = i64::from_str_radix(&digits[1..], 8).ok()?;
-            let sign = if token.starts_with('-') { "-" } else { "" };
-            return Some(format!("{sign}{n}"));
-        }
-    }
-    None
+    let lower = digits.to_ascii_lowercase();
+    let based = ["0b", "0o", "0x"].iter().any(|p| lower.starts_with(p));
+    let leading_zero = digits.len() > 1 && digits.starts_with('0') && all_digits(digits);
+    let too_long = all_digits(digits) && !leading_zero && sent.trim_start_matches('-') != digits;
+    based || leading_zero || digits.contains('_') || too_long
 }
 
 #[cfg(test)]
@@ -212,19 +146,39 @@ mod tests {
     }
 
     #[test]
-    fn yaml_numbers_that_lose_digits() {
-        let text = "metadata:\n  annotations:\n    version: 1.10  # the release\n    mode: 0755\n    ok: \"1.10\"\n    img: nginx:1.10\n    n: 1.0\n    list: [2.50, 3]\n  script: |\n    v: 1.10\n  after: 4.20\n";
-        let found: Vec<(usize, String, String)> = yaml_numbers(text)
-            .into_iter()
-            .map(|n| (n.line, n.written, n.sent))
+    fn yaml_scalars_that_surprise() {
+        let text = "metadata:\n  annotations:\n    version: 1.10  # the release\n    mode: 0755\n    ok: \"1.10\"\n    img: nginx:1.10\n    n: 1.0\n    list: [2.50, 3, 1_000, 0x1F, 09, 18446744073709551616, 1e3, +7]\n    enabled: yes\n    strict: true\n  script: |\n    v: 1.10\n  after: 4.20\n";
+        let read = crate::input::read_yaml(text, &crate::input::Budget::default()).unwrap();
+        let found: Vec<(usize, &str, &str, Surprise)> = read
+            .scalars
+            .iter()
+            .filter_map(|s| {
+                Some((
+                    s.line,
+                    s.written.as_str(),
+                    s.sent.as_str(),
+                    yaml_surprise(s)?,
+                ))
+            })
             .collect();
         assert_eq!(
             found,
             [
-                (3, "1.10".to_owned(), "1.1".to_owned()),
-                (4, "0755".to_owned(), "493".to_owned()),
-                (8, "2.50".to_owned(), "2.5".to_owned()),
-                (11, "4.20".to_owned(), "4.2".to_owned()),
+                (3, "1.10", "1.1", Surprise::Number),
+                (4, "0755", "493", Surprise::Number),
+                (7, "n", "false", Surprise::Boolean),
+                (8, "2.50", "2.5", Surprise::Number),
+                (8, "1_000", "1000", Surprise::Number),
+                (8, "0x1F", "31", Surprise::Number),
+                (8, "09", "9", Surprise::Number),
+                (
+                    8,
+                    "18446744073709551616",
+                    "18446744073709552000",
+                    Surprise::Number
+                ),
+                (9, "yes", "true", Surprise::Boolean),
+                (13, "4.20", "4.2", Surprise::Number),
             ]
         );
     }

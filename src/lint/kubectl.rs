@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use crate::input::Budget;
 
 use super::kinds;
-use super::read::{body, BodyKind, BodyText, Input, LintError, Origin, PatchFiles};
+use super::read::{kubectl_body, BodyKind, Input, LintError, Origin, PatchFiles, Refusal};
 use super::shell::{self, Token};
 
 /// kubectl's flags that take a value (the next word, unless written
@@ -271,6 +271,7 @@ pub(super) fn read(
             None,
         ));
     }
+    let from_file = flags.patch_file.is_some();
     let (text, patch_line) = patch_text(flags.patch, flags.patch_file, files)?;
     let kind = patch_type(flags.kind)?;
     let targets = &flags.positional[1..];
@@ -278,7 +279,7 @@ pub(super) fn read(
         let message = "You must provide one or more resources by argument or filename.";
         return Err(command_error(message, None));
     }
-    let mut input = patch_body(&text, budget, patch_line)?;
+    let mut input = patch_body(&text, budget, patch_line, from_file)?;
     if let Some(message) = type_mismatch(kind, input.kind) {
         return Err(command_error(message, Some(patch_line)));
     }
@@ -302,20 +303,45 @@ fn without_prompts(text: &str) -> Cow<'_, str> {
     Cow::Owned(lines.collect::<Vec<_>>().join("\n"))
 }
 
-/// The patch (from line `line` of the command), read as kubectl reads it.
-fn patch_body(text: &str, budget: &Budget, line: usize) -> Result<Input, LintError> {
-    body(text, budget, BodyText::Kubectl).map_err(|err| match err {
-        LintError::Syntax(mut err) => {
-            let how = if text.trim_start().starts_with('{') {
-                "kubectl sends text starting with { as it is, and the server cannot decode it (400 error decoding patch)"
-            } else {
-                "kubectl reads it as YAML (yaml.ToJSON) and stops: unable to parse the patch"
-            };
+/// The patch (from line `line` of the command), read as kubectl reads it;
+/// when its YAML reader refuses the text, kubectl's own error line.
+fn patch_body(
+    text: &str,
+    budget: &Budget,
+    line: usize,
+    from_file: bool,
+) -> Result<Input, LintError> {
+    kubectl_body(text, budget).map_err(|refusal| match refusal {
+        Refusal::Yaml(yaml) => {
+            let mut err = yaml.error;
+            let parsed = unable_to_parse(text, from_file);
+            err.message = format!(
+                "the patch (from line {line}): {}; kubectl reads it as YAML (yaml.ToJSON) and stops: error: unable to parse {parsed}: {}",
+                err.message, yaml.go
+            );
+            LintError::Syntax(err)
+        }
+        Refusal::Lint(LintError::Syntax(mut err)) => {
+            let how = "kubectl sends text starting with { as it is, and the server cannot decode it (400 error decoding patch)";
             err.message = format!("the patch (from line {line}): {}; {how}", err.message);
             LintError::Syntax(err)
         }
-        other => other,
+        Refusal::Lint(other) => other,
     })
+}
+
+/// What kubectl's `unable to parse %q` quotes: the `-p` value (Go-quoted;
+/// named when long), or nothing for `--patch-file` (its `-p` is empty).
+fn unable_to_parse(text: &str, from_file: bool) -> String {
+    if from_file {
+        return "\"\"".to_owned();
+    }
+    let quoted = crate::gojson::quote(text);
+    if quoted.chars().count() <= 120 {
+        quoted
+    } else {
+        format!("\"<the {}-byte patch>\"", text.len())
+    }
 }
 
 /// The error for a text without a `kubectl patch` command, naming the
@@ -486,6 +512,7 @@ fn type_mismatch(sent: BodyKind, found: BodyKind) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lint::Rule;
 
     fn read(text: &str) -> Result<Input, LintError> {
         super::read(text, &Budget::default(), None)
@@ -669,6 +696,62 @@ mod tests {
                 .contains("unable to read patch file: open q.yaml"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn yaml_is_read_as_kubectl_reads_it() {
+        // YAML 1.1: `yes` and the key `on` are booleans, `010` is octal,
+        // `<<` merges; the hints say so.
+        let input = read(
+            "kubectl patch cm conf --type=merge -p 'data: {enabled: yes, mode: 010}\nmetadata: {labels: {<<: {a: b}, on: x}}'",
+        )
+        .unwrap();
+        assert_eq!(
+            input.payload,
+            r#"{"data":{"enabled":true,"mode":8},"metadata":{"labels":{"a":"b","true":"x"}}}"#
+        );
+        let rules: Vec<_> = input
+            .hints
+            .iter()
+            .map(|h| (h.rule, h.message.as_str()))
+            .collect();
+        assert_eq!(
+            rules,
+            [
+                (Rule::YamlBoolean, "line 1: the YAML word yes is sent as true (kubectl reads YAML 1.1): quote it (\"yes\") if it is text"),
+                (Rule::YamlNumber, "line 1: the YAML number 010 is sent as 8: quote it (\"010\") if the digits matter"),
+                (Rule::YamlBoolean, "line 2: the key on is sent as the key \"true\" (kubectl reads YAML 1.1): quote it (\"on\")"),
+            ]
+        );
+        // A byte order mark before `{`: not JSON to kubectl, so re-encoded.
+        let input =
+            read("kubectl patch cm conf --type=merge -p $'\\xef\\xbb\\xbf{\"b\": 1, \"a\": 2}'")
+                .unwrap();
+        assert_eq!(input.payload, r#"{"a":2,"b":1}"#);
+        // A repeated key keeps its last value; kubectl does not stop.
+        let input = read("kubectl patch cm conf --type=merge -p 'a: 1\na: 2'").unwrap();
+        assert_eq!(input.payload, r#"{"a":2}"#);
+    }
+
+    #[test]
+    fn yaml_refusals_are_kubectls_own_error_line() {
+        let err = read(r#"kubectl patch cm conf --type=merge -p 'data: {a: "\/"}'"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            r#"patch: line 1, column 12: the patch (from line 1): found unknown escape character; kubectl reads it as YAML (yaml.ToJSON) and stops: error: unable to parse "data: {a: \"\\/\"}": yaml: found unknown escape character"#
+        );
+        let files = |_: &str| Ok("a: 1\nb: \"\\uD83D\\uDE00\"\n".to_owned());
+        let err = super::read(
+            "kubectl patch cm conf --type=merge --patch-file p.yaml",
+            &Budget::default(),
+            Some(&files),
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string().ends_with(r#"error: unable to parse "": yaml: line 2: found invalid Unicode character escape code"#),
+            "{err}"
+        );
+        assert_eq!(err.location(), (Some(2), Some(7)));
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::paths;
+use super::{paths, Options};
 use crate::pointer::Pointer;
 use crate::schema::{self, ListType, Smp};
 
@@ -52,18 +52,16 @@ pub(super) enum ListSmp<'t> {
     Unknown,
 }
 
-/// The tabled kind lint reads a body against: the object's (`apiVersion`
-/// and `kind`), else the kind named.
-pub(super) fn schema_of(
-    object: Option<&Value>,
-    kind: Option<&str>,
-) -> Option<schema::Kind<'static>> {
-    if let Some(object) = object {
-        if let schema::Target::Tabled(found) = schema::target_of(object) {
+/// The tabled kind lint reads a body against, in the release the options
+/// model: the object's (`apiVersion` and `kind`), else the kind named.
+pub(super) fn schema_of(options: &Options, kind: Option<&str>) -> Option<schema::Kind<'static>> {
+    let table = schema::for_release(options.cluster.version);
+    if let Some(object) = &options.object {
+        if let schema::Target::Tabled(found) = table.target_of(object) {
             return Some(found);
         }
     }
-    schema::resource(kind?)
+    table.resource(kind?)
 }
 
 /// What a strategic merge patch does with the list at `path` (a pointer

@@ -22,7 +22,7 @@ pub(super) fn merge_patch(body: &Value, options: &Options, kind: Option<&str>) -
     let merge = Merge {
         options,
         kind,
-        schema: lists::schema_of(options.object.as_ref(), kind),
+        schema: lists::schema_of(options, kind),
         pinned: body::pins_resource_version(body),
     };
     plan(merge, body, (), options)

@@ -5,11 +5,11 @@ use std::fmt;
 
 use serde_json::Value;
 
-use super::hints;
+use super::hints::{self, Surprise};
 use super::kinds::Resource;
 use super::rules::{message, Rule};
 use crate::gojson;
-use crate::input::{self, Budget, Format, InputError};
+use crate::input::{self, Budget, Format, InputError, YamlError, YamlScalar};
 use crate::patch::PayloadError;
 
 pub use crate::strategy::BodyKind;
@@ -212,17 +212,6 @@ pub fn budget() -> Budget {
     }
 }
 
-/// How the body text is turned into the bytes sent.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum BodyText {
-    /// A file or a pasted payload: JSON as written, YAML Go-encoded.
-    File,
-    /// kubectl's `-p`: apimachinery's `yaml.ToJSON` keeps text starting
-    /// with `{` as it is and converts anything else (a `[` list too) from
-    /// YAML, re-encoding it with Go's `encoding/json`.
-    Kubectl,
-}
-
 /// True when `value` holds a strategic-merge-patch directive key at any
 /// depth.
 pub(super) fn has_directive(value: &Value) -> bool {
@@ -254,20 +243,20 @@ pub(super) fn is_directive(key: &str) -> bool {
         || key.starts_with("$deleteFromPrimitiveList/")
 }
 
-/// Reads a patch body: a JSON patch (a list), a merge patch (an object)
-/// or a strategic merge patch (an object with directives), with the hints
-/// reading it gave (a byte order mark, YAML numbers, Go's `%v`).
-pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, LintError> {
+/// Reads a patch body from a file or a paste: a JSON patch (a list), a
+/// merge patch (an object) or a strategic merge patch (an object with
+/// directives), with the hints reading it gave (a byte order mark, YAML
+/// numbers and booleans, Go's `%v`). JSON is sent as written; YAML as the
+/// JSON kubectl's reader makes of it.
+pub(super) fn body(text: &str, budget: &Budget) -> Result<Input, LintError> {
     let mut hints = Vec::new();
     let text = match text.strip_prefix('\u{feff}') {
         Some(rest) => {
-            if how == BodyText::File {
-                let message = bom_message(BodyKind::JsonPatch);
-                hints.push(Hint {
-                    rule: Rule::ByteOrderMark,
-                    message,
-                });
-            }
+            let message = bom_message(BodyKind::JsonPatch);
+            hints.push(Hint {
+                rule: Rule::ByteOrderMark,
+                message,
+            });
             rest
         }
         None => text,
@@ -275,12 +264,71 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
     if hints::looks_go_formatted(text) {
         return Ok(go_formatted(text, hints));
     }
-    let format = match how {
-        BodyText::File => Format::detect(text),
-        BodyText::Kubectl if text.trim_start().starts_with('{') => Format::Json,
-        BodyText::Kubectl => Format::Yaml,
-    };
-    let value = parse(text, format, budget).map_err(LintError::Syntax)?;
+    match Format::detect(text) {
+        Format::Json => {
+            let value = input::parse_as(text, Format::Json, budget).map_err(LintError::Syntax)?;
+            input_of(value, text.to_owned(), Origin::Json, hints, &[])
+        }
+        Format::Yaml => {
+            let read = input::read_yaml(text, budget).map_err(|e| LintError::Syntax(e.error))?;
+            let payload = gojson::to_string(&read.value);
+            input_of(read.value, payload, Origin::Yaml, hints, &read.scalars)
+        }
+    }
+}
+
+/// Why kubectl cannot send a `-p` text: lint cannot read it, or
+/// kubectl's YAML reader refuses it (with kubectl's words).
+pub(super) enum Refusal {
+    Lint(LintError),
+    Yaml(YamlError),
+}
+
+/// What `kubectl patch` sends for its `-p` (or `--patch-file`) text:
+/// apimachinery's `yaml.ToJSON` keeps a text that starts with `{` (after
+/// white space) as it is, and converts any other, a byte order mark or a
+/// JSON list included, from YAML (sigs.k8s.io/yaml's `YAMLToJSON`).
+///
+/// # Errors
+///
+/// [`YamlError`] with kubectl's words when its YAML reader refuses the
+/// text.
+pub fn kubectl_sends(text: &str, budget: &Budget) -> Result<String, YamlError> {
+    if has_json_prefix(text) {
+        return Ok(text.to_owned());
+    }
+    input::yaml_to_json(text, budget).map(|read| gojson::to_string(&read.value))
+}
+
+/// apimachinery's `hasJSONPrefix`: `{` after Unicode white space.
+fn has_json_prefix(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+}
+
+/// A `kubectl patch` body: the bytes kubectl sends, read.
+pub(super) fn kubectl_body(text: &str, budget: &Budget) -> Result<Input, Refusal> {
+    if hints::looks_go_formatted(text) {
+        return Ok(go_formatted(text, Vec::new()));
+    }
+    if has_json_prefix(text) {
+        let value = input::parse_as(text, Format::Json, budget)
+            .map_err(|e| Refusal::Lint(LintError::Syntax(e)))?;
+        return input_of(value, text.to_owned(), Origin::Json, Vec::new(), &[])
+            .map_err(Refusal::Lint);
+    }
+    let read = input::yaml_to_json(text, budget).map_err(Refusal::Yaml)?;
+    let payload = gojson::to_string(&read.value);
+    input_of(read.value, payload, Origin::Yaml, Vec::new(), &read.scalars).map_err(Refusal::Lint)
+}
+
+/// The body's kind from its shape, and the hints about it.
+fn input_of(
+    value: Value,
+    payload: String,
+    origin: Origin,
+    mut hints: Vec<Hint>,
+    scalars: &[YamlScalar],
+) -> Result<Input, LintError> {
     let kind = match &value {
         Value::Array(_) => BodyKind::JsonPatch,
         Value::Object(_) if has_directive(&value) => BodyKind::StrategicMergePatch,
@@ -294,20 +342,7 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
     for hint in hints.iter_mut().filter(|h| h.rule == Rule::ByteOrderMark) {
         hint.message = bom_message(kind);
     }
-    if format == Format::Yaml {
-        hints.extend(hints::yaml_numbers(text).into_iter().map(|number| {
-            let (line, written, sent) = (number.line, &number.written, &number.sent);
-            let message = message!(YamlNumber "number", line, written, sent);
-            Hint {
-                rule: Rule::YamlNumber,
-                message,
-            }
-        }));
-    }
-    let (payload, origin) = match format {
-        Format::Json => (text.to_owned(), Origin::Json),
-        Format::Yaml => (gojson::to_string(&value), Origin::Yaml),
-    };
+    hints.extend(scalars.iter().filter_map(yaml_hint));
     Ok(Input {
         kind,
         payload,
@@ -317,15 +352,25 @@ pub(super) fn body(text: &str, budget: &Budget, how: BodyText) -> Result<Input, 
     })
 }
 
-/// `text` read as `format`. A JSON list given to kubectl is read as YAML;
-/// JSON is YAML, and reading it as JSON gives the same values far faster.
-fn parse(text: &str, format: Format, budget: &Budget) -> Result<Value, InputError> {
-    if format == Format::Yaml && text.trim_start().starts_with('[') {
-        if let Ok(value) = input::parse_as(text, Format::Json, budget) {
-            return Ok(value);
-        }
-    }
-    input::parse_as(text, format, budget)
+/// The hint about a plain YAML scalar kubectl reads as something its
+/// writer may not mean.
+fn yaml_hint(scalar: &YamlScalar) -> Option<Hint> {
+    let (line, written, sent) = (scalar.line, &scalar.written, &scalar.sent);
+    let (rule, message) = match hints::yaml_surprise(scalar)? {
+        Surprise::Number => (
+            Rule::YamlNumber,
+            message!(YamlNumber "number", line, written, sent),
+        ),
+        Surprise::Boolean if scalar.key => (
+            Rule::YamlBoolean,
+            message!(YamlBoolean "key", line, written, sent),
+        ),
+        Surprise::Boolean => (
+            Rule::YamlBoolean,
+            message!(YamlBoolean "value", line, written, sent),
+        ),
+    };
+    Some(Hint { rule, message })
 }
 
 /// What the server answers a body that starts with a byte order mark: the

@@ -240,6 +240,9 @@ pub enum Rule {
     SmpPatchReplace,
     /// An element of a list merged by key that lacks the key.
     SmpMissingMergeKey,
+    /// A list and its `$deleteFromPrimitiveList` in one strategic merge
+    /// patch without `$setElementOrder`: merged in Go's random map order.
+    SmpNondeterministic,
     /// A UTF-8 byte order mark before the body.
     ByteOrderMark,
     /// Go's `%v` of a slice of ops instead of JSON.
@@ -256,6 +259,8 @@ pub enum Rule {
     MergeFromReplacesList,
     /// A path or member the kind's schema does not have (`/metdata`).
     UnknownField,
+    /// A YAML 1.1 word read as a boolean (`yes`, `on`, `n`).
+    YamlBoolean,
 }
 
 /// One row of the rule table.
@@ -321,7 +326,7 @@ pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"Virtu
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 34] = [
+    pub const ALL: [Rule; 36] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -349,6 +354,7 @@ impl Rule {
         Rule::SmpReplacesList,
         Rule::SmpPatchReplace,
         Rule::SmpMissingMergeKey,
+        Rule::SmpNondeterministic,
         Rule::ByteOrderMark,
         Rule::GoFormattedBody,
         Rule::NonStringValue,
@@ -356,6 +362,7 @@ impl Rule {
         Rule::TestRetriedOnConflict,
         Rule::MergeFromReplacesList,
         Rule::UnknownField,
+        Rule::YamlBoolean,
     ];
 
     /// The stable kebab-case name.
@@ -415,7 +422,7 @@ enum Against {
 /// the fixed patch it is silent on (generated at the limit for
 /// [`Rule::TooManyOps`] and [`Rule::BodyTooLarge`]).
 #[rustfmt::skip]
-const EXAMPLES: [(Rule, Against, &str, &str); 34] = [
+const EXAMPLES: [(Rule, Against, &str, &str); 36] = [
     (Rule::WholeMapTest, Against::Nothing,
      r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
      r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#),
@@ -493,6 +500,9 @@ const EXAMPLES: [(Rule, Against, &str, &str); 34] = [
     (Rule::SmpMissingMergeKey, Against::Nothing,
      r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis"}]}}}}'"#,
      r#"kubectl patch deployment patch-demo -p '{"spec":{"template":{"spec":{"containers":[{"image":"redis","name":"patch-demo-ctr"}]}}}}'"#),
+    (Rule::SmpNondeterministic, Against::Nothing,
+     r#"kubectl patch pod web-0 -p '{"metadata":{"finalizers":["example.com/cleanup"],"$deleteFromPrimitiveList/finalizers":["example.com/cleanup","example.com/legacy"]}}'"#,
+     r#"kubectl patch pod web-0 -p '{"metadata":{"$deleteFromPrimitiveList/finalizers":["example.com/legacy"]}}'"#),
     (Rule::ByteOrderMark, Against::Nothing,
      "\u{feff}[{\"op\":\"add\",\"path\":\"/metadata/labels/app\",\"value\":\"web\"}]",
      r#"[{"op":"add","path":"/metadata/labels/app","value":"web"}]"#),
@@ -510,6 +520,9 @@ const EXAMPLES: [(Rule, Against, &str, &str); 34] = [
     (Rule::UnknownField, Against::Nothing,
      r#"kubectl patch pod web-0 --type=merge -p '{"metdata":{"labels":{"app":"web"}}}'"#,
      r#"kubectl patch pod web-0 --type=merge -p '{"metadata":{"labels":{"app":"web"}}}'"#),
+    (Rule::YamlBoolean, Against::Nothing,
+     r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/cache: on}}'"#,
+     r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/cache: "on"}}'"#),
 ];
 
 const _: () = {
@@ -617,7 +630,7 @@ impl<'de> serde::Deserialize<'de> for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 34] = TABLE;
+pub static RULES: [RuleInfo; 36] = TABLE;
 
 /// Each rule's name, read from [`TABLE`] at compile time.
 static NAMES: [&str; TABLE.len()] = {
@@ -652,7 +665,7 @@ static SEVERITIES: [Severity; TABLE.len()] = {
 /// the other texts are linked only where [`RULES`] (or [`Rule::info`]) is
 /// used. One line a message.
 #[rustfmt::skip]
-const TABLE: [RuleInfo; 34] = [
+const TABLE: [RuleInfo; 36] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
@@ -1047,6 +1060,19 @@ const TABLE: [RuleInfo; 34] = [
         applies_to: AppliesTo::StrategicMergePatch,
     },
     RuleInfo {
+        rule: Rule::SmpNondeterministic,
+        name: "smp-nondeterministic",
+        severity: Severity::Warning,
+        summary: "a list and its `$deleteFromPrimitiveList` in one strategic merge patch without `$setElementOrder`: kubectl and the server merge them in a random order",
+        explanation: "apimachinery merges a patch's keys in Go's map order, which Go randomizes on every iteration (`mergeMap` in `pkg/util/strategicpatch/patch.go`: `for k, patchV := range patch`). `finalizers` and `$deleteFromPrimitiveList/finalizers` are two keys of one map, so each request merges the list first and deletes after, or deletes first and merges after: a value the body both adds and deletes is kept one time and dropped the next, and, where the stored list holds duplicates, the deletion leaves spare capacity that changes the order of the merged list. The same body gives different objects from run to run, in `kubectl patch --local` and on the server. `$setElementOrder/<list>` fixes the order: `mergePatchIntoOriginal` merges the list with its order before the loop, so the deletion always comes after (which is why `kubectl apply` and `kubectl edit`, whose diffs send a deletion list with an order list, are not affected).",
+        fix: "None automatic: do not add and delete one value in one body; or add `$setElementOrder/<list>` listing the list as you want it (the merge then always runs first); or send the addition and the deletion as two patches.",
+        messages: &[
+            ("both", "{path} and {delete} are merged in Go's random map order (no {order}): {values} {verb} both added and deleted, so each request keeps or drops {them} at random"),
+            ("order", "{path} and {delete} are merged in Go's random map order (no {order}): the merge and the deletion run in either order from request to request, which changes the merged list's order when the stored list holds duplicates"),
+        ],
+        applies_to: AppliesTo::StrategicMergePatch,
+    },
+    RuleInfo {
         rule: Rule::ByteOrderMark,
         name: "byte-order-mark",
         severity: Severity::Error,
@@ -1087,8 +1113,8 @@ const TABLE: [RuleInfo; 34] = [
         rule: Rule::YamlNumber,
         name: "yaml-number",
         severity: Severity::Warning,
-        summary: "a YAML number whose digits the JSON sent does not keep (`1.10` is sent as `1.1`, `1.0` as `1`, `0o17` as `15`)",
-        explanation: "`kubectl patch -p` reads a value that does not start with `{` as YAML, and a YAML file is converted to JSON before it is sent (apimachinery `yaml.ToJSON`): an unquoted `1.10` is the number 1.1, so a version `1.10` arrives as `1.1`, and a number where a string belongs (a label, an annotation) is refused on top.",
+        summary: "a YAML number whose digits the JSON sent does not keep (`1.10` is sent as `1.1`, `0755` as `493`, `1_000` as `1000`, `0o17` as `15`)",
+        explanation: "`kubectl patch -p` reads a value that does not start with `{` as YAML, and a YAML file is converted to JSON before it is sent (apimachinery `yaml.ToJSON`, sigs.k8s.io/yaml over yaml.v2, which reads YAML 1.1): an unquoted `1.10` is the number 1.1, so a version `1.10` arrives as `1.1`; a leading zero makes an octal number (`0755` is 493, `09` is 9); `_` separators are dropped (`1_000` is 1000) and `0b`, `0o`, `0x` numbers are sent in decimal; an integer too long for an int64 or a uint64 becomes a float that loses digits. A number where a string belongs (a label, an annotation) is refused on top. A key is sent as the number's text (`010:` is the key `8`).",
         fix: "None automatic: quote the value (`\"1.10\"`).",
         messages: &[("number", "line {line}: the YAML number {written} is sent as {sent}: quote it (\"{written}\") if the digits matter")],
         applies_to: AppliesTo::All,
@@ -1127,6 +1153,19 @@ const TABLE: [RuleInfo; 34] = [
             ("no-hint", "."),
             ("hint", ": did you mean `{field}`?"),
             ("below", " An op whose path runs below a member the object lacks fails the whole patch instead (422)."),
+        ],
+        applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::YamlBoolean,
+        name: "yaml-boolean",
+        severity: Severity::Note,
+        summary: "a YAML word kubectl reads as a boolean (`yes`, `no`, `on`, `off`, `y`, `n`, in three casings)",
+        explanation: "kubectl converts YAML to JSON with sigs.k8s.io/yaml over yaml.v2, which reads YAML 1.1 (`resolve.go`): besides `true` and `false`, the words `y`, `yes`, `on` and `n`, `no`, `off` (lower case, capitalised or upper case) are booleans. YAML 1.2 and most editors read them as strings. So `mode: on` is sent as `true`: where Kubernetes keeps strings (labels, annotations, a ConfigMap's data, environment values) the server refuses it, elsewhere it is stored as a boolean; and a key `on:` or `y:` is sent as the key `\"true\"`, silently renamed.",
+        fix: "None automatic: quote the word (`\"on\"`) if it is text; write `true` or `false` if it is a boolean.",
+        messages: &[
+            ("value", "line {line}: the YAML word {written} is sent as {sent} (kubectl reads YAML 1.1): quote it (\"{written}\") if it is text"),
+            ("key", "line {line}: the key {written} is sent as the key {sent:?} (kubectl reads YAML 1.1): quote it (\"{written}\")"),
         ],
         applies_to: AppliesTo::All,
     },

@@ -10,6 +10,12 @@
 
 use std::fmt;
 
+/// What an escape of `$'...'` stands for: a character, or a byte.
+enum Piece {
+    Char(char),
+    Byte(u8),
+}
+
 /// One token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Token {
@@ -338,15 +344,22 @@ impl Lexer<'_> {
         }
     }
 
-    /// `$'...'`: bash's ANSI-C quoting.
+    /// `$'...'`: bash's ANSI-C quoting. `\xHH` and `\ooo` are bytes:
+    /// consecutive ones that form UTF-8 are one character (`\xef\xbb\xbf`
+    /// is a byte order mark); bytes that do not are read as U+FFFD.
     fn ansi_c(&mut self) -> Result<(), ShellError> {
         let line = self.line;
         self.word();
+        let mut bytes = Vec::new();
         loop {
             let escaped = match self.chars.next() {
-                Some((_, '\'')) => return Ok(()),
+                Some((_, '\'')) => {
+                    self.push_bytes(&mut bytes);
+                    return Ok(());
+                }
                 Some((_, '\\')) => self.chars.next(),
                 Some((_, c)) => {
+                    self.push_bytes(&mut bytes);
                     self.literal(c);
                     continue;
                 }
@@ -355,29 +368,48 @@ impl Lexer<'_> {
             let Some((_, e)) = escaped else {
                 return Err(self.error("a $'...' quote opened here is never closed", line));
             };
-            if let Some(d) = self.ansi_c_escape(e) {
-                self.word().text.push(d);
+            match self.ansi_c_escape(e) {
+                Some(Piece::Byte(b)) => bytes.push(b),
+                Some(Piece::Char(d)) => {
+                    self.push_bytes(&mut bytes);
+                    self.word().text.push(d);
+                }
+                None => {}
             }
+        }
+    }
+
+    /// Appends the bytes of `\x` and octal escapes to the word, as text.
+    fn push_bytes(&mut self, bytes: &mut Vec<u8>) {
+        if !bytes.is_empty() {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            self.word().text.push_str(&text);
+            bytes.clear();
         }
     }
 
     /// What `\e` stands for in `$'...'` (an unknown escape keeps its
     /// backslash).
-    fn ansi_c_escape(&mut self, e: char) -> Option<char> {
-        match e {
-            'a' => Some('\u{7}'),
-            'b' => Some('\u{8}'),
-            'e' | 'E' => Some('\u{1b}'),
-            'f' => Some('\u{c}'),
-            'n' => Some('\n'),
-            'r' => Some('\r'),
-            't' => Some('\t'),
-            'v' => Some('\u{b}'),
-            '\\' | '\'' | '"' | '?' => Some(e),
-            'c' => self.chars.next().map(|(_, x)| char::from((x as u8) & 0x1f)),
+    fn ansi_c_escape(&mut self, e: char) -> Option<Piece> {
+        let c = match e {
+            'a' => '\u{7}',
+            'b' => '\u{8}',
+            'e' | 'E' => '\u{1b}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'v' => '\u{b}',
+            '\\' | '\'' | '"' | '?' => e,
+            'c' => {
+                return self
+                    .chars
+                    .next()
+                    .map(|(_, x)| Piece::Char(char::from((x as u8) & 0x1f)))
+            }
             '0'..='7' => {
                 let (n, _) = self.digits(8, 2, e.to_digit(8).unwrap_or(0));
-                char::from_u32(n & 0xff)
+                return Some(Piece::Byte((n & 0xff) as u8));
             }
             'x' | 'u' | 'U' => {
                 let max = match e {
@@ -385,19 +417,21 @@ impl Lexer<'_> {
                     'u' => 4,
                     _ => 8,
                 };
-                match self.digits(16, max, 0) {
+                return match self.digits(16, max, 0) {
                     (_, 0) => {
                         self.word().text.push('\\');
-                        Some(e)
+                        Some(Piece::Char(e))
                     }
-                    (n, _) => char::from_u32(n),
-                }
+                    (n, _) if e == 'x' => Some(Piece::Byte(n as u8)),
+                    (n, _) => char::from_u32(n).map(Piece::Char),
+                };
             }
             other => {
                 self.word().text.push('\\');
-                Some(other)
+                other
             }
-        }
+        };
+        Some(Piece::Char(c))
     }
 
     /// Up to `max` more digits in `radix` after `n`: the number, and how

@@ -29,11 +29,10 @@ use crate::schema::{self, Node, Place, Smp};
 use crate::status::Status;
 use crate::strategy::Overwrite;
 
-/// The release whose strategic merge patch engine lint runs. The CLI's
-/// and the API's `--kube-version` arrive through [`Options`] once they
-/// carry a cluster; until then the newest release.
-fn release(_options: &Options) -> KubeVersion {
-    KubeVersion::default()
+/// The release whose schemas and strategic merge patch engine lint runs
+/// (the CLI's and the API's `--kube-version`).
+fn release(options: &Options) -> KubeVersion {
+    options.cluster.version
 }
 
 /// What the body is sent to.
@@ -55,10 +54,12 @@ fn target(options: &Options, kind: Option<&str>, resource: Option<&Resource>) ->
             .and_then(Value::as_str)
             .is_some_and(|s| !s.is_empty())
     };
-    // The object says what it is: the schema tables decide built in or
-    // custom (a kind they do not list is a custom resource).
+    // The object says what it is: the release's schema tables decide built
+    // in or custom (a kind of a group they do not list is a custom
+    // resource).
+    let table = schema::for_release(release(options));
     if let (Some(object), true) = (object, has("apiVersion") && has("kind")) {
-        let found = schema::target_of(object);
+        let found = table.target_of(object);
         return Target {
             served: Served::by(found.is_builtin()),
             schema: found.schema(),
@@ -66,8 +67,8 @@ fn target(options: &Options, kind: Option<&str>, resource: Option<&Resource>) ->
         };
     }
     let schema = resource
-        .and_then(|r| schema::resource(&r.typed))
-        .or_else(|| kind.and_then(schema::resource));
+        .and_then(|r| table.resource(&r.typed))
+        .or_else(|| kind.and_then(|kind| table.resource(kind)));
     let served = match (schema, resource.map(|r| r.served), kind) {
         (Some(found), _, _) => Served::by(found.is_builtin()),
         (None, Some(served @ (Served::Builtin | Served::Custom)), _) => served,
@@ -99,6 +100,7 @@ pub(super) fn strategic(
     }
     let root = target.schema.map(|k| k.root());
     let strategic = Strategic {
+        body,
         options,
         kind,
         resource,
@@ -106,7 +108,9 @@ pub(super) fn strategic(
         kind_name: target.schema.map(|k| k.kind()).or(kind),
         pinned: body::pins_resource_version(body),
         // Without a schema for the kind, metadata is still ObjectMeta.
-        meta: schema::resource("Pod").map(|pod| pod.root()),
+        meta: schema::for_release(release(options))
+            .resource("Pod")
+            .map(|pod| pod.root()),
         target,
     };
     plan(strategic, body, root, options)
@@ -114,6 +118,7 @@ pub(super) fn strategic(
 
 /// A strategic merge patch, as the plan reads it.
 struct Strategic<'o> {
+    body: &'o Value,
     options: &'o Options,
     /// The kind lint was given (the 415 finding names it).
     kind: Option<&'o str>,
@@ -144,6 +149,7 @@ impl<'b> Dialect<'b> for Strategic<'_> {
             let message = message!(SmpBadDirective "member", path = shown(path), problem);
             return found.push(Some(body::finding(Rule::SmpBadDirective, path, message)));
         }
+        found.push(nondeterministic(self.body, member));
         let patch = value.as_str().filter(|_| key == "$patch" && !self.pinned);
         if let Some(how @ ("replace" | "delete")) = patch {
             found.fixable(self.whole_write(member.parent, how));
@@ -573,6 +579,42 @@ fn list_reason(found: &List<'_>, kind: Option<&str>) -> String {
             found.path
         ),
     }
+}
+
+/// A `$deleteFromPrimitiveList/<list>` beside `<list>` and no
+/// `$setElementOrder/<list>`: `mergeMap` visits the two keys in Go's
+/// random map order, so the merge and the deletion run in either order.
+fn nondeterministic<N>(body: &Value, member: &Member<'_, '_, N>) -> Option<Finding> {
+    let field = member.key.strip_prefix("$deleteFromPrimitiveList/")?;
+    let parent = body.pointer(member.parent)?.as_object()?;
+    let Value::Array(added) = parent.get(field)? else {
+        return None;
+    };
+    let order = format!("$setElementOrder/{field}");
+    if parent.contains_key(&order) {
+        return None;
+    }
+    let deleted = member.value.as_array()?;
+    let path = format!("{}/{}", member.parent, crate::pointer::escape(field));
+    let mut both: Vec<String> = Vec::new();
+    for text in added
+        .iter()
+        .filter(|v| deleted.contains(v))
+        .map(crate::gojson::to_string)
+    {
+        if !both.contains(&text) {
+            both.push(text);
+        }
+    }
+    let (path_shown, delete) = (shown(&path), shown(member.path));
+    let message = match both.len() {
+        0 => message!(SmpNondeterministic "order", path = path_shown, delete, order),
+        n => message!(SmpNondeterministic "both", path = path_shown, delete, order,
+            values = both.join(", "),
+            verb = if n == 1 { "is" } else { "are" },
+            them = if n == 1 { "it" } else { "them" }),
+    };
+    Some(body::finding(Rule::SmpNondeterministic, &path, message))
 }
 
 /// What is wrong with a directive, in apimachinery's words.

@@ -182,6 +182,8 @@ pub fn read(crd: &Value) -> Result<Table, CrdError> {
             short_names: short_names.clone(),
             root,
             custom: true,
+            route: Default::default(),
+            local: false,
         });
     }
     table.kinds = kinds;
@@ -255,6 +257,7 @@ impl Reader<'_> {
                     let index = self.table.push_struct(Struct {
                         name: name.into(),
                         map_type: map_type(map.get("x-kubernetes-map-type"), path)?,
+                        opaque: false,
                         fields,
                     });
                     Ty::Struct(index)

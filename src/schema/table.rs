@@ -6,26 +6,36 @@
 //!
 //! ```text
 //! @custom                          the kinds after it are custom resources
-//! >Kind apiVersion plural singular short,names|- RootType
-//! !apiVersion Kind Kind ...        built-in kinds with no schema in the table
-//! =Type [m=atomic|granular]        a struct; its fields follow, one a line:
+//! >Kind apiVersion plural singular short,names|- RootType [flags]
+//! !apiVersion Kind Kind ...        built-in kinds kubectl knows that the table does not serve
+//! =Type [m=atomic|granular|*]      a struct; its fields follow, one a line:
 //! name type [p=strategies] [k=mergeKey] [l=atomic|set|map:key,key] [m=atomic|granular]
+//! %1.X                             the rest: changes per older release (see [`super::release`])
 //! ```
 //!
-//! Types: `s` string, `b` bool, `i32`, `i64`, `n` number, `ios`
+//! Types: `s` string, `by` bytes (`[]byte`), `b` bool, `i32`, `i64`, `n` number, `ios`
 //! IntOrString, `q` Quantity, `t` Time, `mt` MicroTime, `x` any JSON,
 //! `[T]` a list of T, `{T}` a map of T, or a struct's name (defined in the
-//! same text or in one read before it).
+//! same text or in one read before it). `m=*` marks a Go struct whose JSON
+//! is any value (`RawExtension`): it has no fields to look up. Kind flags:
+//! `c` no route for one object (create-only), `r` its route takes no PATCH,
+//! `l` not in kubectl's scheme.
 
+use crate::kube::KubeVersion;
 use crate::limits::SCHEMA_TABLE_LINES as MAX_TABLE_LINES;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// A JSON scalar type, with the Go type behind it where that matters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scalar {
-    /// `string` (also `[]byte`, base64 in JSON).
+    /// `string`.
     String,
+    /// `[]byte` (base64 text in JSON; a slice to Go's lookups).
+    Bytes,
+    /// `uint8`: an element of a `[]byte` (no JSON of its own).
+    Byte,
     /// `bool`.
     Bool,
     /// `int32`.
@@ -50,6 +60,7 @@ impl Scalar {
     fn parse(code: &str) -> Option<Scalar> {
         Some(match code {
             "s" => Scalar::String,
+            "by" => Scalar::Bytes,
             "b" => Scalar::Bool,
             "i32" => Scalar::Int32,
             "i64" => Scalar::Int64,
@@ -67,6 +78,8 @@ impl Scalar {
     pub fn code(self) -> &'static str {
         match self {
             Scalar::String => "s",
+            Scalar::Bytes => "by",
+            Scalar::Byte => "u8",
             Scalar::Bool => "b",
             Scalar::Int32 => "i32",
             Scalar::Int64 => "i64",
@@ -94,6 +107,8 @@ impl Scalar {
     pub fn go_kind(self) -> &'static str {
         match self {
             Scalar::String => "string",
+            Scalar::Bytes => "slice",
+            Scalar::Byte => "uint8",
             Scalar::Bool => "bool",
             Scalar::Int32 => "int32",
             Scalar::Int64 => "int64",
@@ -155,18 +170,53 @@ pub struct Field {
     pub map_type: Option<MapType>,
 }
 
-/// A struct type: its Go name and fields (sorted by name).
+/// A struct type: its name in the table and fields (sorted by name).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Struct {
-    /// The Go type's name (`PodSpec`), as errors print it.
+    /// The type's name in the table: the Go type's name (`PodSpec`),
+    /// qualified by its package where two packages define one name
+    /// (`v2.HorizontalPodAutoscalerSpec`).
     pub name: Box<str>,
     /// `x-kubernetes-map-type` of the type itself.
     pub map_type: Option<MapType>,
+    /// A Go struct whose JSON is any value (`RawExtension`, `FieldsV1`):
+    /// it takes any member, and Go finds no field in it.
+    pub opaque: bool,
     /// The fields, sorted by name.
     pub fields: Vec<Field>,
 }
 
 impl Struct {
+    /// The Go type's name, as Go's errors print it (`reflect.Type.Name()`):
+    /// the table name without the package that qualifies it (a lowercase
+    /// prefix: `v2.MetricSpec`); a CustomResourceDefinition's type names
+    /// (`Widget.v1.spec`) are kept whole.
+    pub fn go_name(&self) -> &str {
+        match self.name.rsplit_once('.') {
+            Some((_, name)) if self.name.starts_with(|c: char| c.is_ascii_lowercase()) => name,
+            _ => &self.name,
+        }
+    }
+
+    /// Adds a field, or replaces the one of its name, keeping the order.
+    pub(crate) fn put(&mut self, field: Field) {
+        match self.fields.binary_search_by(|f| f.name.cmp(&field.name)) {
+            Ok(i) => self.fields[i] = field,
+            Err(i) => self.fields.insert(i, field),
+        }
+    }
+
+    /// Removes the field of this name; whether there was one.
+    pub(crate) fn remove(&mut self, name: &str) -> bool {
+        match self.fields.binary_search_by(|f| (*f.name).cmp(name)) {
+            Ok(i) => {
+                self.fields.remove(i);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
     /// The field of this JSON name, exactly.
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields
@@ -193,19 +243,48 @@ pub struct KindInfo {
     pub root: Ty,
     /// A custom resource (served by a CRD: no strategic merge patch).
     pub custom: bool,
+    /// How kube-apiserver routes a PATCH of one object of the kind.
+    pub route: Route,
+    /// In kubectl's scheme: `kubectl patch --local` has its Go type.
+    pub local: bool,
+}
+
+/// How kube-apiserver routes a PATCH of one object of a kind
+/// (`registerResourceHandlers`, k8s.io/apiserver
+/// `pkg/endpoints/installer.go`: a route per verb the storage implements).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Route {
+    /// The object's route takes PATCH.
+    #[default]
+    Patch,
+    /// No route for one object: a create-only resource (reviews,
+    /// bindings); go-restful answers 404.
+    NoObject,
+    /// The object's route takes no PATCH (`componentstatuses`, the
+    /// create-only subresources `pods/eviction` and
+    /// `serviceaccounts/token`); go-restful answers 405.
+    NoPatch,
 }
 
 /// Kinds and their types: the compiled-in tables, or one read at run time
 /// (a table text, a CustomResourceDefinition).
+///
+/// The types are shared between the tables of releases built from one
+/// another ([`super::for_release`]): a release's table holds its own copy
+/// of a type only where that release changed it.
 #[derive(Clone, Debug, Default)]
 pub struct Table {
     pub(crate) kinds: Vec<KindInfo>,
-    pub(crate) structs: Vec<Struct>,
-    by_name: HashMap<Box<str>, u32>,
-    /// Built-in kinds without a schema here: (apiVersion, kind).
+    pub(crate) structs: Vec<Arc<Struct>>,
+    pub(crate) by_name: HashMap<Box<str>, u32>,
+    /// Built-in kinds kubectl knows that this table does not serve:
+    /// (apiVersion, kind).
     pub(crate) builtin: Vec<(Box<str>, Box<str>)>,
     /// The `#` header lines of each text read (sources and versions).
     pub(crate) sources: Vec<String>,
+    /// The Kubernetes release whose kinds these are, for the compiled-in
+    /// tables.
+    pub(crate) release: Option<KubeVersion>,
 }
 
 /// A table text that cannot be read: the line and what is wrong.
@@ -252,7 +331,11 @@ impl Table {
     }
 
     fn read(&mut self, text: &str) -> Result<(), TableError> {
-        let lines: Vec<&str> = text.lines().collect();
+        // The table proper ends where the changes per release begin.
+        let lines: Vec<&str> = text
+            .lines()
+            .take_while(|line| !line.starts_with('%'))
+            .collect();
         if lines.len() > MAX_TABLE_LINES {
             return Err(TableError {
                 line: MAX_TABLE_LINES + 1,
@@ -293,11 +376,7 @@ impl Table {
                 }
                 b'!' => {
                     current = None;
-                    let mut parts = line[1..].split_ascii_whitespace();
-                    let api_version = parts.next().unwrap_or_default();
-                    for kind in parts {
-                        self.builtin.push((api_version.into(), kind.into()));
-                    }
+                    self.unserved_line(&line[1..], true);
                 }
                 b'=' => {
                     current = Some(next_struct);
@@ -308,7 +387,7 @@ impl Table {
                         return Err(err(i, "a field outside a type"));
                     };
                     let field = self.field(line, i)?;
-                    self.structs[index].fields.push(field);
+                    Arc::make_mut(&mut self.structs[index]).fields.push(field);
                 }
             }
         }
@@ -332,28 +411,50 @@ impl Table {
                 if !defined.insert(name) {
                     return Err(err(i, format!("type {name} is defined twice")));
                 }
-                let map_type = match parts.next() {
-                    None => None,
-                    Some(attr) => Some(map_type(attr.strip_prefix("m=").unwrap_or(attr), i)?),
-                };
+                let (map_type, opaque) = type_attributes(parts.next(), i)?;
                 self.by_name.insert(name.into(), self.structs.len() as u32);
-                self.structs.push(Struct {
+                self.structs.push(Arc::new(Struct {
                     name: name.into(),
                     map_type,
+                    opaque,
                     fields: Vec::new(),
-                });
+                }));
             }
         }
         Ok(())
     }
 
+    /// Reads a `!` line (after its `!`): an apiVersion and kinds, added
+    /// to the built-in kinds the table does not serve, or removed.
+    pub(crate) fn unserved_line(&mut self, line: &str, add: bool) {
+        let mut parts = line.split_ascii_whitespace();
+        let api_version = parts.next().unwrap_or_default();
+        for kind in parts {
+            if add {
+                self.builtin.push((api_version.into(), kind.into()));
+            } else {
+                self.builtin
+                    .retain(|(a, k)| !(**a == *api_version && **k == *kind));
+            }
+        }
+    }
+
     /// Reads a kind line (after its `>`): kind, apiVersion, plural,
-    /// singular, short names (`-`: none) and root type.
-    fn kind_line(&mut self, line: &str, i: usize, custom: bool) -> Result<(), TableError> {
+    /// singular, short names (`-`: none), root type and flags.
+    pub(crate) fn kind_line(
+        &mut self,
+        line: &str,
+        i: usize,
+        custom: bool,
+    ) -> Result<(), TableError> {
         let parts: Vec<&str> = line.split_ascii_whitespace().collect();
-        let [kind, api_version, plural, singular, shorts, root] = parts[..] else {
+        let Some(&[kind, api_version, plural, singular, shorts, root]) = parts.get(..6) else {
             return Err(err(i, "a kind line needs 6 parts"));
         };
+        let flags = parts.get(6).copied().unwrap_or_default();
+        if parts.len() > 7 || flags.bytes().any(|b| !b"crl".contains(&b)) {
+            return Err(err(i, format!("unknown kind flags {flags:?}")));
+        }
         let short_names = if shorts == "-" {
             Vec::new()
         } else {
@@ -368,6 +469,14 @@ impl Table {
             short_names,
             root,
             custom,
+            route: if flags.contains('c') {
+                Route::NoObject
+            } else if flags.contains('r') {
+                Route::NoPatch
+            } else {
+                Route::Patch
+            },
+            local: !custom && !flags.contains('l'),
         });
         Ok(())
     }
@@ -390,7 +499,7 @@ impl Table {
         Ok(())
     }
 
-    fn field(&self, line: &str, i: usize) -> Result<Field, TableError> {
+    pub(crate) fn field(&self, line: &str, i: usize) -> Result<Field, TableError> {
         let mut parts = line.split_ascii_whitespace();
         let (Some(name), Some(ty)) = (parts.next(), parts.next()) else {
             return Err(err(i, "a field needs a name and a type"));
@@ -452,13 +561,19 @@ impl Table {
     pub(crate) fn push_struct(&mut self, s: Struct) -> u32 {
         let index = self.structs.len() as u32;
         self.by_name.insert(s.name.clone(), index);
-        self.structs.push(s);
+        self.structs.push(Arc::new(s));
         index
     }
 
     /// The struct at an index of a [`Ty::Struct`].
     pub fn struct_at(&self, index: u32) -> Option<&Struct> {
-        self.structs.get(index as usize)
+        self.structs.get(index as usize).map(|s| &**s)
+    }
+
+    /// The Kubernetes release whose built-in kinds these are (the
+    /// compiled-in tables, [`super::for_release`]).
+    pub fn release(&self) -> Option<KubeVersion> {
+        self.release
     }
 
     /// The struct of this name.
@@ -484,6 +599,19 @@ impl Table {
     }
 }
 
+/// The attribute of a `=Type` line: `m=atomic`, `m=granular` or `m=*`
+/// (opaque).
+pub(crate) fn type_attributes(
+    attr: Option<&str>,
+    i: usize,
+) -> Result<(Option<MapType>, bool), TableError> {
+    match attr.map(|a| a.strip_prefix("m=").unwrap_or(a)) {
+        None => Ok((None, false)),
+        Some("*") => Ok((None, true)),
+        Some(value) => Ok((Some(map_type(value, i)?), false)),
+    }
+}
+
 fn map_type(value: &str, i: usize) -> Result<MapType, TableError> {
     match value {
         "atomic" => Ok(MapType::Atomic),
@@ -492,7 +620,7 @@ fn map_type(value: &str, i: usize) -> Result<MapType, TableError> {
     }
 }
 
-fn err(i: usize, message: impl Into<String>) -> TableError {
+pub(crate) fn err(i: usize, message: impl Into<String>) -> TableError {
     TableError {
         line: i + 1,
         message: message.into(),

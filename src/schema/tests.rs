@@ -242,15 +242,26 @@ fn unknown_kinds_are_custom_resources_without_schema() {
     assert!(!widget.is_builtin());
     assert!(widget.schema().is_none());
     assert_eq!(widget.gvk(), "example.com/v1, Kind=Widget");
-    // A built-in kind the tables do not describe is still built in.
+    // Every built-in kind is tabled.
     let sa = target("v1", "ServiceAccount");
-    assert!(sa.is_builtin() && sa.schema().is_none());
+    assert!(sa.is_builtin() && sa.schema().is_some());
     assert_eq!(sa.gvk(), "/v1, Kind=ServiceAccount");
     let ingress = target("networking.k8s.io/v1", "Ingress");
-    assert!(ingress.is_builtin());
+    assert!(ingress.is_builtin() && ingress.schema().is_some());
     let pod = target_of(&serde_json::json!({"apiVersion": "v1", "kind": "Pod"}));
     assert!(pod.is_builtin() && pod.schema().is_some());
     assert!(!target_of(&serde_json::json!({})).is_builtin());
+    // A built-in group's version the release does not serve is no custom
+    // resource: the server's routing answers 404.
+    let Target::Unserved(old) = target("extensions/v1beta1", "Deployment") else {
+        panic!("extensions/v1beta1 is built in");
+    };
+    assert!(old.known && !old.version_served);
+    assert_eq!(old.release, Some(KubeVersion::NEWEST));
+    let Target::Unserved(other) = target("apps/v1", "CronJob") else {
+        panic!("apps is built in");
+    };
+    assert!(!other.known && other.version_served);
 }
 
 #[test]
@@ -368,9 +379,16 @@ fn crds_give_list_types_and_no_strategies() {
         &Ty::Scalar(Scalar::Any)
     );
     assert!(table.kind("example.com/v2", "Widget").is_some());
+    // The preferred version, as discovery sorts a CRD's versions.
     assert_eq!(
         table
             .resource("widgets.example.com")
+            .map(|k| k.api_version()),
+        Some("example.com/v2")
+    );
+    assert_eq!(
+        table
+            .resource("widgets.v1.example.com")
             .map(|k| k.api_version()),
         Some("example.com/v1")
     );
@@ -400,4 +418,288 @@ fn crd_schemas_have_a_depth_budget() {
     }))
     .unwrap_err();
     assert!(err.message.contains("deeper than 64"), "{err}");
+}
+
+fn release(text: &str) -> KubeVersion {
+    text.parse().unwrap()
+}
+
+#[test]
+fn every_release_has_a_section_and_every_section_applies() {
+    for (name, text) in BUILTIN_TABLES {
+        let listed: Vec<&str> = release::sections(text).collect();
+        if !name.starts_with("kubernetes-") {
+            assert!(listed.is_empty(), "{name}");
+            continue;
+        }
+        let expected: Vec<String> = (KubeVersion::OLDEST_MINOR..KubeVersion::NEWEST_MINOR)
+            .rev()
+            .map(|minor| minor.to_string())
+            .collect();
+        assert_eq!(listed, expected, "{name}: one section per older release");
+    }
+    // Each section applies cleanly to the table of the release after it
+    // (`for_release` would leave a bad one out).
+    let mut table = Table::default();
+    for (name, text) in BUILTIN_TABLES {
+        table.extend(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    for minor in (KubeVersion::OLDEST_MINOR..KubeVersion::NEWEST_MINOR).rev() {
+        for (name, text) in BUILTIN_TABLES {
+            table
+                .apply_release(text, minor)
+                .unwrap_or_else(|e| panic!("{name} 1.{minor}: {e}"));
+        }
+        let built = for_release(KubeVersion::new(minor, None).unwrap());
+        assert_eq!(table.kinds(), built.kinds(), "1.{minor}");
+    }
+}
+
+/// The struct types reachable from a table's built-in kinds.
+fn reachable(table: &Table) -> Vec<u32> {
+    fn visit(table: &Table, ty: &Ty, seen: &mut Vec<u32>) {
+        match ty {
+            Ty::Struct(index) if !seen.contains(index) => {
+                seen.push(*index);
+                for field in &table.struct_at(*index).unwrap().fields {
+                    visit(table, &field.ty, seen);
+                }
+            }
+            Ty::List(inner) | Ty::Map(inner) => visit(table, inner, seen),
+            _ => {}
+        }
+    }
+    let mut seen = Vec::new();
+    for kind in table.kinds().iter().filter(|k| !k.custom) {
+        assert!(matches!(kind.root, Ty::Struct(_)), "{}", kind.kind);
+        visit(table, &kind.root, &mut seen);
+    }
+    seen
+}
+
+#[test]
+fn every_release_table_is_whole_and_sorted() {
+    for minor in KubeVersion::OLDEST_MINOR..=KubeVersion::NEWEST_MINOR {
+        let table = for_release(KubeVersion::new(minor, None).unwrap());
+        assert_eq!(table.release().map(|v| v.minor()), Some(minor));
+        for index in reachable(table) {
+            let s = table.struct_at(index).unwrap();
+            // Reached by name: not a type a section removed.
+            assert_eq!(
+                table.by_name.get(&s.name),
+                Some(&index),
+                "1.{minor} {}",
+                s.name
+            );
+            assert!(
+                s.fields.windows(2).all(|w| w[0].name < w[1].name),
+                "1.{minor} {}: fields unsorted",
+                s.name
+            );
+            assert!(!s.opaque || s.fields.is_empty(), "1.{minor} {}", s.name);
+        }
+        // Each (apiVersion, kind) once; no kind both served and listed
+        // as unserved.
+        let mut seen = std::collections::HashSet::new();
+        for kind in table.kinds() {
+            assert!(
+                seen.insert((&kind.api_version, &kind.kind)),
+                "1.{minor} {kind:?}"
+            );
+            assert!(
+                !table.lists_builtin(&kind.api_version, &kind.kind),
+                "1.{minor} {kind:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_tables_agree_with_the_committed_kubectl_schemes() {
+    // scripts/kubectl-schemes.txt is the generator's input for kubectl's
+    // scheme: a tabled kind it lists is `local`, a kind it lists at a
+    // group version the release does not serve is a `!` entry.
+    let schemes = include_str!("../../scripts/kubectl-schemes.txt");
+    for minor in KubeVersion::OLDEST_MINOR..=KubeVersion::NEWEST_MINOR {
+        let table = for_release(KubeVersion::new(minor, None).unwrap());
+        let mut known = std::collections::HashSet::new();
+        for line in schemes.lines().filter(|l| !l.starts_with('#')) {
+            let mut parts = line.split_ascii_whitespace();
+            if parts.next() != Some(&minor.to_string()) {
+                continue;
+            }
+            let api_version = parts.next().unwrap();
+            known.extend(parts.map(|kind| (api_version, kind)));
+        }
+        for kind in table.kinds().iter().filter(|k| !k.custom) {
+            let listed = known.contains(&(&*kind.api_version, &*kind.kind));
+            assert_eq!(
+                kind.local, listed,
+                "1.{minor} {} {}",
+                kind.api_version, kind.kind
+            );
+        }
+        for (api_version, kind) in &table.builtin {
+            assert!(
+                known.contains(&(&**api_version, &**kind)),
+                "1.{minor} {api_version} {kind}"
+            );
+        }
+    }
+}
+
+#[test]
+fn each_release_has_its_own_fields() {
+    // The fields the issue names: 1.32's kubectl refuses them.
+    let has = |v: &str, kind: &str, path: &str| {
+        let table = for_release(release(v));
+        let kind = table.resource(kind).unwrap();
+        kind.at(Pointer::parse(path).unwrap()).is_some()
+    };
+    for (kind, path, since) in [
+        ("Node", "/status/declaredFeatures", "1.35"),
+        ("Pod", "/spec/containers/0/restartPolicyRules", "1.34"),
+        ("Pod", "/spec/schedulingGroup", "1.36"),
+        ("Pod", "/spec/resources", "1.32"),
+        ("Pod", "/status/observedGeneration", "1.33"),
+        ("Service", "/spec/trafficDistribution", "1.30"),
+    ] {
+        let since = release(since);
+        for minor in KubeVersion::OLDEST_MINOR..=KubeVersion::NEWEST_MINOR {
+            let v = KubeVersion::new(minor, None).unwrap();
+            assert_eq!(
+                has(&v.to_string(), kind, path),
+                v >= since,
+                "{kind} {path} in {v}"
+            );
+        }
+    }
+    // A lookup error names the Go struct of the release.
+    let pod = for_release(release("1.32")).resource("Pod").unwrap().root();
+    let (spec, _) = pod.lookup_struct("spec").unwrap();
+    assert_eq!(
+        spec.lookup_struct("schedulingGroup")
+            .unwrap_err()
+            .to_string(),
+        "unable to find api field in struct PodSpec for the json field \"schedulingGroup\""
+    );
+    // Unchanged types are shared between releases.
+    let meta = |v: &str| {
+        let table = for_release(release(v));
+        let index = table.by_name["OwnerReference"];
+        std::sync::Arc::as_ptr(&table.structs[index as usize])
+    };
+    assert_eq!(meta("1.36"), meta("1.25"));
+}
+
+#[test]
+fn group_versions_are_served_by_release() {
+    let served = |v: &str, api_version: &str, kind: &str| {
+        matches!(
+            for_release(release(v)).target(api_version, kind),
+            Target::Tabled(_)
+        )
+    };
+    assert!(served(
+        "1.25",
+        "autoscaling/v2beta2",
+        "HorizontalPodAutoscaler"
+    ));
+    assert!(!served(
+        "1.26",
+        "autoscaling/v2beta2",
+        "HorizontalPodAutoscaler"
+    ));
+    assert!(served(
+        "1.25",
+        "flowcontrol.apiserver.k8s.io/v1beta1",
+        "FlowSchema"
+    ));
+    assert!(!served(
+        "1.29",
+        "flowcontrol.apiserver.k8s.io/v1beta2",
+        "FlowSchema"
+    ));
+    assert!(served(
+        "1.29",
+        "flowcontrol.apiserver.k8s.io/v1",
+        "FlowSchema"
+    ));
+    assert!(!served(
+        "1.28",
+        "flowcontrol.apiserver.k8s.io/v1",
+        "FlowSchema"
+    ));
+    for v in ["1.25", "1.32", "1.36"] {
+        for (api_version, kind) in [
+            ("apps/v1beta2", "Deployment"),
+            ("extensions/v1beta1", "Deployment"),
+            ("batch/v1beta1", "CronJob"),
+            ("policy/v1beta1", "PodDisruptionBudget"),
+        ] {
+            let target = for_release(release(v)).target(api_version, kind);
+            let Target::Unserved(unserved) = target else {
+                panic!("{v} {api_version} {kind}: {target:?}");
+            };
+            assert!(
+                unserved.known && !unserved.version_served,
+                "{v} {api_version}"
+            );
+        }
+        assert!(served(v, "autoscaling/v1", "HorizontalPodAutoscaler"));
+        assert!(served(v, "autoscaling/v2", "HorizontalPodAutoscaler"));
+        assert!(served(v, "policy/v1", "PodDisruptionBudget"));
+    }
+    // Every kind of the issue, served in every release.
+    for minor in KubeVersion::OLDEST_MINOR..=KubeVersion::NEWEST_MINOR {
+        let table = for_release(KubeVersion::new(minor, None).unwrap());
+        for name in [
+            "sa",
+            "ep",
+            "endpointslices",
+            "ing",
+            "netpol",
+            "clusterroles",
+            "rolebindings",
+            "hpa",
+            "pdb",
+            "quota",
+            "limits",
+            "rc",
+            "leases",
+            "controllerrevisions",
+        ] {
+            let kind = table
+                .resource(name)
+                .unwrap_or_else(|| panic!("1.{minor} {name}"));
+            assert!(kind.is_builtin() && kind.local(), "1.{minor} {name}");
+        }
+        assert!(
+            table.kinds().iter().filter(|k| !k.custom).count() >= 65,
+            "1.{minor}"
+        );
+    }
+    assert_eq!(resource("hpa").unwrap().api_version(), "autoscaling/v2");
+    assert!(!resource("crd").unwrap().local());
+}
+
+#[test]
+fn a_bad_section_leaves_the_table_unchanged() {
+    let text = "=A\na s\nb s\n>A v1 as a - A\n%1.30\n=A\n-b\n+c i32\n%1.29\n=A\n-zz\n";
+    let mut table = Table::parse(text).unwrap();
+    table.apply_release(text, 30).unwrap();
+    let names: Vec<&str> = table
+        .struct_named("A")
+        .unwrap()
+        .fields
+        .iter()
+        .map(|f| &*f.name)
+        .collect();
+    assert_eq!(names, ["a", "c"]);
+    let err = table.apply_release(text, 29).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "schema table line 11: type A: no field zz to remove"
+    );
+    assert_eq!(table.struct_named("A").unwrap().fields.len(), 2);
 }

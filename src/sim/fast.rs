@@ -41,7 +41,7 @@ use std::ops::AddAssign;
 
 use serde_json::Value;
 
-use super::outcome::{Counts, WriterEnd};
+use super::outcome::{ConflictKind, Counts, IntentVerdict, WriterEnd};
 use super::server::{key_of, Server};
 use super::timeline::{EventKind, Scenario, ScenarioError, World};
 use crate::strategy::Options;
@@ -90,9 +90,14 @@ struct State {
 /// What one write did, as the general engine computed it.
 #[derive(Clone, Copy)]
 struct Transition {
-    /// The writer's counts for this write (writes, ok, 422, 409, false
-    /// and true conflicts, false conflicts on maps).
+    /// The writer's counts for this write (writes, ok, 422, 409), without
+    /// the verdicts on a failure: those depend on which changes the run
+    /// watches ([`Machine::verdicts`]).
     delta: Counts,
+    /// For a 422 or 409: the intents (bits) its request, forced, would not
+    /// leave holding, those its writer's intent done afresh would not, and
+    /// whether the failing test was on a map.
+    undoes: Option<(u64, u64, bool)>,
     /// A request was sent (an attempt used).
     sent: bool,
     /// The writer is done (its write succeeded, or it had nothing to send).
@@ -307,7 +312,15 @@ impl Machine {
         world.seed(stored, w, snapshot);
         world.write_now(w, retry);
         let (attempts, done, failed) = world.writer_state(w);
-        let delta = world.outcomes.writers[w].counts;
+        let mut delta = world.outcomes.writers[w].counts;
+        delta.false_conflicts = 0;
+        delta.needless_failures_on_maps = 0;
+        delta.true_conflicts = 0;
+        delta.needless_failures = 0;
+        let undoes = world.yardsticks.take().map(|sticks| {
+            let bits = |object: &Option<Value>| object.as_ref().map_or(0, |o| !self.holds_on(w, o));
+            (bits(&sticks.forced), bits(&sticks.meant), sticks.on_map)
+        });
         let after = std::mem::replace(&mut world.server, Server::new([]));
         drop(world);
         let sent = attempts > 0;
@@ -321,6 +334,7 @@ impl Machine {
         };
         let t = Transition {
             delta,
+            undoes,
             sent,
             done,
             failed,
@@ -380,8 +394,14 @@ impl Machine {
             return;
         };
         let t = self.transition(w, cache, *server, retry);
+        let verdicts = t.undoes.map(|u| self.verdicts(w, cache, *server, u, tally));
         let state = &mut tally.writers[w];
         state.counts += &t.delta;
+        if let Some((kind, intent, on_map)) = verdicts {
+            state
+                .counts
+                .count_verdicts(Some(kind), Some(intent), on_map);
+        }
         if t.done {
             state.done = true;
         }
@@ -393,6 +413,62 @@ impl Machine {
             }
         }
         *server = t.server;
+    }
+
+    /// The bits of the intents that hold on `object`, taken as writer
+    /// `w`'s target (the other writers' of that target are the ones a
+    /// verdict looks at).
+    fn holds_on(&self, w: usize, object: &Value) -> u64 {
+        let target = self.target_of[w];
+        let mut holds = 0u64;
+        let mut j = 0;
+        for (v, writer) in self.scenario.writers.iter().enumerate() {
+            for intent in &writer.intents {
+                if self.target_of[v] == target && intent.holds(object) {
+                    holds |= 1 << j;
+                }
+                j += 1;
+            }
+        }
+        holds
+    }
+
+    /// The verdicts on writer `w`'s failed write, read from `cache` while
+    /// the server held `server`, as the general path decides them: the
+    /// watched changes of others made since the read (holding now, not in
+    /// the read) that the request forced, or the intent done afresh, would
+    /// have undone (`undoes`, from the transition).
+    fn verdicts(
+        &self,
+        w: usize,
+        cache: u32,
+        server: u32,
+        (forced, meant, on_map): (u64, u64, bool),
+        tally: &Tally,
+    ) -> (ConflictKind, IntentVerdict, bool) {
+        let now = self.states[server as usize].holds;
+        let read = self.states[cache as usize].holds;
+        let since = tally
+            .watched
+            .iter()
+            .filter(|&&(v, _)| {
+                let v = usize::from(v);
+                v != w && self.target_of[v] == self.target_of[w]
+            })
+            .fold(0u64, |bits, &(_, j)| bits | 1 << j)
+            & now
+            & !read;
+        let kind = if forced & since != 0 {
+            ConflictKind::True
+        } else {
+            ConflictKind::False
+        };
+        let intent = if meant & since != 0 {
+            IntentVerdict::Clash
+        } else {
+            IntentVerdict::Needless
+        };
+        (kind, intent, on_map)
     }
 
     /// After writer `w` wrote successfully from `before` to `after`: the

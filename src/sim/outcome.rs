@@ -9,16 +9,18 @@ use serde::{Deserialize, Serialize};
 use crate::strategy::Preset;
 use crate::vocabulary::Term;
 
-/// How a failed write (422 or 409) is classed.
+/// How a failed write (422 or 409) is classed by its request: what the
+/// request as sent, forced onto the object as it stood (its tests,
+/// resourceVersion and field ownership set aside), would have done to the
+/// changes other writers made since this writer's read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ConflictKind {
-    /// Succeeding would have changed nothing another writer did since
-    /// this writer's read: the failure was for nothing
-    /// ([`Term::FalseConflict`]).
+    /// Forced, the request would have undone none of them: it failed for
+    /// nothing ([`Term::FalseConflict`]).
     False,
-    /// The failure kept a change another writer made since this writer's
-    /// read ([`Term::TrueConflict`]).
+    /// Forced, it would have undone one: the failure kept that change
+    /// ([`Term::TrueConflict`]).
     True,
 }
 
@@ -29,6 +31,71 @@ impl ConflictKind {
             ConflictKind::False => Term::FalseConflict,
             ConflictKind::True => Term::TrueConflict,
         }
+    }
+
+    /// `false` or `true`, as in the facts lessons check.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConflictKind::False => "false",
+            ConflictKind::True => "true",
+        }
+    }
+
+    /// The verdict's words: `False conflict`.
+    pub fn word(self) -> &'static str {
+        match self {
+            ConflictKind::False => "False conflict",
+            ConflictKind::True => "True conflict",
+        }
+    }
+}
+
+/// How a failed write (422 or 409) is classed by its writer's intent: what
+/// the writer meant, done afresh on the object as it stood, would have done
+/// to the changes other writers made since its read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntentVerdict {
+    /// Its intent would have undone none of them
+    /// ([`Term::NeedlessFailure`]).
+    Needless,
+    /// Its intent would have undone one ([`Term::ClashingIntent`]).
+    Clash,
+}
+
+impl IntentVerdict {
+    /// The vocabulary term.
+    pub fn term(self) -> Term {
+        match self {
+            IntentVerdict::Needless => Term::NeedlessFailure,
+            IntentVerdict::Clash => Term::ClashingIntent,
+        }
+    }
+
+    /// `needless` or `clash`, as in the facts lessons check.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IntentVerdict::Needless => "needless",
+            IntentVerdict::Clash => "clash",
+        }
+    }
+
+    /// The verdict's words: `Needless failure`.
+    pub fn word(self) -> &'static str {
+        match self {
+            IntentVerdict::Needless => "Needless failure",
+            IntentVerdict::Clash => "Clashing intent",
+        }
+    }
+
+    /// True when it says what the request's class says, judged on the
+    /// intent: needless with a false conflict, a clash with a true one.
+    pub fn agrees(self, kind: ConflictKind) -> bool {
+        matches!(
+            (self, kind),
+            (IntentVerdict::Needless, ConflictKind::False)
+                | (IntentVerdict::Clash, ConflictKind::True)
+        )
     }
 }
 
@@ -85,10 +152,17 @@ pub struct Counts {
     pub retries: u64,
     /// [`Term::FalseConflict`].
     pub false_conflicts: u64,
-    /// [`Term::FalseConflictOnMap`] (also counted in `false_conflicts`).
-    pub false_conflicts_on_maps: u64,
+    /// [`Term::NeedlessFailureOnMap`] (also counted in
+    /// `needless_failures`).
+    #[serde(default, alias = "false_conflicts_on_maps")]
+    pub needless_failures_on_maps: u64,
     /// [`Term::TrueConflict`].
     pub true_conflicts: u64,
+    /// [`Term::NeedlessFailure`]: failed writes (422 or 409) whose intent
+    /// clashed with no other writer's change; the others among the false
+    /// and true conflicts are [`Term::ClashingIntent`].
+    #[serde(default)]
+    pub needless_failures: u64,
     /// [`Term::LostUpdate`]: changes of this writer that others erased.
     pub lost_updates: u64,
     /// [`Term::GaveUp`].
@@ -106,12 +180,38 @@ impl Counts {
             Term::OtherErrors => self.other_errors,
             Term::Retries => self.retries,
             Term::FalseConflict => self.false_conflicts,
-            Term::FalseConflictOnMap => self.false_conflicts_on_maps,
+            Term::NeedlessFailureOnMap => self.needless_failures_on_maps,
             Term::TrueConflict => self.true_conflicts,
+            Term::NeedlessFailure => self.needless_failures,
+            Term::ClashingIntent => {
+                (self.false_conflicts + self.true_conflicts).saturating_sub(self.needless_failures)
+            }
             Term::LostUpdate => self.lost_updates,
             Term::GaveUp => self.gave_up,
             _ => return None,
         })
+    }
+}
+
+impl Counts {
+    /// Counts the verdicts on one failed write (422 or 409): its class on
+    /// the request (and whether a false one failed on a map), its class on
+    /// the intent.
+    pub fn count_verdicts(
+        &mut self,
+        conflict: Option<ConflictKind>,
+        intent: Option<IntentVerdict>,
+        on_map: bool,
+    ) {
+        match conflict {
+            Some(ConflictKind::True) => self.true_conflicts += 1,
+            Some(ConflictKind::False) => self.false_conflicts += 1,
+            None => {}
+        }
+        if intent == Some(IntentVerdict::Needless) {
+            self.needless_failures += 1;
+            self.needless_failures_on_maps += u64::from(on_map);
+        }
     }
 }
 
@@ -124,8 +224,9 @@ impl AddAssign<&Counts> for Counts {
         self.other_errors += other.other_errors;
         self.retries += other.retries;
         self.false_conflicts += other.false_conflicts;
-        self.false_conflicts_on_maps += other.false_conflicts_on_maps;
+        self.needless_failures_on_maps += other.needless_failures_on_maps;
         self.true_conflicts += other.true_conflicts;
+        self.needless_failures += other.needless_failures;
         self.lost_updates += other.lost_updates;
         self.gave_up += other.gave_up;
     }
@@ -138,6 +239,10 @@ pub struct WriterOutcome {
     pub name: String,
     /// The preset it patched with.
     pub preset: Preset,
+    /// What it patched with, named: the preset and its own per-field
+    /// overrides ([`crate::strategy::label`]).
+    #[serde(default)]
+    pub label: String,
     /// What happened to its writes.
     #[serde(flatten)]
     pub counts: Counts,
@@ -366,4 +471,80 @@ impl Outcomes {
     pub fn requests(&self) -> u64 {
         self.total().writes
     }
+}
+
+/// The changes named, in words, grouped by writer in order:
+/// `team-red's change (label a = b)`, `virt-handler's changes (label x =
+/// y, remove label z) and ...`.
+fn changes_in_words(changes: &[Kept]) -> String {
+    let mut writers: Vec<(&str, Vec<&str>)> = Vec::new();
+    for k in changes {
+        match writers.iter_mut().find(|(w, _)| *w == k.writer) {
+            Some((_, intents)) => intents.push(&k.intent),
+            None => writers.push((&k.writer, vec![&k.intent])),
+        }
+    }
+    writers
+        .iter()
+        .map(|(w, intents)| {
+            let noun = if intents.len() == 1 {
+                "change"
+            } else {
+                "changes"
+            };
+            format!("{w}'s {noun} ({})", intents.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+/// Why a failed write is a false or a true conflict, judged on its
+/// request: `the request, forced onto the object as it stood, would have
+/// undone ...`.
+pub fn request_reason(kind: ConflictKind, kept: &[Kept]) -> String {
+    match kind {
+        ConflictKind::False => "the request, forced onto the object as it stood, would have undone no change another writer made since its read".to_owned(),
+        ConflictKind::True => format!(
+            "the request, forced onto the object as it stood, would have undone {}, so the failure kept {}",
+            changes_in_words(kept),
+            if kept.len() == 1 { "it" } else { "them" }
+        ),
+    }
+}
+
+/// Why a failed write is a needless failure or a clashing intent, judged
+/// on its intent: `what it meant, done afresh ...`.
+pub fn intent_reason(intent: IntentVerdict, clashes: &[Kept]) -> String {
+    match intent {
+        IntentVerdict::Needless => "what it meant, done afresh on the object as it stood, undoes no change another writer made since its read".to_owned(),
+        IntentVerdict::Clash => format!(
+            "what it meant, done afresh on the object as it stood, would undo {}",
+            changes_in_words(clashes)
+        ),
+    }
+}
+
+/// The verdicts on a failed write (422 or 409) in words, as its step says
+/// them after its status: the class of the request, and the class of the
+/// intent where the two disagree (a stale Update whose writer meant to
+/// change something else is a true conflict and a needless failure).
+pub fn verdicts_in_words(
+    kind: ConflictKind,
+    kept: &[Kept],
+    intent: IntentVerdict,
+    clashes: &[Kept],
+) -> String {
+    let request = format!(
+        "a {}: {}",
+        kind.word().to_lowercase(),
+        request_reason(kind, kept)
+    );
+    if intent.agrees(kind) {
+        return request;
+    }
+    format!(
+        "{request}; judged on its intent, a {}: {}",
+        intent.word().to_lowercase(),
+        intent_reason(intent, clashes)
+    )
 }

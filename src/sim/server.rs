@@ -443,6 +443,94 @@ impl Server {
         }
     }
 
+    /// The object `request` would have made of what is stored at its key
+    /// had its preconditions been set aside: a JSON patch without its
+    /// tests and without the ops that cannot apply (a remove of a missing
+    /// member changes nothing), an Update or a merge patch at the current
+    /// resourceVersion, a server-side apply with force. The yardstick of
+    /// [`Term::TrueConflict`](crate::vocabulary::Term::TrueConflict): what
+    /// the request, as sent, would have done. `None` when the object is
+    /// absent or the request is refused whatever its preconditions (a
+    /// malformed body, another object's name).
+    pub fn forced(&self, request: &Request, manager: &str) -> Option<Value> {
+        let key = match request {
+            Request::Get { .. } => return None,
+            Request::Update { key, .. }
+            | Request::JsonPatch { key, .. }
+            | Request::Ops { key, .. }
+            | Request::MergePatch { key, .. }
+            | Request::StrategicMergePatch { key, .. }
+            | Request::Apply { key, .. } => key,
+        };
+        let stored = self.objects.get(key)?;
+        let engine = apply::Engine::from(self.cluster);
+        let lenient = |ops: &[crate::patch::Operation]| {
+            let mut object = (*stored.object).clone();
+            for op in ops {
+                let precondition =
+                    op.op == crate::patch::OpKind::Test || op.path == "/metadata/resourceVersion";
+                if !precondition {
+                    // The engine leaves the object as it was when an op fails.
+                    let _ = apply::apply(&mut object, std::slice::from_ref(op), engine);
+                }
+            }
+            Some(object)
+        };
+        let unpinned = |body: &Value| {
+            let mut body = body.clone();
+            if let Some(Value::Object(metadata)) = body.get_mut("metadata") {
+                metadata.remove("resourceVersion");
+            }
+            body
+        };
+        let forced = match request {
+            Request::Get { .. } => return None,
+            Request::JsonPatch { payload, .. } => {
+                return lenient(&apply::decode(payload, engine).ok()?.ops)
+            }
+            Request::Ops { ops, .. } => return lenient(ops),
+            Request::Update { key, object } => {
+                let mut object = object.clone();
+                set_resource_version(&mut object, resource_version(&stored.object).unwrap_or(""));
+                Request::Update {
+                    key: key.clone(),
+                    object,
+                }
+            }
+            Request::MergePatch { key, body } => Request::MergePatch {
+                key: key.clone(),
+                body: unpinned(body),
+            },
+            Request::StrategicMergePatch { key, body } => Request::StrategicMergePatch {
+                key: key.clone(),
+                body: unpinned(body),
+            },
+            Request::Apply {
+                key,
+                config,
+                manager,
+                ..
+            } => Request::Apply {
+                key: key.clone(),
+                config: config.clone(),
+                manager: manager.clone(),
+                force: true,
+            },
+        };
+        let mut scratch = Server {
+            objects: BTreeMap::new(),
+            revision: self.revision,
+            track: self.track,
+            cluster: self.cluster,
+        };
+        scratch.objects.insert(key.clone(), stored.clone());
+        scratch
+            .handle(&forced, manager)
+            .is_success()
+            .then(|| scratch.get(key).cloned())
+            .flatten()
+    }
+
     fn update(&mut self, key: &str, object: &Value, manager: &str) -> Response {
         let Some(stored) = self.objects.get(key) else {
             return self.not_found(key);
@@ -548,15 +636,16 @@ impl Server {
         response
     }
 
-    /// A strategic merge patch: the handler's path of the modelled release
-    /// ([`apply::strategic::apply_body`]) with the stored object's kind:
-    /// a custom resource is refused (415) before the body is read, a
+    /// A strategic merge patch: the server's path of the modelled release
+    /// ([`apply::strategic::apply_body`]) with the stored object's kind in
+    /// that release's tables: a group version it does not serve answers
+    /// 404, a custom resource is refused (415) before the body is read, a
     /// built-in kind merges by its schema.
     fn strategic_merge_patch(&mut self, key: &str, body: &Value, manager: &str) -> Response {
         let Some(stored) = self.objects.get(key) else {
             return self.not_found(key);
         };
-        let target = crate::schema::target_of(&stored.object);
+        let target = crate::schema::for_release(self.cluster.version).target_of(&stored.object);
         let mut object = (*stored.object).clone();
         let warnings = match apply::strategic::apply_body(
             &mut object,

@@ -20,7 +20,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::outcome::{ConflictKind, NotHeld, Outcomes, WriterEnd};
+use super::outcome::{ConflictKind, IntentVerdict, NotHeld, Outcomes, WriterEnd};
 use super::timeline::Replay;
 
 /// What happened in one replay, in order, and how it ended.
@@ -45,10 +45,14 @@ pub enum Happening {
         writer: String,
         /// The status.
         code: u16,
-        /// For a 422 or 409: false or true conflict.
+        /// For a 422 or 409: false or true conflict (on the request).
         conflict: Option<ConflictKind>,
         /// For a true conflict: whose changes the failure kept.
         kept: Vec<String>,
+        /// For a 422 or 409: needless failure or clashing intent (on the
+        /// intent).
+        #[serde(default)]
+        intent: Option<IntentVerdict>,
     },
     /// A successful write erased changes of others that its writer had not
     /// read: lost updates.
@@ -82,7 +86,7 @@ impl Story {
                 step.index,
                 &step.writer,
                 step.response.as_ref().map(|r| (r.code, r.is_success())),
-                step.conflict,
+                (step.conflict, step.intent),
                 step.kept.iter().map(|k| k.writer.clone()).collect(),
                 step.lost.iter().map(|l| l.victim.clone()).collect(),
             );
@@ -92,13 +96,14 @@ impl Story {
     }
 
     /// Notes step `step` of `writer`: its answer (status, success), its
-    /// class, whose changes a failure kept, whose a success erased.
+    /// classes (on the request, on the intent), whose changes a failure
+    /// kept, whose a success erased.
     pub(crate) fn record(
         &mut self,
         step: usize,
         writer: &str,
         answer: Option<(u16, bool)>,
-        conflict: Option<ConflictKind>,
+        (conflict, intent): (Option<ConflictKind>, Option<IntentVerdict>),
         kept: Vec<String>,
         victims: Vec<String>,
     ) {
@@ -109,6 +114,7 @@ impl Story {
                 code,
                 conflict,
                 kept,
+                intent,
             }),
             Some((_, true)) if !victims.is_empty() => self.happenings.push(Happening::Erased {
                 step,
@@ -160,8 +166,9 @@ impl Happening {
                 code,
                 conflict,
                 kept,
+                intent,
             } => {
-                let class = match conflict {
+                let mut class = match conflict {
                     Some(ConflictKind::False) => ", a false conflict".to_owned(),
                     Some(ConflictKind::True) => format!(
                         ", a true conflict: the failure kept {}",
@@ -169,6 +176,13 @@ impl Happening {
                     ),
                     None => String::new(),
                 };
+                match (conflict, intent) {
+                    (Some(kind), Some(intent)) if !intent.agrees(*kind) => {
+                        class.push_str("; judged on its intent, a ");
+                        class.push_str(&intent.word().to_lowercase());
+                    }
+                    _ => {}
+                }
                 format!("Step {}: {writer}'s write gets {code}{class}.", step + 1)
             }
             Happening::Erased {

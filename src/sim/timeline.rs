@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use super::outcome::{
-    ConflictKind, Counts, Erasure, Kept, LostUpdate, NotHeld, Outcomes, WriterEnd, WriterOutcome,
+    ConflictKind, Counts, Erasure, IntentVerdict, Kept, LostUpdate, NotHeld, Outcomes, WriterEnd,
+    WriterOutcome,
 };
 use super::server::{key_of, Request, Response, Server};
 use super::writer::WriterSpec;
@@ -283,7 +284,8 @@ fn json_bytes(value: &impl Serialize) -> usize {
 
 impl Scenario {
     /// Every writer's diff options, `preset` replacing the writers' own
-    /// (fixed writers keep theirs).
+    /// (fixed writers keep theirs), with the schemas of the scenario's
+    /// release.
     ///
     /// # Errors
     ///
@@ -292,14 +294,39 @@ impl Scenario {
         &self,
         preset: Option<Preset>,
     ) -> Result<Vec<strategy::Options>, ScenarioError> {
+        let kubernetes = self.cluster().version;
         self.writers
             .iter()
             .map(|w| {
-                w.options(preset)
-                    .map_err(|error| ScenarioError::BadOverride {
-                        writer: w.name.clone(),
-                        error,
-                    })
+                let mut options =
+                    w.options(preset)
+                        .map_err(|error| ScenarioError::BadOverride {
+                            writer: w.name.clone(),
+                            error,
+                        })?;
+                options.kubernetes = kubernetes;
+                Ok(options)
+            })
+            .collect()
+    }
+
+    /// The writers that do not run `preset` as it is when it replaces the
+    /// writers' own: `virt-handler keeps its own preset (update)` for a
+    /// fixed writer, `migration-controller keeps its overrides
+    /// (kubevirt-main + /status/migrationState: add-if-absent)` for one
+    /// with per-field overrides.
+    pub fn keeping_their_own(&self, preset: Preset) -> Vec<String> {
+        self.writers
+            .iter()
+            .filter_map(|w| {
+                let label = w.label(Some(preset));
+                if w.fixed && w.preset != preset {
+                    Some(format!("{} keeps its own preset ({label})", w.name))
+                } else if label != preset.as_str() {
+                    Some(format!("{} keeps its overrides ({label})", w.name))
+                } else {
+                    None
+                }
             })
             .collect()
     }
@@ -447,6 +474,9 @@ pub struct Sent {
     pub body: String,
     /// The preset the writer used.
     pub preset: Preset,
+    /// What the writer used, named: the preset and its per-field
+    /// overrides.
+    pub label: String,
     /// For a JSON patch: the ops with their reasons.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ops: Vec<PlannedOp>,
@@ -467,10 +497,18 @@ pub struct Step {
     pub request: Option<Sent>,
     /// The response, when a request was sent.
     pub response: Option<Response>,
-    /// For a failed write: false or true conflict.
+    /// For a failed write (422 or 409): false or true conflict, judged on
+    /// the request.
     pub conflict: Option<ConflictKind>,
-    /// For a true conflict: the changes of other writers the failure kept.
+    /// For a true conflict: the changes of other writers the request,
+    /// forced, would have undone (the failure kept them).
     pub kept: Vec<Kept>,
+    /// For a failed write (422 or 409): needless failure or clashing
+    /// intent, judged on the intent.
+    pub intent: Option<IntentVerdict>,
+    /// For a clashing intent: the changes of other writers the intent,
+    /// done afresh, would have undone.
+    pub clashes: Vec<Kept>,
     /// Changes of other writers this step erased.
     pub lost: Vec<LostUpdate>,
     /// The written object (`Kind/name`).
@@ -537,6 +575,8 @@ pub(crate) struct World<'a> {
     pub(crate) outcomes: Outcomes,
     record: bool,
     pub(crate) steps: Vec<Step>,
+    /// The yardsticks of the last write, when it failed with a 422 or 409.
+    pub(crate) yardsticks: Option<Yardsticks>,
 }
 
 impl<'a> World<'a> {
@@ -580,6 +620,7 @@ impl<'a> World<'a> {
                 .map(|(w, o)| WriterOutcome {
                     name: w.name.clone(),
                     preset: o.policy.preset,
+                    label: w.label(preset),
                     counts: Counts::default(),
                     intent_holds: false,
                     end: WriterEnd::NeverWrote,
@@ -614,6 +655,7 @@ impl<'a> World<'a> {
             outcomes,
             record,
             steps: Vec::new(),
+            yardsticks: None,
         }
     }
 
@@ -693,6 +735,7 @@ impl<'a> World<'a> {
             writer: w,
             code: step.response.as_ref().map(|r| r.code),
             conflict: step.conflict,
+            intent: step.intent,
             lost: step.lost.iter().map(|l| l.victim_index).collect(),
             kept: step.kept.iter().map(|k| k.writer_index).collect(),
             ok: step.response.as_ref().is_some_and(Response::is_success),
@@ -708,6 +751,8 @@ impl<'a> World<'a> {
                 response: step.response,
                 conflict: step.conflict,
                 kept: step.kept,
+                intent: step.intent,
+                clashes: step.clashes,
                 lost: step.lost,
                 target,
                 object,
@@ -738,9 +783,10 @@ impl<'a> World<'a> {
     }
 
     /// Writer `w` writes: [`World::prepare`] the request from its cache,
-    /// note what the server holds just before, send it, then
-    /// [`World::classify`] and [`World::account`] the answer, and (when
-    /// recording) [`World::narrate`] it.
+    /// note what the server holds just before, send it, then on a 422 or
+    /// 409 measure its [`Yardsticks`] and [`World::classify`] it,
+    /// [`World::account`] the answer, and (when recording)
+    /// [`World::narrate`] it.
     fn write(&mut self, w: usize, index: usize, retry: bool, step: &mut StepDraft) {
         let Some(prepared) = self.prepare(w, retry, step) else {
             return;
@@ -748,12 +794,17 @@ impl<'a> World<'a> {
         let before = self.before(w, &prepared.cache);
         let name = &self.scenario.writers[w].name;
         let response = self.server.handle(&prepared.request, name);
-        let class = self.classify(&response, &before);
-        let conflict = class.as_ref().map(|(kind, _)| *kind);
-        if let Some((_, kept)) = class {
-            step.kept = kept;
+        self.yardsticks = None;
+        if !response.is_success() && matches!(response.code, 409 | 422) {
+            let sticks = self.measure(w, &prepared.request, &response);
+            let verdict = self.classify(&before, &sticks);
+            step.conflict = Some(verdict.kind);
+            step.kept = verdict.kept;
+            step.intent = Some(verdict.intent);
+            step.clashes = verdict.clashes;
+            self.yardsticks = Some(sticks);
         }
-        self.account(w, index, &response, conflict, &before, step);
+        self.account(w, index, &response, &before, step);
         if self.record {
             self.narrate(w, &prepared, &response, step);
         }
@@ -908,65 +959,87 @@ impl<'a> World<'a> {
                 }
             })
             .collect();
-        // What the writer meant, done on the object as it is now: the
-        // yardstick of a failed write (what succeeding would have changed).
-        let meant = self.scenario.writers[w].desired(stored).ok();
-        Before { held, meant }
+        Before { held }
     }
 
-    /// How a failed write (409 or 422) is classed, by the definitions of
-    /// [`Term::FalseConflict`] and [`Term::TrueConflict`]: true when doing
-    /// what the writer meant on the object as it is would have undone a
-    /// change another writer made after this writer's read (those changes
-    /// are named: the failure kept them), false otherwise. `None` for a
-    /// success and for other failures.
+    /// The yardsticks of writer `w`'s failed `request` (the server still
+    /// holds the object as it stood): the request forced, the intent done
+    /// afresh, and whether the failing test was on a map.
+    fn measure(&self, w: usize, request: &Request, response: &Response) -> Yardsticks {
+        let null = Value::Null;
+        let stored = self.server.get(&self.targets[w]).unwrap_or(&null);
+        let policy = &self.options[w].policy;
+        Yardsticks {
+            forced: self.server.forced(request, &self.scenario.writers[w].name),
+            meant: self.scenario.writers[w].desired(stored).ok(),
+            on_map: response
+                .cause
+                .as_ref()
+                .and_then(|c| c.path.as_deref())
+                .is_some_and(|path| on_a_map(policy, path)),
+        }
+    }
+
+    /// The two verdicts on a failed write (409 or 422), by the definitions
+    /// of the vocabulary. On the request: a true conflict when the request
+    /// forced ([`Yardsticks::forced`]) would have undone a change another
+    /// writer made since this writer's read (those are the changes the
+    /// failure kept), a false conflict otherwise. On the intent: a clash
+    /// when the intent done afresh ([`Yardsticks::meant`]) would have
+    /// undone one, a needless failure otherwise. A yardstick that cannot
+    /// be built undoes nothing.
     ///
     /// [`Term::FalseConflict`]: crate::vocabulary::Term::FalseConflict
-    /// [`Term::TrueConflict`]: crate::vocabulary::Term::TrueConflict
-    fn classify(&self, response: &Response, before: &Before) -> Option<(ConflictKind, Vec<Kept>)> {
-        if response.is_success() || !matches!(response.code, 409 | 422) {
-            return None;
-        }
-        let kept: Vec<Kept> = self
-            .watched
-            .iter()
-            .zip(&before.held)
-            .filter(|(_, seen)| seen.since_read)
-            .filter(|(watched, _)| {
-                let intent = &self.scenario.writers[watched.writer].intents[watched.intent];
-                // A writer that cannot even build its intent now would
-                // have changed nothing.
-                before
-                    .meant
-                    .as_ref()
-                    .is_some_and(|meant| !intent.holds(meant))
-            })
-            .map(|(watched, _)| {
-                let intent = &self.scenario.writers[watched.writer].intents[watched.intent];
-                Kept {
-                    writer: self.scenario.writers[watched.writer].name.clone(),
-                    writer_index: watched.writer,
+    fn classify(&self, before: &Before, sticks: &Yardsticks) -> Verdict {
+        let undone_by = |object: &Option<Value>| -> Vec<Kept> {
+            let Some(object) = object else {
+                return Vec::new();
+            };
+            self.watched
+                .iter()
+                .zip(&before.held)
+                .filter(|(_, seen)| seen.since_read)
+                .map(|(watched, _)| {
+                    (
+                        watched.writer,
+                        &self.scenario.writers[watched.writer].intents[watched.intent],
+                    )
+                })
+                .filter(|(_, intent)| !intent.holds(object))
+                .map(|(writer, intent)| Kept {
+                    writer: self.scenario.writers[writer].name.clone(),
+                    writer_index: writer,
                     intent: intent.describe(),
                     path: intent.location().to_string(),
-                }
-            })
-            .collect();
-        let kind = if kept.is_empty() {
-            ConflictKind::False
-        } else {
-            ConflictKind::True
+                })
+                .collect()
         };
-        Some((kind, kept))
+        let kept = undone_by(&sticks.forced);
+        let clashes = undone_by(&sticks.meant);
+        Verdict {
+            kind: if kept.is_empty() {
+                ConflictKind::False
+            } else {
+                ConflictKind::True
+            },
+            kept,
+            intent: if clashes.is_empty() {
+                IntentVerdict::Needless
+            } else {
+                IntentVerdict::Clash
+            },
+            clashes,
+        }
     }
 
-    /// Counts the answer to writer `w`'s write and moves its state on; on
-    /// a success, finds the changes of others it erased.
+    /// Counts the answer to writer `w`'s write (with the verdicts `step`
+    /// carries) and moves its state on; on a success, finds the changes of
+    /// others it erased.
     fn account(
         &mut self,
         w: usize,
         index: usize,
         response: &Response,
-        conflict: Option<ConflictKind>,
         before: &Before,
         step: &mut StepDraft,
     ) {
@@ -987,23 +1060,8 @@ impl<'a> World<'a> {
             409 => counts.conflict += 1,
             _ => counts.other_errors += 1,
         }
-        match conflict {
-            Some(ConflictKind::True) => counts.true_conflicts += 1,
-            Some(ConflictKind::False) => {
-                counts.false_conflicts += 1;
-                let policy = &self.options[w].policy;
-                if response
-                    .cause
-                    .as_ref()
-                    .and_then(|c| c.path.as_deref())
-                    .is_some_and(|path| on_a_map(policy, path))
-                {
-                    counts.false_conflicts_on_maps += 1;
-                }
-            }
-            None => {}
-        }
-        step.conflict = conflict;
+        let on_map = self.yardsticks.as_ref().is_some_and(|s| s.on_map);
+        counts.count_verdicts(step.conflict, step.intent, on_map);
     }
 
     /// The step's words and request, for recorded replays only.
@@ -1035,17 +1093,12 @@ impl<'a> World<'a> {
                         cause.path.as_deref().unwrap_or("?")
                     )
                 });
-            let class = match step.conflict {
-                Some(ConflictKind::False) => ": a false conflict: succeeding would have changed nothing another writer did since its read".to_owned(),
-                Some(ConflictKind::True) => format!(
-                    ": a true conflict: the failure kept {}",
-                    step.kept
-                        .iter()
-                        .map(|k| format!("{}'s change ({})", k.writer, k.intent))
-                        .collect::<Vec<_>>()
-                        .join(" and ")
+            let class = match (step.conflict, step.intent) {
+                (Some(kind), Some(intent)) => format!(
+                    ": {}",
+                    super::outcome::verdicts_in_words(kind, &step.kept, intent, &step.clashes)
                 ),
-                None => String::new(),
+                _ => String::new(),
             };
             format!(
                 "{name} sends {sends}: {} {}{at}{class}",
@@ -1057,6 +1110,7 @@ impl<'a> World<'a> {
             content_type: prepared.plan.body.content_type(),
             body: prepared.plan.body_text(),
             preset: self.options[w].policy.preset,
+            label: self.outcomes.writers[w].label.clone(),
             ops: ops.clone(),
         });
     }
@@ -1174,6 +1228,8 @@ pub(crate) struct StepOutcome {
     pub(crate) code: Option<u16>,
     /// For a failed write: false or true conflict.
     pub(crate) conflict: Option<ConflictKind>,
+    /// For a failed write: needless failure or clashing intent.
+    pub(crate) intent: Option<IntentVerdict>,
     /// The writers (indices) whose changes this step erased.
     pub(crate) lost: Vec<usize>,
     /// For a true conflict: the writers (indices) whose changes it kept.
@@ -1197,9 +1253,6 @@ struct Before {
     /// For each watched change of another writer: whether it held just
     /// before, and whether it was made after this writer's read.
     held: Vec<Seen>,
-    /// The writer's intents done on the object as it was just before
-    /// (`None` when they cannot be).
-    meant: Option<Value>,
 }
 
 /// A watched change of another writer, as a write finds it.
@@ -1218,7 +1271,31 @@ struct StepDraft {
     response: Option<Response>,
     conflict: Option<ConflictKind>,
     kept: Vec<Kept>,
+    intent: Option<IntentVerdict>,
+    clashes: Vec<Kept>,
     lost: Vec<LostUpdate>,
+}
+
+/// The two verdicts on a failed write (422 or 409), each with the changes
+/// of others it names.
+struct Verdict {
+    kind: ConflictKind,
+    kept: Vec<Kept>,
+    intent: IntentVerdict,
+    clashes: Vec<Kept>,
+}
+
+/// What a failed write (422 or 409) would have made of the object as it
+/// stood: its request forced, and its writer's intent done afresh (`None`
+/// where it cannot be built). The fast path classifies with these.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Yardsticks {
+    /// The request as sent, its preconditions set aside ([`Server::forced`]).
+    pub(crate) forced: Option<Value>,
+    /// The writer's intents done on the object as it stood.
+    pub(crate) meant: Option<Value>,
+    /// The failing test was on a map or a key of one.
+    pub(crate) on_map: bool,
 }
 
 /// Replays `scenario`, with `preset` replacing every writer's own preset

@@ -320,6 +320,17 @@ impl WriterSpec {
         Ok(options)
     }
 
+    /// The name of what this writer patches with under `preset` (its own
+    /// unless it is fixed): the preset and its per-field overrides,
+    /// `kubevirt-main + /status/migrationState: add-if-absent`.
+    pub fn label(&self, preset: Option<Preset>) -> String {
+        let preset = match preset {
+            Some(p) if !self.fixed => p,
+            _ => self.preset,
+        };
+        crate::strategy::label(preset, self.set.iter().map(|(p, s)| (p.as_str(), *s)))
+    }
+
     /// What the writer wants the object to look like, starting from what it
     /// last read.
     ///

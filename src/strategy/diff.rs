@@ -67,6 +67,7 @@ pub(super) fn plan(old: &Value, new: &Value, options: &Options) -> Result<Plan, 
         conflicts: Vec::new(),
         overwrites: Vec::new(),
         notes,
+        kubernetes: options.kubernetes,
     };
     if ops
         .iter()

@@ -8,16 +8,14 @@ use serde_json::Value;
 use super::{Body, Plan};
 use crate::patch::OpKind;
 use crate::pointer::Pointer;
+use crate::text::acts_on_terminal;
 
-/// Quotes `s` for a POSIX shell: single quotes, with `'` written `'\''`.
-///
-/// ```
-/// use patchlab::strategy::shell_quote;
-/// assert_eq!(shell_quote("it's"), r#"'it'\''s'"#);
-/// ```
-pub fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
+mod rust;
+mod shell;
+
+pub use rust::rust_code;
+use shell::{delimiter, rewrite_json, shell_word};
+pub use shell::{shell_arg, shell_quote};
 
 /// The resource, name and namespace arguments for `object`.
 fn target(object: &Value) -> String {
@@ -41,65 +39,69 @@ fn target(object: &Value) -> String {
     out
 }
 
-/// A word left bare when it is safe, quoted otherwise.
-fn shell_word(s: &str) -> String {
-    let safe = !s.is_empty()
-        && s.bytes().all(|b| {
-            b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/' | b':' | b'<' | b'>')
-        })
-        && !s.contains(['<', '>']);
-    if safe {
-        s.to_owned()
-    } else {
-        shell_quote(s)
-    }
-}
-
-/// A here-document delimiter that does not occur in `text`.
-fn delimiter(text: &str) -> String {
-    let mut delimiter = "PATCHLAB_EOF".to_owned();
-    while text.lines().any(|line| line == delimiter) {
-        delimiter.push('_');
-    }
-    delimiter
-}
-
 /// The `kubectl` command that sends the plan for `object` (usually the
-/// new object: it names the kind, name and namespace).
+/// new object: it names the kind, name and namespace), exact for every
+/// code point: bash gives kubectl, and kubectl gives the server, the bytes
+/// `--format json` shows (a here-document, which kubectl decodes and
+/// encodes itself, the same value). No character a terminal acts on is
+/// written raw: a JSON string holds it as an escape, a shell word as
+/// `$'...'` bytes (see [`shell_arg`]).
 pub fn kubectl(plan: &Plan, object: &Value) -> String {
     let target = target(object);
     match &plan.body {
         Body::JsonPatch(_) => format!(
             "kubectl patch {target} --type=json -p {}",
-            shell_quote(&kubectl_safe(&plan.body_text()))
-        ),
-        Body::MergePatch(_) => format!(
-            "kubectl patch {target} --type=merge -p {}",
-            shell_quote(&plan.body_text())
+            shell_arg(&kubectl_safe(&plan.body_text()))
         ),
         // A body starting with `{` is sent as written (`yaml.ToJSON`).
+        Body::MergePatch(_) => format!(
+            "kubectl patch {target} --type=merge -p {}",
+            shell_arg(&plan.body_text())
+        ),
         Body::StrategicMergePatch(_) => format!(
             "kubectl patch {target} --type=strategic -p {}",
-            shell_quote(&plan.body_text())
+            shell_arg(&plan.body_text())
         ),
-        Body::Apply { field_manager, .. } => {
-            let yaml = plan.body_text();
-            let end = delimiter(&yaml);
-            format!(
-                "kubectl apply --server-side --field-manager={} -f - <<'{end}'\n{}{end}",
-                shell_word(field_manager),
-                ensure_newline(&yaml)
-            )
-        }
-        Body::Update(body) => {
-            let json = crate::input::to_json_pretty(body);
-            let end = delimiter(&json);
-            format!(
-                "kubectl replace -f - <<'{end}'\n{}{end}",
-                ensure_newline(&json)
-            )
-        }
+        Body::Apply {
+            field_manager,
+            config,
+        } => heredoc(
+            &format!(
+                "kubectl apply --server-side --field-manager={} -f -",
+                shell_word(field_manager)
+            ),
+            &apply_text(config, &plan.body_text()),
+        ),
+        Body::Update(body) => heredoc("kubectl replace -f -", &json_for_terminal(body)),
     }
+}
+
+/// `command <<'END'`, then `text` and the delimiter on lines of their own.
+fn heredoc(command: &str, text: &str) -> String {
+    let end = delimiter(text);
+    format!("{command} <<'{end}'\n{}{end}", ensure_newline(text))
+}
+
+/// The apply configuration as the here-document gives it to kubectl: its
+/// YAML, or, where that holds a character a terminal acts on, one YAML
+/// (yaml.v2, which kubectl reads it with) refuses, or a line break of
+/// YAML's own (U+2028, U+2029: folded in a quoted scalar), the same
+/// object as JSON with that character escaped (JSON is YAML to kubectl).
+fn apply_text(config: &Value, yaml: &str) -> String {
+    if yaml.chars().any(|c| {
+        c != '\n'
+            && (acts_on_terminal(c) || yaml_refuses(c) || matches!(c, '\u{2028}' | '\u{2029}'))
+    }) {
+        json_for_terminal(config)
+    } else {
+        yaml.to_owned()
+    }
+}
+
+/// Pretty JSON with the characters a terminal acts on (and those YAML
+/// refuses) as escapes.
+fn json_for_terminal(value: &Value) -> String {
+    rewrite_json(&crate::input::to_json_pretty(value), escaped, false)
 }
 
 /// The payload as `kubectl patch -p` must be given it so that the server
@@ -109,55 +111,29 @@ pub fn kubectl(plan: &Plan, object: &Value) -> String {
 /// refuses raw U+007F to U+009F but U+0085, and U+FFFE, U+FFFF ("control
 /// characters are not allowed"), folds U+0085 (a YAML line break) to a
 /// space, and reads `-0` as the integer 0. So those characters (and
-/// U+FEFF) are written as `\uXXXX` escapes, which YAML decodes back, and
-/// `-0` as `-0.0` (a float that Go encodes as `-0`); the rest already is
-/// what Go's encoder writes.
+/// U+FEFF), and those a terminal acts on (the bidirectional formatting
+/// characters), are written as `\uXXXX` escapes, which YAML decodes back
+/// and Go's encoder writes raw again, and `-0` as `-0.0` (a float that Go
+/// encodes as `-0`); the rest already is what Go's encoder writes.
 ///
 /// ```
 /// use patchlab::strategy::kubectl_safe;
 /// assert_eq!(
-///     kubectl_safe("[{\"op\":\"add\",\"path\":\"/a\",\"value\":[\"\u{85}\u{9f}\",-0,10]}]"),
-///     r#"[{"op":"add","path":"/a","value":["\u0085\u009f",-0.0,10]}]"#
+///     kubectl_safe("[{\"op\":\"add\",\"path\":\"/a\",\"value\":[\"\u{85}\u{9f}\u{202e}\",-0,10]}]"),
+///     r#"[{"op":"add","path":"/a","value":["\u0085\u009f\u202e",-0.0,10]}]"#
 /// );
 /// ```
 pub fn kubectl_safe(payload: &str) -> String {
     if payload.trim_start().starts_with('{') {
         return payload.to_owned();
     }
-    let mut out = String::with_capacity(payload.len());
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut chars = payload.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == '\\' {
-                escaped = true;
-            } else if c == '"' {
-                in_string = false;
-            } else if yaml_refuses(c) {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-                continue;
-            }
-            out.push(c);
-            continue;
-        }
-        if c == '"' {
-            in_string = true;
-        } else if c == '-' && payload[i + 1..].starts_with('0') {
-            // `-0` as a whole number token (not -0.5, -0e1).
-            let rest = &payload[i + 2..];
-            if !rest.starts_with(['.', 'e', 'E']) && !rest.starts_with(|d: char| d.is_ascii_digit())
-            {
-                out.push_str("-0.0");
-                chars.next();
-                continue;
-            }
-        }
-        out.push(c);
-    }
-    out
+    rewrite_json(payload, escaped, true)
+}
+
+/// What an export writes as an escape: what YAML does not give back, and
+/// what a terminal acts on.
+fn escaped(c: char) -> bool {
+    yaml_refuses(c) || acts_on_terminal(c)
 }
 
 /// What sigs.k8s.io/yaml's decoder does not give back as it is: the C1
@@ -423,48 +399,6 @@ fn wrap(ty: &str, parts: &[String], depth: usize) -> String {
     out
 }
 
-/// Rust code building the patch with this crate's builder. `None` when the
-/// plan is not a JSON patch.
-pub fn rust_code(plan: &Plan) -> Option<String> {
-    let ops = plan.ops()?;
-    let mut out = String::from(
-        "use patchlab::patch::PatchSet;\nuse serde_json::json;\n\nlet payload = PatchSet::new()\n",
-    );
-    for planned in ops {
-        let op = &planned.op;
-        let path = rust_string(&op.path);
-        let value = op
-            .value
-            .as_ref()
-            .map(|v| format!("json!({})", serde_json::to_string(v).unwrap_or_default()));
-        let line = match (op.op, value) {
-            (OpKind::Remove, _) => format!("    .remove({path})"),
-            (OpKind::Move, _) => format!(
-                "    .move_from({}, {path})",
-                rust_string(op.from.as_deref().unwrap_or_default())
-            ),
-            (OpKind::Copy, _) => format!(
-                "    .copy_from({}, {path})",
-                rust_string(op.from.as_deref().unwrap_or_default())
-            ),
-            (kind, value) => format!(
-                "    .{}({path}, {})",
-                kind.as_str(),
-                value.unwrap_or_else(|| "json!(null)".to_owned())
-            ),
-        };
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.push_str("    .payload()?;\n");
-    Some(out)
-}
-
-/// A Rust string literal.
-fn rust_string(s: &str) -> String {
-    format!("{s:?}")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -515,17 +449,5 @@ mod tests {
         assert_eq!(go_literal(&json!(-0.0), 1), "math.Copysign(0, -1)");
         assert_eq!(go_literal(&json!(-7), 1), "-7");
         assert_eq!(go_literal(&json!(2.5), 1), "2.5");
-    }
-
-    #[test]
-    fn shell_quoting_survives_quotes() {
-        assert_eq!(
-            shell_quote(r#"[{"value":"it's"}]"#),
-            r#"'[{"value":"it'\''s"}]'"#
-        );
-        assert_eq!(shell_word("default"), "default");
-        assert_eq!(shell_word("my ns"), "'my ns'");
-        assert_eq!(shell_word(""), "''");
-        assert_eq!(delimiter("a\nPATCHLAB_EOF\n"), "PATCHLAB_EOF_");
     }
 }

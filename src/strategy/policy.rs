@@ -298,22 +298,24 @@ impl Preset {
         self == Preset::Strategic
     }
 
-    /// The presets that make sense for `object`: [`Preset::ALL`], plus
-    /// [`Preset::Strategic`] when the object's kind is a built-in kind the
-    /// schema tables describe (a custom resource answers every strategic
-    /// merge patch 415; a built-in kind without a table cannot be diffed).
+    /// The presets that make sense for `object` in the release
+    /// `kubernetes`: [`Preset::ALL`], plus [`Preset::Strategic`] when the
+    /// object's kind is a built-in kind the release serves (a custom
+    /// resource answers every strategic merge patch 415; a group version
+    /// the release does not serve, 404).
     ///
     /// ```
     /// use patchlab::strategy::Preset;
     /// use serde_json::json;
     ///
     /// let node = json!({"apiVersion": "v1", "kind": "Node"});
-    /// assert_eq!(Preset::for_object(&node).last(), Some(&Preset::Strategic));
+    /// let newest = Default::default();
+    /// assert_eq!(Preset::for_object(&node, newest).last(), Some(&Preset::Strategic));
     /// let vmi = json!({"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachineInstance"});
-    /// assert_eq!(Preset::for_object(&vmi), Preset::ALL.to_vec());
+    /// assert_eq!(Preset::for_object(&vmi, newest), Preset::ALL.to_vec());
     /// ```
-    pub fn for_object(object: &Value) -> Vec<Preset> {
-        let target = crate::schema::target_of(object);
+    pub fn for_object(object: &Value, kubernetes: crate::kube::KubeVersion) -> Vec<Preset> {
+        let target = crate::schema::for_release(kubernetes).target_of(object);
         let takes = target.schema().is_some_and(|kind| kind.is_builtin());
         Preset::EVERY
             .into_iter()

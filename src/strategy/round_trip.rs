@@ -127,14 +127,14 @@ pub fn round_trip_on(
         Body::Apply { .. } => return RoundTrip::NotApplicable,
         Body::StrategicMergePatch(_) if !engine.is_kube() => return RoundTrip::NotApplicable,
         Body::StrategicMergePatch(body) => {
-            // The newest release's strategicpatch (1.28 and later: what
-            // kubectl 1.32 runs too); a custom resource answers 415.
-            let target = super::strategic::target(old, new);
+            // On the server of the release whose schemas wrote the body;
+            // a custom resource answers 415.
+            let target = super::strategic::target(old, new, plan.kubernetes);
             if let Err(err) = crate::apply::strategic::apply_body(
                 &mut doc,
                 &crate::gojson::to_string(body),
                 &target,
-                crate::kube::KubeVersion::default(),
+                plan.kubernetes,
             ) {
                 return RoundTrip::Refused(err);
             }

@@ -16,15 +16,16 @@ use serde_json::{Map, Value};
 
 use super::{merge, DiffError, Options, Overwrite, Plan, Precondition};
 use crate::apply::strategic::{self, Error, ErrorKind};
+use crate::kube::KubeVersion;
 use crate::pointer::escape;
 use crate::schema::{self, Node, Target};
 use crate::status::Status;
 
-/// What a strategic merge patch to `old` -> `new` is sent to: the new
-/// object's kind, else the old one's.
-pub(crate) fn target(old: &Value, new: &Value) -> Target<'static> {
+/// What a strategic merge patch to `old` -> `new` is sent to in the
+/// release `kubernetes`: the new object's kind, else the old one's.
+pub(crate) fn target(old: &Value, new: &Value, kubernetes: KubeVersion) -> Target<'static> {
     let has_kind = |v: &Value| v.get("kind").and_then(Value::as_str).is_some();
-    schema::target_of(if has_kind(new) || !has_kind(old) {
+    schema::for_release(kubernetes).target_of(if has_kind(new) || !has_kind(old) {
         new
     } else {
         old
@@ -48,7 +49,7 @@ pub(super) fn plan(
     };
     let pinned = old.pointer("/metadata/resourceVersion").cloned();
     let (old, new) = (strip(old), strip(new));
-    let target = target(&old, &new);
+    let target = target(&old, &new, options.kubernetes);
     let nulls = merge::nulls_in(&new);
     if !nulls.is_empty() {
         plan.notes.push(format!(
@@ -64,7 +65,10 @@ pub(super) fn plan(
         Some(kind) if kind.is_builtin() => kind,
         _ if target.is_builtin() => {
             return Err(DiffError::Strategic(Box::new(Error::new(
-                ErrorKind::NoSchema { gvk: target.gvk() },
+                ErrorKind::NoSchema {
+                    gvk: target.gvk(),
+                    release: Some(options.kubernetes),
+                },
             ))))
         }
         _ => {

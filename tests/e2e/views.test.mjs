@@ -78,8 +78,8 @@ test('scale: runs on arrival, 2000 VMIs under every preset, charted', async () =
   await page.goto(`${server.url}#/scale`);
   // No Run button to find: the view runs at once, in the worker.
   await finished(page, 2000);
-  assert.equal(await page.locator('figure.chart').count(), 7);
-  const maps = await counts(page, 'False conflicts on maps');
+  assert.equal(await page.locator('figure.chart').count(), 9);
+  const maps = await counts(page, 'Needless failures on maps');
   assert.equal(maps['kubevirt-per-key'].total, 0);
   assert.ok(maps['kubevirt-main'].total > 1000, JSON.stringify(maps));
   assert.doesNotMatch(maps['kubevirt-main'].whose, /virt-handler/, 'virt-handler sends Update: no test, no map conflict');
@@ -123,7 +123,7 @@ test('scale: the sliders re-run, churn adds writers, Stop keeps the counts so fa
   const again = await openPage(browser);
   await again.goto(url);
   await again.locator('.run-summary').filter({ hasText: 'churn 2' }).filter({ hasText: / ms\.$/ }).waitFor({ timeout: 60_000 });
-  const label = (p) => p.getByRole('img', { name: /^False conflicts on maps: / }).getAttribute('aria-label');
+  const label = (p) => p.getByRole('img', { name: /^Needless failures on maps: / }).getAttribute('aria-label');
   assert.equal(await label(again), await label(page), 'a shared Scale link runs again to the same numbers');
   assert.deepEqual(again.errors, []);
   await again.context().close();
@@ -140,7 +140,7 @@ test('scale: the sliders re-run, churn adds writers, Stop keeps the counts so fa
   await page.getByRole('button', { name: 'Stop' }).click();
   // Stopped: it names what it ran.
   await page.getByText(/^Stopped: it ran the first [\d,]+ of 100,000 VMIs under every preset; the charts show those\./).waitFor();
-  assert.equal(await page.locator('figure.chart').count(), 7, 'the counts so far stay charted');
+  assert.equal(await page.locator('figure.chart').count(), 9, 'the counts so far stay charted');
   assert.equal(await page.locator('progress').count(), 0);
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -94,16 +94,19 @@ pub fn ResultColumn(props: &ResultColumnProps) -> Html {
     let (None, Some(texts)) = (&result.error, &result.texts) else {
         let why = result.error.clone();
         return html! {
-            <article class="column" aria-label={format!("Column {n}: {}", props.preset)}>
+            <article class="column" aria-label={format!("Column {n}: {}", props.result.label)}>
                 { header }
                 <p class="parse-error">{ why.unwrap_or_default() }</p>
             </article>
         };
     };
     html! {
-        <article class="column" aria-label={format!("Column {n}: {}", props.preset)}>
+        <article class="column" aria-label={format!("Column {n}: {}", props.result.label)}>
             { header }
-            <p class="preset-summary muted">{ props.preset.summary() }</p>
+            if props.result.label != props.preset.as_str() {
+                <p class="preset-label"><code>{ props.result.label.clone() }</code></p>
+            }
+            <p class="preset-summary muted">{ props.result.label_summary.clone() }</p>
             <div class="chips">
                 <span class="chip">{ result.summary.clone() }</span>
                 { round_trip(&result.round_trip) }

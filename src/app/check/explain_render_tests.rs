@@ -33,8 +33,14 @@ fn a_decided_class_shows_its_label_the_replay_and_the_retry_verdict() {
     );
     assert!(read.contains("Op 0"), "the replay names the op: {read}");
     assert!(read.contains("/metadata/labels"), "{read}");
+    // Replayed on the view's object, the same patch fails again: no
+    // retry of it helps; the rewrite offered was replayed first.
     assert!(
-        read.contains("Retrying helps only after a re-read and a rebuilt request. RetryOnConflict does not retry it."),
+        read.contains("Retrying never helps: the request itself must change. RetryOnConflict does not retry it."),
+        "{read}"
+    );
+    assert!(
+        read.contains("replayed on the object given: it applies"),
         "{read}"
     );
     assert!(read.contains("What to do"), "{read}");
@@ -60,9 +66,12 @@ fn an_undecided_text_lists_the_candidates_and_what_would_decide() {
 #[test]
 fn an_unreadable_patch_is_said_and_left_out() {
     let html = panel("[{", "", BARE_422);
-    assert!(text(&html).contains(
-        "The patch could not be read (its editor says where), so explain went without it."
-    ));
+    let read = text(&html);
+    assert!(
+        read.contains("The patch could not be read (its editor says where), so explain went without it (patch: "),
+        "{read}"
+    );
+    assert!(read.contains("line 1"), "{read}");
 }
 
 #[test]

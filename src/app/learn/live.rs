@@ -141,16 +141,8 @@ pub fn compute(step: &super::LessonStep) -> StepLive {
                 .iter()
                 .zip(&state.columns)
                 .map(|(result, column)| LiveColumn {
-                    title: format!(
-                        "{}{}",
-                        column.preset.as_str(),
-                        if column.overrides.is_empty() {
-                            ""
-                        } else {
-                            " + overrides"
-                        }
-                    ),
-                    summary: column.preset.summary().to_owned(),
+                    title: column.label(),
+                    summary: column.label_summary(),
                     ops: result
                         .ops
                         .iter()
@@ -242,7 +234,7 @@ fn race(state: &crate::app::race::RaceState, show: &[super::Aspect]) -> LiveRace
                     format!(
                         "{} ({}): {}, {} OK; intent {}",
                         w.name,
-                        w.preset,
+                        w.label,
                         crate::app::components::counted(
                             usize::try_from(w.counts.writes).unwrap_or(usize::MAX),
                             "write",

@@ -73,7 +73,7 @@ pub fn StepPage(props: &StepPageProps) -> Html {
                         { next_walkthrough(w) }
                     }
                 </div>
-                <p class="muted small">{ "Keys: ← and → move between steps." }</p>
+                <p class="muted small key-hint">{ "Keys: ← and → move between steps." }</p>
             </article>
         </section>
     }

@@ -37,7 +37,7 @@ pub fn player(props: &PlayerProps) -> Html {
         .collect();
     let (step, len) = (props.step, props.len);
     html! {
-        <div class="player" role="group" aria-label="Playback">
+        <div class="player" id="race-player" role="group" aria-label="Playback">
             <button type="button" onclick={click(RaceAction::Goto(0))} disabled={step == 0}>{ "Start" }</button>
             <button type="button" onclick={click(RaceAction::Prev)} disabled={step == 0}>
                 <span aria-hidden="true">{ "◀ " }</span>{ "Back" }<kbd class="shortcut-hint" aria-hidden="true">{ "←" }</kbd>

@@ -75,7 +75,8 @@ fn the_outcomes_table_has_the_cli_s_columns_gave_up_included() {
     assert!(head.contains(r#"aria-label="What is “Gave up”?""#));
     assert_eq!(count(head, r#"<th scope="col">"#), REPLAY_COLUMNS.len() + 3);
     // virt-controller under head: 2 writes, 1 OK, one 422, a retry, a
-    // false conflict; its intent holds in the end.
+    // true conflict of its request and a needless failure of its intent;
+    // its intent holds in the end.
     let controller = cells(&html, "virt-controller");
     assert_eq!(controller.len(), REPLAY_COLUMNS.len() + 2);
     assert_eq!(controller[0], "kubevirt-main");
@@ -85,7 +86,9 @@ fn the_outcomes_table_has_the_cli_s_columns_gave_up_included() {
     };
     assert_eq!(count_of(Term::Writes), "2");
     assert_eq!(count_of(Term::Invalid), "1");
-    assert_eq!(count_of(Term::FalseConflict), "1");
+    assert_eq!(count_of(Term::FalseConflict), "0");
+    assert_eq!(count_of(Term::TrueConflict), "1");
+    assert_eq!(count_of(Term::NeedlessFailure), "1");
     assert_eq!(count_of(Term::GaveUp), "0");
     assert_eq!(controller.last().unwrap(), "yes");
     assert_eq!(cells(&html, "virt-handler")[0], "update");
@@ -129,10 +132,12 @@ fn compare_mode_counts_per_preset_and_says_whose() {
         Some(5)
     );
     assert_eq!(naive[5], "2 virt-handler 2");
-    assert_eq!(naive[6], "virt-handler");
+    assert_eq!(naive[COMPARE_COLUMNS.len()], "virt-handler");
     let head_row = cells(&html, "kubevirt-main");
     assert_eq!(head_row[0], "3 virt-controller 2, virt-handler 1");
-    assert_eq!(head_row[6], "none");
+    assert_eq!(head_row[COMPARE_COLUMNS.len()], "none");
+    // The note names the writers that keep their own.
+    assert!(html.contains("Every writer uses the row&#x27;s preset, except: virt-handler keeps its own preset (update)") || html.contains("Every writer uses the row's preset, except: virt-handler keeps its own preset (update)"), "{html}");
 }
 
 #[test]
@@ -195,9 +200,14 @@ fn the_step_card_shows_the_request_the_answer_and_why() {
     assert!(
         text(element(&html, r#"class="hidden-cause""#).unwrap()).contains("path /metadata/labels")
     );
+    // Two verdicts that disagree, each judged as it says.
+    let notes = text(element(&html, r#"class="class-note""#).unwrap());
     assert!(
-        text(element(&html, r#"class="class-note warn""#).unwrap()).starts_with("False conflict: ")
+        notes.starts_with("True conflict (judged on the request): the request, forced"),
+        "{notes}"
     );
+    assert!(text(element(&html, r#"class="class-note warn""#).unwrap())
+        .starts_with("Needless failure (judged on the intent): what it meant, done afresh"));
     assert!(
         html.contains("The object (unchanged)"),
         "a failed write changes nothing"

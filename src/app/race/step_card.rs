@@ -79,12 +79,7 @@ pub fn step_card(props: &StepCardProps) -> Html {
                         }
                     </div>
                 }
-                if let Some(conflict) = step.conflict {
-                    <p class={classes!("class-note", (conflict == crate::sim::timeline::ConflictKind::False).then_some("warn"))}>
-                        <strong>{ format!("{}: ", conflict.term().label().trim_end_matches('s')) }</strong>
-                        { conflict.term().definition() }<TermHelp term={conflict.term()} />
-                    </p>
-                }
+                { verdicts(step) }
                 { for step.lost.iter().map(|lost| html! {
                     <p class="class-note bad">
                         <strong>{ "Lost update: " }</strong>
@@ -96,6 +91,33 @@ pub fn step_card(props: &StepCardProps) -> Html {
                 { object_view(&yew::props!(ObjectViewProps { before: before.clone(), after: step.object.clone() })) }
             }
         </article>
+    }
+}
+
+/// The verdicts on a failed write: its class judged on the request, and
+/// judged on the intent where the two disagree (both words, each with its
+/// definition).
+fn verdicts(step: &StepView) -> Html {
+    use crate::sim::outcome::{intent_reason, request_reason, ConflictKind};
+    let (Some(kind), Some(intent)) = (step.conflict, step.intent) else {
+        return Html::default();
+    };
+    let agrees = intent.agrees(kind);
+    html! {
+        <>
+            <p class={classes!("class-note", (kind == ConflictKind::False).then_some("warn"))}>
+                <strong>{ format!("{} (judged on the request): ", kind.word()) }</strong>
+                { format!("{}{}.", request_reason(kind, &step.kept), if agrees { "; its intent agrees" } else { "" }) }
+                <TermHelp term={kind.term()} />
+            </p>
+            if !agrees {
+                <p class="class-note warn">
+                    <strong>{ format!("{} (judged on the intent): ", intent.word()) }</strong>
+                    { format!("{}.", intent_reason(intent, &step.clashes)) }
+                    <TermHelp term={intent.term()} />
+                </p>
+            }
+        </>
     }
 }
 
@@ -120,7 +142,7 @@ fn request(props: &RequestProps) -> Html {
     };
     html! {
         <>
-            <h3>{ format!("Request: {} ({})", sent.content_type, sent.preset) }</h3>
+            <h3>{ format!("Request: {} ({})", sent.content_type, sent.label) }</h3>
             if sent.ops.is_empty() {
                 <pre class="body" tabindex="0" role="region" aria-label="The request body"><code>{ body }</code></pre>
             } else {

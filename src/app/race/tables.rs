@@ -41,7 +41,7 @@ pub fn outcomes_table(props: &OutcomesProps) -> Html {
                         { for o.writers.iter().map(|w| html! {
                             <tr>
                                 <th scope="row">{ w.name.clone() }</th>
-                                <td>{ w.preset.as_str() }</td>
+                                <td>{ w.label.clone() }</td>
                                 { for REPLAY_COLUMNS.into_iter().map(|term| {
                                     let n = w.counts.get(term).unwrap_or_default();
                                     html! { <td class={classes!((term == Term::LostUpdate && n > 0).then_some("bad"))}>{ n }</td> }
@@ -117,7 +117,7 @@ pub fn compare_table(props: &CompareProps) -> Html {
     html! {
         <section class="compare" aria-labelledby="compare-title">
             <h2 id="compare-title">{ "The same timeline under each preset" }</h2>
-            <p class="muted">{ "Every writer but the fixed ones (virt-handler always calls Update) uses the row's preset. Next to each count, whose it is." }</p>
+            <p class="muted">{ format!("{} Next to each count, whose it is.", row_note(rows.iter().filter_map(|r| r.outcomes.as_ref().ok().map(|o| (r.preset, o))))) }</p>
             <div class="table-scroll">
                 <table class="outcomes">
                     <thead><tr>
@@ -145,6 +145,42 @@ pub fn compare_table(props: &CompareProps) -> Html {
             </div>
         </section>
     }
+}
+
+/// What a row's preset means for the writers, from the rows run: every
+/// writer uses it, but those that keep their own preset (fixed) or their
+/// own per-field overrides, each named with what it runs.
+pub(crate) fn row_note<'a>(rows: impl IntoIterator<Item = (Preset, &'a Outcomes)>) -> String {
+    let mut own: Vec<String> = Vec::new();
+    let mut overrides: Vec<String> = Vec::new();
+    for (preset, outcomes) in rows {
+        for w in &outcomes.writers {
+            let keeps = if w.preset != preset {
+                format!("{} keeps its own preset ({})", w.name, w.label)
+            } else if w.label != preset.as_str() {
+                let extra = w.label.strip_prefix(preset.as_str()).unwrap_or(&w.label);
+                format!("{} keeps its overrides (the row's preset{extra})", w.name)
+            } else {
+                continue;
+            };
+            let list = if w.preset != preset {
+                &mut own
+            } else {
+                &mut overrides
+            };
+            if !list.contains(&keeps) {
+                list.push(keeps);
+            }
+        }
+    }
+    own.extend(overrides);
+    if own.is_empty() {
+        return "Every writer uses the row's preset.".to_owned();
+    }
+    format!(
+        "Every writer uses the row's preset, except: {}.",
+        own.join("; ")
+    )
 }
 
 #[derive(PartialEq, Properties)]

@@ -44,7 +44,7 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
     let (state, send) = use_view::<RaceState>(props.packed.clone());
     let copy = use_copy();
     use_play_timer(&state, &send);
-    use_reveal_step(state.step);
+    use_reveal_step(state.step, state.raced.latest.is_some());
     let share = use_share(state.link(), &copy, send.reform(RaceAction::Notify));
     use_race_shortcuts(&state, &send, &share);
     use_engines(&state, &send);
@@ -262,18 +262,22 @@ fn use_play_timer(state: &RaceState, send: &Callback<RaceAction>) {
 }
 
 /// Brings the step card into view when the step changes and the card is
-/// off screen (a phone, after tapping Forward).
+/// off screen (a phone, after tapping Forward). A link that opens at a
+/// step opens there: once the replay is first on screen (the engines
+/// answer after the first render), the page scrolls to the player, with
+/// the lanes (the current event in the middle) and the step card below it.
 #[hook]
-fn use_reveal_step(step: usize) {
-    let first = use_mut_ref(|| true);
-    use_effect_with(step, move |step| {
+fn use_reveal_step(step: usize, ready: bool) {
+    let shown = use_mut_ref(|| None::<usize>);
+    use_effect_with((step, ready), move |&(step, ready)| {
+        if !ready {
+            return;
+        }
         follow_in_lanes();
-        if !std::mem::replace(&mut *first.borrow_mut(), false) {
-            browser::reveal("step-card");
-        } else if *step > 0 {
-            // A link that opens at a step (a phone's narrow screen
-            // included): the lanes, at the step, in view.
-            browser::reveal("lanes");
+        match shown.replace(Some(step)) {
+            None if step > 0 => browser::scroll_to("race-player"),
+            Some(before) if before != step => browser::reveal("step-card"),
+            _ => {}
         }
     });
 }

@@ -10,9 +10,11 @@ use crate::sim::migrate::{MigrateResult, PresetResult};
 use crate::vocabulary::Term;
 
 /// The terms charted, in order.
-const TERMS: [Term; 7] = [
-    Term::FalseConflictOnMap,
+const TERMS: [Term; 9] = [
+    Term::NeedlessFailureOnMap,
+    Term::NeedlessFailure,
     Term::FalseConflict,
+    Term::TrueConflict,
     Term::Invalid,
     Term::Conflict,
     Term::Retries,

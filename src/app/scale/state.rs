@@ -128,13 +128,17 @@ pub struct Measured {
     pub ms: f64,
 }
 
-/// The work of a run, in writer runs: every VMI under every preset, each
-/// with its three writers and the churn writers; retries add to it (a
-/// rough weight: a writer retries only after a conflict).
+/// The work of a run, in the measured cost of the simulator
+/// ([`crate::sim::migrate::expected_cost`]): only ratios mean anything,
+/// so an estimate is the last run's time here scaled by the ratio of the
+/// two works.
 pub fn work(inputs: &ScaleLink) -> f64 {
-    let writers = 3.0 + inputs.churn as f64;
-    let retries = 1.0 + f64::from(inputs.retries) / 4.0;
-    inputs.vms as f64 * crate::strategy::Preset::ALL.len() as f64 * writers * retries
+    crate::sim::migrate::expected_cost(&MigrateOptions {
+        vms: inputs.vms,
+        churn: inputs.churn,
+        retries: inputs.retries,
+        ..MigrateOptions::default()
+    })
 }
 
 /// The Scale view state.

@@ -31,9 +31,11 @@ pub(crate) const MAX_DEPTH: usize = crate::limits::DEPTH;
 const SLICE_TYPE: &str = "[]interface {}";
 const MAP_TYPE: &str = "map[string]interface {}";
 
-/// One merge: the release's rules and where in the document it is.
+/// One merge: the release's rules, where the original's lists come
+/// from, and where in the document it is.
 pub(crate) struct Merger {
     pub(crate) release: Release,
+    pub(crate) origin: Origin,
     /// The JSON pointer of the value being merged (for errors).
     pub(crate) path: super::Trail,
 }
@@ -56,17 +58,12 @@ impl Merger {
         }
         self.apply_retain_keys(&mut original, &mut patch)?;
         self.merge_patch_into_original(&mut original, &mut patch, schema)?;
+        // The capacity of a list `deleteFromSlice` made (before its field
+        // is merged, in this order of keys): the length it had.
+        let mut capacities: std::collections::HashMap<String, usize> = Default::default();
 
         for (k, patch_v) in patch {
-            let mut key = k;
-            let mut is_delete_list = false;
-            if key.starts_with(DELETE_PREFIX) {
-                let original_key = self.extract_key(&key, DELETE_PREFIX)?;
-                is_delete_list = true;
-                if !original_key.is_empty() {
-                    key = original_key;
-                }
-            }
+            let (key, is_delete_list) = self.field_of(k)?;
             if patch_v.is_null() {
                 original.remove(&key);
                 continue;
@@ -87,35 +84,18 @@ impl Merger {
             }
             let merged = match (original_v, patch_v) {
                 (Value::Object(original_map), Value::Object(patch_map)) => {
-                    let (subschema, meta) = schema
-                        .lookup_struct(&key)
-                        .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
-                    let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
-                    self.path.push(key.as_str());
-                    let merged = if strategy != REPLACE {
-                        self.merge_map(original_map, patch_map, subschema)
-                    } else {
-                        Ok(patch_map)
-                    };
-                    self.path.pop();
-                    Value::Object(merged?)
+                    Value::Object(self.merge_field_map(&key, original_map, patch_map, schema)?)
                 }
                 (Value::Array(original_list), Value::Array(patch_list)) => {
-                    let (subschema, meta) = schema
-                        .lookup_slice(&key)
-                        .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
-                    let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
-                    self.path.push(key.as_str());
-                    let merged = self.merge_slice_handler(
-                        original_list,
-                        patch_list,
-                        subschema,
-                        strategy,
-                        meta.merge_key,
-                        is_delete_list,
-                    );
-                    self.path.pop();
-                    Value::Array(merged?)
+                    let capacity = capacities
+                        .remove(&key)
+                        .unwrap_or_else(|| self.origin.capacity(original_list.len()));
+                    if is_delete_list {
+                        capacities.insert(key.clone(), original_list.len());
+                    }
+                    let original_list = Slice::new(original_list, capacity);
+                    let field = (key.as_str(), is_delete_list);
+                    Value::Array(self.merge_field_list(field, original_list, patch_list, schema)?)
                 }
                 // Two scalars of one type: the patch's.
                 (_, scalar) => scalar,
@@ -123,6 +103,72 @@ impl Merger {
             original.insert(key, merged);
         }
         Ok(original)
+    }
+
+    /// The field a patch key merges into: the key, or the list a
+    /// `$deleteFromPrimitiveList/<list>` deletes from (`preprocessDeletionListForMerging`).
+    fn field_of(&self, key: String) -> Result<(String, bool), Error> {
+        if !key.starts_with(DELETE_PREFIX) {
+            return Ok((key, false));
+        }
+        let original_key = self.extract_key(&key, DELETE_PREFIX)?;
+        Ok((
+            if original_key.is_empty() {
+                key
+            } else {
+                original_key
+            },
+            true,
+        ))
+    }
+
+    /// `mergeMapHandler` for the field `key`: merged, or the patch's map
+    /// where the field's strategy is `replace`.
+    fn merge_field_map(
+        &mut self,
+        key: &str,
+        original: Map<String, Value>,
+        patch: Map<String, Value>,
+        schema: Node<'_>,
+    ) -> Result<Map<String, Value>, Error> {
+        let (subschema, meta) = schema
+            .lookup_struct(key)
+            .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
+        let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
+        self.path.push(key);
+        let merged = if strategy != REPLACE {
+            self.merge_map(original, patch, subschema)
+        } else {
+            Ok(patch)
+        };
+        self.path.pop();
+        merged
+    }
+
+    /// `mergeSliceHandler` for the field `key` (a `$deleteFromPrimitiveList`
+    /// of it when `is_delete_list`).
+    fn merge_field_list(
+        &mut self,
+        (key, is_delete_list): (&str, bool),
+        original: Slice,
+        patch: Vec<Value>,
+        schema: Node<'_>,
+    ) -> Result<Vec<Value>, Error> {
+        let (subschema, meta) = schema
+            .lookup_slice(key)
+            .map_err(|e| self.path.fail(ErrorKind::Lookup(e)))?;
+        let (_, strategy) = self.retain_keys_strategy(meta.strategies)?;
+        self.path.push(key);
+        let merged = self.merge_slice_handler(
+            original,
+            patch,
+            subschema,
+            strategy,
+            meta.merge_key,
+            is_delete_list,
+        );
+        self.path.pop();
+        merged
     }
 
     /// A patch value taken as it is (the field is absent, or of another
@@ -301,8 +347,9 @@ impl Merger {
             (Some(list), Some(patch)) => {
                 if strategy == MERGE {
                     let mut view = list.clone();
+                    let capacity = self.origin.capacity(list.len());
                     let merged = self.merge_slice_viewed(
-                        list.clone(),
+                        Slice::new(list.clone(), capacity),
                         patch,
                         subschema,
                         merge_key,
@@ -392,7 +439,7 @@ impl Merger {
     /// 1.28, for a `$deleteFromPrimitiveList`), else take the patch's list.
     fn merge_slice_handler(
         &mut self,
-        original: Vec<Value>,
+        original: Slice,
         patch: Vec<Value>,
         schema: Node<'_>,
         strategy: &str,
@@ -409,7 +456,7 @@ impl Merger {
     /// `mergeSlice`.
     fn merge_slice(
         &mut self,
-        original: Vec<Value>,
+        original: Slice,
         patch: Vec<Value>,
         schema: Node<'_>,
         merge_key: &str,
@@ -424,17 +471,23 @@ impl Merger {
     /// elements after it left (the last one stays behind, stale), and
     /// appended patch elements fill the slots freed. A caller holding the
     /// original slice (`mergePatchIntoOriginal`) orders by that changed
-    /// view. (Lists of scalars are merged in a new array on the server,
-    /// whose decoded slices have no spare capacity.)
+    /// view. Scalars are merged by `append(original, patch...)`, in the
+    /// original's backing array when the patch fits its spare capacity,
+    /// and `deduplicateScalars` then rewrites that array: the original
+    /// slice, which orders the result, reads the rewritten elements.
     fn merge_slice_viewed(
         &mut self,
-        original: Vec<Value>,
+        original: Slice,
         patch: Vec<Value>,
         schema: Node<'_>,
         merge_key: &str,
         is_delete_list: bool,
         view: Option<&mut Vec<Value>>,
     ) -> Result<Vec<Value>, Error> {
+        let Slice {
+            items: original,
+            capacity,
+        } = original;
         if original.is_empty() && patch.is_empty() {
             return Ok(original);
         }
@@ -443,11 +496,12 @@ impl Merger {
             if is_delete_list {
                 return delete_from_slice(original, &patch).map_err(|e| self.path.wrap(e));
             }
-            let mut both = original.clone();
-            both.extend(patch.iter().cloned());
-            // Go's deduplicateScalars orders otherwise; the order is set below.
-            let merged = order::distinct(both).map_err(|e| self.path.wrap(e))?;
-            (merged, patch, original)
+            let (merged, server_order) =
+                merge_scalars(original, &patch, capacity).map_err(|e| self.path.wrap(e))?;
+            if let Some(view) = view {
+                view.clone_from(&server_order);
+            }
+            (merged, patch, server_order)
         } else {
             if merge_key.is_empty() {
                 return Err(self.path.fail(ErrorKind::Other(format!(
@@ -798,6 +852,67 @@ pub(crate) fn normalize_slice_order(
     let mut out: Vec<Value> = keyed.into_iter().map(|(_, v)| v).collect();
     out.extend(to_delete);
     Ok(out)
+}
+
+/// Where the original object's lists come from, which decides when
+/// Go's `append(original, patch...)` in `mergeSlice` writes into the
+/// original's backing array (a list's spare capacity).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Origin {
+    /// kube-apiserver: the object is the watch cache's deep copy, whose
+    /// slices have no spare capacity (`DeepCopyInto` makes them of their
+    /// length, and `ToUnstructured` keeps a slice's capacity).
+    #[default]
+    Server,
+    /// kubectl (`patch --local`, and the client side of `apply`): the
+    /// object decoded from JSON, each list grown by `append` one element
+    /// at a time (Go 1.23's growth and size classes).
+    Decoded,
+}
+
+impl Origin {
+    /// The capacity of an original list of `len` elements.
+    pub(crate) fn capacity(self, len: usize) -> usize {
+        match self {
+            Origin::Server => len,
+            Origin::Decoded => order::appended_capacity(len),
+        }
+    }
+}
+
+/// A list of the original with the capacity of its Go slice.
+pub(crate) struct Slice {
+    items: Vec<Value>,
+    capacity: usize,
+}
+
+impl Slice {
+    pub(crate) fn new(items: Vec<Value>, capacity: usize) -> Slice {
+        Slice { items, capacity }
+    }
+}
+
+/// `both := append(original, patch...); merged = deduplicateScalars(both)`:
+/// the merged scalars, and what the original slice then reads (its own
+/// elements, or, where the patch fit its spare capacity, the first
+/// elements of the array `deduplicateScalars` rewrote).
+fn merge_scalars(
+    original: Vec<Value>,
+    patch: &[Value],
+    capacity: usize,
+) -> Result<(Vec<Value>, Vec<Value>), Error> {
+    let n = original.len();
+    let shared = n + patch.len() <= capacity;
+    let mut both = original.clone();
+    both.extend(patch.iter().cloned());
+    let (mut backing, len) = order::dedupe_in_place(both)?;
+    let server_order = if shared {
+        backing[..n].to_vec()
+    } else {
+        original
+    };
+    backing.truncate(len);
+    Ok((backing, server_order))
 }
 
 /// What `mergeSliceWithSpecialElements` leaves: the original (or, with

@@ -219,49 +219,49 @@ pub(crate) fn sort_le<T>(items: &mut Vec<T>, text: impl Fn(&T) -> String) {
     items.extend(keyed.into_iter().map(|(_, _, item)| item));
 }
 
-/// The distinct scalars of a list, first occurrences kept, in linear
-/// time; where Go's `deduplicateScalars` would order them otherwise, the
-/// caller re-sorts (as `mergeSlice` does).
-pub(crate) fn distinct(s: Vec<Value>) -> Result<Vec<Value>, Error> {
-    let mut seen = std::collections::HashSet::with_capacity(s.len());
-    let mut out = Vec::with_capacity(s.len());
-    for item in s {
-        if seen.insert(Key::of(&item)?) {
-            out.push(item);
-        }
-    }
-    Ok(out)
-}
-
 /// Go's `deduplicateScalars`, exactly: each later duplicate of `s[i]`
 /// (scanning right) is replaced by the current last element, which
 /// shortens the list, so the order changes when there are duplicates.
-/// Simulated with each value's positions, in O(n log n).
-pub(crate) fn dedupe_scalars(mut s: Vec<Value>) -> Result<Vec<Value>, Error> {
+pub(crate) fn dedupe_scalars(s: Vec<Value>) -> Result<Vec<Value>, Error> {
+    let (mut backing, len) = dedupe_in_place(s)?;
+    backing.truncate(len);
+    Ok(backing)
+}
+
+/// Go's `deduplicateScalars` as it leaves the backing array it works in:
+/// the whole array (its tail past the result holds the elements moved
+/// forward, still there) and the result's length. A slice that shares the
+/// array (the original list `mergeSlice` appended the patch to) reads its
+/// first elements. Simulated with each value's positions, in O(n log n).
+pub(crate) fn dedupe_in_place(s: Vec<Value>) -> Result<(Vec<Value>, usize), Error> {
     use std::collections::{BTreeSet, HashMap};
     let keys: Vec<Key> = s.iter().map(Key::of).collect::<Result<_, _>>()?;
+    let mut seen = std::collections::HashSet::with_capacity(keys.len());
+    if keys.iter().all(|key| seen.insert(key)) {
+        let len = s.len();
+        return Ok((s, len));
+    }
     let mut positions: HashMap<&Key, BTreeSet<usize>> = HashMap::new();
     for (i, key) in keys.iter().enumerate() {
         positions.entry(key).or_default().insert(i);
     }
-    if positions.len() == s.len() {
-        return Ok(s);
-    }
-    // The key at each position, as elements move.
-    let mut at: Vec<&Key> = keys.iter().collect();
-    let mut length = s.len().saturating_sub(1);
+    // Which original element each position holds, as elements move.
+    let mut source: Vec<usize> = (0..s.len()).collect();
+    let mut length = s.len() - 1;
     let mut i = 0;
     while i < length {
-        let key = at[i];
+        let key = &keys[source[i]];
         // Later copies of s[i], left to right; a copy moved into a hole
         // is found again at that hole.
         while i < length {
-            let Some(set) = positions.get(key) else { break };
-            let Some(&j) = set.range(i + 1..=length).next() else {
+            let Some(&j) = positions
+                .get(key)
+                .and_then(|set| set.range(i + 1..=length).next())
+            else {
                 break;
             };
             // s[j] = s[length]; s = s[:length]
-            let last_key = at[length];
+            let last_key = &keys[source[length]];
             if let Some(set) = positions.get_mut(key) {
                 set.remove(&j);
             }
@@ -271,14 +271,78 @@ pub(crate) fn dedupe_scalars(mut s: Vec<Value>) -> Result<Vec<Value>, Error> {
                     set.insert(j);
                 }
             }
-            at[j] = last_key;
-            s.swap(j, length);
-            s.truncate(length);
+            source[j] = source[length];
             length -= 1;
         }
         i += 1;
     }
-    Ok(s)
+    let backing = source.iter().map(|&k| s[k].clone()).collect();
+    Ok((backing, length + 1))
+}
+
+/// The capacity of a Go slice of interface values that `append` grew one
+/// element at a time from empty: how `encoding/json` (and sigs.k8s.io/json,
+/// which kubectl and strategicpatch decode with) builds a JSON array's
+/// `[]interface{}` (`arrayInterface`). Go 1.23's `growslice` (the Go of
+/// kubectl 1.32): `nextslicecap` doubles below 256 elements, then adds
+/// `(cap + 768) / 4` until the length fits; `roundupsize` rounds the bytes
+/// (16 an element) up to the allocator's size class, with the 8-byte
+/// malloc header of an object over 512 bytes that holds pointers, or to
+/// whole 8 KiB pages above 32 KiB.
+///
+/// ```text
+/// 0, 1, 2, 4, 4, 8 .. 8, 16 .., 32 (17..=32), 71 (33..=71), 143, 303, 591, 1023, 1535, 2560 ..
+/// ```
+pub(crate) fn appended_capacity(len: usize) -> usize {
+    let mut cap = 0;
+    while cap < len {
+        cap = grown_capacity(cap + 1, cap);
+    }
+    cap
+}
+
+/// `growslice`'s new capacity for `new_len` elements of 16 bytes.
+fn grown_capacity(new_len: usize, old_cap: usize) -> usize {
+    const ELEMENT: usize = 16;
+    let double = old_cap * 2;
+    let mut cap = old_cap;
+    if new_len > double {
+        cap = new_len;
+    } else if old_cap < 256 {
+        cap = double;
+    } else {
+        while cap < new_len {
+            cap += (cap + 3 * 256) >> 2;
+        }
+    }
+    round_up_size(cap * ELEMENT) / ELEMENT
+}
+
+/// The runtime's size classes (`class_to_size`, sizeclasses.go).
+const SIZE_CLASSES: [usize; 68] = [
+    0, 8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256, 288, 320,
+    352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792,
+    2048, 2304, 2688, 3072, 3200, 3456, 4096, 4864, 5376, 6144, 6528, 6784, 6912, 8192, 9472, 9728,
+    10240, 10880, 12288, 13568, 14336, 16384, 18432, 19072, 20480, 21760, 24576, 27264, 28672,
+    32768,
+];
+
+/// `roundupsize(size, noscan=false)` (msize.go, Go 1.22 and later): the
+/// bytes an allocation of `size` gets, less its malloc header.
+fn round_up_size(size: usize) -> usize {
+    const MAX_SMALL: usize = 32768;
+    const HEADER: usize = 8;
+    const PAGE: usize = 8192;
+    if size <= MAX_SMALL - HEADER {
+        let request = if size > 512 { size + HEADER } else { size };
+        let class = SIZE_CLASSES
+            .iter()
+            .copied()
+            .find(|&c| c >= request)
+            .unwrap_or(MAX_SMALL);
+        return class - (request - size);
+    }
+    size.div_ceil(PAGE) * PAGE
 }
 
 #[cfg(test)]
@@ -355,12 +419,74 @@ mod tests {
                 go_dedupe(s.clone()),
                 "{s:?}"
             );
-            let mut d = distinct(s.clone()).unwrap();
-            let mut g = go_dedupe(s);
-            d.sort_by_key(|v| v.as_u64());
-            g.sort_by_key(|v| v.as_u64());
-            assert_eq!(d, g);
         }
+    }
+
+    /// Go's `deduplicateScalars` on its backing array, literally.
+    fn go_dedupe_backing(mut s: Vec<Value>) -> (Vec<Value>, usize) {
+        if s.is_empty() {
+            return (s, 0);
+        }
+        let mut length = s.len() - 1;
+        let mut i = 0;
+        while i < length {
+            let mut j = i + 1;
+            while j <= length {
+                if s[i] == s[j] {
+                    s[j] = s[length].clone();
+                    length -= 1;
+                } else {
+                    j += 1;
+                }
+            }
+            i += 1;
+        }
+        (s, length + 1)
+    }
+
+    #[test]
+    fn dedupe_leaves_the_backing_array_as_go_does() {
+        let mut state: u64 = 3;
+        let mut below = |n: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % n
+        };
+        for _ in 0..2000 {
+            let n = below(14) as usize;
+            let s: Vec<Value> = (0..n).map(|_| json!(below(5))).collect();
+            assert_eq!(
+                dedupe_in_place(s.clone()).unwrap(),
+                go_dedupe_backing(s.clone()),
+                "{s:?}"
+            );
+        }
+        // [a a b c]: s[1] = s[3]; the array keeps c at its end.
+        let (backing, len) =
+            dedupe_in_place(vec![json!("a"), json!("a"), json!("b"), json!("c")]).unwrap();
+        assert_eq!(
+            (backing, len),
+            (vec![json!("a"), json!("c"), json!("b"), json!("c")], 3)
+        );
+    }
+
+    #[test]
+    fn appended_capacities_are_go_1_23_s() {
+        let caps: Vec<usize> = [
+            0, 1, 2, 3, 4, 5, 9, 17, 32, 33, 71, 72, 143, 144, 303, 304, 591, 592, 1023, 1024,
+            1535, 1536, 2561,
+        ]
+        .iter()
+        .map(|&n| appended_capacity(n))
+        .collect();
+        assert_eq!(
+            caps,
+            [
+                0, 1, 2, 4, 4, 8, 16, 32, 32, 71, 71, 143, 143, 303, 303, 591, 591, 1023, 1023,
+                1535, 1535, 2560, 3584
+            ]
+        );
     }
 
     #[test]

@@ -315,25 +315,113 @@ fn the_server_answers_as_kube_apiserver() {
     let big = format!("{{\"a\":\"{}\"}}", "x".repeat(MAX_BODY_BYTES));
     assert!(answer(&big).unwrap_err().starts_with("HTTP 413"));
 
-    // A built-in kind without a table: patchlab cannot merge, claims no
-    // answer.
-    let sa = json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "s"}});
-    let err = apply_body(&mut sa.clone(), "{}", &schema::target_of(&sa), version).unwrap_err();
-    assert!(err.response().is_none());
+    // Every built-in kind merges by its schema.
+    let sa = json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "s"},
+                    "secrets": [{"name": "a"}]});
+    let mut doc = sa.clone();
+    apply_body(
+        &mut doc,
+        r#"{"secrets":[{"name":"b"}]}"#,
+        &schema::target_of(&sa),
+        version,
+    )
+    .unwrap();
+    // A patch element the original lacks goes first (Go's merge order).
+    assert_eq!(doc["secrets"], json!([{"name": "b"}, {"name": "a"}]));
+}
+
+#[test]
+fn the_routing_answers_what_the_release_does_not_serve() {
+    let answer = |object: Value, version: &str| {
+        let version: KubeVersion = version.parse().unwrap();
+        let target = schema::for_release(version).target_of(&object);
+        let err = apply_body(&mut object.clone(), "{}", &target, version).unwrap_err();
+        (err.cause.kind(), err.response().unwrap())
+    };
+    // A group version no handler serves: the delegation chain's last
+    // handler, `http.NotFound`, as client-go reports a plain-text body.
+    let old = json!({"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web"}});
+    let (kind, status) = answer(old, "1.32");
+    assert_eq!(kind, "not-found");
+    assert_eq!(status.to_string(), "HTTP 404 NotFound: the server could not find the requested resource (patch deployments.extensions web)");
+    assert_eq!(status.causes[0].message, "404 page not found");
+    let hpa = json!({"apiVersion": "autoscaling/v2beta2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "h"}});
+    assert_eq!(answer(hpa.clone(), "1.26").1.code, 404);
+    let mut doc = hpa.clone();
+    let v125: KubeVersion = "1.25".parse().unwrap();
+    apply_body(
+        &mut doc,
+        "{}",
+        &schema::for_release(v125).target_of(&hpa),
+        v125,
+    )
+    .unwrap();
+    // A served group version's routes are go-restful's: 404 for a kind it
+    // does not have or a create-only resource, 405 for a route without
+    // PATCH; a Status, no causes.
+    for object in [
+        json!({"apiVersion": "apps/v1", "kind": "CronJob", "metadata": {"name": "c"}}),
+        json!({"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview", "metadata": {"name": "t"}}),
+    ] {
+        let (kind, status) = answer(object, "1.36");
+        assert_eq!(kind, "not-found");
+        assert_eq!(
+            status.to_string(),
+            "HTTP 404 NotFound: the server could not find the requested resource"
+        );
+        assert!(status.causes.is_empty());
+    }
+    let cs = json!({"apiVersion": "v1", "kind": "ComponentStatus", "metadata": {"name": "etcd-0"}});
+    let (kind, status) = answer(cs, "1.36");
+    assert_eq!(kind, "method-not-allowed");
+    assert_eq!(status.to_string(), "HTTP 405 MethodNotAllowed: the server does not allow this method on the requested resource");
+}
+
+#[test]
+fn a_field_the_release_does_not_have_is_unknown_there() {
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+                     "spec": {"schedulingGroup": {"podGroupName": "a"}}});
+    let body = r#"{"spec":{"schedulingGroup":{"podGroupName":"b"}}}"#;
+    let run = |version: &str| {
+        let version: KubeVersion = version.parse().unwrap();
+        let target = schema::for_release(version).target_of(&pod);
+        let mut doc = pod.clone();
+        apply_body(&mut doc, body, &target, version).map(|_| doc)
+    };
     assert_eq!(
-        err.to_string(),
-        "patchlab has no schema for /v1, Kind=ServiceAccount: it cannot tell which lists merge"
+        run("1.36").unwrap()["spec"]["schedulingGroup"]["podGroupName"],
+        "b"
     );
+    let err = run("1.32").unwrap_err();
+    assert_eq!(err.to_string(), "at /spec: unable to find api field in struct PodSpec for the json field \"schedulingGroup\"");
+    assert_eq!(err.response().unwrap().code, 500);
 }
 
 #[test]
 fn kubectl_local_refuses_kinds_it_does_not_know() {
-    let vm = json!({"apiVersion": "kubevirt.io/v1", "kind": "VirtualMachine"});
-    let err = apply_local(&mut vm.clone(), &json!({}), &schema::target_of(&vm)).unwrap_err();
+    let local = |object: Value| {
+        let target = schema::for_release("1.32".parse().unwrap()).target_of(&object);
+        apply_local(&mut object.clone(), &json!({}), &target).map_err(|e| e.to_string())
+    };
+    for (api_version, kind) in [
+        ("kubevirt.io/v1", "VirtualMachine"),
+        // client-go's scheme has neither apiextensions nor apiregistration.
+        ("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
+        ("apiregistration.k8s.io/v1", "APIService"),
+        ("apps/v1beta3", "Deployment"),
+    ] {
+        assert_eq!(
+            local(json!({"apiVersion": api_version, "kind": kind})).unwrap_err(),
+            format!("strategic merge patch is not supported for {api_version}, Kind={kind} locally, try --type merge"),
+        );
+    }
+    // kubectl still has the Go types of group versions 1.32 no longer
+    // serves; patchlab has no schema for them.
     assert_eq!(
-        err.to_string(),
-        "strategic merge patch is not supported for kubevirt.io/v1, Kind=VirtualMachine locally, try --type merge"
+        local(json!({"apiVersion": "extensions/v1beta1", "kind": "Deployment"})).unwrap_err(),
+        "patchlab has no schema for extensions/v1beta1, Kind=Deployment: Kubernetes 1.32 does not serve it (kubectl's compiled-in Go types still patch it locally)"
     );
+    assert!(local(json!({"apiVersion": "v1", "kind": "ServiceAccount"})).is_ok());
 }
 
 #[test]
