@@ -265,6 +265,25 @@ fn a_patch_helper_sends_the_changes_other_functions_leave_unsent() {
     );
 }
 
+/// Ops a controller-runtime webhook answers with (`admission.Patched`, or
+/// handed on by a function returning `admission.Response`) apply to the
+/// object being admitted: no rule about other writers fires on them, and
+/// the same ops sent by a controller are still judged.
+#[test]
+fn a_webhooks_ops_skip_the_concurrency_rules() {
+    let text = std::fs::read_to_string(corpus_dir().join("webhook.go")).unwrap();
+    let report = scan::scan_files(&[("webhook.go".into(), text)]);
+    let rules: Vec<_> = report.findings.iter().map(|f| (f.rule, f.line)).collect();
+    assert!(
+        !rules.iter().any(|(r, _)| *r == Rule::IndexWithoutTest),
+        "{rules:?}"
+    );
+    assert!(
+        rules.iter().any(|(r, _)| *r == Rule::WholeCollectionWrite),
+        "{rules:?}"
+    );
+}
+
 /// The SARIF log has what SARIF 2.1.0 requires and what viewers use:
 /// `$schema`, `version`, `runs[].tool.driver.name` and rules, results with
 /// `ruleId`, `level`, `message.text` and a physical location with an

@@ -87,6 +87,10 @@ struct Func<'u, 'f, 'a> {
     deferred: Vec<TsNode<'f>>,
     /// Running them.
     in_defer: bool,
+    /// The function answers an admission review (it returns
+    /// `admission.Response` or an `AdmissionResponse`): ops it hands on
+    /// or returns are the webhook's patch.
+    admits: bool,
     terminated: bool,
     steps: usize,
     depth: usize,
@@ -118,6 +122,7 @@ impl<'u, 'f, 'a> Func<'u, 'f, 'a> {
             writes: Vec::new(),
             deferred: Vec::new(),
             in_defer: false,
+            admits: false,
             terminated: false,
             steps: 0,
             depth: 0,

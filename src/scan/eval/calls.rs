@@ -250,9 +250,9 @@ impl<'f> Func<'_, 'f, '_> {
                 _ => Val::Str(Text::hole(self.short(args[0]), HoleKind::Escaped)),
             };
         }
-        if lower.starts_with("patchresponse") {
-            // controller-runtime's `admission.PatchResponseFromRaw`: a
-            // webhook's patch.
+        if lower.starts_with("patchresponse") || name == "Patched" {
+            // controller-runtime's `admission.PatchResponseFromRaw` and
+            // `admission.Patched(reason, ops...)`: a webhook's patch.
             self.admission(vals);
         }
         if self.send_handed(name, call, vals) {

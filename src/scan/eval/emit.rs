@@ -98,6 +98,14 @@ impl Func<'_, '_, '_> {
                 self.emitted.insert(op.id);
             }
         }
+        let how = match how {
+            How::Passed(_) | How::Returned | How::Unsent
+                if self.admits && matches!(kind, EmitKind::JsonPatch(_)) =>
+            {
+                How::Admission
+            }
+            how => how,
+        };
         let from_arg = self.sending_arg && matches!(how, How::Sent(_));
         self.emits.push(Emit {
             kind,

@@ -233,6 +233,10 @@ impl<'f> Func<'_, 'f, '_> {
         vals: &[Val],
         receiver: Option<(Val, String)>,
     ) {
+        self.admits = field(decl, "result").is_some_and(|r| {
+            let result = self.text(r);
+            result.contains("admission.Response") || result.contains("AdmissionResponse")
+        });
         if let Some(param) = field(decl, "receiver").and_then(|r| children(r).into_iter().next()) {
             let ty = field(param, "type").map(|t| self.text(t).to_owned());
             for name in field_list(param, "name") {

@@ -13,11 +13,13 @@ impl Func<'_, '_, '_> {
     /// applied to the object being admitted, with no other writer between.
     pub(super) fn admission(&mut self, vals: &[Val]) {
         for val in vals {
-            if let Val::Marshal(inner) = val {
-                if let Val::Ops(nodes) = &**inner {
-                    let at = all_ops(nodes).first().map(|op| op.at).unwrap_or_default();
-                    self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Admission);
-                }
+            let val = match val {
+                Val::Marshal(inner) => &**inner,
+                val => val,
+            };
+            if let Val::Ops(nodes) = val {
+                let at = all_ops(nodes).first().map(|op| op.at).unwrap_or_default();
+                self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Admission);
             }
         }
     }
