@@ -103,6 +103,9 @@ pub fn judge(names: &[&str], emits: &[Emit]) -> Judged {
     let mut seen: HashSet<(Rule, u32)> = HashSet::new();
     let mut seen_at: HashSet<(Rule, Pos)> = HashSet::new();
     let mut payloads: Vec<(Vec<u32>, Payload, u8)> = Vec::new();
+    // The first payload of each set of op ids (a search of `payloads` per
+    // emit is quadratic on a generated file's thousands of functions).
+    let mut by_ids: HashMap<Vec<u32>, usize> = HashMap::new();
     let mut kinded: HashSet<Pos> = HashSet::new();
     let name = |pos: Pos| names.get(pos.file as usize).copied().unwrap_or("");
     // Judged with the kind first: an op judged there is not judged again
@@ -119,16 +122,20 @@ pub fn judge(names: &[&str], emits: &[Emit]) -> Judged {
                 let mut ids: Vec<u32> = all_ops(nodes).iter().map(|op| op.id).collect();
                 ids.sort_unstable();
                 let payload = json_payload(file, emit, nodes);
-                match payloads.iter_mut().find(|(k, _, _)| *k == ids) {
+                match by_ids.get(&ids).map(|&i| &mut payloads[i]) {
                     Some(existing) if existing.2 <= rank(&emit.how) => {}
                     Some(existing) => *existing = (ids, payload, rank(&emit.how)),
-                    None => payloads.push((ids, payload, rank(&emit.how))),
+                    None => {
+                        by_ids.insert(ids.clone(), payloads.len());
+                        payloads.push((ids, payload, rank(&emit.how)));
+                    }
                 }
                 ops::json_patch(emit, nodes, &admitted, &mut found, &mut seen);
             }
             EmitKind::Body { ty, body } => {
                 let text = show_val(body);
                 let payload = body_payload(file, emit, ty.as_str(), text);
+                by_ids.entry(Vec::new()).or_insert(payloads.len());
                 payloads.push((Vec::new(), payload, rank(&emit.how)));
                 bodies::body(emit, *ty, body, &mut found, &mut seen_at);
             }
@@ -158,6 +165,7 @@ pub fn judge(names: &[&str], emits: &[Emit]) -> Judged {
                 } else {
                     "merge-patch"
                 };
+                by_ids.entry(Vec::new()).or_insert(payloads.len());
                 payloads.push((
                     Vec::new(),
                     body_payload(file, emit, kind, text),
