@@ -440,3 +440,36 @@ fn the_command_exits_like_lint() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What comes from the tree reaches a terminal escaped: a file named with
+/// an escape sequence, and the Go literals and identifiers shown in the
+/// ops, are printed as visible `\u{1b}`; JSON stays exact.
+#[test]
+fn text_from_the_tree_is_escaped_in_the_text_report() {
+    let bin = env!("CARGO_BIN_EXE_patchlab");
+    let dir = std::env::temp_dir().join(format!("patchlab-scan-esc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = "red\u{1b}[31m.go";
+    std::fs::write(
+        dir.join(name),
+        "package x\n\nimport \"kubevirt.io/kubevirt/pkg/apimachinery/patch\"\n\nfunc f(old, new *VMI) ([]byte, error) {\n\treturn patch.New(patch.WithTest(\"/metadata/labels\", old.Labels), patch.WithReplace(\"/metadata/labels\", new.Labels), patch.WithAdd(\"/metadata/annotations/a\\x1b]0;t\\x07\", \"v\")).GeneratePayload()\n}\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(bin)
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("patchlab runs")
+    };
+    let text = run(&["scan", ".", "--min-severity", "note", "--payloads"]);
+    assert_eq!(text.status.code(), Some(1));
+    let stdout = String::from_utf8(text.stdout).unwrap();
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    assert!(!stdout.contains('\u{7}'), "{stdout}");
+    assert!(stdout.contains("red\\u{1b}[31m.go:6"), "{stdout}");
+    let json = run(&["scan", ".", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["findings"][0]["file"], format!("./{name}"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
