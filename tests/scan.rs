@@ -473,3 +473,80 @@ fn text_from_the_tree_is_escaped_in_the_text_report() {
     assert_eq!(value["findings"][0]["file"], format!("./{name}"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Every judged site of tests/scan/judged.yaml replayed from its extract
+/// (tests/scan/judged/FILE.go, function NAME: Go written for these tests in
+/// the shape of the site, never its code): a site the scan finds in the
+/// real repository is reported in its extract, with the rule, in that
+/// function, at as many lines as the YAML marks there; a site it misses
+/// (`scan: missed`) is not reported there, so the YAML says what the
+/// scanner does today.
+#[test]
+fn judged_sites_replay() {
+    use std::collections::BTreeMap;
+    let path = corpus_dir().join("judged.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let budget = patchlab::input::Budget {
+        max_bytes: 16 << 20,
+        ..patchlab::input::Budget::default()
+    };
+    let (value, _) = patchlab::input::parse(&text, &budget).unwrap();
+    // file -> (function, rule) -> (sites, missed)
+    type Sites = BTreeMap<(String, String), (usize, bool)>;
+    let mut wanted: BTreeMap<String, Sites> = BTreeMap::new();
+    let mut sites = 0;
+    for repo in value["repositories"].as_array().unwrap() {
+        for hazard in repo["hazards"].as_array().into_iter().flatten() {
+            let extract = hazard["extract"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{}: a judged site without an extract", hazard["at"]));
+            let (file, function) = extract.split_once(':').unwrap();
+            let rule = hazard["rule"].as_str().unwrap().to_owned();
+            let missed = hazard["scan"].as_str() == Some("missed");
+            let entry = wanted
+                .entry(file.to_owned())
+                .or_default()
+                .entry((function.to_owned(), rule))
+                .or_insert((0, missed));
+            assert_eq!(entry.1, missed, "{extract}: found and missed at once");
+            entry.0 += 1;
+            sites += 1;
+        }
+    }
+    assert!(sites >= 70, "the judged sites are read ({sites})");
+    let mut failures = Vec::new();
+    for (file, functions) in &wanted {
+        let path = corpus_dir().join("judged").join(file);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = format!("tests/scan/judged/{file}");
+        let report = scan::scan_files(&[(name, text)]);
+        for ((function, rule), (count, missed)) in functions {
+            let lines: BTreeSet<usize> = report
+                .findings
+                .iter()
+                .filter(|f| f.rule.to_string() == *rule)
+                .filter(|f| {
+                    f.function == *function || f.function.ends_with(&format!(").{function}"))
+                })
+                .map(|f| f.line)
+                .collect();
+            let ok = if *missed {
+                lines.is_empty()
+            } else {
+                lines.len() >= *count
+            };
+            if !ok {
+                failures.push(format!(
+                    "{file}:{function} {rule}: {} expected, reported at lines {lines:?}",
+                    if *missed {
+                        "none (missed in the repository)".to_owned()
+                    } else {
+                        format!("{count} site(s)")
+                    }
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -43,7 +43,12 @@ impl<'f> Func<'_, 'f, '_> {
             return None;
         }
         let name = self.text(operand);
-        if self.env.contains_key(name) {
+        // A variable or parameter shadows an imported package of its name
+        // (`machine *clusterv1.Machine` beside an import of `.../machine`).
+        if self.env.contains_key(name)
+            || self.types.contains_key(name)
+            || self.aliases.contains_key(name)
+        {
             return None;
         }
         let unit = &self.world.units[self.unit];
