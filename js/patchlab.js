@@ -55,7 +55,11 @@ async function fromResponse(response) {
   }
   const type = response.headers.get('content-type') ?? '';
   if (type.startsWith('application/wasm') && typeof WebAssembly.compileStreaming === 'function') {
-    return WebAssembly.compileStreaming(response);
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch (error) {
+      throw notWasm(error, url);
+    }
   }
   const bytes = new Uint8Array(await response.arrayBuffer());
   if (!(bytes[0] === 0 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d)) {
@@ -64,7 +68,52 @@ async function fromResponse(response) {
       `patchlab: ${url} is not a WebAssembly module (${type || 'no content type'}): serve patchlab_bg.wasm next to patchlab.js, or pass its URL or bytes to init()`,
     );
   }
-  return WebAssembly.compile(bytes);
+  return compileBytes(bytes, url);
+}
+
+/** What a value is, in words, for a message (never throws). */
+function describe(value) {
+  if (value === null) return 'null';
+  if (typeof value !== 'object') return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+  try {
+    if (Array.isArray(value)) return 'an array';
+    const tag = Object.prototype.toString.call(value).slice(8, -1);
+    return tag === 'Object' ? 'an object' : `a ${tag}`;
+  } catch {
+    return 'a revoked Proxy';
+  }
+}
+
+/** True for bytes WebAssembly can compile: an ArrayBuffer or a view of one. */
+function isBytes(value) {
+  try {
+    return value instanceof ArrayBuffer || ArrayBuffer.isView(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The compiled module of `bytes`: a PatchlabError `init-failed` when they
+ * are not a WebAssembly module (a CompileError is the caller's bytes, not
+ * the module's failure).
+ */
+async function compileBytes(bytes, where) {
+  try {
+    return await WebAssembly.compile(bytes);
+  } catch (error) {
+    throw notWasm(error, where);
+  }
+}
+
+function notWasm(error, where) {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return patchlabError('init-failed', `patchlab: ${where}: not patchlab's WebAssembly module (${what})`, { cause: error });
+}
+
+/** The error of an `init` or `initSync` argument of the wrong kind. */
+function badInput(name, value, accepted) {
+  return patchlabError('bad-argument', `patchlab: ${name}() takes ${accepted}, found ${describe(value)}`);
 }
 
 /** Compiles the module from whatever `init` was given. */
@@ -72,18 +121,24 @@ async function compile(source) {
   source = await source;
   if (source instanceof WebAssembly.Module) return source;
   if (source === undefined) return compileDefault();
-  if (isPath(source)) return WebAssembly.compile(await readFile(source));
+  if (isPath(source)) return compileBytes(await readFile(source), source);
   if (typeof source === 'string' || source instanceof URL) {
-    const url = new URL(source, globalThis.location?.href ?? import.meta.url);
+    let url;
+    try {
+      url = new URL(source, globalThis.location?.href ?? import.meta.url);
+    } catch (error) {
+      throw patchlabError('bad-argument', `patchlab: init() was given ${JSON.stringify(String(source).slice(0, 200))}, which is not a URL`, { cause: error });
+    }
     if (url.protocol === 'file:') {
       const bytes = await readFile(url);
-      if (bytes !== undefined) return WebAssembly.compile(bytes);
+      if (bytes !== undefined) return compileBytes(bytes, url.href);
     }
     return fromResponse(await fetch(url));
   }
   if (typeof Request === 'function' && source instanceof Request) return fromResponse(await fetch(source));
   if (typeof Response === 'function' && source instanceof Response) return fromResponse(source);
-  return WebAssembly.compile(source);
+  if (isBytes(source)) return compileBytes(source, 'the bytes given to init()');
+  throw badInput('init', source, "the module's URL, a fetch Response, its bytes or a WebAssembly.Module");
 }
 
 /**
@@ -109,9 +164,30 @@ async function compileDefault() {
 }
 
 function start(module) {
-  glue.initSync({ module });
+  try {
+    glue.initSync({ module });
+  } catch (error) {
+    // A module of another build (its imports differ) cannot start.
+    glue.__patchlab_reset();
+    throw patchlabError('init-failed', `patchlab: the module could not be started (${error?.name}: ${error?.message}): give init() this package's patchlab_bg.wasm`, { cause: error });
+  }
   compiled = module;
   ready = true;
+}
+
+/**
+ * `input[key]` when `input` is a plain object holding it (wasm-bindgen's
+ * `{ module_or_path }` and `{ module }` forms), else `input`.
+ */
+function unwrapped(input, key) {
+  try {
+    if (input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype && key in input) {
+      return input[key];
+    }
+  } catch (error) {
+    throw patchlabError('bad-argument', `patchlab: the argument cannot be read (${error?.name}: ${error?.message})`, { cause: error });
+  }
+  return input;
 }
 
 /**
@@ -122,9 +198,7 @@ function start(module) {
  */
 export default async function init(input) {
   if (ready) return;
-  if (input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype && 'module_or_path' in input) {
-    input = input.module_or_path;
-  }
+  input = unwrapped(input, 'module_or_path');
   if (compiled !== undefined) {
     start(compiled);
     return;
@@ -141,9 +215,7 @@ export default async function init(input) {
  */
 export function initSync(input) {
   if (ready) return;
-  if (input !== null && typeof input === 'object' && Object.getPrototypeOf(input) === Object.prototype && 'module' in input) {
-    input = input.module;
-  }
+  input = unwrapped(input, 'module');
   if (input === undefined && compiled !== undefined) {
     start(compiled);
     return;
@@ -155,7 +227,18 @@ export function initSync(input) {
     }
     input = fs.readFileSync(new URL('./patchlab_bg.wasm', import.meta.url));
   }
-  start(input instanceof WebAssembly.Module ? input : new WebAssembly.Module(input));
+  if (input instanceof WebAssembly.Module) {
+    start(input);
+    return;
+  }
+  if (!isBytes(input)) throw badInput('initSync', input, 'the module\'s bytes or a WebAssembly.Module');
+  let module;
+  try {
+    module = new WebAssembly.Module(input);
+  } catch (error) {
+    throw notWasm(error, 'the bytes given to initSync()');
+  }
+  start(module);
 }
 
 /** Makes sure an instance is ready (Node starts one on first use). */
@@ -174,9 +257,11 @@ function ensure() {
 
 /**
  * The error a call throws. A PatchlabError came back from the module as
- * an answer; anything else escaped the instance mid-call (a trap: out of
- * memory or `unreachable`, or a stack overflow), so its state is unknown:
- * it is dropped and a fresh instance starts from the compiled module.
+ * an answer (a caller's mistake among them: every read of an argument
+ * happens inside the module's own try/catch, src/js/boundary.js); anything
+ * else escaped the instance mid-call (a trap: out of memory or
+ * `unreachable`, or a stack overflow), so its state is unknown: it is
+ * dropped and a fresh instance starts from the compiled module.
  */
 function failure(error) {
   if (error instanceof Error && error.name === 'PatchlabError') return error;
@@ -193,11 +278,12 @@ function failure(error) {
   const then = restarted
     ? 'a fresh instance answers later calls'
     : 'call `await init()` again before the next call';
-  return patchlabError(
-    'internal',
-    `patchlab stopped during this call (${what}; most likely out of memory, else a bug): ${then}`,
-    { cause: error },
-  );
+  // A trap is most likely memory running out (the module's own limit);
+  // anything else thrown through it is a bug of patchlab's.
+  const likely = error instanceof WebAssembly.RuntimeError || error instanceof RangeError
+    ? 'most likely out of memory, else a bug'
+    : 'a bug in patchlab: please report it';
+  return patchlabError('internal', `patchlab stopped during this call (${what}; ${likely}): ${then}`, { cause: error });
 }
 
 function wrap(f) {

@@ -319,7 +319,7 @@ pub fn apply_merge(
         return Err(whole(Cause::BodyTooLarge { size: body.len() }));
     }
     let warnings = gojson::check_merge_patch(body).map_err(|e| whole(Cause::Decode(e)))?;
-    let patch: Value = serde_json::from_str(body)
+    let patch: Value = serde_json::from_str(&crate::json::go_strings(body))
         .map_err(|e| whole(Cause::Unsupported(patch::syntax_error(&e))))?;
     if patch.is_null() {
         return Err(whole(Cause::NullMergePatch));

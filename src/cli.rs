@@ -283,6 +283,21 @@ impl ClusterArgs {
     }
 }
 
+/// A parser of a whole number from `min` to `max` for clap: its message
+/// says the range (`must be a whole number from 1 to 100000`), for `-1`,
+/// `1.5`, `ten` or a number out of range alike. The flag takes a leading
+/// `-` as a value (`allow_negative_numbers`), so `--vms -1` is refused by
+/// the range, not read as an unknown flag.
+pub fn whole_number(min: u64, max: u64) -> impl Fn(&str) -> Result<u64, String> + Clone {
+    move |text: &str| {
+        text.trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (min..=max).contains(n))
+            .ok_or_else(|| format!("must be a whole number from {min} to {max}"))
+    }
+}
+
 /// A preset name (`kubevirt-main`, ...), for clap.
 pub fn parse_preset(
     s: &str,
@@ -305,9 +320,10 @@ fn run(cli: Cli, out: &mut dyn Write) -> Result<(), Failure> {
 
 impl Cli {
     /// Refuses list options over their budgets before any work starts
-    /// (as clap refuses a bad value): more `--preset` flags than
+    /// (as clap refuses a bad value), counted once repeats are dropped:
+    /// more distinct `--preset` names than
     /// [`OPTION_VALUES`](patchlab::limits::OPTION_VALUES), more `--set`
-    /// overrides than [`OVERRIDES`](patchlab::limits::OVERRIDES).
+    /// paths than [`OVERRIDES`](patchlab::limits::OVERRIDES).
     fn check_lists(&self) -> Result<(), clap::Error> {
         let refused = match &self.command {
             Command::Migrate(args) => args.check_lists(),
@@ -339,7 +355,7 @@ pub fn main() -> ExitCode {
             // Whatever was printed before the failure still goes out.
             let _ = out.flush();
             if !failure.message.is_empty() {
-                eprintln!("patchlab: {}", terminal::printable(&failure.message));
+                eprintln!("patchlab: {}", terminal::message(&failure.message));
             }
             ExitCode::from(failure.code)
         }

@@ -227,6 +227,13 @@ fn precheck(text: &str, budget: &Budget) -> Result<(), InputError> {
     if text.trim().is_empty() {
         return Err(InputError::plain("input is empty"));
     }
+    if text.starts_with('\u{feff}') {
+        return Err(InputError {
+            message: crate::json::BOM_MESSAGE.to_owned(),
+            line: Some(1),
+            column: Some(1),
+        });
+    }
     Ok(())
 }
 
@@ -244,7 +251,7 @@ pub fn parse_as(text: &str, format: Format, budget: &Budget) -> Result<Value, In
 }
 
 fn parse_json(text: &str, budget: &Budget) -> Result<Value, InputError> {
-    let value: Value = serde_json::from_str(text).map_err(|err| {
+    let value: Value = serde_json::from_str(&crate::json::go_strings(text)).map_err(|err| {
         let message = err.to_string();
         let mut message = match message.rfind(" at line ") {
             Some(at) => message[..at].to_owned(),

@@ -39,6 +39,74 @@ mod spelling;
 
 pub use spelling::Spellings;
 
+/// JSON text with every lone surrogate escape (`\ud800` not followed by
+/// the escape of its pair, or `\udc00` alone) written `\ufffd`, as Go's
+/// decoder reads it: kube-apiserver's `encoding/json` `unquoteBytes`
+/// falls back to U+FFFD for an invalid surrogate
+/// (<https://github.com/golang/go/blob/master/src/encoding/json/decode.go>,
+/// "Invalid surrogate; fall back to replacement rune"), where serde_json
+/// refuses the text. The text keeps its length, so every offset, line and
+/// column stays; borrowed when there is nothing to rewrite. Every reader of
+/// JSON text in the crate reads it through this (src/input.rs,
+/// `apply::text`, the merge patch, the faces), so the JS API, the CLI and
+/// the playground read one text one way.
+///
+/// ```
+/// use patchlab::json::go_strings;
+/// assert_eq!(go_strings(r#"["\ud800", "\ud83d\ude00", "\\ud800", "\udc00\ud800x"]"#),
+///            r#"["\ufffd", "\ud83d\ude00", "\\ud800", "\ufffd\ufffdx"]"#);
+/// assert!(matches!(go_strings("{}"), std::borrow::Cow::Borrowed(_)));
+/// ```
+pub fn go_strings(text: &str) -> Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let Some(mut at) = memchr::memchr(b'\\', bytes) else {
+        return Cow::Borrowed(text);
+    };
+    let mut out: Option<Vec<u8>> = None;
+    while at < bytes.len() {
+        if bytes[at] != b'\\' {
+            at = memchr::memchr(b'\\', &bytes[at..]).map_or(bytes.len(), |i| at + i);
+            continue;
+        }
+        let Some(unit) = escaped_unit(bytes, at) else {
+            // Another escape (or a broken one: the reader reports it).
+            at += 2;
+            continue;
+        };
+        let paired = (0xD800..0xDC00).contains(&unit)
+            && escaped_unit(bytes, at + 6).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+        if paired {
+            at += 12;
+            continue;
+        }
+        if (0xD800..0xE000).contains(&unit) {
+            out.get_or_insert_with(|| bytes.to_vec())[at + 2..at + 6].copy_from_slice(b"fffd");
+        }
+        at += 6;
+    }
+    match out {
+        // Only ASCII hex digits were replaced by ASCII: still UTF-8.
+        Some(out) => String::from_utf8(out).map_or(Cow::Borrowed(text), Cow::Owned),
+        None => Cow::Borrowed(text),
+    }
+}
+
+/// The code unit of the `\uXXXX` escape at `at`, if one is there.
+fn escaped_unit(bytes: &[u8], at: usize) -> Option<u16> {
+    let escape = bytes.get(at..at + 6)?;
+    if escape[0] != b'\\' || escape[1] != b'u' {
+        return None;
+    }
+    let hex = std::str::from_utf8(&escape[2..]).ok()?;
+    u16::from_str_radix(hex, 16).ok()
+}
+
+/// Why a text that starts with a byte order mark is refused, in every
+/// reader (JSON and YAML, every function of the CLI and the JS API, the
+/// playground): kube-apiserver's decoder refuses it with the words quoted,
+/// so a text is read as the server would read it, never more leniently.
+pub const BOM_MESSAGE: &str = "the text starts with a UTF-8 byte order mark (EF BB BF), which kube-apiserver's JSON decoder refuses (invalid character 'ï' looking for beginning of value): remove it";
+
 /// A position in JSON text, read forward.
 pub struct Reader<'a> {
     text: &'a str,

@@ -729,6 +729,9 @@ pub fn decode(payload: &str) -> Result<Decoded, PayloadError> {
 /// As [`decode`]; in the Go dialect a `null` element is a malformed op
 /// (the engine fails at it), not a body error.
 pub fn decode_as(payload: &str, dialect: Dialect) -> Result<Decoded, PayloadError> {
+    // Lone surrogate escapes read as Go reads them (U+FFFD), as in every
+    // other reader of JSON text (`crate::json::go_strings`).
+    let payload = &*crate::json::go_strings(payload);
     // The usual payload in one pass; anything else the general way below.
     if let Some((decoded, end)) = decode_at(payload, 0) {
         if Reader::at(payload, end).end() {

@@ -47,7 +47,8 @@ use crate::pointer::{PathTrie, Pointer, PointerBuf};
 pub use export::{go_code, kubectl, kubectl_safe, rust_code, shell_arg, shell_quote};
 pub use label::{label, label_summary};
 pub use policy::{
-    parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName, KUBEVIRT_COMMIT,
+    dotted_path_problem, parse_path, FieldKind, PathError, Policy, Preset, Strategy, UnknownName,
+    KUBEVIRT_COMMIT,
 };
 pub use round_trip::{round_trip, round_trip_on, RoundTrip};
 pub use strategic::strategic_overwrites;

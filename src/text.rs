@@ -11,6 +11,8 @@
 //! assert_eq!(elide_value(&json!([1, 2]), 5), "[1,2]");
 //! ```
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 /// `null`, `a boolean`, `a number`, `a string`, `an array` or `an object`.
@@ -83,6 +85,99 @@ pub fn elide(text: &str, max: usize) -> String {
             format!("{}…", &text[..end])
         }
     }
+}
+
+/// Text whole when it has at most `max` characters; else its first
+/// `max` characters, an ellipsis and how long it was, so a message that
+/// quotes a huge value stays short and still says what it held:
+///
+/// ```
+/// use patchlab::text::cut;
+/// assert_eq!(cut("abc", 3), "abc");
+/// assert_eq!(cut(&"/a".repeat(50_000), 6), "/a/a/a…(100000 characters)");
+/// ```
+pub fn cut(text: &str, max: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!(
+            "{}…({} characters)",
+            &text[..end],
+            text.chars().count()
+        )),
+    }
+}
+
+/// A message with every quoted string (`"..."`, as `{:?}` writes it) and
+/// every word longer than `max` characters cut by [`cut`]: a failing path
+/// of 200 KB is named by its start and its length, not echoed whole.
+///
+/// ```
+/// use patchlab::text::cut_long;
+/// let path = format!("/{}", "k".repeat(10_000));
+/// let message = format!("op 0 (test {path:?}): test failed");
+/// assert_eq!(
+///     cut_long(&message, 16),
+///     format!("op 0 (test \"/{}…(10001 characters)\"): test failed", "k".repeat(15))
+/// );
+/// assert_eq!(cut_long("short words stay", 5), "short words stay");
+/// ```
+pub fn cut_long(message: &str, max: usize) -> Cow<'_, str> {
+    if message.len() <= max {
+        return Cow::Borrowed(message);
+    }
+    let mut out = String::with_capacity(message.len().min(4 * max + 256));
+    let mut rest = message;
+    let mut changed = false;
+    while let Some(c) = rest.chars().next() {
+        let end = if c == '"' {
+            quoted_end(rest)
+        } else if c.is_whitespace() {
+            c.len_utf8()
+        } else {
+            rest.find(|c: char| c.is_whitespace() || c == '"')
+                .unwrap_or(rest.len())
+        };
+        let (span, after) = rest.split_at(end);
+        let inner = if c == '"' && span.len() >= 2 && span.ends_with('"') {
+            &span[1..span.len() - 1]
+        } else {
+            span
+        };
+        match cut(inner, max) {
+            Cow::Owned(short) => {
+                changed = true;
+                if inner.len() == span.len() {
+                    out.push_str(&short);
+                } else {
+                    out.push('"');
+                    out.push_str(&short);
+                    out.push('"');
+                }
+            }
+            Cow::Borrowed(_) => out.push_str(span),
+        }
+        rest = after;
+    }
+    if changed {
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(message)
+    }
+}
+
+/// The length of the quoted string `text` starts with (through its
+/// closing quote; all of it when unclosed), `\"` skipped.
+fn quoted_end(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = 1;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 2,
+            b'"' => return at + 1,
+            _ => at += 1,
+        }
+    }
+    text.len()
 }
 
 /// A value as compact JSON, cut to at most `max` characters with an

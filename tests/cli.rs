@@ -602,8 +602,33 @@ fn migrate_json_contract_and_determinism() {
     );
     let one: Value = serde_json::from_str(&stdout(&one)).unwrap();
     assert_eq!(one["presets"].as_array().unwrap().len(), 2);
-    let bad = patchlab(&["migrate", "--vms", "0"], "");
-    assert_eq!(bad.status.code(), Some(1));
+    // A flag out of its range is a usage error that names the range,
+    // whatever the wrong value looks like.
+    for vms in ["0", "-1", "1.5", "ten", "100001", "99999999999999999999999"] {
+        let bad = patchlab(&["migrate", "--vms", vms], "");
+        assert_eq!(bad.status.code(), Some(2), "--vms {vms}");
+        let err = stderr(&bad);
+        assert!(
+            err.contains(&format!(
+                "invalid value '{vms}' for '--vms <VMS>': must be a whole number from 1 to 100000"
+            )),
+            "--vms {vms}: {err}"
+        );
+        assert!(bad.stdout.is_empty());
+    }
+    for (flag, value, range) in [
+        ("--churn", "9", "from 0 to 8"),
+        ("--retries", "-1", "from 0 to 8"),
+        ("--seed", "-1", "from 0 to 18446744073709551615"),
+    ] {
+        let bad = patchlab(&["migrate", flag, value], "");
+        assert_eq!(bad.status.code(), Some(2), "{flag} {value}");
+        assert!(
+            stderr(&bad).contains(&format!("must be a whole number {range}")),
+            "{flag} {value}: {}",
+            stderr(&bad)
+        );
+    }
 }
 
 #[test]

@@ -21,14 +21,22 @@ use serde_json::Value;
 use patchlab::explain::{self, Release, Request};
 use patchlab::input::{self, Budget};
 
-/// The dev part's floor: the share of cases whose first class is right.
-const DEV_FLOOR: f64 = 0.94;
+/// The corpora: each file collected at once and split once by the hash
+/// of its ids, with the dev part's floor (the share of cases whose first
+/// class is right). The second batch was measured whole, both parts,
+/// before any tuning on it: see docs/explain.md.
+const BATCHES: [(&str, f64); 2] = [("public.yaml", 0.94), ("public-2.yaml", DEV_FLOOR_2)];
+
+/// The second batch's dev floor.
+const DEV_FLOOR_2: f64 = 0.85;
 
 /// The test part's bar (measured only with `PATCHLAB_MEASURE_TEST=1`).
 const TEST_BAR: f64 = 0.90;
 
-fn cases() -> Vec<Value> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/explain/public.yaml");
+fn cases(file: &str) -> Vec<Value> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/explain")
+        .join(file);
     let text = std::fs::read_to_string(&path).unwrap();
     let budget = Budget {
         max_bytes: 64 << 20,
@@ -38,8 +46,8 @@ fn cases() -> Vec<Value> {
     value["cases"].as_array().unwrap().clone()
 }
 
-fn part(split: &str) -> Vec<Value> {
-    cases()
+fn part(file: &str, split: &str) -> Vec<Value> {
+    cases(file)
         .into_iter()
         .filter(|c| c["split"].as_str() == Some(split))
         .collect()
@@ -125,22 +133,28 @@ fn report(name: &str, outcomes: &[Outcome]) -> f64 {
 
 #[test]
 fn dev_part_is_classified_right() {
-    let cases = part("dev");
-    assert!(cases.len() >= 150, "{} dev cases", cases.len());
-    let outcomes: Vec<Outcome> = cases.iter().map(run).collect();
-    let share = report("dev", &outcomes);
-    for o in outcomes.iter().filter(|o| !o.right()) {
-        println!(
-            "  MISS {}: expected {}, got {}",
-            o.id,
-            o.expect,
-            o.got.as_deref().unwrap_or("nothing")
-        );
+    let mut failed = Vec::new();
+    for (file, floor) in BATCHES {
+        let cases = part(file, "dev");
+        assert!(cases.len() >= 70, "{file}: {} dev cases", cases.len());
+        let outcomes: Vec<Outcome> = cases.iter().map(run).collect();
+        let share = report(&format!("{file} dev"), &outcomes);
+        for o in outcomes.iter().filter(|o| !o.right()) {
+            println!(
+                "  MISS {}: expected {}, got {}",
+                o.id,
+                o.expect,
+                o.got.as_deref().unwrap_or("nothing")
+            );
+        }
+        if share < floor {
+            failed.push(format!("{file}: dev accuracy {share:.3} < {floor}"));
+        }
     }
-    assert!(share >= DEV_FLOOR, "dev accuracy {share:.3} < {DEV_FLOOR}");
+    assert!(failed.is_empty(), "{failed:?}");
 }
 
-/// The held-out part: measured once, by the maintainers, with
+/// The held-out parts: measured once, by the maintainers, with
 /// `PATCHLAB_MEASURE_TEST=1`; never while tuning.
 #[test]
 fn test_part_is_classified_right() {
@@ -148,9 +162,15 @@ fn test_part_is_classified_right() {
         println!("explain public/test: not measured (PATCHLAB_MEASURE_TEST=1 measures it)");
         return;
     }
-    let outcomes: Vec<Outcome> = part("test").iter().map(run).collect();
-    let share = report("test", &outcomes);
-    assert!(share >= TEST_BAR, "test accuracy {share:.3} < {TEST_BAR}");
+    let mut failed = Vec::new();
+    for (file, _) in BATCHES {
+        let outcomes: Vec<Outcome> = part(file, "test").iter().map(run).collect();
+        let share = report(&format!("{file} test"), &outcomes);
+        if share < TEST_BAR {
+            failed.push(format!("{file}: test accuracy {share:.3} < {TEST_BAR}"));
+        }
+    }
+    assert!(failed.is_empty(), "{failed:?}");
 }
 
 /// No dev text is refused, whatever release is named (any 1.x, before,
@@ -160,7 +180,11 @@ fn test_part_is_classified_right() {
 fn no_text_is_refused_for_a_release_or_an_optional_input() {
     let releases = ["1.0", "1.8", "v1.16.3", "1.24", "1.28.1", "1.36", "1.40"];
     let broken = ["[{\"op\":", "{'op': 'replace'", "a: [\n", ""];
-    for (i, case) in part("dev").iter().enumerate() {
+    for (i, case) in BATCHES
+        .iter()
+        .flat_map(|(file, _)| part(file, "dev"))
+        .enumerate()
+    {
         let id = case["id"].as_str().unwrap();
         let text = case["text"].as_str().unwrap();
         let release: Release = releases[i % releases.len()].parse().unwrap();

@@ -140,7 +140,7 @@ fn build_patch_errors_name_the_op() {
     );
     assert_eq!(
         message(&err),
-        "ops must be an array of operations, found object"
+        "ops must be an array of operations, found an object"
     );
     error_of(
         api::build_patch(js("[]"), opts(r#"{"encoding":"yaml"}"#)),
@@ -276,10 +276,9 @@ fn wrong_types_and_oversized_input_are_errors() {
         api::apply_patch(cyclic.clone().into(), reads_the_cycle, None),
         "bad-argument",
     );
-    assert!(
-        message(&err).starts_with("doc cannot be written as JSON"),
-        "{}",
-        message(&err)
+    assert_eq!(
+        message(&err),
+        "doc holds a cycle: /self refers back to the value itself, which JSON cannot carry"
     );
     error_of(
         api::apply_patch(js("{}"), patch.clone(), opts("[1]")),
@@ -1254,11 +1253,191 @@ fn values_json_cannot_carry_are_refused_with_their_place() {
     let cyclic = Object::new();
     Reflect::set(&cyclic, &"self".into(), &cyclic).unwrap();
     let err = error_of(api::diff(cyclic.into(), js("{}"), None), "bad-argument");
+    assert_eq!(
+        message(&err),
+        "old holds a cycle: /self refers back to the value itself, which JSON cannot carry"
+    );
+    // Deeper than the budget without a cycle: the limit.
+    let mut deep: JsValue = js("{}");
+    for _ in 0..200 {
+        deep = object(&[("a", deep)]);
+    }
+    let err = error_of(api::diff(deep, js("{}"), None), "bad-argument");
     assert!(
         message(&err).contains("deeper than the limit of 128"),
         "{}",
         message(&err)
     );
+    still_works();
+}
+
+/// The value the JS function body `code` returns.
+fn eval(code: &str) -> JsValue {
+    js_sys::Function::new_no_args(code)
+        .call0(&JsValue::NULL)
+        .expect("test code")
+}
+
+/// `err`'s message, which must be exactly `expected`.
+fn assert_message(err: &JsValue, expected: &str) {
+    assert_eq!(message(err), expected);
+}
+
+#[wasm_bindgen_test]
+fn callers_mistakes_are_bad_arguments_with_their_place() {
+    let add = || js(r#"[{"op":"add","path":"/spec/y","value":1}]"#);
+    let getter = "const o = { kind: 'x', spec: {} }; \
+        Object.defineProperty(o.spec, 'x', { enumerable: true, get() { throw new Error('no access'); } }); \
+        return o;";
+    // A getter that throws where the patch goes (read member by member)...
+    let err = error_of(api::apply_patch(eval(getter), add(), None), "bad-argument");
+    assert_message(&err, "doc cannot be read at /spec/x: Error: no access");
+    // ... and where the whole document is read (a merge patch, a diff).
+    let err = error_of(
+        api::apply_merge_patch(eval(getter), js(r#"{"a":1}"#), None),
+        "bad-argument",
+    );
+    assert_message(&err, "doc cannot be read at /spec/x: Error: no access");
+    let err = error_of(api::diff(js("{}"), eval(getter), None), "bad-argument");
+    assert_message(&err, "new cannot be read at /spec/x: Error: no access");
+    let err = error_of(api::lint::lint(eval(getter), None), "bad-argument");
+    assert_message(&err, "patch cannot be read at /spec/x: Error: no access");
+
+    // A revoked Proxy, whole or inside.
+    let revoked = "const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy;";
+    let err = error_of(api::apply_patch(eval(revoked), add(), None), "bad-argument");
+    assert!(
+        message(&err).starts_with("doc cannot be read: TypeError: "),
+        "{}",
+        message(&err)
+    );
+    // Inside, on the patch's path (what a patch does not touch is never
+    // read: it is shared with the result as it is).
+    let inside =
+        format!("const o = {{ spec: {{}} }}; o.spec.p = (() => {{ {revoked} }})(); return o;");
+    let through = js(r#"[{"op":"add","path":"/spec/p/y","value":1}]"#);
+    let err = error_of(
+        api::apply_patch(eval(&inside), through, None),
+        "bad-argument",
+    );
+    assert!(
+        message(&err).starts_with("doc cannot be read at /spec/p: TypeError: "),
+        "{}",
+        message(&err)
+    );
+    // A Proxy whose traps throw.
+    let trap = "return new Proxy({}, { ownKeys() { throw new Error('trapped'); } });";
+    let err = error_of(api::apply_patch(eval(trap), add(), None), "bad-argument");
+    assert_message(&err, "doc cannot be read: Error: trapped");
+    let err = error_of(
+        api::diff(js(OLD), js(NEW), Some(eval(trap))),
+        "bad-argument",
+    );
+    assert_message(&err, "options cannot be read: Error: trapped");
+
+    // A cycle: where it refers back to.
+    let cycle = "const o = { spec: { list: [1] } }; o.spec.list.push(o.spec); return o;";
+    let merge = || js(r#"{"a":1}"#);
+    let err = error_of(
+        api::apply_merge_patch(eval(cycle), merge(), None),
+        "bad-argument",
+    );
+    assert_message(
+        &err,
+        "doc holds a cycle: /spec/list/1 refers back to /spec, which JSON cannot carry",
+    );
+
+    // A Map, a Set, a typed array, a BigInt: JSON.stringify would not
+    // write what they hold.
+    for (code, words) in [
+        (
+            "return { spec: { m: new Map([['a', 1]]) } };",
+            "a Map at /spec/m",
+        ),
+        ("return { spec: { s: new Set([1]) } };", "a Set at /spec/s"),
+        (
+            "return { spec: { b: new Uint8Array(2) } };",
+            "a Uint8Array at /spec/b",
+        ),
+    ] {
+        let err = error_of(
+            api::apply_merge_patch(eval(code), merge(), None),
+            "bad-argument",
+        );
+        assert_message(
+            &err,
+            &format!("doc holds {words}, which JSON cannot carry (JSON.stringify would not write what it holds)"),
+        );
+    }
+    // On a patch's path, read member by member: the same.
+    let err = error_of(
+        api::apply_patch(
+            eval("return { spec: { m: new Map() } };"),
+            js(r#"[{"op":"add","path":"/spec/m/a","value":1}]"#),
+            None,
+        ),
+        "bad-argument",
+    );
+    assert_message(
+        &err,
+        "doc holds a Map at /spec/m, which JSON cannot carry (JSON.stringify would not write what it holds)",
+    );
+    let err = error_of(
+        api::apply_patch(
+            js("{}"),
+            eval("return [{ op: 'add', path: '/a', value: 10n }];"),
+            None,
+        ),
+        "bad-argument",
+    );
+    assert_message(
+        &err,
+        "patch holds a BigInt at /0/value, which JSON cannot carry (JSON.stringify would throw)",
+    );
+    let err = error_of(
+        api::diff(eval("return new Map();"), js("{}"), None),
+        "bad-argument",
+    );
+    assert!(
+        message(&err).starts_with("old is a Map"),
+        "{}",
+        message(&err)
+    );
+
+    // Options of the wrong kind are named, never read as empty.
+    let err = error_of(
+        api::diff(
+            js(OLD),
+            js(NEW),
+            Some(eval("return new Map([['preset', 'naive']]);")),
+        ),
+        "bad-argument",
+    );
+    assert_message(&err, "options must be an object, found a Map");
+    let err = error_of(
+        api::migrate(Some(eval("return { presets: new Set(['naive']) };"))),
+        "bad-argument",
+    );
+    assert_message(
+        &err,
+        "options.presets must be an array of strings, found a Set",
+    );
+    let err = error_of(
+        api::diff(
+            js(OLD),
+            js(NEW),
+            Some(eval("return { overrides: new Map([['/spec', 'blind']]) };")),
+        ),
+        "bad-argument",
+    );
+    assert_message(&err, "options.overrides must be an object, found a Map");
+    let err = error_of(
+        api::migrate(Some(eval("return { presets: ['naive', 5n] };"))),
+        "bad-argument",
+    );
+    assert_message(&err, "options.presets[1] must be a string, found a BigInt");
+
+    // None of that reset the module: it answers at once.
     still_works();
 }
 
@@ -1348,7 +1527,10 @@ fn options_are_checked_in_one_read_with_exact_messages() {
         api::diff(js(OLD), js(NEW), Some(options.into())),
         "bad-argument",
     );
-    assert_eq!(message(&err), "options.preset cannot be read: no access");
+    assert_eq!(
+        message(&err),
+        "options.preset cannot be read: Error: no access"
+    );
     // Not an object.
     let err = error_of(api::diff(js(OLD), js(NEW), Some(js("[]"))), "bad-argument");
     assert_eq!(message(&err), "options must be an object, found an array");
@@ -1365,12 +1547,21 @@ fn options_are_checked_in_one_read_with_exact_messages() {
 
 #[wasm_bindgen_test]
 fn option_lists_are_capped_and_deduplicated() {
+    // The bound counts different values: a name repeated 70,000 times
+    // is one preset, 70,000 different names are refused at the 65th.
     let naive: Vec<JsValue> = std::iter::repeat_n(JsValue::from("naive"), 70_000).collect();
     let options = object(&[("vms", 10.into()), ("presets", array(&naive))]);
+    let out = api::migrate(Some(options)).unwrap();
+    let presets: Array = get(&out, "presets").dyn_into().unwrap();
+    assert_eq!(presets.length(), 1, "a repeated preset runs once");
+    let names: Vec<JsValue> = (0..70_000)
+        .map(|i| JsValue::from(format!("p{i}")))
+        .collect();
+    let options = object(&[("vms", 10.into()), ("presets", array(&names))]);
     let err = error_of(api::migrate(Some(options)), "bad-argument");
     assert_eq!(
         message(&err),
-        "options.presets has 70000 values, more than the limit of 64"
+        "options.presets has 65 or more different values, more than the limit of 64"
     );
     let out = api::migrate(opts(
         r#"{"vms":10,"presets":["naive","kubevirt-main","naive","naive"]}"#,

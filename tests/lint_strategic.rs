@@ -240,12 +240,12 @@ fn a_nodes_taints_are_replaced_whole() {
         r#"kubectl patch node node01 -p '{"metadata":{"resourceVersion":"7"},"spec":{"taints":[]}}'"#,
         Some(node.clone()),
     );
-    assert_eq!(rules(&pinned), [Rule::RvTest]);
+    assert_eq!(rules(&pinned), [Rule::RvPinnedBody]);
     let stale = lint_with(
         r#"kubectl patch node node01 -p '{"metadata":{"resourceVersion":"6"},"spec":{"taints":[]}}'"#,
         Some(node),
     );
-    assert_eq!(rules(&stale), [Rule::FailsNow, Rule::RvTest]);
+    assert_eq!(rules(&stale), [Rule::FailsNow, Rule::RvPinnedBody]);
     assert_eq!(stale.outcome.unwrap().response.unwrap().code, 409);
 }
 

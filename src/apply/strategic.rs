@@ -372,7 +372,8 @@ pub fn apply_from(
 ///
 /// // A group version no release modelled serves: the routing's 404.
 /// let mut old = json!({"apiVersion": "extensions/v1beta1", "kind": "Deployment", "metadata": {"name": "web"}});
-/// let err = strategic::apply_body(&mut old, "{}", &schema::target_of(&old), Default::default()).unwrap_err();
+/// let target = schema::target_of(&old);
+/// let err = strategic::apply_body(&mut old, "{}", &target, Default::default()).unwrap_err();
 /// let status = err.response().unwrap();
 /// assert_eq!((status.code, status.message.as_str()), (404, "the server could not find the requested resource (patch deployments.extensions web)"));
 /// ```
@@ -395,8 +396,8 @@ pub fn apply_body(
         return Err(fail(ErrorKind::BodyTooLarge { size: body.len() }));
     }
     let warnings = gojson::check_merge_patch(body).map_err(|e| fail(ErrorKind::Decode(e)))?;
-    let patch: Value =
-        serde_json::from_str(body).map_err(|e| fail(ErrorKind::Unsupported(e.to_string())))?;
+    let patch: Value = serde_json::from_str(&crate::json::go_strings(body))
+        .map_err(|e| fail(ErrorKind::Unsupported(e.to_string())))?;
     let Some(kind) = target.schema() else {
         return Err(fail(ErrorKind::NoSchema {
             gvk: target.gvk(),

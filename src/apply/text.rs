@@ -76,6 +76,9 @@ pub fn apply_to_text(
     budget: &Budget,
 ) -> Result<String, TextError> {
     let engine = engine.into();
+    // Lone surrogate escapes read as Go reads them, also where the text
+    // is copied as written.
+    let doc = &*crate::json::go_strings(doc);
     match lazy(doc, payload, engine, budget) {
         Some(result) => result,
         None => plain(doc, payload, engine, budget),
@@ -200,24 +203,34 @@ fn outside_strings(text: &str, mut f: impl FnMut(usize, u8) -> bool) {
 
 /// Checks nesting against `max_depth` and reports whether the text holds
 /// insignificant whitespace (`Some(true)`: none, copy slices as they are).
-/// `None` when too deep (the plain route then reports it).
+/// `None` when too deep, or when a number might be out of an f64's range
+/// (an exponent, or hundreds of digits): the plain route then reports it
+/// (a slice copied as written would carry it past the reader).
 fn scan(text: &str, max_depth: usize) -> Option<bool> {
     let mut depth = 0usize;
     let mut compact = true;
-    let mut too_deep = false;
+    let mut refused = false;
+    let mut digits = 0usize;
     outside_strings(text, |_, b| {
         match b {
             b'[' | b'{' => {
                 depth += 1;
-                too_deep = depth > max_depth;
+                refused = depth > max_depth;
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
             b' ' | b'\n' | b'\r' | b'\t' => compact = false,
+            b'e' | b'E' if digits > 0 => refused = true,
             _ => {}
         }
-        !too_deep
+        digits = if b.is_ascii_digit() || (digits > 0 && b == b'.') {
+            digits + 1
+        } else {
+            0
+        };
+        refused |= digits > 300;
+        !refused
     });
-    (!too_deep).then_some(compact)
+    (!refused).then_some(compact)
 }
 
 /// An object on a path: its members in document order, those no op
@@ -228,6 +241,42 @@ struct Unread<'a> {
     order: Vec<Slot<'a>>,
     /// The same for the objects below on a path, by key.
     children: BTreeMap<String, Unread<'a>>,
+}
+
+impl Unread<'_> {
+    /// Of members kept as text under one key, the last only, as Go's
+    /// decoder keeps them (and the plain route's map).
+    fn keep_last(&mut self) {
+        fn unread_key<'s>(slot: &'s Slot<'_>) -> Option<&'s str> {
+            match slot {
+                Slot::Unread(key, _) => Some(key),
+                Slot::Read(_) => None,
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        if self
+            .order
+            .iter()
+            .filter_map(unread_key)
+            .all(|key| seen.insert(key))
+        {
+            return;
+        }
+        seen.clear();
+        let mut keep: Vec<bool> = self
+            .order
+            .iter()
+            .rev()
+            .map(|slot| unread_key(slot).is_none_or(|key| seen.insert(key)))
+            .collect();
+        drop(seen);
+        keep.reverse();
+        let mut at = 0;
+        self.order.retain(|_| {
+            at += 1;
+            keep[at - 1]
+        });
+    }
 }
 
 /// A member's place in its object.
@@ -281,6 +330,7 @@ impl<'de> Visitor<'de> for Guided<'_> {
                 }
             }
         }
+        unread.keep_last();
         Ok((Value::Object(map), unread))
     }
 
@@ -477,6 +527,29 @@ mod tests {
                 assert!(lazy.is_ok(), "{payload}");
             }
         }
+    }
+
+    #[test]
+    fn text_out_reads_as_go_reads_the_text_in() {
+        let budget = Budget::default();
+        let add = r#"[{"op":"add","path":"/b/x","value":1}]"#;
+        // A repeated key kept as text is written once: the last.
+        let out = apply_to_text(r#"{"a":1,"b":{},"a":2}"#, add, Semantics::Kube, &budget).unwrap();
+        assert_eq!(out, r#"{"b":{"x":1},"a":2}"#);
+        // A lone surrogate is U+FFFD, copied or read.
+        let out = apply_to_text(r#"{"a":"\ud800","b":{}}"#, add, Semantics::Kube, &budget).unwrap();
+        assert_eq!(out, r#"{"a":"\ufffd","b":{"x":1}}"#);
+        // A number out of range is refused, copied or read.
+        for doc in [r#"{"a":1e400,"b":{}}"#, r#"{"b":{},"c":[1E999]}"#] {
+            let (lazy, plain) = both(doc, add, Semantics::Kube);
+            assert!(lazy.is_err(), "{doc}");
+            assert_eq!(lazy, plain, "{doc}");
+        }
+        let out = apply_to_text(r#"{"a":1e3,"b":{}}"#, add, Semantics::Kube, &budget).unwrap();
+        assert_eq!(
+            serde_json::from_str::<Value>(&out).unwrap(),
+            json!({"a": 1000.0, "b": {"x": 1}})
+        );
     }
 
     #[test]

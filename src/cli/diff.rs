@@ -4,7 +4,9 @@ use std::fmt::Write as _;
 use std::io::Write;
 
 use patchlab::limits::OVERRIDES;
-use patchlab::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
+use patchlab::strategy::{
+    self, dotted_path_problem, parse_path, Body, Options, Plan, Preset, Strategy,
+};
 
 use super::terminal::printable;
 
@@ -53,7 +55,10 @@ pub struct Args {
 fn parse_override(s: &str) -> Result<(patchlab::pointer::PointerBuf, Strategy), String> {
     let (path, strategy) = s
         .rsplit_once('=')
-        .ok_or_else(|| format!("{s:?}: expected PATH=STRATEGY"))?;
+        .ok_or_else(|| format!("{:?}: expected PATH=STRATEGY", patchlab::text::cut(s, 200)))?;
+    if let Some(problem) = dotted_path_problem(path) {
+        return Err(problem);
+    }
     let strategy: Strategy = strategy
         .parse()
         .map_err(|e: patchlab::strategy::UnknownName| e.to_string())?;
@@ -66,12 +71,15 @@ fn parse_override(s: &str) -> Result<(patchlab::pointer::PointerBuf, Strategy), 
 }
 
 impl Args {
-    /// Why the `--set` flags are refused: more than [`OVERRIDES`].
+    /// Why the `--set` flags are refused: more than [`OVERRIDES`] paths
+    /// (a path set again counts once: the last `--set` of it holds).
     pub fn check_lists(&self) -> Option<String> {
-        (self.overrides.len() > OVERRIDES).then(|| {
+        let paths: std::collections::BTreeSet<_> =
+            self.overrides.iter().map(|(path, _)| path).collect();
+        (paths.len() > OVERRIDES).then(|| {
             format!(
-                "{} --set overrides, more than the limit of {OVERRIDES}",
-                self.overrides.len()
+                "{} --set paths, more than the limit of {OVERRIDES}",
+                paths.len()
             )
         })
     }

@@ -104,7 +104,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         serde_json::to_writer_pretty(&mut *out, &explanation).map_err(std::io::Error::from)?;
         writeln!(out)?;
     } else {
-        out.write_all(explain::text(&explanation).as_bytes())?;
+        // The explanation quotes the user's texts (the error, the patch's
+        // paths and values): what a terminal acts on is escaped, as in
+        // `lint` and `simulate`.
+        let text = explain::text(&explanation);
+        out.write_all(super::terminal::printable(&text).as_bytes())?;
     }
     if !explanation.recognised {
         return Err(Failure::with_code(1, String::new()));

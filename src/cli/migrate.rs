@@ -3,12 +3,12 @@
 use std::fmt::Write as _;
 use std::io::Write;
 
-use patchlab::limits::OPTION_VALUES;
+use patchlab::limits::{MIGRATE_CHURN, MIGRATE_RETRIES, MIGRATE_VMS, OPTION_VALUES};
 use patchlab::sim::migrate::{migrate_on, MigrateOptions, MigrateResult};
 use patchlab::strategy::Preset;
 use patchlab::vocabulary::{Term, MIGRATION_COLUMNS};
 
-use super::{parse_preset, ClusterArgs, Failure, Output};
+use super::{parse_preset, whole_number, ClusterArgs, Failure, Output};
 
 /// What the command prints in each `--format`.
 const FORMATS: &[(Output, &str)] = &[
@@ -18,23 +18,28 @@ const FORMATS: &[(Output, &str)] = &[
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// How many VMIs migrate at once.
-    #[arg(long, default_value_t = 2000)]
-    vms: usize,
+    /// How many VMIs migrate at once (1 to 100000).
+    #[arg(long, default_value_t = 2000, allow_negative_numbers = true,
+          value_parser = whole_number(1, MIGRATE_VMS as u64))]
+    vms: u64,
     /// The seed of the random interleavings; the same seed gives the same numbers.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true,
+          value_parser = whole_number(0, u64::MAX))]
     seed: u64,
-    /// A preset for the controllers (repeat for several; all by default).
+    /// A preset for the controllers (repeat for several; all by default;
+    /// a repeated one runs once).
     #[arg(long = "preset", value_parser = parse_preset)]
     presets: Vec<Preset>,
     /// Extra writers per VMI (0 to 8), each setting a label of its own
     /// (`example.com/churn-K`) with the controllers' preset.
-    #[arg(long, default_value_t = 0)]
-    churn: usize,
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true,
+          value_parser = whole_number(0, MIGRATE_CHURN as u64))]
+    churn: u64,
     /// How many times each writer may re-read and retry after a failed
     /// write (0 to 8).
-    #[arg(long, default_value_t = 2)]
-    retries: u32,
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true,
+          value_parser = whole_number(0, u64::from(MIGRATE_RETRIES)))]
+    retries: u64,
     /// Output format.
     #[arg(long, default_value = "text", value_parser = Output::choices(FORMATS))]
     format: Output,
@@ -43,13 +48,24 @@ pub struct Args {
 }
 
 impl Args {
-    /// Why the `--preset` flags are refused: more than
-    /// [`OPTION_VALUES`] (repeats are dropped, but only that many are read).
+    /// The `--preset` flags, repeats dropped (first places kept).
+    fn distinct_presets(&self) -> Vec<Preset> {
+        let mut presets = Vec::new();
+        for preset in &self.presets {
+            if !presets.contains(preset) {
+                presets.push(*preset);
+            }
+        }
+        presets
+    }
+
+    /// Why the `--preset` flags are refused: more than [`OPTION_VALUES`]
+    /// distinct ones (counted once repeats are dropped).
     pub fn check_lists(&self) -> Option<String> {
-        (self.presets.len() > OPTION_VALUES).then(|| {
+        let distinct = self.distinct_presets().len();
+        (distinct > OPTION_VALUES).then(|| {
             format!(
-                "{} --preset flags, more than the limit of {OPTION_VALUES} (there are {} presets)",
-                self.presets.len(),
+                "{distinct} different --preset flags, more than the limit of {OPTION_VALUES} (there are {} presets)",
                 Preset::ALL.len()
             )
         })
@@ -57,12 +73,14 @@ impl Args {
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
+    // Each value is within its flag's range (clap checked it): it fits.
+    let whole = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
     let options = MigrateOptions {
-        vms: args.vms,
+        vms: whole(args.vms),
         seed: args.seed,
-        presets: args.presets,
-        churn: args.churn,
-        retries: args.retries,
+        presets: args.distinct_presets(),
+        churn: whole(args.churn),
+        retries: u32::try_from(args.retries).unwrap_or(u32::MAX),
         ..MigrateOptions::default()
     };
     let result =

@@ -9,7 +9,7 @@ use patchlab::lint::Severity;
 use patchlab::scan::{self, report, Progress, Selection};
 
 use super::terminal::printable;
-use super::{Failure, Output};
+use super::{whole_number, Failure, Output};
 
 /// What the command prints in each `--format`.
 const FORMATS: &[(Output, &str)] = &[
@@ -58,9 +58,10 @@ pub struct Args {
     /// Text format: also list every payload found, with or without findings.
     #[arg(long)]
     payloads: bool,
-    /// Threads (default: the machine's cores).
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    /// Threads, 1 to 64 (default: the machine's cores, at most 64).
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = whole_number(1, 64))]
+    threads: Option<u64>,
 }
 
 pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
@@ -69,9 +70,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         include_vendor: args.include_vendor,
         exclude: args.exclude.clone(),
     };
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    // Within 1 to 64 (clap checked the flag; the walk takes at most 64).
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        |n| usize::try_from(n).unwrap_or(64),
+    );
     let terminal = std::io::stderr().is_terminal();
     let started = Instant::now();
     let progress = |p: Progress| {

@@ -35,6 +35,19 @@ pub fn printable(text: &str) -> Cow<'_, str> {
     escape(text, |c| c == '\n' || c == '\t')
 }
 
+/// The longest quoted string or word a message on stderr shows whole.
+pub const MESSAGE_WORD: usize = 200;
+
+/// A message for stderr: printable, and every quoted string or word longer
+/// than [`MESSAGE_WORD`] characters cut with its length (a path of 200 KB
+/// is named by its start, not echoed whole; `patchlab::text::cut_long`).
+pub fn message(text: &str) -> Cow<'_, str> {
+    match patchlab::text::cut_long(text, MESSAGE_WORD) {
+        Cow::Borrowed(text) => printable(text),
+        Cow::Owned(text) => Cow::Owned(printable(&text).into_owned()),
+    }
+}
+
 /// One field of user data shown on one line (a name): newlines and tabs
 /// escaped too.
 pub fn field(text: &str) -> Cow<'_, str> {

@@ -3,8 +3,8 @@
 use js_sys::{Reflect, JSON};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
+use super::boundary;
 use super::convert::{
     apply_error, bad_argument, engine_of, input_error, json_text, parse_json, patch_text,
     string_arg, value_to_js, OptionsReader,
@@ -53,70 +53,102 @@ pub fn apply_patch(
     JSON::parse(&apply_text(&doc, &patch, engine)?)
 }
 
-/// A plain JS object (not null, an array or a function).
+/// A plain JS object (not null, an array, a Map, a typed array...).
 fn is_record(value: &JsValue) -> bool {
-    value.is_object() && !js_sys::Array::is_array(value)
+    boundary::record(value).is_ok()
 }
 
-/// An object on the ops' paths: the caller's object and the members read
-/// from it (with their own shape when read member by member).
+/// An object on the ops' paths: a shallow copy of the caller's object (its
+/// own members, each getter read once) and the members read from it (with
+/// their own shape when read member by member).
 struct Shape {
-    original: js_sys::Object,
+    copy: js_sys::Object,
     read: Vec<(String, Option<Shape>)>,
 }
 
-/// Reads from `object` only the members the ops' paths go through: objects
-/// on a path member by member, targets (and arrays) whole through JSON.
-/// `None` sends the patch down the whole-document route (an odd key or a
-/// member that cannot be read as JSON: that route reports it).
+/// Reads from `object` (at the pointer `at` of the document) only the
+/// members the ops' paths go through: objects on a path member by member,
+/// targets (and arrays) whole through JSON. `None` sends the patch down the
+/// whole-document route (an odd key or a member that cannot be read as
+/// JSON: that route reports it).
+///
+/// # Errors
+///
+/// `bad-argument` naming the place when reading a member threw (a getter,
+/// a Proxy).
 fn read_shape(
     object: &JsValue,
     footprint: &Footprint<'_>,
     node: NodeId,
+    at: &mut String,
 ) -> Result<Option<(Value, Shape)>, JsValue> {
-    let proto = JsValue::from_str("__proto__");
-    let original: &js_sys::Object = object.unchecked_ref();
-    if js_sys::Object::has_own(original, &proto) {
+    let copy = boundary::copy_own(object, "doc", at)?;
+    if js_sys::Object::has_own(&copy, &JsValue::from_str("__proto__")) {
         return Ok(None);
     }
     let mut map = serde_json::Map::new();
     let mut read = Vec::new();
     for (key, child) in footprint.members(node) {
         let key = key.as_ref();
-        let js_key = JsValue::from_str(key);
         if key == "__proto__" {
             return Ok(None);
         }
-        if !js_sys::Object::has_own(original, &js_key) {
-            continue;
-        }
-        let value = Reflect::get(object, &js_key)?;
-        if value.is_undefined() || value.is_function() || value.is_symbol() {
-            // JSON leaves such members out: absent, as on the other route.
-            continue;
-        }
-        if !footprint.whole(child) && is_record(&value) {
-            let Some((member, shape)) = read_shape(&value, footprint, child)? else {
-                return Ok(None);
-            };
-            map.insert(key.to_owned(), member);
-            read.push((key.to_owned(), Some(shape)));
-        } else {
-            let Ok(member) = json_text(&value, "doc").and_then(|text| parse_json(&text, "doc"))
-            else {
-                return Ok(None);
-            };
-            map.insert(key.to_owned(), member);
-            read.push((key.to_owned(), None));
+        let depth = at.len();
+        at.push('/');
+        at.push_str(&crate::pointer::escape(key));
+        let value = boundary::read_own(&copy, key, "doc", at)?;
+        let member = member(&value, footprint, child, at)?;
+        at.truncate(depth);
+        match member {
+            Member::Absent => {}
+            Member::Whole(value) => {
+                map.insert(key.to_owned(), value);
+                read.push((key.to_owned(), None));
+            }
+            Member::Shaped(value, shape) => {
+                map.insert(key.to_owned(), value);
+                read.push((key.to_owned(), Some(shape)));
+            }
+            Member::Odd => return Ok(None),
         }
     }
-    Ok(Some((
-        Value::Object(map),
-        Shape {
-            original: original.clone(),
-            read,
+    Ok(Some((Value::Object(map), Shape { copy, read })))
+}
+
+/// One member [`read_shape`] reads.
+enum Member {
+    /// Absent, or a value JSON leaves out (`undefined`, a function): absent
+    /// on the other route too.
+    Absent,
+    /// Read whole, through JSON.
+    Whole(Value),
+    /// An object on a path, read member by member.
+    Shaped(Value, Shape),
+    /// Something the whole-document route must read (and report).
+    Odd,
+}
+
+fn member(
+    value: &JsValue,
+    footprint: &Footprint<'_>,
+    node: NodeId,
+    at: &mut String,
+) -> Result<Member, JsValue> {
+    if value.is_undefined() || value.is_function() || value.is_symbol() {
+        return Ok(Member::Absent);
+    }
+    if !footprint.whole(node) && is_record(value) {
+        return Ok(match read_shape(value, footprint, node, at)? {
+            Some((member, shape)) => Member::Shaped(member, shape),
+            None => Member::Odd,
+        });
+    }
+    Ok(
+        match json_text(value, "doc").and_then(|text| parse_json(&text, "doc")) {
+            Ok(member) => Member::Whole(member),
+            Err(_) => Member::Odd,
         },
-    )))
+    )
 }
 
 /// The result object: a shallow copy of each object on a path with the
@@ -126,10 +158,10 @@ fn rebuild(value: &Value, shape: &Shape) -> Result<JsValue, JsValue> {
     let Value::Object(map) = value else {
         return value_to_js(value);
     };
-    let out = js_sys::Object::assign(&js_sys::Object::new(), &shape.original);
+    let out = &shape.copy;
     for (key, _) in &shape.read {
         if !map.contains_key(key) {
-            Reflect::delete_property(&out, &JsValue::from_str(key))?;
+            Reflect::delete_property(out, &JsValue::from_str(key))?;
         }
     }
     for (key, member) in map {
@@ -142,7 +174,7 @@ fn rebuild(value: &Value, shape: &Shape) -> Result<JsValue, JsValue> {
             Some(shape) => rebuild(member, shape)?,
             None => value_to_js(member)?,
         };
-        Reflect::set(&out, &JsValue::from_str(key), &js)?;
+        Reflect::set(out, &JsValue::from_str(key), &js)?;
     }
     Ok(out.into())
 }
@@ -161,7 +193,8 @@ fn apply_shared(doc: &JsValue, payload: &str, engine: Engine) -> Result<Option<J
     let Some(footprint) = Footprint::of(&decoded) else {
         return Ok(None);
     };
-    let Some((mut tree, shape)) = read_shape(doc, &footprint, Footprint::ROOT)? else {
+    let Some((mut tree, shape)) = read_shape(doc, &footprint, Footprint::ROOT, &mut String::new())?
+    else {
         return Ok(None);
     };
     apply::apply_decoded(&mut tree, &decoded, engine)

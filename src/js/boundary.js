@@ -1,25 +1,40 @@
 // The JavaScript side of the module's boundary (used by src/js/boundary.rs;
 // wasm-bindgen copies this file into the package as a snippet). Walking a
 // JS value costs far less here than crossing into WebAssembly value by
-// value, so two walks run here:
+// value, and every read of a caller's value happens here, inside a
+// try/catch: a getter or a Proxy trap that throws is the caller's mistake,
+// reported with its place, and never unwinds through the module. The
+// walks:
 //
 // - `inexact`: before a value is written as JSON text, the first place
-//   where JSON.stringify would change it silently (NaN, Infinity, undefined,
-//   a function or a symbol become null or vanish), and whether it is too
-//   deep or too large to be read at all (checked before the text is built:
-//   a shared subtree repeated many times would make the text huge).
+//   where JSON.stringify would change it silently (NaN, Infinity,
+//   undefined, a function or a symbol become null or vanish; a Map, a Set
+//   or a typed array become an object of something else), a BigInt (which
+//   it refuses), a member that cannot be read (a getter or a Proxy trap
+//   throws), a cycle, and whether it is too deep or too large to be read
+//   at all (checked before the text is built: a shared subtree repeated
+//   many times would make the text huge).
 // - `pruneText`: for a diff, the JSON text of the two objects without the
 //   members that are equal on both sides, where the diff walks member by
 //   member (it skips equal members there, so leaving them out changes
 //   nothing it computes).
+// - `ownOptions`, `stringList`, `stringMap`: an options object's own
+//   values, read once, lists and maps copied (duplicates removed) so the
+//   module reads only arrays this file made.
 //
-// Both walks recurse at most `depth` levels (crate::limits::DEPTH) and visit
+// The walks recurse at most `depth` levels (crate::limits::DEPTH) and visit
 // at most `budget` characters' worth of values (crate::limits::OBJECT_BYTES:
 // every value and key adds its length, or 1, to what its JSON text would
 // hold), so a cyclic or absurdly shared value ends them early.
 
 const TOO_DEEP = 'too-deep';
 const TOO_LARGE = 'too-large';
+
+/** What a place holds (the second item of a walk's finding). */
+const INEXACT = 'inexact'; // a value JSON.stringify writes as null or leaves out
+const OBJECT = 'object'; // an object JSON.stringify writes as something else
+const UNREADABLE = 'unreadable'; // reading it threw (a getter, a Proxy)
+const CYCLE = 'cycle'; // an object that holds itself
 
 /** Why JSON.stringify would not carry `v` exactly, or null. */
 function inexactLeaf(v) {
@@ -36,6 +51,73 @@ function inexactLeaf(v) {
       return 'a BigInt';
     default:
       return null;
+  }
+}
+
+/** Built-in objects JSON.stringify writes as something else than they hold. */
+const ODD = new Set([
+  'Map', 'Set', 'WeakMap', 'WeakSet', 'WeakRef', 'ArrayBuffer', 'SharedArrayBuffer', 'DataView',
+  'Promise', 'RegExp', 'Error', 'BigInt', 'Symbol', 'Int8Array', 'Uint8Array', 'Uint8ClampedArray',
+  'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float16Array', 'Float32Array',
+  'Float64Array', 'BigInt64Array', 'BigUint64Array',
+]);
+
+/**
+ * `a Map`, `a Uint8Array`, ... for an object JSON.stringify would not
+ * write as what it holds (a Map as `{}`, a typed array as an object of its
+ * indices), else null. Only objects that are not plain are asked.
+ */
+function oddObject(v) {
+  const tag = Object.prototype.toString.call(v).slice(8, -1);
+  return ODD.has(tag) ? `a ${tag}` : null;
+}
+
+/** The message of a thrown value. */
+function messageOf(error) {
+  try {
+    if (error instanceof Error) return `${error.name}: ${error.message}`;
+    return String(error);
+  } catch {
+    return 'a value that cannot be shown';
+  }
+}
+
+/**
+ * What `v` is, in words, for a message: `null`, `an array`, `a Map`,
+ * `a number`, `an object`, ... (never throws: a revoked Proxy is `a
+ * revoked Proxy`).
+ */
+export function describe(v) {
+  if (v === null) return 'null';
+  const type = typeof v;
+  if (type === 'undefined') return 'undefined';
+  if (type !== 'object') return type === 'bigint' ? 'a BigInt' : `a ${type}`;
+  try {
+    if (Array.isArray(v)) return 'an array';
+    return oddObject(v) ?? 'an object';
+  } catch {
+    return 'a revoked Proxy';
+  }
+}
+
+/**
+ * True for an object whose JSON is its members (not null, an array, a
+ * Map, a typed array...); a string saying what it is otherwise (see
+ * `describe`).
+ */
+export function isRecord(v) {
+  if (v === null || typeof v !== 'object') return describe(v);
+  try {
+    if (Array.isArray(v)) return 'an array';
+  } catch {
+    return 'a revoked Proxy';
+  }
+  try {
+    return v.constructor === Object || oddObject(v) === null ? true : describe(v);
+  } catch {
+    // A Proxy or a getter that throws: an object whose reader names the
+    // place and what it threw.
+    return true;
   }
 }
 
@@ -70,12 +152,13 @@ class Walk {
   }
 
   /**
-   * The first inexact value under `v` as [tokens leaf first, what], or a
-   * verdict string (TOO_DEEP, TOO_LARGE), or null.
+   * The first place under `v` that JSON text would not carry exactly, as
+   * [tokens leaf first, what it holds (INEXACT, OBJECT, UNREADABLE), the
+   * words for it], or a verdict string (TOO_DEEP, TOO_LARGE), or null.
    */
   find(v, level) {
     const leaf = inexactLeaf(v);
-    if (leaf !== null) return [[], leaf];
+    if (leaf !== null) return [[], INEXACT, leaf];
     if (typeof v === 'string') {
       this.left -= v.length + 2;
       return this.left < 0 ? TOO_LARGE : null;
@@ -83,25 +166,50 @@ class Walk {
     if (--this.left < 0) return TOO_LARGE;
     if (v === null || typeof v !== 'object') return null;
     if (level >= this.depth) return TOO_DEEP;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        const found = this.find(v[i], level + 1);
-        if (found !== null) {
-          if (typeof found !== 'string') found[0].push(i);
-          return found;
-        }
+    let keys;
+    try {
+      if (Array.isArray(v)) return this.items(v, level);
+      if (v.constructor !== Object) {
+        if (typeof v.toJSON === 'function') return this.find(v.toJSON(''), level + 1);
+        if (v instanceof Number) return this.find(Number(v), level);
+        const odd = oddObject(v);
+        if (odd !== null) return [[], OBJECT, odd];
       }
-      return null;
+      keys = Object.keys(v);
+    } catch (error) {
+      return [[], UNREADABLE, messageOf(error)];
     }
-    if (typeof v.toJSON === 'function') return this.find(v.toJSON(''), level + 1);
-    if (v instanceof Number) return this.find(Number(v), level);
-    const keys = Object.keys(v);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i];
       this.left -= key.length + 3;
-      const found = this.find(v[key], level + 1);
+      let member;
+      try {
+        member = v[key];
+      } catch (error) {
+        return [[key], UNREADABLE, messageOf(error)];
+      }
+      const found = this.find(member, level + 1);
       if (found !== null) {
         if (typeof found !== 'string') found[0].push(key);
+        return found;
+      }
+    }
+    return null;
+  }
+
+  /** `find` over an array's items. */
+  items(v, level) {
+    const n = v.length;
+    for (let i = 0; i < n; i++) {
+      let item;
+      try {
+        item = v[i];
+      } catch (error) {
+        return [[i], UNREADABLE, messageOf(error)];
+      }
+      const found = this.find(item, level + 1);
+      if (found !== null) {
+        if (typeof found !== 'string') found[0].push(i);
         return found;
       }
     }
@@ -124,9 +232,10 @@ class Walk {
       }
       if (type === 'boolean' || a === null) return true;
       if (type === 'number') return Number.isFinite(a);
-      // The same object on both sides: equal, and not read at all (as
-      // applyPatch never reads what a patch does not touch).
-      if (type === 'object') return true;
+      // The same plain object or array on both sides: equal, and not read
+      // at all (as applyPatch never reads what a patch does not touch).
+      // Anything else (a Map, a Date) is kept and checked on its way out.
+      if (type === 'object') return a.constructor === Object || Array.isArray(a);
     }
     if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return false;
     if (--this.left < 0 || level >= this.depth) return false;
@@ -289,14 +398,76 @@ function polluted() {
 }
 
 /**
- * The first place in `value` JSON.stringify would not carry exactly:
- * `[pointer, what]` (what: `NaN`, `Infinity`, `undefined`, `a function`,
- * ...), `'too-deep'`, `'too-large'`, or null when the value is exact.
+ * Where `value` holds itself: [the pointer of the member that refers back,
+ * the pointer of the object it refers to], or null. Asked only when a walk
+ * found `value` deeper than `depth` (a cycle looks like that to it).
+ */
+function findCycle(value, depth) {
+  const open = new Map();
+  const tokens = [];
+  const visit = (v, level) => {
+    if (v === null || typeof v !== 'object' || level > depth) return null;
+    if (open.has(v)) return [pointer(tokens), pointer(tokens.slice(0, open.get(v)))];
+    open.set(v, tokens.length);
+    try {
+      const keys = Array.isArray(v) ? [...v.keys()] : Object.keys(v);
+      for (const key of keys) {
+        tokens.push(key);
+        const found = visit(v[key], level + 1);
+        tokens.pop();
+        if (found !== null) return found;
+      }
+    } catch {
+      // Unreadable: the walk itself reports it.
+    }
+    open.delete(v);
+    return null;
+  };
+  return visit(value, 0);
+}
+
+/**
+ * The first place in `value` that JSON text would not carry exactly:
+ * `[pointer, what, words]` (what: INEXACT, OBJECT, UNREADABLE or CYCLE;
+ * words: `NaN`, `a Map`, the error thrown, the pointer a cycle refers back
+ * to), `'too-deep'`, `'too-large'`, or null when the value is exact.
  */
 export function inexact(value, depth, budget) {
   const found = new Walk(depth, budget).find(value, 0);
+  if (found === TOO_DEEP) {
+    const cycle = findCycle(value, depth);
+    return cycle === null ? found : [cycle[0], CYCLE, cycle[1]];
+  }
   if (found === null || typeof found === 'string') return found;
-  return [pointer(found[0].reverse()), found[1]];
+  return [pointer(found[0].reverse()), found[1], found[2]];
+}
+
+/**
+ * A shallow copy of a record's own enumerable members (getters read
+ * once); or, when reading threw, `[key, message]` (key null when the keys
+ * themselves could not be listed).
+ */
+export function copyOwn(record) {
+  const out = {};
+  let keys;
+  try {
+    keys = Object.keys(record);
+  } catch (error) {
+    return [null, messageOf(error)];
+  }
+  for (const key of keys) {
+    try {
+      put(out, key, record[key]);
+    } catch (error) {
+      return [key, messageOf(error)];
+    }
+  }
+  return out;
+}
+
+/** The own member `key` of `record`, or undefined when it has none. */
+export function readOwn(record, key) {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** Per list of known option names (joined by commas), the names as a Set. */
@@ -307,7 +478,9 @@ const knownSets = new Map();
  * holding, for each name of `known` (the names joined by commas), the
  * option's own value or undefined; or the first own key that is not in
  * `known` (a string); or `{ key, error }` when reading an option threw
- * (a getter). `options` is a non-array object (the caller checks).
+ * (a getter; `key` null when the keys themselves could not be read); or
+ * `{ found }` when `options` is not a plain object (a Map, an array, a
+ * typed array...: `found` says what it is).
  */
 export function ownOptions(options, known) {
   let names = knownSets.get(known);
@@ -315,21 +488,91 @@ export function ownOptions(options, known) {
     names = known.split(',');
     knownSets.set(known, names);
   }
-  const keys = Object.keys(options);
+  const record = isRecord(options);
+  if (record !== true) return { found: record };
+  let keys;
+  try {
+    keys = Object.keys(options);
+  } catch (error) {
+    return { key: null, error: messageOf(error) };
+  }
   for (let i = 0; i < keys.length; i++) {
     if (!names.includes(keys[i])) return keys[i];
   }
   const values = new Array(names.length);
   for (let i = 0; i < names.length; i++) {
     const key = names[i];
-    if (!Object.hasOwn(options, key)) continue;
     try {
-      values[i] = options[key];
+      if (Object.hasOwn(options, key)) values[i] = options[key];
     } catch (error) {
-      return { key, error };
+      return { key, error: messageOf(error) };
     }
   }
   return values;
+}
+
+/**
+ * A list option's strings, duplicates removed (first places kept): a new
+ * array of at most `max` strings, each at most `maxText` long; or why not:
+ * `{ found }` (not an array: what it is), `{ index, found }` (an item that
+ * is not a string), `{ index, length }` (an item too long), `{ distinct }`
+ * (more than `max` different strings: how many were seen before stopping),
+ * `{ index, error }` (an item could not be read; index -1: the list).
+ */
+export function stringList(list, max, maxText) {
+  let n;
+  try {
+    if (!Array.isArray(list)) return { found: describe(list) };
+    n = list.length;
+  } catch (error) {
+    return { index: -1, error: messageOf(error) };
+  }
+  const seen = new Set();
+  for (let i = 0; i < n; i++) {
+    let item;
+    try {
+      item = list[i];
+    } catch (error) {
+      return { index: i, error: messageOf(error) };
+    }
+    if (typeof item !== 'string') return { index: i, found: describe(item) };
+    if (item.length > maxText) return { index: i, length: item.length };
+    seen.add(item);
+    if (seen.size > max) return { distinct: seen.size };
+  }
+  return [...seen];
+}
+
+/**
+ * A map option (a plain object of strings) as [key, value, key, value...],
+ * at most `max` entries, each text at most `maxText` long; or why not, as
+ * `stringList` says (`{ key, ... }` in place of `index`, `{ count }` for
+ * too many entries).
+ */
+export function stringMap(map, max, maxText) {
+  const record = isRecord(map);
+  if (record !== true) return { found: record };
+  let keys;
+  try {
+    keys = Object.keys(map);
+  } catch (error) {
+    return { key: null, error: messageOf(error) };
+  }
+  if (keys.length > max) return { count: keys.length };
+  const out = [];
+  for (const key of keys) {
+    if (key.length > maxText) return { key: key.slice(0, 64), length: key.length };
+    let value;
+    try {
+      value = map[key];
+    } catch (error) {
+      return { key, error: messageOf(error) };
+    }
+    if (typeof value !== 'string') return { key, found: describe(value) };
+    if (value.length > maxText) return { key, length: value.length };
+    out.push(key, value);
+  }
+  return out;
 }
 
 /** Per options id, what `declared` said of each pointer (see pruneText). */
@@ -340,44 +583,60 @@ const MEMO_SIZE = 10000;
  * The JSON text of two plain objects without the members equal on both
  * sides at every object the diff walks member by member (see
  * `Walk.prune`), old and new joined by a newline (JSON text holds none);
- * or why not: null when `old` or `new` is not a plain object or
- * `Object.prototype` has an enumerable member (the caller then reads
- * them whole, as JSON.stringify writes them),
- * `'too-deep'`, `'too-large'`, or `[pointer, what, side]` for a value JSON
- * cannot carry (see `inexact`). `declared(pointer)` is asked once per
- * pointer for the options numbered `id` (0: options used once, not
- * remembered).
+ * or why not: null when `old` or `new` is not a plain object, when
+ * `Object.prototype` has an enumerable member (pollution), or when reading
+ * them threw (the caller then reads them whole, as JSON.stringify writes
+ * them, and its walk names the place), `'too-deep'`, `'too-large'`, or
+ * `[pointer, what, words, side]` for a place JSON cannot carry (see
+ * `inexact`). `declared(pointer)` is asked once per pointer for the
+ * options numbered `id` (0: options used once, not remembered).
  */
 export function pruneText(old, neu, declared, depth, budget, id) {
-  if (!isPlain(old) || !isOwnPlain(neu) || polluted()) return null;
-  let ask = declared;
-  if (id !== 0) {
-    let memo = memos.get(id);
-    if (memo === undefined || memo.size > MEMO_SIZE) {
-      memo = new Map();
-      memos.set(id, memo);
-    }
-    ask = (at) => {
-      let whole = memo.get(at);
-      if (whole === undefined) {
-        whole = declared(at);
-        memo.set(at, whole);
-      }
-      return whole;
-    };
-  }
+  let pruned;
   const walk = new Walk(depth, budget);
-  const [a, b] = walk.prune(old, neu, 0, [], ask) ?? [{}, {}];
+  try {
+    if (!isPlain(old) || !isOwnPlain(neu) || polluted()) return null;
+    pruned = walk.prune(old, neu, 0, [], remembered(declared, id)) ?? [{}, {}];
+  } catch (error) {
+    if (error instanceof WebAssembly.RuntimeError) throw error;
+    return null;
+  }
   if (walk.left < 0) return TOO_LARGE;
-  let found = new Walk(depth, budget).find(a, 0);
+  const [a, b] = pruned;
+  let found = inexact(a, depth, budget);
   let side = 'old';
   if (found === null) {
-    found = new Walk(depth, budget).find(b, 0);
+    found = inexact(b, depth, budget);
     side = 'new';
   }
   if (found === null) return `${JSON.stringify(a)}\n${JSON.stringify(b)}`;
   if (typeof found === 'string') return found;
-  return [pointer(found[0].reverse()), found[1], side];
+  if (found[1] === CYCLE) {
+    // The pruned copy's root is not the caller's: a cycle through the
+    // root is named in the caller's object.
+    const cycle = findCycle(side === 'old' ? old : neu, depth);
+    if (cycle !== null) found = [cycle[0], CYCLE, cycle[1]];
+  }
+  found.push(side);
+  return found;
+}
+
+/** `declared`, its answers remembered per options `id` (0: not remembered). */
+function remembered(declared, id) {
+  if (id === 0) return declared;
+  let memo = memos.get(id);
+  if (memo === undefined || memo.size > MEMO_SIZE) {
+    memo = new Map();
+    memos.set(id, memo);
+  }
+  return (at) => {
+    let whole = memo.get(at);
+    if (whole === undefined) {
+      whole = declared(at);
+      memo.set(at, whole);
+    }
+    return whole;
+  };
 }
 
 /**
@@ -450,7 +709,7 @@ const presetLists = new Map();
  * reader (`ownOptions`) then reads the options and says what is wrong.
  */
 export function simpleDiffOptions(options, presets) {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) return -1;
+  if (isRecord(options) !== true) return -1;
   let names = presetLists.get(presets);
   if (names === undefined) {
     names = presets.split(',');

@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Function, JsString};
+use js_sys::{Array, Function, JsString, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -13,6 +13,7 @@ use super::error::{bad_argument, thrown, ErrorBuilder};
 use crate::limits::{DEPTH, OBJECT_BYTES};
 use crate::pointer::Pointer;
 use crate::strategy::Options;
+use crate::text::{cut, elide};
 
 #[wasm_bindgen(module = "/src/js/boundary.js")]
 extern "C" {
@@ -21,6 +22,24 @@ extern "C" {
 
     #[wasm_bindgen(catch, js_name = ownOptions)]
     fn js_own_options(options: &JsValue, known: &JsValue) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(js_name = describe)]
+    fn js_describe(value: &JsValue) -> String;
+
+    #[wasm_bindgen(js_name = isRecord)]
+    fn js_is_record(value: &JsValue) -> JsValue;
+
+    #[wasm_bindgen(catch, js_name = copyOwn)]
+    fn js_copy_own(record: &JsValue) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_name = readOwn)]
+    fn js_read_own(record: &JsValue, key: &str) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_name = stringList)]
+    fn js_string_list(list: &JsValue, max: u32, max_text: u32) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_name = stringMap)]
+    fn js_string_map(map: &JsValue, max: u32, max_text: u32) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(js_name = simpleDiffOptions)]
     fn js_simple_diff_options(options: &JsValue, presets: &JsValue) -> i32;
@@ -97,10 +116,223 @@ pub(super) fn exact(value: &JsValue, what: &str) -> Result<(), JsValue> {
     if let Some(verdict) = found.as_string() {
         return Err(verdict_error(&verdict, what));
     }
-    let found: &Array = found.unchecked_ref();
-    let at = found.get(0).as_string().unwrap_or_default();
-    let kind = found.get(1).as_string().unwrap_or_default();
-    Err(inexact_error(what, &at, &kind))
+    Err(finding_error(what, found.unchecked_ref()))
+}
+
+/// The error of a walk's finding `[pointer, what, words]` in the argument
+/// `what` (see `inexact` in src/js/boundary.js).
+fn finding_error(what: &str, found: &Array) -> JsValue {
+    let item = |i: u32| found.get(i).as_string().unwrap_or_default();
+    let (at, kind, words) = (item(0), item(1), item(2));
+    let place = |verb: &str| {
+        if at.is_empty() {
+            format!("{what} is {words}")
+        } else {
+            format!("{what} {verb} {words} at {}", cut(&at, PLACE_CHARS))
+        }
+    };
+    let message = match kind.as_str() {
+        "unreadable" if at.is_empty() => format!("{what} cannot be read: {words}"),
+        "unreadable" => format!(
+            "{what} cannot be read at {}: {words}",
+            cut(&at, PLACE_CHARS)
+        ),
+        "cycle" => format!(
+            "{what} holds a cycle: {} refers back to {}, which JSON cannot carry",
+            shown(&at),
+            shown(&words)
+        ),
+        "object" => format!(
+            "{}, which JSON cannot carry (JSON.stringify would not write what it holds)",
+            place("holds")
+        ),
+        _ if words == "a BigInt" => format!(
+            "{}, which JSON cannot carry (JSON.stringify would throw)",
+            place("holds")
+        ),
+        _ => format!(
+            "{}, which JSON cannot carry (JSON.stringify would write null or leave it out)",
+            place("holds")
+        ),
+    };
+    bad_argument(message)
+}
+
+/// How many characters of a place (a JSON Pointer into an argument) a
+/// message shows; a longer one is cut, with its length.
+const PLACE_CHARS: usize = 200;
+
+/// A pointer in a message: `the value itself` for the root.
+fn shown(at: &str) -> String {
+    if at.is_empty() {
+        "the value itself".to_owned()
+    } else {
+        cut(at, PLACE_CHARS).into_owned()
+    }
+}
+
+/// What a value is, in words (`null`, `an array`, `a Map`, `a number`,
+/// `an object`): never throws, even for a revoked Proxy.
+pub(super) fn describe(value: &JsValue) -> String {
+    js_describe(value)
+}
+
+/// Whether `value` is an object JSON writes member by member (not null,
+/// an array, a Map, a typed array...); else what it is, in words.
+pub(super) fn record(value: &JsValue) -> Result<(), String> {
+    let verdict = js_is_record(value);
+    match verdict.as_string() {
+        Some(found) => Err(found),
+        None => Ok(()),
+    }
+}
+
+/// A shallow copy of a record's own enumerable members (each getter read
+/// once), for a result that shares the rest.
+///
+/// # Errors
+///
+/// `bad-argument` naming `at` when reading a member threw.
+pub(super) fn copy_own(record: &JsValue, what: &str, at: &str) -> Result<js_sys::Object, JsValue> {
+    let copy = js_copy_own(record).map_err(|err| unreadable(what, at, &err))?;
+    if !Array::is_array(&copy) {
+        return Ok(copy.unchecked_into());
+    }
+    let failed: &Array = copy.unchecked_ref();
+    let place = match failed.get(0).as_string() {
+        Some(key) => format!("{at}/{}", crate::pointer::escape(&key)),
+        None => at.to_owned(),
+    };
+    Err(unreadable(what, &place, &failed.get(1)))
+}
+
+/// The own member `key` of `record` (`undefined` when it has none).
+///
+/// # Errors
+///
+/// `bad-argument` naming `at` (the member's pointer) when reading it threw.
+pub(super) fn read_own(
+    record: &JsValue,
+    key: &str,
+    what: &str,
+    at: &str,
+) -> Result<JsValue, JsValue> {
+    js_read_own(record, key).map_err(|err| unreadable(what, at, &err))
+}
+
+fn unreadable(what: &str, at: &str, err: &JsValue) -> JsValue {
+    let err = thrown_described(err);
+    if at.is_empty() {
+        bad_argument(format!("{what} cannot be read: {err}"))
+    } else {
+        bad_argument(format!(
+            "{what} cannot be read at {}: {err}",
+            cut(at, PLACE_CHARS).into_owned()
+        ))
+    }
+}
+
+/// `Name: message` of a thrown error (its message alone for a string).
+pub(super) fn thrown_described(err: &JsValue) -> String {
+    match err.dyn_ref::<js_sys::Error>() {
+        Some(e) => format!("{}: {}", String::from(e.name()), String::from(e.message())),
+        None => thrown(err),
+    }
+}
+
+/// A list option read by `stringList` (src/js/boundary.js): its strings,
+/// duplicates removed, at most `max` of them, each at most `max_text`
+/// long.
+pub(super) fn string_list(
+    list: &JsValue,
+    what: &str,
+    max: usize,
+    max_text: usize,
+) -> Result<Vec<String>, JsValue> {
+    let read = js_string_list(list, clamp(max), clamp(max_text))
+        .map_err(|err| unreadable(what, "", &err))?;
+    if Array::is_array(&read) {
+        let read: &Array = read.unchecked_ref();
+        return Ok(read.iter().filter_map(|s| s.as_string()).collect());
+    }
+    let field = |key: &str| Reflect::get(&read, &JsValue::from_str(key)).unwrap_or_default();
+    let index = field("index").as_f64().map(|i| i as i64);
+    let item = match index {
+        Some(i) if i >= 0 => format!("{what}[{i}]"),
+        _ => what.to_owned(),
+    };
+    Err(bad_argument(list_problem(
+        &field, &item, what, max, max_text, "values",
+    )))
+}
+
+/// A map option read by `stringMap` (src/js/boundary.js): its entries, at
+/// most `max`, each text at most `max_text` long.
+pub(super) fn string_map(
+    map: &JsValue,
+    what: &str,
+    max: usize,
+    max_text: usize,
+) -> Result<Vec<(String, String)>, JsValue> {
+    let read = js_string_map(map, clamp(max), clamp(max_text))
+        .map_err(|err| unreadable(what, "", &err))?;
+    if Array::is_array(&read) {
+        let read: &Array = read.unchecked_ref();
+        let texts: Vec<String> = read.iter().filter_map(|s| s.as_string()).collect();
+        return Ok(texts
+            .chunks_exact(2)
+            .map(|pair| (pair[0].clone(), pair[1].clone()))
+            .collect());
+    }
+    let field = |key: &str| Reflect::get(&read, &JsValue::from_str(key)).unwrap_or_default();
+    let item = match field("key").as_string() {
+        Some(key) => format!("{what}[{:?}]", elide(&key, 64)),
+        None => what.to_owned(),
+    };
+    Err(bad_argument(list_problem(
+        &field, &item, what, max, max_text, "entries",
+    )))
+}
+
+/// The message of a list or map option `stringList` or `stringMap`
+/// refused (`field` reads its answer).
+fn list_problem(
+    field: &dyn Fn(&str) -> JsValue,
+    item: &str,
+    what: &str,
+    max: usize,
+    max_text: usize,
+    things: &str,
+) -> String {
+    if let Some(error) = field("error").as_string() {
+        return format!("{item} cannot be read: {error}");
+    }
+    if let Some(length) = field("length").as_f64() {
+        return format!("{item} is {length} characters long, more than the limit of {max_text}");
+    }
+    if let Some(distinct) = field("distinct").as_f64() {
+        return format!(
+            "{what} has {distinct} or more different values, more than the limit of {max}"
+        );
+    }
+    if let Some(count) = field("count").as_f64() {
+        return format!("{what} has {count} {things}, more than the limit of {max}");
+    }
+    let found = field("found").as_string().unwrap_or_default();
+    if item == what {
+        let expected = if things == "values" {
+            "an array of strings"
+        } else {
+            "an object"
+        };
+        format!("{what} must be {expected}, found {found}")
+    } else {
+        format!("{item} must be a string, found {found}")
+    }
+}
+
+fn clamp(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The own values of an options object for the names `known`, in one
@@ -132,23 +364,11 @@ pub(super) fn own_options(options: &JsValue, known: &[&str]) -> Result<JsValue, 
     })
 }
 
-/// `what` holds `kind` (`NaN`, `undefined`, ...) at the pointer `at`.
-fn inexact_error(what: &str, at: &str, kind: &str) -> JsValue {
-    let place = if at.is_empty() {
-        format!("{what} is {kind}")
-    } else {
-        format!("{what} holds {kind} at {at}")
-    };
-    bad_argument(format!(
-        "{place}, which JSON cannot carry (JSON.stringify would write null or leave it out)"
-    ))
-}
-
 fn verdict_error(verdict: &str, what: &str) -> JsValue {
     match verdict {
         "too-large" => too_large(what),
         _ => bad_argument(format!(
-            "{what} cannot be written as JSON: it nests deeper than the limit of {DEPTH} levels (or holds a cycle)"
+            "{what} cannot be written as JSON: it nests deeper than the limit of {DEPTH} levels"
         )),
     }
 }
@@ -219,10 +439,8 @@ pub(super) fn prune(
         return Ok(Some(Pruned { texts, at }));
     }
     let out: &Array = out.unchecked_ref();
-    let at = out.get(0).as_string().unwrap_or_default();
-    let kind = out.get(1).as_string().unwrap_or_default();
-    let side = out.get(2).as_string().unwrap_or_default();
-    Err(inexact_error(&side, &at, &kind))
+    let side = out.get(3).as_string().unwrap_or_default();
+    Err(finding_error(&side, out))
 }
 
 /// The result object of `diff` from the text `answer` (src/js/diff.rs)

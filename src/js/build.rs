@@ -37,10 +37,10 @@ pub fn build_patch(
             )))
         }
     };
-    if !js_sys::Array::is_array(&ops) {
+    let found = type_name(&ops);
+    if found != "an array" {
         return Err(bad_argument(format!(
-            "ops must be an array of operations, found {}",
-            type_name(&ops)
+            "ops must be an array of operations, found {found}"
         )));
     }
     let text = json_text(&ops, "ops")?;

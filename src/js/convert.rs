@@ -65,17 +65,7 @@ pub(super) fn string_arg(value: &JsValue, what: &str) -> Result<String, JsValue>
 }
 
 pub(super) fn type_name(value: &JsValue) -> String {
-    if value.is_null() {
-        "null".to_owned()
-    } else if js_sys::Array::is_array(value) {
-        "an array".to_owned()
-    } else {
-        let kind = value.js_typeof().as_string().unwrap_or_default();
-        match kind.as_str() {
-            "object" | "undefined" => kind,
-            _ => format!("a {kind}"),
-        }
-    }
+    super::boundary::describe(value)
 }
 
 pub(super) fn input_error(err: &InputError, what: &str) -> JsValue {
@@ -133,12 +123,6 @@ impl<'a> OptionsReader<'a> {
                 what,
             });
         };
-        if !value.is_object() || js_sys::Array::is_array(&value) {
-            return Err(bad_argument(format!(
-                "{what} must be an object, found {}",
-                type_name(&value)
-            )));
-        }
         let read = super::boundary::own_options(&value, known)
             .map_err(|err| bad_argument(format!("{what} cannot be read: {}", thrown(&err))))?;
         if let Some(key) = read.as_string() {
@@ -149,15 +133,18 @@ impl<'a> OptionsReader<'a> {
             )));
         }
         if !js_sys::Array::is_array(&read) {
-            let key = Reflect::get(&read, &JsValue::from_str("key"))
-                .ok()
-                .and_then(|k| k.as_string())
-                .unwrap_or_default();
-            let err = Reflect::get(&read, &JsValue::from_str("error")).unwrap_or_default();
-            return Err(bad_argument(format!(
-                "{what}.{key} cannot be read: {}",
-                thrown(&err)
-            )));
+            let field =
+                |key: &str| Reflect::get(&read, &JsValue::from_str(key)).unwrap_or_default();
+            if let Some(found) = field("found").as_string() {
+                return Err(bad_argument(format!(
+                    "{what} must be an object, found {found}"
+                )));
+            }
+            let error = field("error").as_string().unwrap_or_default();
+            return Err(bad_argument(match field("key").as_string() {
+                Some(key) => format!("{what}.{key} cannot be read: {error}"),
+                None => format!("{what} cannot be read: {error}"),
+            }));
         }
         Ok(OptionsReader {
             values: Some(read.unchecked_into()),
@@ -220,36 +207,15 @@ impl<'a> OptionsReader<'a> {
             .ok_or_else(|| self.wrong(key, "a number", &value))
     }
 
-    /// A list of texts, at most [`OPTION_VALUES`] of them.
+    /// A list of texts, duplicates removed (first places kept), then at
+    /// most [`OPTION_VALUES`] of them.
     pub(super) fn strings(&self, key: &str) -> Result<Option<Vec<String>>, JsValue> {
         let value = self.get(key)?;
         if value.is_undefined() {
             return Ok(None);
         }
-        if !js_sys::Array::is_array(&value) {
-            return Err(self.wrong(key, "an array of strings", &value));
-        }
-        let list: js_sys::Array = value.unchecked_into();
-        let len = list.length() as usize;
-        if len > OPTION_VALUES {
-            return Err(bad_argument(format!(
-                "{}.{key} has {len} values, more than the limit of {OPTION_VALUES}",
-                self.what
-            )));
-        }
-        let mut out = Vec::with_capacity(len);
-        for (i, item) in list.iter().enumerate() {
-            let what = format!("{}.{key}[{i}]", self.what);
-            out.push(option_text(&item, &what).map_err(|e| {
-                e.unwrap_or_else(|| {
-                    bad_argument(format!(
-                        "{what} must be a string, found {}",
-                        type_name(&item)
-                    ))
-                })
-            })?);
-        }
-        Ok(Some(out))
+        let what = format!("{}.{key}", self.what);
+        super::boundary::string_list(&value, &what, OPTION_VALUES, OPTION_TEXT).map(Some)
     }
 
     /// A map of texts to texts (own enumerable keys), at most
@@ -259,38 +225,8 @@ impl<'a> OptionsReader<'a> {
         if value.is_undefined() {
             return Ok(None);
         }
-        if !value.is_object() || js_sys::Array::is_array(&value) {
-            return Err(self.wrong(key, "an object", &value));
-        }
-        let object: js_sys::Object = value.unchecked_into();
-        let keys = js_sys::Object::keys(&object);
-        let len = keys.length() as usize;
-        if len > OVERRIDES {
-            return Err(bad_argument(format!(
-                "{}.{key} has {len} entries, more than the limit of {OVERRIDES}",
-                self.what
-            )));
-        }
-        let mut out = Vec::with_capacity(len);
-        for name in keys.iter() {
-            let what = format!("{}.{key}", self.what);
-            let name_text = option_text(&name, &format!("{what}: a key")).map_err(|e| {
-                e.unwrap_or_else(|| bad_argument(format!("{what}: a key is not a string")))
-            })?;
-            let item = Reflect::get(&object, &name)
-                .map_err(|err| bad_argument(format!("{what} cannot be read: {}", thrown(&err))))?;
-            let item_what = format!("{what}[{name_text:?}]");
-            let item_text = option_text(&item, &item_what).map_err(|e| {
-                e.unwrap_or_else(|| {
-                    bad_argument(format!(
-                        "{item_what} must be a string, found {}",
-                        type_name(&item)
-                    ))
-                })
-            })?;
-            out.push((name_text, item_text));
-        }
-        Ok(Some(out))
+        let what = format!("{}.{key}", self.what);
+        super::boundary::string_map(&value, &what, OVERRIDES, OPTION_TEXT).map(Some)
     }
 }
 

@@ -8,7 +8,9 @@ use wasm_bindgen::prelude::*;
 
 use super::boundary::{diff_result, prune, simple_diff_options};
 use super::convert::{bad_argument, cluster_of, document, parse_json, ErrorBuilder, OptionsReader};
-use crate::strategy::{self, parse_path, Body, Options, Plan, Preset, Strategy};
+use crate::strategy::{
+    self, dotted_path_problem, parse_path, Body, Options, Plan, Preset, Strategy,
+};
 
 pub(super) fn preset(name: &str, what: &str) -> Result<Preset, JsValue> {
     name.parse()
@@ -97,6 +99,14 @@ fn diff_options(value: Option<JsValue>) -> Result<(Rc<Options>, u32), JsValue> {
             return Err(bad_argument(format!(
                 "{what}: {strategy} applies to the whole object: use options.preset"
             )));
+        }
+        if let Some(problem) = dotted_path_problem(&path) {
+            return Err(ErrorBuilder::new(
+                "invalid-pointer",
+                &format!("options.overrides: {problem}"),
+            )
+            .set("path", path.as_str())
+            .build());
         }
         let pointer = parse_path(&path).map_err(|e| {
             ErrorBuilder::new("invalid-pointer", &format!("{what}: {e}"))

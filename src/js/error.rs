@@ -4,13 +4,20 @@ use js_sys::{Error, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+/// The longest quoted string or word a message shows whole.
+pub(super) const MESSAGE_WORD: usize = 200;
+
 /// A `PatchlabError` with `kind` and `message`; add properties with
 /// [`ErrorBuilder::set`].
 pub(super) struct ErrorBuilder(Error);
 
 impl ErrorBuilder {
+    /// A `PatchlabError` of `kind`; in its `message`, every quoted string
+    /// or word longer than [`MESSAGE_WORD`] characters is cut, with its
+    /// length (`crate::text::cut_long`): the error's own properties
+    /// (`path`, `cause`, ...) keep them whole.
     pub(super) fn new(kind: &str, message: &str) -> ErrorBuilder {
-        let error = Error::new(message);
+        let error = Error::new(&crate::text::cut_long(message, MESSAGE_WORD));
         error.set_name("PatchlabError");
         let builder = ErrorBuilder(error);
         builder.set("kind", kind)

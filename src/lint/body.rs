@@ -246,7 +246,12 @@ pub(super) fn pins_resource_version(body: &Value) -> bool {
 /// precondition it is.
 fn pin(pending: &mut Vec<Pending>) -> Precondition {
     let path = Some("/metadata/resourceVersion");
-    let finding = Finding::new(Rule::RvTest, None, path, message!(RvTest "body"));
+    let finding = Finding::new(
+        Rule::RvPinnedBody,
+        None,
+        path,
+        message!(RvPinnedBody "body"),
+    );
     pending.push(Pending::new(finding));
     Precondition {
         path: String::new(),

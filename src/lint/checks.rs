@@ -252,6 +252,12 @@ impl<'a> Ctx<'a> {
             }
             self.whole_tests(index, pointer);
         } else {
+            if op.path == "/metadata/resourceVersion"
+                && matches!(op.op, OpKind::Add | OpKind::Replace)
+            {
+                let text = message!(RvPinnedBody "op", index, op = op.op.as_str());
+                self.flag(Rule::RvPinnedBody, index, text, None);
+            }
             self.duplicate_path(index);
             self.index_without_test(index, pointer, state);
             self.map_key_without_test(index, pointer, state);

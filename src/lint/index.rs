@@ -71,6 +71,9 @@ pub(super) struct Index<'a> {
     /// The first `test` of `/metadata/resourceVersion`: it guards every
     /// write after it.
     rv_test: Option<usize>,
+    /// An `add` or `replace` of `/metadata/resourceVersion`: it guards
+    /// every write of the patch.
+    rv_pinned: bool,
 }
 
 impl<'a> Index<'a> {
@@ -80,6 +83,7 @@ impl<'a> Index<'a> {
             nodes: vec![Node::default()],
             at: Vec::with_capacity(ops.len()),
             rv_test: None,
+            rv_pinned: false,
         };
         for (j, op) in ops.iter().enumerate() {
             let Some(path) = indexed(&op.path) else {
@@ -101,8 +105,14 @@ impl<'a> Index<'a> {
     /// Adds op `j` at `path`.
     fn add(&mut self, j: usize, op: &Operation, path: &'a Pointer) -> NodeId {
         let test = op.op == OpKind::Test;
-        if test && op.path == "/metadata/resourceVersion" && self.rv_test.is_none() {
-            self.rv_test = Some(j);
+        if op.path == "/metadata/resourceVersion" {
+            match op.op {
+                OpKind::Test if self.rv_test.is_none() => self.rv_test = Some(j),
+                // Set by the patch, it is the update's precondition: every
+                // write, before it or after, fails with 409 on a stale one.
+                OpKind::Add | OpKind::Replace => self.rv_pinned = true,
+                _ => {}
+            }
         }
         let node = self.insert(path, |n| {
             push_once(
@@ -142,9 +152,10 @@ impl<'a> Index<'a> {
     }
 
     /// True when a `test` before op `before` covers `pointer` (tests it or
-    /// an enclosing path, or tests the resourceVersion).
+    /// an enclosing path, or tests the resourceVersion), or the patch pins
+    /// the resourceVersion.
     pub fn guarded(&self, before: usize, pointer: &Pointer) -> bool {
-        if self.rv_test.is_some_and(|i| i < before) {
+        if self.rv_pinned || self.rv_test.is_some_and(|i| i < before) {
             return true;
         }
         let mut hit = false;

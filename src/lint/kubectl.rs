@@ -31,16 +31,64 @@ const VALUE_FLAGS: [&str; 33] = [
 
 fn is_kubectl(word: &str) -> bool {
     let name = word.rsplit('/').next().unwrap_or(word);
-    matches!(name, "kubectl" | "oc" | "kubectl.exe" | "oc.exe")
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    // `k`: the alias kubectl's docs suggest; `microk8s.kubectl`: the snap's.
+    matches!(name, "kubectl" | "oc" | "k" | "microk8s.kubectl")
+}
+
+/// A word that is one variable and nothing else (`$KUBECTL`, `${K}`,
+/// `"${KUBECTL_CMD}"`): a script's spelling of kubectl when `patch`
+/// follows.
+fn is_variable(word: &str) -> bool {
+    let name = match word.strip_prefix("${") {
+        Some(inner) => match inner.strip_suffix('}') {
+            Some(name) => name,
+            None => return false,
+        },
+        None => match word.strip_prefix('$') {
+            Some(name) => name,
+            None => return false,
+        },
+    };
+    name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The first word of `words` after flags (and the values of the flags
+/// that take one).
+fn verb<'w>(mut words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
+    while let Some(word) = words.next() {
+        if word.starts_with('-') {
+            let flag = word.split_once('=').map_or(word, |(f, _)| f);
+            if !word.contains('=') && VALUE_FLAGS.contains(&flag) {
+                words.next();
+            }
+            continue;
+        }
+        return Some(word);
+    }
+    None
+}
+
+/// Where `kubectl patch` starts among the words: kubectl by any of its
+/// names (`kubectl`, `oc`, `k`, `kubectl.exe`, a path; `microk8s
+/// kubectl` and `sudo kubectl` reach it too), or a variable holding it,
+/// followed by `patch` after its flags.
+fn patch_position(words: &[&str]) -> Option<usize> {
+    (0..words.len()).find(|&i| {
+        (is_kubectl(words[i]) || is_variable(words[i]))
+            && verb(words[i + 1..].iter().copied()) == Some("patch")
+    })
 }
 
 /// True when `text` holds a `kubectl` (or `oc`) command: its first word,
-/// after an optional `$ ` prompt, or a word after shell that runs it
-/// (`for ...; do kubectl`, `| xargs kubectl`, `sudo kubectl`).
+/// after an optional `$ ` prompt, or a `kubectl patch` (by any of its
+/// spellings) after shell that runs it (`for ...; do kubectl`, `| xargs
+/// kubectl`, `sudo kubectl`, `$KUBECTL -n ns patch`).
 pub fn is_command(text: &str) -> bool {
     let text = strip_prompt(text);
     let first = text.split_whitespace().next().unwrap_or("");
-    if is_kubectl(first) {
+    if is_kubectl(first) && first != "k" {
         return true;
     }
     // Shell around a command: look for a `kubectl patch` anywhere, but
@@ -54,11 +102,13 @@ pub fn is_command(text: &str) -> bool {
         .lines()
         .filter(|l| !l.trim_start().starts_with('#'))
         .flat_map(|l| {
-            l.split(|c: char| c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '`'))
+            l.split(|c: char| {
+                c.is_whitespace() || matches!(c, ';' | '|' | '&' | '(' | ')' | '`' | '"')
+            })
         })
         .filter(|w| !w.is_empty())
         .collect::<Vec<_>>();
-    !starts_like_body && code.windows(2).any(|w| is_kubectl(w[0]) && w[1] == "patch")
+    !starts_like_body && patch_position(&code).is_some()
 }
 
 fn strip_prompt(text: &str) -> &str {
@@ -109,7 +159,18 @@ impl Shell {
     /// Names what the word `text` brings (its expansions, a block, a
     /// command that runs others); false for a word that is not part of the
     /// command (`do`, `sudo`). `first`: no word of the command before it.
-    fn word(&mut self, text: &str, expansions: &[String], first: bool) -> bool {
+    fn word(
+        &mut self,
+        text: &str,
+        expansions: &[String],
+        placeholders: &[String],
+        first: bool,
+    ) -> bool {
+        for placeholder in placeholders {
+            self.name(format!(
+                "the placeholder {placeholder}, read as the name it stands for (bash would read its < and > as redirections: fill it in before running the line)"
+            ));
+        }
         for expansion in expansions {
             let shown: String = expansion.chars().take(40).collect();
             let cut = if shown.len() < expansion.len() {
@@ -158,11 +219,14 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
                 current.clear();
             }
             Token::Word {
-                text, expansions, ..
+                text,
+                expansions,
+                placeholders,
+                ..
             } => {
                 // A redirection's target is not an argument.
                 let target = std::mem::take(&mut after_redirect);
-                if !target && shell.word(text, expansions, current.is_empty()) {
+                if !target && shell.word(text, expansions, placeholders, current.is_empty()) {
                     current.push(token);
                 }
             }
@@ -178,9 +242,8 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     }
     // Runner words before kubectl (`xargs -I{}`, `env A=b`) belong to the
     // shell, not to kubectl.
-    let start = words
-        .iter()
-        .position(|t| t.word().is_some_and(is_kubectl))?;
+    let texts: Vec<&str> = words.iter().map(|t| t.word().unwrap_or("")).collect();
+    let start = patch_position(&texts)?;
     Some(Command {
         words: words[start..].to_vec(),
         shell: shell.0,
@@ -227,21 +290,8 @@ fn cat_substitution(value: &str) -> Option<Cat> {
 
 /// True when the words hold `kubectl ... patch`.
 fn is_patch(words: &[&Token]) -> bool {
-    let Some(start) = words.iter().position(|t| t.word().is_some_and(is_kubectl)) else {
-        return false;
-    };
-    let mut rest = words[start + 1..].iter().filter_map(|t| t.word());
-    while let Some(word) = rest.next() {
-        if word.starts_with('-') {
-            let flag = word.split_once('=').map_or(word, |(f, _)| f);
-            if !word.contains('=') && VALUE_FLAGS.contains(&flag) {
-                rest.next();
-            }
-            continue;
-        }
-        return word == "patch";
-    }
-    false
+    let texts: Vec<&str> = words.iter().filter_map(|t| t.word()).collect();
+    patch_position(&texts).is_some()
 }
 
 /// Reads the patch out of a `kubectl patch` command line.
@@ -263,7 +313,7 @@ pub(super) fn read(
     let Some(command) = find_patch_command(&tokens) else {
         return Err(no_patch_command(&tokens));
     };
-    let flags = Flags::read(&command)?;
+    let mut flags = Flags::read(&command)?;
     // kubectl's `PatchOptions.Validate`, in its words.
     if flags.positional.first().map(String::as_str) != Some("patch") {
         return Err(command_error(
@@ -272,7 +322,17 @@ pub(super) fn read(
         ));
     }
     let from_file = flags.patch_file.is_some();
+    let expansions = std::mem::take(&mut flags.patch_expansions);
+    if let Some((value, line)) = &flags.patch {
+        if cat_substitution(value).is_none() && expansions.iter().any(|e| e == value) {
+            return Err(command_error(
+                format!("the patch is {}, a value the script sets elsewhere: lint cannot know it; paste the value it holds with -p", shown(value)),
+                Some(*line),
+            ));
+        }
+    }
     let (text, patch_line) = patch_text(flags.patch, flags.patch_file, files)?;
+    let (text, stand_ins) = standing_in(text, &expansions, budget);
     let kind = patch_type(flags.kind)?;
     let targets = &flags.positional[1..];
     if targets.is_empty() && !flags.filename {
@@ -285,11 +345,72 @@ pub(super) fn read(
     }
     input.kind = kind;
     input.resource = targets.first().and_then(|t| kinds::resource(t));
+    let mut shell = command.shell;
+    shell.extend(stand_ins.into_iter().map(|e| {
+        format!("the value of {e} in the patch, which lint cannot know: a placeholder string stands in for it")
+    }));
     input.origin = Origin::Kubectl {
         target: targets.join(" "),
-        shell: command.shell,
+        shell,
     };
     Ok(input)
+}
+
+/// A value as a message shows it: cut after 60 characters, with its
+/// length.
+fn shown(value: &str) -> String {
+    let count = value.chars().count();
+    if count <= 60 {
+        return value.to_owned();
+    }
+    let cut: String = value.chars().take(60).collect();
+    format!("{cut}... ({count} characters)")
+}
+
+/// The patch with each expansion the shell splices in as a bare JSON
+/// value (`'{"a": '"$CERT"'}'`) replaced by a placeholder string, when
+/// the text only reads that way; and the expansions replaced.
+fn standing_in(text: String, expansions: &[String], budget: &Budget) -> (String, Vec<String>) {
+    if expansions.is_empty() || kubectl_body(&text, budget).is_ok() {
+        return (text, Vec::new());
+    }
+    let mut out = text.clone();
+    let mut replaced = Vec::new();
+    for expansion in expansions {
+        if out.contains(expansion.as_str()) && !replaced.contains(expansion) {
+            let quoted = crate::gojson::quote(&format!("<{expansion}>"));
+            out = splice_unquoted(&out, expansion, &quoted);
+            replaced.push(expansion.clone());
+        }
+    }
+    match kubectl_body(&out, budget) {
+        Ok(_) if out != text => (out, replaced),
+        _ => (text, Vec::new()),
+    }
+}
+
+/// `text` with every occurrence of `what` outside JSON strings replaced
+/// by `with`.
+fn splice_unquoted(text: &str, what: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if !in_string && rest.starts_with(what) {
+            out.push_str(with);
+            rest = &rest[what.len()..];
+            continue;
+        }
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            _ => {}
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    out
 }
 
 /// The text without the `$ ` prompts of a pasted terminal session.
@@ -368,6 +489,8 @@ fn no_patch_command(tokens: &[Token]) -> LintError {
 /// it sends (each flag's value with its line).
 struct Flags {
     patch: Option<(String, usize)>,
+    /// The expansions inside the `-p` value, as written.
+    patch_expansions: Vec<String>,
     patch_file: Option<(String, usize)>,
     kind: Option<(String, usize)>,
     /// `-f` or `-k`: the target comes from a file.
@@ -381,6 +504,7 @@ impl Flags {
     fn read(command: &Command<'_>) -> Result<Flags, LintError> {
         let mut flags = Flags {
             patch: None,
+            patch_expansions: Vec::new(),
             patch_file: None,
             kind: None,
             filename: false,
@@ -405,11 +529,22 @@ impl Flags {
                 continue;
             }
             let takes_value = VALUE_FLAGS.contains(&flag);
+            let mut expansions = match token {
+                Token::Word { expansions, .. } if inline.is_some() => expansions.clone(),
+                _ => Vec::new(),
+            };
             let value = match inline {
                 Some(value) => Some(value),
-                None if takes_value => match rest.next().and_then(|t| t.word()) {
-                    Some(value) => Some(value.to_owned()),
-                    None => {
+                None if takes_value => match rest.next() {
+                    Some(Token::Word {
+                        text,
+                        expansions: e,
+                        ..
+                    }) => {
+                        expansions.clone_from(e);
+                        Some(text.clone())
+                    }
+                    Some(Token::Op { .. }) | None => {
                         return Err(command_error(
                             format!("flag needs an argument: {flag}"),
                             Some(line),
@@ -419,7 +554,10 @@ impl Flags {
                 None => None,
             };
             match flag {
-                "-p" | "--patch" => flags.patch = value.map(|v| (v, line)),
+                "-p" | "--patch" => {
+                    flags.patch = value.map(|v| (v, line));
+                    flags.patch_expansions = expansions;
+                }
                 "--patch-file" => flags.patch_file = value.map(|v| (v, line)),
                 "--type" => flags.kind = value.map(|v| (v, line)),
                 "-f" | "--filename" | "-k" | "--kustomize" => flags.filename = true,
@@ -623,6 +761,91 @@ mod tests {
         .unwrap();
         assert!(target(&input).1.contains(&"xargs".to_owned()));
         assert_eq!(input.kind, BodyKind::JsonPatch);
+    }
+
+    #[test]
+    fn every_spelling_of_kubectl_is_read() {
+        let body = r#"-p '{"metadata":{"labels":{"a":"b"}}}'"#;
+        for (command, on) in [
+            (
+                "${KUBECTL} patch ds -n kube-system kube-proxy",
+                "ds kube-proxy",
+            ),
+            ("$KUBECTL -n \"$NS\" patch secret \"s-$X\"", "secret s-$X"),
+            ("k patch vmi a", "vmi a"),
+            ("microk8s kubectl patch vmi a", "vmi a"),
+            ("k3s kubectl patch vmi a", "vmi a"),
+            ("microk8s.kubectl patch vmi a", "vmi a"),
+            ("sudo kubectl.exe patch vmi a", "vmi a"),
+            ("oc --kubeconfig=\"$K\" patch vmi a", "vmi a"),
+            ("/usr/local/bin/kubectl --context c patch vmi a", "vmi a"),
+        ] {
+            let text = format!("{command} {body}");
+            assert!(is_command(&text), "{text}");
+            let input = read(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(target(&input).0, on, "{text}");
+            assert_eq!(input.kind, BodyKind::StrategicMergePatch);
+        }
+        // Flags between kubectl and patch, inside a loop.
+        let text = "for r in $(kubectl -n ns get $RES -o name); do\n  kubectl -n ns patch $r -p '{\"metadata\":{\"ownerReferences\":null}}'\ndone";
+        assert!(is_command(text));
+        assert_eq!(target(&read(text).unwrap()).0, "$r");
+        // A variable that runs something else is no kubectl.
+        assert!(read("$EDITOR file; echo patch").is_err());
+        assert!(!is_command("$EDITOR notes.txt"));
+    }
+
+    #[test]
+    fn placeholders_are_read_as_the_names_they_stand_for() {
+        let input = read(
+            r#"kubectl patch pv <your-pv-name> -p '{"spec":{"persistentVolumeReclaimPolicy":"Retain"}}'"#,
+        )
+        .unwrap();
+        let (on, shell) = target(&input);
+        assert_eq!(on, "pv <your-pv-name>");
+        assert!(
+            shell
+                .iter()
+                .any(|s| s.starts_with("the placeholder <your-pv-name>")
+                    && s.contains("bash would read its < and > as redirections")),
+            "{shell:?}"
+        );
+        let input = read(
+            "kubectl patch storageclass/<YOUR_AZURE_FILE_STORAGE_CLASS_NAME> \\\n  --type json \\\n  --patch '[{\"op\":\"add\",\"path\":\"/mountOptions/-\",\"value\":\"nouser_xattr\"}]'",
+        )
+        .unwrap();
+        assert_eq!(input.kind, BodyKind::JsonPatch);
+        assert_eq!(
+            target(&input).0,
+            "storageclass/<YOUR_AZURE_FILE_STORAGE_CLASS_NAME>"
+        );
+    }
+
+    #[test]
+    fn values_from_elsewhere_are_placeholders_or_named() {
+        // Spliced in as a bare JSON value: a placeholder string stands in.
+        let input =
+            read(r#"kubectl patch cm c -n k -p '{"data":{"a": "b", "ca": '"$CERT"'}}'"#).unwrap();
+        assert_eq!(input.payload, r#"{"data":{"a": "b", "ca": "<$CERT>"}}"#);
+        assert!(target(&input)
+            .1
+            .iter()
+            .any(|s| s.starts_with("the value of $CERT in the patch")));
+        // Inside a JSON string it is text already: nothing stands in.
+        let input =
+            read(r#"kubectl patch secret s -p "{\"stringData\":{\"id\":\"$ID\"}}""#).unwrap();
+        assert_eq!(input.payload, r#"{"stringData":{"id":"$ID"}}"#);
+        // The whole patch from elsewhere: named, with its line.
+        for text in [
+            "with_retries kubectl patch cm f -n t -p \"$jsonpatch\"",
+            "kubectl patch deploy -n i c --patch=\"$(curl https://example.com/patch.json)\"",
+        ] {
+            let err = read(text).unwrap_err().to_string();
+            assert!(
+                err.contains("a value the script sets elsewhere: lint cannot know it"),
+                "{err}"
+            );
+        }
     }
 
     #[test]

@@ -206,6 +206,9 @@ pub enum Rule {
     DuplicatePath,
     /// A `test` of `/metadata/resourceVersion`.
     RvTest,
+    /// A body (or a JSON patch's `add`/`replace`) that pins
+    /// `metadata.resourceVersion`.
+    RvPinnedBody,
     /// An op whose outcome differs between RFC 6902 and kube-apiserver.
     EngineDependent,
     /// An op whose outcome differs between Kubernetes releases.
@@ -326,7 +329,7 @@ pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"Virtu
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 36] = [
+    pub const ALL: [Rule; 37] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -338,6 +341,7 @@ impl Rule {
         Rule::TestAfterWrite,
         Rule::DuplicatePath,
         Rule::RvTest,
+        Rule::RvPinnedBody,
         Rule::EngineDependent,
         Rule::ReleaseDependent,
         Rule::TooManyOps,
@@ -422,7 +426,7 @@ enum Against {
 /// the fixed patch it is silent on (generated at the limit for
 /// [`Rule::TooManyOps`] and [`Rule::BodyTooLarge`]).
 #[rustfmt::skip]
-const EXAMPLES: [(Rule, Against, &str, &str); 36] = [
+const EXAMPLES: [(Rule, Against, &str, &str); 37] = [
     (Rule::WholeMapTest, Against::Nothing,
      r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
      r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#),
@@ -456,6 +460,9 @@ const EXAMPLES: [(Rule, Against, &str, &str); 36] = [
     (Rule::RvTest, Against::Nothing,
      r#"[{"op":"test","path":"/metadata/resourceVersion","value":"12345"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
      r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#),
+    (Rule::RvPinnedBody, Against::Nothing,
+     r#"{"metadata":{"resourceVersion":"12345","finalizers":["kubevirt.io/virtualMachineControllerFinalize"]}}"#,
+     r#"{"metadata":{"labels":{"kubevirt.io/nodeName":"node01"}}}"#),
     (Rule::EngineDependent, Against::Object,
      r#"[{"op":"test","path":"/metadata/finalizers/-1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/-1"}]"#,
      r#"[{"op":"test","path":"/metadata/finalizers/1","value":"foregroundDeleteVirtualMachine"},{"op":"remove","path":"/metadata/finalizers/1"}]"#),
@@ -630,7 +637,7 @@ impl<'de> serde::Deserialize<'de> for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 36] = TABLE;
+pub static RULES: [RuleInfo; 37] = TABLE;
 
 /// Each rule's name, read from [`TABLE`] at compile time.
 static NAMES: [&str; TABLE.len()] = {
@@ -665,7 +672,7 @@ static SEVERITIES: [Severity; TABLE.len()] = {
 /// the other texts are linked only where [`RULES`] (or [`Rule::info`]) is
 /// used. One line a message.
 #[rustfmt::skip]
-const TABLE: [RuleInfo; 36] = [
+const TABLE: [RuleInfo; 37] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
@@ -817,10 +824,22 @@ const TABLE: [RuleInfo; 36] = [
         explanation: "Every write to the object changes its resourceVersion, so this `test` is a full optimistic lock: the patch fails (422) if anyone wrote anything since your read, exactly like an `Update()` with a stale resourceVersion but answered 422 instead of 409, so `RetryOnConflict` does not retry it. Sometimes that is what you want; usually a `test` of the fields you depend on is enough.",
         fix: "None automatic: replace it with `test`s of the fields the patch depends on.",
         messages: &[
-            ("op", "op {index} tests /metadata/resourceVersion: any write to the object since your read (by anyone, to any field) fails this patch (422)"),
-            ("body", "the body pins metadata.resourceVersion: it is a precondition, so any write to the object since your read (by anyone, to any field) fails the patch with 409 Conflict instead of being overwritten"),
+            ("op", "op {index} tests /metadata/resourceVersion: any write to the object since your read (by anyone, to any field) fails this patch (422, which RetryOnConflict does not retry)"),
         ],
         applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::RvPinnedBody,
+        name: "rv-pinned-body",
+        severity: Severity::Note,
+        summary: "a body that pins `metadata.resourceVersion` (or a JSON patch that sets it)",
+        explanation: "The server takes the resourceVersion of the patched object as a precondition: if anyone wrote the object since your read, the request fails with 409 Conflict and nothing is written. That is the optimistic lock an `Update()` uses, and `RetryOnConflict` retries it after a fresh read: the recommended way to make a write of a whole list or map safe. It is not `rv-test`: a `test` of /metadata/resourceVersion fails with 422, which `RetryOnConflict` does not retry.",
+        fix: "None needed: make sure the caller re-reads and retries on 409 (`retry.RetryOnConflict`).",
+        messages: &[
+            ("body", "the body pins metadata.resourceVersion: if the object changed since your read (by anyone, to any field) the server answers 409 Conflict and writes nothing; RetryOnConflict retries it after a fresh read"),
+            ("op", "op {index} ({op} /metadata/resourceVersion) pins the resourceVersion: if the object changed since your read (by anyone, to any field) the server answers 409 Conflict and writes nothing; RetryOnConflict retries it after a fresh read"),
+        ],
+        applies_to: AppliesTo::All,
     },
     RuleInfo {
         rule: Rule::EngineDependent,

@@ -27,6 +27,9 @@ pub enum Token {
         line: usize,
         /// Expansions inside it, as written (`$VMI`, `$(hostname)`).
         expansions: Vec<String>,
+        /// Documentation placeholders inside it (`<pod-name>`), read as
+        /// the names they stand for where bash would read a redirection.
+        placeholders: Vec<String>,
     },
     /// An operator: `|`, `||`, `&`, `&&`, `;`, `;;`, `(`, `)`, a newline
     /// (`\n`), or a redirection (`>`, `>>`, `<`, `2>`, `&>`, `<<`, ...).
@@ -88,6 +91,7 @@ struct Word {
     text: String,
     line: usize,
     expansions: Vec<String>,
+    placeholders: Vec<String>,
 }
 
 /// Splits `text` into tokens.
@@ -123,6 +127,7 @@ impl Lexer<'_> {
             text: String::new(),
             line,
             expansions: Vec::new(),
+            placeholders: Vec::new(),
         })
     }
 
@@ -135,6 +140,7 @@ impl Lexer<'_> {
                 text: word.text,
                 line: word.line,
                 expansions: word.expansions,
+                placeholders: word.placeholders,
             });
         }
         Ok(())
@@ -185,11 +191,67 @@ impl Lexer<'_> {
                 }
                 '$' => self.expansion(at)?,
                 '`' => self.backquoted(at)?,
+                '<' if self.placeholder(at) => {}
                 '|' | '&' | ';' | '(' | ')' | '<' | '>' => self.operator(c)?,
                 other => self.word().text.push(other),
             }
         }
         self.end_word()
+    }
+
+    /// A documentation placeholder at `at` (the `<` just read):
+    /// `<pod-name>`, `<name of patch file>`, `storageclass/<NAME>`. Bash
+    /// reads its `<` and `>` as redirections; a reader of a runbook reads
+    /// a name to fill in, and so does lint: the placeholder joins the word
+    /// and is recorded. It starts with a letter and ends on the same line,
+    /// without a space before its `>`, and what follows the `>` is no
+    /// redirection target (a space, the end, or punctuation).
+    fn placeholder(&mut self, at: usize) -> bool {
+        let rest = &self.text[at + 1..];
+        if !rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return false;
+        }
+        let Some(close) = rest.find(|c: char| {
+            matches!(
+                c,
+                '>' | '<' | '\n' | '|' | ';' | '&' | '(' | ')' | '\'' | '"' | '$' | '`'
+            )
+        }) else {
+            return false;
+        };
+        let inner = &rest[..close];
+        let after = rest[close + 1..].chars().next();
+        let ends_well = after.is_none_or(|c| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '/' | '.'
+                        | ':'
+                        | ','
+                        | ';'
+                        | '|'
+                        | '&'
+                        | ')'
+                        | '\''
+                        | '"'
+                        | '='
+                        | '-'
+                        | '_'
+                        | '@'
+                        | '<'
+                )
+        });
+        if !rest[close..].starts_with('>') || inner.ends_with(char::is_whitespace) || !ends_well {
+            return false;
+        }
+        let written = format!("<{inner}>");
+        for _ in 0..written.chars().count() - 1 {
+            self.chars.next();
+        }
+        let word = self.word();
+        word.text.push_str(&written);
+        word.placeholders.push(written);
+        true
     }
 
     fn operator(&mut self, c: char) -> Result<(), ShellError> {
@@ -290,6 +352,7 @@ impl Lexer<'_> {
                 text: body,
                 line: start + 1,
                 expansions: Vec::new(),
+                placeholders: Vec::new(),
             });
         }
         Ok(())
@@ -581,6 +644,42 @@ mod tests {
         );
         assert_eq!(words("a\\\nb c # comment\nd"), ["ab", "c", "<\n>", "d"]);
         assert_eq!(words("x'it'\\''s'"), ["xit's"]);
+    }
+
+    #[test]
+    fn documentation_placeholders_are_names_not_redirections() {
+        let tokens =
+            split("kubectl patch storageclass/<YOUR_CLASS> -n <name space> --patch-file <f>.yaml")
+                .unwrap();
+        let placeholders: Vec<&str> = tokens
+            .iter()
+            .flat_map(|t| match t {
+                Token::Word { placeholders, .. } => placeholders.as_slice(),
+                Token::Op { .. } => &[],
+            })
+            .map(String::as_str)
+            .collect();
+        assert_eq!(placeholders, ["<YOUR_CLASS>", "<name space>", "<f>"]);
+        assert_eq!(
+            words("kubectl patch storageclass/<YOUR_CLASS> -n <name space> --patch-file <f>.yaml"),
+            [
+                "kubectl",
+                "patch",
+                "storageclass/<YOUR_CLASS>",
+                "-n",
+                "<name space>",
+                "--patch-file",
+                "<f>.yaml"
+            ]
+        );
+        // Redirections stay redirections.
+        assert_eq!(
+            words("cat <in >out; sort < a <<EOF\nx\nEOF\n; wc <in>out"),
+            [
+                "cat", "<<>", "in", "<>>", "out", "<;>", "sort", "<<>", "a", "<<<>", "<\n>", "x\n",
+                "<;>", "wc", "<<>", "in", "<>>", "out"
+            ]
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! let story = Story::of_replay(&replay(&scenario, Some(Preset::KubevirtMain)).unwrap());
 //! assert_eq!(
 //!     story.describe()[0],
-//!     "Step 4: virt-controller's write gets 422, a false conflict."
+//!     "Step 4: virt-controller's write gets 422, a true conflict: the failure kept virt-handler's change; judged on its intent, a needless failure."
 //! );
 //! ```
 

@@ -643,6 +643,38 @@ pub fn parse_path(s: &str) -> Result<PointerBuf, PathError> {
     }
 }
 
+/// Why a path given by a user (a CLI `--set`, a JS `overrides` key) names
+/// no field it could mean: a dotted path with an empty name (`a..b`) or a
+/// name holding `~` or `/`, which no Kubernetes field name holds (such a
+/// map key is written as a JSON Pointer). `None` for a JSON Pointer or a
+/// plain dotted path; [`parse_path`] reads both.
+///
+/// ```
+/// use patchlab::strategy::dotted_path_problem;
+/// assert!(dotted_path_problem("metadata.labels").is_none());
+/// assert!(dotted_path_problem("/metadata/labels/a~1b").is_none());
+/// assert!(dotted_path_problem("~~~").unwrap().contains("'~'"));
+/// assert!(dotted_path_problem("a..b").unwrap().contains("empty name"));
+/// ```
+pub fn dotted_path_problem(s: &str) -> Option<String> {
+    if s.is_empty() || s.starts_with('/') {
+        return None;
+    }
+    let why = if s.split('.').any(str::is_empty) {
+        "it has an empty name"
+    } else if s.contains('~') {
+        "a name holds '~'"
+    } else if s.contains('/') {
+        "a name holds '/'"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{:?} is not a path: read as a dotted path (it does not start with '/'), {why}; write a field as a.b.c, or a JSON Pointer (/a/b/c, with ~0 for '~' and ~1 for '/' in a key)",
+        crate::text::cut(s, 200)
+    ))
+}
+
 /// A path that is not a valid JSON Pointer.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PathError {

@@ -48,8 +48,17 @@ function assertChecks(result, where, { trap }) {
   assert.match(result.nan.message, /^patch holds NaN at \/0\/value/, where);
   assert.equal(result.nullPatch.kind, 'bad-argument', where);
   assert.equal(result.presets.kind, 'bad-argument', where);
-  assert.equal(result.presets.message, 'options.presets has 70000 values, more than the limit of 64', where);
+  assert.equal(result.presets.message, 'options.presets has 65 or more different values, more than the limit of 64', where);
   assert.ok(result.presets.ms < 1000, `${where}: refused in ${result.presets.ms} ms`);
+  assert.equal(result.repeated, 1, `${where}: a preset repeated 70,000 times runs once`);
+  assert.equal(result.initBad.name, 'PatchlabError', where);
+  assert.equal(result.initBad.kind, 'bad-argument', where);
+  assert.equal(result.initBad.message, "patchlab: init() takes the module's URL, a fetch Response, its bytes or a WebAssembly.Module, found a number", where);
+  assert.equal(result.initSyncBad.name, 'PatchlabError', where);
+  assert.equal(result.initSyncBad.kind, 'init-failed', where);
+  assert.match(result.initSyncBad.message, /^patchlab: the bytes given to initSync\(\): not patchlab's WebAssembly module \(CompileError: /, where);
+  assert.equal(result.getter.kind, 'bad-argument', where);
+  assert.equal(result.getter.message, 'doc cannot be read at /spec/x: Error: no access', where);
   assert.equal(result.polluted, 'kubevirt-per-key', `${where}: a polluted prototype is no option`);
   if (trap) {
     assert.equal(result.trap.name, 'PatchlabError', where);

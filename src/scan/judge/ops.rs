@@ -32,7 +32,7 @@ fn needs_guard_knowledge(rule: Rule) -> bool {
 
 /// Rules about what other writers do between the read and the write.
 fn about_concurrency(rule: Rule) -> bool {
-    needs_guard_knowledge(rule) || rule == Rule::RvTest
+    needs_guard_knowledge(rule) || matches!(rule, Rule::RvTest | Rule::RvPinnedBody)
 }
 
 /// Rules that say two ops hit the same path: only believed on known paths.

@@ -20,8 +20,21 @@ function caught(f) {
   }
 }
 
+async function caughtAsync(f) {
+  try {
+    await f();
+    return { threw: false };
+  } catch (e) {
+    return { threw: true, name: e.name, kind: e.kind, message: e.message };
+  }
+}
+
 export async function checks(api, glue) {
   const out = {};
+  // init with anything but the module, its URL or its bytes: the caller's
+  // mistake, named (before the first init: a started module ignores init).
+  out.initBad = await caughtAsync(() => api.default(42));
+  out.initSyncBad = caught(() => api.initSync(new Uint8Array([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9])));
   await api.default();
   await api.default(); // a second init returns at once
   out.version = api.version();
@@ -36,7 +49,12 @@ export async function checks(api, glue) {
   out.nullPatch = caught(() => api.applyPatch({ a: 1 }, null));
 
   // Bounded options, read from own properties only.
-  out.presets = caught(() => api.migrate({ vms: 10, presets: Array(70000).fill('naive') }));
+  out.presets = caught(() => api.migrate({ vms: 10, presets: Array.from({ length: 70000 }, (_, i) => `p${i}`) }));
+  out.repeated = api.migrate({ vms: 10, presets: Array(70000).fill('naive') }).presets.length;
+  // A getter that throws inside a document: the caller's mistake, with its place.
+  const doc = { spec: {} };
+  Object.defineProperty(doc.spec, 'x', { enumerable: true, get() { throw new Error('no access'); } });
+  out.getter = caught(() => api.applyPatch(doc, [{ op: 'add', path: '/spec/y', value: 1 }]));
   Object.prototype.preset = 'naive';
   try {
     out.polluted = api.diff(old, next, {}).preset;
