@@ -46,6 +46,7 @@ mod eval;
 mod fix;
 mod go;
 mod judge;
+mod package;
 pub mod report;
 mod value;
 mod walk;
@@ -79,6 +80,11 @@ pub enum ScanErrorKind {
     /// Not UTF-8 (Go source must be), at this byte offset.
     NotUtf8 {
         /// The first bad byte.
+        offset: usize,
+    },
+    /// Binary: a NUL byte at this offset.
+    Binary {
+        /// The first NUL byte.
         offset: usize,
     },
     /// The parser gave up.
@@ -118,6 +124,9 @@ impl fmt::Display for ScanError {
             ScanErrorKind::NotUtf8 { offset } => {
                 write!(f, "{path}: not UTF-8 (byte {offset})")
             }
+            ScanErrorKind::Binary { offset } => {
+                write!(f, "{path}: a binary file (NUL byte at {offset})")
+            }
             ScanErrorKind::Parse => write!(f, "{path}: the Go parser gave up on this file"),
             ScanErrorKind::BadGlob(message) => write!(f, "--exclude {path}: {message}"),
         }
@@ -142,6 +151,10 @@ pub struct HazardSite {
     pub column: usize,
     /// The function, as Go prints it (`(*Controller).patchVMI`).
     pub function: String,
+    /// The kind of the object patched, when the code says it (the client
+    /// call, the object's declared type).
+    #[serde(rename = "objectKind", skip_serializing_if = "Option::is_none")]
+    pub object_kind: Option<String>,
     /// What is wrong.
     pub message: String,
     /// The ops it is about, as JSON with `<expression>` placeholders.
@@ -186,6 +199,9 @@ pub struct Payload {
     pub column: usize,
     /// The function.
     pub function: String,
+    /// The kind of the object it is sent to, when the code says it.
+    #[serde(rename = "objectKind", skip_serializing_if = "Option::is_none")]
+    pub object_kind: Option<String>,
     /// `json-patch`, `merge-patch`, `strategic-merge-patch` or `apply`.
     pub kind: &'static str,
     /// How it leaves the function (`sent here as json-patch`,
@@ -214,6 +230,14 @@ pub struct Survey {
     /// Files that could not be read (skipped).
     #[serde(serialize_with = "errors")]
     pub skipped: Vec<ScanError>,
+    /// The paths scanned, as given (SARIF locations are relative to
+    /// them).
+    #[serde(skip)]
+    pub roots: Vec<String>,
+    /// Places judged knowing the object's kind (file, line, column): a
+    /// finding there judged without the kind is dropped.
+    #[serde(skip)]
+    kinded: std::collections::HashSet<(String, usize, usize)>,
 }
 
 fn errors<S: serde::Serializer>(list: &[ScanError], ser: S) -> Result<S::Ok, S::Error> {
@@ -236,6 +260,36 @@ impl Survey {
         self.findings.retain(|f| f.severity >= min);
     }
 
+    /// Adds one package's findings and payloads.
+    fn add(&mut self, judged: judge::Judged) {
+        self.findings.extend(judged.findings);
+        self.payloads.extend(judged.payloads);
+        self.kinded.extend(judged.kinded);
+    }
+
+    /// Sorts, and keeps one finding per rule and place: the one judged
+    /// with the object's kind when there is one (a helper's op judged in
+    /// its package and in a caller's).
+    fn finish(&mut self) {
+        let kinded = std::mem::take(&mut self.kinded);
+        self.findings.retain(|f| {
+            f.object_kind.is_some() || !kinded.contains(&(f.file.clone(), f.line, f.column))
+        });
+        self.findings.sort_by(|a, b| {
+            (&a.file, a.line, a.column, a.rule, a.object_kind.is_none()).cmp(&(
+                &b.file,
+                b.line,
+                b.column,
+                b.rule,
+                b.object_kind.is_none(),
+            ))
+        });
+        self.findings.dedup_by(|a, b| {
+            (&a.file, a.line, a.column, a.rule) == (&b.file, b.line, b.column, b.rule)
+        });
+        self.sort();
+    }
+
     fn sort(&mut self) {
         self.findings.sort_by(|a, b| {
             (&a.file, a.line, a.column, a.rule).cmp(&(&b.file, b.line, b.column, b.rule))
@@ -245,55 +299,6 @@ impl Survey {
     }
 }
 
-/// Scans the files of one Go package (one directory): package constants
-/// are shared between them.
-fn scan_package(
-    parser: &mut tree_sitter::Parser,
-    files: &[(String, String)],
-) -> (Vec<HazardSite>, Vec<Payload>, Vec<ScanError>) {
-    let mut errors = Vec::new();
-    if !files.iter().any(|(_, text)| go::may_patch(text)) {
-        return (Vec::new(), Vec::new(), errors);
-    }
-    // Files that may patch are parsed whole; the others only for their
-    // constants and variables.
-    let decls: Vec<Option<String>> = files
-        .iter()
-        .map(|(_, text)| (!go::may_patch(text)).then(|| go::declarations(text)))
-        .collect();
-    let mut parsed = Vec::with_capacity(files.len());
-    let mut declared = Vec::new();
-    for ((name, text), decl) in files.iter().zip(&decls) {
-        match decl {
-            None => match go::parse(parser, name, text) {
-                Ok(file) => parsed.push(file),
-                Err(err) => errors.push(err),
-            },
-            Some(decl) => {
-                if let Ok(file) = go::parse(parser, name, decl) {
-                    declared.push(file);
-                }
-            }
-        }
-    }
-    let mut package = eval::Package::default();
-    // Twice: a constant may use one declared in a file read later.
-    for _ in 0..2 {
-        for file in parsed.iter().chain(&declared) {
-            eval::declare(file, &mut package.values);
-        }
-    }
-    let mut findings = Vec::new();
-    let mut payloads = Vec::new();
-    for file in &parsed {
-        let emits = eval::Unit::new(file, &package).emits();
-        let (f, p) = judge::judge(file.name, &emits);
-        findings.extend(f);
-        payloads.extend(p);
-    }
-    (findings, payloads, errors)
-}
-
 /// Scans one Go file on its own (its package's other files unseen).
 ///
 /// # Errors
@@ -301,31 +306,28 @@ fn scan_package(
 /// [`ScanError`] when the file is too large or cannot be parsed.
 pub fn scan_source(name: &str, text: &str) -> Result<(Vec<HazardSite>, Vec<Payload>), ScanError> {
     let mut parser = go::parser();
-    let (findings, payloads, mut errors) =
-        scan_package(&mut parser, &[(name.to_owned(), text.to_owned())]);
+    let (judged, mut errors) =
+        package::scan(&mut parser, &[(name.to_owned(), text.to_owned())], None);
     if let Some(err) = errors.pop() {
         return Err(err);
     }
-    let mut survey = Survey {
-        findings,
-        payloads,
-        ..Survey::default()
-    };
-    survey.sort();
+    let mut survey = Survey::default();
+    survey.add(judged);
+    survey.finish();
     Ok((survey.findings, survey.payloads))
 }
 
 /// Scans several files as one package.
 pub fn scan_files(files: &[(String, String)]) -> Survey {
     let mut parser = go::parser();
-    let (findings, payloads, skipped) = scan_package(&mut parser, files);
+    let (judged, skipped) = package::scan(&mut parser, files, None);
     let mut survey = Survey {
         files: files.len() - skipped.len(),
         bytes: files.iter().map(|(_, t)| t.len() as u64).sum(),
-        findings,
-        payloads,
         skipped,
+        ..Survey::default()
     };
-    survey.sort();
+    survey.add(judged);
+    survey.finish();
     survey
 }

@@ -169,7 +169,7 @@ fn findings_say_where_what_and_how_to_fix() {
         .find(|f| f.function == "(*NodeLabeller).patchNode")
         .expect("the node labeller's whole-map test");
     assert_eq!(labeller.rule, Rule::WholeMapTest);
-    assert_eq!((labeller.line, labeller.column), (76, 3));
+    assert_eq!((labeller.line, labeller.column), (78, 3));
     assert_eq!(
         labeller.ops,
         [
@@ -186,7 +186,7 @@ fn findings_say_where_what_and_how_to_fix() {
     );
     let migration = findings
         .iter()
-        .find(|f| f.function == "(*MigrationController).patchVMI")
+        .find(|f| f.function == "(*MigrationController).patchVMI" && f.rule == Rule::WholeMapTest)
         .unwrap();
     assert!(migration.branches, "its ops come from branches");
     assert!(
@@ -220,6 +220,68 @@ fn package_constants_resolve_across_files() {
     assert_eq!(report.findings.len(), 1, "{:#?}", report.findings);
     assert_eq!(report.findings[0].rule, Rule::WholeMapTest);
     assert_eq!(report.findings[0].file, "code.go");
+}
+
+/// A patch helper sends what other functions of the package change on the
+/// object it was made from, even when no followed call hands the change
+/// back (cluster-api's reconcilers reach `reconcileDelete` through a scope
+/// struct); a change a function sends itself (`Update`) is not the
+/// helper's.
+#[test]
+fn a_patch_helper_sends_the_changes_other_functions_leave_unsent() {
+    let reconcile = "package x\n\nimport \"sigs.k8s.io/cluster-api/util/patch\"\n\nfunc (r *R) Reconcile(ctx context.Context, req Request) (_ Result, reterr error) {\n\tmachine := &Machine{}\n\tif err := r.Client.Get(ctx, req.NamespacedName, machine); err != nil {\n\t\treturn Result{}, err\n\t}\n\th, err := patch.NewHelper(machine, r.Client)\n\tif err != nil {\n\t\treturn Result{}, err\n\t}\n\tdefer func() {\n\t\treterr = h.Patch(ctx, machine)\n\t}()\n\ts := &scope{machine: machine}\n\treturn r.reconcileDelete(ctx, s)\n}\n".to_owned();
+    let delete = |sends: &str| {
+        format!("package x\n\nimport \"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil\"\n\nfunc (r *R) reconcileDelete(ctx context.Context, s *scope) (Result, error) {{\n\tmachine := s.machine\n\tcontrollerutil.RemoveFinalizer(machine, MachineFinalizer)\n{sends}\treturn Result{{}}, nil\n}}\n")
+    };
+    let report = scan::scan_files(&[
+        ("reconcile.go".into(), reconcile.clone()),
+        ("delete.go".into(), delete("")),
+    ]);
+    let rules: Vec<_> = report
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.file.as_str(), f.line))
+        .collect();
+    assert_eq!(
+        rules,
+        [(Rule::MergeFromReplacesList, "reconcile.go", 10)],
+        "{:#?}",
+        report.findings
+    );
+    let report = scan::scan_files(&[
+        ("reconcile.go".into(), reconcile),
+        (
+            "delete.go".into(),
+            delete("\tif err := r.Client.Update(ctx, machine); err != nil {\n\t\treturn Result{}, err\n\t}\n"),
+        ),
+    ]);
+    assert!(
+        !report
+            .findings
+            .iter()
+            .any(|f| f.rule == Rule::MergeFromReplacesList),
+        "{:#?}",
+        report.findings
+    );
+}
+
+/// Ops a controller-runtime webhook answers with (`admission.Patched`, or
+/// handed on by a function returning `admission.Response`) apply to the
+/// object being admitted: no rule about other writers fires on them, and
+/// the same ops sent by a controller are still judged.
+#[test]
+fn a_webhooks_ops_skip_the_concurrency_rules() {
+    let text = std::fs::read_to_string(corpus_dir().join("webhook.go")).unwrap();
+    let report = scan::scan_files(&[("webhook.go".into(), text)]);
+    let rules: Vec<_> = report.findings.iter().map(|f| (f.rule, f.line)).collect();
+    assert!(
+        !rules.iter().any(|(r, _)| *r == Rule::IndexWithoutTest),
+        "{rules:?}"
+    );
+    assert!(
+        rules.iter().any(|(r, _)| *r == Rule::WholeCollectionWrite),
+        "{rules:?}"
+    );
 }
 
 /// The SARIF log has what SARIF 2.1.0 requires and what viewers use:
@@ -317,7 +379,7 @@ fn the_command_exits_like_lint() {
         "{text}"
     );
     assert!(
-        text.contains("  --> tests/scan/kubevirt.go:76:3 (in (*NodeLabeller).patchNode)"),
+        text.contains("  --> tests/scan/kubevirt.go:78:3 (in (*NodeLabeller).patchNode)"),
         "{text}"
     );
     assert!(
@@ -377,4 +439,114 @@ fn the_command_exits_like_lint() {
         "{uris:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What comes from the tree reaches a terminal escaped: a file named with
+/// an escape sequence, and the Go literals and identifiers shown in the
+/// ops, are printed as visible `\u{1b}`; JSON stays exact.
+#[test]
+fn text_from_the_tree_is_escaped_in_the_text_report() {
+    let bin = env!("CARGO_BIN_EXE_patchlab");
+    let dir = std::env::temp_dir().join(format!("patchlab-scan-esc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let name = "red\u{1b}[31m.go";
+    std::fs::write(
+        dir.join(name),
+        "package x\n\nimport \"kubevirt.io/kubevirt/pkg/apimachinery/patch\"\n\nfunc f(old, new *VMI) ([]byte, error) {\n\treturn patch.New(patch.WithTest(\"/metadata/labels\", old.Labels), patch.WithReplace(\"/metadata/labels\", new.Labels), patch.WithAdd(\"/metadata/annotations/a\\x1b]0;t\\x07\", \"v\")).GeneratePayload()\n}\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        std::process::Command::new(bin)
+            .args(args)
+            .current_dir(&dir)
+            .output()
+            .expect("patchlab runs")
+    };
+    let text = run(&["scan", ".", "--min-severity", "note", "--payloads"]);
+    assert_eq!(text.status.code(), Some(1));
+    let stdout = String::from_utf8(text.stdout).unwrap();
+    assert!(!stdout.contains('\u{1b}'), "{stdout}");
+    assert!(!stdout.contains('\u{7}'), "{stdout}");
+    assert!(stdout.contains("red\\u{1b}[31m.go:6"), "{stdout}");
+    let json = run(&["scan", ".", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["findings"][0]["file"], format!("./{name}"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every judged site of tests/scan/judged.yaml replayed from its extract
+/// (tests/scan/judged/FILE.go, function NAME: Go written for these tests in
+/// the shape of the site, never its code): a site the scan finds in the
+/// real repository is reported in its extract, with the rule, in that
+/// function, at as many lines as the YAML marks there; a site it misses
+/// (`scan: missed`) is not reported there, so the YAML says what the
+/// scanner does today.
+#[test]
+fn judged_sites_replay() {
+    use std::collections::BTreeMap;
+    let path = corpus_dir().join("judged.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let budget = patchlab::input::Budget {
+        max_bytes: 16 << 20,
+        ..patchlab::input::Budget::default()
+    };
+    let (value, _) = patchlab::input::parse(&text, &budget).unwrap();
+    // file -> (function, rule) -> (sites, missed)
+    type Sites = BTreeMap<(String, String), (usize, bool)>;
+    let mut wanted: BTreeMap<String, Sites> = BTreeMap::new();
+    let mut sites = 0;
+    for repo in value["repositories"].as_array().unwrap() {
+        for hazard in repo["hazards"].as_array().into_iter().flatten() {
+            let extract = hazard["extract"]
+                .as_str()
+                .unwrap_or_else(|| panic!("{}: a judged site without an extract", hazard["at"]));
+            let (file, function) = extract.split_once(':').unwrap();
+            let rule = hazard["rule"].as_str().unwrap().to_owned();
+            let missed = hazard["scan"].as_str() == Some("missed");
+            let entry = wanted
+                .entry(file.to_owned())
+                .or_default()
+                .entry((function.to_owned(), rule))
+                .or_insert((0, missed));
+            assert_eq!(entry.1, missed, "{extract}: found and missed at once");
+            entry.0 += 1;
+            sites += 1;
+        }
+    }
+    assert!(sites >= 70, "the judged sites are read ({sites})");
+    let mut failures = Vec::new();
+    for (file, functions) in &wanted {
+        let path = corpus_dir().join("judged").join(file);
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = format!("tests/scan/judged/{file}");
+        let report = scan::scan_files(&[(name, text)]);
+        for ((function, rule), (count, missed)) in functions {
+            let lines: BTreeSet<usize> = report
+                .findings
+                .iter()
+                .filter(|f| f.rule.to_string() == *rule)
+                .filter(|f| {
+                    f.function == *function || f.function.ends_with(&format!(").{function}"))
+                })
+                .map(|f| f.line)
+                .collect();
+            let ok = if *missed {
+                lines.is_empty()
+            } else {
+                lines.len() >= *count
+            };
+            if !ok {
+                failures.push(format!(
+                    "{file}:{function} {rule}: {} expected, reported at lines {lines:?}",
+                    if *missed {
+                        "none (missed in the repository)".to_owned()
+                    } else {
+                        format!("{count} site(s)")
+                    }
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

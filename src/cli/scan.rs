@@ -8,6 +8,7 @@ use std::time::Instant;
 use patchlab::lint::Severity;
 use patchlab::scan::{self, report, Progress, Selection};
 
+use super::terminal::printable;
 use super::{whole_number, Failure, Output};
 
 /// What the command prints in each `--format`.
@@ -104,8 +105,11 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
             writeln!(out)?;
         }
         _ => {
+            // Paths, Go literals and identifiers come from the tree: their
+            // control characters are written as visible escapes, as `lint`
+            // writes its reports.
             let text = report::text(&report, args.payloads);
-            let text = text.trim_end_matches('\n');
+            let text = printable(text.trim_end_matches('\n'));
             writeln!(out, "{text} in {:.2} s", elapsed.as_secs_f64())?;
         }
     }

@@ -11,8 +11,9 @@ const OPEN: char = '\u{E000}';
 const CLOSE: char = '\u{E001}';
 
 /// The JSON of `text`, each hole replaced by a marker (inside a JSON
-/// string, or as a string of its own where a value stands), and the
-/// holes by marker number. `None` when it is not JSON even so.
+/// string, or as a string of its own where a value stands; a Go slice as
+/// `fmt` prints it, as a list holding one), and the holes by marker
+/// number. `None` when it is not JSON even so.
 fn to_json(text: &Text) -> Option<(Value, Vec<Hole>)> {
     let mut json = String::new();
     let mut holes = Vec::new();
@@ -41,6 +42,10 @@ fn to_json(text: &Text) -> Option<(Value, Vec<Hole>)> {
                 holes.push(hole.clone());
                 if in_string {
                     json.push_str(&marker);
+                } else if hole.kind == HoleKind::GoList {
+                    json.push_str("[\"");
+                    json.push_str(&marker);
+                    json.push_str("\"]");
                 } else {
                     json.push('"');
                     json.push_str(&marker);
@@ -119,6 +124,38 @@ pub enum Body {
     Object(Val),
     /// Not JSON, even with its holes filled.
     Unreadable,
+}
+
+/// The Go slices a body formats with `%s` or `%v` where JSON values stand
+/// (`[a b]` is not JSON: the server refuses the body).
+pub fn go_lists(text: &Text) -> Vec<String> {
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut out = Vec::new();
+    for piece in &text.pieces {
+        match piece {
+            Piece::Lit(s) => {
+                for c in s.chars() {
+                    if in_string {
+                        if escaped {
+                            escaped = false;
+                        } else if c == '\\' {
+                            escaped = true;
+                        } else if c == '"' {
+                            in_string = false;
+                        }
+                    } else if c == '"' {
+                        in_string = true;
+                    }
+                }
+            }
+            Piece::Hole(hole) if hole.kind == HoleKind::GoList && !in_string => {
+                out.push(hole.expr.clone());
+            }
+            Piece::Hole(_) => {}
+        }
+    }
+    out
 }
 
 /// Reads `text` as a JSON body; ops get ids from `next_id` and the

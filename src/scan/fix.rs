@@ -177,6 +177,14 @@ pub fn merge_from(base: &str) -> String {
     )
 }
 
+/// A patch helper sending a changed list.
+pub fn patch_helper(base: &str) -> String {
+    let base = if base.is_empty() { "obj" } else { base };
+    format!(
+        "// the helper's merge patch carries no resourceVersion: change shared lists apart,\n// from a fresh read, with the resourceVersion pinned (a 409 you retry)\noriginal := {base}.DeepCopy()\ncontrollerutil.RemoveFinalizer({base}, finalizer)\nerr := c.Patch(ctx, {base}, client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{{}}))"
+    )
+}
+
 /// A merge body holding a list.
 pub fn for_merge_body(rule: Rule, path: &str) -> String {
     match rule {

@@ -10,6 +10,9 @@ use super::{ScanError, ScanErrorKind, MAX_FILE_BYTES};
 
 /// A parsed Go file: its text and syntax tree.
 pub struct GoFile<'a> {
+    /// Its index among the files of one scan of a package (positions
+    /// carry it).
+    pub id: u32,
     /// The file's name as reported.
     pub name: &'a str,
     /// The source text.
@@ -37,6 +40,7 @@ pub fn parser() -> Parser {
 /// [`ScanErrorKind::Parse`] when the parser gives up.
 pub fn parse<'a>(
     parser: &mut Parser,
+    id: u32,
     name: &'a str,
     text: &'a str,
 ) -> Result<GoFile<'a>, ScanError> {
@@ -52,7 +56,12 @@ pub fn parse<'a>(
     let tree = parser
         .parse(text, None)
         .ok_or_else(|| ScanError::new(name, ScanErrorKind::Parse))?;
-    Ok(GoFile { name, text, tree })
+    Ok(GoFile {
+        id,
+        name,
+        text,
+        tree,
+    })
 }
 
 /// Text every file that builds or sends a patch contains: `Patch` (types,
@@ -66,15 +75,16 @@ pub fn may_patch(text: &str) -> bool {
     TRIGGERS.iter().any(|t| text.contains(t))
 }
 
-/// The top-level `const` and `var` declarations of gofmt-formatted Go
-/// source (they start at column 0), as a file of their own: what a file
-/// that builds no patch contributes to its package. The result is parsed
-/// like any file.
+/// The top-level `const`, `var` and `type` declarations of
+/// gofmt-formatted Go source (they start at column 0), as a file of their
+/// own: what a file that builds no patch contributes to its package (its
+/// constants, and the fields of its structs). The result is parsed like
+/// any file.
 pub fn declarations(text: &str) -> String {
     let mut out = String::from("package p\n");
     let mut lines = text.lines();
     while let Some(line) = lines.next() {
-        let is_decl = ["const ", "const(", "var ", "var("]
+        let is_decl = ["const ", "const(", "var ", "var(", "type ", "type("]
             .iter()
             .any(|p| line.starts_with(p));
         if !is_decl {
@@ -133,9 +143,12 @@ fn balance(line: &str) -> i64 {
     depth
 }
 
-/// Where something is: 1-based line and column (in characters).
+/// Where something is: the file (its [`GoFile::id`]), 1-based line and
+/// column (in characters).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Pos {
+    /// The file's id.
+    pub file: u32,
     /// 1-based line.
     pub line: usize,
     /// 1-based column, in characters.
@@ -158,6 +171,7 @@ impl GoFile<'_> {
             .get(line_start..start)
             .map_or(point.column, |s| s.chars().count());
         Pos {
+            file: self.id,
             line: point.row + 1,
             column: column + 1,
         }
@@ -334,7 +348,7 @@ mod tests {
     fn positions_count_characters() {
         let text = "package x\n\nvar é, b = 1, \"s\"\n";
         let mut parser = parser();
-        let file = parse(&mut parser, "x.go", text).unwrap();
+        let file = parse(&mut parser, 0, "x.go", text).unwrap();
         let root = file.tree.root_node();
         let mut found = None;
         let mut stack = vec![root];
@@ -348,6 +362,7 @@ mod tests {
         assert_eq!(
             file.pos(lit),
             Pos {
+                file: 0,
                 line: 3,
                 column: 15
             }

@@ -78,6 +78,8 @@ pub enum HoleKind {
     Quoted,
     /// The JSON encoding of a value of this shape (`json.Marshal(x)`).
     Json(Shape),
+    /// A Go slice formatted by `fmt` (`%s`, `%v`): `[a b]`, not JSON.
+    GoList,
 }
 
 /// A part of a string the scanner cannot know: the Go expression and how
@@ -299,6 +301,9 @@ pub enum CrPatch {
         lock: bool,
         /// `StrategicMergeFrom`.
         strategic: bool,
+        /// A patch helper (cluster-api's `NewHelper`, Flux's
+        /// `NewSerialPatcher`).
+        helper: bool,
         /// Where it is written.
         at: Pos,
     },
@@ -359,6 +364,8 @@ pub enum Val {
     /// A function literal (its bytes in the file), walked where it is
     /// called or passed.
     Closure {
+        /// The file's id.
+        file: u32,
         /// First byte.
         start: usize,
         /// Past the last byte.

@@ -1,25 +1,34 @@
 //! Which files to scan, and scanning them on several threads (one Go
 //! package, a directory, per task).
+//!
+//! Directories are walked with a stack of their own (no depth limit, no
+//! recursion); symbolic links to files are followed, to directories not
+//! (as the Go tool), so a link loop cannot trap the walk; a directory or
+//! file that cannot be read is listed as skipped and the rest is scanned.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
-use super::{go, scan_package, ScanError, ScanErrorKind, Survey, MAX_FILE_BYTES};
+use super::{go, package, ScanError, ScanErrorKind, Survey, MAX_FILE_BYTES};
 
-/// Deepest directory nesting followed.
-const MAX_DIR_DEPTH: usize = 64;
 /// Stack of each scanning thread (the interpreter recurses over nested
 /// expressions, up to its depth budget).
 const THREAD_STACK: usize = 32 * 1024 * 1024;
 
+/// Directories of tests, skipped unless [`Selection::include_tests`]:
+/// end-to-end and functional suites deliberately send patches a
+/// controller never would (to break objects, to race on purpose).
+pub const TEST_DIRS: [&str; 3] = ["test", "tests", "e2e"];
+
 /// Which files of the given paths are scanned.
 #[derive(Clone, Debug, Default)]
 pub struct Selection {
-    /// Also `_test.go` files (skipped by default).
+    /// Also tests: `_test.go` files and the directories of
+    /// [`TEST_DIRS`] (skipped by default).
     pub include_tests: bool,
     /// Also `vendor/` directories (skipped by default).
     pub include_vendor: bool,
@@ -57,73 +66,120 @@ fn slashed(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-/// The Go files under `paths`, sorted: directories are walked (no
-/// symbolic links followed; hidden directories and `testdata` skipped, as
-/// the Go tool does), files named directly are taken as they are.
+fn io_error(path: &Path, err: &std::io::Error) -> ScanError {
+    let kind = if err.kind() == std::io::ErrorKind::NotFound {
+        ScanErrorKind::NotFound
+    } else {
+        ScanErrorKind::Io(err.to_string())
+    };
+    ScanError::new(slashed(path), kind)
+}
+
+/// The Go files under `paths`, sorted, and what could not be read on the
+/// way: directories are walked (hidden directories, `_*` and `testdata`
+/// skipped, as the Go tool does; `vendor/` and test trees unless
+/// selected), files named directly are taken as they are.
 ///
 /// # Errors
 ///
 /// [`ScanErrorKind::NotFound`] or [`ScanErrorKind::Io`] for a path given
-/// that cannot be read, [`ScanErrorKind::BadGlob`] for a bad pattern.
-pub fn discover(paths: &[PathBuf], selection: &Selection) -> Result<Vec<PathBuf>, ScanError> {
+/// that does not exist or cannot be examined, [`ScanErrorKind::BadGlob`]
+/// for a bad pattern.
+pub fn discover(
+    paths: &[PathBuf],
+    selection: &Selection,
+) -> Result<(Vec<PathBuf>, Vec<ScanError>), ScanError> {
     let exclude = globs(&selection.exclude)?;
     let mut out = Vec::new();
+    let mut skipped = Vec::new();
     for root in paths {
-        let meta = std::fs::metadata(root).map_err(|e| {
-            let kind = if e.kind() == std::io::ErrorKind::NotFound {
-                ScanErrorKind::NotFound
-            } else {
-                ScanErrorKind::Io(e.to_string())
-            };
-            ScanError::new(slashed(root), kind)
-        })?;
+        let meta = std::fs::metadata(root).map_err(|e| io_error(root, &e))?;
         if meta.is_file() {
             out.push(root.clone());
             continue;
         }
-        let mut stack = vec![(root.clone(), 0usize)];
-        while let Some((dir, depth)) = stack.pop() {
-            let entries = std::fs::read_dir(&dir)
-                .map_err(|e| ScanError::new(slashed(&dir), ScanErrorKind::Io(e.to_string())))?;
-            for entry in entries.flatten() {
-                let path = entry.path();
-                let Ok(kind) = entry.file_type() else {
+        let mut stack = vec![root.clone()];
+        while let Some(dir) = stack.pop() {
+            let entries = match std::fs::read_dir(&dir) {
+                Ok(entries) => entries,
+                Err(e) => {
+                    skipped.push(io_error(&dir, &e));
                     continue;
+                }
+            };
+            for entry in entries {
+                let entry = match entry {
+                    Ok(entry) => entry,
+                    Err(e) => {
+                        skipped.push(io_error(&dir, &e));
+                        continue;
+                    }
                 };
-                let name = entry.file_name();
-                let name = name.to_string_lossy();
+                let path = entry.path();
                 let relative = path.strip_prefix(root).unwrap_or(&path);
                 if exclude.is_match(relative) || exclude.is_match(&path) {
                     continue;
                 }
-                if kind.is_dir() {
-                    let skip = name.starts_with('.')
-                        || name.starts_with('_')
-                        || name == "testdata"
-                        || (name == "vendor" && !selection.include_vendor)
-                        || depth >= MAX_DIR_DEPTH;
-                    if !skip {
-                        stack.push((path, depth + 1));
-                    }
-                } else if kind.is_file()
-                    && name.ends_with(".go")
-                    && (selection.include_tests || !name.ends_with("_test.go"))
-                {
-                    out.push(path);
+                match classify(&entry, selection) {
+                    Entry::Dir => stack.push(path),
+                    Entry::File => out.push(path),
+                    Entry::Broken(err) => skipped.push(io_error(&path, &err)),
+                    Entry::Skip => {}
                 }
             }
         }
     }
     out.sort();
     out.dedup();
-    Ok(out)
+    skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok((out, skipped))
 }
 
-/// Reads a file within the budget, as UTF-8.
+/// What a directory entry is to the walk.
+enum Entry {
+    Dir,
+    File,
+    /// A link that leads nowhere readable (dangling, a loop).
+    Broken(std::io::Error),
+    Skip,
+}
+
+fn classify(entry: &std::fs::DirEntry, selection: &Selection) -> Entry {
+    let name = entry.file_name();
+    let name = name.to_string_lossy();
+    let Ok(kind) = entry.file_type() else {
+        return Entry::Skip;
+    };
+    if kind.is_dir() {
+        let skip = name.starts_with('.')
+            || name.starts_with('_')
+            || name == "testdata"
+            || (name == "vendor" && !selection.include_vendor)
+            || (TEST_DIRS.contains(&name.as_ref()) && !selection.include_tests);
+        return if skip { Entry::Skip } else { Entry::Dir };
+    }
+    let go = name.ends_with(".go") && (selection.include_tests || !name.ends_with("_test.go"));
+    if !go {
+        return Entry::Skip;
+    }
+    if kind.is_file() {
+        return Entry::File;
+    }
+    if kind.is_symlink() {
+        return match std::fs::metadata(entry.path()) {
+            Ok(meta) if meta.is_file() => Entry::File,
+            Ok(_) => Entry::Skip,
+            Err(err) => Entry::Broken(err),
+        };
+    }
+    Entry::Skip
+}
+
+/// Reads a file within the budget, as UTF-8 text (a file with NUL bytes
+/// is binary, whatever its name).
 fn read(path: &Path) -> Result<String, ScanError> {
     let name = slashed(path);
-    let meta = std::fs::metadata(path)
-        .map_err(|e| ScanError::new(&name, ScanErrorKind::Io(e.to_string())))?;
+    let meta = std::fs::metadata(path).map_err(|e| io_error(path, &e))?;
     if meta.len() > MAX_FILE_BYTES as u64 {
         return Err(ScanError::new(
             name,
@@ -133,8 +189,10 @@ fn read(path: &Path) -> Result<String, ScanError> {
             },
         ));
     }
-    let bytes =
-        std::fs::read(path).map_err(|e| ScanError::new(&name, ScanErrorKind::Io(e.to_string())))?;
+    let bytes = std::fs::read(path).map_err(|e| io_error(path, &e))?;
+    if let Some(offset) = bytes.iter().position(|b| *b == 0) {
+        return Err(ScanError::new(name, ScanErrorKind::Binary { offset }));
+    }
     String::from_utf8(bytes).map_err(|e| {
         ScanError::new(
             name,
@@ -145,8 +203,82 @@ fn read(path: &Path) -> Result<String, ScanError> {
     })
 }
 
+/// A Go module: where its `go.mod` is and the path it declares.
+#[derive(Clone, Debug)]
+struct Module {
+    root: PathBuf,
+    path: String,
+}
+
+/// The modules of the directories scanned, found once each.
+#[derive(Default)]
+struct Modules {
+    found: Mutex<HashMap<PathBuf, Option<Module>>>,
+}
+
+impl Modules {
+    /// The module `dir` belongs to (the nearest `go.mod` above it).
+    fn of(&self, dir: &Path) -> Option<Module> {
+        if let Some(known) = self.found.lock().ok()?.get(dir) {
+            return known.clone();
+        }
+        let mut found = None;
+        for ancestor in dir.ancestors() {
+            let Ok(text) = std::fs::read_to_string(ancestor.join("go.mod")) else {
+                continue;
+            };
+            found = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("module "))
+                .map(|m| Module {
+                    root: ancestor.to_path_buf(),
+                    path: m.trim().trim_matches('"').to_owned(),
+                });
+            break;
+        }
+        if let Ok(mut cache) = self.found.lock() {
+            cache.insert(dir.to_path_buf(), found.clone());
+        }
+        found
+    }
+
+    /// The Go files (tests left out) of the package `import` of the
+    /// module of `from`; none when it is not the module's.
+    fn load(&self, from: &Path, import: &str) -> Vec<(String, String)> {
+        let Some(module) = self.of(from) else {
+            return Vec::new();
+        };
+        let Some(rest) = import
+            .strip_prefix(&module.path)
+            .and_then(|r| r.strip_prefix('/'))
+        else {
+            return Vec::new();
+        };
+        let dir = module.root.join(rest);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(String, String)> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+                name.is_some_and(|n| n.ends_with(".go") && !n.ends_with("_test.go"))
+            })
+            .filter_map(|p| read(&p).ok().map(|text| (slashed(&p), text)))
+            .collect();
+        out.sort();
+        out
+    }
+}
+
 /// Reads and scans the files of one package (a directory) into `survey`.
-fn scan_dir(parser: &mut tree_sitter::Parser, package: &[PathBuf], survey: &Mutex<Survey>) {
+fn scan_dir(
+    parser: &mut tree_sitter::Parser,
+    package: &[PathBuf],
+    modules: &Modules,
+    survey: &Mutex<Survey>,
+) {
     let mut sources = Vec::with_capacity(package.len());
     let mut skipped = Vec::new();
     for path in package {
@@ -156,14 +288,19 @@ fn scan_dir(parser: &mut tree_sitter::Parser, package: &[PathBuf], survey: &Mute
         }
     }
     let bytes: u64 = sources.iter().map(|(_, t)| t.len() as u64).sum();
-    let (findings, payloads, errors) = scan_package(parser, &sources);
+    let dir = package
+        .first()
+        .and_then(|p| p.parent())
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let loader = |import: &str| modules.load(&dir, import);
+    let (judged, errors) = package::scan(parser, &sources, Some(&loader));
     let read = sources.len() - errors.len();
     skipped.extend(errors);
     if let Ok(mut survey) = survey.lock() {
         survey.files += read;
         survey.bytes += bytes;
-        survey.findings.extend(findings);
-        survey.payloads.extend(payloads);
+        survey.add(judged);
         survey.skipped.extend(skipped);
     }
 }
@@ -173,15 +310,15 @@ fn scan_dir(parser: &mut tree_sitter::Parser, package: &[PathBuf], survey: &Mute
 ///
 /// # Errors
 ///
-/// As [`discover`]. Files that cannot be read are listed in
-/// [`Survey::skipped`].
+/// As [`discover`]. Files and directories that cannot be read are listed
+/// in [`Survey::skipped`], and the rest is scanned.
 pub fn scan_paths(
     paths: &[PathBuf],
     selection: &Selection,
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Survey, ScanError> {
-    let files = discover(paths, selection)?;
+    let (files, skipped) = discover(paths, selection)?;
     let total = files.len();
     let mut packages: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
     for file in files {
@@ -191,11 +328,16 @@ pub fn scan_paths(
     let packages: Vec<Vec<PathBuf>> = packages.into_values().collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let survey = Mutex::new(Survey::default());
+    let modules = Modules::default();
+    let survey = Mutex::new(Survey {
+        skipped,
+        roots: paths.iter().map(|p| slashed(p)).collect(),
+        ..Survey::default()
+    });
     let work = || {
         let mut parser = go::parser();
         while let Some(package) = packages.get(next.fetch_add(1, Ordering::Relaxed)) {
-            scan_dir(&mut parser, package, &survey);
+            scan_dir(&mut parser, package, &modules, &survey);
             let now = done.fetch_add(package.len(), Ordering::Relaxed) + package.len();
             progress(Progress { done: now, total });
         }
@@ -220,7 +362,7 @@ pub fn scan_paths(
         }
     });
     let mut survey = survey.into_inner().unwrap_or_else(|e| e.into_inner());
-    survey.sort();
+    survey.finish();
     survey.skipped.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(survey)
 }
@@ -249,6 +391,7 @@ mod tests {
         let names = |sel: &Selection| -> Vec<String> {
             discover(std::slice::from_ref(&dir), sel)
                 .unwrap()
+                .0
                 .iter()
                 .map(|p| slashed(p.strip_prefix(&dir).unwrap()))
                 .collect()

@@ -10,6 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
+
+	"sigs.k8s.io/cluster-api/util/patch"
 )
 
 // Shape: clusterctl move's package-level patches (cmd/clusterctl/client/cluster/mover.go).
@@ -70,4 +72,40 @@ func (r *ClusterResourceSetReconciler) ensureBinding(ctx context.Context, bindin
 	patch := client.MergeFromWithOptions(binding.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	controllerutil.AddFinalizer(binding, BindingFinalizer)
 	return r.Client.Patch(ctx, binding, patch)
+}
+
+// Shape: a reconciler's patch helper (core/reconcilers/cluster/cluster_controller.go):
+// the helper is made after the object is read and sent by a deferred wrapper; the
+// finalizer is removed in reconcileDelete, reached through a scope struct, so no
+// followed call hands the change back: the helper sends the whole finalizers list as
+// a merge patch with no resourceVersion.
+func (r *ClusterReconciler) Reconcile(ctx context.Context, req Request) (_ Result, reterr error) {
+	cluster := &Cluster{}
+	if err := r.Client.Get(ctx, req.NamespacedName, cluster); err != nil {
+		return Result{}, err
+	}
+	patchHelper, err := patch.NewHelper(cluster, r.Client) // want: merge-from-replaces-list
+	if err != nil {
+		return Result{}, err
+	}
+	s := &clusterScope{cluster: cluster}
+	defer func() {
+		if err := patchCluster(ctx, patchHelper, cluster); err != nil {
+			reterr = err
+		}
+	}()
+	if !cluster.DeletionTimestamp.IsZero() {
+		return r.reconcileDelete(ctx, s)
+	}
+	return Result{}, nil
+}
+
+func patchCluster(ctx context.Context, patchHelper *patch.Helper, cluster *Cluster) error {
+	return patchHelper.Patch(ctx, cluster)
+}
+
+func (r *ClusterReconciler) reconcileDelete(ctx context.Context, s *clusterScope) (Result, error) {
+	cluster := s.cluster
+	controllerutil.RemoveFinalizer(cluster, ClusterFinalizer)
+	return Result{}, nil
 }

@@ -23,12 +23,14 @@ func (c *MigrationController) patchVMI(origVMI, newVMI *VMI) error {
 	patchSet := patch.New()
 	if !equality.Semantic.DeepEqual(origVMI.Status.MigrationState, newVMI.Status.MigrationState) {
 		if origVMI.Status.MigrationState == nil {
+			// The condition says it is nil here: a test of null, kube-apiserver's reading.
 			patchSet.AddOption(
-				patch.WithTest("/status/migrationState", origVMI.Status.MigrationState),
+				patch.WithTest("/status/migrationState", origVMI.Status.MigrationState), // want: engine-dependent
 				patch.WithAdd("/status/migrationState", newVMI.Status.MigrationState))
 		} else {
+			// virt-handler writes migrationState too: the whole struct tested.
 			patchSet.AddOption(
-				patch.WithTest("/status/migrationState", origVMI.Status.MigrationState),
+				patch.WithTest("/status/migrationState", origVMI.Status.MigrationState), // want: whole-object-test
 				patch.WithReplace("/status/migrationState", newVMI.Status.MigrationState),
 			)
 		}
@@ -46,7 +48,7 @@ func (c *MigrationController) patchVMI(origVMI, newVMI *VMI) error {
 	if err != nil {
 		return err
 	}
-	// payload: [{"op":"test","path":"/status/migrationState","value":<origVMI.Status.MigrationState>},{"op":"add","path":"/status/migrationState","value":<newVMI.Status.MigrationState>},{"op":"test","path":"/status/migrationState","value":<origVMI.Status.MigrationState>},{"op":"replace","path":"/status/migrationState","value":<newVMI.Status.MigrationState>},{"op":"test","path":"/metadata/labels","value":<origVMI.Labels>},{"op":"replace","path":"/metadata/labels","value":<newVMI.Labels>}]
+	// payload: [{"op":"test","path":"/status/migrationState","value":null},{"op":"add","path":"/status/migrationState","value":<newVMI.Status.MigrationState>},{"op":"test","path":"/status/migrationState","value":<origVMI.Status.MigrationState>},{"op":"replace","path":"/status/migrationState","value":<newVMI.Status.MigrationState>},{"op":"test","path":"/metadata/labels","value":<origVMI.Labels>},{"op":"replace","path":"/metadata/labels","value":<newVMI.Labels>}]
 	_, err = c.clientset.VirtualMachineInstance(origVMI.Namespace).Patch(context.Background(), origVMI.Name, types.JSONPatchType, patchBytes, metav1.PatchOptions{})
 	return err
 }

@@ -6,10 +6,13 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	admissionv1 "k8s.io/api/admission/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"gomodules.xyz/jsonpatch/v2"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 )
 
 type patchOperation struct {
@@ -59,4 +62,42 @@ func labelPod(ctx context.Context, client PodClient, pod *Pod) error {
 	}
 	_, err = client.Patch(ctx, pod.Name, types.JSONPatchType, patchBytes, metav1.PatchOptions{})
 	return err
+}
+
+// Shape of a controller-runtime mutating webhook (HCO's pkg/webhooks/mutator: ops per
+// list element built by a helper, then `admission.Patched`): applied to the object
+// being admitted, so an index with no `test` is safe there.
+func templatePatches(templates []Template, pathTemplate string) []jsonpatch.JsonPatchOperation {
+	var patches []jsonpatch.JsonPatchOperation
+	for index, t := range templates {
+		if t.Annotations == nil {
+			patches = append(patches, jsonpatch.JsonPatchOperation{
+				Operation: "add",
+				Path:      fmt.Sprintf(pathTemplate+"/metadata/annotations", index),
+				Value:     map[string]string{immediateBind: "true"},
+			})
+		}
+	}
+	return patches
+}
+
+func (m *Mutator) mutate(req admission.Request, obj *Config) admission.Response {
+	patches := templatePatches(obj.Spec.Templates, "/spec/templates/%d")
+	for i, node := range obj.Spec.Nodes {
+		if len(node.Types) == 0 {
+			patches = append(patches, jsonpatch.JsonPatchOperation{
+				Operation: "add",
+				Path:      fmt.Sprintf("/spec/nodes/%d/types", i),
+				Value:     node.OldTypes,
+			})
+		}
+	}
+	return respond(sortPatches(patches))
+}
+
+func respond(patches []jsonpatch.JsonPatchOperation) admission.Response {
+	if len(patches) > 0 {
+		return admission.Patched("mutated", patches...)
+	}
+	return admission.Allowed("")
 }

@@ -5,9 +5,75 @@
 use tree_sitter::Node as TsNode;
 
 use super::{Env, Func};
+use crate::scan::go::{children, field};
 use crate::scan::value::{Node, Val};
 
+/// Names a condition says are `nil` in an arm.
+type Narrowed = Vec<String>;
+
 impl<'f> Func<'_, 'f, '_> {
+    /// What `x == nil` (or `x != nil`) says: the names that are `nil` in
+    /// the arm taken when it holds, and in the other one.
+    pub(super) fn nil_tests(&self, condition: TsNode<'f>) -> (Narrowed, Narrowed) {
+        let condition = match condition.kind() {
+            "parenthesized_expression" => {
+                children(condition).into_iter().next().unwrap_or(condition)
+            }
+            _ => condition,
+        };
+        if condition.kind() != "binary_expression" {
+            return Default::default();
+        }
+        let op = field(condition, "operator").map_or("", |o| self.text(o));
+        let (Some(l), Some(r)) = (field(condition, "left"), field(condition, "right")) else {
+            return Default::default();
+        };
+        let named = match (l.kind(), r.kind()) {
+            ("identifier" | "selector_expression", "nil") => l,
+            ("nil", "identifier" | "selector_expression") => r,
+            _ => return Default::default(),
+        };
+        let name = vec![self.text(named).to_owned()];
+        match op {
+            "==" => (name, Vec::new()),
+            "!=" => (Vec::new(), name),
+            _ => Default::default(),
+        }
+    }
+
+    /// Runs each arm as [`Func::branch`] does, the names an arm's
+    /// condition says are `nil` bound to `nil` in it.
+    pub(super) fn branch_narrowed(&mut self, arms: Vec<(Option<TsNode<'f>>, Narrowed)>) {
+        if arms.iter().all(|(_, n)| n.is_empty()) {
+            self.branch(arms.into_iter().map(|(a, _)| a).collect());
+            return;
+        }
+        let pre = self.env.clone();
+        let mut outs = Vec::new();
+        for (arm, nils) in arms {
+            self.env = pre.clone();
+            self.terminated = false;
+            for name in &nils {
+                self.env.insert(name.clone(), Val::Nil);
+            }
+            if let Some(node) = arm {
+                self.stmt(node);
+            }
+            for name in &nils {
+                if self.env.get(name) == Some(&Val::Nil) {
+                    match pre.get(name) {
+                        Some(v) => self.env.insert(name.clone(), v.clone()),
+                        None => self.env.remove(name),
+                    };
+                }
+            }
+            if !self.terminated {
+                outs.push(std::mem::take(&mut self.env));
+            }
+        }
+        self.join(pre, outs);
+    }
+
     /// Runs each arm (`None`: the arm that does nothing) from the same
     /// state and joins the states of those that fall through.
     pub(super) fn branch(&mut self, arms: Vec<Option<TsNode<'f>>>) {
@@ -23,6 +89,11 @@ impl<'f> Func<'_, 'f, '_> {
                 outs.push(std::mem::take(&mut self.env));
             }
         }
+        self.join(pre, outs);
+    }
+
+    /// The state after a branch: the arms that fall through, joined.
+    fn join(&mut self, pre: Env, mut outs: Vec<Env>) {
         if outs.is_empty() {
             self.env = pre;
             self.terminated = true;

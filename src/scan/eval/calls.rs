@@ -7,6 +7,7 @@ use tree_sitter::Node as TsNode;
 
 use super::changes::{mutating_function, mutating_method, root};
 use super::emit::{EmitKind, How};
+use super::imports::Pkg;
 use super::ops::{nodes_or_opaque, push_ops};
 use super::{cut, Call, Func};
 use crate::pointer::escape;
@@ -25,6 +26,7 @@ impl<'f> Func<'_, 'f, '_> {
                 let name = field(function, "field").map_or("", |f| self.text(f));
                 match field(function, "operand") {
                     Some(operand) => match self.package_named(operand) {
+                        Some(Pkg::Other) => self.other_pkg_call(operand, name, call),
                         Some(pkg) => self.pkg_call(pkg, name, call),
                         None => self.method_call(operand, name, call),
                     },
@@ -41,8 +43,12 @@ impl<'f> Func<'_, 'f, '_> {
                 }
                 name => {
                     let callee = self.env.get(name).cloned();
-                    match callee.as_ref().and_then(|c| self.closure_node(c)) {
-                        Some(closure) => self.call_closure(closure, call),
+                    if let Some(closure) = callee.as_ref().and_then(|c| self.closure_node(c)) {
+                        return self.call_closure(closure, call);
+                    }
+                    let scope = self.world.units[self.unit].scope;
+                    match self.follow(scope, name, None, call) {
+                        Some(val) => val,
                         None => self.generic(name, call),
                     }
                 }
@@ -137,16 +143,42 @@ impl<'f> Func<'_, 'f, '_> {
             ("GetPatches", recv @ Val::Ops(_)) => recv,
             ("GeneratePayload" | "GetPatches", _) => Val::Unknown(self.short(node)),
             ("DeepCopy" | "DeepCopyObject", _) => Val::Snapshot {
-                of: root(recv_text),
+                of: self.canonical(&root(recv_text)).0,
                 seq: self.changes.len(),
             },
+            ("WithResource", _) => {
+                let vals = self.eval_args(args);
+                let resource = vals.into_iter().next().unwrap_or(Val::Nil);
+                Val::Object(vec![("Resource".to_owned(), resource)])
+            }
             ("Replace", Val::Escaper) => self.escape_call(args.first().copied()),
-            ("Patch", _) => self.patch_call(call),
-            (name, _) => {
-                if let Some(coll) = mutating_method(name) {
+            ("Patch" | "PatchStatus", Val::CrPatch(patch)) => {
+                // A patch helper's `Patch(ctx, obj, opts...)`.
+                self.eval_args(args);
+                if let Some(obj) = args.get(1) {
+                    self.written(self.text(*obj));
+                    let target = self.object_target(*obj);
+                    let handed = Val::CrPatch(patch.clone());
+                    let at = self.pos(node);
+                    let object = self.text(*obj);
+                    self.sending(target, &handed, |f| f.send_cr(&patch, object, at));
+                }
+                Val::Unknown(String::new())
+            }
+            ("Patch" | "PatchStatus", _) => self.patch_call(operand, call),
+            (name, recv) => {
+                if matches!(name, "Update" | "Create") && args.len() >= 2 {
+                    // `c.Update(ctx, obj)`: the changes made so far are sent.
+                    self.written(self.text(args[1]));
+                }
+                if let Some(path) = mutating_method(name) {
                     self.eval_args(args);
-                    self.change(recv_text, coll, node);
+                    self.change(recv_text, path, node);
                     return Val::Unknown(String::new());
+                }
+                let scope = self.world.units[self.unit].scope;
+                if let Some(val) = self.follow(scope, name, Some((operand, recv)), call) {
+                    return val;
                 }
                 let vals = self.eval_args(args);
                 self.generic_vals(name, call, &vals)
@@ -154,15 +186,39 @@ impl<'f> Func<'_, 'f, '_> {
         }
     }
 
+    /// A call of a function of another package: followed when the package
+    /// is the module's (and read), else a call the scanner does not know.
+    fn other_pkg_call(&mut self, operand: TsNode<'f>, name: &str, call: Call<'_, 'f>) -> Val {
+        let alias = self.text(operand);
+        let scope = self.world.units[self.unit]
+            .paths
+            .get(alias)
+            .and_then(|path| self.world.scope_of(path));
+        if let Some(scope) = scope {
+            if let Some(val) = self.follow(scope, name, None, call) {
+                return val;
+            }
+        }
+        self.generic(name, call)
+    }
+
     /// A client's `Patch(ctx, obj, patch, ...)` or client-go's
     /// `Patch(ctx, name, type, data, ...)`.
-    fn patch_call(&mut self, call: Call<'_, 'f>) -> Val {
+    fn patch_call(&mut self, operand: TsNode<'f>, call: Call<'_, 'f>) -> Val {
         let Call { node, args } = call;
         let at = self.pos(node);
         let vals = self.eval_args(args);
         match (vals.get(2), vals.get(3)) {
-            (Some(Val::PatchType(ty)), Some(data)) => self.send_body(*ty, data, at),
-            (Some(Val::CrPatch(patch)), _) => self.send_cr(patch, self.text(args[1]), at),
+            (Some(Val::PatchType(ty)), Some(data)) => {
+                let target = self.client_target(operand);
+                self.sending(target, data, |f| f.send_body(*ty, data, at));
+            }
+            (Some(Val::CrPatch(patch)), _) => {
+                self.written(self.text(args[1]));
+                let target = self.object_target(args[1]);
+                let object = self.text(args[1]);
+                self.sending(target, &vals[2], |f| f.send_cr(patch, object, at));
+            }
             _ => return self.generic_vals("Patch", call, &vals),
         }
         Val::Unknown(String::new())
@@ -171,9 +227,9 @@ impl<'f> Func<'_, 'f, '_> {
     /// A call of a function the scanner does not know.
     pub(super) fn generic(&mut self, name: &str, call: Call<'_, 'f>) -> Val {
         let vals = self.eval_args(call.args);
-        if let Some(coll) = mutating_function(name) {
+        if let Some(path) = mutating_function(name) {
             if let Some(obj) = call.args.first() {
-                self.change(self.text(*obj), coll, call.node);
+                self.change(self.text(*obj), path, call.node);
             }
         }
         self.generic_vals(name, call, &vals)
@@ -194,9 +250,9 @@ impl<'f> Func<'_, 'f, '_> {
                 _ => Val::Str(Text::hole(self.short(args[0]), HoleKind::Escaped)),
             };
         }
-        if lower.starts_with("patchresponse") {
-            // controller-runtime's `admission.PatchResponseFromRaw`: a
-            // webhook's patch.
+        if lower.starts_with("patchresponse") || name == "Patched" {
+            // controller-runtime's `admission.PatchResponseFromRaw` and
+            // `admission.Patched(reason, ops...)`: a webhook's patch.
             self.admission(vals);
         }
         if self.send_handed(name, call, vals) {

@@ -44,10 +44,13 @@ impl<'f, 'a> Func<'_, 'f, 'a> {
 
     /// The function literal a [`Val::Closure`] stands for.
     pub(super) fn closure_node(&self, val: &Val) -> Option<TsNode<'f>> {
-        let Val::Closure { start, end } = val else {
+        let Val::Closure { file, start, end } = val else {
             return None;
         };
-        let file: &'f GoFile<'a> = self.unit.file;
+        let file: &'f GoFile<'a> = match self.file() {
+            f if f.id == *file => f,
+            _ => return None,
+        };
         let root = file.tree.root_node();
         let mut node = root.descendant_for_byte_range(*start, *end)?;
         while node.kind() != "func_literal" || node.start_byte() != *start {

@@ -1,7 +1,7 @@
 //! What a function's walk yields: the payloads it builds or sends, and how
 //! each leaves the function.
 
-use super::{Change, Func};
+use super::{Change, Func, Target};
 use crate::scan::go::Pos;
 use crate::scan::value::{all_ops, Node, PatchType, Val};
 
@@ -35,6 +35,15 @@ pub enum EmitKind {
         /// The body.
         body: Val,
     },
+    /// A body that formats Go slices with `%s` or `%v` (`[a b]`): not
+    /// JSON.
+    GoFormatted {
+        /// The slices, as written.
+        exprs: Vec<String>,
+    },
+    /// Changes a function makes to objects it does not send itself (a
+    /// patch helper of its caller sends them).
+    Dangling(Vec<Change>),
     /// A controller-runtime `MergeFrom` patch.
     MergeFrom {
         /// The object patched, as written.
@@ -45,6 +54,10 @@ pub enum EmitKind {
         lock: bool,
         /// `StrategicMergeFrom`.
         strategic: bool,
+        /// A patch helper (cluster-api's, Flux's): conditions are merged
+        /// one by one with the resourceVersion pinned, the rest as a
+        /// merge patch.
+        helper: bool,
         /// The changes made to the object after its base was taken.
         changes: Vec<Change>,
     },
@@ -63,6 +76,13 @@ pub struct Emit {
     pub how: How,
     /// Inside `retry.RetryOnConflict` (where that call is).
     pub retry: Option<Pos>,
+    /// The object it is sent to, when the code says.
+    pub target: Option<Target>,
+    /// Sent by a followed callee, of what its caller handed it.
+    pub from_arg: bool,
+    /// Sent by a deferred call, as the function ends (a patch helper's
+    /// `defer patchHelper.Patch(...)`).
+    pub deferred: bool,
 }
 
 impl Func<'_, '_, '_> {
@@ -78,13 +98,34 @@ impl Func<'_, '_, '_> {
                 self.emitted.insert(op.id);
             }
         }
+        let how = match how {
+            How::Passed(_) | How::Returned | How::Unsent
+                if self.admits && matches!(kind, EmitKind::JsonPatch(_)) =>
+            {
+                How::Admission
+            }
+            how => how,
+        };
+        let from_arg = self.sending_arg && matches!(how, How::Sent(_));
         self.emits.push(Emit {
             kind,
             at,
             function: self.name.clone(),
             how,
             retry: self.retry.last().copied(),
+            target: self.target.clone(),
+            from_arg,
+            deferred: self.in_defer,
         });
+    }
+
+    /// Records the ops of an emit taken from a callee as emitted.
+    pub(super) fn note_emitted(&mut self, emit: &Emit) {
+        if let EmitKind::JsonPatch(nodes) = &emit.kind {
+            for op in all_ops(nodes) {
+                self.emitted.insert(op.id);
+            }
+        }
     }
 
     /// Emits ops turned into bytes here, and the bytes.
@@ -96,6 +137,20 @@ impl Func<'_, '_, '_> {
     /// Values that still hold ops nobody generated or sent: the caller
     /// gets them.
     pub(super) fn finish(&mut self) {
+        let dangling = self.dangling();
+        if !dangling.is_empty() && self.follow.is_none() {
+            let at = dangling[0].at;
+            self.emits.push(Emit {
+                kind: EmitKind::Dangling(dangling),
+                at,
+                function: self.name.clone(),
+                how: How::Unsent,
+                retry: None,
+                target: None,
+                from_arg: false,
+                deferred: false,
+            });
+        }
         let mut keys: Vec<String> = self.env.keys().cloned().collect();
         keys.sort();
         for key in keys {

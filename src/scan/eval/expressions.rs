@@ -48,7 +48,7 @@ impl<'f> Func<'_, 'f, '_> {
                 .map(|n| Val::Const(n.into()))
                 .unwrap_or_else(|_| Val::Unknown(text.to_owned())),
             "interpreted_string_literal" | "raw_string_literal" => {
-                match string_literal(self.unit.file, node) {
+                match string_literal(self.file(), node) {
                     Some(s) => Val::Str(Text::lit(s)),
                     None => Val::Unknown(text.to_owned()),
                 }
@@ -80,11 +80,14 @@ impl<'f> Func<'_, 'f, '_> {
             }
             "literal_value" => self.literal(node, ""),
             "func_literal" => Val::Closure {
+                file: self.file().id,
                 start: node.start_byte(),
                 end: node.end_byte(),
             },
             "variadic_argument" => self.inner(children(node).into_iter().next(), text),
-            "unary_expression" | "type_assertion_expression" => {
+            // `obj.DeepCopyObject().(client.Object)` is still the copy.
+            "type_assertion_expression" => self.inner(field(node, "operand"), text),
+            "unary_expression" => {
                 self.evaluated(field(node, "operand"));
                 Val::Unknown(cut(text))
             }

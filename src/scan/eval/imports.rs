@@ -28,6 +28,10 @@ pub(super) enum Pkg {
     Conditions,
     /// `gomodules.xyz/jsonpatch` (`NewOperation`).
     JsonPatchLib,
+    /// A patch helper that sends a merge patch of what changed since it
+    /// was made: cluster-api's `util/patch` (`NewHelper`), Flux's
+    /// `pkg/runtime/patch` (`NewSerialPatcher`).
+    PatchHelper,
     Maps,
     Other,
 }
@@ -46,6 +50,11 @@ pub(super) fn classify(path: &str) -> Pkg {
         "sigs.k8s.io/controller-runtime/pkg/controller/controllerutil" => Pkg::Controllerutil,
         "k8s.io/apimachinery/pkg/api/meta" => Pkg::Meta,
         _ if path.ends_with("/apimachinery/patch") => Pkg::KvPatch,
+        _ if (path.contains("cluster-api/util/") && path.ends_with("/patch"))
+            || path.ends_with("fluxcd/pkg/runtime/patch") =>
+        {
+            Pkg::PatchHelper
+        }
         _ if path.ends_with("/util/conditions") || path.contains("/util/conditions/") => {
             Pkg::Conditions
         }
@@ -68,9 +77,11 @@ pub(super) fn default_alias(path: &str) -> &str {
     }
 }
 
-/// The imports of a file: alias to package.
-pub(super) fn read(file: &GoFile) -> HashMap<String, Pkg> {
-    let mut out = HashMap::new();
+/// The imports of a file: alias to well-known package, and alias to
+/// import path.
+pub(super) fn read(file: &GoFile) -> (HashMap<String, Pkg>, HashMap<String, String>) {
+    let mut pkgs = HashMap::new();
+    let mut paths = HashMap::new();
     for decl in children(file.tree.root_node()) {
         if decl.kind() != "import_declaration" {
             continue;
@@ -88,10 +99,11 @@ pub(super) fn read(file: &GoFile) -> HashMap<String, Pkg> {
                 Some(_) => continue,
                 None => default_alias(&path).to_owned(),
             };
-            out.insert(alias, classify(&path));
+            pkgs.insert(alias.clone(), classify(&path));
+            paths.insert(alias, path);
         }
     }
-    out
+    (pkgs, paths)
 }
 
 /// The package a name means when the file does not import it (snippets,

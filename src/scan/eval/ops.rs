@@ -87,7 +87,7 @@ impl Func<'_, '_, '_> {
         via: Via,
     ) -> OpT {
         OpT {
-            id: self.unit.id(),
+            id: self.world.id(),
             kind,
             path,
             value,

@@ -5,7 +5,7 @@
 
 use tree_sitter::Node as TsNode;
 
-use super::changes::{collection_helper, Coll};
+use super::changes::{collection_helper, root};
 use super::emit::{EmitKind, How};
 use super::imports::{guess, Pkg};
 use super::{Call, Func};
@@ -43,13 +43,19 @@ impl<'f> Func<'_, 'f, '_> {
             return None;
         }
         let name = self.text(operand);
-        if self.env.contains_key(name) {
+        // A variable or parameter shadows an imported package of its name
+        // (`machine *clusterv1.Machine` beside an import of `.../machine`).
+        if self.env.contains_key(name)
+            || self.types.contains_key(name)
+            || self.aliases.contains_key(name)
+        {
             return None;
         }
-        if let Some(pkg) = self.unit.imports.get(name) {
+        let unit = &self.world.units[self.unit];
+        if let Some(pkg) = unit.imports.get(name) {
             return Some(*pkg);
         }
-        if self.unit.package.values.contains_key(name) {
+        if self.world.value(self.unit, name).is_some() {
             return None;
         }
         Some(guess(name)).filter(|p| *p != Pkg::Other)
@@ -63,6 +69,7 @@ impl<'f> Func<'_, 'f, '_> {
         let modelled = match pkg {
             Pkg::KvPatch => self.kv_patch_call(name, call),
             Pkg::Fmt if name == "Sprintf" => Some(self.sprintf(args)),
+            Pkg::Fmt if name == "Sprint" => Some(self.sprint(args)),
             Pkg::Strings | Pkg::Strconv => self.text_call(pkg, name, call),
             Pkg::Json if matches!(name, "Marshal" | "MarshalIndent") => {
                 Some(self.json_marshal(args, at))
@@ -77,8 +84,12 @@ impl<'f> Func<'_, 'f, '_> {
             {
                 Some(self.with_retry(at, args))
             }
+            Pkg::Controllerutil if name == "CreateOrPatch" => Some(self.create_or_patch(call)),
             Pkg::Controllerutil | Pkg::Meta | Pkg::Conditions => collection_helper(pkg, name)
-                .map(|(object, coll)| self.collection_call(object, coll, call)),
+                .map(|(object, path)| self.collection_call(object, path, call)),
+            Pkg::PatchHelper if matches!(name, "NewHelper" | "NewSerialPatcher") => {
+                Some(self.patch_helper(call))
+            }
             Pkg::JsonPatchLib if matches!(name, "NewOperation" | "NewPatch") && args.len() >= 2 => {
                 Some(self.new_operation(call))
             }
@@ -176,6 +187,7 @@ impl<'f> Func<'_, 'f, '_> {
                     base_expr,
                     lock,
                     strategic: name == "StrategicMergeFrom",
+                    helper: false,
                     at,
                 }))
             }
@@ -192,11 +204,61 @@ impl<'f> Func<'_, 'f, '_> {
 
     /// A helper that changes one collection (finalizers, owner references,
     /// conditions) of the object in argument `object`.
-    fn collection_call(&mut self, object: usize, coll: Coll, call: Call<'_, 'f>) -> Val {
+    fn collection_call(&mut self, object: usize, path: &str, call: Call<'_, 'f>) -> Val {
         self.eval_args(call.args);
         if let Some(obj) = call.args.get(object) {
-            self.change(self.text(*obj), coll, call.node);
+            self.change(self.text(*obj), path, call.node);
         }
+        Val::Unknown(String::new())
+    }
+
+    /// A snapshot of the object `obj`, to patch from.
+    fn snapshot(&self, obj: TsNode<'f>) -> Val {
+        Val::Snapshot {
+            of: self.canonical(&root(self.text(obj))).0,
+            seq: self.changes.len(),
+        }
+    }
+
+    /// cluster-api's `patch.NewHelper(obj, c)` and Flux's
+    /// `patch.NewSerialPatcher(obj, c)`: a patch of what changes from here.
+    fn patch_helper(&mut self, call: Call<'_, 'f>) -> Val {
+        self.eval_args(call.args);
+        let Some(obj) = call.args.first() else {
+            return Val::Unknown(String::new());
+        };
+        Val::CrPatch(Box::new(CrPatch::MergeFrom {
+            base: self.snapshot(*obj),
+            base_expr: self.short(*obj),
+            lock: false,
+            strategic: false,
+            helper: true,
+            at: self.pos(call.node),
+        }))
+    }
+
+    /// `controllerutil.CreateOrPatch(ctx, c, obj, mutate)`: the object is
+    /// copied, `mutate` runs, and a merge patch of what it changed is
+    /// sent.
+    fn create_or_patch(&mut self, call: Call<'_, 'f>) -> Val {
+        let Some(obj) = call.args.get(2).copied() else {
+            self.eval_args(call.args);
+            return Val::Unknown(String::new());
+        };
+        let base = self.snapshot(obj);
+        self.eval_args(call.args);
+        let patch = CrPatch::MergeFrom {
+            base,
+            base_expr: self.short(obj),
+            lock: false,
+            strategic: false,
+            helper: false,
+            at: self.pos(call.node),
+        };
+        let target = self.object_target(obj);
+        let at = self.pos(call.node);
+        let object = self.text(obj);
+        self.sending(target, &Val::Nil, |f| f.send_cr(&patch, object, at));
         Val::Unknown(String::new())
     }
 

@@ -3,7 +3,7 @@
 
 use super::changes::{root, Change};
 use super::emit::{EmitKind, How};
-use super::{cut, Func};
+use super::{cut, Func, Target};
 use crate::scan::body::{self, Body};
 use crate::scan::go::Pos;
 use crate::scan::value::{all_ops, CrPatch, Node, PatchType, Text, Val};
@@ -13,11 +13,13 @@ impl Func<'_, '_, '_> {
     /// applied to the object being admitted, with no other writer between.
     pub(super) fn admission(&mut self, vals: &[Val]) {
         for val in vals {
-            if let Val::Marshal(inner) = val {
-                if let Val::Ops(nodes) = &**inner {
-                    let at = all_ops(nodes).first().map(|op| op.at).unwrap_or_default();
-                    self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Admission);
-                }
+            let val = match val {
+                Val::Marshal(inner) => &**inner,
+                val => val,
+            };
+            if let Val::Ops(nodes) = val {
+                let at = all_ops(nodes).first().map(|op| op.at).unwrap_or_default();
+                self.emit(EmitKind::JsonPatch(nodes.clone()), at, How::Admission);
             }
         }
     }
@@ -44,8 +46,12 @@ impl Func<'_, '_, '_> {
 
     /// Sends JSON text as a patch of type `ty`.
     fn send_text(&mut self, text: &Text, at: Pos, ty: PatchType) {
-        let unit = self.unit;
-        let mut next = || unit.id();
+        let exprs = body::go_lists(text);
+        if !exprs.is_empty() {
+            self.emit(EmitKind::GoFormatted { exprs }, at, How::Sent(ty));
+        }
+        let world = self.world;
+        let mut next = || world.id();
         match body::read(text, at, &mut next) {
             Body::Ops(ops) if ty == PatchType::Json => {
                 let nodes = ops.into_iter().map(Node::Op).collect();
@@ -59,7 +65,8 @@ impl Func<'_, '_, '_> {
     }
 
     /// Sends a controller-runtime patch of `object`: a raw patch's body,
-    /// or a `MergeFrom` with the changes made since its base was taken.
+    /// or a `MergeFrom` (or a patch helper's) with the changes made since
+    /// its base was taken.
     pub(super) fn send_cr(&mut self, patch: &CrPatch, object: &str, at: Pos) {
         match patch {
             CrPatch::Raw { ty, data } => self.send_body(*ty, data, at),
@@ -68,13 +75,14 @@ impl Func<'_, '_, '_> {
                 base_expr,
                 lock,
                 strategic,
+                helper,
                 at: made,
             } => {
                 let (of, seq) = match base {
                     Val::Snapshot { of, seq } => (Some(of.clone()), *seq),
                     _ => (None, 0),
                 };
-                let target = root(object);
+                let target = self.canonical(&root(object)).0;
                 let changes: Vec<Change> = self.changes[seq.min(self.changes.len())..]
                     .iter()
                     .filter(|c| c.object == target || Some(&c.object) == of.as_ref())
@@ -90,11 +98,29 @@ impl Func<'_, '_, '_> {
                     base: base_expr.clone(),
                     lock: *lock,
                     strategic: *strategic,
+                    helper: *helper,
                     changes,
                 };
                 self.emit(kind, *made, How::Sent(ty));
             }
             CrPatch::Whole(_) => {}
         }
+    }
+
+    /// Sends what a client is handed, to the object `target`; `handed`:
+    /// the value that decides whether a followed callee sends what its
+    /// caller passed.
+    pub(super) fn sending<T>(
+        &mut self,
+        target: Option<Target>,
+        handed: &Val,
+        send: impl FnOnce(&mut Self) -> T,
+    ) -> T {
+        self.target = target;
+        self.sending_arg = self.is_arg(handed);
+        let out = send(self);
+        self.target = None;
+        self.sending_arg = false;
+        out
     }
 }

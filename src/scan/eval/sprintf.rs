@@ -7,7 +7,7 @@ use std::str::Chars;
 use tree_sitter::Node as TsNode;
 
 use super::{cut, Func};
-use crate::scan::value::{HoleKind, Text, Val};
+use crate::scan::value::{HoleKind, Shape, Text, Val};
 
 /// Skips a verb's flags, width and precision; returns its explicit
 /// argument index (`%[2]s`), zero-based.
@@ -25,6 +25,18 @@ fn skip_flags(chars: &mut Peekable<Chars>) -> Option<usize> {
         }
     }
     explicit
+}
+
+/// A Go slice (not its JSON): `fmt` prints it `[a b]`.
+fn go_list(val: &Val) -> bool {
+    matches!(
+        val,
+        Val::List(_)
+            | Val::Opaque {
+                shape: Shape::List,
+                ..
+            }
+    )
 }
 
 impl<'f> Func<'_, 'f, '_> {
@@ -65,6 +77,16 @@ impl<'f> Func<'_, 'f, '_> {
         Val::Str(out)
     }
 
+    /// `fmt.Sprint(a, b)`: the operands' text, one after the other (Go
+    /// puts a space between two operands only when neither is a string).
+    pub(super) fn sprint(&mut self, args: &[TsNode<'f>]) -> Val {
+        let mut out = Text::default();
+        for (val, expr) in self.exprs_with_text(args) {
+            out.append(&self.to_text(&val, expr));
+        }
+        Val::Str(out)
+    }
+
     /// One argument formatted by `verb`.
     fn formatted(&self, verb: char, val: &Val, expr: &str) -> Text {
         match verb {
@@ -76,6 +98,7 @@ impl<'f> Func<'_, 'f, '_> {
                 Some(s) => Text::lit(serde_json::to_string(&s).unwrap_or_default()),
                 None => Text::hole(cut(expr), HoleKind::Quoted),
             },
+            's' | 'v' if go_list(val) => Text::hole(cut(expr), HoleKind::GoList),
             's' | 'v' | 't' => self.to_text(val, expr),
             _ => Text::hole(cut(expr), HoleKind::Text),
         }

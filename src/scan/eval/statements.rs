@@ -62,8 +62,13 @@ impl<'f> Func<'_, 'f, '_> {
             "expression_statement" => self.evaluated(children(node).into_iter().next()),
             "if_statement" => {
                 self.initializer(node);
-                self.evaluated(field(node, "condition"));
-                self.branch(vec![field(node, "consequence"), field(node, "alternative")]);
+                let condition = field(node, "condition");
+                self.evaluated(condition);
+                let (then, otherwise) = condition.map(|c| self.nil_tests(c)).unwrap_or_default();
+                self.branch_narrowed(vec![
+                    (field(node, "consequence"), then),
+                    (field(node, "alternative"), otherwise),
+                ]);
             }
             "for_statement" => self.for_statement(node),
             "expression_switch_statement" | "type_switch_statement" | "select_statement" => {
@@ -74,9 +79,10 @@ impl<'f> Func<'_, 'f, '_> {
             }
             "block" | "statement_list" => self.block(node),
             "return_statement" => self.return_statement(node),
-            "go_statement" | "defer_statement" => {
+            "go_statement" => {
                 self.exprs(&children(node));
             }
+            "defer_statement" => self.deferred.extend(children(node)),
             "labeled_statement" => {
                 if let Some(inner) = children(node).into_iter().last() {
                     self.stmt(inner);
@@ -110,6 +116,9 @@ impl<'f> Func<'_, 'f, '_> {
             let nil = ty.starts_with("[]") || ty.starts_with("map[") || ty.starts_with('*');
             for name in names {
                 let name = self.text(name).to_owned();
+                if !ty.is_empty() {
+                    self.types.insert(name.clone(), ty.to_owned());
+                }
                 let zero = if nil {
                     Val::Nil
                 } else {
@@ -129,8 +138,15 @@ impl<'f> Func<'_, 'f, '_> {
                 "for_clause" => self.initializer(child),
                 "range_clause" => {
                     self.evaluated(field(child, "right"));
-                    for name in field_list(child, "left") {
-                        let n = self.text(name).to_owned();
+                    let element = field(child, "right")
+                        .and_then(|r| self.type_of(self.text(r)))
+                        .and_then(|t| t.strip_prefix("[]").map(str::to_owned));
+                    let names = field_list(child, "left");
+                    for (i, name) in names.iter().enumerate() {
+                        let n = self.text(*name).to_owned();
+                        if let (1, Some(t)) = (i, &element) {
+                            self.types.insert(n.clone(), t.clone());
+                        }
                         self.env.insert(n.clone(), Val::Unknown(n));
                     }
                 }
@@ -179,6 +195,7 @@ impl<'f> Func<'_, 'f, '_> {
     /// Evaluates the returned values (a returned patch is emitted) and
     /// ends the path.
     fn return_statement(&mut self, node: TsNode<'f>) {
+        let mut first = None;
         for expr in children(node) {
             let exprs = if expr.kind() == "expression_list" {
                 children(expr)
@@ -188,14 +205,94 @@ impl<'f> Func<'_, 'f, '_> {
             for e in exprs {
                 let val = self.expr(e);
                 if let Some(nodes) = nodes_of(&val) {
-                    if !matches!(val, Val::Marshal(_)) {
+                    if !matches!(val, Val::Marshal(_)) && self.follow.is_none() {
                         let at = self.pos(e);
                         self.emit(EmitKind::JsonPatch(nodes), at, How::Returned);
                     }
                 }
+                first.get_or_insert(val);
             }
         }
+        if let Some(callee) = &mut self.follow {
+            callee.returned.push(first.unwrap_or(Val::Nil));
+        }
+        self.note_out();
         self.terminated = true;
+    }
+
+    /// Runs the calls deferred, last first, as the function ends.
+    pub(super) fn run_deferred(&mut self) {
+        let deferred = std::mem::take(&mut self.deferred);
+        let was = self.terminated;
+        self.in_defer = true;
+        for call in deferred.into_iter().rev() {
+            self.terminated = false;
+            self.evaluated(Some(call));
+        }
+        self.in_defer = false;
+        self.terminated = was;
+    }
+
+    /// Notes the Go type and the alias an assignment of `right` to the
+    /// variable `name` gives it.
+    fn note_binding(&mut self, name: &str, right: Option<TsNode<'f>>) {
+        let Some(right) = right else { return };
+        if let Some(ty) = self.type_of_expr(right) {
+            self.types.insert(name.to_owned(), ty);
+        }
+        match right.kind() {
+            "identifier" | "selector_expression" => self.alias(name, self.text(right)),
+            "unary_expression" => {
+                if let Some(inner) = field(right, "operand") {
+                    self.note_binding(name, Some(inner));
+                }
+            }
+            "composite_literal" => self.struct_aliases(name, right),
+            _ => {}
+        }
+    }
+
+    /// `s := &scope{cluster: cluster}`: `s.cluster` stands for `cluster`.
+    fn struct_aliases(&mut self, name: &str, literal: TsNode<'f>) {
+        let Some(body) = field(literal, "body") else {
+            return;
+        };
+        for element in children(body)
+            .into_iter()
+            .filter(|e| e.kind() == "keyed_element")
+        {
+            let parts = children(element);
+            let [key, value] = parts[..] else { continue };
+            let key = children(key).into_iter().next().unwrap_or(key);
+            let value = children(value).into_iter().next().unwrap_or(value);
+            if matches!(value.kind(), "identifier" | "selector_expression") {
+                let alias = format!("{name}.{}", self.text(key));
+                self.alias(&alias, self.text(value));
+            }
+        }
+    }
+
+    /// The Go type an expression has, when the code says
+    /// (`&corev1.Node{}`, `new(T)`, `x.(*T)`, `y.DeepCopy()`, a variable).
+    fn type_of_expr(&self, node: TsNode<'f>) -> Option<String> {
+        match node.kind() {
+            "composite_literal" => field(node, "type").map(|t| self.text(t).to_owned()),
+            "unary_expression" => field(node, "operand").and_then(|o| self.type_of_expr(o)),
+            "type_assertion_expression" => field(node, "type").map(|t| self.text(t).to_owned()),
+            "identifier" | "selector_expression" => self.type_of(self.text(node)),
+            "call_expression" => {
+                let function = field(node, "function")?;
+                let text = self.text(function);
+                if text == "new" {
+                    let arg =
+                        field(node, "arguments").and_then(|a| children(a).into_iter().next())?;
+                    return Some(self.text(arg).to_owned());
+                }
+                let base = text.strip_suffix(".DeepCopy")?;
+                self.type_of(base)
+            }
+            _ => None,
+        }
     }
 
     fn assign(&mut self, left: &[TsNode<'f>], right: &[TsNode<'f>], op: &str) {
@@ -237,6 +334,17 @@ impl<'f> Func<'_, 'f, '_> {
                     other => other,
                 }
             };
+            let source = if left.len() == right.len() {
+                right.get(i)
+            } else if i == 0 && right.len() == 1 {
+                right.first()
+            } else {
+                None
+            };
+            if target.kind() == "identifier" && op != "+=" {
+                self.aliases.remove(&name);
+                self.note_binding(&name, source.copied());
+            }
             self.env.insert(name, val);
         }
     }
