@@ -38,6 +38,7 @@ mod classify;
 mod decode;
 mod details;
 mod offer;
+mod others;
 pub mod read;
 mod release;
 pub mod render;
@@ -300,6 +301,10 @@ pub struct Explanation {
     /// The optional inputs that could not be read (explained without
     /// them).
     pub unread: Vec<Unread>,
+    /// The other errors of the pasted text: each line of another kind
+    /// named with its class, or listed as not read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<others::OtherLine>,
     /// The case for the Check view (when the patch is given).
     pub check: Option<CheckCase>,
     /// The fragment that opens it (`#/check?s=...`).
@@ -491,6 +496,7 @@ pub fn explain_unlinked(request: &Request<'_>) -> Result<Explanation, ExplainErr
     };
     e.candidates = candidates.iter().copied().map(Candidate::of).collect();
     e.unread = given.unread;
+    e.others = others::others(request.text, verdict.matched, &verdict.candidates);
     e.decode_at = decode::locate(&e, request.patch, request.text);
     e.settle_advice(given.patch.as_ref(), given.object.as_ref());
     e.summary = report::summary(&e);
@@ -556,6 +562,7 @@ impl Explanation {
             asked_release: None,
             release_note: None,
             unread: Vec::new(),
+            others: Vec::new(),
             check: None,
             check_link: None,
         }

@@ -240,6 +240,25 @@ pub fn text(e: &Explanation) -> String {
             u.input, u.message
         );
     }
+    for o in &e.others {
+        let _ = match o.classes.as_slice() {
+            [] => writeln!(
+                s,
+                "not read, line {}: {} (no signature matches it)",
+                o.line, o.text
+            ),
+            classes => {
+                let ids: Vec<&str> = classes.iter().map(|c| c.id()).collect();
+                writeln!(
+                    s,
+                    "also in the text, line {} ({}): {}",
+                    o.line,
+                    ids.join(" or "),
+                    o.text
+                )
+            }
+        };
+    }
     let _ = writeln!(s, "\ncause: {}", e.summary);
     if let Some(w) = &e.would_decide {
         let _ = writeln!(s, "would decide: {w}");
