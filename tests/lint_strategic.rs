@@ -227,6 +227,7 @@ fn a_nodes_taints_are_replaced_whole() {
         finding.writers,
         [
             "node-lifecycle-controller",
+            "kubeadm",
             "node-feature-discovery",
             "controllers-and-users"
         ]

@@ -510,9 +510,12 @@ impl<'a> Ctx<'a> {
         let later = self.later_ops(index);
         let changes = later.map_or_else(String::new, |ops| message!(WholeMapTest "changes", ops));
         let (writers, on_kind) = (sharing.list(), on_kind(self.kind));
-        let writers = match sharing.is_shared() {
-            true => message!(WholeMapTest "writers", writers, at = at.as_str(), on_kind),
-            false => String::new(),
+        let writers = if sharing.is_shared() {
+            message!(WholeMapTest "writers", writers, at = at.as_str(), on_kind)
+        } else if sharing.none_known(self.kind) {
+            message!(WholeMapTest "no-writers", at = at.as_str(), on_kind)
+        } else {
+            String::new()
         };
         let advice = match changes.is_empty() {
             true => message!(WholeMapTest "advice"),
@@ -543,9 +546,12 @@ impl<'a> Ctx<'a> {
     fn whole_list_test(&mut self, index: usize, at: &Pointer, count: usize, sharing: &Sharing) {
         let fix = self.respell_test(index, at, Strategy::Element);
         let (item, writers) = (paths::item_name(self.kind, at), sharing.list());
-        let who = match sharing.is_shared() {
-            true => message!(WholeListTest "shared", item, writers, at = at.as_str()),
-            false => message!(WholeListTest "unshared", item),
+        let who = if sharing.is_shared() {
+            message!(WholeListTest "shared", item, writers, at = at.as_str())
+        } else if sharing.none_known(self.kind) {
+            message!(WholeListTest "no-writers", item, at = at.as_str(), on_kind = on_kind(self.kind))
+        } else {
+            message!(WholeListTest "unshared", item)
         };
         let narrower = match fix.is_some() {
             true => message!(WholeListTest "per-element"),
@@ -823,7 +829,7 @@ impl<'a> Ctx<'a> {
                 let fix = self.respell(index, None, at, Some(&current), Strategy::Element);
                 fix.or_else(|| self.insert_before(index, test(current)))
             }
-            (_, Shape::Object, Some(Some(_))) => None,
+            (_, Shape::Object | Shape::Scalar, Some(Some(_))) => None,
             // Absent now: it must still be absent.
             (_, _, Some(None)) if self.kube() => {
                 let add = Operation::add(op.path.clone(), op.value.clone().unwrap_or(Value::Null));

@@ -9,7 +9,7 @@ use super::kinds::{self, Served};
 use super::lists::{self, ListSmp, Types};
 use super::rules::message;
 use super::words::{one_or_many, shown};
-use super::writers::Shape;
+use super::writers::{Shape, Sharing};
 use super::{paths, Analysis, BodyKind, Finding, Options, Outcome, Rule};
 use crate::apply;
 use crate::pointer::Pointer;
@@ -181,9 +181,15 @@ impl Merge<'_> {
             _ => String::new(),
         };
         let (path_shown, list) = (shown(path), sharing.list());
-        let writers = match sharing.is_shared() {
-            true => message!(MergeReplacesList "writers", writers = list, path = path_shown),
-            false => String::new(),
+        // A built-in kind's list the table has no writer for: say so
+        // rather than nothing (the schema still merges it by key).
+        let builtin = matches!(keyed, Some((Smp::MergeByKey(_) | Smp::MergeScalars, _)));
+        let writers = if sharing.is_shared() {
+            message!(MergeReplacesList "writers", writers = list, path = path_shown)
+        } else if matches!(sharing, Sharing::Unknown) && builtin {
+            message!(MergeReplacesList "no-writers", path = path_shown)
+        } else {
+            String::new()
         };
         let item = paths::item_at(self.kind, path);
         let (field, plural) = (lists::field_name(path), lists::plural(&item));

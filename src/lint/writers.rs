@@ -48,6 +48,9 @@ pub enum Shape {
     List,
     /// A struct several writers fill field by field (`status.migrationState`, `status`).
     Object,
+    /// One value (a number, a string): `spec.replicas`, a `caBundle`.
+    /// Whole-collection rules leave it alone; the row says who else sets it.
+    Scalar,
 }
 
 impl Shape {
@@ -57,6 +60,7 @@ impl Shape {
             Shape::Map => "map",
             Shape::List => "list",
             Shape::Object => "object",
+            Shape::Scalar => "value",
         }
     }
 }
@@ -80,12 +84,13 @@ pub struct Row {
 
 /// Every writer the table names. Each source was read in the project's
 /// own repository (kubernetes/kubernetes, kubernetes-sigs/node-feature-discovery,
-/// kubernetes/node-problem-detector, argoproj/argo-cd, kubevirt/kubevirt);
-/// docs/lint.md prints them.
-pub static WRITERS: [Writer; 19] = [
+/// kubernetes/node-problem-detector, argoproj/argo-cd, kubevirt/kubevirt,
+/// openshift/openshift-controller-manager, cert-manager/cert-manager), at the
+/// commit named where the row came after KubeVirt's; docs/lint.md prints them.
+pub static WRITERS: [Writer; 24] = [
     Writer {
         name: "controllers-and-users",
-        what: "any other controller, admission webhook or user (`kubectl label` and `kubectl annotate` send merge patches of one key; GitOps tools such as Argo CD, whose default resource tracking writes the annotation `argocd.argoproj.io/tracking-id` on every object it applies, the label `app.kubernetes.io/instance` when so configured)",
+        what: "any other controller, admission webhook or user (`kubectl label` and `kubectl annotate` send merge patches of one key; GitOps tools such as Argo CD, whose default resource tracking writes the annotation `argocd.argoproj.io/tracking-id` on every object it applies, the label `app.kubernetes.io/instance` when so configured; users and setup scripts adding a ServiceAccount's pull secret with `kubectl patch serviceaccount`)",
         open: true,
         source: "kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/label/label.go` (`RunLabel`), `annotate/annotate.go`; argo-cd `util/argo/resource_tracking.go` (`SetAppInstance`), `common/common.go` (`AnnotationKeyAppInstance`)",
     },
@@ -197,13 +202,43 @@ pub static WRITERS: [Writer; 19] = [
         open: false,
         source: "kubevirt `pkg/virt-api/rest/lifecycle.go`, `pkg/virt-api/rest/volumes.go`",
     },
+    Writer {
+        name: "kubeadm",
+        what: "kubeadm (`init`, `join --control-plane`, `upgrade apply`): the control-plane Node's labels `node-role.kubernetes.io/control-plane` and `node.kubernetes.io/exclude-from-external-load-balancers` and its `node-role.kubernetes.io/control-plane:NoSchedule` taint (merged into the taints already there, sent by a two-way strategic merge patch); the add-ons it installs and re-applies on every upgrade by a whole-object update: CoreDNS's Deployment (tolerations `CriticalAddonsOnly` and the control-plane taint) and kube-proxy's DaemonSet (tolerations `CriticalAddonsOnly` and `operator: Exists`)",
+        open: false,
+        source: "kubernetes `cmd/kubeadm/app/phases/markcontrolplane/markcontrolplane.go` (`MarkControlPlane`, `markControlPlaneNode`: `apiclient.PatchNode`), `cmd/kubeadm/app/util/apiclient/idempotency.go` (`PatchNodeOnce`: `strategicpatch.CreateTwoWayMergePatch`) @01ea75e36ddb1380243172be777b0feac2e1830e; `cmd/kubeadm/app/phases/addons/dns/dns.go` (`createCoreDNSAddon`: `apiclient.CreateOrUpdateDeployment`), `dns/manifests.go` (`CoreDNSDeployment`) @008b3652959ca58af8be3fb5b6ecfe9ae7638282; `cmd/kubeadm/app/phases/addons/proxy/proxy.go` (`apiclient.CreateOrUpdateDaemonSet`), `proxy/manifests.go` (`KubeProxyDaemonSet19`) @0e998fac8c71a46806f6fb81d415851775096a69",
+    },
+    Writer {
+        name: "addon-manager",
+        what: "the cluster add-on manager (kube-addon-manager): every minute or so re-applies the manifests in `/etc/kubernetes/addons` labelled `addonmanager.kubernetes.io/mode=Reconcile` with `kubectl apply --prune`, so a field its manifest sets comes back (\"Addon will be reconfigured to the state given by the supplied fields in the template file periodically\"); CoreDNS's Deployment is one, with the toleration `CriticalAddonsOnly`",
+        open: false,
+        source: "kubernetes `cluster/addons/addon-manager/kube-addons.sh` (`reconcile_addons`), `cluster/addons/addon-manager/README.md`; `cluster/addons/dns/coredns/coredns.yaml.base` @008b3652959ca58af8be3fb5b6ecfe9ae7638282",
+    },
+    Writer {
+        name: "horizontal-pod-autoscaler",
+        what: "kube-controller-manager's horizontal pod autoscaler: the target's `spec.replicas`, through the scale subresource (an update of the Scale read at the start of the sync), whenever the metrics call for another size",
+        open: false,
+        source: "kubernetes `pkg/controller/podautoscaler/horizontal.go` (`reconcileAutoscaler`: `scale.Spec.Replicas = desiredReplicas`, `scaleNamespacer.Scales(...).Update`) @00067268967ec95a40035bd666374a1caf48dd1a",
+    },
+    Writer {
+        name: "openshift-dockercfg",
+        what: "OpenShift's service account pull secrets controller (openshift-controller-manager): appends the generated `<sa>-dockercfg-*` Secret to every ServiceAccount's `imagePullSecrets` and `secrets`, by an update of the ServiceAccount it read (retried on conflict)",
+        open: false,
+        source: "openshift/openshift-controller-manager `pkg/serviceaccounts/controllers/create_dockercfg_secrets.go` (`DockercfgController.syncServiceAccount`) @071b34b64ea82e87014bccb2ed14f6c2cf4ac9fe",
+    },
+    Writer {
+        name: "cert-manager-cainjector",
+        what: "cert-manager's CA injector: the `caBundle` of objects annotated `cert-manager.io/inject-ca-from` (and the other inject annotations): every webhook's `clientConfig.caBundle` in Mutating and ValidatingWebhookConfigurations, an APIService's `spec.caBundle`, a CustomResourceDefinition's `spec.conversion.webhook.clientConfig.caBundle`; replaced, or with the CAInjectorMerging feature merged with the bundle already there",
+        open: false,
+        source: "cert-manager `pkg/controller/cainjector/injectables.go` (`SetCA` and `AsApplyObject` of `mutatingWebhookTarget`, `validatingWebhookTarget`, `apiServiceTarget`, `crdConversionTarget`) @00072869851d748101a6e7eb15712638ed198f34",
+    },
 ];
 
 const VMI: &[&str] = &["VirtualMachineInstance"];
 
 /// The table. Rows for every kind come first; a kind's own rows add
 /// writers to them.
-pub static ROWS: [Row; 21] = [
+pub static ROWS: [Row; 27] = [
     Row {
         kinds: &[],
         path: "/metadata/labels",
@@ -253,6 +288,7 @@ pub static ROWS: [Row; 21] = [
         item: "label",
         writers: &[
             "kubelet",
+            "kubeadm",
             "node-feature-discovery",
             "virt-handler-heartbeat",
             "virt-handler-node-labeller",
@@ -277,6 +313,7 @@ pub static ROWS: [Row; 21] = [
         item: "taint",
         writers: &[
             "node-lifecycle-controller",
+            "kubeadm",
             "node-feature-discovery",
             "controllers-and-users",
         ],
@@ -382,6 +419,53 @@ pub static ROWS: [Row; 21] = [
         item: "state change request",
         writers: &["virt-api", "virt-controller-vmi"],
     },
+    Row {
+        kinds: &["ServiceAccount"],
+        path: "/imagePullSecrets",
+        shape: Shape::List,
+        item: "pull secret",
+        writers: &["openshift-dockercfg", "controllers-and-users"],
+    },
+    Row {
+        kinds: &["ServiceAccount"],
+        path: "/secrets",
+        shape: Shape::List,
+        item: "secret",
+        writers: &["openshift-dockercfg", "controllers-and-users"],
+    },
+    Row {
+        kinds: &["Deployment", "DaemonSet"],
+        path: "/spec/template/spec/tolerations",
+        shape: Shape::List,
+        item: "toleration",
+        writers: &["kubeadm", "addon-manager"],
+    },
+    Row {
+        kinds: &[
+            "Deployment",
+            "StatefulSet",
+            "ReplicaSet",
+            "ReplicationController",
+        ],
+        path: "/spec/replicas",
+        shape: Shape::Scalar,
+        item: "replica count",
+        writers: &["horizontal-pod-autoscaler"],
+    },
+    Row {
+        kinds: &["APIService"],
+        path: "/spec/caBundle",
+        shape: Shape::Scalar,
+        item: "CA bundle",
+        writers: &["cert-manager-cainjector"],
+    },
+    Row {
+        kinds: &["CustomResourceDefinition"],
+        path: "/spec/conversion/webhook/clientConfig/caBundle",
+        shape: Shape::Scalar,
+        item: "CA bundle",
+        writers: &["cert-manager-cainjector"],
+    },
 ];
 
 /// Who writes a field, as far as the table knows.
@@ -409,6 +493,15 @@ impl Sharing {
             Sharing::Sole(writer) => vec![writer.name],
             Sharing::Unknown => Vec::new(),
         }
+    }
+
+    /// True when a whole-field finding should say "no other writer known":
+    /// the table has no row for the field and the object is of a built-in
+    /// kind (whose writers the table means to know; a custom resource's
+    /// are its operator's business).
+    pub fn none_known(&self, kind: Option<&str>) -> bool {
+        matches!(self, Sharing::Unknown)
+            && kind.is_some_and(|k| super::kinds::served(k) == super::kinds::Served::Builtin)
     }
 
     /// The writers for a message: `kubelet, node-feature-discovery and
@@ -505,13 +598,13 @@ mod tests {
         // No kind: the union.
         assert!(sharing(None, p("/status/conditions")).is_shared());
         // Conditions: third-party controllers add types of their own, on
-        // every kind (API conventions); a Deployment's spec is nobody's.
+        // every kind (API conventions); a Deployment's paused flag is nobody's.
         assert_eq!(
             sharing(Some("Deployment"), p("/status/conditions")).names(),
             ["condition-writers"]
         );
         assert_eq!(
-            sharing(Some("Deployment"), p("/spec/template/spec/tolerations")),
+            sharing(Some("Deployment"), p("/spec/template/spec/nodeSelector")),
             Sharing::Unknown
         );
         // The protection controllers hold PVC and PV finalizers only.
@@ -529,7 +622,58 @@ mod tests {
             .contains(&"kubelet"));
         assert_eq!(
             sharing(Some("Node"), p("/metadata/labels")).list(),
-            "controllers-and-users, kubelet, node-feature-discovery, virt-handler-heartbeat, virt-handler-node-labeller and virt-controller-node"
+            "controllers-and-users, kubelet, kubeadm, node-feature-discovery, virt-handler-heartbeat, virt-handler-node-labeller and virt-controller-node"
         );
+    }
+
+    #[test]
+    fn the_ecosystem_writes_beside_the_user() {
+        let p = |s| Pointer::parse(s).unwrap();
+        // OpenShift appends its dockercfg pull secret to every ServiceAccount.
+        let sa = sharing(Some("ServiceAccount"), p("/imagePullSecrets"));
+        assert!(sa.is_shared());
+        assert!(sa.names().contains(&"openshift-dockercfg"));
+        assert_eq!(
+            shape(Some("ServiceAccount"), p("/imagePullSecrets")),
+            Some((Shape::List, "pull secret"))
+        );
+        // A Pod template's pull secrets are nobody else's.
+        assert_eq!(
+            sharing(Some("DaemonSet"), p("/spec/template/spec/imagePullSecrets")),
+            Sharing::Unknown
+        );
+        // kubeadm and the add-on manager re-apply CoreDNS's tolerations.
+        let tolerations = sharing(Some("Deployment"), p("/spec/template/spec/tolerations"));
+        assert_eq!(tolerations.names(), ["kubeadm", "addon-manager"]);
+        assert!(tolerations.is_shared());
+        // kubeadm labels and taints the control-plane Node.
+        assert!(sharing(Some("Node"), p("/spec/taints"))
+            .names()
+            .contains(&"kubeadm"));
+        // Scalars: the HPA sets replicas, cert-manager a caBundle.
+        let replicas = sharing(Some("Deployment"), p("/spec/replicas"));
+        assert_eq!(replicas.names(), ["horizontal-pod-autoscaler"]);
+        assert_eq!(
+            shape(Some("Deployment"), p("/spec/replicas")).map(|s| s.0),
+            Some(Shape::Scalar)
+        );
+        assert!(!paths_is_collection(Some("Deployment"), "/spec/replicas"));
+        assert_eq!(
+            sharing(Some("APIService"), p("/spec/caBundle")).names(),
+            ["cert-manager-cainjector"]
+        );
+        // "no other writer known": built-in kinds only.
+        assert!(
+            sharing(Some("Deployment"), p("/spec/template/spec/volumes"))
+                .none_known(Some("Deployment"))
+        );
+        assert!(!Sharing::Unknown.none_known(Some("VirtualMachineInstance")));
+        assert!(!Sharing::Unknown.none_known(None));
+    }
+
+    /// True when the table calls the field a map or a list.
+    fn paths_is_collection(kind: Option<&str>, path: &str) -> bool {
+        let pointer = Pointer::parse(path).unwrap();
+        shape(kind, pointer).is_some_and(|(s, _)| matches!(s, Shape::Map | Shape::List))
     }
 }
