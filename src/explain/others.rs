@@ -102,8 +102,6 @@ fn shown(line: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-
     #[test]
     fn every_other_error_line_is_named_or_listed_as_not_read() {
         let text = "Error from server (Conflict): Operation cannot be fulfilled on pods \"a\": the object has been modified; please apply your changes to the latest version and try again\nsome unrelated log line\nError from server (NotFound): pods \"b\" not found\nError from server (NotFound): pods \"c\" not found\nerror: something this tool has never seen\n";

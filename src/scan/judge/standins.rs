@@ -150,7 +150,7 @@ impl Standins {
             Some((lint::writers::Shape::Object, _)) => json!({"field": "value"}),
             Some((lint::writers::Shape::Map, _)) => stand_in(Shape::Map),
             Some((lint::writers::Shape::List, _)) => stand_in(Shape::List),
-            None => Value::String("value".to_owned()),
+            Some((lint::writers::Shape::Scalar, _)) | None => Value::String("value".to_owned()),
         }
     }
 }
