@@ -646,7 +646,10 @@ impl<'a> Ctx<'a> {
         for (t, token) in pointer.tokens().enumerate() {
             let (encoded, decoded) = (token.encoded(), token.decoded());
             let numeric = !encoded.is_empty() && encoded.bytes().all(|b| b.is_ascii_digit());
-            if numeric && self.is_list_at(state.is_some(), node, &parent) {
+            if numeric
+                && !fixed_order(self.kind, &parent)
+                && self.is_list_at(state.is_some(), node, &parent)
+            {
                 let mut element = parent.clone();
                 element.push_back(&decoded);
                 if !self.index.element_guarded(index, &element) {
@@ -1093,6 +1096,24 @@ fn mismatch(raw: &str, at: &mut String, depth: usize) -> Option<Mismatch> {
             })
         }
     }
+}
+
+/// True for a list no writer can reorder, shorten or insert into once the
+/// object exists, so that an index names the same element for its whole
+/// life: a Pod's containers, init containers and volumes (kubernetes
+/// `pkg/apis/core/validation/validation.go`, `ValidatePodUpdate`: "pod
+/// updates may not change fields other than `spec.containers[*].image`,
+/// ..."), and its ephemeral containers, which are only appended
+/// (`ValidatePodEphemeralContainersUpdate`).
+fn fixed_order(kind: Option<&str>, list: &Pointer) -> bool {
+    kind == Some("Pod")
+        && matches!(
+            list.to_string().as_str(),
+            "/spec/containers"
+                | "/spec/initContainers"
+                | "/spec/volumes"
+                | "/spec/ephemeralContainers"
+        )
 }
 
 #[cfg(test)]

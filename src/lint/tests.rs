@@ -560,3 +560,39 @@ fn where_the_patch_goes_decides_what_is_judged() {
         rules(&report)
     );
 }
+
+/// A Pod's containers cannot be reordered or removed once it exists (the
+/// API server refuses it), so an index into them names one container for
+/// good; a Deployment's pod template can change under you.
+#[test]
+fn an_index_into_a_pods_containers_is_stable() {
+    let patch = r#"[{"op":"replace","path":"/spec/containers/2/image","value":"nop"}]"#;
+    let input = read(patch, &budget()).unwrap();
+    let lint_as = |kind: &str| {
+        let options = Options {
+            kind: Some(kind.to_owned()),
+            ..Options::default()
+        };
+        rules(&lint_input(&input, &options).unwrap())
+    };
+    assert!(!lint_as("Pod").contains(&Rule::IndexWithoutTest));
+    let template =
+        r#"[{"op":"replace","path":"/spec/template/spec/containers/2/image","value":"nop"}]"#;
+    let input = read(template, &budget()).unwrap();
+    let options = Options {
+        kind: Some("Deployment".to_owned()),
+        ..Options::default()
+    };
+    assert!(rules(&lint_input(&input, &options).unwrap()).contains(&Rule::IndexWithoutTest));
+    // Other lists of a Pod still move.
+    let conditions = read(
+        r#"[{"op":"remove","path":"/status/conditions/1"}]"#,
+        &budget(),
+    )
+    .unwrap();
+    let options = Options {
+        kind: Some("Pod".to_owned()),
+        ..Options::default()
+    };
+    assert!(rules(&lint_input(&conditions, &options).unwrap()).contains(&Rule::IndexWithoutTest));
+}
