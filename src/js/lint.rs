@@ -20,7 +20,7 @@ pub const LINT_TYPES: &str = r#"
 export type LintRule =
   | "whole-map-test" | "whole-list-test" | "unescaped-slash" | "invalid-pointer"
   | "test-never-matches" | "index-without-test" | "remove-without-test" | "add-without-test"
-  | "test-after-write" | "duplicate-path" | "rv-test" | "rv-pinned-body" | "engine-dependent"
+  | "test-after-write" | "duplicate-path" | "rv-test" | "redirect-truncates-input" | "rv-pinned-body" | "engine-dependent"
   | "release-dependent"
   | "too-many-ops" | "body-too-large" | "malformed-op" | "fails-now"
   | "merge-replaces-list" | "merge-null-deletes" | "whole-collection-write" | "whole-object-test"

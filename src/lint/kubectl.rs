@@ -15,8 +15,10 @@ use std::borrow::Cow;
 use crate::input::Budget;
 
 use super::kinds;
-use super::read::{kubectl_body, BodyKind, Input, LintError, Origin, PatchFiles, Refusal};
+use super::read::{kubectl_body, BodyKind, Hint, Input, LintError, Origin, PatchFiles, Refusal};
+use super::rules::message;
 use super::shell::{self, Token};
+use super::Rule;
 
 /// kubectl's flags that take a value (the next word, unless written
 /// `--flag=value`). Any other flag is taken as a switch.
@@ -128,6 +130,8 @@ struct Command<'t> {
     words: Vec<&'t Token>,
     /// The shell constructs around it, named.
     shell: Vec<String>,
+    /// Its redirections: the operator and its target.
+    redirects: Vec<(String, String)>,
 }
 
 /// The shell constructs around a command, each named once.
@@ -203,20 +207,22 @@ impl Shell {
 /// around it named.
 fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     let mut shell = Shell::default();
-    let mut found: Option<Vec<&Token>> = None;
+    let mut found: Option<(Vec<&Token>, Vec<(String, String)>)> = None;
     let mut current: Vec<&Token> = Vec::new();
+    let mut redirects: Vec<(String, String)> = Vec::new();
     let mut commands = 0;
-    let mut after_redirect = false;
+    let mut after_redirect: Option<&str> = None;
     for token in tokens {
         match token {
-            Token::Op { op, .. } if shell.operator(op) => after_redirect = true,
+            Token::Op { op, .. } if shell.operator(op) => after_redirect = Some(op),
             // Any other operator ends a command.
             Token::Op { .. } => {
                 commands += usize::from(!current.is_empty());
                 if found.is_none() && is_patch(&current) {
-                    found = Some(std::mem::take(&mut current));
+                    found = Some((std::mem::take(&mut current), std::mem::take(&mut redirects)));
                 }
                 current.clear();
+                redirects.clear();
             }
             Token::Word {
                 text,
@@ -225,8 +231,10 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
                 ..
             } => {
                 // A redirection's target is not an argument.
-                let target = std::mem::take(&mut after_redirect);
-                if !target && shell.word(text, expansions, placeholders, current.is_empty()) {
+                let target = after_redirect.take();
+                if let Some(op) = target {
+                    redirects.push((op.to_owned(), text.clone()));
+                } else if shell.word(text, expansions, placeholders, current.is_empty()) {
                     current.push(token);
                 }
             }
@@ -234,9 +242,9 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     }
     commands += usize::from(!current.is_empty());
     if found.is_none() && is_patch(&current) {
-        found = Some(current);
+        found = Some((current, redirects));
     }
-    let words = found?;
+    let (words, redirects) = found?;
     if commands > 1 {
         shell.name(format!("{commands} commands"));
     }
@@ -247,6 +255,7 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     Some(Command {
         words: words[start..].to_vec(),
         shell: shell.0,
+        redirects,
     })
 }
 
@@ -321,6 +330,7 @@ pub(super) fn read(
             None,
         ));
     }
+    let truncated = truncations(&command.redirects, &flags);
     let from_file = flags.patch_file.is_some();
     let expansions = std::mem::take(&mut flags.patch_expansions);
     if let Some((value, line)) = &flags.patch {
@@ -345,6 +355,7 @@ pub(super) fn read(
     }
     input.kind = kind;
     input.resource = targets.first().and_then(|t| kinds::resource(t));
+    input.hints.extend(truncated);
     let mut shell = command.shell;
     shell.extend(stand_ins.into_iter().map(|e| {
         format!("the value of {e} in the patch, which lint cannot know: a placeholder string stands in for it")
@@ -354,6 +365,36 @@ pub(super) fn read(
         shell,
     };
     Ok(input)
+}
+
+/// The redirections that truncate a file the command reads (`> f` with
+/// `-f f` or `--patch-file f`): the shell empties it before kubectl starts.
+fn truncations(redirects: &[(String, String)], flags: &Flags) -> Vec<Hint> {
+    let reads = [
+        (
+            flags.filename_value.as_deref(),
+            "-f",
+            "no object: kubectl answers `error: no objects passed to patch`",
+        ),
+        (
+            flags.patch_file.as_ref().map(|(f, _)| f.as_str()),
+            "--patch-file",
+            "an empty patch",
+        ),
+    ];
+    let mut hints = Vec::new();
+    for (op, target) in redirects {
+        let truncates = op.ends_with('>') && !op.ends_with(">>") && !op.starts_with('<');
+        for (file, flag, finds) in reads {
+            if truncates && file == Some(target.as_str()) {
+                hints.push(Hint {
+                    rule: Rule::RedirectTruncatesInput,
+                    message: message!(RedirectTruncatesInput "command", op, target, flag, finds),
+                });
+            }
+        }
+    }
+    hints
 }
 
 /// A value as a message shows it: cut after 60 characters, with its
@@ -495,6 +536,8 @@ struct Flags {
     kind: Option<(String, usize)>,
     /// `-f` or `-k`: the target comes from a file.
     filename: bool,
+    /// The file `-f` names.
+    filename_value: Option<String>,
     /// The words that are not flags: `patch`, then the targets.
     positional: Vec<String>,
 }
@@ -508,6 +551,7 @@ impl Flags {
             patch_file: None,
             kind: None,
             filename: false,
+            filename_value: None,
             positional: Vec::new(),
         };
         let mut rest = command.words.iter().skip(1);
@@ -560,7 +604,11 @@ impl Flags {
                 }
                 "--patch-file" => flags.patch_file = value.map(|v| (v, line)),
                 "--type" => flags.kind = value.map(|v| (v, line)),
-                "-f" | "--filename" | "-k" | "--kustomize" => flags.filename = true,
+                "-f" | "--filename" => {
+                    flags.filename = true;
+                    flags.filename_value = value;
+                }
+                "-k" | "--kustomize" => flags.filename = true,
                 _ => {}
             }
         }

@@ -206,6 +206,8 @@ pub enum Rule {
     DuplicatePath,
     /// A `test` of `/metadata/resourceVersion`.
     RvTest,
+    /// A `>` redirection to the file the command reads.
+    RedirectTruncatesInput,
     /// A body (or a JSON patch's `add`/`replace`) that pins
     /// `metadata.resourceVersion`.
     RvPinnedBody,
@@ -329,7 +331,7 @@ pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"Virtu
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 37] = [
+    pub const ALL: [Rule; 38] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -341,6 +343,7 @@ impl Rule {
         Rule::TestAfterWrite,
         Rule::DuplicatePath,
         Rule::RvTest,
+        Rule::RedirectTruncatesInput,
         Rule::RvPinnedBody,
         Rule::EngineDependent,
         Rule::ReleaseDependent,
@@ -426,7 +429,7 @@ enum Against {
 /// the fixed patch it is silent on (generated at the limit for
 /// [`Rule::TooManyOps`] and [`Rule::BodyTooLarge`]).
 #[rustfmt::skip]
-const EXAMPLES: [(Rule, Against, &str, &str); 37] = [
+const EXAMPLES: [(Rule, Against, &str, &str); 38] = [
     (Rule::WholeMapTest, Against::Nothing,
      r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
      r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#),
@@ -460,6 +463,9 @@ const EXAMPLES: [(Rule, Against, &str, &str); 37] = [
     (Rule::RvTest, Against::Nothing,
      r#"[{"op":"test","path":"/metadata/resourceVersion","value":"12345"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#,
      r#"[{"op":"test","path":"/status/phase","value":"Running"},{"op":"replace","path":"/status/phase","value":"Succeeded"}]"#),
+    (Rule::RedirectTruncatesInput, Against::Nothing,
+     r#"kubectl patch --local -f vmi.yaml --type=merge -p '{"metadata":{"labels":{"a":"b"}}}' -o yaml > vmi.yaml"#,
+     r#"kubectl patch --local -f vmi.yaml --type=merge -p '{"metadata":{"labels":{"a":"b"}}}' -o yaml > vmi-patched.yaml"#),
     (Rule::RvPinnedBody, Against::Nothing,
      r#"{"metadata":{"resourceVersion":"12345","finalizers":["kubevirt.io/virtualMachineControllerFinalize"]}}"#,
      r#"{"metadata":{"labels":{"kubevirt.io/nodeName":"node01"}}}"#),
@@ -637,7 +643,7 @@ impl<'de> serde::Deserialize<'de> for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 37] = TABLE;
+pub static RULES: [RuleInfo; 38] = TABLE;
 
 /// Each rule's name, read from [`TABLE`] at compile time.
 static NAMES: [&str; TABLE.len()] = {
@@ -672,7 +678,7 @@ static SEVERITIES: [Severity; TABLE.len()] = {
 /// the other texts are linked only where [`RULES`] (or [`Rule::info`]) is
 /// used. One line a message.
 #[rustfmt::skip]
-const TABLE: [RuleInfo; 37] = [
+const TABLE: [RuleInfo; 38] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
@@ -830,6 +836,18 @@ const TABLE: [RuleInfo; 37] = [
             ("op", "op {index} tests /metadata/resourceVersion: any write to the object since your read (by anyone, to any field) fails this patch (422, which RetryOnConflict does not retry)"),
         ],
         applies_to: AppliesTo::JsonPatch,
+    },
+    RuleInfo {
+        rule: Rule::RedirectTruncatesInput,
+        name: "redirect-truncates-input",
+        severity: Severity::Error,
+        summary: "a `>` redirection to the file the `kubectl patch` command reads (`-f` or `--patch-file`)",
+        explanation: "The shell opens the redirection's file for writing, emptying it, before it starts kubectl, so kubectl reads an empty file: with `-f` it finds no object (`error: no objects passed to patch`), with `--patch-file` an empty patch, and either way the file is left empty. `patch --local -f f -o yaml > f` loses the manifest it meant to rewrite.",
+        fix: "Write to another file and move it over the first once kubectl succeeded (`> f.new && mv f.new f`), or use `sponge` from moreutils.",
+        messages: &[
+            ("command", "`{op} {target}` empties {target} before kubectl starts, and kubectl reads it ({flag} {target}): it finds {finds}, and the file is left empty"),
+        ],
+        applies_to: AppliesTo::All,
     },
     RuleInfo {
         rule: Rule::RvPinnedBody,
