@@ -130,9 +130,12 @@ struct Command<'t> {
     words: Vec<&'t Token>,
     /// The shell constructs around it, named.
     shell: Vec<String>,
-    /// Its redirections: the operator and its target.
-    redirects: Vec<(String, String)>,
+    /// Its redirections.
+    redirects: Vec<Redirect>,
 }
+
+/// A redirection: the operator and its target.
+type Redirect = (String, String);
 
 /// The shell constructs around a command, each named once.
 #[derive(Default)]
@@ -207,9 +210,9 @@ impl Shell {
 /// around it named.
 fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     let mut shell = Shell::default();
-    let mut found: Option<(Vec<&Token>, Vec<(String, String)>)> = None;
+    let mut found: Option<(Vec<&Token>, Vec<Redirect>)> = None;
     let mut current: Vec<&Token> = Vec::new();
-    let mut redirects: Vec<(String, String)> = Vec::new();
+    let mut redirects: Vec<Redirect> = Vec::new();
     let mut commands = 0;
     let mut after_redirect: Option<&str> = None;
     for token in tokens {
@@ -369,7 +372,7 @@ pub(super) fn read(
 
 /// The redirections that truncate a file the command reads (`> f` with
 /// `-f f` or `--patch-file f`): the shell empties it before kubectl starts.
-fn truncations(redirects: &[(String, String)], flags: &Flags) -> Vec<Hint> {
+fn truncations(redirects: &[Redirect], flags: &Flags) -> Vec<Hint> {
     let reads = [
         (
             flags.filename_value.as_deref(),
