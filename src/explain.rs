@@ -39,6 +39,7 @@ mod decode;
 mod details;
 mod offer;
 mod others;
+pub use others::OtherLine;
 pub mod read;
 mod release;
 pub mod render;

@@ -200,6 +200,10 @@ pub struct ExplainView {
     /// What the explanation was made from, in a sentence (none when the
     /// text could not be read).
     pub made_from: Option<String>,
+    /// The other errors of the pasted text, a sentence each: another
+    /// class on another line, or a line that looks like an error and was
+    /// not read.
+    pub others: Vec<String>,
 }
 
 impl ExplainView {
@@ -234,6 +238,29 @@ impl ExplainView {
             sources: sources(e),
             unused,
             made_from,
+            others: e.others.iter().map(other_text).collect(),
+        }
+    }
+}
+
+/// One other error of the pasted text, in a sentence.
+fn other_text(o: &crate::explain::OtherLine) -> String {
+    match o.classes.as_slice() {
+        [] => format!(
+            "Line {} looks like an error no known wording matches, so it is not explained: {}",
+            o.line, o.text
+        ),
+        classes => {
+            let names: Vec<String> = classes
+                .iter()
+                .map(|c| format!("{} ({})", c.label(), c.id()))
+                .collect();
+            format!(
+                "Line {} is another error, {}: {}",
+                o.line,
+                names.join(" or "),
+                o.text
+            )
         }
     }
 }

@@ -64,6 +64,12 @@ fn panel_body(view: &ExplainView) -> Html {
     html! {
         <>
             { body }
+            if !view.others.is_empty() {
+                <div class="explain-others">
+                    <h4>{ "Also in the pasted text" }</h4>
+                    <ul>{ for view.others.iter().map(|o| html! { <li>{ o.clone() }</li> }) }</ul>
+                </div>
+            }
             if let Some(unused) = &view.unused {
                 <p class="note">{ unused.clone() }</p>
             }

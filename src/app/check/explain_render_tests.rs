@@ -160,3 +160,24 @@ fn the_view_crosses_as_json_and_reads_back_the_same() {
         assert_eq!(back, view, "{text}");
     }
 }
+
+/// A pasted log with more than one error: the panel explains one and
+/// lists each other line, with its class or as not read.
+#[test]
+fn every_other_error_line_is_listed_with_its_class_or_as_not_read() {
+    let log = "Error from server (Conflict): Operation cannot be fulfilled on pods \"a\": the object has been modified; please apply your changes to the latest version and try again\nretrying...\nError from server (NotFound): pods \"b\" not found\nerror: something no tool prints\n";
+    let html = panel("", "", log);
+    let read = text(&html);
+    assert!(read.contains("Also in the pasted text"), "{read}");
+    assert!(
+        read.contains("Line 3 is another error, Not found (not-found): Error from server (NotFound): pods \"b\" not found"),
+        "{read}"
+    );
+    assert!(
+        read.contains("Line 4 looks like an error no known wording matches, so it is not explained: error: something no tool prints"),
+        "{read}"
+    );
+    assert!(!read.contains("retrying..."), "{read}");
+    // One message alone lists nothing.
+    assert_eq!(count(&panel("", "", BARE_422), "explain-others"), 0);
+}
