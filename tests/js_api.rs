@@ -1496,7 +1496,7 @@ fn options_are_checked_in_one_read_with_exact_messages() {
     );
     assert_eq!(
         message(&err),
-        "options: unknown option \"explian\" (known: preset, overrides, fieldManager, mergeResourceVersion, explain)"
+        "options: unknown option \"explian\" (known: preset, overrides, fieldManager, mergeResourceVersion, explain, kubeVersion)"
     );
     // Another function's list is its own, read after the first.
     let err = error_of(
