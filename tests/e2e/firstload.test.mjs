@@ -349,24 +349,25 @@ test('the page and Check modules carry no linter and no rule table; the engines 
 
 test('the page and Check modules carry no exact float reader; the engines and the other view modules do', async () => {
   // serde_json's `float_roundtrip` reads a decimal to the nearest f64 with
-  // core's parser, whose table of 128-bit powers of five (10 KB, which
-  // gzip cannot shrink) starts with 5^-342 as (0xeef453d6923bd65a,
-  // 0x113faa2906a13b3f), each half little-endian.
+  // its own big-integer arithmetic (serde_json `src/lexical`), whose table
+  // of large powers of five holds 5^... as 32-bit limbs on wasm32: POW5_7
+  // is [3211403009, 1849224548, 3668416493, 3913284084, 1593091]
+  // (`lexical/large_powers32.rs`), each limb little-endian.
   // The page and Check modules are built without it (Cargo.toml,
   // `exact-floats`): they read no user JSON, the engines do. Everything
-  // that reads user JSON keeps it.
-  const first = Buffer.alloc(16);
-  first.writeBigUInt64LE(0xeef453d6923bd65an, 0);
-  first.writeBigUInt64LE(0x113faa2906a13b3fn, 8);
+  // that reads JSON text keeps it.
+  const limbs = [3211403009, 1849224548, 3668416493, 3913284084, 1593091];
+  const marker = Buffer.alloc(4 * limbs.length);
+  limbs.forEach((limb, i) => marker.writeUInt32LE(limb, 4 * i));
   const names = await readdir(distDir);
   const has = async (re) => {
     const name = names.find((n) => re.test(n));
     assert.ok(name, `dist/ has ${re}`);
-    return (await readFile(join(distDir, name))).includes(first);
+    return (await readFile(join(distDir, name))).includes(marker);
   };
-  assert.equal(await has(/^page-[0-9a-f]+_bg\.wasm$/), false, 'the page module holds no table of powers of five');
-  assert.equal(await has(/^check_bg\.wasm$/), false, 'the Check module holds no table of powers of five');
-  for (const re of [/^engine-worker_bg\.wasm$/, /^race_bg\.wasm$/]) {
+  assert.equal(await has(/^page-[0-9a-f]+_bg\.wasm$/), false, 'the page module holds no exact float reader');
+  assert.equal(await has(/^check_bg\.wasm$/), false, 'the Check module holds no exact float reader');
+  for (const re of [/^engine-worker_bg\.wasm$/, /^race_bg\.wasm$/, /^learn_bg\.wasm$/, /^scale_bg\.wasm$/]) {
     assert.equal(await has(re), true, `${re} reads floats exactly`);
   }
 });
