@@ -28,7 +28,7 @@ use patchlab::input::{self, Budget};
 const BATCHES: [(&str, f64); 2] = [("public.yaml", 0.94), ("public-2.yaml", DEV_FLOOR_2)];
 
 /// The second batch's dev floor.
-const DEV_FLOOR_2: f64 = 0.85;
+const DEV_FLOOR_2: f64 = 0.88;
 
 /// The test part's bar (measured only with `PATCHLAB_MEASURE_TEST=1`).
 const TEST_BAR: f64 = 0.90;

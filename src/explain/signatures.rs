@@ -130,6 +130,14 @@ pub const SIGNATURES: &[Signature] = &[
         extract: ssa_managers,
     },
     Signature {
+        classes: &[C::ContentType],
+        text: "415: Unsupported Media Type",
+        family: Family::Apiserver,
+        source: "emicklei/go-restful@v3.11.0 jsr311.go (RouterJSR311.detectRoute: NewError(http.StatusUnsupportedMediaType, \"415: Unsupported Media Type\")): no route of the resource consumes the request's Content-Type (a PATCH sent as application/json)",
+        example: "HTTP response code: 415\nHTTP response body: {\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\"415: Unsupported Media Type\",\"reason\":\"UnsupportedMediaType\",\"details\":{},\"code\":415}",
+        extract: nothing,
+    },
+    Signature {
         classes: &[C::SmpCustomResource, C::ContentType],
         text: "the body of the request was in an unknown format - accepted media types include: ",
         family: Family::Apiserver,
@@ -455,6 +463,14 @@ pub const SIGNATURES: &[Signature] = &[
         family: Family::GoJson,
         source: "kubernetes/apiserver@release-1.36 pkg/endpoints/handlers/patch.go (applyJSPatch strict decode of an object as a JSON patch); Go encoding/json UnmarshalTypeError.Error (\"json: cannot unmarshal %s into Go value of type %s\")",
         example: "Error from server (BadRequest): error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp",
+        extract: decode_error,
+    },
+    Signature {
+        classes: &[C::DecodeError],
+        text: "cannot unmarshal string into Go value of type jsonpatch.Patch",
+        family: Family::Evanphx,
+        source: "evanphx/json-patch@v4.12.0 patch.go (DecodePatch: json.Unmarshal into Patch, []Operation); Go encoding/json UnmarshalTypeError.Error: a JSON patch sent as a JSON string (encoded twice), answered 500 by servers that returned DecodePatch's error unwrapped",
+        example: "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\",\"message\":\"json: cannot unmarshal string into Go value of type jsonpatch.Patch\",\"code\":500}",
         extract: decode_error,
     },
     Signature {
