@@ -302,6 +302,10 @@ pub struct Explanation {
     /// The optional inputs that could not be read (explained without
     /// them).
     pub unread: Vec<Unread>,
+    /// The line (1-based) of the explained message, when the text holds
+    /// other errors too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     /// The other errors of the pasted text: each line of another kind
     /// named with its class, or listed as not read.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -479,7 +483,25 @@ pub fn explain_unlinked(request: &Request<'_>) -> Result<Explanation, ExplainErr
         reading.content_type = Some(t);
     }
     let verdict = classify::classify(&reading);
+    let others = others::others(request.text, verdict.matched, &verdict.candidates);
+    // A log of several errors: what was seen (status, reason, target) is
+    // read from the line the explained message is on, not from another
+    // error's line.
+    let (line, reading, verdict) = match others::line_of(request.text, verdict.matched) {
+        Some((line, text)) if !others.is_empty() => {
+            let mut alone = read::read(text);
+            alone.content_type = alone.content_type.or(reading.content_type.clone());
+            let again = classify::classify(&alone);
+            match again.matched == verdict.matched {
+                true => (Some(line), alone, again),
+                false => (None, reading, verdict),
+            }
+        }
+        _ => (None, reading, verdict),
+    };
     let mut e = Explanation::of_text(&reading, &verdict, given.asked.modelled());
+    e.line = line;
+    e.others = others;
     e.asked_release = (!given.asked.is_modelled()).then_some(given.asked);
     e.release_note = given.asked.note();
     let (candidates, decided_by) = e.decide(&reading, &verdict, &given, request.object);
@@ -497,7 +519,6 @@ pub fn explain_unlinked(request: &Request<'_>) -> Result<Explanation, ExplainErr
     };
     e.candidates = candidates.iter().copied().map(Candidate::of).collect();
     e.unread = given.unread;
-    e.others = others::others(request.text, verdict.matched, &verdict.candidates);
     e.decode_at = decode::locate(&e, request.patch, request.text);
     e.settle_advice(given.patch.as_ref(), given.object.as_ref());
     e.summary = report::summary(&e);
@@ -563,6 +584,7 @@ impl Explanation {
             asked_release: None,
             release_note: None,
             unread: Vec::new(),
+            line: None,
             others: Vec::new(),
             check: None,
             check_link: None,

@@ -319,12 +319,15 @@ impl CandidateView {
     }
 }
 
-/// "Read as kubectl, HTTP 422; decided by ...".
+/// "Read as kubectl, HTTP 422; decided by ..." (from line N of a log
+/// with other errors).
 fn read_as(e: &Explanation) -> String {
     let answer = e.seen.answer().map(|a| format!(", {a}"));
     let decided = e.decided_by.as_ref().map(|by| format!("; decided by {by}"));
+    let line = e.line.map(|l| format!("Line {l} of the pasted text, read"));
     format!(
-        "Read as {}{}{}.",
+        "{} as {}{}{}.",
+        line.as_deref().unwrap_or("Read"),
         e.shape.as_str(),
         answer.unwrap_or_default(),
         decided.unwrap_or_default()

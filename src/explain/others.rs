@@ -53,7 +53,10 @@ pub(super) fn others(
         let verdict = classify::classify(&read::read(trimmed));
         let reads_as_error = !verdict.candidates.is_empty();
         if reads_as_error {
-            if seen.contains(&verdict.matched) || verdict.candidates == primary {
+            // The same error told again (a client's status line and its
+            // body, a retry's repeat) shares a class with the explained one.
+            let same = verdict.candidates.iter().any(|c| primary.contains(c));
+            if seen.contains(&verdict.matched) || same {
                 continue;
             }
             seen.push(verdict.matched);
@@ -71,6 +74,19 @@ pub(super) fn others(
         }
     }
     out
+}
+
+/// The first line (1-based) holding the matched wording, and its text.
+pub(super) fn line_of<'t>(
+    text: &'t str,
+    matched: Option<&'static str>,
+) -> Option<(usize, &'t str)> {
+    let matched = collapsed(matched?);
+    text.lines()
+        .take(MAX_LINES)
+        .enumerate()
+        .find(|(_, line)| collapsed(line).contains(&matched))
+        .map(|(i, line)| (i + 1, line.trim()))
 }
 
 /// Runs of whitespace as one space (a wrapped message).
@@ -120,6 +136,31 @@ mod tests {
         assert!(
             text.contains("not read, line 5: error: something this tool has never seen"),
             "{text}"
+        );
+    }
+
+    #[test]
+    fn what_was_seen_comes_from_the_explained_line() {
+        let text = "error: something no tool prints\nError from server (NotFound): pods \"b\" not found\nError from server (Conflict): Operation cannot be fulfilled on pods \"a\": the object has been modified; please apply your changes to the latest version and try again\n";
+        let e = crate::explain::explain(&crate::explain::Request::text(text)).unwrap();
+        let listed: Vec<usize> = e.others.iter().map(|o| o.line).collect();
+        let explained = e.candidates.first().map(|c| c.class.id());
+        match explained {
+            Some("not-found") => {
+                assert_eq!(e.line, Some(2));
+                assert_eq!(listed, [1, 3]);
+                assert_eq!(e.seen.reason.as_deref(), Some("NotFound"));
+            }
+            _ => {
+                assert_eq!(e.line, Some(3), "{explained:?}");
+                assert_eq!(listed, [1, 2]);
+                assert_eq!(e.seen.reason.as_deref(), Some("Conflict"));
+            }
+        }
+        let report = crate::explain::report::text(&e);
+        assert!(
+            report.contains(&format!("explained: line {}", e.line.unwrap())),
+            "{report}"
         );
     }
 

@@ -240,6 +240,12 @@ pub fn text(e: &Explanation) -> String {
             u.input, u.message
         );
     }
+    if let Some(line) = e.line {
+        let _ = writeln!(
+            s,
+            "explained: line {line} (the text holds other errors, below)"
+        );
+    }
     for o in &e.others {
         let _ = match o.classes.as_slice() {
             [] => writeln!(

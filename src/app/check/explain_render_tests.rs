@@ -178,6 +178,19 @@ fn every_other_error_line_is_listed_with_its_class_or_as_not_read() {
         "{read}"
     );
     assert!(!read.contains("retrying..."), "{read}");
+    assert!(
+        read.contains("Line 1 of the pasted text, read as kubectl, Conflict"),
+        "{read}"
+    );
+    // No sentence said twice.
+    assert!(
+        !read.contains("RetryOnConflict retries it. RetryOnConflict retries it"),
+        "{read}"
+    );
+    // In another order, what was seen comes from the explained line.
+    let reversed = "Error from server (NotFound): pods \"b\" not found\nError from server (Conflict): Operation cannot be fulfilled on pods \"a\": the object has been modified; please apply your changes to the latest version and try again\n";
+    let read = text(&panel("", "", reversed));
+    assert!(!read.contains("NotFound; "), "{read}");
     // One message alone lists nothing.
     assert_eq!(count(&panel("", "", BARE_422), "explain-others"), 0);
 }
