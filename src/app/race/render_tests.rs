@@ -413,3 +413,56 @@ fn a_text_waiting_to_be_read_says_so_and_is_busy() {
     assert_eq!(count(&read, r#"aria-busy="true""#), 0);
     assert_eq!(count(&read, r#"role="alert""#), 0, "both read and taken");
 }
+
+/// Once the race is edited, its description is said to be the shipped
+/// scenario's: the edits may make the replay do something else.
+#[test]
+fn an_edited_race_says_its_description_is_the_shipped_ones() {
+    let state = RaceState::default();
+    let shipped = text(&render_view(super::story_card::subject_note(&state)));
+    assert!(
+        !shipped.is_empty() && !shipped.starts_with("Edited"),
+        "{shipped}"
+    );
+    let edited = state.reduce(RaceAction::MoveUp(3));
+    let note = text(&render_view(super::story_card::subject_note(&edited)));
+    assert!(
+        note.starts_with(
+            "Edited: the description of the scenario as shipped; the replay below is of your edits"
+        ),
+        "{note}"
+    );
+    assert!(note.ends_with(&state.scenario.description), "{note}");
+}
+
+/// Where the two verdicts agree, the card names the intent's verdict too
+/// (a clashing intent beside a true conflict), never a bare "agrees".
+#[test]
+fn agreeing_verdicts_name_the_intents_word() {
+    let mut seen = 0;
+    for (id, scenario) in super::scenarios::library() {
+        for preset in Preset::ALL {
+            let state = RaceState::default()
+                .reduce(RaceAction::Load((*id).to_owned()))
+                .reduce(RaceAction::SetPreset(Some(preset)));
+            for step in 1..=scenario.schedule.len() {
+                let at = state.reduce(RaceAction::Goto(step)).replayed_here();
+                let Some(view) = at.current() else { continue };
+                let (Some(kind), Some(intent)) = (view.conflict, view.intent) else {
+                    continue;
+                };
+                if !intent.agrees(kind) {
+                    continue;
+                }
+                let read = text(&card(&at));
+                let said = format!(
+                    "; judged on its intent too, a {}.",
+                    intent.word().to_lowercase()
+                );
+                assert!(read.contains(&said), "{id} {preset:?} step {step}: {read}");
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen > 0, "some shipped race has agreeing verdicts");
+}

@@ -107,7 +107,7 @@ fn verdicts(step: &StepView) -> Html {
         <>
             <p class={classes!("class-note", (kind == ConflictKind::False).then_some("warn"))}>
                 <strong>{ format!("{} (judged on the request): ", kind.word()) }</strong>
-                { format!("{}{}.", request_reason(kind, &step.kept), if agrees { "; its intent agrees" } else { "" }) }
+                { format!("{}{}.", request_reason(kind, &step.kept), if agrees { format!("; judged on its intent too, a {}", intent.word().to_lowercase()) } else { String::new() }) }
                 <TermHelp term={kind.term()} />
             </p>
             if !agrees {

@@ -51,3 +51,21 @@ pub fn never_retried(names: &[String], more: &str) -> Html {
         </p>
     }
 }
+
+/// The scenario's description, said to be the shipped scenario's once it
+/// is edited (an edited race may no longer do what it tells).
+pub(super) fn subject_note(state: &super::state::RaceState) -> Html {
+    if state.scenario.description.is_empty() {
+        return Html::default();
+    }
+    let edited = state.source == super::state::Source::Edited;
+    html! {
+        <p class="subject-note">
+            if edited {
+                <strong>{ "Edited: " }</strong>
+                { "the description of the scenario as shipped; the replay below is of your edits, and may no longer do what it says. " }
+            }
+            { state.scenario.description.clone() }
+        </p>
+    }
+}

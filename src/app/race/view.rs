@@ -59,8 +59,8 @@ pub fn RaceView(props: &RaceViewProps) -> Html {
             { notice_bar(&yew::props!(NoticeBarProps { notice: state.notice.clone(), ondismiss: on(RaceAction::DismissNotice), onundo: on(RaceAction::Undo) })) }
             if let Some((story, number, of)) = state.interleaving_story() {
                 { story_card(&yew::props!(StoryCardProps { story, number, of, never_retried: state.never_retried() })) }
-            } else if !state.scenario.description.is_empty() {
-                <p class="subject-note">{ state.scenario.description.clone() }</p>
+            } else {
+                { super::story_card::subject_note(&state) }
             }
             { player(&yew::props!(PlayerProps { step: state.step, len: state.scenario.schedule.len(), playing: state.playing, speed: state.speed, send: send.clone() })) }
             { replay_part(&state, &send) }
