@@ -61,6 +61,7 @@ pub struct Args {
 
 fn parse_context(s: &str) -> Result<lint::context::Context, String> {
     s.parse()
+        .map_err(|e: lint::context::UnknownContext| e.to_string())
 }
 
 /// The patch type a body is sent as (`--type`, kubectl's names).

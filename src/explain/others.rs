@@ -43,11 +43,14 @@ pub(super) fn others(
         return Vec::new();
     }
     let mut seen: Vec<Option<&'static str>> = vec![matched];
+    let wording = matched.map(collapsed);
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         let trimmed = line.trim();
-        if trimmed.is_empty() || matched.is_some_and(|m| collapsed(trimmed).contains(&collapsed(m)))
-        {
+        let explained = wording
+            .as_deref()
+            .is_some_and(|m| collapsed(trimmed).contains(m));
+        if trimmed.is_empty() || explained {
             continue;
         }
         let verdict = classify::classify(&read::read(trimmed));

@@ -189,9 +189,9 @@ pub fn lint(
         cluster: cluster_of(reader.string("kubeVersion")?.as_deref(), None)?,
         context: match reader.string("context")?.as_deref() {
             None => lint::context::Context::Live,
-            Some(c) => c
-                .parse()
-                .map_err(|e: String| bad_argument(format!("options.context: {e}")))?,
+            Some(c) => c.parse().map_err(|e: lint::context::UnknownContext| {
+                bad_argument(format!("options.context: {e}"))
+            })?,
         },
         ..Options::default()
     };

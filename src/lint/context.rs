@@ -113,17 +113,32 @@ impl Context {
     }
 }
 
-impl FromStr for Context {
-    type Err = String;
+/// A context name that is none of [`CONTEXTS`]: the name given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownContext(pub String);
 
-    fn from_str(s: &str) -> Result<Context, String> {
+impl std::fmt::Display for UnknownContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = CONTEXTS.iter().map(|c| c.as_str()).collect();
+        write!(
+            f,
+            "unknown context {:?}: one of {}",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownContext {}
+
+impl FromStr for Context {
+    type Err = UnknownContext;
+
+    fn from_str(s: &str) -> Result<Context, UnknownContext> {
         CONTEXTS
             .into_iter()
             .find(|c| c.as_str() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = CONTEXTS.iter().map(|c| c.as_str()).collect();
-                format!("unknown context {s:?}: one of {}", names.join(", "))
-            })
+            .ok_or_else(|| UnknownContext(s.to_owned()))
     }
 }
 
@@ -150,8 +165,10 @@ mod tests {
             assert_eq!(c.as_str().parse::<Context>(), Ok(c));
         }
         let err = "kustomise".parse::<Context>().unwrap_err();
+        assert_eq!(err, UnknownContext("kustomise".into()));
         assert!(
-            err.contains("one of live, kustomize, helm-post-renderer"),
+            err.to_string()
+                .contains("one of live, kustomize, helm-post-renderer"),
             "{err}"
         );
     }

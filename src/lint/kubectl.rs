@@ -137,15 +137,36 @@ struct Command<'t> {
 /// A redirection: the operator and its target.
 type Redirect = (String, String);
 
-/// The shell constructs around a command, each named once.
+/// The shell constructs around a command, each named once, at most
+/// [`Shell::MOST`] of them (then how many more).
 #[derive(Default)]
-struct Shell(Vec<String>);
+struct Shell {
+    named: Vec<String>,
+    seen: std::collections::HashSet<String>,
+    more: usize,
+}
 
 impl Shell {
+    /// The most constructs named.
+    const MOST: usize = 24;
+
     fn name(&mut self, what: String) {
-        if !self.0.contains(&what) {
-            self.0.push(what);
+        if !self.seen.insert(what.clone()) {
+            return;
         }
+        if self.named.len() == Self::MOST {
+            self.more += 1;
+            return;
+        }
+        self.named.push(what);
+    }
+
+    /// What was named, and how many more were left unnamed.
+    fn into_names(mut self) -> Vec<String> {
+        if self.more > 0 {
+            self.named.push(format!("and {} more", self.more));
+        }
+        self.named
     }
 
     /// Names the operator `op`; true for a redirection (the word after it
@@ -257,7 +278,7 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     let start = patch_position(&texts)?;
     Some(Command {
         words: words[start..].to_vec(),
-        shell: shell.0,
+        shell: shell.into_names(),
         redirects,
     })
 }
@@ -360,9 +381,16 @@ pub(super) fn read(
     input.resource = targets.first().and_then(|t| kinds::resource(t));
     input.hints.extend(truncated);
     let mut shell = command.shell;
-    shell.extend(stand_ins.into_iter().map(|e| {
+    let unknown = stand_ins.len();
+    shell.extend(stand_ins.into_iter().take(Shell::MOST).map(|e| {
         format!("the value of {e} in the patch, which lint cannot know: a placeholder string stands in for it")
     }));
+    if unknown > Shell::MOST {
+        let more = unknown - Shell::MOST;
+        shell.push(format!(
+            "and {more} more values in the patch, each a placeholder string"
+        ));
+    }
     input.origin = Origin::Kubectl {
         target: targets.join(" "),
         shell,
@@ -413,48 +441,61 @@ fn shown(value: &str) -> String {
 
 /// The patch with each expansion the shell splices in as a bare JSON
 /// value (`'{"a": '"$CERT"'}'`) replaced by a placeholder string, when
-/// the text only reads that way; and the expansions replaced.
+/// the text only reads that way; and the expansions replaced, each once.
+/// One pass: the shell recorded the expansions in the order they stand in
+/// the text, so each is looked for after the one before.
 fn standing_in(text: String, expansions: &[String], budget: &Budget) -> (String, Vec<String>) {
     if expansions.is_empty() || kubectl_body(&text, budget).is_ok() {
         return (text, Vec::new());
     }
-    let mut out = text.clone();
+    let mut out = String::with_capacity(text.len());
     let mut replaced = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut json = JsonStrings::default();
+    let mut at = 0;
     for expansion in expansions {
-        if out.contains(expansion.as_str()) && !replaced.contains(expansion) {
-            let quoted = crate::gojson::quote(&format!("<{expansion}>"));
-            out = splice_unquoted(&out, expansion, &quoted);
-            replaced.push(expansion.clone());
+        let Some(found) = text[at..].find(expansion.as_str()) else {
+            continue;
+        };
+        let start = at + found;
+        json.copy(&text[at..start], &mut out);
+        if json.inside {
+            json.copy(expansion, &mut out);
+        } else {
+            out.push_str(&crate::gojson::quote(&format!("<{expansion}>")));
+            if seen.insert(expansion.as_str()) {
+                replaced.push(expansion.clone());
+            }
         }
+        at = start + expansion.len();
     }
+    json.copy(&text[at..], &mut out);
     match kubectl_body(&out, budget) {
-        Ok(_) if out != text => (out, replaced),
+        Ok(_) if !replaced.is_empty() => (out, replaced),
         _ => (text, Vec::new()),
     }
 }
 
-/// `text` with every occurrence of `what` outside JSON strings replaced
-/// by `with`.
-fn splice_unquoted(text: &str, what: &str, with: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let (mut in_string, mut escaped) = (false, false);
-    let mut rest = text;
-    while let Some(c) = rest.chars().next() {
-        if !in_string && rest.starts_with(what) {
-            out.push_str(with);
-            rest = &rest[what.len()..];
-            continue;
+/// Whether a scan of JSON text stands inside a string.
+#[derive(Default)]
+struct JsonStrings {
+    inside: bool,
+    escaped: bool,
+}
+
+impl JsonStrings {
+    /// Copies `text` to `out`, following its strings.
+    fn copy(&mut self, text: &str, out: &mut String) {
+        for c in text.chars() {
+            match c {
+                _ if self.escaped => self.escaped = false,
+                '\\' if self.inside => self.escaped = true,
+                '"' => self.inside = !self.inside,
+                _ => {}
+            }
+            out.push(c);
         }
-        match c {
-            _ if escaped => escaped = false,
-            '\\' if in_string => escaped = true,
-            '"' => in_string = !in_string,
-            _ => {}
-        }
-        out.push(c);
-        rest = &rest[c.len_utf8()..];
     }
-    out
 }
 
 /// The text without the `$ ` prompts of a pasted terminal session.
@@ -897,6 +938,25 @@ mod tests {
                 "{err}"
             );
         }
+    }
+
+    #[test]
+    fn many_values_from_elsewhere_stand_in_at_once_and_are_named_briefly() {
+        let n = 2_000;
+        let members: Vec<String> = (0..n).map(|i| format!(r#""k{i}": '"$v{i}"'"#)).collect();
+        let text = format!("kubectl patch cm c -p '{{{}}}'", members.join(", "));
+        let input = read(&text).unwrap();
+        let body: serde_json::Value = serde_json::from_str(&input.payload).unwrap();
+        assert_eq!(body["k1999"], "<$v1999>");
+        assert_eq!(body.as_object().unwrap().len(), n);
+        let shell = target(&input).1;
+        assert!(shell.len() <= 2 * Shell::MOST + 2, "{}", shell.len());
+        assert!(
+            shell
+                .iter()
+                .any(|s| s.starts_with("and ") && s.contains("more")),
+            "{shell:?}"
+        );
     }
 
     #[test]
