@@ -352,7 +352,10 @@ struct PatchRead {
 fn read_patch(text: &str, content_type: Option<&str>) -> Result<PatchRead, LintError> {
     match lint::read(text, &lint::budget()) {
         Ok(input) => {
-            let from_command = matches!(input.origin, lint::Origin::Kubectl { .. });
+            let from_command = matches!(
+                input.origin,
+                lint::Origin::Kubectl { .. } | lint::Origin::Curl { .. }
+            );
             let content_type = content_type
                 .map(str::to_owned)
                 .or_else(|| from_command.then(|| input.kind.content_type().to_owned()));

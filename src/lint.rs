@@ -30,6 +30,8 @@
 mod body;
 mod checks;
 pub mod context;
+mod curl;
+mod dropped;
 mod fields;
 mod fix;
 mod hints;
@@ -40,11 +42,14 @@ mod lists;
 mod merge;
 mod paths;
 mod read;
+mod reads;
 pub mod report;
 pub mod rules;
 mod shell;
 mod smp;
+mod template;
 mod words;
+mod wrapped;
 pub mod writers;
 
 use std::rc::Rc;
@@ -57,7 +62,9 @@ pub use fix::{FIX_OPS_BASE, FIX_OPS_PER_OP, SHOWN_PER_RULE};
 pub use kubectl::is_command;
 pub use lists::{ListTypes, Types, LISTS_SHOWN};
 pub use read::kubectl_sends;
-pub use read::{budget, read_object, BodyKind, Hint, Input, LintError, Origin, PatchFiles};
+pub use read::{
+    budget, read_object, BodyKind, Hint, Input, LintError, Origin, PatchFiles, Wrapped,
+};
 pub use rules::{AppliesTo, Example, Rule, RuleInfo, Severity, RULES};
 
 use crate::apply::{self, Engine, Semantics, ServerResponse};
@@ -345,6 +352,12 @@ impl Report {
         self.worst() >= Some(Severity::Warning)
     }
 
+    /// True when no body was read, and the findings say all there is (a
+    /// command or body that fails as written, a body set elsewhere).
+    pub fn is_judged(&self) -> bool {
+        self.op_count == 0 && self.findings.iter().any(|f| f.rule.judges_whole_text())
+    }
+
     /// The findings about op `index` (folded ones included).
     pub fn on_op(&self, index: usize) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(move |f| f.covers(index))
@@ -382,19 +395,42 @@ pub fn read_with(
     budget: &Budget,
     files: Option<PatchFiles<'_>>,
 ) -> Result<Input, LintError> {
+    if text.contains("{{") {
+        if let Some(read) = template::read(text, budget, files) {
+            return read;
+        }
+    }
+    if curl::is_curl(text) {
+        return curl::read(text, budget, files);
+    }
     if kubectl::is_command(text) {
         return kubectl::read(text, budget, files);
     }
-    read::body(text, budget)
+    wrapped::unwrap(read::body(text, budget)?, budget, read::body)
 }
 
-/// Reads `text` (see [`read`]) and lints it.
+/// [`read_with`] for the faces that lint: a text that reads but fails as
+/// written, or whose body is set elsewhere ([`LintError::Judged`]), is an
+/// input whose report is its findings, not an error.
+///
+/// # Errors
+///
+/// [`LintError`] when the text cannot be read at all.
+pub fn read_for_lint(
+    text: &str,
+    budget: &Budget,
+    files: Option<PatchFiles<'_>>,
+) -> Result<Input, LintError> {
+    read_with(text, budget, files).or_else(|err| Input::judged(&err).ok_or(err))
+}
+
+/// Reads `text` (see [`read_for_lint`]) and lints it.
 ///
 /// # Errors
 ///
 /// [`LintError`] when the text cannot be read as a patch.
 pub fn lint(text: &str, options: &Options) -> Result<Report, LintError> {
-    let input = read(text, &budget())?;
+    let input = read_for_lint(text, &budget(), None)?;
     lint_input(&input, options)
 }
 
@@ -420,6 +456,9 @@ fn kind_of(options: &Options, input: Option<&Input>) -> Option<String> {
 /// [`LintError::Payload`] when a JSON patch body is not a list of op
 /// objects (the server answers 400 before running anything).
 pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError> {
+    if let Some(wrapper) = &input.wrapper {
+        return lint_wrapped(input, wrapper, options);
+    }
     let kind = kind_of(options, Some(input));
     let kind = kind.as_deref();
     let syntax = |err: serde_json::Error| {
@@ -432,6 +471,7 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
     let go_formatted = input.hints.iter().any(|h| h.rule == Rule::GoFormattedBody);
     let schema_kind = lists::schema_of(options, kind);
     let (analysis, written) = match input.kind {
+        _ if input.is_judged() => (judged_report(input, options), None),
         BodyKind::JsonPatch if go_formatted => (go_formatted_report(input, options), None),
         BodyKind::JsonPatch => {
             let decoded = patch::decode(&input.payload).map_err(LintError::Payload)?;
@@ -475,7 +515,8 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
     let mut report = report;
     in_context(options.context, &mut report, &mut pending);
     for hint in &input.hints {
-        if hint.rule != Rule::GoFormattedBody {
+        let reported = input.is_judged() && hint.rule.judges_whole_text();
+        if hint.rule != Rule::GoFormattedBody && !reported {
             pending.push(fix::Pending::new(Finding::new(
                 hint.rule,
                 None,
@@ -485,6 +526,53 @@ pub fn lint_input(input: &Input, options: &Options) -> Result<Report, LintError>
         }
     }
     Ok(finish(report, pending, written))
+}
+
+/// Lints each patch a kustomization or an AdmissionReview carries, where
+/// it goes (unless `--context` says otherwise) and for the kind its target
+/// names: one patch's report as it is; several patches' findings in one
+/// report, each message led by the patch's place (the ops, the outcome
+/// and the fixes are the first patch's).
+fn lint_wrapped(input: &Input, wrapper: &Wrapped, options: &Options) -> Result<Report, LintError> {
+    let several = !wrapper.others.is_empty();
+    let one = |part: &Input, place: &Wrapped| -> Result<Report, LintError> {
+        let mut options = options.clone();
+        if options.context == context::Context::Live {
+            options.context = place.context;
+        }
+        options.kind = options.kind.or_else(|| place.kind.clone());
+        let bare = Input {
+            wrapper: None,
+            ..part.clone()
+        };
+        let mut report = lint_input(&bare, &options)?;
+        if several {
+            for finding in &mut report.findings {
+                finding.message = format!("{}: {}", place.label, finding.message);
+            }
+        }
+        Ok(report)
+    };
+    let mut report = one(input, wrapper)?;
+    for other in &wrapper.others {
+        let Some(place) = other.wrapper.as_deref() else {
+            continue;
+        };
+        // Another patch's ops are not this report's: its findings keep
+        // their path and say their place, without an op index or a fix.
+        report
+            .findings
+            .extend(one(other, place)?.findings.into_iter().map(|mut f| {
+                f.index = None;
+                f.fix = None;
+                f
+            }));
+    }
+    let notes = wrapper.unread.iter();
+    report
+        .findings
+        .extend(notes.map(|h| Finding::new(h.rule, None, None, h.message.clone())));
+    Ok(report)
 }
 
 /// The findings that mean something where the patch is applied
@@ -514,6 +602,22 @@ fn in_context(context: context::Context, report: &mut Report, pending: &mut Vec<
             _ => false,
         }
     });
+}
+
+/// A text that reads and fails as written, or whose body is not known:
+/// its findings are the report ([`LintError::Judged`]); the others (a
+/// value read just before) are added with the hints after.
+fn judged_report(input: &Input, options: &Options) -> Analysis {
+    let pending = input
+        .hints
+        .iter()
+        .filter(|h| h.rule.judges_whole_text())
+        .map(|h| fix::Pending::new(Finding::new(h.rule, None, None, h.message.clone())))
+        .collect();
+    Analysis {
+        report: Report::new(input.kind, options.semantics),
+        pending,
+    }
 }
 
 /// A body that is Go's `fmt` output: one finding, and the ops read back

@@ -843,23 +843,69 @@ fn lint_sarif_is_2_1_0_with_rules_and_regions() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Text that reads but fails as written (the server cannot decode it,
+/// kubectl or the shell refuses it): exit 1 with the finding that says
+/// what and where, not a refusal.
+#[test]
+fn lint_text_that_fails_as_written_exits_1_with_its_finding() {
+    let cases = [
+        (
+            "[{\"op\":\"add\",\n \"path\": }]",
+            "undecodable-body",
+            "(line 2, column 10): it answers 400 BadRequest: error decoding patch: invalid character '}' looking for beginning of value",
+        ),
+        (
+            "kubectl patch vmi x --type=yaml -p '{}'",
+            "command-fails",
+            "--type must be one of [json merge strategic], not \"yaml\"",
+        ),
+        (
+            "kubectl patch vmi x --type=merge -p '{\"a\": 1}",
+            "command-fails",
+            "a single quote (') opened here is never closed",
+        ),
+    ];
+    for (stdin, rule, message) in cases {
+        let out = patchlab(&["lint", "-", "--format", "json"], stdin);
+        assert_eq!(out.status.code(), Some(1), "{stdin}: {}", stderr(&out));
+        let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        let finding = &report["findings"][0];
+        assert_eq!(finding["rule"], rule, "{stdin}");
+        assert_eq!(finding["severity"], "error", "{stdin}");
+        assert!(
+            finding["message"].as_str().unwrap().contains(message),
+            "{stdin}: {finding}"
+        );
+        // The text output says nothing was sent instead of listing a
+        // conflict surface.
+        let out = patchlab(&["lint", "-"], stdin);
+        assert!(
+            !stdout(&out).contains("conflict surface"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    // A body set elsewhere in the script: a note, and only the command is
+    // judged (exit 0).
+    let out = patchlab(
+        &["lint", "-"],
+        "kubectl patch cm x --type=merge -p \"$PATCH\"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("note[body-unknown]: the patch is $PATCH"),
+        "{}",
+        stdout(&out)
+    );
+}
+
 #[test]
 fn lint_unreadable_input_exits_2_with_where() {
     let cases = [
         (
             vec!["lint", "-"],
-            "[{\"op\":\"add\",\n \"path\": }]",
-            "patchlab: <stdin>: patch: line 2, column 10: expected value",
-        ),
-        (
-            vec!["lint", "-"],
             "[1, 2]",
             "patchlab: <stdin>: patch: op 0: is not a JSON object",
-        ),
-        (
-            vec!["lint", "-"],
-            "kubectl patch vmi x --type=yaml -p '{}'",
-            "--type must be one of [json merge strategic], not \"yaml\"",
         ),
         (
             vec!["lint", "-"],

@@ -22,14 +22,19 @@ use patchlab::input::{self, Budget};
 
 /// The dev part's floor: the share of cases where lint's verdict is the
 /// expert's.
-const DEV_FLOOR: f64 = 0.93;
-/// The most dev cases lint may refuse to read.
-const DEV_REFUSALS: usize = 9;
+const DEV_FLOOR: f64 = 0.98;
 /// The test part's bar.
 const TEST_BAR: f64 = 0.95;
 
 fn cases(split: &str) -> Vec<Value> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lint/ecosystem.yaml");
+    corpus("ecosystem.yaml", split)
+}
+
+/// The cases of `tests/lint/<file>` in `split`.
+fn corpus(file: &str, split: &str) -> Vec<Value> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/lint")
+        .join(file);
     let text = std::fs::read_to_string(path).unwrap();
     let budget = Budget {
         max_bytes: 16 << 20,
@@ -37,7 +42,8 @@ fn cases(split: &str) -> Vec<Value> {
     };
     let (value, _) = input::parse(&text, &budget).unwrap();
     let all = value.as_array().unwrap().clone();
-    assert!(all.len() >= 150, "{} cases", all.len());
+    let least = if file == "ecosystem.yaml" { 150 } else { 80 };
+    assert!(all.len() >= least, "{} cases", all.len());
     let projects: BTreeSet<&str> = all.iter().filter_map(|c| c["project"].as_str()).collect();
     assert!(projects.len() >= 15, "{projects:?}");
     all.into_iter()
@@ -99,9 +105,12 @@ fn lint(case: &Value) -> Said {
 /// Runs a part; prints the confusion table, refusals and rule agreement;
 /// returns (agreement, refusals).
 fn measure(split: &str) -> (f64, usize) {
-    let cases = cases(split);
+    measure_cases(&format!("ecosystem/{split}"), &cases(split))
+}
+
+fn measure_cases(label: &str, cases: &[Value]) -> (f64, usize) {
     let (mut tp, mut fp, mut fn_, mut tn, mut refused, mut exact) = (0, 0, 0, 0, 0, 0);
-    for case in &cases {
+    for case in cases {
         let name = case["name"].as_str().unwrap();
         let hazard = case["hazard"].as_bool().unwrap();
         let said = lint(case);
@@ -135,7 +144,7 @@ fn measure(split: &str) -> (f64, usize) {
     let n = cases.len();
     let agreement = (tp + tn) as f64 / n as f64;
     println!(
-        "lint ecosystem/{split}: {n} cases, verdict agrees on {} ({:.1}%): {tp} hazards flagged, {fn_} missed, {fp} false alarms, {tn} clean; precision {:.3}, recall {:.3}; {refused} refused; rule sets exact on {exact}",
+        "lint {label}: {n} cases, verdict agrees on {} ({:.1}%): {tp} hazards flagged, {fn_} missed, {fp} false alarms, {tn} clean; precision {:.3}, recall {:.3}; {refused} refused; rule sets exact on {exact}",
         tp + tn,
         100.0 * agreement,
         tp as f64 / (tp + fp).max(1) as f64,
@@ -151,7 +160,8 @@ fn dev_part_agrees_with_the_expert() {
         agreement >= DEV_FLOOR,
         "dev agreement {agreement:.3} < {DEV_FLOOR}"
     );
-    assert!(refused <= DEV_REFUSALS, "{refused} dev cases refused");
+    // Lint refuses no readable line: what fails as written is a finding.
+    assert_eq!(refused, 0, "{refused} dev cases refused");
 }
 
 #[test]
@@ -164,5 +174,20 @@ fn test_part_agrees_with_the_expert() {
     assert!(
         agreement >= TEST_BAR,
         "test agreement {agreement:.3} < {TEST_BAR}"
+    );
+}
+
+/// Batch 2 (`tests/lint/ecosystem-2.yaml`), collected after batch 1 was
+/// tuned on, by hands that did not run lint: all of it held out.
+#[test]
+fn batch_2_agrees_with_the_expert() {
+    if std::env::var("PATCHLAB_MEASURE_TEST").as_deref() != Ok("1") {
+        println!("lint ecosystem-2: not measured (PATCHLAB_MEASURE_TEST=1 measures it)");
+        return;
+    }
+    let (agreement, _) = measure_cases("ecosystem-2", &corpus("ecosystem-2.yaml", "test"));
+    assert!(
+        agreement >= TEST_BAR,
+        "batch 2 agreement {agreement:.3} < {TEST_BAR}"
     );
 }

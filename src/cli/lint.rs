@@ -112,7 +112,7 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
         }
         std::fs::read_to_string(path).map_err(|e| format!("open {path}: {e}"))
     };
-    let mut input = lint::read_with(&text, &lint::budget(), Some(&files))
+    let mut input = lint::read_for_lint(&text, &lint::budget(), Some(&files))
         .map_err(|err| unreadable(format!("{name}: {err}")))?;
     if let Some(patch_type) = args.patch_type {
         let kind = match patch_type {
@@ -160,6 +160,14 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
                 if !shell.is_empty() {
                     writeln!(out, "inside shell: {}", shell.join(", "))?;
                 }
+            }
+            if let Origin::Curl { url } = &input.origin {
+                let (kind, bytes) = (input.kind.content_type(), input.payload.len());
+                writeln!(
+                    out,
+                    "curl -X PATCH {}: {kind} ({bytes} bytes as written)",
+                    printable(url)
+                )?;
             }
             out.write_all(printable(&report::text(&report, &source)).as_bytes())?;
         }

@@ -112,6 +112,11 @@ pub fn editor_error(err: &LintError, text: &str) -> InputError {
             line: *line,
             column: None,
         },
+        LintError::Judged { line, column, .. } => InputError {
+            message: err.to_string(),
+            line: *line,
+            column: *column,
+        },
         other => plain(other.to_string()),
     }
 }
@@ -572,6 +577,9 @@ fn read_as(input: &lint::Input, report: &Report) -> String {
         Origin::Kubectl { target, shell } => format!(
             "Read {what} from the -p argument of `kubectl patch {target}` (inside shell: {}): {bytes} bytes as sent.",
             shell.join(", ")
+        ),
+        Origin::Curl { url } => format!(
+            "Read {what} from the body of `curl -X PATCH {url}`: {bytes} bytes, sent as written."
         ),
     }
 }

@@ -27,7 +27,8 @@ export type LintRule =
   | "merge-has-directive" | "smp-custom-resource" | "smp-bad-directive" | "smp-replaces-list"
   | "smp-patch-replace" | "smp-missing-merge-key" | "smp-nondeterministic" | "byte-order-mark"
   | "go-formatted-body" | "non-string-value" | "yaml-number"
-  | "test-retried-on-conflict" | "merge-from-replaces-list" | "unknown-field" | "yaml-boolean";
+  | "test-retried-on-conflict" | "merge-from-replaces-list" | "unknown-field" | "yaml-boolean"
+  | "command-fails" | "undecodable-body" | "body-unknown" | "read-then-patch" | "write-dropped";
 
 /** `error`: cannot work; `warning`: fails or loses data under concurrency; `note`. */
 export type LintSeverity = "error" | "warning" | "note";
@@ -114,7 +115,9 @@ fn lint_error(err: &LintError) -> JsValue {
     let kind = match err {
         LintError::Syntax(_) | LintError::Object(_) => "syntax",
         LintError::Payload(crate::patch::PayloadError::Syntax { .. }) => "syntax",
-        LintError::Payload(_) | LintError::NotAPatch { .. } => "invalid-patch",
+        LintError::Payload(_) | LintError::NotAPatch { .. } | LintError::Judged { .. } => {
+            "invalid-patch"
+        }
         LintError::Command { .. }
         | LintError::ObjectNotAnObject { .. }
         | LintError::Unsupported(_) => "bad-argument",
@@ -181,7 +184,7 @@ pub fn lint(
         max_bytes: crate::limits::OBJECT_BYTES,
         ..lint::budget()
     };
-    let input = lint::read(&text, &budget).map_err(|e| lint_error(&e))?;
+    let input = lint::read_for_lint(&text, &budget, None).map_err(|e| lint_error(&e))?;
     let options = Options {
         semantics,
         object,

@@ -263,6 +263,7 @@ impl<'a> Ctx<'a> {
             self.map_key_without_test(index, pointer, state);
             self.replace_missing(index, pointer, state);
             self.whole_collection_write(index, pointer, state);
+            self.empty_collection_add(index, pointer, state);
             self.non_string_value(index, pointer);
         }
         self.negative_index(index, pointer, state);
@@ -802,6 +803,50 @@ impl<'a> Ctx<'a> {
             on_kind = on_kind(self.kind), advice);
         let finding = self.flag(Rule::WholeCollectionWrite, index, message, fix);
         finding.writers = sharing.names();
+    }
+
+    /// `add` of an empty list or map at a member no writer in the table
+    /// is known to share (a custom resource's `spec.devicePlugin.env`):
+    /// meant to create it when absent, it erases whatever is there when it
+    /// lands (what the manifests or another writer set), with no test.
+    fn empty_collection_add(&mut self, index: usize, pointer: &Pointer, state: Option<&Value>) {
+        let op = &self.ops[index];
+        let shape = match op.value.as_ref() {
+            Some(Value::Array(items)) if items.is_empty() => "list",
+            Some(Value::Object(map)) if map.is_empty() => "map",
+            _ => return,
+        };
+        let last = pointer.tokens().last();
+        let positional = last.is_none_or(|t| {
+            let t = t.encoded();
+            t == "-" || t.bytes().all(|b| b.is_ascii_digit())
+        });
+        if op.op != OpKind::Add || positional || self.index.guarded(index, pointer) {
+            return;
+        }
+        let sharing = writers::sharing(self.kind, pointer);
+        if sharing.is_shared() || matches!(sharing, writers::Sharing::Sole(_)) {
+            return;
+        }
+        // With the object: absent or already empty, the add erases nothing.
+        let current = state.map(|doc| pointer.resolve(doc));
+        let holds = |v: &Value| match v {
+            Value::Array(items) => !items.is_empty(),
+            Value::Object(map) => !map.is_empty(),
+            _ => !v.is_null(),
+        };
+        if matches!(current, Some(None)) || current.flatten().is_some_and(|v| !holds(v)) {
+            return;
+        }
+        let fix = match current {
+            None if self.kube() => {
+                self.insert_before(index, Operation::test(op.path.clone(), Value::Null))
+            }
+            _ => None,
+        };
+        let path = shown(&op.path);
+        let message = message!(WholeCollectionWrite "empty", index, path, shape);
+        self.flag(Rule::WholeCollectionWrite, index, message, fix);
     }
 
     /// The fix of a write of a whole `shape` at `at` (`current`: its value

@@ -109,6 +109,7 @@ impl Context {
                 | Rule::SmpCustomResource
                 | Rule::TestRetriedOnConflict
                 | Rule::MergeFromReplacesList
+                | Rule::ReadThenPatch
         )
     }
 }

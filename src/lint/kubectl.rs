@@ -14,9 +14,15 @@ use std::borrow::Cow;
 
 use crate::input::Budget;
 
+use super::dropped;
 use super::kinds;
-use super::read::{kubectl_body, BodyKind, Hint, Input, LintError, Origin, PatchFiles, Refusal};
+use super::read::{
+    kubectl_body, kubectl_sends, server_answer, undecodable, BodyKind, Hint, Input, LintError,
+    Origin, PatchFiles, Refusal,
+};
+use super::reads;
 use super::rules::message;
+pub(super) use super::shell::is_kubectl;
 use super::shell::{self, Token};
 use super::Rule;
 
@@ -30,13 +36,6 @@ const VALUE_FLAGS: [&str; 33] = [
     "--request-timeout", "--as", "--as-group", "--as-uid", "--cache-dir", "--certificate-authority",
     "--client-certificate", "--client-key", "-v",
 ];
-
-fn is_kubectl(word: &str) -> bool {
-    let name = word.rsplit('/').next().unwrap_or(word);
-    let name = name.strip_suffix(".exe").unwrap_or(name);
-    // `k`: the alias kubectl's docs suggest; `microk8s.kubectl`: the snap's.
-    matches!(name, "kubectl" | "oc" | "k" | "microk8s.kubectl")
-}
 
 /// A word that is one variable and nothing else (`$KUBECTL`, `${K}`,
 /// `"${KUBECTL_CMD}"`): a script's spelling of kubectl when `patch`
@@ -123,6 +122,27 @@ fn command_error(message: impl Into<String>, line: Option<usize>) -> LintError {
         message: message.into(),
         line,
     }
+}
+
+/// A text that reads, and fails as written: one finding of `rule`.
+fn fails(rule: Rule, message: String, line: Option<usize>, kind: BodyKind) -> LintError {
+    LintError::Judged {
+        hints: vec![Hint { rule, message }],
+        line,
+        column: None,
+        kind,
+    }
+}
+
+/// The first line of `text` that ends in a backslash followed by spaces or
+/// tabs (1-based): the backslash escapes a space, not the line break.
+fn continuation(text: &str) -> Option<usize> {
+    text.lines()
+        .position(|line| {
+            let kept = line.trim_end_matches([' ', '\t']);
+            kept.len() < line.len() && kept.ends_with('\\') && !kept.ends_with("\\\\")
+        })
+        .map(|i| i + 1)
 }
 
 /// One simple command of the text: its words, and the shell around it.
@@ -238,7 +258,10 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     let mut after_redirect: Option<&str> = None;
     for token in tokens {
         match token {
-            Token::Op { op, .. } if shell.operator(op) => after_redirect = Some(op),
+            // A here-document's body is no word of the command.
+            Token::Op { op, .. } if shell.operator(op) => {
+                after_redirect = (op != "<<").then_some(op.as_str());
+            }
             // Any other operator ends a command.
             Token::Op { .. } => {
                 commands += usize::from(!current.is_empty());
@@ -281,6 +304,40 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
         shell: shell.into_names(),
         redirects,
     })
+}
+
+/// What the command starting at token `first` reads on standard input: the
+/// here-document opened on its line (`kubectl patch ... --patch-file
+/// /dev/stdin <<EOF`, `cat <<EOF | kubectl patch ...`), or the text an
+/// `echo` or `printf` before it in the pipeline writes.
+fn stdin_text(tokens: &[Token], first: usize) -> Option<String> {
+    let is_op =
+        |t: &Token, ops: &[&str]| matches!(t, Token::Op { op, .. } if ops.contains(&op.as_str()));
+    let start = tokens[..first]
+        .iter()
+        .rposition(|t| is_op(t, &["\n", ";", "&&", "||"]))
+        .map_or(0, |i| i + 1);
+    let end = first + tokens[first..].iter().position(|t| is_op(t, &["\n"]))?;
+    if tokens[start..end].iter().any(|t| is_op(t, &["<<"])) {
+        return tokens.get(end + 1)?.word().map(str::to_owned);
+    }
+    let pipe = tokens[start..first]
+        .iter()
+        .rposition(|t| is_op(t, &["|"]))?
+        + start;
+    let feeder: Vec<&str> = tokens[start..pipe].iter().filter_map(Token::word).collect();
+    match feeder.split_first() {
+        Some((&"echo", args)) => {
+            let args: Vec<&str> = args
+                .iter()
+                .copied()
+                .skip_while(|a| a.starts_with('-'))
+                .collect();
+            Some(args.join(" "))
+        }
+        Some((&"printf", [format])) => Some(format.replace("\\n", "\n")),
+        _ => None,
+    }
 }
 
 /// What a `$(cat ...)` patch argument reads.
@@ -339,9 +396,21 @@ pub(super) fn read(
         return Err(command_error(message, None));
     }
     let text = without_prompts(text);
-    let tokens = shell::split(&text).map_err(|err| {
-        let message = format!("the shell cannot split this text: {}", err.message);
-        command_error(message, Some(err.line))
+    let tokens = shell::split(&text).map_err(|err| match err.over_budget {
+        true => command_error(
+            format!("the shell cannot split this text: {}", err.message),
+            Some(err.line),
+        ),
+        false => {
+            let what = err.message;
+            let message = message!(CommandFails "shell", what);
+            fails(
+                Rule::CommandFails,
+                message,
+                Some(err.line),
+                BodyKind::StrategicMergePatch,
+            )
+        }
     })?;
     let Some(command) = find_patch_command(&tokens) else {
         return Err(no_patch_command(&tokens));
@@ -357,29 +426,89 @@ pub(super) fn read(
     let truncated = truncations(&command.redirects, &flags);
     let from_file = flags.patch_file.is_some();
     let expansions = std::mem::take(&mut flags.patch_expansions);
+    let kind = patch_type(flags.kind)?;
+    let refused = |what: &str| {
+        let why = continuation(&text).map_or_else(
+            String::new,
+            |line| message!(CommandFails "continuation", line),
+        );
+        fails(
+            Rule::CommandFails,
+            message!(CommandFails "kubectl", what, why),
+            None,
+            kind,
+        )
+    };
+    let first = command.words.first().map_or(0, |w| {
+        tokens.iter().position(|t| std::ptr::eq(t, *w)).unwrap_or(0)
+    });
+    let read_before = reads::read_before(&tokens[..first], &expansions, &flags.positional[1..]);
     if let Some((value, line)) = &flags.patch {
         if cat_substitution(value).is_none() && expansions.iter().any(|e| e == value) {
-            return Err(command_error(
-                format!("the patch is {}, a value the script sets elsewhere: lint cannot know it; paste the value it holds with -p", shown(value)),
-                Some(*line),
-            ));
+            let value = shown(value);
+            let mut hints = read_before;
+            hints.push(Hint {
+                rule: Rule::BodyUnknown,
+                message: message!(BodyUnknown "value", value),
+            });
+            return Err(LintError::Judged {
+                hints,
+                line: Some(*line),
+                column: None,
+                kind,
+            });
         }
     }
-    let (text, patch_line) = patch_text(flags.patch, flags.patch_file, files)?;
+    // The patch read from standard input: a here-document on the
+    // command's line, or what `echo` pipes in.
+    let from_stdin = |value: &str| {
+        matches!(value, "/dev/stdin" | "/dev/fd/0")
+            || matches!(value, "$(cat)" | "$(cat -)" | "$(cat /dev/stdin)")
+    };
+    let stdin_flag = match (&flags.patch, &flags.patch_file) {
+        (None, Some((file, line))) if from_stdin(file) => Some(*line),
+        (Some((value, line)), None) if from_stdin(value) => Some(*line),
+        _ => None,
+    };
+    if let Some(line) = stdin_flag {
+        if let Some(text) = stdin_text(&tokens, first) {
+            flags.patch = Some((text, line));
+            flags.patch_file = None;
+        }
+    }
+    let (text, patch_line) = patch_text(flags.patch, flags.patch_file, files, &refused)?;
     let (text, stand_ins) = standing_in(text, &expansions, budget);
-    let kind = patch_type(flags.kind)?;
     let targets = &flags.positional[1..];
     if targets.is_empty() && !flags.filename {
-        let message = "You must provide one or more resources by argument or filename.";
-        return Err(command_error(message, None));
+        return Err(refused(
+            "You must provide one or more resources by argument or filename.",
+        ));
     }
-    let mut input = patch_body(&text, budget, patch_line, from_file)?;
-    if let Some(message) = type_mismatch(kind, input.kind) {
-        return Err(command_error(message, Some(patch_line)));
+    let mut input = patch_body(&text, budget, patch_line, from_file, kind)?;
+    if type_mismatch(kind, input.kind) {
+        let sent = shown(&input.payload);
+        let content = kind.content_type();
+        let answer = server_answer(kind, &input.payload).unwrap_or_default();
+        let message = message!(UndecodableBody "shape", sent, content, answer);
+        return Err(fails(
+            Rule::UndecodableBody,
+            message,
+            Some(patch_line),
+            kind,
+        ));
     }
     input.kind = kind;
     input.resource = targets.first().and_then(|t| kinds::resource(t));
     input.hints.extend(truncated);
+    input.hints.extend(read_before);
+    let target_kind = input.resource.as_ref().and_then(|r| r.kind.as_deref());
+    let subresource = flags.subresource.as_deref();
+    input.hints.extend(dropped::dropped(
+        target_kind,
+        input.kind,
+        &input.payload,
+        subresource,
+    ));
     let mut shell = command.shell;
     let unknown = stand_ins.len();
     shell.extend(stand_ins.into_iter().take(Shell::MOST).map(|e| {
@@ -516,21 +645,57 @@ fn patch_body(
     budget: &Budget,
     line: usize,
     from_file: bool,
+    kind: BodyKind,
 ) -> Result<Input, LintError> {
     kubectl_body(text, budget).map_err(|refusal| match refusal {
         Refusal::Yaml(yaml) => {
-            let mut err = yaml.error;
             let parsed = unable_to_parse(text, from_file);
-            err.message = format!(
-                "the patch (from line {line}): {}; kubectl reads it as YAML (yaml.ToJSON) and stops: error: unable to parse {parsed}: {}",
-                err.message, yaml.go
+            // The reader's end of input past the last line: the last
+            // line's end.
+            let lines = text.lines().count().max(1);
+            let place = match (yaml.error.line, yaml.error.column) {
+                (Some(l), _) if l > lines => {
+                    let last = text.lines().last().unwrap_or("");
+                    format!("; line {lines}, column {} of the patch", last.chars().count() + 1)
+                }
+                (Some(l), Some(c)) => format!("; line {l}, column {c} of the patch"),
+                _ => String::new(),
+            };
+            let what = format!(
+                "the patch (from line {line} of the command{place}): {}; kubectl reads it as YAML (yaml.ToJSON) and stops: error: unable to parse {parsed}: {}",
+                yaml.error.message, yaml.go
             );
-            LintError::Syntax(err)
+            let message = message!(CommandFails "yaml", what);
+            let at = match from_file {
+                true => line,
+                false => line + yaml.error.line.unwrap_or(1).min(lines) - 1,
+            };
+            fails(Rule::CommandFails, message, Some(at), kind)
         }
-        Refusal::Lint(LintError::Syntax(mut err)) => {
-            let how = "kubectl sends text starting with { as it is, and the server cannot decode it (400 error decoding patch)";
-            err.message = format!("the patch (from line {line}): {}; {how}", err.message);
-            LintError::Syntax(err)
+        Refusal::Lint(LintError::Syntax(err)) => {
+            // The line of the command; the column is the patch's own.
+            let at = err.line.map(|l| l + line - 1);
+            match undecodable(text, kind, err) {
+                LintError::Judged { hints, kind, .. } => LintError::Judged {
+                    hints,
+                    line: at,
+                    column: None,
+                    kind,
+                },
+                other => other,
+            }
+        }
+        Refusal::Lint(LintError::NotAPatch { found }) => {
+            let sent = kubectl_sends(text, budget).unwrap_or_else(|_| text.to_owned());
+            match server_answer(kind, &sent) {
+                Some(answer) => {
+                    let sent = format!("{found}, {}", shown(&sent));
+                    let content = kind.content_type();
+                    let message = message!(UndecodableBody "shape", sent, content, answer);
+                    fails(Rule::UndecodableBody, message, Some(line), kind)
+                }
+                None => LintError::NotAPatch { found },
+            }
         }
         Refusal::Lint(other) => other,
     })
@@ -553,6 +718,31 @@ fn unable_to_parse(text: &str, from_file: bool) -> String {
 /// The error for a text without a `kubectl patch` command, naming the
 /// kubectl verb it has instead.
 fn no_patch_command(tokens: &[Token]) -> LintError {
+    // A `kubectl patch` inside a string or a substitution: the script
+    // builds the command when it runs (`bash <(... | jq '"kubectl patch "
+    // + ...')`).
+    let built = tokens.iter().find_map(|t| match t {
+        Token::Word {
+            text, expansions, ..
+        } => std::iter::once(text)
+            .chain(expansions)
+            .find(|w| builds_patch(w))
+            .map(|w| (w.clone(), t.line())),
+        Token::Op { .. } => None,
+    });
+    if let Some((word, line)) = built {
+        let value = shown(&word);
+        let message = message!(BodyUnknown "built", value);
+        return LintError::Judged {
+            hints: vec![Hint {
+                rule: Rule::BodyUnknown,
+                message,
+            }],
+            line: Some(line),
+            column: None,
+            kind: BodyKind::StrategicMergePatch,
+        };
+    }
     let verb = tokens
         .iter()
         .filter_map(Token::word)
@@ -570,6 +760,18 @@ fn no_patch_command(tokens: &[Token]) -> LintError {
     )
 }
 
+/// True when `text` holds a kubectl spelling followed by `patch` as words.
+fn builds_patch(text: &str) -> bool {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '(' | ')' | '`' | '|' | ';'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .iter()
+        .position(|w| is_kubectl(w))
+        .is_some_and(|at| words[at..].contains(&"patch"))
+}
+
 /// The flags and arguments of a `kubectl patch` command that decide what
 /// it sends (each flag's value with its line).
 struct Flags {
@@ -582,6 +784,8 @@ struct Flags {
     filename: bool,
     /// The file `-f` names.
     filename_value: Option<String>,
+    /// `--subresource`: `status`, `scale`.
+    subresource: Option<String>,
     /// The words that are not flags: `patch`, then the targets.
     positional: Vec<String>,
 }
@@ -596,6 +800,7 @@ impl Flags {
             kind: None,
             filename: false,
             filename_value: None,
+            subresource: None,
             positional: Vec::new(),
         };
         let mut rest = command.words.iter().skip(1);
@@ -648,6 +853,7 @@ impl Flags {
                 }
                 "--patch-file" => flags.patch_file = value.map(|v| (v, line)),
                 "--type" => flags.kind = value.map(|v| (v, line)),
+                "--subresource" => flags.subresource = value,
                 "-f" | "--filename" => {
                     flags.filename = true;
                     flags.filename_value = value;
@@ -666,16 +872,16 @@ fn patch_text(
     patch: Option<(String, usize)>,
     patch_file: Option<(String, usize)>,
     files: Option<PatchFiles<'_>>,
+    refused: &dyn Fn(&str) -> LintError,
 ) -> Result<(String, usize), LintError> {
     let (file, line, from_cat) = match (patch, patch_file) {
-        (Some(_), Some((_, line))) => {
-            let message = "cannot specify --patch and --patch-file together";
-            return Err(command_error(message, Some(line)));
+        (Some(_), Some(_)) => {
+            return Err(refused("cannot specify --patch and --patch-file together"));
         }
         (None, None) => {
-            let message =
-                "must specify --patch or --patch-file containing the contents of the patch";
-            return Err(command_error(message, None));
+            return Err(refused(
+                "must specify --patch or --patch-file containing the contents of the patch",
+            ));
         }
         // `--patch "$(cat patch.yaml)"`, as older docs write it, or a
         // here-document inside `$(cat <<EOF ... EOF)`.
@@ -716,27 +922,23 @@ fn patch_type(kind: Option<(String, usize)>) -> Result<BodyKind, LintError> {
         None => Ok(BodyKind::StrategicMergePatch),
         Some((_, line)) => {
             let given = kind.map(|(k, _)| k).unwrap_or_default();
-            Err(command_error(
-                format!("--type must be one of [json merge strategic], not {given:?}"),
+            let what = format!("--type must be one of [json merge strategic], not {given:?}");
+            let why = String::new();
+            let message = message!(CommandFails "kubectl", what, why);
+            Err(fails(
+                Rule::CommandFails,
+                message,
                 Some(line),
+                BodyKind::StrategicMergePatch,
             ))
         }
     }
 }
 
-/// What the server answers when the body's shape does not match the
-/// `--type` it is sent with (`None`: they match).
-fn type_mismatch(sent: BodyKind, found: BodyKind) -> Option<&'static str> {
-    match (sent, found) {
-        (BodyKind::JsonPatch, BodyKind::JsonPatch) => None,
-        (BodyKind::JsonPatch, _) => Some(
-            "--type=json but the patch is an object: the server answers 400 error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp; a JSON patch is a list of ops",
-        ),
-        (_, BodyKind::JsonPatch) => Some(
-            "the patch is a list, which is a JSON patch: add --type=json (a merge or strategic merge patch is an object)",
-        ),
-        _ => None,
-    }
+/// True when the body's shape does not match the `--type` it is sent
+/// with: a list is only a JSON patch, an object never is.
+fn type_mismatch(sent: BodyKind, found: BodyKind) -> bool {
+    (sent == BodyKind::JsonPatch) != (found == BodyKind::JsonPatch)
 }
 
 #[cfg(test)]
@@ -1072,7 +1274,7 @@ mod tests {
         let err = read(r#"kubectl patch cm conf --type=merge -p 'data: {a: "\/"}'"#).unwrap_err();
         assert_eq!(
             err.to_string(),
-            r#"patch: line 1, column 12: the patch (from line 1): found unknown escape character; kubectl reads it as YAML (yaml.ToJSON) and stops: error: unable to parse "data: {a: \"\\/\"}": yaml: found unknown escape character"#
+            r#"the patch (from line 1 of the command; line 1, column 12 of the patch): found unknown escape character; kubectl reads it as YAML (yaml.ToJSON) and stops: error: unable to parse "data: {a: \"\\/\"}": yaml: found unknown escape character: nothing is sent"#
         );
         let files = |_: &str| Ok("a: 1\nb: \"\\uD83D\\uDE00\"\n".to_owned());
         let err = super::read(
@@ -1082,10 +1284,15 @@ mod tests {
         )
         .unwrap_err();
         assert!(
-            err.to_string().ends_with(r#"error: unable to parse "": yaml: line 2: found invalid Unicode character escape code"#),
+            err.to_string().ends_with(r#"error: unable to parse "": yaml: line 2: found invalid Unicode character escape code: nothing is sent"#),
             "{err}"
         );
-        assert_eq!(err.location(), (Some(2), Some(7)));
+        assert!(
+            err.to_string().contains("line 2, column 7 of the patch"),
+            "{err}"
+        );
+        // The line of the command that names the file.
+        assert_eq!(err.location(), (Some(1), None));
     }
 
     #[test]
@@ -1099,7 +1306,7 @@ mod tests {
             ("kubectl patch vmi a --type=json -p '[", "never closed"),
             (
                 "kubectl patch vmi a --type=json -p '{}'",
-                "--type=json but the patch is an object",
+                "cannot decode it as application/json-patch+json",
             ),
             (
                 "kubectl patch vmi a --type=yaml -p '{}'",
@@ -1121,14 +1328,50 @@ mod tests {
                 "kubectl patch vmi a -p '{}' --patch-file x",
                 "cannot specify --patch and --patch-file together",
             ),
-            ("kubectl patch vmi a -p '[]'", "the patch is a list"),
+            (
+                "kubectl patch vmi a -p '[]'",
+                "kubectl sends [], and the server cannot decode it as application/strategic-merge-patch+json",
+            ),
         ];
+        // What kubectl, the shell or the server refuses as written is a
+        // finding of its own (the faces that lint report it); what lint
+        // cannot read is an error.
+        let judged = |err: &LintError| match err {
+            LintError::Judged { hints, .. } => Some(hints[0].rule),
+            _ => None,
+        };
         for (text, expected) in cases {
             let err = read(text).unwrap_err();
             assert!(err.to_string().contains(expected), "{text}: {err}");
+            let rule = match expected {
+                "`kubectl apply` sends no patch"
+                | "--patch-file p.json: lint cannot open files here"
+                | "flag needs an argument: -p" => None,
+                "cannot decode it as application/json-patch+json"
+                | "kubectl sends [], and the server cannot decode it as application/strategic-merge-patch+json" => {
+                    Some(Rule::UndecodableBody)
+                }
+                _ => Some(Rule::CommandFails),
+            };
+            assert_eq!(judged(&err), rule, "{text}: {err}");
         }
         let err = read("kubectl patch vmi a \\\n --type=json \\\n -p '[{'").unwrap_err();
-        assert!(err.to_string().starts_with("patch: line 2"), "{err}");
-        assert!(err.to_string().contains("from line 3"), "{err}");
+        assert_eq!(judged(&err), Some(Rule::CommandFails), "{err}");
+        assert!(
+            err.to_string()
+                .contains("from line 3 of the command; line 1, column 3 of the patch"),
+            "{err}"
+        );
+        assert_eq!(err.location(), (Some(3), None));
+        // An object sent as a JSON patch, a list as a merge patch: the
+        // server's own 400.
+        let err = read("kubectl patch vmi a --type=json -p '{}'").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("cannot unmarshal object into Go value of type []handlers.jsonPatchOp"),
+            "{err}"
+        );
+        let err = read("kubectl patch vmi a --type=merge -p '[]'").unwrap_err();
+        assert!(err.to_string().contains("error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}"), "{err}");
     }
 }

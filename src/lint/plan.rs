@@ -41,6 +41,7 @@ pub fn lint_plan(plan: &Plan, kind: Option<&str>) -> Option<Report> {
         origin: Origin::Json,
         resource: None,
         hints: Vec::new(),
+        wrapper: None,
     };
     let options = Options {
         kind: kind.map(str::to_owned),

@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+use super::context::Context;
 use super::hints::{self, Surprise};
 use super::kinds::Resource;
 use super::rules::{message, Rule};
@@ -34,6 +35,11 @@ pub enum Origin {
         /// > redirection`, `the expansion $VMI`): empty for a bare command.
         shell: Vec<String>,
     },
+    /// The body of a `curl -X PATCH` command, sent as written.
+    Curl {
+        /// The URL it is sent to.
+        url: String,
+    },
 }
 
 impl Origin {
@@ -43,6 +49,7 @@ impl Origin {
             Origin::Json => "json",
             Origin::Yaml => "yaml",
             Origin::Kubectl { .. } => "kubectl",
+            Origin::Curl { .. } => "curl",
         }
     }
 }
@@ -62,9 +69,34 @@ pub struct Input {
     /// What reading found about the text itself (a byte order mark, YAML
     /// numbers that lose digits, Go formatting): lint reports them.
     pub hints: Vec<Hint>,
+    /// The text that carried the patch (a kustomization, an
+    /// AdmissionReview), with its other patches: `None` for a bare patch.
+    pub wrapper: Option<Box<Wrapped>>,
 }
 
 impl Input {
+    /// The input a [`LintError::Judged`] stands for: no body, and the
+    /// findings lint reports for it (any other error: `None`).
+    pub fn judged(err: &LintError) -> Option<Input> {
+        let LintError::Judged { hints, kind, .. } = err else {
+            return None;
+        };
+        Some(Input {
+            kind: *kind,
+            payload: String::new(),
+            origin: Origin::Json,
+            resource: None,
+            hints: hints.clone(),
+            wrapper: None,
+        })
+    }
+
+    /// True for the input of a [`LintError::Judged`]: its findings are all
+    /// there is (no body was read).
+    pub fn is_judged(&self) -> bool {
+        self.payload.is_empty() && self.hints.iter().any(|h| h.rule.judges_whole_text())
+    }
+
     /// Sends the body as `kind` instead of the kind read from its shape
     /// (`--type`): an object as a merge patch or a strategic merge patch,
     /// a list as a JSON patch.
@@ -78,6 +110,10 @@ impl Input {
     pub fn set_kind(&mut self, kind: BodyKind) -> Result<(), LintError> {
         if matches!(kind, BodyKind::Apply | BodyKind::Update) {
             return Err(LintError::Unsupported(kind));
+        }
+        if self.is_judged() {
+            self.kind = kind;
+            return Ok(());
         }
         if matches!(self.origin, Origin::Kubectl { .. }) && kind != self.kind {
             return Err(LintError::Command {
@@ -108,6 +144,22 @@ impl Input {
             }
         }
     }
+}
+
+/// What carried a patch, and where it goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wrapped {
+    /// Where the patch is applied.
+    pub context: Context,
+    /// This patch's place in the text: `patches[1] (Deployment web)`,
+    /// `response.patch`.
+    pub label: String,
+    /// The kind its target names, when it names one.
+    pub kind: Option<String>,
+    /// The carrier's other patches, each read (kustomizations hold many).
+    pub others: Vec<Input>,
+    /// The patches it names but does not hold (files), as notes.
+    pub unread: Vec<Hint>,
 }
 
 /// A finding made while reading the text.
@@ -150,6 +202,22 @@ pub enum LintError {
         /// What was found.
         found: &'static str,
     },
+    /// Not an error for the faces that lint: the text reads, and its
+    /// findings say all lint can say of it (the shell, kubectl or the
+    /// server refuses it as written, or its body is a value the script
+    /// sets elsewhere). [`Input::judged`] makes it an input whose report
+    /// is those findings; faces that need the body (explain) show it as
+    /// an error.
+    Judged {
+        /// The findings, worst first.
+        hints: Vec<Hint>,
+        /// 1-based line of the text, when known.
+        line: Option<usize>,
+        /// 1-based column of that line, when known.
+        column: Option<usize>,
+        /// The body kind the text is sent as (its `--type`), or its shape.
+        kind: BodyKind,
+    },
 }
 
 impl LintError {
@@ -161,6 +229,7 @@ impl LintError {
                 (Some(*line), Some(*column))
             }
             LintError::Command { line, .. } => (*line, None),
+            LintError::Judged { line, column, .. } => (*line, *column),
             _ => (None, None),
         }
     }
@@ -196,6 +265,10 @@ impl fmt::Display for LintError {
             ),
             LintError::ObjectNotAnObject { found } => {
                 write!(f, "object: expected a Kubernetes object (a JSON object), found {found}")
+            }
+            LintError::Judged { hints, .. } => {
+                let messages: Vec<&str> = hints.iter().map(|h| h.message.as_str()).collect();
+                write!(f, "{}", messages.join("; "))
             }
         }
     }
@@ -266,7 +339,8 @@ pub(super) fn body(text: &str, budget: &Budget) -> Result<Input, LintError> {
     }
     match Format::detect(text) {
         Format::Json => {
-            let value = input::parse_as(text, Format::Json, budget).map_err(LintError::Syntax)?;
+            let value = input::parse_as(text, Format::Json, budget)
+                .map_err(|err| undecodable(text, shape_of(text), err))?;
             input_of(value, text.to_owned(), Origin::Json, hints, &[])
         }
         Format::Yaml => {
@@ -274,6 +348,58 @@ pub(super) fn body(text: &str, budget: &Budget) -> Result<Input, LintError> {
             let payload = gojson::to_string(&read.value);
             input_of(read.value, payload, Origin::Yaml, hints, &read.scalars)
         }
+    }
+}
+
+/// The kind a body that cannot be read is sent as, from its first
+/// character: a list is a JSON patch, anything else a merge patch.
+pub(super) fn shape_of(text: &str) -> BodyKind {
+    match text.trim_start().starts_with('[') {
+        true => BodyKind::JsonPatch,
+        false => BodyKind::MergePatch,
+    }
+}
+
+/// The server's 400 answer to a `kind` body it cannot decode: Go's
+/// decoder text, after `error decoding patch: ` for JSON and merge patches
+/// (`applyJSPatch`), as it is for a strategic merge patch
+/// (`strategicPatchObject`; k8s.io/apiserver
+/// `pkg/endpoints/handlers/patch.go`). `None` when Go decodes it.
+pub(super) fn server_answer(kind: BodyKind, payload: &str) -> Option<String> {
+    let decoded = match kind {
+        BodyKind::JsonPatch => gojson::check_json_patch(payload),
+        _ => gojson::check_merge_patch(payload),
+    };
+    let err = decoded.err()?;
+    let prefix = match kind {
+        BodyKind::StrategicMergePatch => String::new(),
+        _ => message!(ByteOrderMark "prefix"),
+    };
+    Some(format!("{prefix}{err}"))
+}
+
+/// A JSON text lint could not read, sent as a `kind` body: when Go's
+/// decoder refuses it too, the server's 400 as the finding
+/// ([`LintError::Judged`]); otherwise (a budget) the error as it is.
+pub(super) fn undecodable(text: &str, kind: BodyKind, err: InputError) -> LintError {
+    let Some(answer) =
+        server_answer(kind, text).filter(|_| gojson::check_valid(text.as_bytes()).is_err())
+    else {
+        return LintError::Syntax(err);
+    };
+    let place = match (err.line, err.column) {
+        (Some(line), Some(column)) => message!(UndecodableBody "place", line, column),
+        _ => String::new(),
+    };
+    let content = kind.content_type();
+    LintError::Judged {
+        hints: vec![Hint {
+            rule: Rule::UndecodableBody,
+            message: message!(UndecodableBody "body", content, place, answer),
+        }],
+        line: err.line,
+        column: err.column,
+        kind,
     }
 }
 
@@ -349,6 +475,7 @@ fn input_of(
         origin,
         resource: None,
         hints,
+        wrapper: None,
     })
 }
 
@@ -397,6 +524,7 @@ fn go_formatted(text: &str, mut hints: Vec<Hint>) -> Input {
         origin: Origin::Json,
         resource: None,
         hints,
+        wrapper: None,
     }
 }
 

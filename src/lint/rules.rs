@@ -266,6 +266,16 @@ pub enum Rule {
     UnknownField,
     /// A YAML 1.1 word read as a boolean (`yes`, `on`, `n`).
     YamlBoolean,
+    /// A command the shell cannot run or kubectl refuses as written.
+    CommandFails,
+    /// A body the server cannot decode (400).
+    UndecodableBody,
+    /// A patch whose body is a value the script sets elsewhere.
+    BodyUnknown,
+    /// A value or path in the patch read from the cluster a moment before.
+    ReadThenPatch,
+    /// A write the server drops on the endpoint it is sent to.
+    WriteDropped,
 }
 
 /// One row of the rule table.
@@ -331,7 +341,7 @@ pub const EXAMPLE_OBJECT: &str = r#"{"apiVersion":"kubevirt.io/v1","kind":"Virtu
 
 impl Rule {
     /// Every rule, in the table's order.
-    pub const ALL: [Rule; 38] = [
+    pub const ALL: [Rule; 43] = [
         Rule::WholeMapTest,
         Rule::WholeListTest,
         Rule::UnescapedSlash,
@@ -370,6 +380,11 @@ impl Rule {
         Rule::MergeFromReplacesList,
         Rule::UnknownField,
         Rule::YamlBoolean,
+        Rule::CommandFails,
+        Rule::UndecodableBody,
+        Rule::BodyUnknown,
+        Rule::ReadThenPatch,
+        Rule::WriteDropped,
     ];
 
     /// The stable kebab-case name.
@@ -377,6 +392,16 @@ impl Rule {
         // From a table of the names alone, so that code which only names
         // rules (the Build view's page module) does not link the texts.
         NAMES[self as usize]
+    }
+
+    /// True for the rules whose finding stands for the whole text, with no
+    /// body read: the command fails as written, the body cannot be decoded
+    /// or is not known.
+    pub fn judges_whole_text(self) -> bool {
+        matches!(
+            self,
+            Rule::CommandFails | Rule::UndecodableBody | Rule::BodyUnknown
+        )
     }
 
     /// The default severity of its findings.
@@ -429,7 +454,7 @@ enum Against {
 /// the fixed patch it is silent on (generated at the limit for
 /// [`Rule::TooManyOps`] and [`Rule::BodyTooLarge`]).
 #[rustfmt::skip]
-const EXAMPLES: [(Rule, Against, &str, &str); 38] = [
+const EXAMPLES: [(Rule, Against, &str, &str); 43] = [
     (Rule::WholeMapTest, Against::Nothing,
      r#"[{"op":"test","path":"/metadata/labels","value":{"kubevirt.io/nodeName":"node01"}},{"op":"replace","path":"/metadata/labels","value":{"kubevirt.io/migrationTargetNodeName":"node02","kubevirt.io/nodeName":"node01"}}]"#,
      r#"[{"op":"add","path":"/metadata/labels/kubevirt.io~1migrationTargetNodeName","value":"node02"}]"#),
@@ -536,6 +561,21 @@ const EXAMPLES: [(Rule, Against, &str, &str); 38] = [
     (Rule::YamlBoolean, Against::Nothing,
      r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/cache: on}}'"#,
      r#"kubectl patch deploy web --type=merge -p 'metadata: {annotations: {example.com/cache: "on"}}'"#),
+    (Rule::CommandFails, Against::Nothing,
+     r#"kubectl patch pod web-0 --type=merge -p '{"metadata":{"labels":{"app":"web"}}}"#,
+     r#"kubectl patch pod web-0 --type=merge -p '{"metadata":{"labels":{"app":"web"}}}'"#),
+    (Rule::UndecodableBody, Against::Nothing,
+     r#"[{"op":"remove","path":"/metadata/labels/app",}]"#,
+     r#"[{"op":"remove","path":"/metadata/labels/app"}]"#),
+    (Rule::BodyUnknown, Against::Nothing,
+     r#"kubectl patch configmap feature-flags --type=merge -p "$PATCH""#,
+     r#"kubectl patch configmap feature-flags --type=merge -p '{"data":{"enable-api-fields":"beta"}}'"#),
+    (Rule::ReadThenPatch, Against::Nothing,
+     "LAST=$(kubectl get node node01 -o json | jq '.spec.taints | length - 1')\nkubectl patch node node01 --type=json -p '[{\"op\":\"remove\",\"path\":\"/spec/taints/'$LAST'\"}]'",
+     r#"kubectl patch node node01 --type=json -p '[{"op":"test","path":"/spec/taints/1/key","value":"dedicated"},{"op":"remove","path":"/spec/taints/1"}]'"#),
+    (Rule::WriteDropped, Against::Nothing,
+     r#"kubectl patch node node01 --type=json -p '[{"op":"add","path":"/status/capacity/example.com~1dongle","value":"4"}]'"#,
+     r#"kubectl patch node node01 --subresource=status --type=json -p '[{"op":"add","path":"/status/capacity/example.com~1dongle","value":"4"}]'"#),
 ];
 
 const _: () = {
@@ -643,7 +683,7 @@ impl<'de> serde::Deserialize<'de> for Rule {
 }
 
 /// The rule table, in [`Rule::ALL`] order.
-pub static RULES: [RuleInfo; 38] = TABLE;
+pub static RULES: [RuleInfo; 43] = TABLE;
 
 /// Each rule's name, read from [`TABLE`] at compile time.
 static NAMES: [&str; TABLE.len()] = {
@@ -678,7 +718,7 @@ static SEVERITIES: [Severity; TABLE.len()] = {
 /// the other texts are linked only where [`RULES`] (or [`Rule::info`]) is
 /// used. One line a message.
 #[rustfmt::skip]
-const TABLE: [RuleInfo; 38] = [
+const TABLE: [RuleInfo; 43] = [
     RuleInfo {
         rule: Rule::WholeMapTest,
         name: "whole-map-test",
@@ -859,6 +899,7 @@ const TABLE: [RuleInfo; 38] = [
         messages: &[
             ("body", "the body pins metadata.resourceVersion: if the object changed since your read (by anyone, to any field) the server answers 409 Conflict and writes nothing; RetryOnConflict retries it after a fresh read"),
             ("op", "op {index} ({op} /metadata/resourceVersion) pins the resourceVersion: if the object changed since your read (by anyone, to any field) the server answers 409 Conflict and writes nothing; RetryOnConflict retries it after a fresh read"),
+            ("read", "{expansion} is the whole object as {read} returned it, metadata.resourceVersion included: if the object changed since that read (by anyone, to any field) the server answers 409 Conflict and writes nothing; run it again to retry on a fresh read"),
         ],
         applies_to: AppliesTo::All,
     },
@@ -997,6 +1038,7 @@ const TABLE: [RuleInfo; 38] = [
             ("delete", "{path} is a {shape} other writers fill, and $patch: delete deletes it whole: every {item} goes, those other writers put there included{stored}; {writers} write {path}"),
             ("null", "{path} is a {shape} other writers fill, and null deletes it whole: every {item} goes, those other writers put there included{stored}; {writers} write {path}"),
             ("stored", " (stored now: {names})"),
+            ("empty", "op {index} (add {path}) adds an empty {shape} with no test: an add replaces a member that is there, so whatever {path} holds when it lands (what the manifests or another writer set) is erased; if it is meant to create {path} only where it is absent, test it null first"),
         ],
         applies_to: AppliesTo::All,
     },
@@ -1207,6 +1249,74 @@ const TABLE: [RuleInfo; 38] = [
         messages: &[
             ("value", "line {line}: the YAML word {written} is sent as {sent} (kubectl reads YAML 1.1): quote it (\"{written}\") if it is text"),
             ("key", "line {line}: the key {written} is sent as the key {sent:?} (kubectl reads YAML 1.1): quote it (\"{written}\")"),
+        ],
+        applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::CommandFails,
+        name: "command-fails",
+        severity: Severity::Error,
+        summary: "a command that fails as written: the shell cannot run it, kubectl refuses it, or the server refuses the request it makes; nothing is applied",
+        explanation: "The line reads as a `kubectl patch` command, but as written it never sends its patch: a quote is never closed (bash stops with `unexpected EOF`), a backslash before trailing spaces escapes a space instead of the line break (the command ends there and its next line runs on its own), or kubectl's own checks refuse it before any request (`must specify --patch or --patch-file`, `unable to parse`, an unknown `--type`). Scripts that ignore the exit status go on as if the object were patched.",
+        fix: "None automatic: close the quote, remove the spaces after the backslash, or give kubectl what it asks for; then lint the corrected line.",
+        messages: &[
+            ("shell", "the shell cannot run this text: {what}; bash stops there (unexpected EOF) and kubectl never runs, so nothing is sent"),
+            ("kubectl", "kubectl refuses this command before sending anything: error: {what}{why}"),
+            ("continuation", "; line {line} ends in a backslash followed by spaces: the backslash escapes a space, not the line break, so the command ends on line {line} and the next line runs as a command of its own"),
+            ("yaml", "{what}: nothing is sent"),
+            ("curl-type", "curl sends the body as {sent}, a content type PATCH does not take: the server answers 415 Unsupported Media Type and applies nothing; name the patch type with -H 'Content-Type: application/json-patch+json' (or merge-patch+json, strategic-merge-patch+json)"),
+        ],
+        applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::UndecodableBody,
+        name: "undecodable-body",
+        severity: Severity::Error,
+        summary: "a body the server cannot decode: 400, nothing is applied",
+        explanation: "kube-apiserver decodes the body with Go's `encoding/json` before any engine runs (`applyJSPatch`, `strategicPatchObject` in k8s.io/apiserver `pkg/endpoints/handlers/patch.go`): a trailing comma, a backslash before a quote inside single quotes, typographic quotes, or a body of the wrong shape for its content type is answered `400 BadRequest` with Go's decoder text (after `error decoding patch:` for JSON and merge patches). kubectl sends a text that starts with `{` as it is, so it does not catch these; a `[...]` text goes through its YAML reader first, which forgives a trailing comma.",
+        fix: "None automatic: correct the character the message points at.",
+        messages: &[
+            ("body", "the server cannot decode this body as {content}{place}: it answers 400 BadRequest: {answer}; nothing is applied"),
+            ("place", " (line {line}, column {column})"),
+            ("shape", "kubectl sends {sent}, and the server cannot decode it as {content}: it answers 400 BadRequest: {answer}; nothing is applied"),
+        ],
+        applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::BodyUnknown,
+        name: "body-unknown",
+        severity: Severity::Note,
+        summary: "a patch whose body is not in the text: a value the script sets elsewhere, or a file a kustomization names",
+        explanation: "`-p \"$PATCH\"`, `-p \"$(curl ...)\"`, a body a `jq` or `printf` builds, a `kubectl patch` command the script builds as a string, or a kustomization's `path:` patch: lint reads the text it is given, and does not run the script or open the file, so it does not know what the patch holds and judges only what is around it (the shell, a value read from the cluster just before, the kustomization's other patches). This is not a verdict on the body.",
+        fix: "Paste the value the variable holds with `-p '...'` (`echo \"$PATCH\"` prints it), or lint the patch file, and lint that.",
+        messages: &[
+            ("value", "the patch is {value}, a value the script sets elsewhere: lint cannot know it, so only the command is judged; paste the value it holds with -p to judge the body"),
+            ("file", "{label} is the file {path}: lint reads the text it is given and does not open it; lint the file with --context kustomize"),
+            ("built", "the `kubectl patch` command is built when the script runs ({value}): lint cannot know the patch it sends; paste one command the script prints to judge it"),
+        ],
+        applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::ReadThenPatch,
+        name: "read-then-patch",
+        severity: Severity::Warning,
+        summary: "a value or path in the patch read from the cluster a moment before (`$(kubectl get ...)`), with nothing to check it still holds",
+        explanation: "The script reads a value (an index into a list, a list to extend, a count) with `kubectl get` and builds the patch from it. Any write between the read and the patch (a controller adding a toleration, another script appending a plugin) is not seen: an index now points at another element, a list written back drops the element added in between. Nothing in the request says what was read, so the server cannot refuse a stale patch.",
+        fix: "None automatic: `test` the value read in the same JSON patch (`{\"op\":\"test\",\"path\":\"/spec/taints/1/key\",\"value\":\"dedicated\"}` before removing index 1), or send the `resourceVersion` read with it so that a write in between answers 409.",
+        messages: &[
+            ("value", "{expansion} in the patch comes from {read}, read from the cluster just before the patch: a write in between is not seen, so what the patch carries may no longer match the object when it lands; test it in the patch, or pin the resourceVersion read with it"),
+        ],
+        applies_to: AppliesTo::All,
+    },
+    RuleInfo {
+        rule: Rule::WriteDropped,
+        name: "write-dropped",
+        severity: Severity::Warning,
+        summary: "a write the server drops on the endpoint it is sent to: `status` of a built-in kind sent to the object itself, a Namespace's `spec.finalizers` outside `/finalize`",
+        explanation: "A built-in kind with a status subresource keeps its stored `status` on every write to the object itself: its strategy's `PrepareForUpdate` copies the old status over the new one (kubernetes `pkg/registry/.../strategy.go`), and the status subresource is where status is written. A Namespace likewise keeps `spec.finalizers` except through `/finalize`. The request succeeds (200) and that part of it changes nothing: the script or controller goes on as if it had.",
+        fix: "Send it to the subresource: `kubectl patch --subresource=status` (Kubernetes 1.24 and later), `PATCH .../status`, client-go's `UpdateStatus`/`Patch(..., \"status\")`, controller-runtime's `Status().Patch`; a Namespace's finalizers with a PUT to `/finalize`.",
+        messages: &[
+            ("dropped", "the body writes {what} of a {kind} to the object itself, and the server keeps the stored {what} there: the request succeeds and that part changes nothing; send it to {instead}"),
         ],
         applies_to: AppliesTo::All,
     },

@@ -58,6 +58,14 @@ impl Token {
     }
 }
 
+/// A word that runs kubectl: `kubectl`, `oc`, the `k` alias kubectl's
+/// docs suggest, the snap's `microk8s.kubectl`, with a path or `.exe`.
+pub fn is_kubectl(word: &str) -> bool {
+    let name = word.rsplit('/').next().unwrap_or(word);
+    let name = name.strip_suffix(".exe").unwrap_or(name);
+    matches!(name, "kubectl" | "oc" | "k" | "microk8s.kubectl")
+}
+
 /// Why the text cannot be split.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ShellError {
@@ -65,6 +73,8 @@ pub struct ShellError {
     pub message: String,
     /// 1-based line.
     pub line: usize,
+    /// True when the text is over the word budget (not a syntax error).
+    pub over_budget: bool,
 }
 
 impl fmt::Display for ShellError {
@@ -118,6 +128,7 @@ impl Lexer<'_> {
         ShellError {
             message: message.into(),
             line,
+            over_budget: false,
         }
     }
 
@@ -134,7 +145,10 @@ impl Lexer<'_> {
     fn end_word(&mut self) -> Result<(), ShellError> {
         if let Some(word) = self.word.take() {
             if self.out.len() >= MAX_WORDS {
-                return Err(self.error(format!("more than {MAX_WORDS} words"), word.line));
+                return Err(ShellError {
+                    over_budget: true,
+                    ..self.error(format!("more than {MAX_WORDS} words"), word.line)
+                });
             }
             self.out.push(Token::Word {
                 text: word.text,

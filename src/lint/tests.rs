@@ -227,13 +227,7 @@ fn test_after_write_that_repeats_the_value_is_dropped() {
 #[test]
 fn unreadable_input_is_an_error_with_a_place() {
     type Place = (Option<usize>, Option<usize>);
-    let cases: [(&str, &str, Place, Option<usize>); 4] = [
-        (
-            "[{\"op\":\"add\",\n \"path\": }]",
-            "patch: line 2, column 10",
-            (Some(2), Some(10)),
-            None,
-        ),
+    let cases: [(&str, &str, Place, Option<usize>); 3] = [
         (
             "[1]",
             "patch: op 0: is not a JSON object",
@@ -252,6 +246,13 @@ fn unreadable_input_is_an_error_with_a_place() {
         assert_eq!(err.location(), location, "{text}: {err}");
         assert_eq!(err.index(), index, "{text}");
     }
+    // JSON the server cannot decode either is its 400, as a finding.
+    let report = lint("[{\"op\":\"add\",\n \"path\": }]", &Options::default()).unwrap();
+    assert_eq!(rules(&report), [Rule::UndecodableBody]);
+    assert_eq!(
+        report.findings[0].message,
+        "the server cannot decode this body as application/json-patch+json (line 2, column 10): it answers 400 BadRequest: error decoding patch: invalid character '}' looking for beginning of value; nothing is applied"
+    );
     // A malformed op inside a good array is a finding, not an error.
     let report = lint(
         r#"[{"op":"upsert","path":"/a","value":1}]"#,
@@ -595,4 +596,106 @@ fn an_index_into_a_pods_containers_is_stable() {
         ..Options::default()
     };
     assert!(rules(&lint_input(&conditions, &options).unwrap()).contains(&Rule::IndexWithoutTest));
+}
+
+#[test]
+fn a_kustomization_is_read_as_its_patches_where_they_go() {
+    let text = "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [deployment.yaml]\npatches:\n- target: {kind: Deployment, name: web}\n  patch: |-\n    - op: replace\n      path: /spec/template/spec/containers/1/image\n      value: nginx:latest\n- path: extra.yaml\n- patch: |-\n    apiVersion: v1\n    kind: Node\n    metadata: {name: n}\n    spec:\n      taints: [{key: a, effect: NoSchedule}]\n";
+    let report = lint(text, &Options::default()).unwrap();
+    assert_eq!(report.context, Some(context::Context::Kustomize));
+    assert_eq!(rules(&report), [Rule::IndexWithoutTest, Rule::BodyUnknown]);
+    // Each message says which patch; the first patch's op keeps its index.
+    assert!(report.findings[0]
+        .message
+        .starts_with("patches[0] (Deployment web): op 0"));
+    assert_eq!(report.findings[0].index, Some(0));
+    assert!(report.findings[1]
+        .message
+        .starts_with("patches[1] is the file extra.yaml"));
+    // The Node patch is a strategic merge patch kustomize reads as YAML
+    // 1.2: `n` is a name, not a boolean; its taints meet no other writer
+    // at build time.
+    assert!(!report
+        .findings
+        .iter()
+        .any(|f| f.message.contains("patches[2]")));
+    // Flux's Kustomization: the same patches under spec, its JSON 6902
+    // patch a list of ops.
+    let flux = r#"{"apiVersion":"kustomize.toolkit.fluxcd.io/v1","kind":"Kustomization","spec":{"patches":[{"target":{"kind":"Deployment"},"patch":"- op: remove\n  path: /spec/template/spec/containers/2\n"}]}}"#;
+    let report = lint(flux, &Options::default()).unwrap();
+    assert_eq!(report.context, Some(context::Context::Kustomize));
+    assert_eq!(rules(&report), [Rule::IndexWithoutTest]);
+    // An explicit --context wins.
+    let options = Options {
+        context: context::Context::Live,
+        ..Options::default()
+    };
+    assert_eq!(
+        lint(flux, &options).unwrap().context,
+        Some(context::Context::Kustomize)
+    );
+}
+
+#[test]
+fn an_admission_review_is_read_as_its_response_patch() {
+    use base64::Engine as _;
+    let patch = r#"[{"op":"add","path":"/metadata/labels","value":{"injected":"true"}}]"#;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(patch);
+    let review = json!({"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+        "response": {"uid": "u", "allowed": true, "patchType": "JSONPatch", "patch": encoded}});
+    let report = lint(&review.to_string(), &Options::default()).unwrap();
+    // The request's own object: adding the whole label map meets no other
+    // writer, so nothing to say.
+    assert_eq!(report.context, Some(context::Context::WebhookResponse));
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert_eq!(report.op_count, 1);
+    let live = lint(patch, &Options::default()).unwrap();
+    assert_eq!(rules(&live), [Rule::WholeCollectionWrite]);
+    // A patch that is not base64 says where.
+    let bad = json!({"kind": "AdmissionReview", "response": {"patch": "%%%"}});
+    let err = lint(&bad.to_string(), &Options::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("patch: response.patch: not base64"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_empty_collection_added_over_what_is_there_is_a_finding() {
+    let options = Options {
+        kind: Some("ClusterPolicy".to_owned()),
+        ..Options::default()
+    };
+    let add = r#"[{"op":"add","path":"/spec/devicePlugin/env","value":[]}]"#;
+    let report = lint(add, &options).unwrap();
+    assert_eq!(rules(&report), [Rule::WholeCollectionWrite]);
+    assert!(report.findings[0]
+        .message
+        .contains("adds an empty list with no test"));
+    // The fix: it must still be absent.
+    assert_eq!(
+        report.findings[0].fix.as_ref().unwrap().payload(),
+        r#"[{"op":"test","path":"/spec/devicePlugin/env","value":null},{"op":"add","path":"/spec/devicePlugin/env","value":[]}]"#
+    );
+    // Guarded, or with an object where it is absent or empty: nothing.
+    let guarded = r#"[{"op":"test","path":"/spec/devicePlugin/env","value":null},{"op":"add","path":"/spec/devicePlugin/env","value":[]}]"#;
+    // (the test of null is engine-dependent: a note of its own)
+    assert_eq!(
+        rules(&lint(guarded, &options).unwrap()),
+        [Rule::EngineDependent]
+    );
+    for object in [
+        json!({"spec": {"devicePlugin": {}}}),
+        json!({"spec": {"devicePlugin": {"env": []}}}),
+    ] {
+        let with = Options {
+            object: Some(object.clone()),
+            ..options.clone()
+        };
+        assert!(lint(add, &with).unwrap().findings.is_empty(), "{object}");
+    }
+    // An element appended, or a non-empty value: not this rule.
+    let append = r#"[{"op":"add","path":"/spec/devicePlugin/env/-","value":{}}]"#;
+    assert!(lint(append, &options).unwrap().findings.is_empty());
 }

@@ -87,12 +87,12 @@ pub struct Row {
 /// kubernetes/node-problem-detector, argoproj/argo-cd, kubevirt/kubevirt,
 /// openshift/openshift-controller-manager, cert-manager/cert-manager), at the
 /// commit named where the row came after KubeVirt's; docs/lint.md prints them.
-pub static WRITERS: [Writer; 24] = [
+pub static WRITERS: [Writer; 27] = [
     Writer {
         name: "controllers-and-users",
-        what: "any other controller, admission webhook or user (`kubectl label` and `kubectl annotate` send merge patches of one key; GitOps tools such as Argo CD, whose default resource tracking writes the annotation `argocd.argoproj.io/tracking-id` on every object it applies, the label `app.kubernetes.io/instance` when so configured; users and setup scripts adding a ServiceAccount's pull secret with `kubectl patch serviceaccount`)",
+        what: "any other controller, admission webhook or user (`kubectl label` and `kubectl annotate` send merge patches of one key; GitOps tools such as Argo CD, whose default resource tracking writes the annotation `argocd.argoproj.io/tracking-id` on every object it applies, the label `app.kubernetes.io/instance` when so configured; Flux's kustomize-controller, which labels every object it applies `kustomize.toolkit.fluxcd.io/name` and `/namespace` and re-applies its manifests every interval to correct drift; Kyverno, whose mutate rules (at admission, and on existing objects from its background controller) record the annotation `policies.kyverno.io/last-applied-patches`; users and setup scripts adding a ServiceAccount's pull secret with `kubectl patch serviceaccount`, or a subject to a RoleBinding with `kubectl set subject`, which sends the whole list it read)",
         open: true,
-        source: "kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/label/label.go` (`RunLabel`), `annotate/annotate.go`; argo-cd `util/argo/resource_tracking.go` (`SetAppInstance`), `common/common.go` (`AnnotationKeyAppInstance`)",
+        source: "kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/label/label.go` (`RunLabel`), `annotate/annotate.go`; argo-cd `util/argo/resource_tracking.go` (`SetAppInstance`), `common/common.go` (`AnnotationKeyAppInstance`); fluxcd/kustomize-controller `docs/spec/v1/kustomizations.md` (drift correction, the labels to list reconciled objects); kyverno `pkg/utils/annotations.go` (`PolicyAnnotation`, `GenerateAnnotationPatches`); kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/set/set_subject.go` (`SubjectOptions.Run`)",
     },
     Writer {
         name: "condition-writers",
@@ -232,13 +232,31 @@ pub static WRITERS: [Writer; 24] = [
         open: false,
         source: "cert-manager `pkg/controller/cainjector/injectables.go` (`SetCA` and `AsApplyObject` of `mutatingWebhookTarget`, `validatingWebhookTarget`, `apiServiceTarget`, `crdConversionTarget`) @00072869851d748101a6e7eb15712638ed198f34",
     },
+    Writer {
+        name: "istiod-webhook-patcher",
+        what: "Istio's istiod: the `caBundle` of every webhook named for it in the MutatingWebhookConfigurations labelled with its revision (`istio.io/rev`), written whenever its CA changes or the configuration is updated, by an update of the configuration as its informer holds it (retried by its work queue)",
+        open: false,
+        source: "istio/istio `pkg/webhooks/webhookpatch.go` (`WebhookCertPatcher.patchMutatingWebhookConfig`, `startCaBundleWatcher`) @01f7ea6378d95911ee43d3abef4cbe7a95bebc1e",
+    },
+    Writer {
+        name: "argo-rollouts",
+        what: "Argo Rollouts' controller: the selector key `rollouts-pod-template-hash` of the active and preview Services of a blue-green or canary Rollout (and the annotation `argo-rollouts.argoproj.io/managed-by-rollouts`), by a merge patch of that key whenever it switches traffic",
+        open: false,
+        source: "argoproj/argo-rollouts `rollout/service.go` (`switchServiceSelector`, `generatePatch`)",
+    },
+    Writer {
+        name: "vpa-recommender",
+        what: "the Vertical Pod Autoscaler's recommender: a VerticalPodAutoscaler's whole `status` (recommendation and conditions), a JSON patch `add /status` to the status subresource whenever the recommendation changes",
+        open: false,
+        source: "kubernetes/autoscaler `vertical-pod-autoscaler/pkg/utils/vpa/api.go` (`UpdateVpaStatusIfNeeded`, `patchVpaStatus`)",
+    },
 ];
 
 const VMI: &[&str] = &["VirtualMachineInstance"];
 
 /// The table. Rows for every kind come first; a kind's own rows add
 /// writers to them.
-pub static ROWS: [Row; 27] = [
+pub static ROWS: [Row; 32] = [
     Row {
         kinds: &[],
         path: "/metadata/labels",
@@ -451,6 +469,41 @@ pub static ROWS: [Row; 27] = [
         shape: Shape::Scalar,
         item: "replica count",
         writers: &["horizontal-pod-autoscaler"],
+    },
+    Row {
+        kinds: &["MutatingWebhookConfiguration"],
+        path: "/webhooks",
+        shape: Shape::List,
+        item: "webhook",
+        writers: &["cert-manager-cainjector", "istiod-webhook-patcher"],
+    },
+    Row {
+        kinds: &["ValidatingWebhookConfiguration"],
+        path: "/webhooks",
+        shape: Shape::List,
+        item: "webhook",
+        writers: &["cert-manager-cainjector", "controllers-and-users"],
+    },
+    Row {
+        kinds: &["Service"],
+        path: "/spec/selector",
+        shape: Shape::Map,
+        item: "selector key",
+        writers: &["argo-rollouts", "controllers-and-users"],
+    },
+    Row {
+        kinds: &["RoleBinding", "ClusterRoleBinding"],
+        path: "/subjects",
+        shape: Shape::List,
+        item: "subject",
+        writers: &["controllers-and-users"],
+    },
+    Row {
+        kinds: &["VerticalPodAutoscaler"],
+        path: "/status",
+        shape: Shape::Object,
+        item: "status field",
+        writers: &["vpa-recommender"],
     },
     Row {
         kinds: &["APIService"],

@@ -160,7 +160,7 @@ test('a kubectl command from a runbook, quoting and line continuations included'
   await setEditor(page, 'Patch', 'kubectl patch vmi testvmi \\\n  --type=apply -p \'{"metadata":{}}\'');
   const error = page.locator('#check-patch-error');
   await error.waitFor();
-  assert.match(await error.textContent(), /^line 2: in the command: --type must be one of \[json merge strategic\], not "apply"/);
+  assert.match(await error.textContent(), /^line 2: kubectl refuses this command before sending anything: error: --type must be one of \[json merge strategic\], not "apply"/);
   assert.equal(await page.getByRole('textbox', { name: 'Patch', exact: true }).getAttribute('aria-invalid'), 'true');
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -302,11 +302,17 @@ fn a_kubectl_command_is_read_from_its_quoting() {
         "{}",
         patch.read_as
     );
-    // A syntax error inside -p names the argument, not a line of the editor.
+    // A syntax error inside -p marks the editor's line it is on, and says
+    // where inside the argument.
     let broken = edit(&state, "kubectl patch vmi a \\\n --type=json \\\n -p '[{'");
     let error = broken.patch_error().unwrap();
-    assert_eq!(error.line, None);
-    assert!(error.to_string().contains("from line 3"), "{error}");
+    assert_eq!(error.line, Some(3));
+    assert!(
+        error
+            .to_string()
+            .contains("from line 3 of the command; line 1, column 3 of the patch"),
+        "{error}"
+    );
 }
 
 #[test]

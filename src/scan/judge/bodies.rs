@@ -41,6 +41,7 @@ fn lint_body(kind: BodyKind, json: &Value, target: Option<&Target>) -> Option<li
         origin: Origin::Json,
         resource,
         hints: Vec::new(),
+        wrapper: None,
     };
     let options = Options {
         kind: target.map(|t| t.kind.clone()),
