@@ -263,7 +263,7 @@ impl<'a> Ctx<'a> {
             self.map_key_without_test(index, pointer, state);
             self.replace_missing(index, pointer, state);
             self.whole_collection_write(index, pointer, state);
-            self.empty_collection_add(index, pointer, state);
+            self.unknown_collection_write(index, pointer, state);
             self.non_string_value(index, pointer);
         }
         self.negative_index(index, pointer, state);
@@ -805,15 +805,20 @@ impl<'a> Ctx<'a> {
         finding.writers = sharing.names();
     }
 
-    /// `add` of an empty list or map at a member no writer in the table
-    /// is known to share (a custom resource's `spec.devicePlugin.env`):
-    /// meant to create it when absent, it erases whatever is there when it
-    /// lands (what the manifests or another writer set), with no test.
-    fn empty_collection_add(&mut self, index: usize, pointer: &Pointer, state: Option<&Value>) {
+    /// `add` or `replace` of a whole list or map at a member no writer in
+    /// the table is known to share or own (a custom resource's
+    /// `spec.overrides`, a Deployment's `spec.template`), with no test: on
+    /// a live object, whatever another writer (a user, CI, a GitOps tool,
+    /// a controller) put there since the read is replaced. An empty one
+    /// `add`ed is meant to create the member, and erases it when it is
+    /// there. Left alone: a status subtree (its controller's own), the
+    /// managed fields, and a patch that pins the resourceVersion (the
+    /// lock guards every op).
+    fn unknown_collection_write(&mut self, index: usize, pointer: &Pointer, state: Option<&Value>) {
         let op = &self.ops[index];
-        let shape = match op.value.as_ref() {
-            Some(Value::Array(items)) if items.is_empty() => "list",
-            Some(Value::Object(map)) if map.is_empty() => "map",
+        let (shape, empty) = match op.value.as_ref() {
+            Some(Value::Array(items)) => ("list", items.is_empty()),
+            Some(Value::Object(map)) => ("map", map.is_empty()),
             _ => return,
         };
         let last = pointer.tokens().last();
@@ -821,14 +826,24 @@ impl<'a> Ctx<'a> {
             let t = t.encoded();
             t == "-" || t.bytes().all(|b| b.is_ascii_digit())
         });
-        if op.op != OpKind::Add || positional || self.index.guarded(index, pointer) {
+        let writes = match empty {
+            true => op.op == OpKind::Add,
+            false => matches!(op.op, OpKind::Add | OpKind::Replace),
+        };
+        let own = op.path.starts_with("/status") || op.path == "/metadata/managedFields";
+        let pinned = self
+            .ops
+            .iter()
+            .any(|o| o.path == "/metadata/resourceVersion");
+        if !writes || positional || (!empty && own) || pinned || self.index.guarded(index, pointer)
+        {
             return;
         }
         let sharing = writers::sharing(self.kind, pointer);
         if sharing.is_shared() || matches!(sharing, writers::Sharing::Sole(_)) {
             return;
         }
-        // With the object: absent or already empty, the add erases nothing.
+        // With the object: absent or already empty, the write erases nothing.
         let current = state.map(|doc| pointer.resolve(doc));
         let holds = |v: &Value| match v {
             Value::Array(items) => !items.is_empty(),
@@ -838,14 +853,23 @@ impl<'a> Ctx<'a> {
         if matches!(current, Some(None)) || current.flatten().is_some_and(|v| !holds(v)) {
             return;
         }
-        let fix = match current {
-            None if self.kube() => {
+        let fix = match (current, op.op) {
+            (None, OpKind::Add) if self.kube() => {
                 self.insert_before(index, Operation::test(op.path.clone(), Value::Null))
+            }
+            (Some(Some(now)), _) => {
+                let now = now.clone();
+                self.insert_before(index, Operation::test(op.path.clone(), now))
             }
             _ => None,
         };
         let path = shown(&op.path);
-        let message = message!(WholeCollectionWrite "empty", index, path, shape);
+        let message = match empty {
+            true => message!(WholeCollectionWrite "empty", index, path, shape),
+            false => {
+                message!(WholeCollectionWrite "unknown-writer", index, op = op.op, path, shape)
+            }
+        };
         self.flag(Rule::WholeCollectionWrite, index, message, fix);
     }
 

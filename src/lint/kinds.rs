@@ -177,6 +177,51 @@ static KNOWN: [Known; 71] = [
     custom("VirtualMachineSnapshot", "snapshot.kubevirt.io", "virtualmachinesnapshots", &["vmsnapshot", "vmsnapshots"]),
 ];
 
+/// Resources served from Go types by aggregated API servers, not custom
+/// resource definitions: every patch type works there, a strategic merge
+/// patch included (no 415). OpenShift's openshift-apiserver
+/// (openshift/openshift-apiserver `pkg/*/apiserver/registry`) and
+/// Gardener's gardener-apiserver (gardener/gardener
+/// `pkg/apiserver/registry/core`). Their schemas are not in the tables.
+#[rustfmt::skip]
+static AGGREGATED: [(&str, &str, &str, &[&str]); 13] = [
+    ("DeploymentConfig", "apps.openshift.io", "deploymentconfigs", &["dc"]),
+    ("Route", "route.openshift.io", "routes", &[]),
+    ("BuildConfig", "build.openshift.io", "buildconfigs", &["bc"]),
+    ("Build", "build.openshift.io", "builds", &[]),
+    ("ImageStream", "image.openshift.io", "imagestreams", &["is"]),
+    ("ImageStreamTag", "image.openshift.io", "imagestreamtags", &["istag"]),
+    ("Template", "template.openshift.io", "templates", &[]),
+    ("Shoot", "core.gardener.cloud", "shoots", &[]),
+    ("Seed", "core.gardener.cloud", "seeds", &[]),
+    ("CloudProfile", "core.gardener.cloud", "cloudprofiles", &[]),
+    ("SecretBinding", "core.gardener.cloud", "secretbindings", &[]),
+    ("BackupBucket", "core.gardener.cloud", "backupbuckets", &[]),
+    ("BackupEntry", "core.gardener.cloud", "backupentries", &[]),
+];
+
+/// The aggregated resource `name` (kind, plural or short name, with or
+/// without its group) names.
+fn aggregated(
+    name: &str,
+    group: Option<&str>,
+) -> Option<&'static (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+)> {
+    AGGREGATED.iter().find(|(kind, g, plural, short)| {
+        let names = kind.eq_ignore_ascii_case(name)
+            || *plural == name
+            || plural.strip_suffix('s') == Some(name)
+            || short.contains(&name);
+        names
+            && group
+                .is_none_or(|x| x == *g || x.split_once('.').is_some_and(|(_, rest)| rest == *g))
+    })
+}
+
 /// Seam for the schema module: is `kind` one of kube-apiserver's built-in
 /// kinds? `None` when the table does not know the kind.
 pub fn is_builtin(kind: &str) -> Option<bool> {
@@ -248,6 +293,16 @@ pub fn resource(arg: &str) -> Option<Resource> {
         });
         names && group_ok
     });
+    if found.is_none() {
+        if let Some((kind, g, ..)) = aggregated(&name, group.as_deref()) {
+            return Some(Resource {
+                typed: typed.to_owned(),
+                kind: Some((*kind).to_owned()),
+                group: Some((*g).to_owned()),
+                served: Served::Unknown,
+            });
+        }
+    }
     Some(match found {
         Some(k) => Resource {
             typed: typed.to_owned(),

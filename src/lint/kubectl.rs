@@ -317,7 +317,11 @@ fn stdin_text(tokens: &[Token], first: usize) -> Option<String> {
         .iter()
         .rposition(|t| is_op(t, &["\n", ";", "&&", "||"]))
         .map_or(0, |i| i + 1);
-    let end = first + tokens[first..].iter().position(|t| is_op(t, &["\n"]))?;
+    let end = first
+        + tokens[first..]
+            .iter()
+            .position(|t| is_op(t, &["\n"]))
+            .unwrap_or(tokens.len() - first);
     if tokens[start..end].iter().any(|t| is_op(t, &["<<"])) {
         return tokens.get(end + 1)?.word().map(str::to_owned);
     }
@@ -338,6 +342,58 @@ fn stdin_text(tokens: &[Token], first: usize) -> Option<String> {
         Some((&"printf", [format])) => Some(format.replace("\\n", "\n")),
         _ => None,
     }
+}
+
+/// The here-document an earlier command of the script writes to `file`
+/// (`cat <<EOF > file`, `cat > file <<EOF`), the last one when several.
+fn heredoc_written(tokens: &[Token], file: &str) -> Option<String> {
+    let mut found = None;
+    let mut line_start = 0;
+    for (i, token) in tokens.iter().enumerate() {
+        let Token::Op { op, .. } = token else {
+            continue;
+        };
+        if op != "\n" {
+            continue;
+        }
+        let line = &tokens[line_start..i];
+        let writes = line.windows(2).any(|pair| {
+            matches!(&pair[0], Token::Op { op, .. } if op == ">" || op == ">|")
+                && pair[1].word() == Some(file)
+        });
+        let heredoc = line
+            .iter()
+            .any(|t| matches!(t, Token::Op { op, .. } if op == "<<"));
+        if writes && heredoc {
+            found = tokens.get(i + 1).and_then(Token::word).map(str::to_owned);
+        }
+        line_start = i + 1;
+    }
+    found
+}
+
+/// The commands piped into the command starting at token `first`, as
+/// written (`kubectl get ... | jq ...`); empty when none.
+fn pipeline_before(tokens: &[Token], first: usize) -> String {
+    let is_op =
+        |t: &Token, ops: &[&str]| matches!(t, Token::Op { op, .. } if ops.contains(&op.as_str()));
+    let start = tokens[..first]
+        .iter()
+        .rposition(|t| is_op(t, &["\n", ";", "&&", "||"]))
+        .map_or(0, |i| i + 1);
+    let mut out = String::new();
+    for token in &tokens[start..first] {
+        let text = match token {
+            Token::Word { text, .. } => text.as_str(),
+            Token::Op { op, .. } => op.as_str(),
+        };
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(text);
+    }
+    out.trim_end_matches(|c: char| c == '|' || c.is_whitespace())
+        .to_owned()
 }
 
 /// What a `$(cat ...)` patch argument reads.
@@ -471,12 +527,32 @@ pub(super) fn read(
         _ => None,
     };
     if let Some(line) = stdin_flag {
-        if let Some(text) = stdin_text(&tokens, first) {
-            flags.patch = Some((text, line));
-            flags.patch_file = None;
+        match stdin_text(&tokens, first) {
+            Some(text) => {
+                flags.patch = Some((text, line));
+                flags.patch_file = None;
+            }
+            // Fed by other commands: what they write is not known here;
+            // a read of the same object among them is a finding.
+            None => {
+                let feeder = pipeline_before(&tokens, first);
+                let mut hints = reads::piped_before(&feeder, &flags.positional[1..]);
+                let feeder = shown(&feeder);
+                hints.push(Hint {
+                    rule: Rule::BodyUnknown,
+                    message: message!(BodyUnknown "stdin", feeder),
+                });
+                return Err(LintError::Judged {
+                    hints,
+                    line: Some(line),
+                    column: None,
+                    kind,
+                });
+            }
         }
     }
-    let (text, patch_line) = patch_text(flags.patch, flags.patch_file, files, &refused)?;
+    let written = |file: &str| heredoc_written(&tokens[..first], file);
+    let (text, patch_line) = patch_text(flags.patch, flags.patch_file, files, &refused, &written)?;
     let (text, stand_ins) = standing_in(text, &expansions, budget);
     let targets = &flags.positional[1..];
     if targets.is_empty() && !flags.filename {
@@ -837,11 +913,16 @@ impl Flags {
                         expansions.clone_from(e);
                         Some(text.clone())
                     }
+                    // pflag's words (`flag needs an argument: 'p' in -p`).
                     Some(Token::Op { .. }) | None => {
-                        return Err(command_error(
-                            format!("flag needs an argument: {flag}"),
-                            Some(line),
-                        ))
+                        let what = match flag.strip_prefix("--") {
+                            Some(_) => format!("flag needs an argument: {flag}"),
+                            None => format!("flag needs an argument: '{}' in {flag}", &flag[1..]),
+                        };
+                        let why = String::new();
+                        let message = message!(CommandFails "kubectl", what, why);
+                        let kind = BodyKind::StrategicMergePatch;
+                        return Err(fails(Rule::CommandFails, message, Some(line), kind));
                     }
                 },
                 None => None,
@@ -873,6 +954,7 @@ fn patch_text(
     patch_file: Option<(String, usize)>,
     files: Option<PatchFiles<'_>>,
     refused: &dyn Fn(&str) -> LintError,
+    written: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(String, usize), LintError> {
     let (file, line, from_cat) = match (patch, patch_file) {
         (Some(_), Some(_)) => {
@@ -892,20 +974,32 @@ fn patch_text(
         },
         (None, Some((file, line))) => (file, line, false),
     };
-    let Some(files) = files else {
-        let unopened = match from_cat {
-            true => format!("the patch is the output of $(cat {file})"),
-            false => format!("--patch-file {file}"),
+    // A file lint cannot open: the body is not known, and only the
+    // command is judged.
+    let unknown = |why: String| {
+        let what = match from_cat {
+            true => format!("the output of $(cat {file})"),
+            false => format!("the file --patch-file {file} names"),
         };
-        let message = format!("{unopened}: lint cannot open files here: paste the file's contents with -p, or run `patchlab lint` where the file is");
-        return Err(command_error(message, Some(line)));
+        fails(
+            Rule::BodyUnknown,
+            message!(BodyUnknown "unopened", what, why),
+            Some(line),
+            BodyKind::StrategicMergePatch,
+        )
+    };
+    // The script writes the file just before: its here-document.
+    if let Some(text) = written(&file) {
+        return Ok((text, line));
+    }
+    let Some(files) = files else {
+        return Err(unknown("lint cannot open files here".to_owned()));
     };
     let text = files(&file).map_err(|err| {
-        let message = match from_cat {
-            true => format!("$(cat {file}): {err}"),
-            false => format!("unable to read patch file: {err}"),
-        };
-        command_error(message, Some(line))
+        unknown(match from_cat {
+            true => format!("cat: {err}"),
+            false => format!("kubectl: unable to read patch file: {err}"),
+        })
     })?;
     Ok((text, line))
 }
@@ -1209,6 +1303,35 @@ mod tests {
     }
 
     #[test]
+    fn standard_input_and_files_the_script_writes_are_read() {
+        // A here-document on the command's line, or piped from cat.
+        for text in [
+            "kubectl patch cm a --patch-file=/dev/stdin <<-EOF\ndata:\n  k: v\nEOF\n",
+            "cat <<EOF | kubectl patch cm a --patch-file /dev/stdin\n{\"data\":{\"k\":\"v\"}}\nEOF\n",
+            "echo '{\"data\":{\"k\":\"v\"}}' | kubectl patch cm a --patch-file /dev/stdin",
+        ] {
+            let input = read(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+            // (JSON is sent as written, its newline included)
+            assert_eq!(input.payload.trim_end(), r#"{"data":{"k":"v"}}"#, "{text}");
+        }
+        // Fed by other commands: not known, and a read of the same object
+        // among them is a finding.
+        let piped = "kubectl get cm a -o jsonpath='{.data.k}' | jq -c '{data: {k: .}}' | kubectl patch cm a --type merge --patch-file /dev/stdin";
+        let Err(LintError::Judged { hints, .. }) = read(piped) else {
+            panic!("{piped}");
+        };
+        let rules: Vec<Rule> = hints.iter().map(|h| h.rule).collect();
+        assert_eq!(rules, [Rule::ReadThenPatch, Rule::BodyUnknown]);
+        // A file the script writes just before with a here-document.
+        let written = "cat <<EOF > p.json\n[{\"op\":\"remove\",\"path\":\"/data/k\"}]\nEOF\nkubectl patch cm a --type=json -p=\"$(cat p.json)\"";
+        let input = read(written).unwrap();
+        assert_eq!(
+            input.payload.trim_end(),
+            "[{\"op\":\"remove\",\"path\":\"/data/k\"}]"
+        );
+    }
+
+    #[test]
     fn patch_files_are_read_through_the_callback() {
         let files = |name: &str| match name {
             "p.yaml" => Ok("metadata:\n  labels:\n    a: b\n".to_owned()),
@@ -1314,11 +1437,11 @@ mod tests {
             ),
             (
                 "kubectl patch vmi a --type=json --patch-file p.json",
-                "--patch-file p.json: lint cannot open files here",
+                "the file --patch-file p.json names (lint cannot open files here)",
             ),
             (
                 "kubectl patch vmi a --type=json -p",
-                "flag needs an argument: -p",
+                "flag needs an argument: 'p' in -p",
             ),
             (
                 "kubectl patch --type=json -p '[]'",
@@ -1344,9 +1467,10 @@ mod tests {
             let err = read(text).unwrap_err();
             assert!(err.to_string().contains(expected), "{text}: {err}");
             let rule = match expected {
-                "`kubectl apply` sends no patch"
-                | "--patch-file p.json: lint cannot open files here"
-                | "flag needs an argument: -p" => None,
+                "`kubectl apply` sends no patch" => None,
+                "the file --patch-file p.json names (lint cannot open files here)" => {
+                    Some(Rule::BodyUnknown)
+                }
                 "cannot decode it as application/json-patch+json"
                 | "kubectl sends [], and the server cannot decode it as application/strategic-merge-patch+json" => {
                     Some(Rule::UndecodableBody)

@@ -62,6 +62,28 @@ pub(super) fn read_before(
     hints
 }
 
+/// The findings for a patch kubectl reads from standard input, fed by the
+/// `pipeline` before it: a `kubectl get` of the same object there is read
+/// just before the patch (the whole object, the lock; a part, a race).
+pub(super) fn piped_before(pipeline: &str, target: &[String]) -> Vec<Hint> {
+    let read = format!("$({pipeline})");
+    if substitution_read(&read).is_none() || !same_kind(&read, target) {
+        return Vec::new();
+    }
+    let read = shown(pipeline);
+    let hint = match whole_object(&format!("$({pipeline})")) {
+        true => Hint {
+            rule: Rule::RvPinnedBody,
+            message: message!(RvPinnedBody "stdin", read),
+        },
+        false => Hint {
+            rule: Rule::ReadThenPatch,
+            message: message!(ReadThenPatch "stdin", read),
+        },
+    };
+    vec![hint]
+}
+
 /// False when the read names a kind of resource other than the patch's
 /// (`get configmap` before `patch settings`); true when they match or
 /// either is not known.
@@ -98,27 +120,48 @@ fn bare(word: &str) -> String {
 }
 
 /// True when the read returns the whole object (`-o json` or `-o yaml`,
-/// through no `jq` or a `jq` that updates it in place: `|=`, `del(`),
-/// metadata.resourceVersion included.
+/// through no `jq` or `yq`, or one whose last stage updates it in place:
+/// `|=`, `=`, `del(`), metadata.resourceVersion included; a selection
+/// (`.spec.plugins`) or a new object (`{data: ...}`) is a part of it.
 fn whole_object(read: &str) -> bool {
-    let compact: String = read.split_whitespace().collect::<Vec<_>>().join(" ");
-    let output = [
-        "-o json",
-        "-ojson",
-        "-o=json",
-        "--output json",
-        "--output=json",
-        "-o yaml",
-        "-oyaml",
-        "-o=yaml",
-    ];
-    if !output.iter().any(|o| compact.contains(o)) {
+    let words: Vec<&str> = read.split_whitespace().collect();
+    let output = words.iter().enumerate().find_map(|(i, w)| {
+        let value = match *w {
+            "-o" | "--output" => words.get(i + 1).copied(),
+            w => w
+                .strip_prefix("--output=")
+                .or_else(|| w.strip_prefix("-o="))
+                .or_else(|| w.strip_prefix("-o")),
+        }?;
+        Some(value.trim_matches(|c| c == '\'' || c == '"' || c == ')'))
+    });
+    if !matches!(output, Some("json" | "yaml")) {
         return false;
     }
-    match compact.split_once("jq ") {
-        None => true,
-        Some((_, program)) => program.contains("|=") || program.contains("del("),
-    }
+    let program = ["jq ", "yq "]
+        .iter()
+        .filter_map(|t| read.split_once(t))
+        .map(|(_, p)| p)
+        .next();
+    let Some(program) = program else {
+        return true;
+    };
+    // The last stage: after the last `|` that is no `|=`.
+    let bytes = program.as_bytes();
+    let cut = (0..bytes.len())
+        .rev()
+        .find(|&i| bytes[i] == b'|' && bytes.get(i + 1) != Some(&b'='))
+        .map_or(0, |i| i + 1);
+    let stage = program[cut..].trim_start_matches([' ', '\'', '"', '\n']);
+    let assigns = stage.contains("|=")
+        || stage.contains("+=")
+        || stage
+            .replace("==", "")
+            .replace("!=", "")
+            .replace(">=", "")
+            .replace("<=", "")
+            .contains('=');
+    assigns || stage.starts_with("del(") || stage.starts_with(". ") || stage == "."
 }
 
 /// The variables read from the cluster, each with the read it comes from.
@@ -383,6 +426,16 @@ mod tests {
             "$(kubectl get validatingwebhookconfiguration v -o json | jq '.webhooks[0].rules')";
         let hints = read_before(&tokens, &[part.to_owned()], &target);
         assert_eq!(hints[0].rule, Rule::ReadThenPatch);
+        // -o jsonpath is a part; a yq selection too; an in-place update
+        // keeps the whole object.
+        assert!(!whole_object(
+            "$(kubectl get cm a -o jsonpath='{.data.links}' | jq -c '{data: {links: .}}')"
+        ));
+        assert!(!whole_object("$(kubectl get deploy d -o yaml | yq eval '(.a) = \"b\" | .spec.template.spec.volumes' -o json -)"));
+        assert!(whole_object(
+            "$(kubectl get deploy d -o json | jq 'del(.status)')"
+        ));
+        assert!(whole_object("$(kubectl get deploy d -ojson)"));
         // A ConfigMap's value written into a Setting: another object.
         let tokens = shell::split(
             "kubectl get configmap settings -o jsonpath='{.data.a}' | while read key val; do\n",

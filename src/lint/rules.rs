@@ -808,6 +808,7 @@ const TABLE: [RuleInfo; 43] = [
             ("writes", "writes whatever {item} is at that index when the patch runs, which is another writer's {item} if the list changed since your read"),
             ("reaches", "reaches into whatever {item} is at index {at} of {list} when the patch runs, which is another {item} if the list changed since your read"),
             ("advice", "; test the {item} first (its name, or the whole {item}) at {element}"),
+            ("unopened", "the patch is {what} ({why}): lint cannot know it, so only the command is judged; paste its contents with -p, or run `patchlab lint` where the file is"),
             ("built", "op {index} ({path}) names element {at} of a list by position, in manifests {built} builds from: when an upgrade of the base reorders or grows the list, the op silently applies to another element; a test of the element first fails the build instead"),
         ],
         applies_to: AppliesTo::JsonPatch,
@@ -899,6 +900,7 @@ const TABLE: [RuleInfo; 43] = [
         messages: &[
             ("body", "the body pins metadata.resourceVersion: if the object changed since your read (by anyone, to any field) the server answers 409 Conflict and writes nothing; RetryOnConflict retries it after a fresh read"),
             ("op", "op {index} ({op} /metadata/resourceVersion) pins the resourceVersion: if the object changed since your read (by anyone, to any field) the server answers 409 Conflict and writes nothing; RetryOnConflict retries it after a fresh read"),
+            ("stdin", "the patch kubectl reads from standard input is the whole object as {read} returned it, metadata.resourceVersion included: if the object changed since that read (by anyone, to any field) the server answers 409 Conflict and writes nothing; run it again to retry on a fresh read"),
             ("read", "{expansion} is the whole object as {read} returned it, metadata.resourceVersion included: if the object changed since that read (by anyone, to any field) the server answers 409 Conflict and writes nothing; run it again to retry on a fresh read"),
         ],
         applies_to: AppliesTo::All,
@@ -1038,6 +1040,7 @@ const TABLE: [RuleInfo; 43] = [
             ("delete", "{path} is a {shape} other writers fill, and $patch: delete deletes it whole: every {item} goes, those other writers put there included{stored}; {writers} write {path}"),
             ("null", "{path} is a {shape} other writers fill, and null deletes it whole: every {item} goes, those other writers put there included{stored}; {writers} write {path}"),
             ("stored", " (stored now: {names})"),
+            ("unknown-writer", "op {index} ({op} {path}) writes the whole {shape} with no test: no writer of it is known, but on a live object whatever another writer (a user, CI, a GitOps tool, a controller) put there since your read is replaced; test what you read first, or write its items one by one"),
             ("empty", "op {index} (add {path}) adds an empty {shape} with no test: an add replaces a member that is there, so whatever {path} holds when it lands (what the manifests or another writer set) is erased; if it is meant to create {path} only where it is absent, test it null first"),
         ],
         applies_to: AppliesTo::All,
@@ -1292,6 +1295,8 @@ const TABLE: [RuleInfo; 43] = [
         messages: &[
             ("value", "the patch is {value}, a value the script sets elsewhere: lint cannot know it, so only the command is judged; paste the value it holds with -p to judge the body"),
             ("file", "{label} is the file {path}: lint reads the text it is given and does not open it; lint the file with --context kustomize"),
+            ("unopened", "the patch is {what} ({why}): lint cannot know it, so only the command is judged; paste its contents with -p, or run `patchlab lint` where the file is"),
+            ("stdin", "the patch is what `{feeder}` writes to standard input: lint cannot know it, so only the command is judged; paste the patch with -p to judge the body"),
             ("built", "the `kubectl patch` command is built when the script runs ({value}): lint cannot know the patch it sends; paste one command the script prints to judge it"),
         ],
         applies_to: AppliesTo::All,
@@ -1305,6 +1310,7 @@ const TABLE: [RuleInfo; 43] = [
         fix: "None automatic: `test` the value read in the same JSON patch (`{\"op\":\"test\",\"path\":\"/spec/taints/1/key\",\"value\":\"dedicated\"}` before removing index 1), or send the `resourceVersion` read with it so that a write in between answers 409.",
         messages: &[
             ("value", "{expansion} in the patch comes from {read}, read from the cluster just before the patch: a write in between is not seen, so what the patch carries may no longer match the object when it lands; test it in the patch, or pin the resourceVersion read with it"),
+            ("stdin", "the patch kubectl reads from standard input comes from {read}, read from the cluster just before the patch: a write in between is not seen, so what the patch carries may no longer match the object when it lands; test it in the patch, or pin the resourceVersion read with it"),
         ],
         applies_to: AppliesTo::All,
     },
