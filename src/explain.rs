@@ -247,7 +247,8 @@ impl CheckCase {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Explanation {
-    /// True when the text was recognised (at least one candidate).
+    /// True when the text was recognised (at least one candidate, or a
+    /// text that is no failure of the write itself: `details.outside`).
     pub recognised: bool,
     /// The class, when decided.
     pub class: Option<ErrorClass>,
@@ -558,7 +559,7 @@ impl Explanation {
     /// verdict, nothing decided yet.
     fn of_text(reading: &read::Reading, verdict: &classify::Verdict, release: KubeVersion) -> Self {
         Explanation {
-            recognised: !verdict.candidates.is_empty(),
+            recognised: !verdict.candidates.is_empty() || verdict.details.outside.is_some(),
             class: None,
             candidates: Vec::new(),
             decided_by: None,

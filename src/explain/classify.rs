@@ -59,7 +59,8 @@ pub fn classify(r: &Reading) -> Verdict {
             }
         }
     }
-    if verdict.candidates.is_empty() {
+    // A text recognised as no failure of the write keeps no class.
+    if verdict.candidates.is_empty() && verdict.details.outside.is_none() {
         verdict.candidates = by_code(r.code, r.reason.as_deref());
     }
     refine(r, &mut verdict);

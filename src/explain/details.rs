@@ -63,9 +63,23 @@ pub struct Details {
     /// (`0x0` is printed up to 1.33, `0` from 1.34).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub releases: Option<String>,
+    /// A text recognised as no failure of the write itself (a webhook's
+    /// certificate that does not verify): what it is, and what helps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside: Option<&'static str>,
 }
 
 pub(super) fn nothing(_: &str, _: &mut Details) {}
+
+/// A TLS certificate that does not verify (Go's crypto/x509 and
+/// crypto/tls texts): no class of a write's failure.
+pub(super) fn certificate(text: &str, details: &mut Details) {
+    details.outside = Some(match text.contains("failed calling webhook") {
+        true => "The API server could not call the admission webhook: the webhook's serving certificate does not verify against the CA bundle registered for it (its clientConfig.caBundle), so nothing about the patch was judged. Retrying fails the same way until the certificate or the caBundle is fixed (a CA injector such as cert-manager's, or the webhook's own rotation, re-run); with failurePolicy Ignore the write would have gone through.",
+        false => "The client could not verify the API server's (or a proxy's) TLS certificate against the CA it trusts (the kubeconfig's certificate-authority-data), so no request was made. Retrying fails the same way until the kubeconfig's CA or the server's certificate is fixed.",
+    });
+    webhook_name(text, details);
+}
 pub(super) fn add_conflict(details: &mut Details, manager: &str, field: &str) {
     let manager = manager.trim();
     if let Some(m) = details.managers.iter_mut().find(|m| m.manager == manager) {

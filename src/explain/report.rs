@@ -27,6 +27,9 @@ pub(super) fn summary(e: &Explanation) -> String {
 
 /// The summary when the text is not recognised or names several classes.
 fn undecided(e: &Explanation) -> String {
+    if let Some(outside) = e.details.outside {
+        return outside.to_owned();
+    }
     if e.candidates.is_empty() {
         return "patchlab does not recognise this text as an error of a Kubernetes write."
             .to_owned();
@@ -210,6 +213,9 @@ pub fn text(e: &Explanation) -> String {
     match e.class {
         Some(class) => {
             let _ = writeln!(s, "class: {} ({})", class.id(), class.label());
+        }
+        None if e.details.outside.is_some() => {
+            s.push_str("class: none (recognised: no failure of the write itself)\n");
         }
         None if e.candidates.is_empty() => {
             s.push_str("not recognised\n");

@@ -10,9 +10,9 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use super::details::{
-    accepted_types, decode_error, evanphx_index, evanphx_missing_path, evanphx_test_path,
-    invalid_fields, nothing, op_count, rbac_user, release_of_rv_value, ssa_managers, webhook_name,
-    Details,
+    accepted_types, certificate, decode_error, evanphx_index, evanphx_missing_path,
+    evanphx_test_path, invalid_fields, nothing, op_count, rbac_user, release_of_rv_value,
+    ssa_managers, webhook_name, Details,
 };
 use crate::vocabulary::ErrorClass;
 
@@ -320,6 +320,22 @@ pub const SIGNATURES: &[Signature] = &[
         source: "kubernetes/apiserver@release-1.36 pkg/admission/plugin/webhook/errors/statuserror.go (ToStatusErr: \"admission webhook %q denied the request: %s\")",
         example: "Error from server: admission webhook \"validate.kyverno.svc\" denied the request: policy disallows it",
         extract: webhook_name,
+    },
+    Signature {
+        classes: &[],
+        text: "tls: failed to verify certificate",
+        family: Family::Apiserver,
+        source: "golang/go@go1.22 src/crypto/tls/handshake_client.go (verifyServerCertificate: \"tls: failed to verify certificate: %w\")",
+        example: "Internal error occurred: failed calling webhook \"v.linkerd.io\": failed to call webhook: Post \"https://v.linkerd.svc:443/\": tls: failed to verify certificate: x509: certificate signed by unknown authority",
+        extract: certificate,
+    },
+    Signature {
+        classes: &[],
+        text: "x509: certificate",
+        family: Family::Apiserver,
+        source: "golang/go@go1.22 src/crypto/x509/verify.go (UnknownAuthorityError.Error: \"x509: certificate signed by unknown authority\", CertificateInvalidError.Error: \"x509: certificate has expired or is not yet valid\", HostnameError.Error: \"x509: certificate is valid for %s, not %s\")",
+        example: "Internal error occurred: failed calling webhook \"validate.kyverno.svc-fail\": Post \"https://kyverno-svc.kyverno.svc:443/validate?timeout=10s\": x509: certificate signed by unknown authority",
+        extract: certificate,
     },
     Signature {
         classes: &[C::Transient],
@@ -968,7 +984,11 @@ pub const SIGNATURES: &[Signature] = &[
 pub fn markdown() -> String {
     let mut s = String::from("| # | text | class | family | source |\n|---|---|---|---|---|\n");
     for (i, sig) in SIGNATURES.iter().enumerate() {
-        let classes: Vec<&str> = sig.classes.iter().map(|c| c.id()).collect();
+        let mut classes: Vec<&str> = sig.classes.iter().map(|c| c.id()).collect();
+        if classes.is_empty() {
+            // Recognised as no failure of the write itself.
+            classes.push("none (outside)");
+        }
         let _ = writeln!(
             s,
             "| {} | `{}` | {} | {} | {} |",

@@ -96,6 +96,8 @@ export interface Explanation {
     fields?: { field: string; message: string }[];
     accepted?: string[]; webhook?: string; user?: string; opCount?: number;
     decodeError?: string; releases?: string;
+    /** Recognised as no failure of the write itself: what it is, and what helps. */
+    outside?: string;
   };
   summary: string;
   retry: ExplainRetry | null;

@@ -85,6 +85,11 @@ fn explanation(e: &ExplainView) -> Html {
         Some((label, id)) => html! {
             <p class="verdict"><strong>{ label.clone() }</strong>{ " " }<code>{ id.clone() }</code></p>
         },
+        // Recognised, and no failure of the write itself (a webhook's
+        // certificate that does not verify).
+        None if e.candidates.is_empty() => html! {
+            <p class="verdict"><strong>{ "Not a failure of the patch itself" }</strong></p>
+        },
         None => html! {
             <p class="verdict"><strong>{ format!("Undecided: one of {}", crate::app::components::counted(e.candidates.len(), "class", "classes")) }</strong></p>
         },

@@ -194,3 +194,16 @@ fn every_other_error_line_is_listed_with_its_class_or_as_not_read() {
     // One message alone lists nothing.
     assert_eq!(count(&panel("", "", BARE_422), "explain-others"), 0);
 }
+
+#[test]
+fn a_webhook_certificate_is_no_failure_of_the_patch() {
+    let error = r#"Internal error occurred: failed calling webhook "validate.kyverno.svc-fail": Post "https://kyverno-svc.kyverno.svc:443/validate?timeout=10s": x509: certificate signed by unknown authority"#;
+    let html = panel("", "", error);
+    let read = text(&html);
+    assert!(read.contains("Not a failure of the patch itself"), "{read}");
+    assert!(
+        read.contains("serving certificate does not verify"),
+        "{read}"
+    );
+    assert!(!read.contains("Undecided"), "{read}");
+}
