@@ -149,10 +149,15 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
             writeln!(out)?;
         }
         _ => {
-            if let Origin::Kubectl { target, shell } = &input.origin {
+            if let Origin::Kubectl {
+                verb,
+                target,
+                shell,
+            } = &input.origin
+            {
                 writeln!(
                     out,
-                    "kubectl patch {}: {} ({} bytes as sent)",
+                    "kubectl {verb} {}: {} ({} bytes as sent)",
                     printable(target),
                     input.kind.content_type(),
                     input.payload.len()

@@ -571,12 +571,23 @@ fn read_as(input: &lint::Input, report: &Report) -> String {
         Origin::Yaml => format!(
             "Read {what} from YAML: sent as the {bytes} bytes of JSON that kubectl and Go write."
         ),
-        Origin::Kubectl { target, shell } if shell.is_empty() => format!(
+        Origin::Kubectl {
+            verb: "patch",
+            target,
+            shell,
+        } if shell.is_empty() => format!(
             "Read {what} from the -p argument of `kubectl patch {target}`: {bytes} bytes as sent."
         ),
-        Origin::Kubectl { target, shell } => format!(
+        Origin::Kubectl {
+            verb: "patch",
+            target,
+            shell,
+        } => format!(
             "Read {what} from the -p argument of `kubectl patch {target}` (inside shell: {}): {bytes} bytes as sent.",
             shell.join(", ")
+        ),
+        Origin::Kubectl { verb, target, .. } => format!(
+            "Read {what}: the one `kubectl {verb} {target}` sends, {bytes} bytes."
         ),
         Origin::Curl { url } => format!(
             "Read {what} from the body of `curl -X PATCH {url}`: {bytes} bytes, sent as written."

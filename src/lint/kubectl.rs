@@ -12,6 +12,8 @@
 
 use std::borrow::Cow;
 
+use serde_json::Value;
+
 use crate::input::Budget;
 
 use super::dropped;
@@ -29,12 +31,12 @@ use super::Rule;
 /// kubectl's flags that take a value (the next word, unless written
 /// `--flag=value`). Any other flag is taken as a switch.
 #[rustfmt::skip]
-const VALUE_FLAGS: [&str; 33] = [
+const VALUE_FLAGS: [&str; 34] = [
     "-n", "--namespace", "--context", "--kubeconfig", "--cluster", "--user", "-s", "--server",
     "--token", "-p", "--patch", "--type", "-o", "--output", "--patch-file", "--field-manager",
     "--subresource", "-l", "--selector", "-f", "--filename", "-k", "--kustomize", "--template",
     "--request-timeout", "--as", "--as-group", "--as-uid", "--cache-dir", "--certificate-authority",
-    "--client-certificate", "--client-key", "-v",
+    "--client-certificate", "--client-key", "-v", "--resource-version",
 ];
 
 /// A word that is one variable and nothing else (`$KUBECTL`, `${K}`,
@@ -78,7 +80,10 @@ fn verb<'w>(mut words: impl Iterator<Item = &'w str>) -> Option<&'w str> {
 fn patch_position(words: &[&str]) -> Option<usize> {
     (0..words.len()).find(|&i| {
         (is_kubectl(words[i]) || is_variable(words[i]))
-            && verb(words[i + 1..].iter().copied()) == Some("patch")
+            && matches!(
+                verb(words[i + 1..].iter().copied()),
+                Some("patch" | "label" | "annotate")
+            )
     })
 }
 
@@ -472,6 +477,9 @@ pub(super) fn read(
         return Err(no_patch_command(&tokens));
     };
     let mut flags = Flags::read(&command)?;
+    if let Some(verb @ ("label" | "annotate")) = flags.positional.first().map(String::as_str) {
+        return label_or_annotate(verb, &flags, command.shell);
+    }
     // kubectl's `PatchOptions.Validate`, in its words.
     if flags.positional.first().map(String::as_str) != Some("patch") {
         return Err(command_error(
@@ -597,10 +605,68 @@ pub(super) fn read(
         ));
     }
     input.origin = Origin::Kubectl {
+        verb: "patch",
         target: targets.join(" "),
         shell,
     };
     Ok(input)
+}
+
+/// What `kubectl label` and `kubectl annotate` send: a JSON merge patch of
+/// the keys they set (`k=v`) and remove (`k-`), the resourceVersion too
+/// with `--resource-version` (kubernetes `staging/src/k8s.io/kubectl/pkg/
+/// cmd/label/label.go` and `annotate/annotate.go`, `RunLabel` and
+/// `RunAnnotate`: `jsonpatch.CreateMergePatch` of the object before and
+/// after, sent as `types.MergePatchType`).
+fn label_or_annotate(verb: &str, flags: &Flags, shell: Vec<String>) -> Result<Input, LintError> {
+    let map = if verb == "label" {
+        "labels"
+    } else {
+        "annotations"
+    };
+    let args = &flags.positional[1..];
+    let is_change = |a: &String| a.contains('=') || (a.ends_with('-') && a.len() > 1);
+    let targets: Vec<&String> = args.iter().take_while(|a| !is_change(a)).collect();
+    let mut changes = serde_json::Map::new();
+    for arg in args.iter().filter(|a| is_change(a)) {
+        match arg.split_once('=') {
+            Some((key, value)) => changes.insert(key.to_owned(), Value::String(value.to_owned())),
+            None => changes.insert(arg[..arg.len() - 1].to_owned(), Value::Null),
+        };
+    }
+    let kind = BodyKind::MergePatch;
+    if changes.is_empty() {
+        let what = format!("at least one {} update is required", &map[..map.len() - 1]);
+        let why = String::new();
+        return Err(fails(
+            Rule::CommandFails,
+            message!(CommandFails "kubectl", what, why),
+            None,
+            kind,
+        ));
+    }
+    let mut metadata = serde_json::Map::new();
+    metadata.insert(map.to_owned(), Value::Object(changes));
+    if let Some(rv) = &flags.resource_version {
+        metadata.insert("resourceVersion".to_owned(), Value::String(rv.clone()));
+    }
+    let body = serde_json::json!({ "metadata": metadata });
+    Ok(Input {
+        kind,
+        payload: crate::gojson::to_string(&body),
+        origin: Origin::Kubectl {
+            verb: if verb == "label" { "label" } else { "annotate" },
+            target: targets
+                .iter()
+                .map(|t| t.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            shell,
+        },
+        resource: targets.first().and_then(|t| kinds::resource(t)),
+        hints: Vec::new(),
+        wrapper: None,
+    })
 }
 
 /// The redirections that truncate a file the command reads (`> f` with
@@ -862,6 +928,8 @@ struct Flags {
     filename_value: Option<String>,
     /// `--subresource`: `status`, `scale`.
     subresource: Option<String>,
+    /// `--resource-version` (kubectl label and annotate).
+    resource_version: Option<String>,
     /// The words that are not flags: `patch`, then the targets.
     positional: Vec<String>,
 }
@@ -877,6 +945,7 @@ impl Flags {
             filename: false,
             filename_value: None,
             subresource: None,
+            resource_version: None,
             positional: Vec::new(),
         };
         let mut rest = command.words.iter().skip(1);
@@ -935,6 +1004,7 @@ impl Flags {
                 "--patch-file" => flags.patch_file = value.map(|v| (v, line)),
                 "--type" => flags.kind = value.map(|v| (v, line)),
                 "--subresource" => flags.subresource = value,
+                "--resource-version" => flags.resource_version = value,
                 "-f" | "--filename" => {
                     flags.filename = true;
                     flags.filename_value = value;
@@ -1046,7 +1116,7 @@ mod tests {
 
     fn target(input: &Input) -> (&str, &[String]) {
         match &input.origin {
-            Origin::Kubectl { target, shell } => (target, shell),
+            Origin::Kubectl { target, shell, .. } => (target, shell),
             _ => panic!("not from kubectl"),
         }
     }
@@ -1300,6 +1370,30 @@ mod tests {
         let err = read("kubectl patch deployment patch-demo --patch \"$(cat patch-file.yaml)\"")
             .unwrap_err();
         assert!(err.to_string().contains("$(cat patch-file.yaml)"), "{err}");
+    }
+
+    #[test]
+    fn label_and_annotate_send_a_merge_patch_of_their_keys() {
+        let input = read("kubectl label node n1 gpu=true old- --overwrite").unwrap();
+        assert_eq!(input.kind, BodyKind::MergePatch);
+        assert_eq!(
+            input.payload,
+            r#"{"metadata":{"labels":{"gpu":"true","old":null}}}"#
+        );
+        assert_eq!(target(&input).0, "node n1");
+        assert_eq!(input.resource.unwrap().kind.as_deref(), Some("Node"));
+        let input = read("oc annotate pod/p example.com/a=b --resource-version=42").unwrap();
+        assert_eq!(
+            input.payload,
+            r#"{"metadata":{"annotations":{"example.com/a":"b"},"resourceVersion":"42"}}"#
+        );
+        // No key: kubectl's own refusal, a finding.
+        let Err(LintError::Judged { hints, .. }) = read("kubectl label node n1") else {
+            panic!("no refusal");
+        };
+        assert!(hints[0]
+            .message
+            .ends_with("at least one label update is required"));
     }
 
     #[test]

@@ -29,6 +29,9 @@ pub enum Origin {
     /// The `-p` argument (or `--patch-file`) of a `kubectl patch` command
     /// line.
     Kubectl {
+        /// The kubectl verb: `patch`, or `label` and `annotate` (which
+        /// send a merge patch of the keys they change).
+        verb: &'static str,
         /// The resource arguments (`vmi testvmi`), as typed.
         target: String,
         /// The shell around the command, named (`a for loop`, `xargs`, `a
