@@ -149,36 +149,43 @@ pub fn run(args: Args, out: &mut dyn Write) -> Result<(), Failure> {
             writeln!(out)?;
         }
         _ => {
-            if let Origin::Kubectl {
-                verb,
-                target,
-                shell,
-            } = &input.origin
-            {
-                writeln!(
-                    out,
-                    "kubectl {verb} {}: {} ({} bytes as sent)",
-                    printable(target),
-                    input.kind.content_type(),
-                    input.payload.len()
-                )?;
-                if !shell.is_empty() {
-                    writeln!(out, "inside shell: {}", shell.join(", "))?;
-                }
-            }
-            if let Origin::Curl { url } = &input.origin {
-                let (kind, bytes) = (input.kind.content_type(), input.payload.len());
-                writeln!(
-                    out,
-                    "curl -X PATCH {}: {kind} ({bytes} bytes as written)",
-                    printable(url)
-                )?;
-            }
+            write_origin(out, &input)?;
             out.write_all(printable(&report::text(&report, &source)).as_bytes())?;
         }
     }
     if report.has_warnings() {
         return Err(Failure::with_code(1, String::new()));
+    }
+    Ok(())
+}
+
+/// The line that says where a command's body came from: the kubectl or
+/// curl command, and the shell around it.
+fn write_origin(out: &mut dyn Write, input: &lint::Input) -> std::io::Result<()> {
+    let (kind, bytes) = (input.kind.content_type(), input.payload.len());
+    match &input.origin {
+        Origin::Kubectl {
+            verb,
+            target,
+            shell,
+        } => {
+            let target = printable(target);
+            writeln!(
+                out,
+                "kubectl {verb} {target}: {kind} ({bytes} bytes as sent)"
+            )?;
+            if !shell.is_empty() {
+                writeln!(out, "inside shell: {}", shell.join(", "))?;
+            }
+        }
+        Origin::Curl { url } => {
+            let url = printable(url);
+            writeln!(
+                out,
+                "curl -X PATCH {url}: {kind} ({bytes} bytes as written)"
+            )?;
+        }
+        Origin::Json | Origin::Yaml => {}
     }
     Ok(())
 }

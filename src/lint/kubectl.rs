@@ -457,22 +457,7 @@ pub(super) fn read(
         return Err(command_error(message, None));
     }
     let text = without_prompts(text);
-    let tokens = shell::split(&text).map_err(|err| match err.over_budget {
-        true => command_error(
-            format!("the shell cannot split this text: {}", err.message),
-            Some(err.line),
-        ),
-        false => {
-            let what = err.message;
-            let message = message!(CommandFails "shell", what);
-            fails(
-                Rule::CommandFails,
-                message,
-                Some(err.line),
-                BodyKind::StrategicMergePatch,
-            )
-        }
-    })?;
+    let tokens = split(&text)?;
     let Some(command) = find_patch_command(&tokens) else {
         return Err(no_patch_command(&tokens));
     };
@@ -490,7 +475,7 @@ pub(super) fn read(
     let truncated = truncations(&command.redirects, &flags);
     let from_file = flags.patch_file.is_some();
     let expansions = std::mem::take(&mut flags.patch_expansions);
-    let kind = patch_type(flags.kind)?;
+    let kind = patch_type(flags.kind.clone())?;
     let refused = |what: &str| {
         let why = continuation(&text).map_or_else(
             String::new,
@@ -507,63 +492,13 @@ pub(super) fn read(
         tokens.iter().position(|t| std::ptr::eq(t, *w)).unwrap_or(0)
     });
     let read_before = reads::read_before(&tokens[..first], &expansions, &flags.positional[1..]);
-    if let Some((value, line)) = &flags.patch {
-        if cat_substitution(value).is_none() && expansions.iter().any(|e| e == value) {
-            let value = shown(value);
-            let mut hints = read_before;
-            hints.push(Hint {
-                rule: Rule::BodyUnknown,
-                message: message!(BodyUnknown "value", value),
-            });
-            return Err(LintError::Judged {
-                hints,
-                line: Some(*line),
-                column: None,
-                kind,
-            });
-        }
-    }
-    // The patch read from standard input: a here-document on the
-    // command's line, or what `echo` pipes in.
-    let from_stdin = |value: &str| {
-        matches!(value, "/dev/stdin" | "/dev/fd/0")
-            || matches!(value, "$(cat)" | "$(cat -)" | "$(cat /dev/stdin)")
-    };
-    let stdin_flag = match (&flags.patch, &flags.patch_file) {
-        (None, Some((file, line))) if from_stdin(file) => Some(*line),
-        (Some((value, line)), None) if from_stdin(value) => Some(*line),
-        _ => None,
-    };
-    if let Some(line) = stdin_flag {
-        match stdin_text(&tokens, first) {
-            Some(text) => {
-                flags.patch = Some((text, line));
-                flags.patch_file = None;
-            }
-            // Fed by other commands: what they write is not known here;
-            // a read of the same object among them is a finding.
-            None => {
-                let feeder = pipeline_before(&tokens, first);
-                let mut hints = reads::piped_before(&feeder, &flags.positional[1..]);
-                let feeder = shown(&feeder);
-                hints.push(Hint {
-                    rule: Rule::BodyUnknown,
-                    message: message!(BodyUnknown "stdin", feeder),
-                });
-                return Err(LintError::Judged {
-                    hints,
-                    line: Some(line),
-                    column: None,
-                    kind,
-                });
-            }
-        }
-    }
+    set_elsewhere(&flags, &expansions, &read_before, kind)?;
+    from_stdin(&tokens, first, &mut flags, kind)?;
     let written = |file: &str| heredoc_written(&tokens[..first], file);
-    let (text, patch_line) = patch_text(flags.patch, flags.patch_file, files, &refused, &written)?;
+    let (patch, patch_file) = (flags.patch.take(), flags.patch_file.take());
+    let (text, patch_line) = patch_text(patch, patch_file, files, &refused, &written)?;
     let (text, stand_ins) = standing_in(text, &expansions, budget);
-    let targets = &flags.positional[1..];
-    if targets.is_empty() && !flags.filename {
+    if flags.positional.len() < 2 && !flags.filename {
         return Err(refused(
             "You must provide one or more resources by argument or filename.",
         ));
@@ -574,26 +509,113 @@ pub(super) fn read(
         let content = kind.content_type();
         let answer = server_answer(kind, &input.payload).unwrap_or_default();
         let message = message!(UndecodableBody "shape", sent, content, answer);
-        return Err(fails(
-            Rule::UndecodableBody,
-            message,
-            Some(patch_line),
-            kind,
-        ));
+        let line = Some(patch_line);
+        return Err(fails(Rule::UndecodableBody, message, line, kind));
     }
     input.kind = kind;
-    input.resource = targets.first().and_then(|t| kinds::resource(t));
     input.hints.extend(truncated);
     input.hints.extend(read_before);
+    finish(input, &flags, command.shell, stand_ins)
+}
+
+/// The text split as the shell splits it; a syntax error is the command
+/// failing as written, a text over the word budget an error.
+fn split(text: &str) -> Result<Vec<Token>, LintError> {
+    shell::split(text).map_err(|err| match err.over_budget {
+        true => command_error(
+            format!("the shell cannot split this text: {}", err.message),
+            Some(err.line),
+        ),
+        false => {
+            let what = err.message;
+            let message = message!(CommandFails "shell", what);
+            let kind = BodyKind::StrategicMergePatch;
+            fails(Rule::CommandFails, message, Some(err.line), kind)
+        }
+    })
+}
+
+/// A `-p` that is one value the script sets elsewhere (`-p "$PATCH"`): a
+/// note, with what was read from the cluster before it.
+fn set_elsewhere(
+    flags: &Flags,
+    expansions: &[String],
+    read_before: &[Hint],
+    kind: BodyKind,
+) -> Result<(), LintError> {
+    let Some((value, line)) = &flags.patch else {
+        return Ok(());
+    };
+    if cat_substitution(value).is_some() || !expansions.iter().any(|e| e == value) {
+        return Ok(());
+    }
+    let value = shown(value);
+    let mut hints = read_before.to_vec();
+    hints.push(Hint {
+        rule: Rule::BodyUnknown,
+        message: message!(BodyUnknown "value", value),
+    });
+    Err(LintError::Judged {
+        hints,
+        line: Some(*line),
+        column: None,
+        kind,
+    })
+}
+
+/// The patch read from standard input (`--patch-file /dev/stdin`, `-p
+/// "$(cat)"`): a here-document on the command's line or what `echo` pipes
+/// in becomes the `-p` text; fed by other commands, it is not known here,
+/// and a read of the same object among them is a finding.
+fn from_stdin(
+    tokens: &[Token],
+    first: usize,
+    flags: &mut Flags,
+    kind: BodyKind,
+) -> Result<(), LintError> {
+    let stdin = |value: &str| {
+        matches!(value, "/dev/stdin" | "/dev/fd/0")
+            || matches!(value, "$(cat)" | "$(cat -)" | "$(cat /dev/stdin)")
+    };
+    let line = match (&flags.patch, &flags.patch_file) {
+        (None, Some((file, line))) if stdin(file) => *line,
+        (Some((value, line)), None) if stdin(value) => *line,
+        _ => return Ok(()),
+    };
+    if let Some(text) = stdin_text(tokens, first) {
+        flags.patch = Some((text, line));
+        flags.patch_file = None;
+        return Ok(());
+    }
+    let feeder = pipeline_before(tokens, first);
+    let mut hints = reads::piped_before(&feeder, &flags.positional[1..]);
+    let feeder = shown(&feeder);
+    hints.push(Hint {
+        rule: Rule::BodyUnknown,
+        message: message!(BodyUnknown "stdin", feeder),
+    });
+    Err(LintError::Judged {
+        hints,
+        line: Some(line),
+        column: None,
+        kind,
+    })
+}
+
+/// The body read, with its target, the writes the endpoint drops, and the
+/// shell around the command (each value standing in named).
+fn finish(
+    mut input: Input,
+    flags: &Flags,
+    mut shell: Vec<String>,
+    stand_ins: Vec<String>,
+) -> Result<Input, LintError> {
+    let targets = &flags.positional[1..];
+    input.resource = targets.first().and_then(|t| kinds::resource(t));
     let target_kind = input.resource.as_ref().and_then(|r| r.kind.as_deref());
     let subresource = flags.subresource.as_deref();
-    input.hints.extend(dropped::dropped(
-        target_kind,
-        input.kind,
-        &input.payload,
-        subresource,
-    ));
-    let mut shell = command.shell;
+    let dropped = dropped::dropped(target_kind, input.kind, &input.payload, subresource);
+    input.hints.extend(dropped);
     let unknown = stand_ins.len();
     shell.extend(stand_ins.into_iter().take(Shell::MOST).map(|e| {
         format!("the value of {e} in the patch, which lint cannot know: a placeholder string stands in for it")
