@@ -92,7 +92,7 @@ pub static WRITERS: [Writer; 27] = [
         name: "controllers-and-users",
         what: "any other controller, admission webhook or user (`kubectl label` and `kubectl annotate` send merge patches of one key; GitOps tools such as Argo CD, whose default resource tracking writes the annotation `argocd.argoproj.io/tracking-id` on every object it applies, the label `app.kubernetes.io/instance` when so configured; Flux's kustomize-controller, which labels every object it applies `kustomize.toolkit.fluxcd.io/name` and `/namespace` and re-applies its manifests every interval to correct drift; Kyverno, whose mutate rules (at admission, and on existing objects from its background controller) record the annotation `policies.kyverno.io/last-applied-patches`; users and setup scripts adding a ServiceAccount's pull secret with `kubectl patch serviceaccount`, or a subject to a RoleBinding with `kubectl set subject`, which sends the whole list it read)",
         open: true,
-        source: "kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/label/label.go` (`RunLabel`), `annotate/annotate.go`; argo-cd `util/argo/resource_tracking.go` (`SetAppInstance`), `common/common.go` (`AnnotationKeyAppInstance`); fluxcd/kustomize-controller `docs/spec/v1/kustomizations.md` (drift correction, the labels to list reconciled objects); kyverno `pkg/utils/annotations.go` (`PolicyAnnotation`, `GenerateAnnotationPatches`); kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/set/set_subject.go` (`SubjectOptions.Run`)",
+        source: "kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/label/label.go` (`RunLabel`), `annotate/annotate.go`; argo-cd `util/argo/resource_tracking.go` (`SetAppInstance`), `common/common.go` (`AnnotationKeyAppInstance`); fluxcd/kustomize-controller `docs/spec/v1/kustomizations.md` (drift correction, the labels to list reconciled objects) @8ccbdc90f6280c1ac438836b3954c1e03e939c3a; kyverno `pkg/utils/annotations.go` (`PolicyAnnotation`, `GenerateAnnotationPatches`) @4cea1f70663867c302574de0dd2975649e41478c; kubernetes `staging/src/k8s.io/kubectl/pkg/cmd/set/set_subject.go` (`SubjectOptions.Run`)",
     },
     Writer {
         name: "condition-writers",
@@ -242,13 +242,13 @@ pub static WRITERS: [Writer; 27] = [
         name: "argo-rollouts",
         what: "Argo Rollouts' controller: the selector key `rollouts-pod-template-hash` of the active and preview Services of a blue-green or canary Rollout (and the annotation `argo-rollouts.argoproj.io/managed-by-rollouts`), by a merge patch of that key whenever it switches traffic",
         open: false,
-        source: "argoproj/argo-rollouts `rollout/service.go` (`switchServiceSelector`, `generatePatch`)",
+        source: "argoproj/argo-rollouts `rollout/service.go` (`switchServiceSelector`, `generatePatch`) @5b40f081f459c0c1265aa3070cc44cca94830db8",
     },
     Writer {
         name: "vpa-recommender",
         what: "the Vertical Pod Autoscaler's recommender: a VerticalPodAutoscaler's whole `status` (recommendation and conditions), a JSON patch `add /status` to the status subresource whenever the recommendation changes",
         open: false,
-        source: "kubernetes/autoscaler `vertical-pod-autoscaler/pkg/utils/vpa/api.go` (`UpdateVpaStatusIfNeeded`, `patchVpaStatus`)",
+        source: "kubernetes/autoscaler `vertical-pod-autoscaler/pkg/utils/vpa/api.go` (`UpdateVpaStatusIfNeeded`, `patchVpaStatus`) @0039d1c4facb7ede6df82550ac865c60f1539e6e",
     },
 ];
 
