@@ -999,25 +999,30 @@ fn lint_reads_arrays_objects_commands_and_an_object_option() {
 
 #[wasm_bindgen_test]
 fn lint_errors_say_what_and_where() {
-    let err = error_of(
-        api::lint::lint("[{\"op\":\"add\",\n \"path\": }]".into(), None),
-        "syntax",
-    );
+    // What fails as written is a finding in the report, not a throw: the
+    // server's 400 with where, kubectl's own refusal.
+    let report = api::lint::lint("[{\"op\":\"add\",\n \"path\": }]".into(), None).unwrap();
+    let finding = get(&report, "findings").dyn_into::<Array>().unwrap().get(0);
     assert_eq!(
-        (num(&err, "line"), num(&err, "column")),
-        (Some(2.0), Some(10.0))
+        string(&finding, "rule").as_deref(),
+        Some("undecodable-body")
     );
+    assert_eq!(string(&finding, "severity").as_deref(), Some("error"));
+    assert!(string(&finding, "message")
+        .unwrap()
+        .contains("(line 2, column 10)"));
     let err = error_of(api::lint::lint("[1]".into(), None), "invalid-patch");
     assert_eq!(num(&err, "index"), Some(0.0));
     assert_eq!(num(&err, "status"), Some(400.0));
-    let err = error_of(
-        api::lint::lint("kubectl patch vmi a --type=yaml -p '{}'".into(), None),
-        "bad-argument",
-    );
+    let report = api::lint::lint("kubectl patch vmi a --type=yaml -p '{}'".into(), None).unwrap();
+    let finding = get(&report, "findings").dyn_into::<Array>().unwrap().get(0);
+    assert_eq!(string(&finding, "rule").as_deref(), Some("command-fails"));
     assert!(
-        message(&err).contains("--type must be one of"),
+        string(&finding, "message")
+            .unwrap()
+            .contains("--type must be one of"),
         "{}",
-        message(&err)
+        text(&finding)
     );
     error_of(api::lint::lint(JsValue::from(5), None), "bad-argument");
     error_of(

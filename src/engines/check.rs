@@ -113,7 +113,7 @@ pub fn editor_error(err: &LintError, text: &str) -> InputError {
             column: None,
         },
         LintError::Judged { line, column, .. } => InputError {
-            message: err.to_string(),
+            message: err.judged_text(),
             line: *line,
             column: *column,
         },

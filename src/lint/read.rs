@@ -270,9 +270,27 @@ impl fmt::Display for LintError {
                 write!(f, "object: expected a Kubernetes object (a JSON object), found {found}")
             }
             LintError::Judged { hints, .. } => {
-                let messages: Vec<&str> = hints.iter().map(|h| h.message.as_str()).collect();
-                write!(f, "{}", messages.join("; "))
+                // What the text is about: its body, or the command.
+                let about = match hints.first().map(|h| h.rule) {
+                    Some(Rule::UndecodableBody) => "patch",
+                    _ => "command",
+                };
+                write!(f, "{about}: {}", self.judged_text())
             }
+        }
+    }
+}
+
+impl LintError {
+    /// A [`LintError::Judged`]'s findings in one text (empty for the
+    /// other variants).
+    pub fn judged_text(&self) -> String {
+        match self {
+            LintError::Judged { hints, .. } => {
+                let messages: Vec<&str> = hints.iter().map(|h| h.message.as_str()).collect();
+                messages.join("; ")
+            }
+            _ => String::new(),
         }
     }
 }
