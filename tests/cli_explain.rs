@@ -194,7 +194,7 @@ fn exit_1_when_not_recognised_2_when_unreadable() {
         (
             &["explain", "--patch", "-", BARE],
             "[{\"op\":\"add\",\n \"path\": }]",
-            "not read: patch: patch: the server cannot decode this body as application/json-patch+json (line 2, column 10)",
+            "not read: patch: the server cannot decode this body as application/json-patch+json (line 2, column 10)",
         ),
     ];
     for (args, stdin, expected) in beside {

@@ -1857,9 +1857,10 @@ fn explain_reports_unreadable_options_beside_the_explanation() {
         .map(|u| string(&u, "input").unwrap())
         .collect();
     assert_eq!(inputs, ["content-type", "patch", "object"]);
-    assert!(string(&unread.get(1), "message")
-        .unwrap()
-        .starts_with("patch: "));
+    // The patch's own 400, in Go's words, with where.
+    assert!(string(&unread.get(1), "message").unwrap().starts_with(
+        "the server cannot decode this body as application/json-patch+json (line 1, column 7)"
+    ));
     assert_eq!(num(&unread.get(1), "line"), Some(1.0));
     assert_eq!(string(&result, "askedRelease").as_deref(), Some("1.2"));
     assert_eq!(string(&result, "release").as_deref(), Some("1.25"));

@@ -566,6 +566,17 @@ fn read_as(input: &lint::Input, report: &Report) -> String {
         _ => "a JSON merge patch".to_owned(),
     };
     let bytes = input.payload.len();
+    if let Some(carried) = &input.wrapper {
+        let (label, place) = (&carried.label, carried.context.describe());
+        let more = match carried.others.len() {
+            0 => String::new(),
+            n => format!(
+                " (and the {n} other patch{} it holds, their findings listed with their place)",
+                if n == 1 { "" } else { "es" }
+            ),
+        };
+        return format!("Read {what} from {label}{more}: {place}.");
+    }
     match &input.origin {
         Origin::Json => format!("Read {what}: {bytes} bytes, sent as written."),
         Origin::Yaml => format!(

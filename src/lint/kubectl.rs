@@ -1513,7 +1513,7 @@ mod tests {
         let err = read(r#"kubectl patch cm conf --type=merge -p 'data: {a: "\/"}'"#).unwrap_err();
         assert_eq!(
             err.to_string(),
-            r#"command: the patch (from line 1 of the command; line 1, column 12 of the patch): found unknown escape character; kubectl reads it as YAML (yaml.ToJSON) and stops: error: unable to parse "data: {a: \"\\/\"}": yaml: found unknown escape character: nothing is sent"#
+            r#"the patch (from line 1 of the command; line 1, column 12 of the patch): found unknown escape character; kubectl reads it as YAML (yaml.ToJSON) and stops: error: unable to parse "data: {a: \"\\/\"}": yaml: found unknown escape character: nothing is sent"#
         );
         let files = |_: &str| Ok("a: 1\nb: \"\\uD83D\\uDE00\"\n".to_owned());
         let err = super::read(

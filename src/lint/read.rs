@@ -269,14 +269,8 @@ impl fmt::Display for LintError {
             LintError::ObjectNotAnObject { found } => {
                 write!(f, "object: expected a Kubernetes object (a JSON object), found {found}")
             }
-            LintError::Judged { hints, .. } => {
-                // What the text is about: its body, or the command.
-                let about = match hints.first().map(|h| h.rule) {
-                    Some(Rule::UndecodableBody) => "patch",
-                    _ => "command",
-                };
-                write!(f, "{about}: {}", self.judged_text())
-            }
+            // The findings say what they are about.
+            LintError::Judged { .. } => f.write_str(&self.judged_text()),
         }
     }
 }
@@ -408,7 +402,18 @@ pub(super) fn undecodable(text: &str, kind: BodyKind, err: InputError) -> LintEr
     else {
         return LintError::Syntax(err);
     };
+    // serde says column 0 for the end of input after a line break: the
+    // line before ends there.
     let place = match (err.line, err.column) {
+        (Some(line), Some(0)) if line > 1 => {
+            let (line, column) = (
+                line - 1,
+                text.lines()
+                    .nth(line - 2)
+                    .map_or(1, |l| l.chars().count() + 1),
+            );
+            message!(UndecodableBody "place", line, column)
+        }
         (Some(line), Some(column)) => message!(UndecodableBody "place", line, column),
         _ => String::new(),
     };
