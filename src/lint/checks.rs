@@ -30,8 +30,10 @@ pub(super) fn json_patch(
     kind: Option<&str>,
 ) -> Analysis {
     let ops = &decoded.ops;
+    let pins_rv = ops.iter().any(|o| o.path == "/metadata/resourceVersion");
     let mut ctx = Ctx {
         ops,
+        pins_rv,
         options,
         kind,
         pending: Vec::new(),
@@ -92,6 +94,9 @@ fn fails_now(outcome: &Outcome, semantics: Semantics) -> Finding {
 
 struct Ctx<'a> {
     ops: &'a [Operation],
+    /// True when an op writes or tests `/metadata/resourceVersion` (the
+    /// lock guards every op), found once.
+    pins_rv: bool,
     options: &'a Options,
     kind: Option<&'a str>,
     pending: Vec<Pending>,
@@ -831,10 +836,7 @@ impl<'a> Ctx<'a> {
             false => matches!(op.op, OpKind::Add | OpKind::Replace),
         };
         let own = op.path.starts_with("/status") || op.path == "/metadata/managedFields";
-        let pinned = self
-            .ops
-            .iter()
-            .any(|o| o.path == "/metadata/resourceVersion");
+        let pinned = self.pins_rv;
         if !writes || positional || (!empty && own) || pinned || self.index.guarded(index, pointer)
         {
             return;

@@ -202,7 +202,8 @@ fn subresource_of(url: &str) -> Option<String> {
     let path = url.split(['?', '#']).next().unwrap_or("");
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
     let api = parts.iter().position(|p| *p == "api" || *p == "apis")?;
-    let rest = &parts[api + if parts[api] == "api" { 2 } else { 3 }..];
+    let skip = if parts[api] == "api" { 2 } else { 3 };
+    let rest = parts.get(api + skip..)?;
     let rest = match rest {
         // A Namespace's own subresource: /api/v1/namespaces/x/finalize.
         ["namespaces", _, sub] => return Some((*sub).to_owned()),

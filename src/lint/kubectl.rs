@@ -311,17 +311,26 @@ fn find_patch_command(tokens: &[Token]) -> Option<Command<'_>> {
     })
 }
 
+/// True when `t` is one of the operators `ops`.
+fn is_op(t: &Token, ops: &[&str]) -> bool {
+    matches!(t, Token::Op { op, .. } if ops.contains(&op.as_str()))
+}
+
+/// Where the pipeline holding the command at token `first` starts: after
+/// the line break or list operator before it.
+fn pipeline_start(tokens: &[Token], first: usize) -> usize {
+    tokens[..first]
+        .iter()
+        .rposition(|t| is_op(t, &["\n", ";", "&&", "||"]))
+        .map_or(0, |i| i + 1)
+}
+
 /// What the command starting at token `first` reads on standard input: the
 /// here-document opened on its line (`kubectl patch ... --patch-file
 /// /dev/stdin <<EOF`, `cat <<EOF | kubectl patch ...`), or the text an
 /// `echo` or `printf` before it in the pipeline writes.
 fn stdin_text(tokens: &[Token], first: usize) -> Option<String> {
-    let is_op =
-        |t: &Token, ops: &[&str]| matches!(t, Token::Op { op, .. } if ops.contains(&op.as_str()));
-    let start = tokens[..first]
-        .iter()
-        .rposition(|t| is_op(t, &["\n", ";", "&&", "||"]))
-        .map_or(0, |i| i + 1);
+    let start = pipeline_start(tokens, first);
     let end = first
         + tokens[first..]
             .iter()
@@ -380,12 +389,7 @@ fn heredoc_written(tokens: &[Token], file: &str) -> Option<String> {
 /// The commands piped into the command starting at token `first`, as
 /// written (`kubectl get ... | jq ...`); empty when none.
 fn pipeline_before(tokens: &[Token], first: usize) -> String {
-    let is_op =
-        |t: &Token, ops: &[&str]| matches!(t, Token::Op { op, .. } if ops.contains(&op.as_str()));
-    let start = tokens[..first]
-        .iter()
-        .rposition(|t| is_op(t, &["\n", ";", "&&", "||"]))
-        .map_or(0, |i| i + 1);
+    let start = pipeline_start(tokens, first);
     let mut out = String::new();
     for token in &tokens[start..first] {
         let text = match token {

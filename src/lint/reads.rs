@@ -9,7 +9,7 @@
 //! `kubectl get` (or from a variable that does) is remembered with the
 //! read it comes from, at most [`MOST_NAMES`] of them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::read::Hint;
 use super::rules::{message, Rule};
@@ -168,8 +168,9 @@ fn whole_object(read: &str) -> bool {
 #[derive(Default)]
 struct Reads {
     names: HashMap<String, String>,
-    /// The names assigned a `$(kubectl get ...)` itself.
-    direct: Vec<String>,
+    /// The names assigned a `$(kubectl get ...)` itself (at most
+    /// [`MOST_NAMES`]).
+    direct: HashSet<String>,
 }
 
 impl Reads {
@@ -239,12 +240,13 @@ impl Reads {
                 continue;
             };
             let whole = text.split_once('=').map(|(_, v)| v.trim_matches('"'));
-            if whole.is_some_and(|v| {
+            let direct = whole.is_some_and(|v| {
                 expansions
                     .iter()
                     .any(|e| e == v && substitution_read(e).is_some())
-            }) {
-                self.direct.push(name.to_owned());
+            });
+            if direct && self.direct.len() < MOST_NAMES {
+                self.direct.insert(name.to_owned());
             }
             self.remember(name, read);
         }
@@ -274,10 +276,7 @@ impl Reads {
     /// it as read (not a value computed from it).
     fn direct(&self, expansion: &str) -> bool {
         substitution_read(expansion).is_some()
-            || self
-                .direct
-                .iter()
-                .any(|n| mentioned(expansion).any(|m| m == n))
+            || mentioned(expansion).any(|m| self.direct.contains(m))
     }
 
     /// The read an expansion comes from: a `$(kubectl get ...)` itself, or
